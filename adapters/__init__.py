@@ -1,0 +1,1 @@
+"""Platform adapters: thin translators between chat platforms and the core."""

@@ -1,0 +1,72 @@
+"""The `nightfall` command line."""
+
+from __future__ import annotations
+
+import random
+import sys
+
+import click
+
+from core.engine.registry import available, load_ruleset
+
+
+@click.group()
+def main() -> None:
+    """Nightfall: a game-master bot for social-deduction games."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--show", is_flag=True, help="Print each scenario's rendered transcript.")
+def scenario(paths: tuple[str, ...], show: bool) -> None:
+    """Run scenario files (or folders of them) against the engine."""
+    from core.scenario import run_file, scenario_files
+
+    passed = failed = 0
+    for path in scenario_files(paths):
+        result = run_file(path, show=show)
+        if result.passed:
+            passed += 1
+            click.echo(f"PASS {result.name}")
+        else:
+            failed += 1
+            click.echo(f"FAIL {result.name}: {result.reason}")
+        if show:
+            for line in result.transcript:
+                click.echo(f"    {line}")
+    click.echo(f"{passed} passed, {failed} failed")
+    sys.exit(0 if failed == 0 and passed > 0 else 1)
+
+
+@main.command()
+@click.option("--ruleset", "ruleset_id", default="changelings",
+              type=click.Choice(sorted(available())), show_default=True)
+@click.option("--players", default=12, show_default=True, type=click.IntRange(2, 60))
+@click.option("--games", default=1000, show_default=True, type=click.IntRange(1))
+@click.option("--seed", default=0, show_default=True)
+def simulate(ruleset_id: str, players: int, games: int, seed: int) -> None:
+    """Play random legal games and report win rates, length and speed."""
+    from core.engine.ruleset import SetupError
+    from core.simulate import simulate as run
+
+    try:
+        report = run(load_ruleset(ruleset_id), players, games, seed)
+    except SetupError as err:
+        raise click.UsageError(str(err)) from err
+    for line in report.lines():
+        click.echo(line)
+
+
+@main.command()
+@click.option("--ruleset", "ruleset_id", default="changelings",
+              type=click.Choice(sorted(available())), show_default=True)
+@click.option("--players", default=8, show_default=True, type=click.IntRange(2, 60))
+@click.option("--locale", default="en", show_default=True)
+@click.option("--seed", default=None, type=int, help="Default: a random seed.")
+def demo(ruleset_id: str, players: int, locale: str, seed: int | None) -> None:
+    """Watch a whole game played by random players, narrated as the group would see it."""
+    from core.demo import narrate
+
+    for line in narrate(load_ruleset(ruleset_id), players, locale,
+                        seed if seed is not None else random.randrange(1 << 30)):
+        click.echo(line)

@@ -1,0 +1,14 @@
+"""The pure, deterministic rules engine: no I/O, no clock, no platform types."""
+
+from .commands import Act, Close, Command, Host, MarkEarly, Say, Tick, Vote
+from .game import Event, Game, GameSetup, Outcome, replay
+from .messages import GROUP, HOST, Audience, Message, Ref
+from .phase import Phase
+from .refusals import Refused
+from .ruleset import ActionSpec, RoleSpec, Ruleset, SetupError
+
+__all__ = [
+    "GROUP", "HOST", "Act", "ActionSpec", "Audience", "Close", "Command", "Event", "Game",
+    "GameSetup", "Host", "MarkEarly", "Message", "Outcome", "Phase", "Ref", "Refused",
+    "RoleSpec", "Ruleset", "Say", "SetupError", "Tick", "Vote", "replay",
+]

@@ -1,0 +1,381 @@
+"""The engine: one game, commands in, events and messages out.
+
+`Game.apply` validates a command completely before it changes anything, so a `Refused` leaves
+the state untouched (the random generator included). Accepted commands are logged with the
+events they caused; `replay` rebuilds the same state from the setup and that log.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .commands import Act, Close, Command, Host, MarkEarly, Say, Tick, Vote
+from .messages import GROUP, HOST, Audience, Message, N_, Ref, player, to_player
+from .phase import ENDED, Phase
+from .refusals import Refused
+from .ruleset import ActionSpec, Ruleset, SetupError
+from .state import GameState, Owed, Player, Submission, canonical
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A fact that happened, in order; the audit trail of a game."""
+
+    kind: str
+    data: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What one accepted command produced."""
+
+    events: list[Event] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class GameSetup:
+    """Everything needed to start (and so to replay) a game."""
+
+    ruleset: str
+    players: tuple[tuple[str, str], ...]  # (pid, display name) in seat order
+    seed: int = 0
+    roles: tuple[str, ...] | None = None  # one per seat; None = the rule set's deal
+    options: tuple[tuple[str, Any], ...] = ()
+    setup: tuple[tuple[str, Any], ...] = ()  # starting statuses (scenario `setup`)
+    start: str | None = None
+
+
+HOST_COMMANDS = ("pause", "resume", "extend", "force", "modkill", "replace", "announce")
+
+
+class Game:
+    """One running game. Rule sets call the helper methods below while a command is applied."""
+
+    def __init__(self, ruleset: Ruleset, setup: GameSetup) -> None:
+        self.ruleset = ruleset
+        self.setup = setup
+        options = dict(ruleset.default_options)
+        given = dict(setup.options)
+        ruleset.check_options(given)
+        options.update(given)
+        rng = random.Random(setup.seed)
+        count = len(setup.players)
+        if not ruleset.min_players <= count <= ruleset.max_players:
+            raise SetupError(
+                "This game needs {low} to {high} players.",
+                low=ruleset.min_players, high=ruleset.max_players,
+            )
+        if len({pid for pid, _ in setup.players}) != count:
+            raise SetupError("Every player may join only once.")
+        roles = list(setup.roles) if setup.roles is not None else ruleset.deal(count, options, rng)
+        if len(roles) != count:
+            raise SetupError("Give exactly one role per player.")
+        for role_id in roles:
+            if role_id not in ruleset.roles:
+                raise SetupError("Unknown role: {role}.", role=role_id)
+        ruleset.check_setup(roles, options)
+        players = {
+            pid: Player(pid=pid, name=name, seat=i, role=roles[i])
+            for i, (pid, name) in enumerate(setup.players)
+        }
+        self.state = GameState(
+            ruleset=ruleset.id, seed=setup.seed, options=options, players=players,
+            phase=Phase("day", 1, "setup"), rng=rng, rs=ruleset.new_state(),
+        )
+        self.log: list[tuple[Command, Outcome]] = []
+        self._out = Outcome()
+        ruleset.start(self, dict(setup.setup), setup.start)
+        self.opening = self._out
+        self._out = Outcome()
+
+    # ------------------------------------------------------------------ applying commands
+    def apply(self, command: Command) -> Outcome:
+        """Apply one command; raise `Refused` (state untouched) if the rules forbid it."""
+        s = self.state
+        if isinstance(command, Host):
+            self._check_host(command)
+        elif isinstance(command, Tick):
+            pass
+        else:
+            if s.phase.kind == "ended":
+                raise Refused(N_("The game is over."))
+            if s.paused and not isinstance(command, Close):
+                raise Refused(N_("The game is paused."))
+            self._validate(command)
+        self._out = Outcome()
+        if command.at > s.clock:
+            s.clock = command.at
+        self._perform(command)
+        self._maybe_close_early()
+        out, self._out = self._out, Outcome()
+        self.log.append((command, out))
+        return out
+
+    def _validate(self, command: Command) -> None:
+        if isinstance(command, Act):
+            self._validate_act(command)
+        elif isinstance(command, Vote):
+            self._validate_vote(command)
+        elif isinstance(command, MarkEarly):
+            voter = self.player_or_refuse(command.by)
+            self.ruleset.check_early(self, voter)
+        elif isinstance(command, Say):
+            self.player_or_refuse(command.by)
+
+    def _perform(self, command: Command) -> None:
+        rs = self.ruleset
+        if isinstance(command, Act):
+            p = self.state.players[command.by]
+            self._activity(p, command.at)
+            spec = self._spec(p, command.action)
+            sub = Submission(p.pid, spec.id, command.targets, command.text, command.role,
+                             self.state.next_seq())
+            self.state.subs[(p.pid, spec.slot_id)] = sub
+            self.state.acted.add(p.pid)
+            self.event("submitted", actor=p.pid, action=spec.id, targets=command.targets)
+            rs.after_act(self, sub)
+        elif isinstance(command, Vote):
+            self._perform_vote(command)
+        elif isinstance(command, MarkEarly):
+            p = self.state.players[command.by]
+            self._activity(p, command.at)
+            p.statuses.add("early")
+            self.event("early", voter=p.pid)
+            self.tell(GROUP, N_("{voter} fixes the vote as early."), voter=player(p.pid))
+            rs.after_vote(self)
+        elif isinstance(command, Say):
+            p = self.state.players[command.by]
+            self._activity(p, command.at)
+        elif isinstance(command, Close):
+            if self.state.paused:
+                return
+            self.event("closed", phase=str(self.state.phase))
+            rs.close(self)
+        elif isinstance(command, Host):
+            self._perform_host(command)
+
+    def _activity(self, p: Player, at: float) -> None:
+        p.last_active = max(p.last_active, at)
+        self.ruleset.on_activity(self, p)
+
+    def _maybe_close_early(self) -> None:
+        s = self.state
+        guard = 0
+        while (s.options.get("early_close") and not s.paused and s.phase.kind != "ended"
+               and self.ruleset.window_complete(self)):
+            self.event("closed_early", phase=str(s.phase))
+            self.ruleset.close(self)
+            guard += 1
+            if guard > 50:
+                raise RuntimeError("early close does not settle")
+
+    # ------------------------------------------------------------------ validation
+    def player_or_refuse(self, pid: str) -> Player:
+        p = self.state.players.get(pid)
+        if p is None:
+            raise Refused(N_("There is no player called {name} in this game."), name=pid)
+        return p
+
+    def _spec(self, p: Player, action: str) -> ActionSpec:
+        for spec in self.ruleset.abilities(self, p):
+            if spec.id == action:
+                return spec
+        raise Refused(N_("You cannot use “{action}” now."), action=action)
+
+    def _validate_act(self, cmd: Act) -> None:
+        p = self.player_or_refuse(cmd.by)
+        if not p.alive and not self.ruleset.may_act_removed(self, p, cmd.action):
+            raise Refused(N_("You are no longer in the game."))
+        spec = self._spec(p, cmd.action)
+        if self.state.phase.stage not in spec.stages:
+            raise Refused(N_("You cannot use “{action}” in this phase."), action=cmd.action)
+        if len(cmd.targets) != spec.targets:
+            raise Refused(
+                N_("This action needs {count} target.") if spec.targets == 1
+                else N_("This action needs {count} targets."), count=spec.targets,
+            )
+        if len(set(cmd.targets)) != len(cmd.targets):
+            raise Refused(N_("Name different players."))
+        for target in cmd.targets:
+            t = self.player_or_refuse(target)
+            if not t.alive:
+                raise Refused(N_("{target} is no longer in the game."), target=player(t.pid))
+            if t.pid == p.pid and not spec.self_ok:
+                raise Refused(N_("You cannot choose yourself for this."))
+        if cmd.text is not None and (not spec.text_max or len(cmd.text) > spec.text_max):
+            raise Refused(N_("The text may be at most {count} characters long."),
+                          count=spec.text_max)
+        if spec.takes_role != (cmd.role is not None):
+            raise Refused(N_("Name a role for this action.") if spec.takes_role
+                          else N_("This action takes no role."))
+        self.ruleset.check_act(self, p, spec, cmd.targets, cmd.text, cmd.role)
+
+    def _validate_vote(self, cmd: Vote) -> None:
+        voter = self.player_or_refuse(cmd.by)
+        if not self.ruleset.voting_open(self):
+            raise Refused(N_("There is no vote right now."))
+        if not voter.alive:
+            raise Refused(N_("You are no longer in the game."))
+        target = None
+        if cmd.target is not None:
+            target = self.player_or_refuse(cmd.target)
+            if not target.alive:
+                raise Refused(N_("{target} is no longer in the game."), target=player(target.pid))
+        elif voter.pid not in self.state.votes:
+            raise Refused(N_("You have not voted."))
+        self.ruleset.check_vote(self, voter, target)
+
+    def _perform_vote(self, cmd: Vote) -> None:
+        s = self.state
+        voter = s.players[cmd.by]
+        self._activity(voter, cmd.at)
+        if cmd.target is None:
+            s.votes.pop(voter.pid, None)
+            self.event("unvoted", voter=voter.pid)
+            self.tell(GROUP, N_("{voter} withdraws the vote."), voter=player(voter.pid))
+        else:
+            s.votes.pop(voter.pid, None)  # re-insert: order of votes is the order of last change
+            s.votes[voter.pid] = cmd.target
+            self.event("voted", voter=voter.pid, target=cmd.target)
+            self.tell(GROUP, N_("{voter} votes for {target}."), voter=player(voter.pid),
+                      target=player(cmd.target))
+        self.ruleset.after_vote(self)
+
+    # ------------------------------------------------------------------ host
+    def _check_host(self, cmd: Host) -> None:
+        s = self.state
+        if cmd.command not in HOST_COMMANDS:
+            raise Refused(N_("Unknown host command: {command}."), command=cmd.command)
+        if s.phase.kind == "ended":
+            raise Refused(N_("The game is over."))
+        if cmd.command == "pause" and s.paused:
+            raise Refused(N_("The game is already paused."))
+        if cmd.command == "resume" and not s.paused:
+            raise Refused(N_("The game is not paused."))
+        if cmd.command in ("modkill", "replace"):
+            if cmd.target is None:
+                raise Refused(N_("Name a player."))
+            target = self.player_or_refuse(cmd.target)
+            if not target.alive:
+                raise Refused(N_("{target} is no longer in the game."), target=player(target.pid))
+        if cmd.command == "replace":
+            new_name = (cmd.by or "").strip()
+            if not new_name:
+                raise Refused(N_("Name the account that takes the seat."))
+            if s.by_name(new_name) is not None:
+                raise Refused(N_("{name} already plays in this game."), name=new_name)
+        if cmd.command == "announce" and not (cmd.text or "").strip():
+            raise Refused(N_("Write the text to announce."))
+
+    def _perform_host(self, cmd: Host) -> None:
+        s = self.state
+        self.event("host", command=cmd.command, target=cmd.target, by=cmd.by, minutes=cmd.minutes)
+        if cmd.command == "pause":
+            s.paused = True
+            self.tell(GROUP, N_("The host paused the game. Nothing counts until it resumes."))
+        elif cmd.command == "resume":
+            s.paused = False
+            self.tell(GROUP, N_("The host resumed the game."))
+        elif cmd.command == "extend":
+            self.tell_n(GROUP, N_("The host changed the deadline by {count} minute."),
+                        N_("The host changed the deadline by {count} minutes."), cmd.minutes)
+        elif cmd.command == "force":
+            self.event("closed", phase=str(s.phase))
+            self.tell(GROUP, N_("The host closes the current phase."))
+            self.ruleset.close(self)
+        elif cmd.command == "announce":
+            self.tell(GROUP, N_("Announcement from the host: {text}"), text=cmd.text or "")
+        elif cmd.command == "modkill":
+            target = s.players[cmd.target or ""]
+            self.remove(target, "modkill")
+            self.ruleset.after_host_removal(self, target)
+        elif cmd.command == "replace":
+            target = s.players[cmd.target or ""]
+            old = target.name
+            target.name = (cmd.by or "").strip()
+            self.tell(GROUP, N_("{new} takes over the seat of {old}."), new=target.name, old=old)
+            self.tell(to_player(target.pid), N_("You take over a seat in this game."))
+
+    # ------------------------------------------------------------------ helpers for rule sets
+    def event(self, kind: str, **data: Any) -> None:
+        self._out.events.append(Event(kind, tuple(data.items())))
+
+    def tell(self, audience: Audience, key: str, **params: Any) -> None:
+        self._out.messages.append(Message(audience, key, tuple(params.items())))
+
+    def tell_n(self, audience: Audience, singular: str, plural: str, count: int,
+               **params: Any) -> None:
+        params["count"] = count
+        self._out.messages.append(Message(audience, singular, tuple(params.items()), plural, count))
+
+    def tell_host(self, key: str, **params: Any) -> None:
+        self.tell(HOST, key, **params)
+
+    @property
+    def rng(self) -> random.Random:
+        return self.state.rng
+
+    def set_phase(self, phase: Phase) -> None:
+        s = self.state
+        s.phase = phase
+        s.acted = set()
+        self.event("phase", phase=str(phase))
+
+    def end(self, winners: Sequence[str]) -> None:
+        self.state.winners = list(winners)
+        self.set_phase(ENDED)
+        self.event("ended", winners=tuple(winners))
+
+    def remove(self, p: Player, cause: str) -> None:
+        """Take a player out of the game and let the rule set react."""
+        p.alive = False
+        p.cause = cause
+        self.state.removals.append((p.pid, cause))
+        self.state.votes.pop(p.pid, None)
+        self.event("removed", player=p.pid, cause=cause, role=p.role)
+        self.ruleset.on_removed(self, p, cause)
+
+    def learn(self, observer: str, subject: str, value: str) -> None:
+        self.state.learned.setdefault(observer, {})[subject] = value
+        self.event("learned", observer=observer, subject=subject, value=value)
+
+    def tally(self) -> dict[str, int]:
+        """Weighted votes per living player (0 for those with none), plus extra weights."""
+        s = self.state
+        counts = {p.pid: 0 for p in s.players.values() if p.alive}
+        for voter, target in s.votes.items():
+            weight = s.vote_weights.get(voter, 1)
+            counts[target] = counts.get(target, 0) + weight
+        for target, extra in s.vote_extra.items():
+            if target in counts:
+                counts[target] += extra
+        return counts
+
+    def owe(self, kind: str, pid: str, options: Sequence[str], rank: int) -> None:
+        s = self.state
+        s.reactions.append(Owed(kind, pid, tuple(options), rank, s.next_seq()))
+        s.reactions.sort(key=lambda o: (o.rank, o.seq))
+
+    def current_owed(self) -> Owed | None:
+        return self.state.reactions[0] if self.state.reactions else None
+
+    def snapshot(self) -> Any:
+        return canonical(self.state)
+
+    def name(self, pid: str) -> str:
+        return self.state.players[pid].name
+
+
+def replay(ruleset: Ruleset, setup: GameSetup, commands: Sequence[Command]) -> Game:
+    """Rebuild a game from its setup and its accepted commands."""
+    game = Game(ruleset, setup)
+    for command in commands:
+        game.apply(command)
+    return game
+
+
+__all__ = ["Event", "Game", "GameSetup", "Outcome", "Ref", "replay"]

@@ -1,0 +1,33 @@
+"""Phases: which day or night it is and which window of it is open."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    """`kind` is "day", "night" or "ended"; `stage` names the open window ("" if the rule set's
+    night has a single stage)."""
+
+    kind: str
+    number: int
+    stage: str = ""
+
+    def __str__(self) -> str:
+        if self.kind == "ended":
+            return "ended"
+        return f"{self.kind} {self.number} {self.stage}".rstrip()
+
+    @classmethod
+    def parse(cls, text: str) -> Phase:
+        """Read a phase name like "night 1 dusk" or "day 2 vote"; raise ValueError if malformed."""
+        parts = text.split()
+        if parts == ["ended"]:
+            return cls("ended", 0)
+        if len(parts) not in (2, 3) or parts[0] not in ("day", "night") or not parts[1].isdigit():
+            raise ValueError(f"not a phase: {text!r}")
+        return cls(parts[0], int(parts[1]), parts[2] if len(parts) == 3 else "")
+
+
+ENDED = Phase("ended", 0)

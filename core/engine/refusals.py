@@ -1,0 +1,21 @@
+"""Typed refusals: a player's illegal move is data that renders to a translated reply.
+
+A bug is an exception of any other type; a `Refused` carries a gettext key and parameters and
+guarantees (by the engine's validate-then-mutate discipline) that nothing changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Refused(Exception):  # noqa: N818 - it is a verdict, not an error
+    """The engine refused a command; `key` is the English msgid of the reason."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+    def __repr__(self) -> str:
+        return f"Refused({self.key!r}, {self.params!r})"

@@ -1,0 +1,163 @@
+"""The contract between the generic engine and a rule set.
+
+A role is data first (`RoleSpec`, `ActionSpec`); behaviour a table cannot say lives in the rule
+set's hooks. The engine owns collecting actions, last-submission-wins, votes with weights, owed
+reactions, pausing and the host's generic powers; the rule set owns what happens when a window
+closes and who has won.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .refusals import Refused
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .state import Player, Submission
+
+
+class SetupError(ValueError):
+    """A game setup the rules forbid; `key`/`params` explain why in a translatable way."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key.format(**params) if params else key)
+        self.key = key
+        self.params = params
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSpec:
+    """What one action accepts. `stages` are the phase stages in which it may be submitted;
+    actions sharing a `slot` replace each other (last submission wins)."""
+
+    id: str
+    stages: frozenset[str]
+    targets: int = 1
+    self_ok: bool = True
+    harmful: bool = False
+    slot: str = ""
+    text_max: int = 0
+    takes_role: bool = False
+
+    @property
+    def slot_id(self) -> str:
+        return self.slot or self.id
+
+
+@dataclass(frozen=True, slots=True)
+class RoleSpec:
+    """A role: its id, its side at the start, and the actions it may send."""
+
+    id: str
+    side: str
+    actions: tuple[ActionSpec, ...] = ()
+    special: bool = True
+
+
+class Ruleset:
+    """Base class with the hooks the engine calls; a rule set overrides what it needs."""
+
+    id: str = ""
+    roles: dict[str, RoleSpec] = {}  # noqa: RUF012 - replaced per subclass
+    sides: tuple[str, ...] = ()
+    causes: tuple[str, ...] = ()
+    default_options: dict[str, Any] = {}  # noqa: RUF012
+    # kind ("role", "side", "cause") -> id -> English msgid, for rendering `Ref`s
+    vocabulary: dict[str, dict[str, str]] = {}  # noqa: RUF012
+    min_players: int = 0
+    max_players: int = 0
+
+    def action_ids(self) -> set[str]:
+        """Every action id this rule set knows (for validating scenario files)."""
+        return {a.id for r in self.roles.values() for a in r.actions} | set(self.extra_actions)
+
+    extra_actions: tuple[str, ...] = ()
+
+    # --- setup -------------------------------------------------------------------------
+    def new_state(self) -> Any:
+        """The rule set's own part of the game state."""
+        return None
+
+    def check_options(self, options: dict[str, Any]) -> None:
+        """Raise SetupError for an unknown option or a value of the wrong kind."""
+        for key, value in options.items():
+            if key not in self.default_options:
+                raise SetupError("Unknown option: {option}.", option=key)
+            default = self.default_options[key]
+            if default is not None and not isinstance(value, type(default)):
+                raise SetupError("Option {option} has a wrong value.", option=key)
+
+    def deal(self, count: int, options: dict[str, Any], rng: random.Random) -> list[str]:
+        raise NotImplementedError
+
+    def check_setup(self, roles: Sequence[str], options: dict[str, Any]) -> None:
+        """Raise SetupError if this list of roles may not be played."""
+
+    def start(self, game: Game, setup: dict[str, Any], start_phase: str | None) -> None:
+        raise NotImplementedError
+
+    # --- player commands ---------------------------------------------------------------
+    def abilities(self, game: Game, player: Player) -> Sequence[ActionSpec]:
+        """The actions this player may send now (role powers, statuses, owed reactions)."""
+        return self.roles[player.role].actions
+
+    def may_act_removed(self, game: Game, player: Player, action: str) -> bool:
+        """Whether a player who has left may still send this action (a choice owed to him)."""
+        return False
+
+    def check_act(self, game: Game, player: Player, spec: ActionSpec,
+                  targets: tuple[str, ...], text: str | None, role: str | None) -> None:
+        """Raise Refused for what the table cannot say (repeats, once-per-game, lovers...)."""
+
+    def after_act(self, game: Game, sub: Submission) -> None:
+        """React to an accepted submission (answer an owed choice, tell the team...)."""
+
+    def voting_open(self, game: Game) -> bool:
+        return False
+
+    def check_vote(self, game: Game, voter: Player, target: Player | None) -> None:
+        """Raise Refused for a vote the rules forbid."""
+
+    def check_early(self, game: Game, voter: Player) -> None:
+        raise Refused("There are no early votes in this game.")
+
+    def on_activity(self, game: Game, player: Player) -> None:
+        """The player did something that counts as activity."""
+
+    # --- windows ----------------------------------------------------------------------
+    def window_complete(self, game: Game) -> bool:
+        """Whether every player who can still act in the open window has acted."""
+        return False
+
+    def close(self, game: Game) -> None:
+        raise NotImplementedError
+
+    def after_vote(self, game: Game) -> None:
+        """A vote was cast or withdrawn (rules that end a day early look here)."""
+
+    # --- removals and the host --------------------------------------------------------
+    def on_removed(self, game: Game, player: Player, cause: str) -> None:
+        """Consequences of a removal (heartbreak, succession, passing objects on)."""
+
+    def after_host_removal(self, game: Game, player: Player) -> None:
+        """A host removal happened; the rule set checks the end here."""
+
+    # --- what the outside may ask -----------------------------------------------------
+    def side_of(self, game: Game, player: Player) -> str:
+        return self.roles[player.role].side
+
+    def statuses_of(self, game: Game, player: Player) -> set[str]:
+        return set(player.statuses)
+
+    def fact(self, game: Game, key: str) -> Any:
+        """A rule-set-specific fact for scenario expectations (mayor, lovers, foresight,
+        stone); raise KeyError if this rule set has no such fact."""
+        raise KeyError(key)
+
+    def team_members(self, game: Game, team: str) -> list[str]:
+        """The players a team message reaches now (resolved at sending time)."""
+        return []

@@ -1,0 +1,105 @@
+"""The game state: plain dataclasses, a projection of the event log.
+
+Everything a rule needs lives here (per-role counters included, never in module globals), so
+that a state can be snapshotted, compared after a replay, and stored.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, fields, is_dataclass
+from typing import Any
+
+from .phase import Phase
+
+
+@dataclass(slots=True)
+class Player:
+    """One seat. `pid` is stable for the whole game; `name` follows the account (host `replace`)."""
+
+    pid: str
+    name: str
+    seat: int
+    role: str
+    alive: bool = True
+    cause: str | None = None
+    statuses: set[str] = field(default_factory=set)
+    last_active: float = 0.0
+    counters: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Submission:
+    """A player's current choice for one action slot; a later submission replaces it."""
+
+    actor: str
+    action: str
+    targets: tuple[str, ...] = ()
+    text: str | None = None
+    role: str | None = None
+    seq: int = 0
+
+
+@dataclass(slots=True)
+class Owed:
+    """A choice the game waits for in a reactions window (tie-break, chase, successor, take)."""
+
+    kind: str
+    player: str
+    options: tuple[str, ...]
+    rank: int
+    seq: int
+
+
+@dataclass(slots=True)
+class GameState:
+    ruleset: str
+    seed: int
+    options: dict[str, Any]
+    players: dict[str, Player]
+    phase: Phase
+    rng: random.Random
+    paused: bool = False
+    clock: float = 0.0
+    seq: int = 0
+    subs: dict[tuple[str, str], Submission] = field(default_factory=dict)
+    acted: set[str] = field(default_factory=set)
+    votes: dict[str, str] = field(default_factory=dict)
+    vote_weights: dict[str, int] = field(default_factory=dict)
+    vote_extra: dict[str, int] = field(default_factory=dict)
+    reactions: list[Owed] = field(default_factory=list)
+    learned: dict[str, dict[str, str]] = field(default_factory=dict)
+    removals: list[tuple[str, str]] = field(default_factory=list)
+    winners: list[str] | None = None
+    rs: Any = None  # the rule set's own state (a dataclass)
+
+    def next_seq(self) -> int:
+        self.seq += 1
+        return self.seq
+
+    def living(self) -> list[Player]:
+        return [p for p in self.players.values() if p.alive]
+
+    def living_ids(self) -> list[str]:
+        return [p.pid for p in self.players.values() if p.alive]
+
+    def by_name(self, name: str) -> Player | None:
+        for p in self.players.values():
+            if p.name == name:
+                return p
+        return None
+
+
+def canonical(value: Any) -> Any:
+    """A JSON-like, order-stable form of any state value, for comparing and storing states."""
+    if isinstance(value, random.Random):
+        return ["rng", canonical(value.getstate())]
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: canonical(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, dict):
+        return [[canonical(k), canonical(v)] for k, v in value.items()]
+    if isinstance(value, (set, frozenset)):
+        return sorted(canonical(v) for v in value)
+    if isinstance(value, (list, tuple)):
+        return [canonical(v) for v in value]
+    return value

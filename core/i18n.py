@@ -1,0 +1,79 @@
+"""Translation at the edge: gettext catalogs (Babel) and the rendering of engine messages.
+
+Catalogs are read from the `.po` sources under `locales/` and compiled in memory, so a fresh
+clone needs no compile step. English is the source language and needs no catalog.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+from core.engine.messages import Message, Ref
+
+LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
+DOMAIN = "nightfall"
+SOURCE_LOCALE = "en"
+
+
+@lru_cache(maxsize=None)
+def translations(locale: str) -> gettext.NullTranslations:
+    """The catalog for a locale, compiled from its `.po` file; English or unknown → source."""
+    po_path = LOCALES_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if locale == SOURCE_LOCALE or not po_path.exists():
+        return gettext.NullTranslations()
+    with po_path.open("rb") as fh:
+        catalog = read_po(fh, locale=locale)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return gettext.GNUTranslations(buffer)
+
+
+def available_locales() -> list[str]:
+    found = [p.name for p in LOCALES_DIR.iterdir() if (p / "LC_MESSAGES").is_dir()]
+    return sorted({SOURCE_LOCALE, *found})
+
+
+class Renderer:
+    """Renders engine messages for one locale; `names` maps player ids to display names."""
+
+    def __init__(self, locale: str, vocabulary: Mapping[str, Mapping[str, str]],
+                 names: Callable[[str], str]) -> None:
+        self.locale = locale
+        self.t = translations(locale)
+        self.vocabulary = vocabulary
+        self.names = names
+
+    def word(self, ref: Ref) -> str:
+        if ref.kind == "player":
+            return self.names(ref.value)
+        msgid = self.vocabulary.get(ref.kind, {}).get(ref.value)
+        return self.t.gettext(msgid) if msgid else ref.value
+
+    def value(self, value: Any) -> Any:
+        if isinstance(value, Ref):
+            return self.word(value)
+        if isinstance(value, tuple):
+            return ", ".join(str(self.value(v)) for v in value)
+        return value
+
+    def text(self, key: str, params: Mapping[str, Any] | None = None) -> str:
+        return self.render_parts(key, None, None, params or {})
+
+    def render(self, message: Message) -> str:
+        return self.render_parts(message.key, message.plural, message.count,
+                                 message.param_dict())
+
+    def render_parts(self, key: str, plural: str | None, count: int | None,
+                     params: Mapping[str, Any]) -> str:
+        template = (self.t.ngettext(key, plural, count or 0) if plural is not None
+                    else self.t.gettext(key))
+        return template.format(**{k: self.value(v) for k, v in params.items()})

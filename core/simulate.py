@@ -1,0 +1,145 @@
+"""Many random legal games through the real engine: balance statistics and speed.
+
+The random players are generic: they use whatever the rule set offers each player in the open
+window (`Ruleset.abilities`), so the same driver plays every rule set. Harmful choices lean
+towards one shared target per window, so teams that must agree (CH-AGREE) often do.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from core.engine import Act, Close, Game, GameSetup, Refused, Vote
+from core.engine.ruleset import Ruleset
+
+MAX_WINDOWS = 400  # a game that has not ended by then is reported as stuck
+
+
+@dataclass
+class Report:
+    ruleset: str
+    players: int
+    games: int
+    seconds: float
+    wins: Counter[str] = field(default_factory=Counter)
+    draws: int = 0
+    days_total: int = 0
+    stuck: int = 0
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds else float("inf")
+
+    def lines(self) -> list[str]:
+        out = [f"{self.games} games of {self.ruleset} with {self.players} players"]
+        for side_id, won in sorted(self.wins.items()):
+            low, high = wilson(won, self.games)
+            out.append(f"  {side_id:<12} {won / self.games:6.1%}  "
+                       f"(95% CI {low:.1%}–{high:.1%})")
+        out.append(f"  {'draw':<12} {self.draws / self.games:6.1%}")
+        if self.stuck:
+            out.append(f"  stuck games: {self.stuck}")
+        out.append(f"  average days: {self.days_total / self.games:.2f}")
+        out.append(f"  {self.games_per_second:.0f} games per second")
+        return out
+
+
+def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for a proportion."""
+    if trials == 0:
+        return 0.0, 0.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    margin = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - margin), min(1.0, centre + margin)
+
+
+def new_game(ruleset: Ruleset, players: int, seed: int, **options: object) -> Game:
+    setup = GameSetup(
+        ruleset=ruleset.id,
+        players=tuple((f"p{i}", f"Player{i}") for i in range(1, players + 1)),
+        seed=seed,
+        options=tuple({"early_close": False, **options}.items()),
+    )
+    return Game(ruleset, setup)
+
+
+def drive_window(game: Game, rng: random.Random,
+                 on_apply: Callable[[object], None] | None = None) -> None:
+    """Let every player who can do something in the open window do something random."""
+    ruleset = game.ruleset
+    state = game.state
+    stage = state.phase.stage
+    living = state.living_ids()
+    focus = rng.choice(living) if living else None
+
+    def attempt(command: object) -> None:
+        try:
+            game.apply(command)  # type: ignore[arg-type]
+        except Refused:
+            return
+        if on_apply is not None:
+            on_apply(command)
+
+    if ruleset.voting_open(game):
+        for pid in living:
+            target = focus if rng.random() < 0.5 else rng.choice(living)
+            attempt(Vote(pid, target))
+    for p in list(state.players.values()):
+        for spec in ruleset.abilities(game, p):
+            if spec.id == "pass" or stage not in spec.stages or rng.random() < 0.25:
+                continue
+            if spec.targets > len(living):
+                continue
+            targets = tuple(rng.sample(living, spec.targets))
+            if spec.harmful and spec.targets == 1 and focus and rng.random() < 0.7:
+                targets = (focus,)
+            role_id = rng.choice(sorted(ruleset.roles)) if spec.takes_role else None
+            attempt(Act(p.pid, spec.id, targets, None, role_id))
+
+
+def play_random_game(ruleset: Ruleset, players: int, seed: int,
+                     on_apply: Callable[[object], None] | None = None) -> Game:
+    game = new_game(ruleset, players, seed)
+    rng = random.Random(seed ^ 0x5EED)
+    for _ in range(MAX_WINDOWS):
+        if game.state.phase.kind == "ended":
+            break
+        drive_window(game, rng, on_apply)
+        if game.state.phase.kind == "ended":
+            break
+        game.apply(Close())
+        if on_apply is not None:
+            on_apply(Close())
+    return game
+
+
+def simulate(ruleset: Ruleset, players: int, games: int, seed: int = 0) -> Report:
+    report = Report(ruleset.id, players, games, 0.0)
+    start = time.perf_counter()
+    for i in range(games):
+        game = play_random_game(ruleset, players, seed + i)
+        winners = game.state.winners
+        if winners is None:
+            report.stuck += 1
+        elif not winners:
+            report.draws += 1
+        else:
+            report.wins.update(winners)
+        report.days_total += game.state.phase.number or _last_day(game)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _last_day(game: Game) -> int:
+    for command, outcome in reversed(game.log):
+        for event in outcome.events:
+            if event.kind == "phase" and dict(event.data)["phase"] != "ended":
+                return int(str(dict(event.data)["phase"]).split()[1])
+    return 1

@@ -1,0 +1,1 @@
+"""Rule sets shipped with Nightfall; each is found through the `nightfall.rulesets` entry points."""

@@ -1,0 +1,139 @@
+"""The day (rules §5 mayor, §7): the election on day 1, the banishment vote, and the reactions
+window in which owed choices are settled one at a time (CH-REACT)."""
+
+from __future__ import annotations
+
+from core.engine.game import Game
+from core.engine.messages import GROUP, N_, player, role, to_player
+from core.engine.phase import Phase
+from core.engine.state import Owed, Player
+
+from . import standing as st
+from .end import check_end
+from .night import begin_night
+from .removal import RANK_TIEBREAK, strike
+
+
+def begin_election(game: Game) -> None:
+    game.state.votes = {}
+    game.set_phase(Phase("day", 1, "election"))
+    game.tell(GROUP, N_("Day 1: Ponyville elects a mayor. Vote for any pony, yourself "
+                        "included."))
+
+
+def begin_day(game: Game, number: int) -> None:
+    state = st.cs(game)
+    game.state.votes = {}
+    game.state.vote_extra = {}
+    if state.letter is not None:
+        target, weight, _ = state.letter
+        game.state.vote_extra[target] = weight
+        state.letter = None
+    state.tiebreak_pick = None
+    state.day_removed = []
+    game.set_phase(Phase("day", number, "vote"))
+    game.tell(GROUP, N_("Day {number}: who is a changeling? Vote with /vote NAME until the "
+                        "deadline; the last vote counts."), number=number)
+
+
+def close_election(game: Game) -> None:
+    tally = {pid: 0 for pid in game.state.living_ids()}
+    for target in game.state.votes.values():
+        tally[target] += 1
+    best = max(tally.values())
+    leaders = [pid for pid, n in tally.items() if n == best]
+    chosen = leaders[0] if len(leaders) == 1 else game.rng.choice(leaders)
+    game.state.votes = {}
+    st.take_office(game, game.state.players[chosen])
+    begin_night(game, 1)
+
+
+def close_vote(game: Game) -> None:
+    tally = game.tally()
+    number = game.state.phase.number
+    game.state.votes = {}
+    game.state.vote_extra = {}
+    best = max(tally.values(), default=0)
+    if best > 0:
+        leaders = [pid for pid, n in tally.items() if n == best]
+        if len(leaders) == 1:
+            banish(game, leaders[0])
+        else:
+            _tie(game, leaders)
+    else:
+        game.tell(GROUP, N_("Nopony voted today, so nopony is banished."))
+    st.cs(game).tiebreak_pick = None
+    continue_reactions(game, number)
+
+
+def _tie(game: Game, leaders: list[str]) -> None:
+    mayor = st.mayor(game)
+    pick = st.cs(game).tiebreak_pick
+    if mayor is not None and pick in leaders:
+        banish(game, pick)
+    elif mayor is not None and "inactive" not in mayor.statuses:
+        game.owe("tiebreak", mayor.pid, leaders, RANK_TIEBREAK)
+    else:
+        banish(game, game.rng.choice(leaders))
+
+
+def banish(game: Game, pid: str) -> None:
+    """Banish, unless it is the derpy's first escape (CH-DERPY)."""
+    p = game.state.players[pid]
+    if p.role == "derpy" and st.passive_works(p) and not p.counters.get("escaped"):
+        p.counters["escaped"] = True
+        if "mayor" not in p.statuses:
+            p.statuses.add("voiceless")
+        game.event("escaped", player=pid)
+        game.tell(GROUP, N_("{name} trips over their own hooves and escapes the banishment! "
+                            "{name} is revealed as {role} and has lost their voice."),
+                  name=player(pid), role=role("derpy"))
+        return
+    game.remove(p, "banished")
+
+
+def continue_reactions(game: Game, number: int) -> None:
+    """Prompt the next owed choice, or finish the day once none is left."""
+    owed = game.current_owed()
+    if owed is not None:
+        if game.state.phase.stage != "reactions":
+            game.set_phase(Phase("day", number, "reactions"))
+        _prompt(game, owed)
+        return
+    if check_end(game):
+        return
+    begin_night(game, number)
+
+
+def _prompt(game: Game, owed: Owed) -> None:
+    if owed.kind == "tiebreak":
+        game.tell(to_player(owed.player), N_("The vote is tied. As mayor, pick who is "
+                                             "banished."))
+        game.tell(GROUP, N_("The vote is tied; the mayor decides."))
+    elif owed.kind == "chase":
+        game.tell(to_player(owed.player), N_("Name a player who runs away with you."))
+    else:
+        game.tell(to_player(owed.player), N_("Name the next mayor."))
+
+
+def answer(game: Game, owed: Owed, target: str | None) -> None:
+    """Settle the current owed choice (target None: no answer before the prompt closed)."""
+    game.state.reactions.pop(0)
+    number = game.state.phase.number
+    living = game.state.living_ids()
+    if owed.kind == "tiebreak":
+        banish(game, target if target is not None else game.rng.choice(list(owed.options)))
+    elif owed.kind == "chase":
+        if target is not None:
+            strike(game, game.state.players[target], "chased", owed.player, hold=False)
+    elif living:
+        heir = target if target is not None else game.rng.choice(living)
+        st.take_office(game, game.state.players[heir])
+    continue_reactions(game, number)
+
+
+def owed_to(game: Game, p: Player, kind: str) -> Owed | None:
+    owed = game.current_owed()
+    if owed is not None and owed.kind == kind and owed.player == p.pid:
+        return owed
+    return None

@@ -1,0 +1,66 @@
+"""CH-END: who has won, checked at the points the rules name, in the rules' order."""
+
+from __future__ import annotations
+
+from core.engine.game import Game
+from core.engine.messages import GROUP, N_, player, role, side
+
+from . import standing as st
+from .roles import CHANGELINGS, LOVERS, PONIES
+
+
+def winners(game: Game) -> list[str] | None:
+    """The winning sides, [] for a draw, None while the game goes on."""
+    living = game.state.living()
+    if not living:
+        return []
+    lovers = st.cs(game).lovers
+    if lovers and st.is_mixed_pair(game) and {p.pid for p in living} == set(lovers):
+        return [LOVERS]
+    if not any(st.is_changeling(p) for p in living):
+        return [PONIES]
+    mixed = set(lovers) if lovers and st.is_mixed_pair(game) else set()
+    counted = [p for p in living if st.is_counted(p)]
+    changelings = sum(1 for p in counted if st.is_changeling(p) and p.pid not in mixed)
+    others = sum(1 for p in counted if not st.is_changeling(p))
+    if changelings >= others and not reversal_possible(game):
+        return [CHANGELINGS]
+    return None
+
+
+def reversal_possible(game: Game) -> bool:
+    """A counted non-changeling still holds a power that could turn the numbers."""
+    if st.cs(game).night.chase_owed or any(o.kind == "chase" for o in game.state.reactions):
+        return True
+    per_game = game.state.options.get("fanatic_uses") == "game"
+    for p in game.state.living():
+        if not st.is_counted(p) or st.is_changeling(p):
+            continue
+        if p.role == "drama_queen":
+            return True
+        if p.role == "pinkie_sense" and not (p.counters.get("prank_used")
+                                             and p.counters.get("prevent_used")):
+            return True
+        if p.role == "fanatic" and not (per_game and p.counters.get("fanatic_used")):
+            return True
+    return False
+
+
+def check_end(game: Game) -> bool:
+    """End the game if a side has won; publish the result. True if it ended."""
+    result = winners(game)
+    if result is None:
+        return False
+    if result:
+        for won in result:
+            game.tell(GROUP, N_("The game is over: {side} win!"), side=side(won))
+    else:
+        game.tell(GROUP, N_("The game is over: nopony is left, nobody wins."))
+    for p in game.state.players.values():
+        game.tell(GROUP, N_("{name} was {role}."), name=player(p.pid), role=role(p.role))
+    lovers = st.cs(game).lovers
+    if lovers:
+        game.tell(GROUP, N_("{first} and {second} were lovers."), first=player(lovers[0]),
+                  second=player(lovers[1]))
+    game.end(result)
+    return True

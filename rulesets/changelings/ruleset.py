@@ -1,0 +1,360 @@
+"""The Changelings rule set: the hooks the engine calls, wired to the rules' modules."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from core.engine.game import Game
+from core.engine.messages import GROUP, N_, player, role, to_player
+from core.engine.phase import Phase
+from core.engine.refusals import Refused
+from core.engine.ruleset import ActionSpec, Ruleset, SetupError
+from core.engine.state import Player, Submission
+
+from . import day, night
+from . import standing as st
+from .deal import check_roles, deal_roles
+from .end import check_end
+from .removal import on_removed
+from .roles import (
+    CAUSE_NAMES,
+    CAUSES,
+    CHASE,
+    FAKEABLE,
+    PASS,
+    ROLE_NAMES,
+    ROLES,
+    SIDE_NAMES,
+    SIDES,
+    SUCCESSOR,
+    TIEBREAK,
+)
+from .state import ChangelingsState
+
+PONY_KINDS = ("earth pony", "unicorn", "pegasus")
+# Actions whose actor must still send something before a night stage may close early.
+STAGE_DUTIES = {"dusk": ("check", "shield", "abduct", "exchange", "fake"),
+                "dawn": ("prevent", "prank", "chase", "fanatic", "letter", "love")}
+
+
+class Changelings(Ruleset):
+    id = "changelings"
+    roles = ROLES
+    sides = SIDES
+    causes = CAUSES
+    min_players, max_players = 6, 30
+    extra_actions = ("tiebreak", "successor", "chase", "pass")
+    vocabulary = {"role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES}  # noqa: RUF012
+    default_options: dict[str, Any] = {  # noqa: RUF012
+        "random_lovers": True,
+        "inactivity_hours": 0,
+        "fanatic_uses": "night",
+        "changelings": 0,
+        "early_close": True,
+    }
+
+    def new_state(self) -> ChangelingsState:
+        return ChangelingsState()
+
+    def deal(self, count: int, options: dict[str, Any], rng: random.Random) -> list[str]:
+        return deal_roles(count, int(options.get("changelings") or 0), rng)
+
+    def check_setup(self, roles: Sequence[str], options: dict[str, Any]) -> None:
+        if options.get("fanatic_uses") not in ("night", "game"):
+            raise SetupError("Option {option} has a wrong value.", option="fanatic_uses")
+        check_roles(roles, int(options.get("changelings") or 0))
+
+    # ------------------------------------------------------------------ start
+    def start(self, game: Game, setup: dict[str, Any], start_phase: str | None) -> None:
+        players = game.state.players
+        lovers = setup.get("lovers")
+        if lovers is not None:
+            if len(lovers) != 2 or lovers[0] == lovers[1] or not set(lovers) <= set(players):
+                raise SetupError("The lovers must be two different players.")
+            st.make_lovers(game, lovers[0], lovers[1])
+        specials = sorted({p.role for p in players.values() if ROLES[p.role].special},
+                          key=list(ROLES).index)
+        game.tell(GROUP, N_("A new game of Changelings begins with {count} players. Special "
+                            "roles in play: {roles}."), count=len(players),
+                  roles=tuple(role(r) for r in specials))
+        for p in players.values():
+            if p.role == "pony":
+                p.counters["kind"] = game.rng.choice(PONY_KINDS)
+            shown = "pony" if p.role == "confused_changeling" else p.role
+            game.tell(to_player(p.pid), N_("Your role: {role}."), role=role(shown))
+        for p in players.values():
+            if st.is_changeling(p):
+                for other in st.team(game):
+                    if other.pid != p.pid:
+                        game.learn(p.pid, other.pid, other.role)
+                        game.tell(to_player(p.pid), N_("{name} is one of your fellow changelings "
+                                                       "({role})."), name=player(other.pid),
+                                  role=role(other.role))
+            if p.role == "stalker":
+                for other in players.values():
+                    if other.role == "confused_changeling":
+                        game.learn(p.pid, other.pid, other.role)
+                        game.tell(to_player(p.pid), N_("{name} is the confused changeling."),
+                                  name=player(other.pid))
+        mayor = setup.get("mayor")
+        if mayor is not None:
+            if mayor not in players:
+                raise SetupError("The mayor must be a player.")
+            st.take_office(game, players[mayor])
+        self._enter(game, start_phase)
+
+    def _enter(self, game: Game, start_phase: str | None) -> None:
+        if start_phase is None:
+            day.begin_election(game)
+            return
+        try:
+            phase = Phase.parse(start_phase)
+        except ValueError as err:
+            raise SetupError("Unknown phase: {phase}.", phase=start_phase) from err
+        if phase.kind == "night" and phase.stage == "dusk":
+            night.begin_night(game, phase.number)
+        elif phase.kind == "day" and phase.stage == "vote" and phase.number >= 2:
+            day.begin_day(game, phase.number)
+        elif phase == Phase("day", 1, "election"):
+            day.begin_election(game)
+        else:
+            raise SetupError("A game can start only at an election, a vote or a dusk.")
+
+    # ------------------------------------------------------------------ player commands
+    def abilities(self, game: Game, p: Player) -> Sequence[ActionSpec]:
+        found = list(ROLES[p.role].actions) if p.alive else []
+        if p.alive and "mayor" in p.statuses:
+            found += [TIEBREAK, SUCCESSOR]
+        owed = game.current_owed()
+        if owed is not None and owed.player == p.pid:
+            found.append({"tiebreak": TIEBREAK, "chase": CHASE, "successor": SUCCESSOR}[owed.kind])
+        if st.cs(game).night.chase_owed == p.pid and game.state.phase.stage == "dawn":
+            found.append(CHASE)
+        found.append(PASS)
+        return found
+
+    def may_act_removed(self, game: Game, p: Player, action: str) -> bool:
+        owed = game.current_owed()
+        return (owed is not None and owed.player == p.pid and owed.kind == action) or (
+            action == "pass" and owed is not None and owed.player == p.pid)
+
+    def check_act(self, game: Game, p: Player, spec: ActionSpec, targets: tuple[str, ...],
+                  text: str | None, role_id: str | None) -> None:
+        partner = st.partner_of(game, p.pid)
+        if spec.harmful and partner is not None and partner in targets:
+            raise Refused(N_("You cannot act against {name}: you are in love."),
+                          name=player(partner))
+        checks = _ACTION_CHECKS.get(spec.id)
+        if checks is not None:
+            checks(game, p, targets, role_id)
+
+    def after_act(self, game: Game, sub: Submission) -> None:
+        p = game.state.players[sub.actor]
+        owed = game.current_owed()
+        stage = game.state.phase.stage
+        if stage == "reactions" and owed is not None and owed.player == p.pid and (
+                sub.action in (owed.kind, "pass")):
+            day.answer(game, owed, sub.targets[0] if sub.targets else None)
+            return
+        if sub.action == "pass":
+            for key in [k for k in game.state.subs if k[0] == p.pid and k[1] != "pass"]:
+                del game.state.subs[key]
+        elif sub.action == "tiebreak":
+            st.cs(game).tiebreak_pick = sub.targets[0]
+        elif sub.action == "successor":
+            st.cs(game).successor = sub.targets[0]
+        elif sub.action in ("abduct", "exchange"):
+            key = (N_("{name} wants to abduct {target}.") if sub.action == "abduct"
+                   else N_("{name} wants to exchange {target}."))
+            for member in st.team(game):
+                if member.pid != p.pid:
+                    game.tell(to_player(member.pid), key, name=player(p.pid),
+                              target=player(sub.targets[0]))
+        game.tell(to_player(p.pid), N_("Noted. You can change your choice until the phase "
+                                       "closes."))
+
+    def voting_open(self, game: Game) -> bool:
+        return game.state.phase.stage in ("election", "vote")
+
+    def check_vote(self, game: Game, voter: Player, target: Player | None) -> None:
+        if "voiceless" in voter.statuses:
+            raise Refused(N_("You have lost your voice and cannot vote."))
+        if (target is not None and game.state.phase.stage == "vote"
+                and st.partner_of(game, voter.pid) == target.pid):
+            raise Refused(N_("You cannot vote against {name}: you are in love."),
+                          name=player(target.pid))
+
+    def on_activity(self, game: Game, p: Player) -> None:
+        if "inactive" in p.statuses:
+            p.statuses.discard("inactive")
+            game.event("active", player=p.pid)
+
+    # ------------------------------------------------------------------ windows
+    def window_complete(self, game: Game) -> bool:
+        s = game.state
+        stage = s.phase.stage
+        if stage == "election":
+            return all(p.pid in s.votes for p in s.living() if "inactive" not in p.statuses)
+        duties = STAGE_DUTIES.get(stage)
+        if duties is None:
+            return False
+        submitted = {sub.actor for sub in s.subs.values()}
+        for p in s.living():
+            if "inactive" in p.statuses or p.pid in s.acted or p.pid in submitted:
+                continue
+            if any(spec.id in duties and _usable(game, p, spec.id) for spec in self.abilities(game, p)):
+                return False
+        return True
+
+    def close(self, game: Game) -> None:
+        s = game.state
+        stage = s.phase.stage
+        if stage == "election":
+            day.close_election(game)
+        elif stage == "vote":
+            day.close_vote(game)
+        elif stage == "reactions":
+            owed = game.current_owed()
+            if owed is not None:
+                day.answer(game, owed, None)
+        elif stage == "dusk":
+            night.resolve_dusk(game)
+            if not check_end(game):
+                game.set_phase(Phase("night", s.phase.number, "dawn"))
+        elif stage == "dawn":
+            night.resolve_dawn(game)
+            night.morning_post(game)
+            if not check_end(game):
+                game.state.subs = {}
+                day.begin_day(game, s.phase.number + 1)
+
+    # ------------------------------------------------------------------ removals, host
+    def on_removed(self, game: Game, p: Player, cause: str) -> None:
+        on_removed(game, p, cause)
+
+    def after_host_removal(self, game: Game, p: Player) -> None:
+        check_end(game)
+
+    def side_of(self, game: Game, p: Player) -> str:
+        return st.side_of(game, p)
+
+    def fact(self, game: Game, key: str) -> Any:
+        state = st.cs(game)
+        if key == "mayor":
+            mayor = st.mayor(game)
+            return mayor.pid if mayor else None
+        if key == "lovers":
+            return set(state.lovers) if state.lovers else None
+        if key == "foresight":
+            return dict(state.night.foresight)
+        raise KeyError(key)
+
+    def team_members(self, game: Game, team: str) -> list[str]:
+        return [p.pid for p in st.team(game)] if team == "changelings" else []
+
+
+def _usable(game: Game, p: Player, action: str) -> bool:
+    """Whether a duty still makes sense (a spent power is no reason to keep a window open)."""
+    try:
+        check = _ACTION_CHECKS.get(action)
+        if check is not None and action not in ("prank",):
+            check(game, p, (), None)
+    except Refused:
+        return False
+    if action == "prank":
+        return not p.counters.get("prank_used")
+    if action == "exchange":
+        return False  # the team is waited for through `abduct`
+    return True
+
+
+# ---------------------------------------------------------------------- per-action checks
+def _check_shield(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+    last = p.counters.get("shield_last")
+    if targets and last and last[0] == targets[0] and last[1] == game.state.phase.number - 1:
+        raise Refused(N_("You cannot shield the same player two nights in a row."))
+
+
+def _check_team_target(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+    if targets and st.is_changeling(game.state.players[targets[0]]):
+        raise Refused(N_("{name} is one of your own."), name=player(targets[0]))
+
+
+def _check_exchange(game: Game, p: Player, targets: tuple[str, ...], r: str | None) -> None:
+    if st.cs(game).exchange_used:
+        raise Refused(N_("Your team has already used its exchange."))
+    _check_team_target(game, p, targets, r)
+
+
+def _check_love(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+    if game.state.phase.number != 1:
+        raise Refused(N_("The love poison works only in the first night."))
+    if st.cs(game).lovers_chosen:
+        raise Refused(N_("The lovers are already chosen."))
+
+
+def _check_prevent(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+    if p.counters.get("prevent_used"):
+        raise Refused(N_("You have already prevented an abduction in this game."))
+    if not st.cs(game).night.foresight.get(p.pid):
+        raise Refused(N_("You foresaw no abduction tonight, so there is nothing to prevent."))
+
+
+def _check_prank(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+    if p.counters.get("prank_used"):
+        raise Refused(N_("You have already played your prank in this game."))
+
+
+def _check_chase(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+    owed = game.current_owed()
+    night_owed = st.cs(game).night.chase_owed == p.pid and game.state.phase.stage == "dawn"
+    if not night_owed and not (owed and owed.kind == "chase" and owed.player == p.pid):
+        raise Refused(N_("You can only chase when you are abducted or banished."))
+
+
+def _check_fanatic(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+    if game.state.options.get("fanatic_uses") == "game" and p.counters.get("fanatic_used"):
+        raise Refused(N_("You have already struck in this game."))
+
+
+def _check_fake(game: Game, p: Player, targets: tuple[str, ...], role_id: str | None) -> None:
+    used = p.counters.get("fake_night")
+    if used is not None and used != game.state.phase.number:
+        raise Refused(N_("You can fake a role only once per game."))
+    if role_id is not None and role_id not in FAKEABLE:
+        raise Refused(N_("You can only pretend to be a special pony role."))
+
+
+def _check_tiebreak(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+    if game.state.phase.stage != "reactions":
+        return
+    owed = game.current_owed()
+    if owed is None or owed.kind != "tiebreak" or owed.player != p.pid:
+        raise Refused(N_("There is no tie for you to break."))
+    if targets and targets[0] not in owed.options:
+        raise Refused(N_("{name} is not among the tied players."), name=player(targets[0]))
+
+
+def _check_successor(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+    owed = game.current_owed()
+    if owed is not None and owed.kind == "successor" and owed.player == p.pid:
+        return
+    if not p.alive or "mayor" not in p.statuses:
+        raise Refused(N_("Only the mayor names a successor."))
+
+
+_ACTION_CHECKS = {
+    "shield": _check_shield,
+    "abduct": _check_team_target,
+    "exchange": _check_exchange,
+    "love": _check_love,
+    "prevent": _check_prevent,
+    "prank": _check_prank,
+    "chase": _check_chase,
+    "fanatic": _check_fanatic,
+    "fake": _check_fake,
+    "tiebreak": _check_tiebreak,
+    "successor": _check_successor,
+}

@@ -1,0 +1,110 @@
+"""Who is what right now: sides (CH-CONF, CH-EXCH, mixed lovers), counting (CH-COUNT), the
+changelings' team, lovers (CH-LOVE) and the mayor's office (CH-MAYOR)."""
+
+from __future__ import annotations
+
+from core.engine.game import Game
+from core.engine.messages import GROUP, N_, player, role, to_player
+from core.engine.state import Player
+
+from .roles import CHANGELING_ROLES, CHANGELINGS, LOVERS, PONIES
+from .state import ChangelingsState
+
+
+def cs(game: Game) -> ChangelingsState:
+    state: ChangelingsState = game.state.rs
+    return state
+
+
+def is_changeling(p: Player) -> bool:
+    """An awake changeling: the team's members (the confused one only once awake)."""
+    return p.role in CHANGELING_ROLES
+
+
+def partner_of(game: Game, pid: str) -> str | None:
+    lovers = cs(game).lovers
+    if lovers is None or pid not in lovers:
+        return None
+    return lovers[1] if lovers[0] == pid else lovers[0]
+
+
+def is_mixed_pair(game: Game) -> bool:
+    lovers = cs(game).lovers
+    if lovers is None:
+        return False
+    a, b = (game.state.players[x] for x in lovers)
+    return is_changeling(a) != is_changeling(b)
+
+
+def side_of(game: Game, p: Player) -> str:
+    if is_mixed_pair(game) and p.pid in (cs(game).lovers or ()):
+        return LOVERS
+    return CHANGELINGS if is_changeling(p) else PONIES
+
+
+def is_counted(p: Player) -> bool:
+    """CH-COUNT: living, not inactive, not voiceless."""
+    return p.alive and "inactive" not in p.statuses and "voiceless" not in p.statuses
+
+
+def passive_works(p: Player) -> bool:
+    """An inactive player's special role does nothing (CH-INACT)."""
+    return p.alive and "inactive" not in p.statuses
+
+
+def team(game: Game) -> list[Player]:
+    """The living changelings known to the team."""
+    return [p for p in game.state.players.values() if p.alive and is_changeling(p)]
+
+
+def tell_team(game: Game, key: str, **params: object) -> None:
+    for member in team(game):
+        game.tell(to_player(member.pid), key, **params)
+
+
+def join_team(game: Game, newcomer: Player) -> None:
+    """The newcomer and the team learn each other (start, exchange, awakening)."""
+    for member in team(game):
+        if member.pid == newcomer.pid:
+            continue
+        game.learn(member.pid, newcomer.pid, newcomer.role)
+        game.learn(newcomer.pid, member.pid, member.role)
+        game.tell(to_player(member.pid), N_("{name} has joined the changelings."),
+                  name=player(newcomer.pid))
+        game.tell(to_player(newcomer.pid), N_("{name} is one of your fellow changelings ({role})."),
+                  name=player(member.pid), role=role(member.role))
+
+
+def make_lovers(game: Game, a: str, b: str) -> None:
+    state = cs(game)
+    state.lovers = (a, b)
+    state.lovers_chosen = True
+    for x, y in ((a, b), (b, a)):
+        game.state.players[x].statuses.add("lover")
+        game.tell(to_player(x), N_("You have fallen in love with {partner}. If one of you "
+                                   "leaves the game, the other follows."), partner=player(y))
+    game.event("lovers", pair=(a, b))
+
+
+def take_office(game: Game, p: Player) -> None:
+    """p becomes mayor; a voiceless derpy regains his voice (CH-DERPY)."""
+    for other in game.state.players.values():
+        other.statuses.discard("mayor")
+    p.statuses.add("mayor")
+    p.statuses.discard("voiceless")
+    cs(game).successor = None
+    cs(game).tiebreak_pick = None
+    game.event("mayor", player=p.pid)
+    game.tell(GROUP, N_("{name} is the new mayor."), name=player(p.pid))
+
+
+def mayor(game: Game) -> Player | None:
+    for p in game.state.players.values():
+        if p.alive and "mayor" in p.statuses:
+            return p
+    return None
+
+
+def random_living(game: Game, exclude: set[str] | None = None) -> Player | None:
+    pool = [p for p in game.state.players.values() if p.alive and p.pid not in (exclude or ())]
+    return game.rng.choice(pool) if pool else None
