@@ -91,13 +91,18 @@ def drive_window(game: Game, rng: random.Random,
         for pid in living:
             target = focus if rng.random() < 0.5 else rng.choice(living)
             attempt(Vote(pid, target))
-    for p in list(state.players.values()):
+    if state.phase.kind == "day" and not state.reactions:
+        return  # by day only votes (and owed reactions) matter to the random players
+    actors = [p for p in state.players.values() if p.alive]
+    actors += [state.players[o.player] for o in state.reactions[:1]]
+    for p in actors:
         for spec in ruleset.abilities(game, p):
             if spec.id == "pass" or stage not in spec.stages or rng.random() < 0.25:
                 continue
             if spec.targets > len(living):
                 continue
-            targets = tuple(rng.sample(living, spec.targets))
+            targets = ((rng.choice(living),) if spec.targets == 1
+                       else tuple(rng.sample(living, spec.targets)))
             if spec.harmful and spec.targets == 1 and focus and rng.random() < 0.7:
                 targets = (focus,)
             role_id = rng.choice(sorted(ruleset.roles)) if spec.takes_role else None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .commands import Act, Close, Command, Host, MarkEarly, Say, Tick, Vote
 from .messages import GROUP, HOST, Audience, Message, N_, Ref, player, to_player
@@ -20,8 +20,7 @@ from .ruleset import ActionSpec, Ruleset, SetupError
 from .state import GameState, Owed, Player, Submission, canonical
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
     """A fact that happened, in order; the audit trail of a game."""
 
     kind: str
@@ -94,69 +93,66 @@ class Game:
 
     # ------------------------------------------------------------------ applying commands
     def apply(self, command: Command) -> Outcome:
-        """Apply one command; raise `Refused` (state untouched) if the rules forbid it."""
+        """Apply one command; raise `Refused` (state untouched) if the rules forbid it.
+
+        Each command type has a validator (may raise, changes nothing) and a performer.
+        """
         s = self.state
-        if isinstance(command, Host):
-            self._check_host(command)
-        elif isinstance(command, Tick):
-            pass
-        else:
+        kind = type(command)
+        if kind is not Host and kind is not Tick:
             if s.phase.kind == "ended":
                 raise Refused(N_("The game is over."))
-            if s.paused and not isinstance(command, Close):
+            if s.paused and kind is not Close:
                 raise Refused(N_("The game is paused."))
-            self._validate(command)
-        self._out = Outcome()
+        validate, perform = _HANDLERS[kind]
+        checked = validate(self, command)
+        self._out = out = Outcome()
         if command.at > s.clock:
             s.clock = command.at
-        self._perform(command)
-        self._maybe_close_early()
-        out, self._out = self._out, Outcome()
+        perform(self, command, checked)
+        if s.options.get("early_close"):
+            self._maybe_close_early()
+        self._out = Outcome()
         self.log.append((command, out))
         return out
 
-    def _validate(self, command: Command) -> None:
-        if isinstance(command, Act):
-            self._validate_act(command)
-        elif isinstance(command, Vote):
-            self._validate_vote(command)
-        elif isinstance(command, MarkEarly):
-            voter = self.player_or_refuse(command.by)
-            self.ruleset.check_early(self, voter)
-        elif isinstance(command, Say):
-            self.player_or_refuse(command.by)
+    def _perform_act(self, command: Act, spec: ActionSpec) -> None:
+        s = self.state
+        p = s.players[command.by]
+        self._activity(p, command.at)
+        sub = Submission(p.pid, spec.id, command.targets, command.text, command.role,
+                         s.next_seq())
+        s.subs[(p.pid, spec.slot_id)] = sub
+        s.acted.add(p.pid)
+        self.ruleset.after_act(self, sub)
 
-    def _perform(self, command: Command) -> None:
-        rs = self.ruleset
-        if isinstance(command, Act):
-            p = self.state.players[command.by]
-            self._activity(p, command.at)
-            spec = self._spec(p, command.action)
-            sub = Submission(p.pid, spec.id, command.targets, command.text, command.role,
-                             self.state.next_seq())
-            self.state.subs[(p.pid, spec.slot_id)] = sub
-            self.state.acted.add(p.pid)
-            self.event("submitted", actor=p.pid, action=spec.id, targets=command.targets)
-            rs.after_act(self, sub)
-        elif isinstance(command, Vote):
-            self._perform_vote(command)
-        elif isinstance(command, MarkEarly):
-            p = self.state.players[command.by]
-            self._activity(p, command.at)
-            p.statuses.add("early")
-            self.event("early", voter=p.pid)
-            self.tell(GROUP, N_("{voter} fixes the vote as early."), voter=player(p.pid))
-            rs.after_vote(self)
-        elif isinstance(command, Say):
-            p = self.state.players[command.by]
-            self._activity(p, command.at)
-        elif isinstance(command, Close):
-            if self.state.paused:
-                return
-            self.event("closed", phase=str(self.state.phase))
-            rs.close(self)
-        elif isinstance(command, Host):
-            self._perform_host(command)
+    def _validate_early(self, command: MarkEarly) -> None:
+        self.ruleset.check_early(self, self.player_or_refuse(command.by))
+
+    def _perform_early(self, command: MarkEarly, _: None) -> None:
+        p = self.state.players[command.by]
+        self._activity(p, command.at)
+        p.statuses.add("early")
+        self.tell(GROUP, N_("{voter} fixes the vote as early."), voter=player(p.pid))
+        self.ruleset.after_vote(self)
+
+    def _validate_say(self, command: Say) -> None:
+        self.player_or_refuse(command.by)
+
+    def _perform_say(self, command: Say, _: None) -> None:
+        self._activity(self.state.players[command.by], command.at)
+
+    def _validate_nothing(self, command: Command) -> None:
+        return None
+
+    def _perform_close(self, command: Close, _: None) -> None:
+        if self.state.paused:
+            return
+        self.event("closed", phase=str(self.state.phase))
+        self.ruleset.close(self)
+
+    def _perform_tick(self, command: Tick, _: None) -> None:
+        return None
 
     def _activity(self, p: Player, at: float) -> None:
         p.last_active = max(p.last_active, at)
@@ -165,7 +161,7 @@ class Game:
     def _maybe_close_early(self) -> None:
         s = self.state
         guard = 0
-        while (s.options.get("early_close") and not s.paused and s.phase.kind != "ended"
+        while (not s.paused and s.phase.kind != "ended"
                and self.ruleset.window_complete(self)):
             self.event("closed_early", phase=str(s.phase))
             self.ruleset.close(self)
@@ -186,7 +182,7 @@ class Game:
                 return spec
         raise Refused(N_("You cannot use “{action}” now."), action=action)
 
-    def _validate_act(self, cmd: Act) -> None:
+    def _validate_act(self, cmd: Act) -> ActionSpec:
         p = self.player_or_refuse(cmd.by)
         if not p.alive and not self.ruleset.may_act_removed(self, p, cmd.action):
             raise Refused(N_("You are no longer in the game."))
@@ -213,6 +209,7 @@ class Game:
             raise Refused(N_("Name a role for this action.") if spec.takes_role
                           else N_("This action takes no role."))
         self.ruleset.check_act(self, p, spec, cmd.targets, cmd.text, cmd.role)
+        return spec
 
     def _validate_vote(self, cmd: Vote) -> None:
         voter = self.player_or_refuse(cmd.by)
@@ -229,24 +226,22 @@ class Game:
             raise Refused(N_("You have not voted."))
         self.ruleset.check_vote(self, voter, target)
 
-    def _perform_vote(self, cmd: Vote) -> None:
+    def _perform_vote(self, cmd: Vote, _: None) -> None:
         s = self.state
         voter = s.players[cmd.by]
         self._activity(voter, cmd.at)
         if cmd.target is None:
             s.votes.pop(voter.pid, None)
-            self.event("unvoted", voter=voter.pid)
             self.tell(GROUP, N_("{voter} withdraws the vote."), voter=player(voter.pid))
         else:
             s.votes.pop(voter.pid, None)  # re-insert: order of votes is the order of last change
             s.votes[voter.pid] = cmd.target
-            self.event("voted", voter=voter.pid, target=cmd.target)
             self.tell(GROUP, N_("{voter} votes for {target}."), voter=player(voter.pid),
                       target=player(cmd.target))
         self.ruleset.after_vote(self)
 
     # ------------------------------------------------------------------ host
-    def _check_host(self, cmd: Host) -> None:
+    def _check_host(self, cmd: Host) -> None:  # noqa: C901 - one guard per command
         s = self.state
         if cmd.command not in HOST_COMMANDS:
             raise Refused(N_("Unknown host command: {command}."), command=cmd.command)
@@ -271,7 +266,7 @@ class Game:
         if cmd.command == "announce" and not (cmd.text or "").strip():
             raise Refused(N_("Write the text to announce."))
 
-    def _perform_host(self, cmd: Host) -> None:
+    def _perform_host(self, cmd: Host, _: None) -> None:
         s = self.state
         self.event("host", command=cmd.command, target=cmd.target, by=cmd.by, minutes=cmd.minutes)
         if cmd.command == "pause":
@@ -368,6 +363,17 @@ class Game:
 
     def name(self, pid: str) -> str:
         return self.state.players[pid].name
+
+
+_HANDLERS: dict[type, tuple[Any, Any]] = {
+    Act: (Game._validate_act, Game._perform_act),
+    Vote: (Game._validate_vote, Game._perform_vote),
+    MarkEarly: (Game._validate_early, Game._perform_early),
+    Say: (Game._validate_say, Game._perform_say),
+    Close: (Game._validate_nothing, Game._perform_close),
+    Tick: (Game._validate_nothing, Game._perform_tick),
+    Host: (Game._check_host, Game._perform_host),
+}
 
 
 def replay(ruleset: Ruleset, setup: GameSetup, commands: Sequence[Command]) -> Game:

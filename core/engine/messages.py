@@ -7,8 +7,7 @@ type so that a secret can only ever be addressed to the people allowed to see it
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 
 def N_(msgid: str) -> str:
@@ -16,8 +15,7 @@ def N_(msgid: str) -> str:
     return msgid
 
 
-@dataclass(frozen=True, slots=True)
-class Audience:
+class Audience(NamedTuple):
     """Who may read a message: the whole group, one player, a team's members, or the host."""
 
     kind: str  # "group" | "player" | "team" | "host"
@@ -31,12 +29,17 @@ GROUP = Audience("group")
 HOST = Audience("host")
 
 
+_PLAYER_AUDIENCES: dict[str, Audience] = {}
+
+
 def to_player(pid: str) -> Audience:
-    return Audience("player", pid)
+    audience = _PLAYER_AUDIENCES.get(pid)
+    if audience is None:
+        audience = _PLAYER_AUDIENCES[pid] = Audience("player", pid)
+    return audience
 
 
-@dataclass(frozen=True, slots=True)
-class Ref:
+class Ref(NamedTuple):
     """A parameter that names a game object; the renderer turns it into a (translated) word.
 
     kinds: `player` (a player id), `role`, `side`, `cause`, `action`, `status`.
@@ -46,8 +49,14 @@ class Ref:
     value: str
 
 
+_PLAYER_REFS: dict[str, Ref] = {}
+
+
 def player(pid: str) -> Ref:
-    return Ref("player", pid)
+    ref = _PLAYER_REFS.get(pid)
+    if ref is None:
+        ref = _PLAYER_REFS[pid] = Ref("player", pid)
+    return ref
 
 
 def role(role_id: str) -> Ref:
@@ -62,13 +71,12 @@ def cause(cause_id: str) -> Ref:
     return Ref("cause", cause_id)
 
 
-@dataclass(frozen=True, slots=True)
-class Message:
+class Message(NamedTuple):
     """One thing to tell an audience.
 
     `key` is the gettext msgid (English); `plural` and `count` make it an ngettext message.
     `params` values are plain values, `Ref`s, or tuples of `Ref`s (rendered as a list).
-    `variants` > 1 means the key is one of several flavour texts and `variant` picks it.
+    (Named tuples rather than dataclasses: games create many of them, and these are cheap.)
     """
 
     audience: Audience

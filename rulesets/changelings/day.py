@@ -52,6 +52,7 @@ def close_vote(game: Game) -> None:
     tally = game.tally()
     number = game.state.phase.number
     game.state.votes = {}
+    game.state.subs = {}
     game.state.vote_extra = {}
     best = max(tally.values(), default=0)
     if best > 0:
@@ -116,9 +117,22 @@ def _prompt(game: Game, owed: Owed) -> None:
         game.tell(to_player(owed.player), N_("Name the next mayor."))
 
 
+def answer_of(game: Game, owed: Owed) -> str | None:
+    """The owed player's last answer to the open prompt (None: no answer, or a pass)."""
+    subs = game.state.subs
+    answers = [sub for sub in (subs.get((owed.player, owed.kind)), subs.get((owed.player, "pass")))
+               if sub is not None]
+    if not answers:
+        return None
+    last = max(answers, key=lambda sub: sub.seq)
+    return last.targets[0] if last.targets else None
+
+
 def answer(game: Game, owed: Owed, target: str | None) -> None:
     """Settle the current owed choice (target None: no answer before the prompt closed)."""
     game.state.reactions.pop(0)
+    game.state.subs = {}
+    game.state.acted = set()
     number = game.state.phase.number
     living = game.state.living_ids()
     if owed.kind == "tiebreak":

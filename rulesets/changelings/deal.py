@@ -49,7 +49,7 @@ def check_roles(roles: Sequence[str], changelings_option: int) -> None:
         raise SetupError("A game needs at least one changeling.")
     if team >= len(roles) - team:
         raise SetupError("There must be more ponies than changelings.")
-    if ("stalker" in roles) != ("confused_changeling" in roles):
+    if "stalker" in roles and "confused_changeling" not in roles:
         raise SetupError("The stalker is dealt only together with the confused changeling.")
     if changelings_option and not 2 <= changelings_option <= 4:
         raise SetupError("The number of changelings must be 2 to 4.")

@@ -152,13 +152,9 @@ class Changelings(Ruleset):
 
     def after_act(self, game: Game, sub: Submission) -> None:
         p = game.state.players[sub.actor]
-        owed = game.current_owed()
-        stage = game.state.phase.stage
-        if stage == "reactions" and owed is not None and owed.player == p.pid and (
-                sub.action in (owed.kind, "pass")):
-            day.answer(game, owed, sub.targets[0] if sub.targets else None)
-            return
-        if sub.action == "pass":
+        if game.state.phase.stage == "reactions":
+            pass  # an answer to the owed choice counts when the prompt closes (CH-REACT)
+        elif sub.action == "pass":
             for key in [k for k in game.state.subs if k[0] == p.pid and k[1] != "pass"]:
                 del game.state.subs[key]
         elif sub.action == "tiebreak":
@@ -197,6 +193,9 @@ class Changelings(Ruleset):
         stage = s.phase.stage
         if stage == "election":
             return all(p.pid in s.votes for p in s.living() if "inactive" not in p.statuses)
+        if stage == "reactions":
+            owed = game.current_owed()
+            return owed is not None and owed.player in s.acted
         duties = STAGE_DUTIES.get(stage)
         if duties is None:
             return False
@@ -218,7 +217,7 @@ class Changelings(Ruleset):
         elif stage == "reactions":
             owed = game.current_owed()
             if owed is not None:
-                day.answer(game, owed, None)
+                day.answer(game, owed, day.answer_of(game, owed))
         elif stage == "dusk":
             night.resolve_dusk(game)
             if not check_end(game):
