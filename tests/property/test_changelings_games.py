@@ -1,0 +1,131 @@
+"""Invariants of random legal Changelings games, played through the real engine."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.engine import Act, Close, Host, MarkEarly, Refused, Say, Vote
+from core.engine.game import Game, replay
+from core.simulate import MAX_WINDOWS, drive_window, new_game, play_random_game
+from rulesets.changelings import RULESET
+from rulesets.changelings.roles import CHANGELING_ROLES
+
+seeds = st.integers(min_value=0, max_value=2**31)
+sizes = st.integers(min_value=6, max_value=18)
+GAMES = settings(max_examples=40, deadline=None)
+
+
+def commands_of(game: Game) -> list[object]:
+    return [command for command, _ in game.log]
+
+
+@GAMES
+@given(seed=seeds, players=sizes)
+def test_every_game_ends_within_a_bounded_number_of_windows(seed, players):
+    game = play_random_game(RULESET, players, seed)
+    assert game.state.phase.kind == "ended", f"still {game.state.phase} after {MAX_WINDOWS}"
+    assert game.state.winners is not None
+
+
+@GAMES
+@given(seed=seeds, players=sizes)
+def test_nobody_removed_ever_acts_or_returns(seed, players):
+    played = play_random_game(RULESET, players, seed)
+    game = Game(RULESET, played.setup)
+    removed: set[str] = set()
+    for command in commands_of(played):
+        actor = getattr(command, "by", None)
+        if isinstance(command, (Vote, MarkEarly, Say)):
+            assert actor not in removed, f"{actor} acted after leaving: {command}"
+        if isinstance(command, Act) and actor in removed:
+            owed = game.current_owed()
+            assert owed is not None and owed.player == actor, f"{actor} acted: {command}"
+        game.apply(command)
+        gone = {p.pid for p in game.state.players.values() if not p.alive}
+        assert removed <= gone, f"{removed - gone} came back"
+        removed = gone
+
+
+def oracle_winners(game: Game) -> list[str]:
+    """CH-END, written again from the rules page, for the final state."""
+    living = [p for p in game.state.players.values() if p.alive]
+    if not living:
+        return []
+    lovers = game.state.rs.lovers
+    mixed = bool(lovers) and (
+        (game.state.players[lovers[0]].role in CHANGELING_ROLES)
+        != (game.state.players[lovers[1]].role in CHANGELING_ROLES))
+    if mixed and {p.pid for p in living} == set(lovers):
+        return ["lovers"]
+    if not any(p.role in CHANGELING_ROLES for p in living):
+        return ["ponies"]
+    return ["changelings"]
+
+
+@GAMES
+@given(seed=seeds, players=sizes)
+def test_winners_follow_ch_end(seed, players):
+    game = play_random_game(RULESET, players, seed)
+    assert game.state.winners == oracle_winners(game)
+    if game.state.winners == ["changelings"]:
+        counted = [p for p in game.state.players.values()
+                   if p.alive and not {"inactive", "voiceless"} & p.statuses]
+        lovers = set(game.state.rs.lovers or ())
+        changelings = [p for p in counted if p.role in CHANGELING_ROLES and p.pid not in lovers]
+        others = [p for p in counted if p.role not in CHANGELING_ROLES]
+        assert len(changelings) >= len(others)
+
+
+@GAMES
+@given(seed=seeds, players=sizes)
+def test_replaying_the_log_gives_the_same_state(seed, players):
+    game = play_random_game(RULESET, players, seed)
+    again = replay(RULESET, game.setup, commands_of(game))
+    assert again.snapshot() == game.snapshot()
+    assert [o for _, o in again.log] == [o for _, o in game.log]
+
+
+@GAMES
+@given(seed=seeds, players=sizes)
+def test_the_same_seed_gives_the_same_transcript(seed, players):
+    first = play_random_game(RULESET, players, seed)
+    second = play_random_game(RULESET, players, seed)
+    assert first.opening == second.opening
+    assert [o.messages for _, o in first.log] == [o.messages for _, o in second.log]
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=seeds, players=sizes, noise=st.integers(min_value=0, max_value=2**31))
+def test_a_refused_command_changes_nothing(seed, players, noise):
+    """Throw random (mostly illegal) commands at games in progress; refusals change nothing."""
+    game = new_game(RULESET, players, seed)
+    rng = random.Random(noise)
+    pids = [*game.state.players, "nobody"]
+    actions = sorted(RULESET.action_ids())
+    roles = sorted(RULESET.roles)
+    for _ in range(30):
+        if game.state.phase.kind == "ended":
+            break
+        for _ in range(8):
+            command = rng.choice([
+                Vote(rng.choice(pids), rng.choice([*pids, None])),
+                Act(rng.choice(pids), rng.choice(actions),
+                    tuple(rng.sample(pids, rng.randint(0, 2))),
+                    rng.choice([None, "x" * rng.randint(0, 600)]),
+                    rng.choice([None, *roles])),
+                MarkEarly(rng.choice(pids)),
+                Host(rng.choice(["modkill", "replace", "bogus", "resume"]), rng.choice(pids),
+                     by=rng.choice([None, "", "P1", "Newcomer"])),
+            ])
+            before = game.snapshot()
+            try:
+                game.apply(command)
+            except Refused as refusal:
+                assert game.snapshot() == before, f"{command} was refused but changed the game"
+                assert refusal.key, "a refusal carries a reason"
+        drive_window(game, rng)
+        if game.state.phase.kind != "ended":
+            game.apply(Close())
