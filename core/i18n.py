@@ -9,7 +9,7 @@ from __future__ import annotations
 import gettext
 import io
 from collections.abc import Callable, Mapping
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ DOMAIN = "nightfall"
 SOURCE_LOCALE = "en"
 
 
-@lru_cache(maxsize=None)
+@cache
 def translations(locale: str) -> gettext.NullTranslations:
     """The catalog for a locale, compiled from its `.po` file; English or unknown → source."""
     po_path = LOCALES_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
@@ -70,7 +70,7 @@ class Renderer:
 
     def render(self, message: Message) -> str:
         return self.render_parts(message.key, message.plural, message.count,
-                                 message.param_dict())
+                                 message.params)
 
     def render_parts(self, key: str, plural: str | None, count: int | None,
                      params: Mapping[str, Any]) -> str:

@@ -249,6 +249,12 @@ class _Runner:
     def _record(self, outcome: Outcome) -> None:
         if not self.show:
             return
+        for event in outcome.events:
+            if event.kind == "voted":
+                target = event.data["target"]
+                self.transcript.append(
+                    f"[vote] {self.game.name(event.data['voter'])} → "
+                    f"{'(withdrawn)' if target is None else self.game.name(target)}")
         for message in outcome.messages:
             audience = message.audience
             if audience.kind == "player":

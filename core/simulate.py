@@ -75,7 +75,6 @@ def drive_window(game: Game, rng: random.Random,
     """Let every player who can do something in the open window do something random."""
     ruleset = game.ruleset
     state = game.state
-    stage = state.phase.stage
     living = state.living_ids()
     focus = rng.choice(living) if living else None
 
@@ -96,8 +95,8 @@ def drive_window(game: Game, rng: random.Random,
     actors = [p for p in state.players.values() if p.alive]
     actors += [state.players[o.player] for o in state.reactions[:1]]
     for p in actors:
-        for spec in ruleset.abilities(game, p):
-            if spec.id == "pass" or stage not in spec.stages or rng.random() < 0.25:
+        for spec in ruleset.offers(game, p):
+            if spec.id == "pass" or rng.random() < 0.25:
                 continue
             if spec.targets > len(living):
                 continue
@@ -143,8 +142,9 @@ def simulate(ruleset: Ruleset, players: int, games: int, seed: int = 0) -> Repor
 
 
 def _last_day(game: Game) -> int:
-    for command, outcome in reversed(game.log):
+    for _command, outcome in reversed(game.log):
         for event in outcome.events:
-            if event.kind == "phase" and dict(event.data)["phase"] != "ended":
-                return int(str(dict(event.data)["phase"]).split()[1])
+            phase = event.data.get("phase")
+            if event.kind == "phase" and phase.kind != "ended":
+                return int(phase.number)
     return 1

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from .commands import Act, Close, Command, Host, MarkEarly, Say, Tick, Vote
-from .messages import GROUP, HOST, Audience, Message, N_, Ref, player, to_player
+from .messages import GROUP, HOST, N_, Audience, Message, Ref, player, to_player
 from .phase import ENDED, Phase
 from .refusals import Refused
 from .ruleset import ActionSpec, Ruleset, SetupError
@@ -24,7 +24,7 @@ class Event(NamedTuple):
     """A fact that happened, in order; the audit trail of a game."""
 
     kind: str
-    data: tuple[tuple[str, Any], ...] = ()
+    data: dict[str, Any]
 
 
 @dataclass(slots=True)
@@ -112,7 +112,6 @@ class Game:
         perform(self, command, checked)
         if s.options.get("early_close"):
             self._maybe_close_early()
-        self._out = Outcome()
         self.log.append((command, out))
         return out
 
@@ -148,7 +147,7 @@ class Game:
     def _perform_close(self, command: Close, _: None) -> None:
         if self.state.paused:
             return
-        self.event("closed", phase=str(self.state.phase))
+        self.event("closed", phase=self.state.phase)
         self.ruleset.close(self)
 
     def _perform_tick(self, command: Tick, _: None) -> None:
@@ -163,7 +162,7 @@ class Game:
         guard = 0
         while (not s.paused and s.phase.kind != "ended"
                and self.ruleset.window_complete(self)):
-            self.event("closed_early", phase=str(s.phase))
+            self.event("closed_early", phase=s.phase)
             self.ruleset.close(self)
             guard += 1
             if guard > 50:
@@ -227,21 +226,19 @@ class Game:
         self.ruleset.check_vote(self, voter, target)
 
     def _perform_vote(self, cmd: Vote, _: None) -> None:
+        """Record the vote. No message per vote: the group sees one live tally that adapters
+        render from the state (and edit in place), not a post per vote."""
         s = self.state
         voter = s.players[cmd.by]
         self._activity(voter, cmd.at)
-        if cmd.target is None:
-            s.votes.pop(voter.pid, None)
-            self.tell(GROUP, N_("{voter} withdraws the vote."), voter=player(voter.pid))
-        else:
-            s.votes.pop(voter.pid, None)  # re-insert: order of votes is the order of last change
+        s.votes.pop(voter.pid, None)  # re-insert: the order of votes is the order of last change
+        if cmd.target is not None:
             s.votes[voter.pid] = cmd.target
-            self.tell(GROUP, N_("{voter} votes for {target}."), voter=player(voter.pid),
-                      target=player(cmd.target))
+        self.event("voted", voter=voter.pid, target=cmd.target)
         self.ruleset.after_vote(self)
 
     # ------------------------------------------------------------------ host
-    def _check_host(self, cmd: Host) -> None:  # noqa: C901 - one guard per command
+    def _check_host(self, cmd: Host) -> None:
         s = self.state
         if cmd.command not in HOST_COMMANDS:
             raise Refused(N_("Unknown host command: {command}."), command=cmd.command)
@@ -279,7 +276,7 @@ class Game:
             self.tell_n(GROUP, N_("The host changed the deadline by {count} minute."),
                         N_("The host changed the deadline by {count} minutes."), cmd.minutes)
         elif cmd.command == "force":
-            self.event("closed", phase=str(s.phase))
+            self.event("closed", phase=s.phase)
             self.tell(GROUP, N_("The host closes the current phase."))
             self.ruleset.close(self)
         elif cmd.command == "announce":
@@ -297,15 +294,15 @@ class Game:
 
     # ------------------------------------------------------------------ helpers for rule sets
     def event(self, kind: str, **data: Any) -> None:
-        self._out.events.append(Event(kind, tuple(data.items())))
+        self._out.events.append(Event(kind, data))
 
     def tell(self, audience: Audience, key: str, **params: Any) -> None:
-        self._out.messages.append(Message(audience, key, tuple(params.items())))
+        self._out.messages.append(Message(audience, key, params))
 
     def tell_n(self, audience: Audience, singular: str, plural: str, count: int,
                **params: Any) -> None:
         params["count"] = count
-        self._out.messages.append(Message(audience, singular, tuple(params.items()), plural, count))
+        self._out.messages.append(Message(audience, singular, params, plural, count))
 
     def tell_host(self, key: str, **params: Any) -> None:
         self.tell(HOST, key, **params)
@@ -318,7 +315,7 @@ class Game:
         s = self.state
         s.phase = phase
         s.acted = set()
-        self.event("phase", phase=str(phase))
+        self.event("phase", phase=phase)
 
     def end(self, winners: Sequence[str]) -> None:
         self.state.winners = list(winners)

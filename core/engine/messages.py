@@ -81,9 +81,7 @@ class Message(NamedTuple):
 
     audience: Audience
     key: str
-    params: tuple[tuple[str, Any], ...] = ()
+    params: dict[str, Any]
     plural: str | None = None
     count: int | None = None
 
-    def param_dict(self) -> dict[str, Any]:
-        return dict(self.params)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 
-class Refused(Exception):  # noqa: N818 - it is a verdict, not an error
+class Refused(Exception):
     """The engine refused a command; `key` is the English msgid of the reason."""
 
     def __init__(self, key: str, **params: Any) -> None:

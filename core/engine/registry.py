@@ -3,7 +3,7 @@ own rule set as a separate package."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from importlib.metadata import entry_points
 
 from .ruleset import Ruleset
@@ -11,13 +11,13 @@ from .ruleset import Ruleset
 GROUP = "nightfall.rulesets"
 
 
-@lru_cache(maxsize=None)
+@cache
 def available() -> dict[str, str]:
     """Rule set id → entry point value."""
     return {ep.name: ep.value for ep in entry_points(group=GROUP)}
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_ruleset(ruleset_id: str) -> Ruleset:
     for ep in entry_points(group=GROUP):
         if ep.name == ruleset_id:

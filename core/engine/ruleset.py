@@ -105,6 +105,12 @@ class Ruleset:
         """The actions this player may send now (role powers, statuses, owed reactions)."""
         return self.roles[player.role].actions
 
+    def offers(self, game: Game, player: Player) -> Sequence[ActionSpec]:
+        """What to offer the player in the open window: usable actions only (prompts, buttons,
+        random players). A command outside this list still gets its specific refusal."""
+        stage = game.state.phase.stage
+        return [spec for spec in self.abilities(game, player) if stage in spec.stages]
+
     def may_act_removed(self, game: Game, player: Player, action: str) -> bool:
         """Whether a player who has left may still send this action (a choice owed to him)."""
         return False

@@ -6,7 +6,7 @@ from core.engine.game import Game
 from core.engine.messages import GROUP, N_, player, role, side
 
 from . import standing as st
-from .roles import CHANGELINGS, LOVERS, PONIES
+from .roles import CHANGELING_ROLES, CHANGELINGS, LOVERS, PONIES
 
 
 def winners(game: Game) -> list[str] | None:
@@ -17,12 +17,17 @@ def winners(game: Game) -> list[str] | None:
     lovers = st.cs(game).lovers
     if lovers and st.is_mixed_pair(game) and {p.pid for p in living} == set(lovers):
         return [LOVERS]
-    if not any(st.is_changeling(p) for p in living):
+    if not any(p.role in CHANGELING_ROLES for p in living):
         return [PONIES]
     mixed = set(lovers) if lovers and st.is_mixed_pair(game) else set()
-    counted = [p for p in living if st.is_counted(p)]
-    changelings = sum(1 for p in counted if st.is_changeling(p) and p.pid not in mixed)
-    others = sum(1 for p in counted if not st.is_changeling(p))
+    changelings = others = 0
+    for p in living:
+        if "inactive" in p.statuses or "voiceless" in p.statuses:
+            continue
+        if p.role not in CHANGELING_ROLES:
+            others += 1
+        elif p.pid not in mixed:
+            changelings += 1
     if changelings >= others and not reversal_possible(game):
         return [CHANGELINGS]
     return None

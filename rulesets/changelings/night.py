@@ -156,7 +156,8 @@ def _shield(game: Game, night: Night) -> None:
 def _changelings(game: Game, night: Night) -> None:
     """CH-AGREE: exactly one distinct (action, target) among the team's last submissions."""
     members = {p.pid for p in st.team(game)}
-    subs = [s for (actor, slot), s in game.state.subs.items() if slot == "team" and actor in members]
+    subs = [sub for (actor, slot), sub in game.state.subs.items()
+            if slot == "team" and actor in members]
     choices = {(s.action, s.targets[0]) for s in subs}
     if not choices:
         return

@@ -34,6 +34,7 @@ from .roles import (
 from .state import ChangelingsState
 
 PONY_KINDS = ("earth pony", "unicorn", "pegasus")
+_ONLY_PASS = (PASS,)
 # Actions whose actor must still send something before a night stage may close early.
 STAGE_DUTIES = {"dusk": ("check", "shield", "abduct", "exchange", "fake"),
                 "dawn": ("prevent", "prank", "chase", "fanatic", "letter", "love")}
@@ -124,8 +125,12 @@ class Changelings(Ruleset):
 
     # ------------------------------------------------------------------ player commands
     def abilities(self, game: Game, p: Player) -> Sequence[ActionSpec]:
-        found = list(ROLES[p.role].actions) if p.alive else []
-        if p.alive and "mayor" in p.statuses:
+        own = ROLES[p.role].actions
+        if p.alive and not own and not p.statuses and not game.state.reactions and (
+                st.cs(game).night.chase_owed is None):
+            return _ONLY_PASS  # most players, most of the time
+        found = list(own) if p.alive else []
+        if "mayor" in p.statuses and p.alive:
             found += [TIEBREAK, SUCCESSOR]
         owed = game.current_owed()
         if owed is not None and owed.player == p.pid:
@@ -134,6 +139,13 @@ class Changelings(Ruleset):
             found.append(CHASE)
         found.append(PASS)
         return found
+
+    def offers(self, game: Game, p: Player) -> Sequence[ActionSpec]:
+        found = self.abilities(game, p)
+        if found is _ONLY_PASS:
+            return found
+        stage = game.state.phase.stage
+        return [spec for spec in found if stage in spec.stages and _usable(game, p, spec.id)]
 
     def may_act_removed(self, game: Game, p: Player, action: str) -> bool:
         owed = game.current_owed()
@@ -203,7 +215,7 @@ class Changelings(Ruleset):
         for p in s.living():
             if "inactive" in p.statuses or p.pid in s.acted or p.pid in submitted:
                 continue
-            if any(spec.id in duties and _usable(game, p, spec.id) for spec in self.abilities(game, p)):
+            if any(spec.id in duties for spec in self.offers(game, p)):
                 return False
         return True
 
@@ -255,17 +267,14 @@ class Changelings(Ruleset):
 
 
 def _usable(game: Game, p: Player, action: str) -> bool:
-    """Whether a duty still makes sense (a spent power is no reason to keep a window open)."""
+    """Whether a power can still be used now (a spent power is neither offered nor waited for)."""
+    check = _ACTION_CHECKS.get(action)
+    if check is None:
+        return True
     try:
-        check = _ACTION_CHECKS.get(action)
-        if check is not None and action not in ("prank",):
-            check(game, p, (), None)
+        check(game, p, (), None)
     except Refused:
         return False
-    if action == "prank":
-        return not p.counters.get("prank_used")
-    if action == "exchange":
-        return False  # the team is waited for through `abduct`
     return True
 
 

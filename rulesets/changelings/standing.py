@@ -54,7 +54,7 @@ def passive_works(p: Player) -> bool:
 
 def team(game: Game) -> list[Player]:
     """The living changelings known to the team."""
-    return [p for p in game.state.players.values() if p.alive and is_changeling(p)]
+    return [p for p in game.state.players.values() if p.alive and p.role in CHANGELING_ROLES]
 
 
 def tell_team(game: Game, key: str, **params: object) -> None:

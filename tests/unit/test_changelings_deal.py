@@ -36,7 +36,8 @@ def test_ch_size_refuses_too_few_or_too_many(count):
 def test_ch_deal_keeps_plain_ponies_at_least_as_many_as_pony_specials(count):
     roles = deal_roles(count, 0, random.Random(count))
     tally = Counter(roles)
-    pony_specials = sum(n for r, n in tally.items() if ROLES[r].side == "ponies" and ROLES[r].special)
+    pony_specials = sum(n for r, n in tally.items()
+                        if ROLES[r].side == "ponies" and ROLES[r].special)
     assert tally["pony"] >= pony_specials
     assert len(roles) == count
     assert ("stalker" in tally) == ("confused_changeling" in tally)
