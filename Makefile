@@ -2,7 +2,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test demo lint bench scenarios
+.PHONY: install test demo lint bench messages
 
 install: $(STAMP)
 
@@ -24,3 +24,9 @@ lint: install
 
 bench: install
 	$(PY) bench/engine.py
+
+# Re-extract the message template and merge it into the catalogs (see README: add a language).
+messages: install
+	$(VENV)/bin/pybabel extract -F babel.cfg -k N_ -k tell_n:2,3 -k refused_n:1,2 \
+		--no-location --sort-output --project=nightfall -o locales/nightfall.pot .
+	$(VENV)/bin/pybabel update -i locales/nightfall.pot -d locales -D nightfall --no-fuzzy-matching

@@ -235,7 +235,7 @@ class _Runner:
         try:
             outcome = self.game.apply(command)
         except Refused as err:
-            reason = self.renderer.text(err.key, err.params)
+            reason = self.renderer.render_parts(err.key, err.plural, err.count, err.params)
             if not refused:
                 raise self._fail(f"{what} was refused: {reason}") from err
             if self.game.snapshot() != before:

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from .commands import Act, Close, Command, Host, MarkEarly, Say, Tick, Vote
 from .messages import GROUP, HOST, N_, Audience, Message, Ref, player, to_player
 from .phase import ENDED, Phase
-from .refusals import Refused
+from .refusals import Refused, refused_n
 from .ruleset import ActionSpec, Ruleset, SetupError
 from .state import GameState, Owed, Player, Submission, canonical
 
@@ -189,10 +189,8 @@ class Game:
         if self.state.phase.stage not in spec.stages:
             raise Refused(N_("You cannot use “{action}” in this phase."), action=cmd.action)
         if len(cmd.targets) != spec.targets:
-            raise Refused(
-                N_("This action needs {count} target.") if spec.targets == 1
-                else N_("This action needs {count} targets."), count=spec.targets,
-            )
+            raise refused_n("This action needs {count} target.",
+                            "This action needs {count} targets.", spec.targets)
         if len(set(cmd.targets)) != len(cmd.targets):
             raise Refused(N_("Name different players."))
         for target in cmd.targets:
@@ -202,8 +200,8 @@ class Game:
             if t.pid == p.pid and not spec.self_ok:
                 raise Refused(N_("You cannot choose yourself for this."))
         if cmd.text is not None and (not spec.text_max or len(cmd.text) > spec.text_max):
-            raise Refused(N_("The text may be at most {count} characters long."),
-                          count=spec.text_max)
+            raise refused_n("The text may be at most {count} character long.",
+                            "The text may be at most {count} characters long.", spec.text_max)
         if spec.takes_role != (cmd.role is not None):
             raise Refused(N_("Name a role for this action.") if spec.takes_role
                           else N_("This action takes no role."))
@@ -273,8 +271,8 @@ class Game:
             s.paused = False
             self.tell(GROUP, N_("The host resumed the game."))
         elif cmd.command == "extend":
-            self.tell_n(GROUP, N_("The host changed the deadline by {count} minute."),
-                        N_("The host changed the deadline by {count} minutes."), cmd.minutes)
+            self.tell_n(GROUP, "The host changed the deadline by {count} minute.",
+                        "The host changed the deadline by {count} minutes.", cmd.minutes)
         elif cmd.command == "force":
             self.event("closed", phase=s.phase)
             self.tell(GROUP, N_("The host closes the current phase."))

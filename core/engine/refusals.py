@@ -16,6 +16,16 @@ class Refused(Exception):
         super().__init__(key)
         self.key = key
         self.params = params
+        self.plural: str | None = None
+        self.count: int | None = None
 
     def __repr__(self) -> str:
         return f"Refused({self.key!r}, {self.params!r})"
+
+
+def refused_n(singular: str, plural: str, count: int, **params: Any) -> Refused:
+    """A refusal whose text depends on a number (ngettext); `count` is also a parameter."""
+    refusal = Refused(singular, count=count, **params)
+    refusal.plural = plural
+    refusal.count = count
+    return refusal

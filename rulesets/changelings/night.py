@@ -339,8 +339,8 @@ def morning_post(game: Game) -> None:
         game.tell(GROUP, N_("A witness reports: “{text}”"), text=night.abduction_text)
     if state.letter is not None:
         target, weight, text = state.letter
-        game.tell_n(GROUP, N_("An anonymous letter names {name}: one vote against them today."),
-                    N_("An anonymous letter names {name}: {count} votes against them today."),
+        game.tell_n(GROUP, "An anonymous letter names {name}: {count} vote against them today.",
+                    "An anonymous letter names {name}: {count} votes against them today.",
                     weight, name=player(target))
         if text:
             game.tell(GROUP, N_("The letter reads: “{text}”"), text=text)

@@ -127,3 +127,6 @@ CAUSE_NAMES = {
     "heartbreak": N_("died of a broken heart"), "fled": N_("fled screaming"),
     "modkill": N_("removed by the host"),
 }
+
+# Plain ponies get a kind for flavour only (rules §2).
+KIND_NAMES = {"earth_pony": N_("earth pony"), "unicorn": N_("unicorn"), "pegasus": N_("pegasus")}

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.engine.game import Game
-from core.engine.messages import GROUP, N_, player, role, to_player
+from core.engine.messages import GROUP, N_, Ref, player, role, to_player
 from core.engine.phase import Phase
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError
@@ -24,6 +24,8 @@ from .roles import (
     CHASE,
     FAKEABLE,
     PASS,
+    KIND_NAMES,
+    ROLE_CARDS,
     ROLE_NAMES,
     ROLES,
     SIDE_NAMES,
@@ -33,7 +35,7 @@ from .roles import (
 )
 from .state import ChangelingsState
 
-PONY_KINDS = ("earth pony", "unicorn", "pegasus")
+PONY_KINDS = tuple(KIND_NAMES)
 _ONLY_PASS = (PASS,)
 # Actions whose actor must still send something before a night stage may close early.
 STAGE_DUTIES = {"dusk": ("check", "shield", "abduct", "exchange", "fake"),
@@ -47,7 +49,8 @@ class Changelings(Ruleset):
     causes = CAUSES
     min_players, max_players = 6, 30
     extra_actions = ("tiebreak", "successor", "chase", "pass")
-    vocabulary = {"role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES}  # noqa: RUF012
+    vocabulary = {"role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES,  # noqa: RUF012
+                  "kind": KIND_NAMES}
     default_options: dict[str, Any] = {  # noqa: RUF012
         "random_lovers": True,
         "inactivity_hours": 0,
@@ -81,10 +84,15 @@ class Changelings(Ruleset):
                             "roles in play: {roles}."), count=len(players),
                   roles=tuple(role(r) for r in specials))
         for p in players.values():
-            if p.role == "pony":
-                p.counters["kind"] = game.rng.choice(PONY_KINDS)
             shown = "pony" if p.role == "confused_changeling" else p.role
-            game.tell(to_player(p.pid), N_("Your role: {role}."), role=role(shown))
+            if shown == "pony":
+                kind = game.rng.choice(PONY_KINDS)
+                p.counters["kind"] = kind
+                game.tell(to_player(p.pid), N_("Your role: {role} — you are a {kind}."),
+                          role=role(shown), kind=Ref("kind", kind))
+            else:
+                game.tell(to_player(p.pid), N_("Your role: {role}."), role=role(shown))
+            game.tell(to_player(p.pid), ROLE_CARDS[shown])
         for p in players.values():
             if st.is_changeling(p):
                 for other in st.team(game):
