@@ -121,6 +121,9 @@ class _Runner:
         if "mayor" in setup:
             setup["mayor"] = self._pid(setup["mayor"])
         options = {"early_close": False, **(data.get("options") or {})}
+        for key in self.ruleset.player_options:
+            if key in options:
+                options[key] = self._pid(options[key])
         game_setup = GameSetup(
             ruleset=ruleset_id,
             players=tuple((self.pid_of_name[n], n) for n in players),
@@ -172,8 +175,8 @@ class _Runner:
             raise self._invalid(f"unknown step {sorted(map(str, kinds))}")
         kind = kinds[0]
         body = step[kind]
-        if refused and kind not in ("act", "vote", "host"):
-            raise self._invalid("only act, vote and host steps can be refused")
+        if refused and kind not in ("act", "vote", "host", "early"):
+            raise self._invalid("only act, vote, early and host steps can be refused")
         if kind == "expect":
             self._expect(body)
         elif kind == "wait_hours":

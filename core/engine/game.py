@@ -133,7 +133,7 @@ class Game:
         self._activity(p, command.at)
         p.statuses.add("early")
         self.tell(GROUP, N_("{voter} fixes the vote as early."), voter=player(p.pid))
-        self.ruleset.after_vote(self)
+        self.ruleset.after_vote(self, p.pid)
 
     def _validate_say(self, command: Say) -> None:
         self.player_or_refuse(command.by)
@@ -195,7 +195,9 @@ class Game:
             raise Refused(N_("Name different players."))
         for target in cmd.targets:
             t = self.player_or_refuse(target)
-            if not t.alive:
+            if spec.removed_targets and t.alive:
+                raise Refused(N_("{target} is still in the game."), target=player(t.pid))
+            if not t.alive and not spec.removed_targets:
                 raise Refused(N_("{target} is no longer in the game."), target=player(t.pid))
             if t.pid == p.pid and not spec.self_ok:
                 raise Refused(N_("You cannot choose yourself for this."))
@@ -233,7 +235,7 @@ class Game:
         if cmd.target is not None:
             s.votes[voter.pid] = cmd.target
         self.event("voted", voter=voter.pid, target=cmd.target)
-        self.ruleset.after_vote(self)
+        self.ruleset.after_vote(self, voter.pid)
 
     # ------------------------------------------------------------------ host
     def _check_host(self, cmd: Host) -> None:
@@ -338,8 +340,8 @@ class Game:
         s = self.state
         counts = {p.pid: 0 for p in s.players.values() if p.alive}
         for voter, target in s.votes.items():
-            weight = s.vote_weights.get(voter, 1)
-            counts[target] = counts.get(target, 0) + weight
+            if target in counts:  # votes for a player who has left are dropped
+                counts[target] += s.vote_weights.get(voter, 1)
         for target, extra in s.vote_extra.items():
             if target in counts:
                 counts[target] += extra

@@ -42,6 +42,7 @@ class ActionSpec:
     slot: str = ""
     text_max: int = 0
     takes_role: bool = False
+    removed_targets: bool = False  # targets must have left the game (an autopsy)
 
     @property
     def slot_id(self) -> str:
@@ -76,6 +77,7 @@ class Ruleset:
         return {a.id for r in self.roles.values() for a in r.actions} | set(self.extra_actions)
 
     extra_actions: tuple[str, ...] = ()
+    player_options: tuple[str, ...] = ()  # options whose value names a player
 
     # --- setup -------------------------------------------------------------------------
     def new_state(self) -> Any:
@@ -142,8 +144,8 @@ class Ruleset:
     def close(self, game: Game) -> None:
         raise NotImplementedError
 
-    def after_vote(self, game: Game) -> None:
-        """A vote was cast or withdrawn (rules that end a day early look here)."""
+    def after_vote(self, game: Game, voter: str) -> None:
+        """A vote was cast, withdrawn or marked early (rules that end a day early look here)."""
 
     # --- removals and the host --------------------------------------------------------
     def on_removed(self, game: Game, player: Player, cause: str) -> None:

@@ -73,7 +73,9 @@ def test_winners_follow_ch_end(seed, players):
     if game.state.winners == ["changelings"]:
         counted = [p for p in game.state.players.values()
                    if p.alive and not {"inactive", "voiceless"} & p.statuses]
-        lovers = set(game.state.rs.lovers or ())
+        pair = game.state.rs.lovers or ()
+        mixed = len({game.state.players[x].role in CHANGELING_ROLES for x in pair}) == 2
+        lovers = set(pair) if mixed else set()
         changelings = [p for p in counted if p.role in CHANGELING_ROLES and p.pid not in lovers]
         others = [p for p in counted if p.role not in CHANGELING_ROLES]
         assert len(changelings) >= len(others)

@@ -1,0 +1,171 @@
+"""The day (rules §7): mandatory votes with penalties (AL-MISS), early votes (AL-EARLY), the
+tie rules (AL-TIE), the reveal (AL-REVEAL), crimson's explosion, and pride's `take` owed in
+the reactions window."""
+
+from __future__ import annotations
+
+from core.engine.game import Game
+from core.engine.messages import GROUP, N_, player, side, to_player
+from core.engine.phase import Phase
+
+from . import stone as stone_rules
+from .common import als, side_of
+from .end import check_end
+from .night import begin_night
+
+RANK_TAKE = 1
+
+
+def begin_day(game: Game, number: int) -> None:
+    state = als(game)
+    game.state.votes = {}
+    game.state.vote_extra = {}
+    state.vote_log = []
+    for p in game.state.players.values():
+        p.statuses.discard("early")
+    game.set_phase(Phase("day", number, "vote"))
+    game.tell(GROUP, N_("Day {number}. Everyone must vote: /vote NAME. The last vote counts."),
+              number=number)
+    owed = state.take_owed_next_day
+    if owed is not None:
+        game.tell(to_player(owed), N_("You fell in the night. Name the one who falls with you, "
+                                      "now or never."))
+
+
+def early_majority(game: Game) -> bool:
+    living = game.state.living()
+    early = sum(1 for p in living if "early" in p.statuses)
+    if game.state.options.get("early_votes_needed") == "all":
+        return early == len(living)
+    return early * 2 > len(living)
+
+
+def close_day(game: Game) -> None:
+    state = als(game)
+    number = game.state.phase.number
+    _missed_votes(game)
+    tally = game.tally()
+    living = len(game.state.living_ids())
+    best = max(tally.values(), default=0)
+    doomed: list[str] = []
+    if best > 0:
+        leaders = [pid for pid, n in tally.items() if n == best]
+        if len(leaders) == 1:
+            doomed = leaders
+        elif living <= 6:
+            doomed = [_first_to_reach(game, leaders, tally)]
+        elif len(leaders) == 2:
+            doomed = leaders
+    if not doomed:
+        game.tell(GROUP, N_("Nobody is executed today."))
+    reveal = living > 10
+    for pid in doomed:
+        _execute(game, pid, reveal)
+    game.state.votes = {}
+    game.state.vote_extra = {}
+    game.state.vote_weights = {}
+    state.links = []
+    state.dodging = set()
+    state.take_owed_next_day = None
+    continue_reactions(game, number)
+
+
+def _missed_votes(game: Game) -> None:
+    """AL-MISS: a missing vote is a miss; the threshold-th miss removes the player before the
+    count (and votes for him drop), any other adds penalty votes against him."""
+    state = als(game)
+    s = game.state
+    modkill_at = int(s.options.get("missed_votes_modkill") or 0)
+    penalty = int(s.options.get("missed_vote_votes") or 0)
+    for p in list(s.living()):
+        if p.pid in s.votes:
+            continue
+        misses = state.misses.get(p.pid, 0) + 1
+        state.misses[p.pid] = misses
+        if modkill_at and misses >= modkill_at:
+            game.tell(GROUP, N_("{name} missed the vote once too often and is removed."),
+                      name=player(p.pid))
+            game.remove(p, "modkill")
+        elif penalty:
+            s.vote_extra[p.pid] = s.vote_extra.get(p.pid, 0) + penalty
+            state.vote_log.append((f"penalty:{p.pid}", p.pid))
+
+
+def _first_to_reach(game: Game, leaders: list[str], tally: dict[str, int]) -> str:
+    """AL-TIE with six or fewer: the one whose count last rose to its final value first.
+    Penalty votes arrive at the close, after every cast vote, in seat order."""
+    s = game.state
+    current: dict[str, str] = {}
+    counts: dict[str, int] = {}
+    reached: dict[str, int] = {}
+    for moment, (voter, target) in enumerate(als(game).vote_log):
+        if voter.startswith("penalty:"):
+            weight = s.vote_extra.get(target or "", 0)
+            counts[target or ""] = counts.get(target or "", 0) + weight
+            if counts[target or ""] == tally.get(target or ""):
+                reached[target or ""] = moment
+            continue
+        if voter not in s.players or not s.players[voter].alive:
+            continue
+        weight = s.vote_weights.get(voter, 1)
+        old = current.pop(voter, None)
+        if old is not None:
+            counts[old] = counts.get(old, 0) - weight
+        if target is not None:
+            current[voter] = target
+            counts[target] = counts.get(target, 0) + weight
+            if weight > 0 and counts[target] == tally.get(target):
+                reached[target] = moment
+    return min(leaders, key=lambda pid: (reached.get(pid, 1 << 30), s.players[pid].seat))
+
+
+def _execute(game: Game, pid: str, reveal: bool) -> None:
+    p = game.state.players[pid]
+    if pid in als(game).dodging:
+        game.event("dodged", player=pid)
+        game.tell(GROUP, N_("{name} should have been executed, but escaped!"), name=player(pid))
+        return
+    if reveal:
+        game.tell(GROUP, N_("{name} is executed. {name} played for {side}."),
+                  name=player(pid), side=side(side_of(p)))
+    else:
+        game.tell(GROUP, N_("{name} is executed."), name=player(pid))
+    game.remove(p, "executed")
+    if p.role == "crimson":
+        _explode(game)
+
+
+def _explode(game: Game) -> None:
+    """Crimson's explosion takes the original xing and the original father with him."""
+    state = als(game)
+    game.tell(GROUP, N_("The Crimson Alchemist explodes!"))
+    for pid, role_id in ((state.original_xing, "xing"), (state.original_father, "father")):
+        if pid is None:
+            continue
+        victim = game.state.players[pid]
+        if victim.alive and victim.role == role_id:
+            game.remove(victim, "exploded")
+
+
+def continue_reactions(game: Game, number: int) -> None:
+    owed = game.current_owed()
+    if owed is not None:
+        if game.state.phase.stage != "reactions":
+            game.set_phase(Phase("day", number, "reactions"))
+        game.tell(to_player(owed.player), N_("You have fallen. Name the one who falls with you."))
+        return
+    if check_end(game):
+        return
+    stone_rules.at_phase_end(game)
+    begin_night(game, number + 1)
+
+
+def settle_take(game: Game, pride: str, target: str | None) -> None:
+    """Pride's `take`: the named player leaves with him; nothing protects against it."""
+    if target is None:
+        return
+    victim = game.state.players[target]
+    if victim.alive:
+        game.remove(victim, "taken")
+        game.tell(GROUP, N_("{name} is taken away with {pride}."), name=player(target),
+                  pride=player(pride))

@@ -1,0 +1,58 @@
+"""AL-END: who has won, with the loners as co-winners."""
+
+from __future__ import annotations
+
+from core.engine.game import Game
+from core.engine.messages import GROUP, N_, player, role, side
+
+from .common import als, side_of
+from .roles import CRIMSON, GREED, HOMUNCULI, HOSTILE_HOMUNCULI, ISHVALAN, TOWN
+
+
+def winners(game: Game) -> list[str] | None:
+    """The winning sides (co-winners included), [] for a draw, None while the game goes on."""
+    living = game.state.living()
+    if not living:
+        return []
+    sides = [side_of(p) for p in living]
+    ishvalan = next((p for p in living if p.role == "ishvalan"), None)
+    main: list[str] | None = None
+    if ishvalan is not None:
+        others = [side_of(p) for p in living if p is not ishvalan]
+        if not others or (len(others) == 1 and (others[0] in (HOMUNCULI, TOWN) or (
+                others[0] in (CRIMSON, GREED) and als(game).stone.holder == ishvalan.pid))):
+            main = [ISHVALAN]
+    else:
+        hostile = [p for p in living if p.role in HOSTILE_HOMUNCULI]
+        homunculi = sides.count(HOMUNCULI)
+        if not hostile and TOWN in sides:
+            main = [TOWN]
+        elif homunculi and homunculi >= len(living) - homunculi:
+            main = [HOMUNCULI]
+        elif set(sides) <= {CRIMSON, GREED}:
+            main = []
+    if main is None:
+        return None
+    if CRIMSON in sides and ishvalan is None and CRIMSON not in main:
+        main.append(CRIMSON)
+    if GREED in sides and GREED not in main:
+        main.append(GREED)
+    return main
+
+
+def check_end(game: Game) -> bool:
+    result = winners(game)
+    if result is None:
+        return False
+    if result:
+        for won in result:
+            game.tell(GROUP, N_("The game is over. The winner: {side}."), side=side(won))
+    else:
+        game.tell(GROUP, N_("The game is over. Nobody is left alive; nobody wins."))
+    for p in game.state.players.values():
+        game.tell(GROUP, N_("{name} was {role}."), name=player(p.pid), role=role(p.role))
+    holder = als(game).stone.holder
+    if holder is not None:
+        game.tell(GROUP, N_("The Philosopher's Stone was held by {name}."), name=player(holder))
+    game.end(result)
+    return True

@@ -1,0 +1,79 @@
+"""What follows a removal: the morning list, successions (AL-FATHER, the bodyguard), pride's
+`take`, the Stone passing on, and the finished Stone (AL-FINISHED)."""
+
+from __future__ import annotations
+
+from core.engine.game import Game
+from core.engine.messages import GROUP, N_, player, to_player
+from core.engine.state import Player
+
+from . import stone as stone_rules
+from .common import als, father, homunculi
+
+RANK_TAKE = 1
+
+
+def on_removed(game: Game, p: Player, cause: str) -> None:
+    state = als(game)
+    at_night = game.state.phase.kind == "night"
+    if at_night and cause != "modkill":
+        state.night_dead.append((p.pid, cause))
+    elif cause == "modkill":
+        game.tell(GROUP, N_("{name} has been removed from the game."), name=player(p.pid))
+    if state.stone.holder == p.pid:
+        stone_rules.holder_left(game, p, cause, state.remover)
+    if p.role in ("father", "pride"):
+        _father_falls(game)
+    if p.role == "xing" and cause != "absorbed":
+        _bodyguard_steps_up(game)
+    if p.counters.get("take"):
+        _take(game, p, at_night)
+    stone_rules.check_finished(game)
+
+
+def _father_falls(game: Game) -> None:
+    """AL-FATHER: pride becomes father; without pride the homunculi band together."""
+    if father(game) is not None:
+        return
+    heir = next((h for h in homunculi(game) if h.role == "pride"), None)
+    if heir is not None:
+        heir.role = "father"
+        heir.counters["was_pride"] = True
+        game.event("succession", role="father", player=heir.pid)
+        game.tell(to_player(heir.pid), N_("Father is dead. You are Father now: choose the "
+                                          "homunculi's victim each night."))
+        for h in homunculi(game):
+            if h.pid != heir.pid:
+                game.tell(to_player(h.pid), N_("Father is dead; {name} leads you now."),
+                          name=player(heir.pid))
+        return
+    band = homunculi(game)
+    for h in band:
+        for other in band:
+            if other.pid != h.pid:
+                game.tell(to_player(h.pid), N_("Father is gone. {name} is a homunculus too; "
+                                               "agree on one victim each night."),
+                          name=player(other.pid))
+
+
+def _bodyguard_steps_up(game: Game) -> None:
+    for p in game.state.players.values():
+        if p.alive and p.role == "bodyguard":
+            p.role = "xing"
+            p.counters["was_bodyguard"] = True
+            game.event("succession", role="xing", player=p.pid)
+            game.tell(to_player(p.pid), N_("The Xing Alchemist has fallen. You take his place: "
+                                           "each night you may check one player."))
+            return
+
+
+def _take(game: Game, pride: Player, at_night: bool) -> None:
+    target = pride.counters.get("take_target")
+    if target is not None and game.state.players[target].alive:
+        game.remove(game.state.players[target], "taken")
+        game.tell(GROUP, N_("{name} is taken away with {pride}."), name=player(target),
+                  pride=player(pride.pid))
+    elif target is None and at_night:
+        als(game).take_owed_next_day = pride.pid
+    elif target is None:
+        game.owe("take", pride.pid, [], RANK_TAKE)

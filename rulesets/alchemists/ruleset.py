@@ -1,0 +1,321 @@
+"""The Alchemists rule set: the hooks the engine calls, wired to the rules' modules."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from core.engine.game import Game
+from core.engine.messages import GROUP, N_, player, role, to_player
+from core.engine.phase import Phase
+from core.engine.refusals import Refused
+from core.engine.ruleset import ActionSpec, Ruleset, SetupError
+from core.engine.state import Player, Submission
+
+from . import day, night
+from . import stone as stone_rules
+from .common import als, father, homunculi, linked_partners, side_of
+from .end import check_end
+from .removal import on_removed
+from .roles import (
+    CANONICAL,
+    CAUSE_NAMES,
+    CAUSES,
+    CHECK,
+    CHECK_NAMES,
+    CHOOSE,
+    FATHER_KILL,
+    KILL,
+    OPTIONAL,
+    PASS,
+    REQUIRED,
+    ROLE_CARDS,
+    ROLE_NAMES,
+    ROLES,
+    SEARCH,
+    SIDE_NAMES,
+    SIDES,
+    STONE_ACTIONS,
+    TAKE,
+)
+from .state import AlchemistsState
+
+# Optional roles left out, in this order, when fewer than 11 play (AL-SIZE) [decision].
+LEAVE_OUT = ("linker", "envy")
+
+
+class Alchemists(Ruleset):
+    id = "alchemists"
+    roles = ROLES
+    sides = SIDES
+    causes = CAUSES
+    min_players, max_players = 9, 20
+    extra_actions = ("take", "pass", "kill", "choose", *STONE_ACTIONS)
+    vocabulary = {"role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES,  # noqa: RUF012
+                  "check": CHECK_NAMES}
+    player_options = ("stone_holder",)
+    default_options: dict[str, Any] = {  # noqa: RUF012
+        "stone_backfire": "random",
+        "stone_after_deaths": 0,
+        "stone_holder": "",
+        "missed_vote_votes": 2,
+        "missed_votes_modkill": 2,
+        "early_votes_needed": "majority",
+        "early_close": True,
+    }
+
+    def new_state(self) -> AlchemistsState:
+        return AlchemistsState()
+
+    # ------------------------------------------------------------------ setup
+    def deal(self, count: int, options: dict[str, Any], rng: random.Random) -> list[str]:
+        specials = [r for r in CANONICAL if r != "alchemist"]
+        for left_out in LEAVE_OUT[: max(0, len(specials) - count)]:
+            specials.remove(left_out)
+        roles = specials + ["alchemist"] * (count - len(specials))
+        rng.shuffle(roles)
+        return roles
+
+    def check_setup(self, roles: Sequence[str], options: dict[str, Any]) -> None:
+        counts = Counter(roles)
+        for needed in REQUIRED:
+            if counts[needed] != 1:
+                raise SetupError("Every game needs exactly one {role}.", role=needed)
+        for optional in OPTIONAL:
+            if counts[optional] > 1:
+                raise SetupError("There can be only one {role}.", role=optional)
+        if options.get("stone_backfire") not in ("random", "always", "never"):
+            raise SetupError("Option {option} has a wrong value.", option="stone_backfire")
+        if options.get("early_votes_needed") not in ("majority", "all"):
+            raise SetupError("Option {option} has a wrong value.", option="early_votes_needed")
+        if options.get("stone_after_deaths") and options["stone_after_deaths"] < 1:
+            raise SetupError("Option {option} has a wrong value.", option="stone_after_deaths")
+
+    def start(self, game: Game, setup: dict[str, Any], start_phase: str | None) -> None:
+        if setup:
+            raise SetupError("This game has no starting statuses.")
+        state = als(game)
+        players = game.state.players
+        for p in players.values():
+            if p.role == "father":
+                state.original_father = p.pid
+            elif p.role == "xing":
+                state.original_xing = p.pid
+        k = game.state.options.get("stone_after_deaths") or game.rng.choice((3, 4, 5))
+        state.stone.threshold = int(k)
+        in_play = sorted({p.role for p in players.values()}, key=list(ROLES).index)
+        game.tell(GROUP, N_("A game of Alchemists begins with {count} players. Roles in play: "
+                            "{roles}."), count=len(players),
+                  roles=tuple(role(r) for r in in_play))
+        game.tell(GROUP, N_("Play from your main account. No private talk outside the team "
+                            "chats, no screenshots, no insults."))
+        for p in players.values():
+            game.tell(to_player(p.pid), N_("Your role: {role}."), role=role(p.role))
+            game.tell(to_player(p.pid), ROLE_CARDS[p.role])
+        self._introductions(game)
+        self._enter(game, start_phase)
+
+    def _introductions(self, game: Game) -> None:
+        players = game.state.players.values()
+        head = next((p for p in players if p.role == "father"), None)
+        greed = next((p for p in players if p.role == "greed"), None)
+        if head is not None:
+            for h in homunculi(game):
+                if h.pid != head.pid:
+                    game.tell(to_player(h.pid), N_("{name} is Father."), name=player(head.pid))
+                    game.tell(to_player(head.pid), N_("{name} is a homunculus ({role})."),
+                              name=player(h.pid), role=role(h.role))
+            if greed is not None:
+                game.tell(to_player(head.pid), N_("{name} is Greed."), name=player(greed.pid))
+                game.tell(to_player(greed.pid), N_("{name} is Father."), name=player(head.pid))
+        xing = next((p for p in players if p.role == "xing"), None)
+        guard = next((p for p in players if p.role == "bodyguard"), None)
+        if xing is not None and guard is not None:
+            game.tell(to_player(xing.pid), N_("{name} is your bodyguard."), name=player(guard.pid))
+            game.tell(to_player(guard.pid), N_("{name} is the Xing Alchemist you guard."),
+                      name=player(xing.pid))
+
+    def _enter(self, game: Game, start_phase: str | None) -> None:
+        if start_phase is None:
+            night.begin_night(game, 1)
+            return
+        try:
+            phase = Phase.parse(start_phase)
+        except ValueError as err:
+            raise SetupError("Unknown phase: {phase}.", phase=start_phase) from err
+        if phase.kind == "night" and not phase.stage:
+            night.begin_night(game, phase.number)
+        elif phase.kind == "day" and phase.stage == "vote":
+            day.begin_day(game, phase.number)
+        else:
+            raise SetupError("A game can start only at a night or a day vote.")
+
+    # ------------------------------------------------------------------ player commands
+    def abilities(self, game: Game, p: Player) -> Sequence[ActionSpec]:
+        found: list[ActionSpec] = []
+        owed = game.current_owed()
+        if (owed is not None and owed.player == p.pid) or (
+                als(game).take_owed_next_day == p.pid and game.state.phase.stage == "vote"):
+            found.append(TAKE)
+        if not p.alive:
+            return found
+        head = father(game)
+        if p.role == "father":
+            found += [CHOOSE, FATHER_KILL]
+            if p.counters.get("was_pride"):
+                found.append(SEARCH)
+        elif p.role in ("lust", "envy", "pride"):
+            spec = ROLES[p.role].actions
+            found += [a for a in spec if a.id != "request" or head is not None]
+            if head is None:
+                found.append(KILL)
+        else:
+            found += ROLES[p.role].actions
+        if p.role == "greed" and p.counters.get("check_from", 1 << 30) <= game.state.phase.number:
+            found.append(CHECK)
+        if p.counters.get("take") and TAKE not in found:
+            found.append(TAKE)
+        if als(game).stone.holder == p.pid:
+            found += STONE_ACTIONS.values()
+        found.append(PASS)
+        return found
+
+    def may_act_removed(self, game: Game, p: Player, action: str) -> bool:
+        return action == "take" and TAKE in self.abilities(game, p)
+
+    def check_act(self, game: Game, p: Player, spec: ActionSpec, targets: tuple[str, ...],
+                  text: str | None, role_id: str | None) -> None:
+        state = als(game)
+        if spec.id == "choose":
+            chosen = game.state.players[targets[0]]
+            if (chosen.pid == p.pid or side_of(chosen) != "homunculi"
+                    or (chosen.pid, "request") not in game.state.subs):
+                raise Refused(N_("{name} has sent you no request tonight."),
+                              name=player(chosen.pid))
+        elif spec.id.startswith("stone_"):
+            used = state.stone.used.get(p.pid)
+            if used == (spec.id, game.state.phase.number - 1):
+                raise Refused(N_("The Stone will not do the same thing two nights in a row."))
+        elif spec.id == "take" and game.current_owed() is None and (
+                state.take_owed_next_day != p.pid and not p.alive):
+            raise Refused(N_("You cannot take anyone now."))
+
+    def after_act(self, game: Game, sub: Submission) -> None:
+        p = game.state.players[sub.actor]
+        stage = game.state.phase.stage
+        if sub.action == "take":
+            if stage == "reactions":
+                return  # the answer counts when the prompt closes
+            if not p.alive:  # owed since a night death: applies at once
+                als(game).take_owed_next_day = None
+                day.settle_take(game, p.pid, sub.targets[0])
+                return
+            p.counters["take_target"] = sub.targets[0]
+        elif sub.action == "request":
+            head = father(game)
+            if head is not None:
+                game.tell(to_player(head.pid), N_("{name} asks for {target}'s death."),
+                          name=player(p.pid), target=player(sub.targets[0]))
+        elif sub.action == "pass":
+            for key in [k for k in game.state.subs if k[0] == p.pid and k[1] != "pass"]:
+                del game.state.subs[key]
+        game.tell(to_player(p.pid), N_("Noted. You can change your choice until the phase "
+                                       "closes."))
+
+    def voting_open(self, game: Game) -> bool:
+        return game.state.phase.stage == "vote"
+
+    def check_vote(self, game: Game, voter: Player, target: Player | None) -> None:
+        if "early" in voter.statuses:
+            raise Refused(N_("Your vote is early and can no longer change."))
+        if target is not None and target.pid in linked_partners(game, voter.pid):
+            raise Refused(N_("You are linked with {name} today and cannot vote against them."),
+                          name=player(target.pid))
+
+    def check_early(self, game: Game, voter: Player) -> None:
+        if not voting_day_allows_early(game):
+            raise Refused(N_("Early votes are allowed from day 3 on."))
+        if not voter.alive:
+            raise Refused(N_("You are no longer in the game."))
+        if voter.pid not in game.state.votes:
+            raise Refused(N_("Vote first, then mark your vote as early."))
+        if "early" in voter.statuses:
+            raise Refused(N_("Your vote is already early."))
+
+    def after_vote(self, game: Game, voter: str) -> None:
+        state = als(game)
+        if game.state.phase.stage == "vote":
+            state.vote_log.append((voter, game.state.votes.get(voter)))
+            if day.early_majority(game):
+                game.event("closed_early", phase=game.state.phase)
+                day.close_day(game)
+
+    # ------------------------------------------------------------------ windows
+    def window_complete(self, game: Game) -> bool:
+        s = game.state
+        if s.phase.kind == "night":
+            submitted = {sub.actor for sub in s.subs.values()}
+            for p in s.living():
+                if p.pid in submitted or p.pid in s.acted:
+                    continue
+                if any(not spec.id.startswith("stone_") and spec.id not in ("pass", "take")
+                       for spec in self.offers(game, p)):
+                    return False
+            return True
+        if s.phase.stage == "reactions":
+            owed = game.current_owed()
+            return owed is not None and owed.player in s.acted
+        return False
+
+    def close(self, game: Game) -> None:
+        s = game.state
+        if s.phase.kind == "night":
+            night.resolve_night(game)
+            night.morning_post(game)
+            if not check_end(game):
+                stone_rules.at_phase_end(game)
+                day.begin_day(game, s.phase.number)
+        elif s.phase.stage == "vote":
+            day.close_day(game)
+        elif s.phase.stage == "reactions":
+            owed = game.current_owed()
+            if owed is not None:
+                sub = s.subs.get((owed.player, "take"))
+                s.reactions.pop(0)
+                s.subs = {}
+                s.acted = set()
+                day.settle_take(game, owed.player, sub.targets[0] if sub else None)
+                day.continue_reactions(game, s.phase.number)
+
+    # ------------------------------------------------------------------ removals, facts
+    def on_removed(self, game: Game, p: Player, cause: str) -> None:
+        on_removed(game, p, cause)
+
+    def after_host_removal(self, game: Game, p: Player) -> None:
+        check_end(game)
+
+    def side_of(self, game: Game, p: Player) -> str:
+        return side_of(p)
+
+    def statuses_of(self, game: Game, p: Player) -> set[str]:
+        found = set(p.statuses)
+        state = als(game)
+        if any(p.pid in pair for pair in state.links):
+            found.add("linked")
+        if game.state.vote_weights.get(p.pid) == 0:
+            found.add("vote_void")
+        if state.stone.holder == p.pid:
+            found.add("stone")
+        return found
+
+    def fact(self, game: Game, key: str) -> Any:
+        if key == "stone":
+            stone = als(game).stone
+            return {"holder": stone.holder, "finished": stone.finished}
+        raise KeyError(key)
+
+
+def voting_day_allows_early(game: Game) -> bool:
+    return game.state.phase.stage == "vote" and game.state.phase.number >= 3

@@ -1,0 +1,36 @@
+"""The homunculus game's own part of the game state."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class Stone:
+    """The Philosopher's Stone (AL-STONE)."""
+
+    threshold: int = 0  # k: it appears when the phase of the k-th removal ends
+    holder: str | None = None
+    appeared: bool = False
+    finished: bool = False
+    removals_at_appearance: int = 0
+    used: dict[str, tuple[str, int]] = field(default_factory=dict)  # holder -> (action, night)
+    pass_to: str | None = None  # who removed the holder at night (gets it if alive at dawn)
+    poison: list[str] = field(default_factory=list)  # targets of a backfired heal, die next night
+
+
+@dataclass(slots=True)
+class AlchemistsState:
+    original_father: str | None = None
+    original_xing: str | None = None
+    stone: Stone = field(default_factory=Stone)
+    links: list[tuple[str, str]] = field(default_factory=list)  # for the coming/current day
+    dodging: set[str] = field(default_factory=set)
+    vote_log: list[tuple[str, str | None]] = field(default_factory=list)  # the day's votes
+    take_owed_next_day: str | None = None  # pride died at night without a standing `take`
+    night_dead: list[tuple[str, str]] = field(default_factory=list)
+    changed_votes: list[str] = field(default_factory=list)
+    absorbed_by: dict[str, str] = field(default_factory=dict)  # absorbed -> absorber
+    night_start_removals: int = 0  # removals counted when the night began (backfire chance)
+    remover: str | None = None  # whose action is removing a player right now (Stone passing)
+    misses: dict[str, int] = field(default_factory=dict)
