@@ -27,6 +27,7 @@ class Intent:
     pos: tuple[int, ...]
     reaches: bool = True
     tag: dict[str, object] = field(default_factory=dict)
+    aim_from: int = 0  # a redirection replaces the targets from this index on
 
 
 @dataclass(slots=True)
@@ -60,7 +61,8 @@ class NightBoard:
         forced = self.redirect.get(intent.actor)
         if forced is None:
             return intent.targets
-        return tuple(dict.fromkeys(forced for _ in intent.targets))
+        keep = intent.targets[: intent.aim_from]
+        return keep + tuple(forced for _ in intent.targets[intent.aim_from:])
 
     def reach(self, intent: Intent, target: str) -> str | None:
         """Whom the intent really reaches at `target`: None if the target is immune, its sender

@@ -114,12 +114,14 @@ class _Night:
                     kind = sub.action.removeprefix("stone_")
                     self.state.stone.used[actor] = (sub.action, self.number)
                     self.push(Intent(actor, kind, sub.targets, (STONE_POS[kind], 0, p.seat),
-                                     reaches=kind in REACHING, tag={"stone": True}))
+                                     reaches=kind in REACHING, tag={"stone": True},
+                                     aim_from=1 if kind == "copy" else 0))
                 continue
             pos = ROLE_POS.get((p.role, sub.action))
             if pos is not None:
                 self.push(Intent(actor, sub.action, sub.targets, (pos, 0, p.seat),
-                                 reaches=sub.action in REACHING, tag={"as": p.role}))
+                                 reaches=sub.action in REACHING, tag={"as": p.role},
+                                 aim_from=1 if sub.action == "copy" else 0))
         self._homunculi_kill()
 
     def _homunculi_kill(self) -> None:
