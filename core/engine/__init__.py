@@ -1,6 +1,6 @@
 """The pure, deterministic rules engine: no I/O, no clock, no platform types."""
 
-from .commands import Act, Close, Command, Host, MarkEarly, Say, Tick, Vote
+from .commands import Act, Close, Command, Host, MarkEarly, Say, Tick, Vote, Whisper
 from .game import Event, Game, GameSetup, Outcome, replay
 from .messages import GROUP, HOST, Audience, Message, Ref
 from .phase import Phase
@@ -10,5 +10,5 @@ from .ruleset import ActionSpec, RoleSpec, Ruleset, SetupError
 __all__ = [
     "GROUP", "HOST", "Act", "ActionSpec", "Audience", "Close", "Command", "Event", "Game",
     "GameSetup", "Host", "MarkEarly", "Message", "Outcome", "Phase", "Ref", "Refused",
-    "RoleSpec", "Ruleset", "Say", "SetupError", "Tick", "Vote", "replay",
+    "RoleSpec", "Ruleset", "Say", "SetupError", "Tick", "Vote", "Whisper", "replay",
 ]

@@ -47,6 +47,17 @@ class Say:
 
 
 @dataclass(frozen=True, slots=True)
+class Whisper:
+    """A private message to the bot meant for the sender's team (or one named teammate): the
+    rule set decides who may hear it, and the engine forwards it."""
+
+    by: str
+    text: str
+    to: str | None = None
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
 class Host:
     """A host command: pause, resume, extend, force, modkill, replace, announce."""
 
@@ -73,4 +84,4 @@ class Tick:
     at: float = 0.0
 
 
-Command = Act | Vote | MarkEarly | Say | Host | Close | Tick
+Command = Act | Vote | MarkEarly | Say | Whisper | Host | Close | Tick

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .commands import Act, Close, Command, Host, MarkEarly, Say, Tick, Vote
+from .commands import Act, Close, Command, Host, MarkEarly, Say, Tick, Vote, Whisper
 from .messages import GROUP, HOST, N_, Audience, Message, Ref, player, to_player
 from .phase import ENDED, Phase
 from .refusals import Refused, refused_n
@@ -48,6 +48,7 @@ class GameSetup:
     start: str | None = None
 
 
+WHISPER_MAX = 2000
 HOST_COMMANDS = ("pause", "resume", "extend", "force", "modkill", "replace", "announce")
 
 
@@ -140,6 +141,25 @@ class Game:
 
     def _perform_say(self, command: Say, _: None) -> None:
         self._activity(self.state.players[command.by], command.at)
+
+    def _validate_whisper(self, command: Whisper) -> list[str]:
+        sender = self.player_or_refuse(command.by)
+        text = command.text.strip()
+        if not text:
+            raise Refused(N_("Write something to send."))
+        if len(text) > WHISPER_MAX:
+            raise refused_n("A message may be at most {count} character long.",
+                            "A message may be at most {count} characters long.", WHISPER_MAX)
+        if command.to is not None:
+            self.player_or_refuse(command.to)
+        return self.ruleset.whisper_recipients(self, sender, command.to)
+
+    def _perform_whisper(self, command: Whisper, recipients: list[str]) -> None:
+        sender = self.state.players[command.by]
+        self._activity(sender, command.at)
+        for pid in recipients:
+            self.tell(to_player(pid), N_("{name} whispers: {text}"), name=player(sender.pid),
+                      text=command.text.strip())
 
     def _validate_nothing(self, command: Command) -> None:
         return None
@@ -367,6 +387,7 @@ _HANDLERS: dict[type, tuple[Any, Any]] = {
     Vote: (Game._validate_vote, Game._perform_vote),
     MarkEarly: (Game._validate_early, Game._perform_early),
     Say: (Game._validate_say, Game._perform_say),
+    Whisper: (Game._validate_whisper, Game._perform_whisper),
     Close: (Game._validate_nothing, Game._perform_close),
     Tick: (Game._validate_nothing, Game._perform_tick),
     Host: (Game._check_host, Game._perform_host),

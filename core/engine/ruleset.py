@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .messages import N_
 from .refusals import Refused
 
 if TYPE_CHECKING:
@@ -165,6 +166,11 @@ class Ruleset:
         """A rule-set-specific fact for scenario expectations (mayor, lovers, foresight,
         stone); raise KeyError if this rule set has no such fact."""
         raise KeyError(key)
+
+    def whisper_recipients(self, game: Game, sender: Player, to: str | None) -> list[str]:
+        """Who hears the sender's private message (team chats, forwarding); refuse if nobody
+        may."""
+        raise Refused(N_("You have nobody to talk to in private in this game."))
 
     def team_members(self, game: Game, team: str) -> list[str]:
         """The players a team message reaches now (resolved at sending time)."""

@@ -64,6 +64,7 @@ class Alchemists(Ruleset):
         "missed_votes_modkill": 2,
         "early_votes_needed": "majority",
         "early_close": True,
+        "roles_public": True,
     }
 
     def new_state(self) -> AlchemistsState:
@@ -106,9 +107,13 @@ class Alchemists(Ruleset):
         k = game.state.options.get("stone_after_deaths") or game.rng.choice((3, 4, 5))
         state.stone.threshold = int(k)
         in_play = sorted({p.role for p in players.values()}, key=list(ROLES).index)
-        game.tell(GROUP, N_("A game of Alchemists begins with {count} players. Roles in play: "
-                            "{roles}."), count=len(players),
-                  roles=tuple(role(r) for r in in_play))
+        if game.state.options.get("roles_public"):
+            game.tell(GROUP, N_("A game of Alchemists begins with {count} players. Roles in "
+                                "play: {roles}."), count=len(players),
+                      roles=tuple(role(r) for r in in_play))
+        else:
+            game.tell(GROUP, N_("A game of Alchemists begins with {count} players. The roles "
+                                "in play are secret."), count=len(players))
         game.tell(GROUP, N_("Play from your main account. No private talk outside the team "
                             "chats, no screenshots, no insults."))
         for p in players.values():
@@ -252,6 +257,20 @@ class Alchemists(Ruleset):
                 game.event("closed_early", phase=game.state.phase)
                 day.close_day(game)
 
+    def whisper_recipients(self, game: Game, p: Player, to: str | None) -> list[str]:
+        """Rules §8: homunculi ↔ father (father answers one named homunculus), the homunculi's
+        own chat once father and pride are gone, xing ↔ bodyguard, absorbed ↔ absorber."""
+        allowed = _whisper_partners(game, p)
+        if to is not None:
+            if to not in allowed:
+                raise Refused(N_("You cannot reach {name} through me."), name=player(to))
+            return [to]
+        if p.alive and p.role == "father" and len(allowed) > 1:
+            raise Refused(N_("Name the homunculus your message is for."))
+        if not allowed:
+            raise Refused(N_("You have nobody to talk to in private right now."))
+        return allowed
+
     # ------------------------------------------------------------------ windows
     def window_complete(self, game: Game) -> bool:
         s = game.state
@@ -315,6 +334,26 @@ class Alchemists(Ruleset):
             stone = als(game).stone
             return {"holder": stone.holder, "finished": stone.finished}
         raise KeyError(key)
+
+
+def _whisper_partners(game: Game, p: Player) -> list[str]:
+    state = als(game)
+    found: list[str] = []
+    if p.alive and side_of(p) == "homunculi":
+        head = father(game)
+        if head is None or head.pid == p.pid:
+            found += [h.pid for h in homunculi(game) if h.pid != p.pid]
+        else:
+            found.append(head.pid)
+    if p.alive and p.role in ("xing", "bodyguard"):
+        found += [o.pid for o in game.state.living()
+                  if o.pid != p.pid and o.role in ("xing", "bodyguard")]
+    absorber = state.absorbed_by.get(p.pid)
+    if absorber is not None and game.state.players[absorber].alive:
+        found.append(absorber)
+    if p.alive:
+        found += [victim for victim, by in state.absorbed_by.items() if by == p.pid]
+    return found
 
 
 def voting_day_allows_early(game: Game) -> bool:

@@ -270,6 +270,17 @@ class Changelings(Ruleset):
             return dict(state.night.foresight)
         raise KeyError(key)
 
+    def whisper_recipients(self, game: Game, p: Player, to: str | None) -> list[str]:
+        """The changelings' team chat: every other living changeling hears it."""
+        if not p.alive or not st.is_changeling(p):
+            raise Refused(N_("Only the changelings have a team chat."))
+        mates = [m.pid for m in st.team(game) if m.pid != p.pid]
+        if to is not None and to not in mates:
+            raise Refused(N_("{name} is not in your team chat."), name=player(to))
+        if not mates:
+            raise Refused(N_("Nobody else is left in your team chat."))
+        return [to] if to is not None else mates
+
     def team_members(self, game: Game, team: str) -> list[str]:
         return [p.pid for p in st.team(game)] if team == "changelings" else []
 
