@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sys
+from typing import Any
 
 import click
 
@@ -60,13 +62,31 @@ def simulate(ruleset_id: str, players: int, games: int, seed: int) -> None:
 @main.command()
 @click.option("--ruleset", "ruleset_id", default="changelings",
               type=click.Choice(sorted(available())), show_default=True)
-@click.option("--players", default=8, show_default=True, type=click.IntRange(2, 60))
+@click.option("--players", default=None, type=click.IntRange(6, 20),
+              help="Default: 8 for changelings, 15 for alchemists.")
 @click.option("--locale", default="en", show_default=True)
 @click.option("--seed", default=None, type=int, help="Default: a random seed.")
-def demo(ruleset_id: str, players: int, locale: str, seed: int | None) -> None:
-    """Watch a whole game played by random players, narrated as the group would see it."""
-    from core.demo import narrate
+def demo(ruleset_id: str, players: int | None, locale: str, seed: int | None) -> None:
+    """Watch a whole game with simulated players, through the whole service stack."""
+    from adapters.console.demo import run_demo
 
-    for line in narrate(load_ruleset(ruleset_id), players, locale,
-                        seed if seed is not None else random.randrange(1 << 30)):
-        click.echo(line)
+    ruleset = load_ruleset(ruleset_id)
+    count = players or max(ruleset.min_players, 8 if ruleset_id == "changelings" else 15)
+    chosen = seed if seed is not None else random.randrange(1 << 30)
+    asyncio.run(run_demo(ruleset_id, count, locale, chosen, sys.stdout))
+
+
+@main.command()
+@click.argument("script", type=click.File("r"), default="-")
+@click.option("--db", default="sqlite://nightfall.sqlite3", show_default=True,
+              help="Database URL: sqlite://FILE or postgres://USER@HOST:PORT/DB.")
+@click.option("--locale", default="en", show_default=True, help="The group's language.")
+@click.option("--clock", "clock_mode", type=click.Choice(["manual", "real"]), default="manual",
+              show_default=True)
+@click.option("--seed", default=None, type=int, help="Seed for dealing and random events.")
+def play(script: Any, db: str, locale: str, clock_mode: str, seed: int | None) -> None:
+    """A whole group chat in the terminal: read script lines (a file or stdin), print the
+    bot's messages."""
+    from adapters.console.play import run_play
+
+    sys.exit(asyncio.run(run_play(script, db, locale, clock_mode, seed, sys.stdout)))

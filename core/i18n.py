@@ -61,6 +61,9 @@ class Renderer:
     def value(self, value: Any) -> Any:
         if isinstance(value, Ref):
             return self.word(value)
+        if (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], Ref)
+                and isinstance(value[1], int)):
+            return f"{self.word(value[0])} ({value[1]})"  # a name with a count: a tally
         if isinstance(value, tuple):
             return ", ".join(str(self.value(v)) for v in value)
         return value

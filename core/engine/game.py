@@ -116,6 +116,17 @@ class Game:
         self.log.append((command, out))
         return out
 
+    def check(self, command: Command) -> Refused | None:
+        """Whether the command would be refused (and why), without applying it."""
+        try:
+            if type(command) is Act:
+                self._validate_act(command)
+            elif type(command) is Vote:
+                self._validate_vote(command)
+        except Refused as refusal:
+            return refusal
+        return None
+
     def _perform_act(self, command: Act, spec: ActionSpec) -> None:
         s = self.state
         p = s.players[command.by]
@@ -323,6 +334,12 @@ class Game:
                **params: Any) -> None:
         params["count"] = count
         self._out.messages.append(Message(audience, singular, params, plural, count))
+
+    def narrate(self, audience: Audience, variants: Sequence[str], **params: Any) -> None:
+        """Tell one of several flavour texts, picked by the game's own generator so that a
+        replay narrates the same way."""
+        key = variants[0] if len(variants) == 1 else variants[self.rng.randrange(len(variants))]
+        self.tell(audience, key, **params)
 
     def tell_host(self, key: str, **params: Any) -> None:
         self.tell(HOST, key, **params)

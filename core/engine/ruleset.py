@@ -70,6 +70,9 @@ class Ruleset:
     default_options: dict[str, Any] = {}  # noqa: RUF012
     # kind ("role", "side", "cause") -> id -> English msgid, for rendering `Ref`s
     vocabulary: dict[str, dict[str, str]] = {}  # noqa: RUF012
+    # window stage -> deadline preset per pace ("quick", "forum"), see core/service/pace.py
+    pace: dict[str, dict[str, Any]] = {}  # noqa: RUF012
+    summary: str = ""  # a short rules text (msgid) for /rules
     min_players: int = 0
     max_players: int = 0
 
@@ -113,6 +116,11 @@ class Ruleset:
         random players). A command outside this list still gets its specific refusal."""
         stage = game.state.phase.stage
         return [spec for spec in self.abilities(game, player) if stage in spec.stages]
+
+    def prompted(self, game: Game, player: Player) -> Sequence[ActionSpec]:
+        """The actions to put in front of the player when a window opens (a keyboard):
+        by default everything offered but `pass` (which every keyboard carries)."""
+        return [spec for spec in self.offers(game, player) if spec.id != "pass"]
 
     def may_act_removed(self, game: Game, player: Player, action: str) -> bool:
         """Whether a player who has left may still send this action (a choice owed to him)."""

@@ -8,6 +8,7 @@ from core.engine.game import Game
 from core.engine.messages import GROUP, N_, player, side, to_player
 from core.engine.phase import Phase
 
+from . import flavour
 from . import stone as stone_rules
 from .common import als, side_of
 from .end import check_end
@@ -24,8 +25,7 @@ def begin_day(game: Game, number: int) -> None:
     for p in game.state.players.values():
         p.statuses.discard("early")
     game.set_phase(Phase("day", number, "vote"))
-    game.tell(GROUP, N_("Day {number}. Everyone must vote: /vote NAME. The last vote counts."),
-              number=number)
+    game.narrate(GROUP, flavour.DAY_BEGINS, number=number)
     owed = state.take_owed_next_day
     if owed is not None:
         game.tell(to_player(owed), N_("You fell in the night. Name the one who falls with you, "
@@ -57,7 +57,7 @@ def close_day(game: Game) -> None:
         elif len(leaders) == 2:
             doomed = leaders
     if not doomed:
-        game.tell(GROUP, N_("Nobody is executed today."))
+        game.narrate(GROUP, flavour.NOBODY_EXECUTED)
     reveal = living > 10
     for pid in doomed:
         _execute(game, pid, reveal)
@@ -126,10 +126,9 @@ def _execute(game: Game, pid: str, reveal: bool) -> None:
         game.tell(GROUP, N_("{name} should have been executed, but escaped!"), name=player(pid))
         return
     if reveal:
-        game.tell(GROUP, N_("{name} is executed. {name} played for {side}."),
-                  name=player(pid), side=side(side_of(p)))
+        game.narrate(GROUP, flavour.EXECUTED_REVEALED, name=player(pid), side=side(side_of(p)))
     else:
-        game.tell(GROUP, N_("{name} is executed."), name=player(pid))
+        game.narrate(GROUP, flavour.EXECUTED, name=player(pid))
     game.remove(p, "executed")
     if p.role == "crimson":
         _explode(game)
@@ -138,7 +137,7 @@ def _execute(game: Game, pid: str, reveal: bool) -> None:
 def _explode(game: Game) -> None:
     """Crimson's explosion takes the original xing and the original father with him."""
     state = als(game)
-    game.tell(GROUP, N_("The Crimson Alchemist explodes!"))
+    game.narrate(GROUP, flavour.EXPLOSION)
     for pid, role_id in ((state.original_xing, "xing"), (state.original_father, "father")):
         if pid is None:
             continue

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import GROUP, N_, player, role, side
+from core.engine.messages import GROUP, N_, player, role
 
+from . import flavour
 from .common import als, side_of
 from .roles import CRIMSON, GREED, HOMUNCULI, HOSTILE_HOMUNCULI, ISHVALAN, TOWN
 
@@ -44,11 +45,12 @@ def check_end(game: Game) -> bool:
     result = winners(game)
     if result is None:
         return False
-    if result:
-        for won in result:
-            game.tell(GROUP, N_("The game is over. The winner: {side}."), side=side(won))
-    else:
-        game.tell(GROUP, N_("The game is over. Nobody is left alive; nobody wins."))
+    if not result:
+        game.narrate(GROUP, flavour.DRAW)
+    elif result[0] not in flavour.WON or result[0] in (CRIMSON, GREED):
+        game.narrate(GROUP, flavour.LONERS_WON)
+    for won in result:
+        game.narrate(GROUP, flavour.WON[won])
     for p in game.state.players.values():
         game.tell(GROUP, N_("{name} was {role}."), name=player(p.pid), role=role(p.role))
     holder = als(game).stone.holder

@@ -13,6 +13,7 @@ from core.engine.phase import Phase
 from core.engine.resolution import Intent, NightBoard
 from core.engine.state import Player
 
+from . import flavour
 from . import stone as stone_rules
 from .common import als, check_result, father, side_of
 
@@ -76,8 +77,7 @@ def begin_night(game: Game, number: int) -> None:
     state.changed_votes = []
     state.night_start_removals = len(game.state.removals)
     game.set_phase(Phase("night", number))
-    game.tell(GROUP, N_("Night {number}. The city sleeps; those who act, act now."),
-              number=number)
+    game.narrate(GROUP, flavour.NIGHT_FALLS, number=number)
 
 
 class _Night:
@@ -359,10 +359,9 @@ def morning_post(game: Game) -> None:
     dead = [pid for pid, _ in state.night_dead]
     game.rng.shuffle(dead)
     if dead:
-        game.tell(GROUP, N_("Morning. Found dead: {names}."),
-                  names=tuple(player(pid) for pid in dead))
+        game.narrate(GROUP, flavour.MORNING_DEAD, names=tuple(player(pid) for pid in dead))
     else:
-        game.tell(GROUP, N_("Morning. Nobody died tonight."))
+        game.narrate(GROUP, flavour.MORNING_QUIET)
     for a, b in state.links:
         game.tell(GROUP, N_("{first} and {second} are linked today: they cannot vote against "
                             "each other."), first=player(a), second=player(b))

@@ -119,3 +119,28 @@ CAUSE_NAMES = {
 CHECK_NAMES = {"homunculi": N_("a homunculus"), "town": N_("a State Alchemist"),
                "loner": N_("a loner"), "same": N_("on the same side"),
                "different": N_("on different sides")}
+
+ACTION_NAMES = {
+    "request": N_("Request a kill"), "choose": N_("Choose the executor"), "kill": N_("Kill"),
+    "block": N_("Block"), "copy": N_("Copy"), "search": N_("Search"), "take": N_("Take"),
+    "check": N_("Check"), "link": N_("Link"), "heal": N_("Heal"), "pass": N_("Pass"),
+    "stone_check": N_("Stone: check"), "stone_kill": N_("Stone: kill"),
+    "stone_block": N_("Stone: block"), "stone_heal": N_("Stone: heal"),
+    "stone_link": N_("Stone: link"), "stone_copy": N_("Stone: copy"),
+    "stone_mirror": N_("Stone: mirror"), "stone_dome": N_("Stone: dome"),
+    "stone_vote_minus": N_("Stone: void a vote"), "stone_vote_plus": N_("Stone: double a vote"),
+    "stone_dodge": N_("Stone: dodge"), "stone_compare": N_("Stone: compare"),
+    "stone_autopsy": N_("Stone: autopsy"),
+}
+
+# Deadlines per window (rules §3): seconds or a clock time in the game's time zone.
+PACE = {
+    "quick": {"night": 90, "vote": 240, "reactions": 45},
+    "forum": {"night": "10:00", "vote": "20:00", "reactions": 1800},
+}
+
+RULES_SUMMARY = N_(
+    "Homunculi led by Father hunt the State Alchemists; the Ishvalan, the Crimson Alchemist "
+    "and Greed play alone. Each night the roles act, each day everyone must vote and the one "
+    "with most votes is executed. The Philosopher's Stone appears after the first deaths and "
+    "grants one more power each night, at a price.")

@@ -20,6 +20,7 @@ from .common import als, father, homunculi, linked_partners, side_of
 from .end import check_end
 from .removal import on_removed
 from .roles import (
+    ACTION_NAMES,
     CANONICAL,
     CAUSE_NAMES,
     CAUSES,
@@ -29,11 +30,13 @@ from .roles import (
     FATHER_KILL,
     KILL,
     OPTIONAL,
+    PACE,
     PASS,
     REQUIRED,
     ROLE_CARDS,
     ROLE_NAMES,
     ROLES,
+    RULES_SUMMARY,
     SEARCH,
     SIDE_NAMES,
     SIDES,
@@ -54,7 +57,9 @@ class Alchemists(Ruleset):
     min_players, max_players = 9, 20
     extra_actions = ("take", "pass", "kill", "choose", *STONE_ACTIONS)
     vocabulary = {"role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES,  # noqa: RUF012
-                  "check": CHECK_NAMES}
+                  "check": CHECK_NAMES, "action": ACTION_NAMES}
+    pace = PACE
+    summary = RULES_SUMMARY
     player_options = ("stone_holder",)
     default_options: dict[str, Any] = {  # noqa: RUF012
         "stone_backfire": "random",
@@ -186,6 +191,14 @@ class Alchemists(Ruleset):
             found += STONE_ACTIONS.values()
         found.append(PASS)
         return found
+
+    def prompted(self, game: Game, p: Player) -> Sequence[ActionSpec]:
+        """Pride's standing `take` is not pushed at him by night; an owed one is."""
+        owed = game.current_owed()
+        is_owed = (owed is not None and owed.player == p.pid) or (
+            als(game).take_owed_next_day == p.pid)
+        return [spec for spec in self.offers(game, p) if spec.id != "pass" and (
+            spec.id != "take" or is_owed)]
 
     def may_act_removed(self, game: Game, p: Player, action: str) -> bool:
         return action == "take" and TAKE in self.abilities(game, p)

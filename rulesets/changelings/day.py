@@ -8,6 +8,7 @@ from core.engine.messages import GROUP, N_, player, role, to_player
 from core.engine.phase import Phase
 from core.engine.state import Owed, Player
 
+from . import flavour
 from . import standing as st
 from .end import check_end
 from .night import begin_night
@@ -32,8 +33,7 @@ def begin_day(game: Game, number: int) -> None:
     state.tiebreak_pick = None
     state.day_removed = []
     game.set_phase(Phase("day", number, "vote"))
-    game.tell(GROUP, N_("Day {number}: who is a changeling? Vote with /vote NAME until the "
-                        "deadline; the last vote counts."), number=number)
+    game.narrate(GROUP, flavour.DAY_BEGINS, number=number)
 
 
 def close_election(game: Game) -> None:

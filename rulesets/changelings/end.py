@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import GROUP, N_, player, role, side
+from core.engine.messages import GROUP, N_, player, role
 
+from . import flavour
 from . import standing as st
 from .roles import CHANGELING_ROLES, CHANGELINGS, LOVERS, PONIES
 
@@ -56,11 +57,10 @@ def check_end(game: Game) -> bool:
     result = winners(game)
     if result is None:
         return False
-    if result:
-        for won in result:
-            game.tell(GROUP, N_("The game is over: {side} win!"), side=side(won))
-    else:
-        game.tell(GROUP, N_("The game is over: nopony is left, nobody wins."))
+    for won in result:
+        game.narrate(GROUP, flavour.WON[won])
+    if not result:
+        game.narrate(GROUP, flavour.DRAW)
     for p in game.state.players.values():
         game.tell(GROUP, N_("{name} was {role}."), name=player(p.pid), role=role(p.role))
     lovers = st.cs(game).lovers

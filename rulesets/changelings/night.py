@@ -13,6 +13,7 @@ from core.engine.messages import GROUP, N_, player, role, to_player
 from core.engine.phase import Phase
 from core.engine.state import Player, Submission
 
+from . import flavour
 from . import standing as st
 from .removal import announce_removal, redirect_luck, strike
 from .state import Night
@@ -63,8 +64,7 @@ def begin_night(game: Game, number: int) -> None:
                 game.event("inactive", player=p.pid)
                 game.tell(GROUP, N_("{name} has been inactive too long and no longer counts "
                                     "until they act again."), name=player(p.pid))
-    game.tell(GROUP, N_("Night {number} falls over Equestria. Everypony, to bed! Those with a "
-                        "task, send it to me in private."), number=number)
+    game.narrate(GROUP, flavour.NIGHT_FALLS, number=number)
 
 
 # ----------------------------------------------------------------------------- dusk
@@ -194,8 +194,7 @@ def _exchange(game: Game, target: Player) -> None:
         return
     target.role = "changeling"
     game.event("exchanged", player=target.pid)
-    game.tell(to_player(target.pid), N_("In the night you were exchanged: you are a changeling "
-                                        "now and win with them."))
+    game.narrate(to_player(target.pid), flavour.EXCHANGED)
     st.tell_team(game, N_("The exchange worked: {name} is one of you now."),
                  name=player(target.pid))
     st.join_team(game, target)
@@ -334,7 +333,7 @@ def morning_post(game: Game) -> None:
         game.tell(GROUP, N_("The changelings dragged {name} away in the night, but let them go "
                             "again. {name} has lost their voice."), name=player(pid))
     if not night.gone and not night.released:
-        game.tell(GROUP, N_("The sun rises over a quiet Ponyville. Nopony is missing."))
+        game.narrate(GROUP, flavour.MORNING_QUIET)
     if night.abduction_text and any(w == "abducted" for _, w in night.gone):
         game.tell(GROUP, N_("A witness reports: “{text}”"), text=night.abduction_text)
     if state.letter is not None:

@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import GROUP, N_, cause, player, role, to_player
+from core.engine.messages import GROUP, N_, player, role, to_player
 from core.engine.state import Player
 
+from . import flavour
 from .roles import HEARTBREAKING
 from .standing import cs, partner_of, passive_works, random_living, take_office
 
@@ -36,8 +37,7 @@ def on_removed(game: Game, p: Player, why: str) -> None:
 
 def announce_removal(game: Game, pid: str, why: str) -> None:
     p = game.state.players[pid]
-    game.tell(GROUP, N_("{name} has left the game ({cause}). {name} was: {role}."),
-              name=player(pid), cause=cause(why), role=role(p.role))
+    game.narrate(GROUP, flavour.REMOVED[why], name=player(pid), role=role(p.role))
 
 
 def _succeed(game: Game, old: Player, why: str) -> None:

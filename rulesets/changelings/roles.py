@@ -130,3 +130,26 @@ CAUSE_NAMES = {
 
 # Plain ponies get a kind for flavour only (rules §2).
 KIND_NAMES = {"earth_pony": N_("earth pony"), "unicorn": N_("unicorn"), "pegasus": N_("pegasus")}
+
+ACTION_NAMES = {
+    "check": N_("Check"), "shield": N_("Shield"), "abduct": N_("Abduct"),
+    "exchange": N_("Exchange"), "love": N_("Make fall in love"), "prevent": N_("Prevent"),
+    "prank": N_("Prank"), "chase": N_("Chase"), "fanatic": N_("Strike"), "letter": N_("Letter"),
+    "fake": N_("Fake a role"), "tiebreak": N_("Break the tie"), "successor": N_("Successor"),
+    "pass": N_("Pass"),
+}
+
+# Deadlines per window (rules §3): seconds, or a clock time in the game's time zone, or
+# (clock time, minimum seconds).
+PACE = {
+    "quick": {"election": 180, "vote": 240, "reactions": 45, "dusk": 90, "dawn": 60},
+    "forum": {"election": "19:30", "vote": "19:30", "reactions": ("20:00", 600),
+              "dusk": "22:30", "dawn": "08:00"},
+}
+
+RULES_SUMMARY = N_(
+    "Changelings hide among the ponies of Ponyville. Day 1 elects a mayor; then each night "
+    "the changelings abduct a pony (dusk) and the night roles act (dusk and dawn), and each "
+    "day everypony votes to banish a suspect. The ponies win when no changeling is left; the "
+    "changelings win when they are as many as the others. A mixed pair of lovers wins if "
+    "they are the last two.")

@@ -19,15 +19,18 @@ from .deal import check_roles, deal_roles
 from .end import check_end
 from .removal import on_removed
 from .roles import (
+    ACTION_NAMES,
     CAUSE_NAMES,
     CAUSES,
     CHASE,
     FAKEABLE,
     KIND_NAMES,
+    PACE,
     PASS,
     ROLE_CARDS,
     ROLE_NAMES,
     ROLES,
+    RULES_SUMMARY,
     SIDE_NAMES,
     SIDES,
     SUCCESSOR,
@@ -50,7 +53,9 @@ class Changelings(Ruleset):
     min_players, max_players = 6, 30
     extra_actions = ("tiebreak", "successor", "chase", "pass")
     vocabulary = {"role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES,  # noqa: RUF012
-                  "kind": KIND_NAMES}
+                  "kind": KIND_NAMES, "action": ACTION_NAMES}
+    pace = PACE
+    summary = RULES_SUMMARY
     default_options: dict[str, Any] = {  # noqa: RUF012
         "random_lovers": True,
         "inactivity_hours": 0,
@@ -142,7 +147,9 @@ class Changelings(Ruleset):
             found += [TIEBREAK, SUCCESSOR]
         owed = game.current_owed()
         if owed is not None and owed.player == p.pid:
-            found.append({"tiebreak": TIEBREAK, "chase": CHASE, "successor": SUCCESSOR}[owed.kind])
+            spec = {"tiebreak": TIEBREAK, "chase": CHASE, "successor": SUCCESSOR}[owed.kind]
+            if spec not in found:
+                found.append(spec)
         if st.cs(game).night.chase_owed == p.pid and game.state.phase.stage == "dawn":
             found.append(CHASE)
         found.append(PASS)
@@ -154,6 +161,13 @@ class Changelings(Ruleset):
             return found
         stage = game.state.phase.stage
         return [spec for spec in found if stage in spec.stages and _usable(game, p, spec.id)]
+
+    def prompted(self, game: Game, p: Player) -> Sequence[ActionSpec]:
+        """The mayor's standing powers are not pushed at him; an owed choice is."""
+        owed = game.current_owed()
+        return [spec for spec in self.offers(game, p) if spec.id != "pass" and (
+            spec.id not in ("tiebreak", "successor")
+            or (owed is not None and owed.player == p.pid and owed.kind == spec.id))]
 
     def may_act_removed(self, game: Game, p: Player, action: str) -> bool:
         owed = game.current_owed()

@@ -1,0 +1,64 @@
+"""`nightfall demo`: a whole game with simulated players through the whole stack (service,
+SQLite in a temporary file, console adapter), printed as the chat would show it."""
+
+from __future__ import annotations
+
+import random
+import tempfile
+from pathlib import Path
+from typing import TextIO
+
+from core.storage.models import Game as GameRow
+
+from .adapter import GROUP
+from .session import ConsoleSession
+
+NAMES = ("Ann", "Bob", "Cid", "Dot", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lea",
+         "Max", "Ned", "Oda", "Pia", "Quin", "Rex", "Sue", "Tom")
+
+
+async def run_demo(ruleset: str, players: int, locale: str, seed: int, out: TextIO) -> None:
+    rng = random.Random(seed)
+    names = list(NAMES[:players])
+    with tempfile.TemporaryDirectory() as folder:
+        session = ConsoleSession(f"sqlite://{Path(folder) / 'demo.sqlite3'}", out, locale,
+                                 "manual", seed)
+        await session.start()
+        try:
+            await session.feed(f"{names[0]}: /newgame {ruleset}")
+            for name in names[1:]:
+                await session.feed(f"{name}: /join")
+            await session.feed(f"{names[0]}: /startgame")
+            await _play(session, names, rng)
+        finally:
+            await session.stop()
+
+
+async def _play(session: ConsoleSession, names: list[str], rng: random.Random) -> None:
+    answered: dict[str, object] = {}
+    for _ in range(400):
+        row = await GameRow.filter(status__in=["running"]).first()
+        if row is None:
+            return
+        assert session.service is not None
+        game = await session.service.games.load(row)
+        living = {p.name for p in game.state.players.values() if p.alive}
+        keyboards = session.adapter.keyboards
+        for name in names:
+            board = keyboards.get(name.casefold())
+            if board and answered.get(name) is not board:
+                answered[name] = board
+                await session.say(name, True, f"[{_pick(board, rng)}]")
+        group = keyboards.get(GROUP)
+        if group and answered.get(GROUP) is not group:
+            answered[GROUP] = group
+            for name in names:
+                if name in living:
+                    await session.say(name, False, f"[{_pick(group[:-1] or group, rng)}]")
+        await session.feed(":wait 5m")
+
+
+def _pick(board: tuple[tuple[str, str], ...], rng: random.Random) -> str:
+    labels = [label for label, _ in board]
+    active = labels[:-1] if len(labels) > 1 else labels
+    return rng.choice(active) if rng.random() < 0.85 else labels[-1]

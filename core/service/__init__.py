@@ -1,0 +1,1 @@
+"""The game service: lobby, persistence, deadlines and delivery around the pure engine."""

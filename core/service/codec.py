@@ -1,0 +1,66 @@
+"""JSON forms of engine commands and messages, for the event log and the outbox."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from core.engine import commands as c
+from core.engine.messages import Message, Ref
+from core.engine.phase import Phase
+
+_COMMANDS: dict[str, type] = {cls.__name__: cls for cls in (
+    c.Act, c.Vote, c.MarkEarly, c.Say, c.Whisper, c.Host, c.Close, c.Tick)}
+
+
+def command_to_json(command: c.Command) -> dict[str, Any]:
+    data = asdict(command)
+    if "targets" in data:
+        data["targets"] = list(data["targets"])
+    return {"type": type(command).__name__, **data}
+
+
+def command_from_json(data: dict[str, Any]) -> c.Command:
+    fields = dict(data)
+    cls = _COMMANDS[fields.pop("type")]
+    if "targets" in fields:
+        fields["targets"] = tuple(fields["targets"])
+    return cls(**fields)  # type: ignore[no-any-return]
+
+
+def encode(value: Any) -> Any:
+    """Refs, tuples and phases become tagged JSON values."""
+    if isinstance(value, Ref):
+        return {"ref": [value.kind, value.value]}
+    if isinstance(value, Phase):
+        return str(value)
+    if isinstance(value, tuple):
+        return {"list": [encode(v) for v in value]}
+    if isinstance(value, dict):
+        return {k: encode(v) for k, v in value.items()}
+    if isinstance(value, (set, frozenset)):
+        return sorted(encode(v) for v in value)
+    return value
+
+
+def decode(value: Any) -> Any:
+    if isinstance(value, dict):
+        if set(value) == {"ref"}:
+            return Ref(value["ref"][0], value["ref"][1])
+        if set(value) == {"list"}:
+            return tuple(decode(v) for v in value["list"])
+        return {k: decode(v) for k, v in value.items()}
+    return value
+
+
+def message_to_json(message: Message) -> dict[str, Any]:
+    return {"key": message.key, "plural": message.plural, "count": message.count,
+            "params": encode(message.params)}
+
+
+def text_payload(key: str, plural: str | None = None, count: int | None = None,
+                 **params: Any) -> dict[str, Any]:
+    """A service message (not from the engine) in the same form."""
+    if count is not None:
+        params["count"] = count
+    return {"key": key, "plural": plural, "count": count, "params": encode(params)}

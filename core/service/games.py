@@ -1,0 +1,254 @@
+"""Running games: loading (replay checked against the snapshot), applying one command in a
+transaction (log, snapshot, outbox, deadlines, prompts), and what follows a window change."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from core.engine import Act, Close, Command, Game, GameSetup, Host, Outcome, Refused, Vote, replay
+from core.engine.commands import MarkEarly
+from core.engine.messages import Message, Ref
+from core.engine.registry import load_ruleset
+from core.engine.state import Player
+from core.storage.models import Button, Deadline, Identity, LogEntry, Seat
+from core.storage.models import Game as GameRow
+
+from . import outbox, texts
+from .clock import Clock
+from .codec import command_from_json, command_to_json, encode, message_to_json, text_payload
+from .pace import due_at, window_key
+
+
+class StateMismatch(RuntimeError):
+    """The stored snapshot and the replayed log disagree: the game must not go on silently."""
+
+
+def setup_to_json(setup: GameSetup) -> dict[str, Any]:
+    return {"ruleset": setup.ruleset, "players": [list(p) for p in setup.players],
+            "seed": setup.seed, "roles": None if setup.roles is None else list(setup.roles),
+            "options": [list(o) for o in setup.options], "setup": [list(s) for s in setup.setup],
+            "start": setup.start}
+
+
+def setup_from_json(data: dict[str, Any]) -> GameSetup:
+    return GameSetup(
+        ruleset=data["ruleset"], players=tuple((p[0], p[1]) for p in data["players"]),
+        seed=data["seed"], roles=None if data["roles"] is None else tuple(data["roles"]),
+        options=tuple((o[0], o[1]) for o in data["options"]),
+        setup=tuple((s[0], s[1]) for s in data["setup"]), start=data["start"])
+
+
+class Games:
+    """The engine games this process holds, kept in step with the database."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self.cache: dict[int, tuple[int, Game]] = {}
+
+    async def load(self, row: GameRow) -> Game:
+        cached = self.cache.get(row.id)
+        if cached is not None and cached[0] == row.version:
+            return cached[1]
+        ruleset = load_ruleset(row.ruleset)
+        entries = await LogEntry.filter(game_id=row.id).order_by("seq")
+        game = replay(ruleset, setup_from_json(row.setup or {}),
+                      [command_from_json(e.command) for e in entries])
+        if row.snapshot is not None and encode_snapshot(game) != row.snapshot:
+            raise StateMismatch(f"game {row.id}: snapshot and replay disagree")
+        self.cache[row.id] = (row.version, game)
+        return game
+
+    def forget(self, game_id: int) -> None:
+        self.cache.pop(game_id, None)
+
+    async def start(self, row: GameRow, setup: GameSetup) -> Game:
+        game = Game(load_ruleset(row.ruleset), setup)
+        row.setup = setup_to_json(setup)
+        row.status = "running"
+        row.snapshot = encode_snapshot(game)
+        row.window = 1
+        await row.save()
+        self.cache[row.id] = (row.version, game)
+        await self.deliver_outcome(row, game, game.opening)
+        await self.window_opened(row, game)
+        return game
+
+    async def apply(self, row: GameRow, command: Command, sender: Identity | None) -> bool:
+        """Apply one command; a refusal is answered to the sender and changes nothing."""
+        game = await self.load(row)
+        try:
+            outcome = game.apply(command)
+        except Refused as refusal:
+            if sender is not None:
+                params = dict(refusal.params)
+                params.pop("count", None)
+                await outbox.to_person(sender, text_payload(
+                    refusal.key, refusal.plural, refusal.count, **params), game=row)
+            return False
+        self.forget(row.id)  # until the transaction has stored it
+        row.version += 1
+        await LogEntry.create(game=row, seq=row.version, command=command_to_json(command),
+                              events=[[e.kind, encode(e.data)] for e in outcome.events])
+        row.snapshot = encode_snapshot(game)
+        await self.deliver_outcome(row, game, outcome)
+        kinds = {e.kind for e in outcome.events}
+        if "phase" in kinds:
+            row.window += 1
+            await Deadline.filter(game_id=row.id, state="pending").update(state="void")
+            if game.state.phase.kind == "ended":
+                row.status = "ended"
+            else:
+                await self.window_opened(row, game)
+        elif isinstance(command, Host):
+            await self._host_timing(row, game, command)
+        elif isinstance(command, (Vote, MarkEarly)):
+            await self.tally(row, game)
+        await row.save()
+        self.cache[row.id] = (row.version, game)
+        return True
+
+    # ------------------------------------------------------------------ deadlines
+    async def _host_timing(self, row: GameRow, game: Game, command: Host) -> None:
+        now = self.clock.now()
+        pending = await Deadline.filter(game_id=row.id, state="pending").first()
+        if command.command == "pause" and pending is not None:
+            row.paused_left = max(0.0, pending.due_at - now)
+            pending.state = "void"
+            await pending.save()
+        elif command.command == "resume":
+            left = row.paused_left if row.paused_left is not None else 0.0
+            row.paused_left = None
+            await Deadline.create(game=row, window=row.window, due_at=now + left)
+        elif command.command == "extend":
+            if pending is not None:
+                pending.due_at = max(now, pending.due_at + command.minutes * 60)
+                await pending.save()
+            elif row.paused_left is not None:
+                row.paused_left = max(0.0, row.paused_left + command.minutes * 60)
+
+    async def fire(self, row: GameRow, deadline: Deadline) -> None:
+        """A due deadline: close its window (once), if it is still the game's window."""
+        deadline.state = "fired"
+        await deadline.save()
+        if row.status == "running" and row.window == deadline.window:
+            await self.apply(row, Close(at=deadline.due_at), None)
+
+    async def window_opened(self, row: GameRow, game: Game) -> None:
+        settings = row.settings or {}
+        ruleset = game.ruleset
+        preset = ruleset.pace.get(settings.get("pace", "quick"), {}).get(
+            window_key(game.state.phase.stage))
+        if preset is not None and not game.state.paused:
+            await Deadline.create(game=row, window=row.window,
+                                  due_at=due_at(preset, self.clock.now(),
+                                                settings.get("tz", "Europe/Berlin")))
+        await self._prompts(row, game)
+
+    # ------------------------------------------------------------------ messages and prompts
+    async def deliver_outcome(self, row: GameRow, game: Game, outcome: Outcome) -> None:
+        seats = await seat_identities(row)
+        host = await Identity.get(id=row.host_id)
+        chat = await row.chat
+        for message in outcome.messages:
+            for person in self._readers(game, message, seats, host):
+                if person is None:
+                    await outbox.to_group(chat, message_to_json(message), game=row)
+                else:
+                    await outbox.to_person(person, message_to_json(message), game=row)
+
+    def _readers(self, game: Game, message: Message, seats: dict[str, Identity],
+                 host: Identity) -> list[Identity | None]:
+        audience = message.audience
+        if audience.kind == "group":
+            return [None]
+        if audience.kind == "player":
+            return [seats[audience.ref]] if audience.ref in seats else []
+        if audience.kind == "team":
+            members = game.ruleset.team_members(game, audience.ref or "")
+            return [seats[m] for m in members if m in seats]
+        return [host]
+
+    async def _prompts(self, row: GameRow, game: Game) -> None:
+        """Keyboards for the window that just opened: the group's vote, each actor's options."""
+        state = game.state
+        ruleset = game.ruleset
+        chat = await row.chat
+        living = [p for p in state.players.values() if p.alive]
+        if ruleset.voting_open(game):
+            buttons = [await self._button(row, None, {"text": p.name},
+                                          {"type": "vote", "target": p.pid}) for p in living]
+            buttons.append(await self._button(row, None, {"key": texts.WITHDRAW_BUTTON},
+                                              {"type": "vote", "target": None}))
+            await outbox.to_group(chat, text_payload(texts.VOTE_PROMPT), game=row,
+                                  buttons=buttons)
+        seats = await seat_identities(row)
+        for p in state.players.values():
+            specs = ruleset.prompted(game, p) if p.pid in seats else []
+            if specs:
+                await self._keyboard(row, game, p, specs, seats[p.pid])
+
+    async def _keyboard(self, row: GameRow, game: Game, p: Player, specs: Any,
+                        person: Identity) -> None:
+        """One keyboard per player and window: every valid (action, target) as a button
+        (labelled by the target's name, or "action: name" when he has several actions), and
+        a prompt to write the command for actions with two targets or a role."""
+        pressable = [s for s in specs if s.targets < 2 and not s.takes_role]
+        several = len(pressable) > 1
+        buttons = []
+        for spec in pressable:
+            action = Ref("action", spec.id)
+            choices = [()] if spec.targets == 0 else [
+                (t.pid,) for t in game.state.players.values()]
+            for targets in choices:
+                if game.check(Act(p.pid, spec.id, targets)) is not None:
+                    continue
+                if targets:
+                    name = Ref("player", targets[0])
+                    label = encode(name) if not several else {
+                        "key": texts.ACTION_ON, "params": encode({"action": action, "name": name})}
+                else:
+                    label = {"key": texts.ACTION_ONLY, "params": encode({"action": action})}
+                buttons.append(await self._button(row, p.pid, label, {
+                    "type": "act", "action": spec.id, "targets": list(targets)}))
+        if buttons:
+            buttons.append(await self._button(row, p.pid, {"key": texts.PASS_BUTTON},
+                                              {"type": "act", "action": "pass", "targets": []}))
+            await outbox.to_person(person, text_payload(
+                texts.ACTION_PROMPT, action=tuple(Ref("action", s.id) for s in pressable)),
+                game=row, buttons=buttons)
+        for spec in specs:
+            if spec not in pressable:
+                await outbox.to_person(person, text_payload(
+                    texts.ACTION_PROMPT_TWO, action=Ref("action", spec.id), command=spec.id),
+                    game=row)
+
+    async def tally(self, row: GameRow, game: Game) -> None:
+        """The group's live tally: one message per window that adapters edit in place."""
+        counts = sorted(((n, pid) for pid, n in game.tally().items() if n > 0),
+                        key=lambda item: (-item[0], game.state.players[item[1]].seat))
+        chat = await row.chat
+        payload = text_payload(texts.TALLY, tally=tuple((Ref("player", pid), n)
+                                                        for n, pid in counts))
+        if not counts:
+            payload = text_payload(texts.TALLY_EMPTY)
+        await outbox.to_group(chat, {**payload, "replace": f"tally-{row.id}-{row.window}"},
+                              game=row)
+
+    async def _button(self, row: GameRow, pid: str | None, label: dict[str, Any],
+                      command: dict[str, Any]) -> dict[str, Any]:
+        token = secrets.token_urlsafe(12)
+        await Button.create(token=token, game=row, window=row.window, pid=pid, label=label,
+                            command=command)
+        return {"label": label, "token": token}
+
+
+async def seat_identities(row: GameRow) -> dict[str, Identity]:
+    seats = await Seat.filter(game_id=row.id, active=True).prefetch_related("identity")
+    return {seat.pid: seat.identity for seat in seats}
+
+
+def encode_snapshot(game: Game) -> Any:
+    """The canonical state as stored JSON (tuples become lists)."""
+    return json.loads(json.dumps(game.snapshot()))

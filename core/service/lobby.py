@@ -1,0 +1,282 @@
+"""Sign-up and the host's settings (platform-neutral): /newgame, /join, /leave, /startgame,
+/endgame, /language, /pace, /setroles, /option, and the informational /help, /rules,
+/roles, /status."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from core.engine import GameSetup, SetupError
+from core.engine.messages import Ref
+from core.engine.registry import available, load_ruleset
+from core.i18n import available_locales
+from core.storage.models import Chat, Deadline, Identity, Seat
+from core.storage.models import Game as GameRow
+
+from . import outbox, texts
+from .codec import text_payload
+from .pace import DEFAULT_TZ, PACES, valid_timezone
+from .replies import Reply
+
+if TYPE_CHECKING:
+    from .service import GameService
+
+
+class Lobby:
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+
+    async def handle(self, word: str, rest: str, chat: Chat, person: Identity,
+                     admin: bool) -> bool:
+        """Handle a lobby or information command; False if `word` is none of them."""
+        handler = getattr(self, f"_cmd_{word}", None)
+        if handler is None:
+            return False
+        await handler(rest, chat, person, admin)
+        return True
+
+    # ------------------------------------------------------------------ information
+    async def _cmd_help(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        await outbox.to_group(chat, text_payload(texts.HELP_GROUP))
+
+    async def _cmd_rules(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        row = await self.service.current_game(chat)
+        ruleset = load_ruleset(row.ruleset if row else _default_ruleset())
+        await outbox.to_group(chat, text_payload(ruleset.summary), game=row)
+
+    async def _cmd_roles(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        row = await self.service.current_game(chat)
+        ruleset = load_ruleset(row.ruleset if row else _default_ruleset())
+        await outbox.to_group(chat, text_payload(
+            texts.ROLES_IN_RULESET, ruleset=ruleset.id,
+            roles=tuple(Ref("role", r) for r in ruleset.roles)), game=row)
+
+    async def _cmd_status(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        row = await self.service.current_game(chat)
+        if row is None:
+            raise Reply(texts.NO_GAME)
+        if row.status == "lobby":
+            seats = await Seat.filter(game_id=row.id, active=True).count()
+            await outbox.to_group(chat, text_payload(
+                texts.STATUS_LOBBY, ruleset=row.ruleset, count=seats,
+                needed=load_ruleset(row.ruleset).min_players), game=row)
+            return
+        game = await self.service.games.load(row)
+        deadline = await Deadline.filter(game_id=row.id, state="pending").first()
+        left = "—" if deadline is None else _duration(deadline.due_at - self.service.clock.now())
+        await outbox.to_group(chat, text_payload(texts.STATUS, ruleset=row.ruleset,
+                                                 phase=str(game.state.phase), left=left),
+                              game=row)
+        if game.state.paused:
+            await outbox.to_group(chat, text_payload(texts.STATUS_PAUSED), game=row)
+        if game.ruleset.voting_open(game):
+            waiting = tuple(Ref("player", p.pid) for p in game.state.living()
+                            if p.pid not in game.state.votes)
+            await outbox.to_group(chat, text_payload(texts.STATUS_WAITING, names=waiting),
+                                  game=row)
+
+    # ------------------------------------------------------------------ sign-up
+    async def _cmd_newgame(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        if await self.service.current_game(chat) is not None:
+            raise Reply(texts.ALREADY_RUNNING)
+        words = rest.split()
+        ruleset_id = words[0].lower() if words else _default_ruleset()
+        if ruleset_id not in available():
+            raise Reply(texts.UNKNOWN_RULESET, name=ruleset_id,
+                         names=", ".join(sorted(available())))
+        if len(words) > 1 and words[1] in available_locales():
+            chat.locale = words[1]
+            await chat.save(update_fields=["locale"])
+        await self._not_elsewhere(person)
+        row = await GameRow.create(chat=chat, ruleset=ruleset_id, host=person,
+                                   settings={"pace": "quick", "tz": DEFAULT_TZ, "roles": None,
+                                             "options": {}})
+        await Seat.create(game=row, identity=person, pid="", position=0)
+        join = await self.service.games._button(row, None, {"key": texts.JOIN_BUTTON},
+                                                {"type": "join"})
+        leave = await self.service.games._button(row, None, {"key": texts.LEAVE_BUTTON},
+                                                 {"type": "leave"})
+        await outbox.to_group(chat, text_payload(texts.SIGNUP_OPEN, host=person.name,
+                                                 ruleset=ruleset_id), game=row,
+                              buttons=[join, leave])
+
+    async def _not_elsewhere(self, person: Identity, allowed: GameRow | None = None) -> None:
+        seats = await Seat.filter(identity_id=person.id, active=True,
+                                  game__status__in=["lobby", "running"]).all()
+        if any(allowed is None or seat.game_id != allowed.id for seat in seats):
+            raise Reply(texts.IN_OTHER_GAME)
+
+    async def _lobby_row(self, chat: Chat) -> GameRow:
+        row = await self.service.current_game(chat)
+        if row is None:
+            raise Reply(texts.NO_GAME)
+        if row.status != "lobby":
+            raise Reply(texts.NOT_IN_LOBBY)
+        return row
+
+    async def _cmd_join(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        await self.press("join", await self._lobby_row(chat), person)
+
+    async def _cmd_leave(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        await self.press("leave", await self._lobby_row(chat), person)
+
+    async def press(self, what: str, row: GameRow, person: Identity) -> None:
+        if row.status != "lobby":
+            raise Reply(texts.NOT_IN_LOBBY)
+        chat = await row.chat
+        seat = await Seat.filter(game_id=row.id, identity_id=person.id, active=True).first()
+        if what == "join":
+            if seat is not None:
+                raise Reply(texts.ALREADY_JOINED)
+            await self._not_elsewhere(person, allowed=row)
+            count = await Seat.filter(game_id=row.id, active=True).count()
+            await Seat.create(game=row, identity=person, pid="", position=count)
+            await outbox.to_group(chat, text_payload(texts.JOINED, name=person.name), game=row)
+        else:
+            if seat is None:
+                raise Reply(texts.NOT_JOINED)
+            seat.active = False
+            await seat.save(update_fields=["active"])
+            await outbox.to_group(chat, text_payload(texts.LEFT, name=person.name), game=row)
+        names = [s.identity.name for s in await Seat.filter(game_id=row.id, active=True)
+                 .order_by("position").prefetch_related("identity")]
+        await outbox.to_group(chat, text_payload(texts.SIGNUP_LIST, count=len(names),
+                                                 names=", ".join(names)), game=row)
+
+    async def join_by_link(self, payload: str, person: Identity) -> None:
+        """A deep link's start payload `join-<game id>`."""
+        game_id = payload.removeprefix("join-")
+        row = await GameRow.get_or_none(id=int(game_id)) if game_id.isdigit() else None
+        if row is None:
+            raise Reply(texts.NO_GAME)
+        await self.press("join", row, person)
+
+    # ------------------------------------------------------------------ host settings
+    async def _host_lobby(self, chat: Chat, person: Identity, admin: bool) -> GameRow:
+        row = await self._lobby_row(chat)
+        if row.host_id != person.id and not admin:
+            raise Reply(texts.NOT_HOST)
+        return row
+
+    async def _cmd_language(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        wanted = rest.strip().lower()
+        if wanted not in available_locales():
+            raise Reply(texts.UNKNOWN_LANGUAGE, names=", ".join(available_locales()))
+        row = await self.service.current_game(chat)
+        if row is not None and row.host_id != person.id and not admin:
+            raise Reply(texts.NOT_HOST)
+        chat.locale = wanted
+        await chat.save(update_fields=["locale"])
+        await outbox.to_group(chat, text_payload(texts.LANGUAGE_SET))
+
+    async def _cmd_pace(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        row = await self._host_lobby(chat, person, admin)
+        words = rest.split()
+        if not words or words[0] not in PACES or (len(words) > 1 and not valid_timezone(
+                words[1])) or len(words) > 2:
+            raise Reply(texts.BAD_PACE)
+        row.settings = {**row.settings, "pace": words[0],
+                        "tz": words[1] if len(words) > 1 else row.settings.get("tz", DEFAULT_TZ)}
+        await row.save(update_fields=["settings"])
+        await outbox.to_group(chat, text_payload(texts.SETTING_CHANGED, name="pace",
+                                                 value=" ".join(words)), game=row)
+
+    async def _cmd_setroles(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        row = await self._host_lobby(chat, person, admin)
+        ruleset = load_ruleset(row.ruleset)
+        if rest.strip().lower() in ("", "default"):
+            roles = None
+        else:
+            roles = [r.strip().lower().replace(" ", "_") for r in rest.split(",") if r.strip()]
+            for role_id in roles:
+                if role_id not in ruleset.roles:
+                    raise Reply(texts.UNKNOWN_ROLE, name=role_id)
+        row.settings = {**row.settings, "roles": roles}
+        await row.save(update_fields=["settings"])
+        await outbox.to_group(chat, text_payload(texts.SETTING_CHANGED, name="roles",
+                                                 value=", ".join(roles or ["default"])),
+                              game=row)
+
+    async def _cmd_option(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        row = await self._host_lobby(chat, person, admin)
+        name, _, raw = rest.strip().partition(" ")
+        value = _parse_value(raw.strip())
+        try:
+            load_ruleset(row.ruleset).check_options({name: value})
+        except SetupError as err:
+            raise Reply(err.key, **err.params) from None
+        row.settings = {**row.settings, "options": {**row.settings.get("options", {}),
+                                                    name: value}}
+        await row.save(update_fields=["settings"])
+        await outbox.to_group(chat, text_payload(texts.SETTING_CHANGED, name=name,
+                                                 value=raw.strip()), game=row)
+
+    async def _cmd_startgame(self, rest: str, chat: Chat, person: Identity,
+                             admin: bool) -> None:
+        row = await self._host_lobby(chat, person, admin)
+        ruleset = load_ruleset(row.ruleset)
+        seats = await Seat.filter(game_id=row.id, active=True).order_by("position") \
+            .prefetch_related("identity")
+        if len(seats) < ruleset.min_players:
+            raise Reply(texts.TOO_FEW, count=len(seats), needed=ruleset.min_players)
+        for number, seat in enumerate(seats, start=1):
+            seat.pid, seat.position = f"p{number}", number
+            await seat.save(update_fields=["pid", "position"])
+        settings = row.settings
+        roles = settings.get("roles")
+        setup = GameSetup(
+            ruleset=row.ruleset,
+            players=tuple((seat.pid, seat.identity.name) for seat in seats),
+            seed=self.service.rng.randrange(1 << 31),
+            roles=None if roles is None else tuple(roles),
+            options=tuple(settings.get("options", {}).items()))
+        try:
+            await self.service.games.start(row, setup)
+        except SetupError as err:
+            raise Reply(err.key, **err.params) from None
+        await outbox.to_group(chat, text_payload(texts.STARTED), game=row)
+
+    async def _cmd_endgame(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        row = await self.service.current_game(chat)
+        if row is None:
+            raise Reply(texts.NO_GAME)
+        if row.host_id != person.id and not admin:
+            raise Reply(texts.NOT_HOST)
+        row.status = "cancelled"
+        await row.save(update_fields=["status"])
+        await Deadline.filter(game_id=row.id, state="pending").update(state="void")
+        self.service.games.forget(row.id)
+        await outbox.to_group(chat, text_payload(texts.CANCELLED, host=person.name))
+
+    async def move_seat(self, row: GameRow, pid: str, newcomer: str, platform: str) -> None:
+        """The host replaced a player: the seat goes to the newcomer's account."""
+        person = await Identity.filter(platform=platform, name=newcomer).first()
+        if person is None:
+            person = await Identity.create(platform=platform, ref=newcomer, name=newcomer)
+        old = await Seat.get(game_id=row.id, pid=pid, active=True)
+        old.active = False
+        await old.save(update_fields=["active"])
+        await Seat.create(game=row, identity=person, pid=pid, position=old.position)
+
+
+def _parse_value(raw: str) -> Any:
+    lowered = raw.lower()
+    if lowered in ("true", "on", "yes"):
+        return True
+    if lowered in ("false", "off", "no"):
+        return False
+    try:
+        return int(raw)
+    except ValueError:
+        return raw
+
+
+def _duration(seconds: float) -> str:
+    seconds = max(0, int(seconds))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def _default_ruleset() -> str:
+    return "changelings" if "changelings" in available() else sorted(available())[0]

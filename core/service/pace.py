@@ -1,0 +1,44 @@
+"""Deadlines from pace presets: durations (`quick`) or clock times in the game's time zone
+(`forum`), as each rule set declares them in its `PACE` table."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+PACES = ("quick", "forum")
+DEFAULT_TZ = "Europe/Berlin"
+
+
+def valid_timezone(name: str) -> bool:
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+def due_at(preset: Any, now: float, tz: str) -> float:
+    """When a window that opens at `now` closes.
+
+    A preset is a number of seconds, a clock time "HH:MM" (the next such time in `tz`), or a
+    pair (clock time, minimum seconds): the later of the two.
+    """
+    if isinstance(preset, (int, float)):
+        return now + float(preset)
+    if isinstance(preset, (tuple, list)):
+        clock, minimum = preset
+        return max(due_at(clock, now, tz), now + float(minimum))
+    hour, minute = (int(part) for part in str(preset).split(":"))
+    zone = ZoneInfo(tz)
+    local = datetime.fromtimestamp(now, zone)
+    target = local.replace(hour=hour, minute=minute, second=0, microsecond=0)
+    if target <= local:
+        target = (target + timedelta(days=1)).replace(hour=hour, minute=minute)
+    return target.timestamp()
+
+
+def window_key(stage: str) -> str:
+    """The pace table's key for a phase stage (the alchemists' night has no stage name)."""
+    return stage or "night"

@@ -1,0 +1,272 @@
+"""The game service: turns platform-neutral updates into lobby actions and engine commands,
+one at a time, each inside a database transaction, and answers bad input without changing
+anything."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from typing import Any
+
+from tortoise.exceptions import IntegrityError
+from tortoise.transactions import in_transaction
+
+from core.engine import Act, Host, MarkEarly, Say, Vote, Whisper
+from core.engine.registry import available
+from core.i18n import available_locales
+from core.storage.models import Button, Chat, Deadline, Identity, ProcessedUpdate, Seat
+from core.storage.models import Game as GameRow
+
+from . import outbox, texts
+from .clock import Clock
+from .codec import text_payload
+from .games import Games, seat_identities
+from .lobby import Lobby
+from .names import resolve, split_names
+from .ports import Incoming
+from .replies import Reply
+
+log = logging.getLogger(__name__)
+
+HOST_WORDS = {"pause", "resume", "extend", "force", "modkill", "replace", "announce"}
+
+
+class GameService:
+    """Everything between the adapters and the engine; one instance per process."""
+
+    def __init__(self, clock: Clock, seed: int | None = None) -> None:
+        self.clock = clock
+        self.games = Games(clock)
+        self.lobby = Lobby(self)
+        self.lock = asyncio.Lock()
+        self.rng = random.Random(seed)
+        self.commands_applied = 0
+
+    # ------------------------------------------------------------------ entry points
+    async def handle(self, incoming: Incoming) -> None:
+        """Apply one incoming update exactly once."""
+        async with self.lock:
+            try:
+                async with in_transaction():
+                    try:
+                        await ProcessedUpdate.create(platform=incoming.platform,
+                                                     update_id=incoming.update_id)
+                    except IntegrityError:
+                        return  # a duplicate: already applied
+                    person = await self._identity(incoming)
+                    try:
+                        await self._dispatch(incoming, person)
+                    except Reply as answer:
+                        await outbox.to_person(person, text_payload(answer.key,
+                                                                    **answer.params))
+            except Exception:
+                self.games.cache.clear()
+                raise
+            self.commands_applied += 1
+
+    async def fire_due_deadlines(self) -> int:
+        """Close every window whose deadline has passed, oldest first, each exactly once."""
+        fired = 0
+        now = self.clock.now()
+        due = await Deadline.filter(state="pending", due_at__lte=now).order_by("due_at", "id")
+        for pending in due:
+            async with self.lock:
+                try:
+                    async with in_transaction():
+                        deadline = await Deadline.get(id=pending.id)
+                        if deadline.state != "pending":
+                            continue
+                        row = await GameRow.get(id=deadline.game_id)
+                        await self.games.fire(row, deadline)
+                        fired += 1
+                except Exception:
+                    self.games.cache.clear()
+                    raise
+        return fired
+
+    # ------------------------------------------------------------------ dispatch
+    async def _identity(self, incoming: Incoming) -> Identity:
+        person, _ = await Identity.get_or_create(
+            platform=incoming.platform, ref=incoming.user,
+            defaults={"name": incoming.user_name, "locale_hint": incoming.locale_hint})
+        changed = []
+        if person.name != incoming.user_name and incoming.user_name:
+            person.name = incoming.user_name
+            changed.append("name")
+        if incoming.locale_hint and person.locale_hint != incoming.locale_hint:
+            person.locale_hint = incoming.locale_hint
+            changed.append("locale_hint")
+        if changed:
+            await person.save(update_fields=changed)
+        return person
+
+    async def _dispatch(self, incoming: Incoming, person: Identity) -> None:
+        if incoming.button is not None:
+            await self._press(incoming, person)
+            return
+        text = incoming.text.strip()
+        if incoming.private:
+            await self._private(text, person)
+            return
+        chat, _ = await Chat.get_or_create(platform=incoming.platform, ref=incoming.chat)
+        if text.startswith("/"):
+            word, _, rest = text[1:].partition(" ")
+            await self._group_command(word.split("@")[0].lower(), rest.strip(), chat, person,
+                                      incoming.admin)
+            return
+        row, seat = await self._running_seat(chat, person)
+        if row is not None and seat is not None:
+            await self.games.apply(row, Say(seat.pid, at=self.clock.now()), person)
+
+    async def current_game(self, chat: Chat) -> GameRow | None:
+        return await GameRow.filter(chat_id=chat.id, status__in=["lobby", "running"]).first()
+
+    async def _running_seat(self, chat: Chat, person: Identity) -> tuple[GameRow | None,
+                                                                           Seat | None]:
+        row = await GameRow.filter(chat_id=chat.id, status="running").first()
+        if row is None:
+            return None, None
+        seat = await Seat.filter(game_id=row.id, identity_id=person.id, active=True).first()
+        return row, seat
+
+    # ------------------------------------------------------------------ the group
+    async def _group_command(self, word: str, rest: str, chat: Chat, person: Identity,
+                             admin: bool) -> None:
+        if await self.lobby.handle(word, rest, chat, person, admin):
+            return
+        row = await self.current_game(chat)
+        if word in ("vote", "unvote", "early") or word in HOST_WORDS:
+            if row is None:
+                raise Reply(texts.NO_GAME)
+            if row.status != "running":
+                raise Reply(texts.NOT_STARTED)
+            if word in HOST_WORDS:
+                await self._host(word, rest, row, person, admin)
+                return
+            seat = await Seat.filter(game_id=row.id, identity_id=person.id, active=True).first()
+            if seat is None:
+                raise Reply(texts.NOT_A_PLAYER)
+            now = self.clock.now()
+            if word == "vote":
+                target = resolve(rest, await self._names(row))
+                await self.games.apply(row, Vote(seat.pid, target, at=now), person)
+            elif word == "unvote":
+                await self.games.apply(row, Vote(seat.pid, None, at=now), person)
+            else:
+                await self.games.apply(row, MarkEarly(seat.pid, at=now), person)
+            return
+        raise Reply(texts.UNKNOWN_COMMAND, command=word)
+
+    async def _host(self, word: str, rest: str, row: GameRow, person: Identity,
+                    admin: bool) -> None:
+        if row.host_id != person.id and not admin:
+            raise Reply(texts.NOT_HOST)
+        now = self.clock.now()
+        names = await self._names(row)
+        if word in ("modkill", "replace"):
+            words = rest.split()
+            if word == "modkill":
+                command = Host("modkill", resolve(rest, names), at=now)
+            else:
+                pids, newcomer = split_names(words, names, 1)
+                command = Host("replace", pids[0], by=newcomer, at=now)
+                if not newcomer:
+                    raise Reply(texts.NAME_NEEDED)
+            if await self.games.apply(row, command, person) and word == "replace":
+                await self.lobby.move_seat(row, pids[0], newcomer, person.platform)
+            return
+        if word == "extend":
+            try:
+                minutes = int(rest)
+            except ValueError:
+                raise Reply(texts.NEED_MINUTES) from None
+            await self.games.apply(row, Host("extend", minutes=minutes, at=now), person)
+            return
+        await self.games.apply(row, Host(word, text=rest or None, at=now), person)
+
+    async def _names(self, row: GameRow) -> dict[str, str]:
+        return {pid: person.name for pid, person in (await seat_identities(row)).items()}
+
+    # ------------------------------------------------------------------ private chats
+    async def _private(self, text: str, person: Identity) -> None:
+        word, _, rest = text[1:].partition(" ") if text.startswith("/") else ("", "", text)
+        word = word.lower()
+        if word in ("help", "start") and not rest:
+            await outbox.to_person(person, text_payload(texts.HELP_PRIVATE))
+            return
+        if word == "start" and rest:
+            await self.lobby.join_by_link(rest, person)
+            return
+        if word == "language":
+            await self._personal_language(rest, person)
+            return
+        seat = await Seat.filter(identity_id=person.id, active=True,
+                                 game__status="running").order_by("-id").first()
+        if seat is None:
+            raise Reply(texts.NOT_PLAYING)
+        row = await GameRow.get(id=seat.game_id)
+        now = self.clock.now()
+        if not word:
+            await self.games.apply(row, Whisper(seat.pid, text, at=now), person)
+            return
+        game = await self.games.load(row)
+        if word not in game.ruleset.action_ids():
+            raise Reply(texts.UNKNOWN_COMMAND, command=word)
+        await self.games.apply(row, self._act(game, seat.pid, word, rest, await self._names(row),
+                                              now), person)
+
+    def _act(self, game: Any, pid: str, action: str, rest: str, names: dict[str, str],
+             now: float) -> Act:
+        player = game.state.players[pid]
+        spec = next((s for s in game.ruleset.abilities(game, player) if s.id == action), None)
+        count = spec.targets if spec is not None else (1 if rest else 0)
+        if spec is not None and spec.takes_role:
+            role_id = self._role_named(game, rest)
+            return Act(pid, action, (), None, role_id, at=now)
+        words = rest.split()
+        targets, text = split_names(words, names, count) if count else ([], rest)
+        return Act(pid, action, tuple(targets), text or None, None, at=now)
+
+    def _role_named(self, game: Any, text: str) -> str:
+        wanted = text.strip().casefold().replace(" ", "_")
+        for role_id in game.ruleset.roles:
+            if role_id == wanted:
+                return str(role_id)
+        raise Reply(texts.UNKNOWN_ROLE, name=text.strip())
+
+    async def _personal_language(self, rest: str, person: Identity) -> None:
+        wanted = rest.strip().lower()
+        if wanted not in available_locales():
+            raise Reply(texts.UNKNOWN_LANGUAGE, names=", ".join(available_locales()))
+        person.locale = wanted
+        await person.save(update_fields=["locale"])
+        await outbox.to_person(person, text_payload(texts.LANGUAGE_SET))
+
+    # ------------------------------------------------------------------ buttons
+    async def _press(self, incoming: Incoming, person: Identity) -> None:
+        button = await Button.get_or_none(token=incoming.button or "")
+        if button is None:
+            raise Reply(texts.UNKNOWN_BUTTON)
+        row = await GameRow.get(id=button.game_id)
+        command = button.command
+        if command["type"] in ("join", "leave"):
+            await self.lobby.press(command["type"], row, person)
+            return
+        if row.status != "running" or row.window != button.window:
+            raise Reply(texts.STALE_BUTTON)
+        seat = await Seat.filter(game_id=row.id, identity_id=person.id, active=True).first()
+        if seat is None:
+            raise Reply(texts.NOT_A_PLAYER)
+        if button.pid is not None and button.pid != seat.pid:
+            raise Reply(texts.NOT_YOUR_BUTTON)
+        now = self.clock.now()
+        if command["type"] == "vote":
+            await self.games.apply(row, Vote(seat.pid, command["target"], at=now), person)
+        else:
+            await self.games.apply(row, Act(seat.pid, command["action"],
+                                            tuple(command["targets"]), at=now), person)
+
+
+def rulesets() -> list[str]:
+    return sorted(available())

@@ -1,0 +1,72 @@
+"""What the service itself says (lobby, help, status, refusals of bad input). Every text is a
+gettext message rendered in the reader's language at delivery."""
+
+from __future__ import annotations
+
+from core.engine.messages import N_
+
+HELP_GROUP = N_(
+    "Commands in the group: /newgame [ruleset] opens sign-up, /join and /leave, /startgame "
+    "(host), /vote NAME and /unvote, /early, /status, /rules, /roles, /language de|ru|en, "
+    "/endgame (host). Host settings before the start: /pace quick|forum [time zone], "
+    "/setroles role,role,... or /setroles default, /option NAME VALUE. Host powers during the "
+    "game: /pause, /resume, /extend MINUTES, /force, /modkill NAME, /replace NAME NEWNAME, "
+    "/announce TEXT.")
+HELP_PRIVATE = N_(
+    "Send me your night actions here: press a button, or write /ACTION NAME (for example "
+    "/check Bob), /ACTION NAME NAME for two targets, /pass to do nothing. Anything else you "
+    "write here goes to your team chat, if you have one. /language de|ru|en sets your language.")
+
+SIGNUP_OPEN = N_("{host} opens a game of {ruleset}. Join with /join or the button below; the "
+                 "host starts it with /startgame.")
+SIGNUP_LIST = N_("Signed up ({count}): {names}.")
+JOINED = N_("{name} joins the game.")
+LEFT = N_("{name} leaves the game.")
+JOIN_BUTTON = N_("Join")
+LEAVE_BUTTON = N_("Leave")
+STARTED = N_("The game begins! Check your private messages for your role.")
+CANCELLED = N_("{host} ended the game.")
+LANGUAGE_SET = N_("From now on I speak English here.")
+SETTING_CHANGED = N_("Setting changed: {name} = {value}.")
+STATUS = N_("Game: {ruleset}. Phase: {phase}. Time left: {left}.")
+STATUS_WAITING = N_("Not voted yet: {names}.")
+STATUS_PAUSED = N_("The game is paused.")
+STATUS_LOBBY = N_("Sign-up for {ruleset} is open: {count} joined, {needed} needed.")
+NO_GAME = N_("There is no game in this chat. Start one with /newgame.")
+ROLES_IN_RULESET = N_("Roles of {ruleset}: {roles}.")
+VOTE_PROMPT = N_("Vote now: who should go?")
+WITHDRAW_BUTTON = N_("Withdraw my vote")
+ACTION_PROMPT = N_("Your choice: {action}.")
+ACTION_ON = N_("{action}: {name}")
+ACTION_ONLY = N_("{action}!")
+TALLY = N_("Votes so far: {tally}.")
+TALLY_EMPTY = N_("No votes so far.")
+ACTION_PROMPT_TWO = N_("Your choice: {action}. It needs two names: write /{command} NAME NAME.")
+PASS_BUTTON = N_("Pass")
+PROMPT_TAKEN = N_("Your choice was noted.")
+
+# Refusals of bad input (they change nothing)
+UNKNOWN_COMMAND = N_("I don't know the command /{command}. Try /help.")
+ALREADY_RUNNING = N_("A game is already running in this chat.")
+UNKNOWN_RULESET = N_("There is no rule set called {name}. Available: {names}.")
+NOT_HOST = N_("Only the host can do that.")
+IN_OTHER_GAME = N_("You are already playing in another game.")
+ALREADY_JOINED = N_("You have already joined.")
+NOT_JOINED = N_("You have not joined this game.")
+NOT_IN_LOBBY = N_("Sign-up is closed: the game has already started.")
+NOT_STARTED = N_("The game has not started yet.")
+TOO_FEW = N_("Not enough players yet: {count} joined, {needed} needed.")
+NOBODY_CALLED = N_("Nobody in this game is called {name}.")
+SEVERAL_CALLED = N_("“{name}” matches several players: {names}. Please write the full name.")
+NAME_NEEDED = N_("Please name a player.")
+NOT_PLAYING = N_("You are not playing in a game right now.")
+NOT_A_PLAYER = N_("You are not playing in this game.")
+STALE_BUTTON = N_("This button is from an earlier phase and no longer works.")
+UNKNOWN_BUTTON = N_("This button is not valid.")
+NOT_YOUR_BUTTON = N_("This button is not for you.")
+UNKNOWN_LANGUAGE = N_("I speak {names}.")
+BAD_SETTING = N_("That setting is not valid: {why}")
+BAD_PACE = N_("The pace is quick or forum, optionally followed by a time zone like "
+              "Europe/Berlin.")
+UNKNOWN_ROLE = N_("There is no role called {name} in this game.")
+NEED_MINUTES = N_("Write the number of minutes, for example /extend 10.")

@@ -1,0 +1,1 @@
+"""Persistence with tortoise-orm: SQLite by default, PostgreSQL by URL."""

@@ -1,0 +1,40 @@
+"""Opening the database: tortoise configuration, schema migrations, closing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tortoise import Tortoise
+from tortoise.migrations.api import migrate
+
+DEFAULT_URL = "sqlite://nightfall.sqlite3"
+
+
+def tortoise_config(url: str) -> dict[str, Any]:
+    return {
+        "connections": {"default": url},
+        "apps": {
+            "models": {
+                "models": ["core.storage.models"],
+                "default_connection": "default",
+                "migrations": "core.storage.migrations",
+            },
+        },
+        "use_tz": True,
+    }
+
+
+# For the `tortoise` command line (makemigrations): `tortoise -c core.storage.db.TORTOISE_ORM`.
+TORTOISE_ORM = tortoise_config(DEFAULT_URL)
+
+
+async def open_db(url: str) -> None:
+    """Apply pending migrations, then connect."""
+    config = tortoise_config(url)
+    await migrate(config=config)
+    await Tortoise.close_connections()
+    await Tortoise.init(config=config)
+
+
+async def close_db() -> None:
+    await Tortoise.close_connections()

@@ -1,0 +1,135 @@
+"""The game master's voice for the homunculus game: dark and terse. Each major event has
+several variants; the engine picks one with the game's seeded generator (`Game.narrate`).
+
+Parameters: {number} the night or day, {names} the dead, {name} a player, {side} his side.
+"""
+
+from __future__ import annotations
+
+from core.engine.messages import N_
+
+NIGHT_FALLS = (
+    N_("Night {number}. The city sleeps; those who act, act now."),
+    N_("Night {number}. Chalk scrapes on stone somewhere below the city. Those who act, act "
+       "now."),
+    N_("Night {number}. The street lamps die one by one. If you have work tonight, do it now."),
+    N_("Night {number}. Curfew. Circles are drawn in the dark. Act now, or not at all."),
+    N_("Night {number}. Father watches from beneath the city. Those who act, act now."),
+    N_("Night {number}. Nothing is gained without a price. Those who act, act now."),
+)
+DAY_BEGINS = (
+    N_("Day {number}. Everyone must vote: /vote NAME. The last vote counts."),
+    N_("Day {number}. The city wakes and counts its losses. Everyone must vote: /vote NAME. "
+       "The last vote counts."),
+    N_("Day {number}. Someone among you is not human. Everyone must vote with /vote NAME; the "
+       "last vote counts."),
+    N_("Day {number}. The military wants a name. Everyone must vote: /vote NAME. The last vote "
+       "counts."),
+    N_("Day {number}. A verdict has its price. Everyone must vote: /vote NAME. The last vote "
+       "counts."),
+    N_("Day {number}. Silence is no alibi. Everyone must vote with /vote NAME; the last vote "
+       "counts."),
+)
+MORNING_DEAD = (
+    N_("Morning. Found dead: {names}."),
+    N_("Dawn. The dead are counted: {names}."),
+    N_("Morning. The city paid its price tonight: {names}."),
+    N_("Morning. Chalk outlines on the cobblestones. Dead: {names}."),
+    N_("Morning. Blood in the gutters. The dead: {names}."),
+    N_("Morning. The night took {names}."),
+)
+MORNING_QUIET = (
+    N_("Morning. Nobody died tonight."),
+    N_("Morning. No bodies. Do not mistake it for mercy."),
+    N_("Dawn. The streets are clean. Nobody died."),
+    N_("Morning. The night took nothing. This time."),
+    N_("Morning. Nobody died tonight. The debt is only deferred."),
+    N_("Morning. Every bed is still warm. Nobody died tonight."),
+)
+EXECUTED = (
+    N_("{name} is executed."),
+    N_("The sentence is carried out. {name} is dead."),
+    N_("{name} is taken to the wall. One shot."),
+    N_("{name} is executed. The secret dies with them."),
+    N_("The city has chosen. {name} is executed."),
+    N_("{name} is executed. Nobody asks what they were."),
+)
+EXECUTED_REVEALED = (
+    N_("{name} is executed. {name} played for {side}."),
+    N_("The sentence is carried out. {name} is dead; {name} fought for {side}."),
+    N_("{name} is executed. The papers in the coat tell the truth: {name} served {side}."),
+    N_("The city has chosen: {name} is executed. {name} stood with {side}."),
+    N_("{name} is taken to the wall. One shot. {name} played for {side}."),
+    N_("{name} is executed. The blood does not lie: {name} fought for {side}."),
+)
+NOBODY_EXECUTED = (
+    N_("Nobody is executed today."),
+    N_("The city cannot decide. Nobody dies today."),
+    N_("No verdict. The gallows stay empty today."),
+    N_("Nobody is executed today. The guilty sleep well."),
+    N_("Nobody is executed. The night will not hesitate."),
+    N_("No sentence today. Hesitation has its own price."),
+)
+EXPLOSION = (
+    N_("The Crimson Alchemist explodes!"),
+    N_("A red flash. The Crimson Alchemist's last transmutation tears the square apart!"),
+    N_("The Crimson Alchemist smiles, claps once, and explodes!"),
+    N_("One last beautiful sound: the Crimson Alchemist explodes!"),
+    N_("The Crimson Alchemist detonates. The ground shakes; the smoke is red."),
+)
+WON = {
+    "town": (
+        N_("The game is over. The State Alchemists have won."),
+        N_("The game is over. The last enemy falls. The State Alchemists have won."),
+        N_("The game is over. The circle beneath the city stays dark. The State Alchemists "
+           "have won."),
+        N_("The game is over. The dogs of the military held the line. The State Alchemists "
+           "have won."),
+        N_("The game is over. Humanity paid its price and survived. The State Alchemists have "
+           "won."),
+    ),
+    "homunculi": (
+        N_("The game is over. The homunculi have won."),
+        N_("The game is over. The city is one great transmutation circle now. The homunculi "
+           "have won."),
+        N_("The game is over. Humans were only ever material. The homunculi have won."),
+        N_("The game is over. The Ouroboros rules the city. The homunculi have won."),
+        N_("The game is over. The red stones are harvested. The homunculi have won."),
+    ),
+    "ishvalan": (
+        N_("The game is over. The Ishvalan has won."),
+        N_("The game is over. Ishval is avenged. The Ishvalan has won."),
+        N_("The game is over. The scarred arm has done its work. The Ishvalan has won."),
+        N_("The game is over. Judgement came by one hand. The Ishvalan has won."),
+        N_("The game is over. Destruction, and no reconstruction. The Ishvalan has won."),
+    ),
+    "crimson": (
+        N_("The Crimson Alchemist wins as well."),
+        N_("The Ishvalan is dead, and the Crimson Alchemist still stands. The Crimson Alchemist "
+           "wins as well."),
+        N_("The Crimson Alchemist walks away from the ruins, smiling, and wins as well."),
+        N_("What a beautiful sound. The Crimson Alchemist wins as well."),
+        N_("Red smoke clears. The Crimson Alchemist wins as well."),
+    ),
+    "greed": (
+        N_("Greed wins as well."),
+        N_("Greed wants everything. Greed wins as well."),
+        N_("Greed came through untouched. Greed wins as well."),
+        N_("The ultimate shield held. Greed wins as well."),
+        N_("Greed never lies: Greed wins as well."),
+    ),
+}
+LONERS_WON = (
+    N_("The game is over. Only the loners are left."),
+    N_("The game is over. No side is left standing; only the loners remain."),
+    N_("The game is over. The factions are dust. Only the loners walk away."),
+    N_("The game is over. The city is empty but for the loners."),
+    N_("The game is over. Nobody won the war; only the loners survived it."),
+)
+DRAW = (
+    N_("The game is over. Nobody is left alive; nobody wins."),
+    N_("The game is over. The city is silent. Nobody is left alive; nobody wins."),
+    N_("The game is over. Equivalent exchange, paid in full: nobody is left alive, nobody wins."),
+    N_("The game is over. Only ash and chalk remain. Nobody is left alive; nobody wins."),
+    N_("The game is over. The last circle closes on an empty city. Nobody wins."),
+)

@@ -1,0 +1,192 @@
+"""The game master's voice for the pony game: playful, quoting the show. Each major event has
+several variants; the engine picks one with the game's seeded generator (`Game.narrate`).
+
+Parameters: {number} the night or day, {name} the player, {role} his role, {side} a side.
+"""
+
+from __future__ import annotations
+
+from core.engine.messages import N_
+
+NIGHT_FALLS = (
+    N_("Night {number} falls over Equestria. Everypony, to bed! Those with a task, send it to "
+       "me in private."),
+    N_("Night {number} falls, and Princess Luna raises the moon. Sleep tight, everypony! If you "
+       "have a task, send it to me in private."),
+    N_("Night {number} falls, and the lanterns of Ponyville go out one by one. Anypony with a "
+       "task, send it to me in private, and no peeking!"),
+    N_("Night {number} falls. Something is buzzing at the edge of the Everfree Forest… Those "
+       "with a task, send it to me in private."),
+    N_("Night {number} falls: even Pinkie Pie has stopped bouncing and gone to bed. Ponies with "
+       "a task, send it to me in private."),
+    N_("Night {number} falls. Lock your doors, hug your pillow, and if you have a task, send it "
+       "to me in private."),
+)
+DAY_BEGINS = (
+    N_("Day {number}: who is a changeling? Vote with /vote NAME until the deadline; the last "
+       "vote counts."),
+    N_("Princess Celestia raises the sun: day {number}! Point a hoof at a suspect with "
+       "/vote NAME; only your last vote counts."),
+    N_("Day {number} in Ponyville. Somepony here is not who they seem! Vote with /vote NAME; "
+       "you may change your mind, the last vote counts."),
+    N_("Good morning, everypony! Day {number} begins. Meet in the town square and vote with "
+       "/vote NAME until the deadline; the last vote counts."),
+    N_("Day {number}: today's friendship lesson is about trust. Vote with /vote NAME; only the "
+       "last vote counts."),
+    N_("Day {number}. The cupcakes are fresh and so are the suspicions. Vote with /vote NAME "
+       "until the deadline; the last vote counts."),
+)
+MORNING_QUIET = (
+    N_("The sun rises over a quiet Ponyville. Nopony is missing."),
+    N_("Princess Celestia raises the sun, and everypony is still here. What a wonderful "
+       "morning!"),
+    N_("Derpy delivers the morning mail (and a muffin). Nopony is missing!"),
+    N_("The birds sing, the flowers bloom, and nopony has vanished. Pinkie Pie is already "
+       "planning a party."),
+    N_("A peaceful night in Ponyville: everypony wakes up safe in their own bed."),
+    N_("Good morning, Ponyville! The hive went hungry tonight: nopony is missing."),
+)
+REMOVED = {
+    "abducted": (
+        N_("{name} has vanished in the night: abducted by the changelings! {name} was: "
+           "{role}."),
+        N_("An empty bed and a trail of green slime: the changelings have taken {name}! {name} "
+           "was: {role}."),
+        N_("Buzzing wings in the dark, and {name} is gone, carried off to the hive! {name} was: "
+           "{role}."),
+        N_("Oh no! The changelings snatched {name} out of Ponyville in the night. {name} was: "
+           "{role}."),
+        N_("{name} went out for a midnight snack and never came back: abducted by the "
+           "changelings! {name} was: {role}."),
+        N_("The hive has a new guest: {name} was abducted in the night. {name} was: {role}."),
+    ),
+    "banished": (
+        N_("The vote is in: {name} is banished from Ponyville. {name} was: {role}."),
+        N_("Ponyville has spoken! {name} packs the saddlebags and leaves town. {name} was: "
+           "{role}."),
+        N_("By popular vote, {name} is sent far away from Ponyville. {name} was: {role}."),
+        N_("The town square has decided: {name} must leave Ponyville. {name} was: {role}."),
+        N_("With heavy hearts, everypony waves goodbye: {name} is banished. {name} was: "
+           "{role}."),
+        N_("{name} is banished from Ponyville. Maybe a letter to Princess Celestia would have "
+           "helped. {name} was: {role}."),
+    ),
+    "heartbreak": (
+        N_("{name} cannot bear to go on alone and leaves of a broken heart. {name} was: "
+           "{role}."),
+        N_("Without that special somepony, {name} has no reason to stay and leaves of a broken "
+           "heart. {name} was: {role}."),
+        N_("A single tear, one last look back: {name} leaves Ponyville heartbroken. {name} was: "
+           "{role}."),
+        N_("Some hearts cannot be mended, not even with magic. {name} leaves of a broken heart. "
+           "{name} was: {role}."),
+        N_("{name} gazes at the stars one last time and leaves, heart broken. {name} was: "
+           "{role}."),
+        N_("Hearts and Hooves Day will never be the same: {name} leaves of a broken heart. "
+           "{name} was: {role}."),
+    ),
+    "pranked": (
+        N_("{name} fell for one prank too many and has left in a huff. {name} was: {role}."),
+        N_("A whoopee cushion, a pie in the face, a bucket of confetti… {name} has had enough "
+           "and leaves Ponyville! {name} was: {role}."),
+        N_("Pranked! {name} stomps out of Ponyville, dripping with frosting. {name} was: "
+           "{role}."),
+        N_("Somepony pulled a prank so perfect that {name} left town and never came back. "
+           "{name} was: {role}."),
+        N_("The party cannon was loaded with glitter, and {name} stood right in front of it. "
+           "Goodbye, {name}! {name} was: {role}."),
+        N_("{name} opened the wrong cupcake box and found hot sauce inside. Too much! {name} "
+           "leaves town. {name} was: {role}."),
+    ),
+    "chased": (
+        N_("{name} was chased out of town by a furious drama queen. {name} was: {role}."),
+        N_("“This is the worst. Possible. Thing!” A furious drama queen chases {name} out of "
+           "Ponyville. {name} was: {role}."),
+        N_("A dramatic wail, a swoon onto the fainting couch, and then the chase: {name} flees "
+           "Ponyville! {name} was: {role}."),
+        N_("Nopony crosses a drama queen twice. {name} is chased all the way past Sweet Apple "
+           "Acres. {name} was: {role}."),
+        N_("With one last dramatic flourish, the drama queen sends {name} running out of town. "
+           "{name} was: {role}."),
+    ),
+    "fanatic": (
+        N_("The fanatic struck: {name} is gone. {name} was: {role}."),
+        N_("Out of nowhere, the fanatic strikes and sweeps {name} out of Ponyville! {name} was: "
+           "{role}."),
+        N_("Nopony saw it coming, least of all {name}: the fanatic has struck. {name} was: "
+           "{role}."),
+        N_("The fanatic pointed a hoof at random, and it landed on {name}. {name} is gone. "
+           "{name} was: {role}."),
+        N_("Too much zeal, too little aim: the fanatic has struck, and {name} is gone. {name} "
+           "was: {role}."),
+    ),
+    "fled": (
+        N_("{name} fled Ponyville screaming. {name} was: {role}."),
+        N_("AAAAAH! {name} gallops out of Ponyville screaming and does not stop until "
+           "Canterlot. {name} was: {role}."),
+        N_("Too much confusion for one little head: {name} runs away screaming. {name} was: "
+           "{role}."),
+        N_("{name} took one look in the mirror, shrieked, and fled Ponyville. {name} was: "
+           "{role}."),
+        N_("A scream echoes through the night, and a cloud of dust is all that is left of "
+           "{name}. {name} was: {role}."),
+    ),
+    "modkill": (
+        N_("The host has removed {name} from the game. {name} was: {role}."),
+        N_("By order of the host, {name} leaves the game. {name} was: {role}."),
+        N_("A royal decree from the host: {name} is out of the game. {name} was: {role}."),
+        N_("The host waves a hoof, and {name} is gone from the game. {name} was: {role}."),
+        N_("{name} has been removed from the game by the host. Farewell, {name}! {name} was: "
+           "{role}."),
+    ),
+}
+EXCHANGED = (
+    N_("In the night you were exchanged: you are a changeling now and win with them."),
+    N_("You wake up with a strange buzzing in your head… You have been exchanged! You are a "
+       "changeling now and win with the hive."),
+    N_("Holes in your hooves, green eyes in the mirror: you were exchanged in the night. You are "
+       "a changeling now and win with the changelings."),
+    N_("The hive has claimed you. You are a changeling now, and from today on you win with the "
+       "changelings."),
+    N_("Shh! In the night the changelings exchanged you. You are one of them now and win with "
+       "them. Act natural!"),
+)
+WON = {
+    "ponies": (
+        N_("The game is over: the ponies win! Friendship is magic."),
+        N_("The game is over: the last changeling is unmasked and the ponies win! Everypony, "
+           "to Sugarcube Corner for cupcakes!"),
+        N_("The game is over: the ponies win! Princess Celestia is very proud of everypony."),
+        N_("The game is over: the ponies win! Pinkie Pie is already firing the party cannon."),
+        N_("The game is over: the hive is beaten, Ponyville is safe, and the ponies win! "
+           "Friendship is magic."),
+        N_("The game is over: the ponies win! That was at least 20% cooler than last time."),
+    ),
+    "changelings": (
+        N_("The game is over: the changelings win! The hive rules Ponyville."),
+        N_("The game is over: the changelings win! Queen Chrysalis and the hive feast on "
+           "Ponyville's love."),
+        N_("The game is over: the changelings win! Nopony was who they seemed to be."),
+        N_("The game is over: the changelings win! Somewhere, a whole hive is buzzing with "
+           "delight."),
+        N_("The game is over: the changelings win! Better luck next time, everypony."),
+    ),
+    "lovers": (
+        N_("The game is over: the lovers win! Love conquers everything."),
+        N_("The game is over: the lovers win! A pony and a changeling, hoof in hoof, against "
+           "the world."),
+        N_("The game is over: the lovers win! Even a changeling heart can learn that love is "
+           "magic."),
+        N_("The game is over: the lovers win! Nopony else is left, but they have each other."),
+        N_("The game is over: the lovers win! For them, Hearts and Hooves Day lasts forever."),
+    ),
+}
+DRAW = (
+    N_("The game is over: nopony is left, nobody wins."),
+    N_("The game is over: Ponyville is completely empty. Nopony is left, and nobody wins."),
+    N_("The game is over: not a single pony or changeling remains. Nobody wins."),
+    N_("The game is over: not even Pinkie Pie is left to throw a party. Nopony is left; nobody "
+       "wins."),
+    N_("The game is over: the last lantern goes out over an empty Ponyville. Nopony is left, "
+       "nobody wins."),
+)
