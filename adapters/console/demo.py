@@ -45,7 +45,7 @@ async def _play(session: ConsoleSession, names: list[str], rng: random.Random) -
         living = {p.name for p in game.state.players.values() if p.alive}
         keyboards = session.adapter.keyboards
         for name in names:
-            board = keyboards.get(name.casefold())
+            board = keyboards.get(name)
             if board and answered.get(name) is not board:
                 answered[name] = board
                 await session.say(name, True, f"[{_pick(board, rng)}]")

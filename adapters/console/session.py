@@ -99,7 +99,7 @@ class ConsoleSession:
     async def say(self, who: str, private: bool, text: str) -> None:
         assert self.service is not None
         update = await self._next_update_id()
-        user = who.casefold()
+        user = who
         button = None
         if text.startswith("[") and text.endswith("]"):
             chat_ref = user if private else GROUP

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tortoise import Tortoise
+from tortoise.backends.base.executor import EXECUTOR_CACHE
 from tortoise.migrations.api import migrate
 
 DEFAULT_URL = "sqlite://nightfall.sqlite3"
@@ -32,9 +33,15 @@ async def open_db(url: str) -> None:
     """Apply pending migrations, then connect."""
     config = tortoise_config(url)
     await migrate(config=config)
-    await Tortoise.close_connections()
+    await close_db()
     await Tortoise.init(config=config)
 
 
 async def close_db() -> None:
+    """Close the connections and forget the models' binding (a later open may use another
+    database, as the test suite does)."""
     await Tortoise.close_connections()
+    await Tortoise._reset_apps()
+    # tortoise caches insert statements per connection *name*, not per dialect: a process that
+    # opens SQLite and then PostgreSQL under the name "default" would reuse SQLite's SQL.
+    EXECUTOR_CACHE.clear()

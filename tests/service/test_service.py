@@ -1,0 +1,183 @@
+"""The service over real databases: lobby, commands applied once, bad input answered without
+change, restarts that replay and check the snapshot, deadlines that fire once, in order."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.service.games import StateMismatch
+from core.service.ports import Incoming
+from core.storage.models import Deadline, LogEntry, Outbox, Seat
+from core.storage.models import Game as GameRow
+
+from .helpers import PLAYERS, log_size, open_chat, started_changelings, the_game
+
+
+async def roles_by_name(chat) -> dict[str, str]:
+    row = await the_game()
+    game = await chat.session.service.games.load(row)
+    return {p.name: p.role for p in game.state.players.values()}
+
+
+async def test_lobby_start_deals_roles_and_opens_the_election(db_url):
+    chat = await open_chat(db_url)
+    lines = await started_changelings(chat)
+    assert any("Day 1" in line for line in lines)
+    roles = await roles_by_name(chat)
+    assert sorted(roles.values()) == sorted(["changeling", "changeling", "researcher", "shield",
+                                             "pony", "pony", "pony"])
+    for name in PLAYERS:
+        assert any(line.startswith(f"[to {name}] Your role:") for line in lines)
+    row = await the_game()
+    assert row.status == "running"
+    assert await Deadline.filter(game_id=row.id, state="pending").count() == 1
+
+
+async def test_one_game_per_group_and_one_game_per_player(db_url):
+    chat = await open_chat(db_url)
+    await chat("Ann: /newgame")
+    assert "[to Bob] A game is already running in this chat." in await chat("Bob: /newgame")
+    assert await GameRow.all().count() == 1
+    assert "[to Ann] You have already joined." in await chat("Ann: /join")
+
+
+async def test_too_few_players_and_non_hosts_are_refused(db_url):
+    chat = await open_chat(db_url)
+    await chat("Ann: /newgame", "Bob: /join")
+    assert "[to Bob] Only the host can do that." in await chat("Bob: /startgame")
+    lines = await chat("Ann: /startgame")
+    assert "[to Ann] Not enough players yet: 2 joined, 6 needed." in lines
+    assert (await the_game()).status == "lobby"
+
+
+async def test_a_duplicate_update_is_applied_once(db_url):
+    chat = await open_chat(db_url)
+    await started_changelings(chat)
+    service = chat.session.service
+    vote = Incoming(platform="console", update_id="tg-42", user="ann", user_name="Ann",
+                    text="/vote Bob", chat="group")
+    await service.handle(vote)
+    before = await log_size()
+    await service.handle(vote)
+    assert await log_size() == before
+
+
+async def test_bad_input_gets_an_answer_and_changes_nothing(db_url):
+    chat = await open_chat(db_url)
+    await started_changelings(chat)
+    roles = await roles_by_name(chat)
+    researcher = next(n for n, r in roles.items() if r == "researcher")
+    before = await log_size()
+    answers = await chat(
+        "Ann: /dance",                                # unknown command
+        f"{researcher}> /check Bob",                   # a night action by day
+        "Zed: [Bob]",                                 # a stranger presses a button
+        "Ann: /vote Xavier",                          # a name that matches nobody
+        "Ann: /vote",                                 # no name at all
+        "Bob: /modkill Ann",                          # host power by a non-host
+        "Ann> [Bob]",                                 # a button that was never offered
+    )
+    assert await log_size() == before
+    assert "[to Ann] I don't know the command /dance. Try /help." in answers
+    assert any(line.startswith(f"[to {researcher}] You cannot use") for line in answers)
+    assert "[to Zed] You are not playing in this game." in answers
+    assert "[to Ann] Nobody in this game is called Xavier." in answers
+    assert "[to Ann] Please name a player." in answers
+    assert "[to Bob] Only the host can do that." in answers
+    assert "[to Ann] This button is not valid." in answers
+
+
+async def test_an_ambiguous_name_is_refused_with_the_candidates(db_url):
+    chat = await open_chat(db_url)
+    await chat("Ann: /newgame", "Anna: /join", *(f"{p}: /join" for p in PLAYERS[1:]))
+    await chat("Ann: /startgame")
+    before = await log_size()
+    lines = await chat("Bob: /vote An")
+    assert "[to Bob] “An” matches several players: Ann, Anna. Please write the full name." \
+        in lines
+    assert await log_size() == before
+    assert "Votes so far: Ann (1)." in " ".join(await chat("Bob: /vote ann"))
+
+
+async def test_a_stale_keyboard_from_an_earlier_phase_is_refused(db_url):
+    chat = await open_chat(db_url)
+    await started_changelings(chat)
+    await chat("Ann: [Bob]", ":wait 3m")  # the election closes; the night begins
+    before = await log_size()
+    lines = await chat("Cid: [Bob]")  # the election's keyboard, pressed at night
+    assert await log_size() == before
+    assert "[to Cid] This button is from an earlier phase and no longer works." in lines
+
+
+async def test_restart_replays_the_log_and_checks_the_snapshot(db_url):
+    chat = await open_chat(db_url)
+    await started_changelings(chat)
+    await chat("Ann: /vote Bob", "Cid: /vote Bob")
+    await chat(":restart")
+    lines = await chat("Dot: /vote Bob")
+    assert "[group] Votes so far: Bob (3)." in lines
+    row = await the_game()
+    row.snapshot = {"tampered": True}
+    await row.save()
+    chat.session.service.games.forget(row.id)
+    with pytest.raises(StateMismatch):
+        await chat.session.service.games.load(row)
+
+
+async def test_overdue_deadlines_fire_once_in_order_after_a_restart(db_url):
+    chat = await open_chat(db_url)
+    await started_changelings(chat)
+    await chat("Ann: /vote Bob")
+    await chat.session.stop()
+    await chat.session.start()
+    chat.session.clock.advance(3 * 3600)  # the service comes back hours later
+    await chat.session.pump()
+    await chat.session.pump()  # nothing fires twice
+    closes = [e.command for e in await LogEntry.all().order_by("seq")
+              if e.command["type"] == "Close"]
+    fired = await Deadline.filter(state="fired").order_by("id")
+    assert len(closes) == len(fired) == 1  # the election's; the night's are not yet due
+    assert closes[0]["at"] == fired[0].due_at
+    assert (await the_game()).window == 2
+
+
+async def test_private_text_is_the_changelings_team_chat(db_url):
+    chat = await open_chat(db_url)
+    await started_changelings(chat)
+    roles = await roles_by_name(chat)
+    first, second = [n for n, r in roles.items() if r == "changeling"]
+    lines = await chat(f"{first}> meet at the library")
+    assert lines == [f"[to {second}] {first} whispers: meet at the library"]
+    pony = next(n for n, r in roles.items() if r == "pony")
+    assert await chat(f"{pony}> hello?") == [
+        f"[to {pony}] Only the changelings have a team chat."]
+
+
+async def test_host_pause_stops_the_clock_and_resume_restarts_it(db_url):
+    chat = await open_chat(db_url)
+    await started_changelings(chat)
+    await chat("Ann: /pause")
+    assert await Deadline.filter(state="pending").count() == 0
+    await chat(":wait 2h")
+    assert str((await chat.session.service.games.load(await the_game())).state.phase) \
+        == "day 1 election"
+    assert "[to Bob] The game is paused." in await chat("Bob: /vote Ann")
+    await chat("Ann: /resume", "Ann: /extend 10")
+    pending = await Deadline.get(state="pending")
+    assert pending.due_at - chat.session.clock.now() == pytest.approx(180 + 600)
+
+
+async def test_replace_moves_the_seat_to_a_new_account(db_url):
+    chat = await open_chat(db_url)
+    await started_changelings(chat)
+    await chat("Ann: /replace Gus Zoe")
+    seat = await Seat.get(pid="p7", active=True).prefetch_related("identity")
+    assert seat.identity.name == "Zoe"
+    assert "[group] Votes so far: Ann (1)." in await chat("Zoe: /vote Ann")
+
+
+async def test_group_messages_are_rendered_in_the_groups_language(db_url):
+    chat = await open_chat(db_url)
+    await chat("Ann: /newgame changelings", "Ann: /language de")
+    row = await Outbox.all().order_by("-id").first()
+    assert row.status == "sent"
