@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any
 
 from core.engine import GameSetup, SetupError
@@ -224,10 +225,14 @@ class Lobby:
             await seat.save(update_fields=["pid", "position"])
         settings = row.settings
         roles = settings.get("roles")
+        seed = self.service.rng.randrange(1 << 31)
+        if roles is not None:  # the host's list, dealt at random (the engine seats it as given)
+            roles = list(roles)
+            random.Random(seed).shuffle(roles)
         setup = GameSetup(
             ruleset=row.ruleset,
             players=tuple((seat.pid, seat.identity.name) for seat in seats),
-            seed=self.service.rng.randrange(1 << 31),
+            seed=seed,
             roles=None if roles is None else tuple(roles),
             options=tuple(settings.get("options", {}).items()))
         try:

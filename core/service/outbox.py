@@ -2,7 +2,8 @@
 
 Messages are stored as keys with parameters and rendered in the reader's language only when
 delivered. Delivery retries transient failures with exponential backoff and keeps every
-adapter within its per-chat and overall rate limits.
+adapter within its per-chat and overall rate limits. A row is marked "sending" before it is
+handed to the adapter, so a crash never announces anything twice (see `Deliverer.recover`).
 """
 
 from __future__ import annotations
@@ -66,6 +67,16 @@ class Deliverer:
         self.limiter = RateLimiter()
         self.failures: dict[str, int] = {}
 
+    async def recover(self) -> None:
+        """After a crash, a message caught between "sending" and "sent" may or may not have
+        arrived: send it again only where the platform makes that harmless (an edit in place),
+        otherwise give it up rather than announce something twice."""
+        for row in await Outbox.filter(status="sending", platform__in=list(self.adapters)):
+            again = getattr(self.adapters[row.platform], "idempotent_edits", False) and bool(
+                row.payload.get("replace"))
+            row.status = "pending" if again else "unknown"
+            await row.save(update_fields=["status"])
+
     async def deliver_due(self, limit: int = 200) -> int:
         """Deliver what is due now; return how many were sent."""
         now = self.clock.now()
@@ -91,6 +102,8 @@ class Deliverer:
                 blocked.add(key)  # keep each chat's order: nothing later for it this round
                 continue
             outgoing = await render(row)
+            row.status = "sending"  # committed before the send: a crash cannot repeat it
+            await row.save(update_fields=["status"])
             try:
                 await adapter.send(outgoing)
             except TransientError as err:

@@ -1,0 +1,92 @@
+"""End to end: `nightfall play` as a real subprocess plays whole scripted games of both rule
+sets, and survives being killed with SIGKILL in the middle of a night."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from core.storage.db import close_db, open_db
+from core.storage.models import Deadline, LogEntry, Outbox
+from core.storage.models import Game as GameRow
+
+SCRIPTS = Path(__file__).parent / "scripts"
+NIGHTFALL = str(Path(sys.executable).parent / "nightfall")
+
+
+def play(db: Path, script: str, *args: str) -> list[str]:
+    result = subprocess.run([NIGHTFALL, "play", "--db", f"sqlite://{db}", "--seed", "11", *args],
+                            input=script, capture_output=True, text=True, timeout=120,
+                            check=True)
+    return result.stdout.splitlines()
+
+
+async def stored(db: Path) -> tuple[GameRow, list[LogEntry], list[Deadline], list[Outbox]]:
+    await open_db(f"sqlite://{db}")
+    try:
+        row = await GameRow.all().order_by("-id").first()
+        return (row, await LogEntry.all().order_by("seq"), await Deadline.all().order_by("id"),
+                await Outbox.all().order_by("id"))
+    finally:
+        await close_db()
+
+
+@pytest.mark.parametrize("ruleset,winner", [
+    ("changelings", "the ponies win"),
+    ("alchemists", "The State Alchemists have won"),
+])
+def test_a_whole_scripted_game(tmp_path, ruleset, winner):
+    script = (SCRIPTS / f"{ruleset}_full_game.play").read_text(encoding="utf-8")
+    lines = play(tmp_path / "game.sqlite3", script)
+    assert any(winner in line for line in lines), "\n".join(lines[-15:])
+    row, log, _, _ = asyncio.run(stored(tmp_path / "game.sqlite3"))
+    assert row.status == "ended"
+    assert row.version == len(log)
+    refusals = [line for line in lines if "not valid" in line or "I don't know" in line]
+    assert not refusals
+
+
+def test_sigkill_in_the_middle_of_a_night_loses_nothing_and_repeats_nothing(tmp_path):
+    db = tmp_path / "crash.sqlite3"
+    script = (SCRIPTS / "changelings_full_game.play").read_text(encoding="utf-8").splitlines()
+    night = script.index("Fay> [Eve]")  # the shield has not acted yet: the dusk stays open
+    first = subprocess.Popen([NIGHTFALL, "play", "--db", f"sqlite://{db}", "--seed", "11"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert first.stdin is not None and first.stdout is not None
+    first.stdin.write("\n".join(script[:night]) + "\n")
+    first.stdin.flush()
+    before = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # wait until the researcher's check was acknowledged
+        line = first.stdout.readline()
+        before.append(line.rstrip("\n"))
+        if before[-1] == "[to Eve] Noted. You can change your choice until the phase closes.":
+            break
+    os.kill(first.pid, signal.SIGKILL)
+    first.wait()
+    assert first.returncode == -signal.SIGKILL
+
+    after = play(db, ":wait 2m\n")  # the overdue dusk closes after the restart
+    row, log, deadlines, outbox = asyncio.run(stored(db))
+    everything = before + after
+    assert "[group] Oh no! The changelings snatched Bob out of Ponyville in the night. " \
+           "Bob was: Pony." in after or any("Bob" in line and "Pony" in line for line in after)
+    assert "[to Eve] Your check: Gus is Changeling." in after
+    dusk_closes = [e for e in log if e.command["type"] == "Close"]
+    assert len(dusk_closes) == sum(d.state == "fired" for d in deadlines)
+    assert len({d.window for d in deadlines if d.state == "fired"}) == \
+        sum(d.state == "fired" for d in deadlines)
+    printed = [line for line in everything if line and " buttons: " not in line]
+    delivered = [row for row in outbox if row.status in ("sent", "unknown")]
+    assert len(printed) == len(delivered), "every delivered message printed exactly once"
+    repeated = {line for line in printed if printed.count(line) > 1}
+    assert repeated <= {"[group] Vote now: who should go?"}, repeated
+    assert all(row.status in ("sent", "superseded", "unknown") for row in outbox)
+    assert row.status == "running"
