@@ -93,7 +93,8 @@ class GameState:
 def canonical(value: Any) -> Any:
     """A JSON-like, order-stable form of any state value, for comparing and storing states."""
     if isinstance(value, random.Random):
-        return ["rng", canonical(value.getstate())]
+        version, internal, gauss = value.getstate()
+        return ["rng", version, list(internal), gauss]
     if is_dataclass(value) and not isinstance(value, type):
         return {f.name: canonical(getattr(value, f.name)) for f in fields(value)}
     if isinstance(value, dict):

@@ -47,7 +47,7 @@ class Game(Model):
     id = fields.IntField(primary_key=True)
     chat = fields.ForeignKeyField("models.Chat", related_name="games")
     ruleset = fields.CharField(max_length=64)
-    status = fields.CharField(max_length=16, default="lobby")  # lobby|running|ended|cancelled
+    status = fields.CharField(max_length=16, default="lobby", db_index=True)  # lobby|running|...
     host = fields.ForeignKeyField("models.Identity", related_name="hosted")
     settings = fields.JSONField(default=dict)  # pace, time zone, role list, options
     setup = fields.JSONField(null=True)  # the engine's GameSetup once started
@@ -65,8 +65,8 @@ class Seat(Model):
     """A player of a game: identity, seat and engine player id."""
 
     id = fields.IntField(primary_key=True)
-    game = fields.ForeignKeyField("models.Game", related_name="seats")
-    identity = fields.ForeignKeyField("models.Identity", related_name="seats")
+    game = fields.ForeignKeyField("models.Game", related_name="seats", db_index=True)
+    identity = fields.ForeignKeyField("models.Identity", related_name="seats", db_index=True)
     pid = fields.CharField(max_length=16)
     position = fields.IntField()
     active = fields.BooleanField(default=True)  # false once replaced or left the lobby
@@ -99,7 +99,7 @@ class Outbox(Model):
     private = fields.BooleanField(default=False)
     identity = fields.ForeignKeyField("models.Identity", related_name="inbox", null=True)
     payload = fields.JSONField()  # message key, plural, count, params, buttons
-    status = fields.CharField(max_length=16, default="pending")  # pending|sent|failed
+    status = fields.CharField(max_length=16, default="pending", db_index=True)  # pending|sent|...
     attempts = fields.IntField(default=0)
     next_try_at = fields.FloatField(default=0.0)
     created_at = fields.DatetimeField(auto_now_add=True)
@@ -112,10 +112,10 @@ class Deadline(Model):
     """When the game's current window closes."""
 
     id = fields.IntField(primary_key=True)
-    game = fields.ForeignKeyField("models.Game", related_name="deadlines")
+    game = fields.ForeignKeyField("models.Game", related_name="deadlines", db_index=True)
     window = fields.IntField()
-    due_at = fields.FloatField()
-    state = fields.CharField(max_length=16, default="pending")  # pending|fired|void
+    due_at = fields.FloatField(db_index=True)
+    state = fields.CharField(max_length=16, default="pending", db_index=True)  # pending|fired|void
 
     class Meta:
         table = "deadline"
@@ -125,7 +125,7 @@ class Button(Model):
     """An opaque token behind an inline button, resolved against stored state when pressed."""
 
     token = fields.CharField(max_length=32, primary_key=True)
-    game = fields.ForeignKeyField("models.Game", related_name="buttons")
+    game = fields.ForeignKeyField("models.Game", related_name="buttons", db_index=True)
     window = fields.IntField()
     pid = fields.CharField(max_length=16, null=True)  # whose private keyboard, None = group
     label = fields.JSONField()  # {"text": ...} or {"key": msgid}
