@@ -25,11 +25,14 @@ PLAYERS = ("Ann", "Bob", "Cid", "Dot", "Eve", "Fay", "Gus")
 
 
 async def reset_postgres(url: str) -> None:
+    """A fresh database of its own (not the test suite's `test`)."""
     import asyncpg
 
-    conn = await asyncpg.connect(url)
+    server, _, name = url.rpartition("/")
+    conn = await asyncpg.connect(f"{server}/postgres")
     try:
-        await conn.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public;")
+        await conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        await conn.execute(f'CREATE DATABASE "{name}"')
     finally:
         await conn.close()
 
@@ -76,7 +79,8 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, nargs="*", default=[1, 100, 1000])
     parser.add_argument("--commands", type=int, default=2000)
-    parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432/test")
+    parser.add_argument("--postgres",
+                        default="postgres://postgres@127.0.0.1:5432/nightfall_bench")
     parser.add_argument("--skip-postgres", action="store_true")
     args = parser.parse_args()
     print(f"{'database':<11}{'games':>7}{'commands/s':>12}{'p50 ms':>9}{'p99 ms':>9}")

@@ -131,7 +131,7 @@ async def reader_locale(row: Outbox) -> str:
     known = set(available_locales())
     if row.private and row.identity_id is not None:
         person = await Identity.get(id=row.identity_id)
-        for choice in (person.locale, person.locale_hint):
+        for choice in (person.locale, person.locale_hint, row.payload.get("locale")):
             if choice in known:
                 return str(choice)
     if row.game_id is not None:

@@ -58,8 +58,9 @@ class GameService:
                     try:
                         await self._dispatch(incoming, person)
                     except Reply as answer:
-                        await outbox.to_person(person, text_payload(answer.key,
-                                                                    **answer.params))
+                        payload = text_payload(answer.key, **answer.params)
+                        payload["locale"] = await self._context_locale(incoming)
+                        await outbox.to_person(person, payload)
             except Exception:
                 self.games.cache.clear()
                 raise
@@ -84,6 +85,20 @@ class GameService:
                     self.games.cache.clear()
                     raise
         return fired
+
+    async def _context_locale(self, incoming: Incoming) -> str:
+        """The language of the chat the input came from (for a reply outside any game)."""
+        ref = incoming.chat
+        if ref is None:
+            seat = await Seat.filter(identity__platform=incoming.platform,
+                                     identity__ref=incoming.user, active=True,
+                                     game__status__in=["lobby", "running"]).first()
+            if seat is None:
+                return "en"
+            game = await GameRow.get(id=seat.game_id).prefetch_related("chat")
+            return str(game.chat.locale)
+        chat = await Chat.get_or_none(platform=incoming.platform, ref=ref)
+        return str(chat.locale) if chat is not None else "en"
 
     # ------------------------------------------------------------------ dispatch
     async def _identity(self, incoming: Incoming) -> Identity:
