@@ -55,6 +55,10 @@ class Renderer:
     def word(self, ref: Ref) -> str:
         if ref.kind == "player":
             return self.names(ref.value)
+        if ref.kind == "ruleset":
+            from core.engine.registry import load_ruleset
+
+            return self.t.gettext(load_ruleset(ref.value).title)
         msgid = self.vocabulary.get(ref.kind, {}).get(ref.value)
         return self.t.gettext(msgid) if msgid else ref.value
 

@@ -73,6 +73,7 @@ class Ruleset:
     # window stage -> deadline preset per pace ("quick", "forum"), see core/service/pace.py
     pace: dict[str, dict[str, Any]] = {}  # noqa: RUF012
     summary: str = ""  # a short rules text (msgid) for /rules
+    title: str = ""  # the game's name (msgid)
     min_players: int = 0
     max_players: int = 0
 

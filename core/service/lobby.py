@@ -49,7 +49,7 @@ class Lobby:
         row = await self.service.current_game(chat)
         ruleset = load_ruleset(row.ruleset if row else _default_ruleset())
         await outbox.to_group(chat, text_payload(
-            texts.ROLES_IN_RULESET, ruleset=ruleset.id,
+            texts.ROLES_IN_RULESET, ruleset=Ref("ruleset", ruleset.id),
             roles=tuple(Ref("role", r) for r in ruleset.roles)), game=row)
 
     async def _cmd_status(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
@@ -59,13 +59,13 @@ class Lobby:
         if row.status == "lobby":
             seats = await Seat.filter(game_id=row.id, active=True).count()
             await outbox.to_group(chat, text_payload(
-                texts.STATUS_LOBBY, ruleset=row.ruleset, count=seats,
+                texts.STATUS_LOBBY, ruleset=Ref("ruleset", row.ruleset), count=seats,
                 needed=load_ruleset(row.ruleset).min_players), game=row)
             return
         game = await self.service.games.load(row)
         deadline = await Deadline.filter(game_id=row.id, state="pending").first()
         left = "—" if deadline is None else _duration(deadline.due_at - self.service.clock.now())
-        await outbox.to_group(chat, text_payload(texts.STATUS, ruleset=row.ruleset,
+        await outbox.to_group(chat, text_payload(texts.STATUS, ruleset=Ref("ruleset", row.ruleset),
                                                  phase=str(game.state.phase), left=left),
                               game=row)
         if game.state.paused:
@@ -98,7 +98,7 @@ class Lobby:
         leave = await self.service.games._button(row, None, {"key": texts.LEAVE_BUTTON},
                                                  {"type": "leave"})
         await outbox.to_group(chat, text_payload(texts.SIGNUP_OPEN, host=person.name,
-                                                 ruleset=ruleset_id), game=row,
+                                                 ruleset=Ref("ruleset", ruleset_id)), game=row,
                               buttons=[join, leave])
 
     async def _not_elsewhere(self, person: Identity, allowed: GameRow | None = None) -> None:

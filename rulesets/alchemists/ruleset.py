@@ -60,6 +60,7 @@ class Alchemists(Ruleset):
                   "check": CHECK_NAMES, "action": ACTION_NAMES}
     pace = PACE
     summary = RULES_SUMMARY
+    title = N_("Alchemists")
     player_options = ("stone_holder",)
     default_options: dict[str, Any] = {  # noqa: RUF012
         "stone_backfire": "random",

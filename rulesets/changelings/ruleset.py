@@ -56,6 +56,7 @@ class Changelings(Ruleset):
                   "kind": KIND_NAMES, "action": ACTION_NAMES}
     pace = PACE
     summary = RULES_SUMMARY
+    title = N_("Changelings")
     default_options: dict[str, Any] = {  # noqa: RUF012
         "random_lovers": True,
         "inactivity_hours": 0,
@@ -93,7 +94,7 @@ class Changelings(Ruleset):
             if shown == "pony":
                 kind = game.rng.choice(PONY_KINDS)
                 p.counters["kind"] = kind
-                game.tell(to_player(p.pid), N_("Your role: {role} — you are a {kind}."),
+                game.tell(to_player(p.pid), N_("Your role: {role} ({kind})."),
                           role=role(shown), kind=Ref("kind", kind))
             else:
                 game.tell(to_player(p.pid), N_("Your role: {role}."), role=role(shown))
