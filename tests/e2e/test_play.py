@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from core.service import texts
 from core.storage.db import close_db, open_db
 from core.storage.models import Deadline, LogEntry, Outbox
 from core.storage.models import Game as GameRow
@@ -87,6 +88,6 @@ def test_sigkill_in_the_middle_of_a_night_loses_nothing_and_repeats_nothing(tmp_
     delivered = [row for row in outbox if row.status in ("sent", "unknown")]
     assert len(printed) == len(delivered), "every delivered message printed exactly once"
     repeated = {line for line in printed if printed.count(line) > 1}
-    assert repeated <= {"[group] Vote now: who should go?"}, repeated
+    assert repeated <= {f"[group] {texts.VOTE_PROMPT}"}, repeated  # the election's and day 2's
     assert all(row.status in ("sent", "superseded", "unknown") for row in outbox)
     assert row.status == "running"
