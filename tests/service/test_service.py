@@ -181,3 +181,14 @@ async def test_group_messages_are_rendered_in_the_groups_language(db_url):
     await chat("Ann: /newgame changelings", "Ann: /language de")
     row = await Outbox.all().order_by("-id").first()
     assert row.status == "sent"
+
+
+async def test_bad_input_is_answered_in_the_chats_language(db_url):
+    chat = await open_chat(db_url, locale="de")
+    await started_changelings(chat)
+    before = await log_size()
+    answers = await chat("Zed: [Bob]", "Ann: /vote Xavier", "Ann: /dance")
+    assert await log_size() == before
+    assert not any("You are not" in line or "Nobody" in line or "know" in line
+                   for line in answers), answers
+    assert len(answers) == 3
