@@ -11,11 +11,13 @@ from core.service.ports import Outgoing, PermanentError, RateLimits, TransientEr
 from core.storage.db import open_db
 from core.storage.models import Chat, Identity, Outbox
 
+UNLIMITED = RateLimits()
+
 
 class FlakyAdapter:
     platform = "test"
 
-    def __init__(self, failures: list[Exception | None], limits: RateLimits = RateLimits()):
+    def __init__(self, failures: list[Exception | None], limits: RateLimits = UNLIMITED):
         self.failures = failures
         self.limits = limits
         self.sent: list[Outgoing] = []
