@@ -297,6 +297,7 @@ class Game:
     def _perform_host(self, cmd: Host, _: None) -> None:
         s = self.state
         self.event("host", command=cmd.command, target=cmd.target, by=cmd.by, minutes=cmd.minutes)
+        s.host_log.append((s.phase.kind, s.phase.number, cmd.command))
         if cmd.command == "pause":
             s.paused = True
             self.tell(GROUP, N_("The host paused the game. Nothing counts until it resumes."))

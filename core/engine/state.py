@@ -70,6 +70,7 @@ class GameState:
     reactions: list[Owed] = field(default_factory=list)
     learned: dict[str, dict[str, str]] = field(default_factory=dict)
     removals: list[tuple[str, str]] = field(default_factory=list)
+    host_log: list[tuple[str, int, str]] = field(default_factory=list)  # phase kind, n, command
     winners: list[str] | None = None
     rs: Any = None  # the rule set's own state (a dataclass)
 

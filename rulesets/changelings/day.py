@@ -31,7 +31,6 @@ def begin_day(game: Game, number: int) -> None:
         game.state.vote_extra[target] = weight
         state.letter = None
     state.tiebreak_pick = None
-    state.day_removed = []
     game.set_phase(Phase("day", number, "vote"))
     game.narrate(GROUP, flavour.DAY_BEGINS, number=number)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import GROUP, N_, player, role
+from core.engine.messages import GROUP, N_, cause, player, role
 
 from . import flavour
 from . import standing as st
@@ -63,6 +63,14 @@ def check_end(game: Game) -> bool:
         game.narrate(GROUP, flavour.DRAW)
     for p in game.state.players.values():
         game.tell(GROUP, N_("{name} was {role}."), name=player(p.pid), role=role(p.role))
+    for kind, number, pid, why in st.cs(game).timeline:
+        key = (N_("Day {number}: {name} left the game ({cause}).") if kind == "day"
+               else N_("Night {number}: {name} left the game ({cause})."))
+        game.tell(GROUP, key, number=number, name=player(pid), cause=cause(why))
+    for kind, number, command in game.state.host_log:
+        key = (N_("Day {number}: the host used /{command}.") if kind == "day"
+               else N_("Night {number}: the host used /{command}."))
+        game.tell(GROUP, key, number=number, command=command)
     lovers = st.cs(game).lovers
     if lovers:
         game.tell(GROUP, N_("{first} and {second} were lovers."), first=player(lovers[0]),

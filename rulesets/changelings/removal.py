@@ -19,7 +19,8 @@ DAY_EFFECTS = frozenset({"banished", "heartbreak", "chased"})
 def on_removed(game: Game, p: Player, why: str) -> None:
     state = cs(game)
     at_night = game.state.phase.kind == "night" and why != "modkill"
-    state.timeline.append((str(game.state.phase), why, p.pid))
+    phase = game.state.phase
+    state.timeline.append((phase.kind, phase.number, p.pid, why))
     if at_night:
         state.night.gone.append((p.pid, why))
     else:

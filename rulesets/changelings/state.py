@@ -31,5 +31,4 @@ class ChangelingsState:
     exchange_used: bool = False
     letter: tuple[str, int, str | None] | None = None  # target, weight, text for the next day
     night: Night = field(default_factory=Night)
-    day_removed: list[tuple[str, str]] = field(default_factory=list)
-    timeline: list[tuple[str, str, str]] = field(default_factory=list)  # phase, what, who
+    timeline: list[tuple[str, int, str, str]] = field(default_factory=list)  # kind, n, who, what
