@@ -177,9 +177,9 @@ class Games:
         chat = await row.chat
         living = [p for p in state.players.values() if p.alive]
         if ruleset.voting_open(game):
-            buttons = [await self._button(row, None, {"text": p.name},
+            buttons = [await self.button(row, None, {"text": p.name},
                                           {"type": "vote", "target": p.pid}) for p in living]
-            buttons.append(await self._button(row, None, {"key": texts.WITHDRAW_BUTTON},
+            buttons.append(await self.button(row, None, {"key": texts.WITHDRAW_BUTTON},
                                               {"type": "vote", "target": None}))
             await outbox.to_group(chat, text_payload(texts.VOTE_PROMPT), game=row,
                                   buttons=buttons)
@@ -210,10 +210,10 @@ class Games:
                         "key": texts.ACTION_ON, "params": encode({"action": action, "name": name})}
                 else:
                     label = {"key": texts.ACTION_ONLY, "params": encode({"action": action})}
-                buttons.append(await self._button(row, p.pid, label, {
+                buttons.append(await self.button(row, p.pid, label, {
                     "type": "act", "action": spec.id, "targets": list(targets)}))
         if buttons:
-            buttons.append(await self._button(row, p.pid, {"key": texts.PASS_BUTTON},
+            buttons.append(await self.button(row, p.pid, {"key": texts.PASS_BUTTON},
                                               {"type": "act", "action": "pass", "targets": []}))
             await outbox.to_person(person, text_payload(
                 texts.ACTION_PROMPT, action=tuple(Ref("action", s.id) for s in pressable)),
@@ -236,7 +236,7 @@ class Games:
         await outbox.to_group(chat, {**payload, "replace": f"tally-{row.id}-{row.window}"},
                               game=row)
 
-    async def _button(self, row: GameRow, pid: str | None, label: dict[str, Any],
+    async def button(self, row: GameRow, pid: str | None, label: dict[str, Any],
                       command: dict[str, Any]) -> dict[str, Any]:
         token = secrets.token_urlsafe(12)
         await Button.create(token=token, game=row, window=row.window, pid=pid, label=label,

@@ -93,9 +93,9 @@ class Lobby:
                                    settings={"pace": "quick", "tz": DEFAULT_TZ, "roles": None,
                                              "options": {}})
         await Seat.create(game=row, identity=person, pid="", position=0)
-        join = await self.service.games._button(row, None, {"key": texts.JOIN_BUTTON},
+        join = await self.service.games.button(row, None, {"key": texts.JOIN_BUTTON},
                                                 {"type": "join"})
-        leave = await self.service.games._button(row, None, {"key": texts.LEAVE_BUTTON},
+        leave = await self.service.games.button(row, None, {"key": texts.LEAVE_BUTTON},
                                                  {"type": "leave"})
         await outbox.to_group(chat, text_payload(texts.SIGNUP_OPEN, host=person.name,
                                                  ruleset=Ref("ruleset", ruleset_id)), game=row,

@@ -13,7 +13,6 @@ from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
 from core.engine import Act, Host, MarkEarly, Say, Vote, Whisper
-from core.engine.registry import available
 from core.i18n import available_locales
 from core.storage.models import Button, Chat, Deadline, Identity, ProcessedUpdate, Seat
 from core.storage.models import Game as GameRow
@@ -282,6 +281,3 @@ class GameService:
             await self.games.apply(row, Act(seat.pid, command["action"],
                                             tuple(command["targets"]), at=now), person)
 
-
-def rulesets() -> list[str]:
-    return sorted(available())

@@ -44,7 +44,3 @@ def linked_partners(game: Game, pid: str) -> set[str]:
         elif b == pid:
             found.add(a)
     return found
-
-
-def holds_stone(game: Game, pid: str) -> bool:
-    return als(game).stone.holder == pid

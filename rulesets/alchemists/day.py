@@ -14,8 +14,6 @@ from .common import als, side_of
 from .end import check_end
 from .night import begin_night
 
-RANK_TAKE = 1
-
 
 def begin_day(game: Game, number: int) -> None:
     state = als(game)

@@ -9,6 +9,7 @@ from core.engine.state import Player
 
 from . import stone as stone_rules
 from .common import als, father, homunculi
+from .day import settle_take
 
 RANK_TAKE = 1
 
@@ -69,11 +70,9 @@ def _bodyguard_steps_up(game: Game) -> None:
 
 def _take(game: Game, pride: Player, at_night: bool) -> None:
     target = pride.counters.get("take_target")
-    if target is not None and game.state.players[target].alive:
-        game.remove(game.state.players[target], "taken")
-        game.tell(GROUP, N_("{name} is taken away with {pride}."), name=player(target),
-                  pride=player(pride.pid))
-    elif target is None and at_night:
+    if target is not None:
+        settle_take(game, pride.pid, target)
+    elif at_night:
         als(game).take_owed_next_day = pride.pid
-    elif target is None:
+    else:
         game.owe("take", pride.pid, [], RANK_TAKE)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from core.engine.game import Game
 from core.engine.messages import GROUP, N_, player, role, to_player
 from core.engine.phase import Phase
-from core.engine.state import Owed, Player
+from core.engine.state import Owed
 
 from . import flavour
 from . import standing as st
@@ -143,10 +143,3 @@ def answer(game: Game, owed: Owed, target: str | None) -> None:
         heir = target if target is not None else game.rng.choice(living)
         st.take_office(game, game.state.players[heir])
     continue_reactions(game, number)
-
-
-def owed_to(game: Game, p: Player, kind: str) -> Owed | None:
-    owed = game.current_owed()
-    if owed is not None and owed.kind == kind and owed.player == p.pid:
-        return owed
-    return None
