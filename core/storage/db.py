@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tortoise import Tortoise
+from tortoise import Tortoise, connections
+from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.backends.base.executor import EXECUTOR_CACHE
 from tortoise.migrations.api import migrate
 
@@ -25,6 +26,11 @@ def tortoise_config(url: str) -> dict[str, Any]:
     }
 
 
+# tortoise keeps its clients per asyncio context: a close from another task (a test fixture's
+# teardown, a shutdown handler) would not see them, and an unclosed SQLite client keeps a
+# non-daemon thread that stops the interpreter from exiting. So we remember what we opened.
+_opened: list[BaseDBAsyncClient] = []
+
 # For the `tortoise` command line (makemigrations): `tortoise -c core.storage.db.TORTOISE_ORM`.
 TORTOISE_ORM = tortoise_config(DEFAULT_URL)
 
@@ -35,12 +41,15 @@ async def open_db(url: str) -> None:
     await migrate(config=config)
     await close_db()
     await Tortoise.init(config=config)
+    _opened.extend(connections.all())
 
 
 async def close_db() -> None:
     """Close the connections and forget the models' binding (a later open may use another
     database, as the test suite does)."""
     await Tortoise.close_connections()
+    while _opened:
+        await _opened.pop().close()
     await Tortoise._reset_apps()
     # tortoise caches insert statements per connection *name*, not per dialect: a process that
     # opens SQLite and then PostgreSQL under the name "default" would reuse SQLite's SQL.
