@@ -1,12 +1,14 @@
 """Printing what the bot says: `[group] text`, `[to Ann] text`, keyboards as
-`[group] buttons: [Bob] [Cid]`. It remembers the newest keyboard offered in the group and to
-each person, so that `Ann: [Bob]` can press a button by its label."""
+`[group] buttons: [Bob] [Cid]`, a pressed button's notice as `[notice to Ann] text`. A message
+edited in place is printed again, its keyboard only when it changed. It remembers the newest
+keyboard offered in the group and to each person, so that `Ann: [Bob]` can press a button by
+its label."""
 
 from __future__ import annotations
 
 from typing import TextIO
 
-from core.service.ports import Outgoing, RateLimits
+from core.service.ports import ButtonOut, Outgoing, RateLimits, Silence
 
 GROUP = "group"
 
@@ -17,16 +19,26 @@ class ConsoleAdapter:
 
     def __init__(self, out: TextIO) -> None:
         self.out = out
-        self.keyboards: dict[str, tuple[tuple[str, str], ...]] = {}
+        self.keyboards: dict[str, tuple[ButtonOut, ...]] = {}
         self.transcript: list[str] = []
 
     async def send(self, message: Outgoing) -> None:
         where = f"to {message.recipient}" if message.private else "group"
-        self._print(f"[{where}] {message.text}")
-        if message.buttons:
-            labels = " ".join(f"[{label}]" for label, _ in message.buttons)
+        for line in message.text.split("\n"):
+            if line:
+                self._print(f"[{where}] {line}")
+        chat = message.chat_ref if message.private else GROUP
+        if message.buttons and (message.replace is None
+                                or self.keyboards.get(chat) != message.buttons):
+            labels = " ".join(f"[{button.label}]" for button in message.buttons)
             self._print(f"[{where}] buttons: {labels}")
-            self.keyboards[message.chat_ref if message.private else GROUP] = message.buttons
+            self.keyboards[chat] = message.buttons
+
+    async def silence(self, order: Silence) -> None:
+        """A terminal cannot mute anybody; the transcript's readers know who is dead."""
+
+    def notice(self, who: str, text: str) -> None:
+        self._print(f"[notice to {who}] {text}")
 
     def _print(self, line: str) -> None:
         self.transcript.append(line)
@@ -36,7 +48,7 @@ class ConsoleAdapter:
     def token_for(self, chat_ref: str, label: str) -> str | None:
         """The token of the button with this label on the newest keyboard of that chat."""
         wanted = label.strip().casefold()
-        for shown, token in self.keyboards.get(chat_ref, ()):
-            if shown.casefold() == wanted:
-                return token
+        for button in self.keyboards.get(chat_ref, ()):
+            if button.label.casefold() == wanted:
+                return button.token
         return None

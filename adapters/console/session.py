@@ -105,9 +105,11 @@ class ConsoleSession:
         if text.startswith("[") and text.endswith("]"):
             chat_ref = user if private else GROUP
             button = self.adapter.token_for(chat_ref, text[1:-1]) or f"unknown:{text}"
-        await self.service.handle(Incoming(
+        notice = await self.service.handle(Incoming(
             platform="console", update_id=update, user=user, user_name=who,
             text="" if button else text, chat=None if private else GROUP, button=button))
+        if notice is not None:
+            self.adapter.notice(who, notice)
         await self.pump()
 
     async def pump(self) -> None:

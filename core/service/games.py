@@ -12,13 +12,14 @@ from core.engine.commands import MarkEarly
 from core.engine.messages import Message, Ref
 from core.engine.registry import load_ruleset
 from core.engine.state import Player
-from core.storage.models import Button, Deadline, Identity, LogEntry, Seat
+from core.storage.models import Button, Deadline, Identity, KeyValue, LogEntry, Seat
 from core.storage.models import Game as GameRow
 
 from . import outbox, texts
 from .clock import Clock
 from .codec import command_from_json, command_to_json, encode, message_to_json, text_payload
 from .pace import due_at, window_key
+from .replies import Reply
 
 
 class StateMismatch(RuntimeError):
@@ -75,15 +76,19 @@ class Games:
         await self.window_opened(row, game)
         return game
 
-    async def apply(self, row: GameRow, command: Command, sender: Identity | None) -> bool:
-        """Apply one command; a refusal is answered to the sender and changes nothing."""
+    async def apply(self, row: GameRow, command: Command, sender: Identity | None,
+                    refusal_as_reply: bool = False) -> bool:
+        """Apply one command; a refusal changes nothing and is answered to the sender (or
+        raised as a Reply, for a pressed button's short notice)."""
         game = await self.load(row)
         try:
             outcome = game.apply(command)
         except Refused as refusal:
+            params = dict(refusal.params)
+            params.pop("count", None)
+            if refusal_as_reply:
+                raise Reply(refusal.key, refusal.plural, refusal.count, **params) from None
             if sender is not None:
-                params = dict(refusal.params)
-                params.pop("count", None)
                 await outbox.to_person(sender, text_payload(
                     refusal.key, refusal.plural, refusal.count, **params), game=row)
             return False
@@ -93,12 +98,15 @@ class Games:
                               events=[[e.kind, encode(e.data)] for e in outcome.events])
         row.snapshot = encode_snapshot(game)
         await self.deliver_outcome(row, game, outcome)
+        await self._silence_removed(row, [e.data["player"] for e in outcome.events
+                                          if e.kind == "removed"])
         kinds = {e.kind for e in outcome.events}
         if "phase" in kinds:
             row.window += 1
             await Deadline.filter(game_id=row.id, state="pending").update(state="void")
             if game.state.phase.kind == "ended":
                 row.status = "ended"
+                await self.unmute_the_dead(row, game)
             else:
                 await self.window_opened(row, game)
         elif isinstance(command, Host):
@@ -146,6 +154,32 @@ class Games:
                                                 settings.get("tz", "Europe/Berlin")))
         await self._prompts(row, game)
 
+    # ------------------------------------------------------------------ the dead go silent
+    async def _silence_removed(self, row: GameRow, pids: list[str]) -> None:
+        """The rules silence the dead in the group: mute them there (where the platform lets
+        the bot) and invite them to the spectators' chat, if the host named one."""
+        if not pids:
+            return
+        seats = await seat_identities(row)
+        chat = await row.chat
+        link = (chat.settings or {}).get("spectators")
+        for pid in pids:
+            person = seats.get(pid)
+            if person is None:
+                continue
+            await outbox.silence(chat, person, muted=True, game=row)
+            if link:
+                await outbox.to_person(person, text_payload(texts.SPECTATORS_INVITE, link=link),
+                                       game=row)
+
+    async def unmute_the_dead(self, row: GameRow, game: Game) -> None:
+        """The game is over: everybody may speak again."""
+        seats = await seat_identities(row)
+        chat = await row.chat
+        for p in game.state.players.values():
+            if not p.alive and p.pid in seats:
+                await outbox.silence(chat, seats[p.pid], muted=False, game=row)
+
     # ------------------------------------------------------------------ messages and prompts
     async def deliver_outcome(self, row: GameRow, game: Game, outcome: Outcome) -> None:
         seats = await seat_identities(row)
@@ -181,8 +215,10 @@ class Games:
                                           {"type": "vote", "target": p.pid}) for p in living]
             buttons.append(await self.button(row, None, {"key": texts.WITHDRAW_BUTTON},
                                               {"type": "vote", "target": None}))
-            await outbox.to_group(chat, text_payload(texts.VOTE_PROMPT), game=row,
-                                  buttons=buttons)
+            await KeyValue.create(key=self._ballot_key(row), value=buttons)
+            await outbox.to_group(chat, {**text_payload(texts.VOTE_PROMPT),
+                                         "replace": self._ballot_key(row)},
+                                  game=row, buttons=buttons)
         seats = await seat_identities(row)
         for p in state.players.values():
             specs = ruleset.prompted(game, p) if p.pid in seats else []
@@ -225,7 +261,8 @@ class Games:
                     game=row)
 
     async def tally(self, row: GameRow, game: Game) -> None:
-        """The group's live tally: one message per window that adapters edit in place."""
+        """The live tally, under the window's ballot: one group message, edited in place
+        (adapters that cannot edit post the newest version)."""
         counts = sorted(((n, pid) for pid, n in game.tally().items() if n > 0),
                         key=lambda item: (-item[0], game.state.players[item[1]].seat))
         chat = await row.chat
@@ -233,15 +270,26 @@ class Games:
                                                         for n, pid in counts))
         if not counts:
             payload = text_payload(texts.TALLY_EMPTY)
-        await outbox.to_group(chat, {**payload, "replace": f"tally-{row.id}-{row.window}"},
-                              game=row)
+        ballot = await KeyValue.get_or_none(key=self._ballot_key(row))
+        if ballot is None:  # a vote without a ballot (a reaction window): the tally alone
+            await outbox.to_group(chat, {**payload, "replace": f"tally-{row.id}-{row.window}"},
+                                  game=row)
+            return
+        await outbox.to_group(chat, {**text_payload(texts.VOTE_PROMPT), "more": [payload],
+                                     "replace": self._ballot_key(row)},
+                              game=row, buttons=ballot.value)
+
+    @staticmethod
+    def _ballot_key(row: GameRow) -> str:
+        return f"ballot-{row.id}-{row.window}"
 
     async def button(self, row: GameRow, pid: str | None, label: dict[str, Any],
-                      command: dict[str, Any]) -> dict[str, Any]:
+                     command: dict[str, Any], start: bool = False) -> dict[str, Any]:
+        """A button offered in this window; `start` ones are pressed from the private chat."""
         token = secrets.token_urlsafe(12)
         await Button.create(token=token, game=row, window=row.window, pid=pid, label=label,
                             command=command)
-        return {"label": label, "token": token}
+        return {"label": label, "token": token, "start": start}
 
 
 async def seat_identities(row: GameRow) -> dict[str, Identity]:

@@ -11,7 +11,7 @@ from core.engine import GameSetup, SetupError
 from core.engine.messages import Ref
 from core.engine.registry import available, load_ruleset
 from core.i18n import available_locales
-from core.storage.models import Chat, Deadline, Identity, Seat
+from core.storage.models import Chat, Deadline, Identity, KeyValue, Seat
 from core.storage.models import Game as GameRow
 
 from . import outbox, texts
@@ -93,13 +93,24 @@ class Lobby:
                                    settings={"pace": "quick", "tz": DEFAULT_TZ, "roles": None,
                                              "options": {}})
         await Seat.create(game=row, identity=person, pid="", position=0)
-        join = await self.service.games.button(row, None, {"key": texts.JOIN_BUTTON},
-                                                {"type": "join"})
-        leave = await self.service.games.button(row, None, {"key": texts.LEAVE_BUTTON},
-                                                 {"type": "leave"})
-        await outbox.to_group(chat, text_payload(texts.SIGNUP_OPEN, host=person.name,
-                                                 ruleset=Ref("ruleset", ruleset_id)), game=row,
-                              buttons=[join, leave])
+        await self._signup_message(row, chat, [person.name])
+
+    async def _signup_message(self, row: GameRow, chat: Chat, names: list[str]) -> None:
+        """The sign-up message with the current list, edited in place as players come and go
+        (one group message instead of one per join: groups have a small message budget).
+        Its buttons open the private chat, where the bot may then write to the player."""
+        host = await Identity.get(id=row.host_id)
+        buttons = await KeyValue.get_or_none(key=f"signup-{row.id}")
+        if buttons is None:
+            buttons = await KeyValue.create(key=f"signup-{row.id}", value=[
+                await self.service.games.button(row, None, {"key": texts.JOIN_BUTTON},
+                                                {"type": "join"}, start=True),
+                await self.service.games.button(row, None, {"key": texts.LEAVE_BUTTON},
+                                                {"type": "leave"}, start=True)])
+        await outbox.to_group(chat, {
+            **text_payload(texts.SIGNUP_OPEN, host=host.name, ruleset=Ref("ruleset", row.ruleset)),
+            "more": [text_payload(texts.SIGNUP_LIST, count=len(names), names=", ".join(names))],
+            "replace": f"signup-{row.id}"}, game=row, buttons=buttons.value)
 
     async def _not_elsewhere(self, person: Identity, allowed: GameRow | None = None) -> None:
         seats = await Seat.filter(identity_id=person.id, active=True,
@@ -132,25 +143,16 @@ class Lobby:
             await self._not_elsewhere(person, allowed=row)
             count = await Seat.filter(game_id=row.id, active=True).count()
             await Seat.create(game=row, identity=person, pid="", position=count)
-            await outbox.to_group(chat, text_payload(texts.JOINED, name=person.name), game=row)
+            await outbox.to_person(person, text_payload(texts.JOINED_PRIVATE), game=row)
         else:
             if seat is None:
                 raise Reply(texts.NOT_JOINED)
             seat.active = False
             await seat.save(update_fields=["active"])
-            await outbox.to_group(chat, text_payload(texts.LEFT, name=person.name), game=row)
+            await outbox.to_person(person, text_payload(texts.LEFT_PRIVATE), game=row)
         names = [s.identity.name for s in await Seat.filter(game_id=row.id, active=True)
                  .order_by("position").prefetch_related("identity")]
-        await outbox.to_group(chat, text_payload(texts.SIGNUP_LIST, count=len(names),
-                                                 names=", ".join(names)), game=row)
-
-    async def join_by_link(self, payload: str, person: Identity) -> None:
-        """A deep link's start payload `join-<game id>`."""
-        game_id = payload.removeprefix("join-")
-        row = await GameRow.get_or_none(id=int(game_id)) if game_id.isdigit() else None
-        if row is None:
-            raise Reply(texts.NO_GAME)
-        await self.press("join", row, person)
+        await self._signup_message(row, chat, names)
 
     # ------------------------------------------------------------------ host settings
     async def _host_lobby(self, chat: Chat, person: Identity, admin: bool) -> GameRow:
@@ -212,6 +214,24 @@ class Lobby:
         await outbox.to_group(chat, text_payload(texts.SETTING_CHANGED, name=name,
                                                  value=raw.strip()), game=row)
 
+    async def _cmd_spectators(self, rest: str, chat: Chat, person: Identity,
+                              admin: bool) -> None:
+        """Where the dead may watch: a link to the host's spectators' chat, or "off"."""
+        row = await self.service.current_game(chat)
+        if row is not None and row.host_id != person.id and not admin:
+            raise Reply(texts.NOT_HOST)
+        link = rest.strip()
+        if link.lower() == "off":
+            chat.settings = {k: v for k, v in chat.settings.items() if k != "spectators"}
+            reply = texts.SPECTATORS_OFF
+        elif link.startswith("https://") and " " not in link and len(link) <= 200:
+            chat.settings = {**chat.settings, "spectators": link}
+            reply = texts.SPECTATORS_SET
+        else:
+            raise Reply(texts.BAD_LINK)
+        await chat.save(update_fields=["settings"])
+        await outbox.to_group(chat, text_payload(reply), game=row)
+
     async def _cmd_startgame(self, rest: str, chat: Chat, person: Identity,
                              admin: bool) -> None:
         row = await self._host_lobby(chat, person, admin)
@@ -249,6 +269,8 @@ class Lobby:
             raise Reply(texts.NOT_HOST)
         row.status = "cancelled"
         await row.save(update_fields=["status"])
+        if row.setup is not None:
+            await self.service.games.unmute_the_dead(row, await self.service.games.load(row))
         await Deadline.filter(game_id=row.id, state="pending").update(state="void")
         self.service.games.forget(row.id)
         await outbox.to_group(chat, text_payload(texts.CANCELLED, host=person.name))

@@ -9,15 +9,26 @@ handed to the adapter, so a crash never announces anything twice (see `Deliverer
 from __future__ import annotations
 
 import logging
+import secrets
+from collections import deque
 from typing import Any
 
 from core.engine.registry import load_ruleset
 from core.i18n import Renderer, available_locales
-from core.storage.models import Chat, Game, Identity, Outbox, Seat
+from core.storage.models import Button, Chat, Game, Identity, KeyValue, Outbox, Seat
 
+from . import texts
 from .clock import Clock
-from .codec import decode
-from .ports import Adapter, Outgoing, PermanentError, TransientError
+from .codec import decode, text_payload
+from .ports import (
+    Adapter,
+    ButtonOut,
+    Outgoing,
+    PermanentError,
+    Silence,
+    TransientError,
+    Unreachable,
+)
 
 log = logging.getLogger(__name__)
 
@@ -38,21 +49,45 @@ async def to_person(identity: Identity, payload: dict[str, Any], game: Game | No
                         payload={**payload, "buttons": buttons or []})
 
 
+async def silence(chat: Chat, person: Identity, muted: bool, game: Game | None = None) -> None:
+    """Mute or unmute a person in a group, in order with the messages around it."""
+    await Outbox.create(game=game, platform=chat.platform, chat_ref=chat.ref, private=False,
+                        identity=person,
+                        payload={"silence": {"user": person.ref, "muted": muted}})
+
+
 class RateLimiter:
-    """Minimum spacing between messages per chat and overall, per platform."""
+    """Minimum spacing between messages per chat and overall, and a sliding one-minute
+    budget per group chat, per platform."""
 
     def __init__(self) -> None:
         self.last_chat: dict[tuple[str, str], float] = {}
         self.last_overall: dict[str, float] = {}
+        self.group_minute: dict[tuple[str, str], deque[float]] = {}
+        self.held: dict[tuple[str, str], float] = {}
 
-    def allow(self, adapter: Adapter, chat_ref: str, now: float) -> bool:
+    def hold(self, platform: str, chat_ref: str, until: float) -> None:
+        """The platform asked us to wait (a flood limit): nothing goes to that chat before."""
+        key = (platform, chat_ref)
+        self.held[key] = max(until, self.held.get(key, until))
+
+    def allow(self, adapter: Adapter, chat_ref: str, private: bool, now: float) -> bool:
         limits = adapter.limits
         key = (adapter.platform, chat_ref)
+        if self.held.get(key, -1e18) > now:
+            return False
         if limits.per_chat and now - self.last_chat.get(key, -1e18) < 1 / limits.per_chat:
             return False
         if limits.overall and now - self.last_overall.get(adapter.platform, -1e18) < (
                 1 / limits.overall):
             return False
+        recent = self.group_minute.setdefault(key, deque()) if not private else None
+        if recent is not None and limits.per_group_minute:
+            while recent and now - recent[0] >= 60:
+                recent.popleft()
+            if len(recent) >= limits.per_group_minute:
+                return False
+            recent.append(now)
         self.last_chat[key] = now
         self.last_overall[adapter.platform] = now
         return True
@@ -98,31 +133,108 @@ class Deliverer:
                 continue
             adapter = self.adapters[row.platform]
             key = (row.platform, row.chat_ref)
-            if key in blocked or not self.limiter.allow(adapter, row.chat_ref, now):
+            paced = "silence" not in row.payload  # a mute is no message
+            if key in blocked or (paced and not self.limiter.allow(adapter, row.chat_ref,
+                                                                   row.private, now)):
                 blocked.add(key)  # keep each chat's order: nothing later for it this round
                 continue
-            outgoing = await render(row)
             row.status = "sending"  # committed before the send: a crash cannot repeat it
             await row.save(update_fields=["status"])
             try:
-                await adapter.send(outgoing)
+                await self._hand_over(adapter, row)
             except TransientError as err:
                 row.attempts += 1
                 delay = err.retry_after or min(MAX_BACKOFF, 2.0 ** row.attempts)
                 row.next_try_at = now + delay
                 row.status = "failed" if row.attempts >= MAX_ATTEMPTS else "pending"
-                self.failures[row.platform] = self.failures.get(row.platform, 0) + 1
+                if err.retry_after:
+                    self.limiter.hold(row.platform, row.chat_ref, row.next_try_at)
+                self._failed(row.platform)
                 blocked.add(key)
                 log.warning("delivery %s failed (attempt %s): %s", row.id, row.attempts, err)
+            except Unreachable as err:
+                row.status = "unreachable"
+                self._failed(row.platform)
+                log.info("delivery %s waits for its reader: %s", row.id, err)
+                await tell_group_unreachable(row)
             except PermanentError as err:
                 row.status = "failed"
-                self.failures[row.platform] = self.failures.get(row.platform, 0) + 1
+                self._failed(row.platform)
                 log.warning("delivery %s failed for good: %s", row.id, err)
             else:
                 row.status = "sent"
                 sent += 1
             await row.save(update_fields=["status", "attempts", "next_try_at"])
         return sent
+
+
+    async def _hand_over(self, adapter: Adapter, row: Outbox) -> None:
+        order = row.payload.get("silence")
+        if order is not None:
+            await adapter.silence(Silence(row.id, row.chat_ref, order["user"], order["muted"]))
+        else:
+            await adapter.send(await render(row))
+
+    def _failed(self, platform: str) -> None:
+        self.failures[platform] = self.failures.get(platform, 0) + 1
+
+
+async def tell_group_unreachable(row: Outbox) -> None:
+    """A player's private chat is closed to the bot: say so in the game's group, once, with
+    a button that opens the private chat (what waits is sent when the player writes)."""
+    if row.game_id is None or row.identity_id is None:
+        return
+    flag = f"unreachable-{row.game_id}-{row.identity_id}"
+    if await KeyValue.exists(key=flag):
+        return
+    await KeyValue.create(key=flag, value=True)
+    game = await Game.get(id=row.game_id).prefetch_related("chat")
+    person = await Identity.get(id=row.identity_id)
+    token = secrets.token_urlsafe(12)
+    await Button.create(token=token, game=game, window=game.window, pid=None,
+                        label={"key": texts.OPEN_PRIVATE_BUTTON}, command={"type": "hello"})
+    await to_group(game.chat, text_payload(texts.OPEN_PRIVATE_CHAT, name=person.name),
+                   game=game, buttons=[{"label": {"key": texts.OPEN_PRIVATE_BUTTON},
+                                        "token": token, "start": True}])
+
+
+async def reopen(person: Identity) -> int:
+    """The person wrote to the bot privately: send what could not reach them before (for
+    games still running, or outside any game), and let the group hear again next time."""
+    rows = Outbox.filter(identity_id=person.id, status="unreachable")
+    waiting = [r.id for r in await rows if r.game_id is None or (
+        await Game.get(id=r.game_id)).status in ("lobby", "running")]
+    if waiting:
+        await Outbox.filter(id__in=waiting).update(status="pending", next_try_at=0.0)
+    await Outbox.filter(identity_id=person.id, status="unreachable").update(status="failed")
+    await KeyValue.filter(key__startswith="unreachable-",
+                          key__endswith=f"-{person.id}").delete()
+    return len(waiting)
+
+
+async def personal_text(person: Identity, fallback_locale: str, answer: Any,
+                        game_id: int | None) -> str:
+    """A service answer (a `Reply`) rendered at once for one person, for platforms that show
+    it immediately (a pressed button's notice) rather than through the outbox."""
+    known = set(available_locales())
+    locale = next((c for c in (person.locale, person.locale_hint, fallback_locale)
+                   if c in known), "en")
+    params = decode(text_payload(answer.key, answer.plural, answer.count,
+                                 **answer.params)["params"])
+    renderer = await game_renderer(game_id, locale)
+    return renderer.render_parts(answer.key, answer.plural, answer.count, params)
+
+
+async def game_renderer(game_id: int | None, locale: str) -> Renderer:
+    """A renderer that knows a game's player names and its rule set's vocabulary."""
+    names: dict[str, str] = {}
+    vocabulary: dict[str, dict[str, str]] = {}
+    if game_id is not None:
+        game = await Game.get(id=game_id)
+        vocabulary = load_ruleset(game.ruleset).vocabulary
+        for seat in await Seat.filter(game_id=game.id, active=True).prefetch_related("identity"):
+            names[seat.pid] = seat.identity.name
+    return Renderer(locale, vocabulary, lambda pid: names.get(pid, pid))
 
 
 async def reader_locale(row: Outbox) -> str:
@@ -145,18 +257,13 @@ async def reader_locale(row: Outbox) -> str:
 
 
 async def render(row: Outbox) -> Outgoing:
-    names: dict[str, str] = {}
-    vocabulary: dict[str, dict[str, str]] = {}
-    if row.game_id is not None:
-        game = await Game.get(id=row.game_id)
-        vocabulary = load_ruleset(game.ruleset).vocabulary
-        for seat in await Seat.filter(game_id=game.id, active=True).prefetch_related("identity"):
-            names[seat.pid] = seat.identity.name
-    renderer = Renderer(await reader_locale(row), vocabulary, lambda pid: names.get(pid, pid))
+    renderer = await game_renderer(row.game_id, await reader_locale(row))
     payload = row.payload
-    text = renderer.render_parts(payload["key"], payload.get("plural"), payload.get("count"),
-                                 decode(payload.get("params") or {}))
-    buttons = tuple((label_text(renderer, b["label"]), b["token"])
+    text = "\n\n".join(
+        renderer.render_parts(part["key"], part.get("plural"), part.get("count"),
+                              decode(part.get("params") or {}))
+        for part in (payload, *payload.get("more", ())))
+    buttons = tuple(ButtonOut(label_text(renderer, b["label"]), b["token"], bool(b.get("start")))
                     for b in payload.get("buttons") or [])
     recipient = None
     if row.private and row.identity_id is not None:

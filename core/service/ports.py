@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,25 +29,47 @@ class Incoming:
         return self.chat is None
 
 
+class ButtonOut(NamedTuple):
+    """One button under a message. A `start` button belongs to the presser's private chat
+    (joining a game): platforms where a bot may not write first open that chat with it."""
+
+    label: str
+    token: str
+    start: bool = False
+
+
 @dataclass(frozen=True, slots=True)
 class Outgoing:
-    """A rendered message for an adapter to send; `buttons` are (label, token) rows."""
+    """A rendered message for an adapter to send."""
 
     outbox_id: int
     chat_ref: str
     private: bool
     text: str
     recipient: str | None = None  # the display name of a private message's reader
-    buttons: tuple[tuple[str, str], ...] = field(default=())
+    buttons: tuple[ButtonOut, ...] = field(default=())
     replace: str | None = None  # a newer version of the message with this key (edit in place)
 
 
 @dataclass(frozen=True, slots=True)
-class RateLimits:
-    """Per-chat and global message rates an adapter's platform tolerates (messages/second)."""
+class Silence:
+    """Mute (or let speak again) a player in the group: the rules say the dead go silent.
+    Adapters that cannot do it where they lack the rights simply return."""
 
-    per_chat: float = 0.0  # 0 = unlimited
-    overall: float = 0.0
+    outbox_id: int
+    chat_ref: str
+    user_ref: str
+    muted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RateLimits:
+    """The message rates an adapter's platform tolerates; 0 means unlimited. Edits count as
+    messages (Telegram spends one budget on both)."""
+
+    per_chat: float = 0.0  # messages per second in any one chat
+    overall: float = 0.0  # messages per second across all chats
+    per_group_minute: int = 0  # messages per minute in one group chat
 
 
 class TransientError(Exception):
@@ -59,7 +81,12 @@ class TransientError(Exception):
 
 
 class PermanentError(Exception):
-    """Sending can never work (the user blocked the bot, the chat is gone)."""
+    """Sending can never work (the chat is gone, the message is malformed)."""
+
+
+class Unreachable(PermanentError):
+    """A person's private chat is closed to the bot (never started it, or blocked it). The
+    service tells the group once and sends what waits when the person writes to the bot."""
 
 
 class Adapter(Protocol):
@@ -67,5 +94,9 @@ class Adapter(Protocol):
     limits: RateLimits
 
     async def send(self, message: Outgoing) -> None:
-        """Deliver one message or raise TransientError / PermanentError."""
+        """Deliver one message or raise TransientError / PermanentError / Unreachable."""
+        ...
+
+    async def silence(self, order: Silence) -> None:
+        """Apply a mute or unmute, or raise as `send` does."""
         ...

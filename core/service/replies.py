@@ -1,5 +1,5 @@
 """Answers to bad input: raised by the service's handlers before anything changes, and sent
-privately to whoever sent the input."""
+privately to whoever sent the input (or shown as a short notice on the pressed button)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,10 @@ from typing import Any
 
 
 class Reply(Exception):
-    def __init__(self, key: str, **params: Any) -> None:
+    def __init__(self, key: str, plural: str | None = None, count: int | None = None,
+                 **params: Any) -> None:
         super().__init__(key)
         self.key = key
+        self.plural = plural
+        self.count = count
         self.params = params

@@ -23,6 +23,7 @@ from .codec import text_payload
 from .games import Games, seat_identities
 from .lobby import Lobby
 from .names import resolve, split_names
+from .outbox import personal_text
 from .ports import Incoming
 from .replies import Reply
 
@@ -43,8 +44,10 @@ class GameService:
         self.commands_applied = 0
 
     # ------------------------------------------------------------------ entry points
-    async def handle(self, incoming: Incoming) -> None:
-        """Apply one incoming update exactly once."""
+    async def handle(self, incoming: Incoming) -> str | None:
+        """Apply one incoming update exactly once. For a pressed button, return the short
+        notice to show the presser (what happened, or why nothing did), in their language;
+        other answers go to the outbox."""
         async with self.lock:
             try:
                 async with in_transaction():
@@ -52,18 +55,26 @@ class GameService:
                         await ProcessedUpdate.create(platform=incoming.platform,
                                                      update_id=incoming.update_id)
                     except IntegrityError:
-                        return  # a duplicate: already applied
+                        return None  # a duplicate: already applied
                     person = await self._identity(incoming)
                     try:
                         await self._dispatch(incoming, person)
-                    except Reply as answer:
-                        payload = text_payload(answer.key, **answer.params)
-                        payload["locale"] = await self._context_locale(incoming)
-                        await outbox.to_person(person, payload)
+                        answer = Reply(texts.PROMPT_TAKEN) if incoming.button else None
+                    except Reply as refused:
+                        answer = refused
+                        if not incoming.button:
+                            payload = text_payload(answer.key, answer.plural, answer.count,
+                                                   **answer.params)
+                            payload["locale"] = await self._context_locale(incoming)
+                            await outbox.to_person(person, payload)
+                    notice = None if answer is None or not incoming.button else \
+                        await personal_text(person, await self._context_locale(incoming), answer,
+                                            await self._button_game(incoming.button))
             except Exception:
                 self.games.cache.clear()
                 raise
             self.commands_applied += 1
+            return notice
 
     async def fire_due_deadlines(self) -> int:
         """Close every window whose deadline has passed, oldest first, each exactly once."""
@@ -84,6 +95,11 @@ class GameService:
                     self.games.cache.clear()
                     raise
         return fired
+
+    @staticmethod
+    async def _button_game(token: str) -> int | None:
+        button = await Button.get_or_none(token=token[:64])
+        return None if button is None else button.game_id
 
     async def _context_locale(self, incoming: Incoming) -> str:
         """The language of the chat the input came from (for a reply outside any game)."""
@@ -206,11 +222,12 @@ class GameService:
     async def _private(self, text: str, person: Identity) -> None:
         word, _, rest = text[1:].partition(" ") if text.startswith("/") else ("", "", text)
         word = word.lower()
+        await outbox.reopen(person)
         if word in ("help", "start") and not rest:
             await outbox.to_person(person, text_payload(texts.HELP_PRIVATE))
             return
-        if word == "start" and rest:
-            await self.lobby.join_by_link(rest, person)
+        if word == "start":  # a deep link from a group button: press it here
+            await self._press_token(rest.strip(), person, in_private=True)
             return
         if word == "language":
             await self._personal_language(rest, person)
@@ -259,7 +276,10 @@ class GameService:
 
     # ------------------------------------------------------------------ buttons
     async def _press(self, incoming: Incoming, person: Identity) -> None:
-        button = await Button.get_or_none(token=incoming.button or "")
+        await self._press_token(incoming.button or "", person, in_private=incoming.private)
+
+    async def _press_token(self, token: str, person: Identity, in_private: bool) -> None:
+        button = await Button.get_or_none(token=token[:64])
         if button is None:
             raise Reply(texts.UNKNOWN_BUTTON)
         row = await GameRow.get(id=button.game_id)
@@ -267,6 +287,12 @@ class GameService:
         if command["type"] in ("join", "leave"):
             await self.lobby.press(command["type"], row, person)
             return
+        if command["type"] == "hello":  # "open the private chat": what waited is sent
+            if in_private:
+                await outbox.to_person(person, text_payload(texts.HELP_PRIVATE))
+            return
+        if in_private != (button.pid is not None):
+            raise Reply(texts.UNKNOWN_BUTTON)  # a group button pressed elsewhere, or back
         if row.status != "running" or row.window != button.window:
             raise Reply(texts.STALE_BUTTON)
         seat = await Seat.filter(game_id=row.id, identity_id=person.id, active=True).first()
@@ -276,8 +302,10 @@ class GameService:
             raise Reply(texts.NOT_YOUR_BUTTON)
         now = self.clock.now()
         if command["type"] == "vote":
-            await self.games.apply(row, Vote(seat.pid, command["target"], at=now), person)
+            await self.games.apply(row, Vote(seat.pid, command["target"], at=now), person,
+                                   refusal_as_reply=True)
         else:
             await self.games.apply(row, Act(seat.pid, command["action"],
-                                            tuple(command["targets"]), at=now), person)
+                                            tuple(command["targets"]), at=now), person,
+                                   refusal_as_reply=True)
 

@@ -9,19 +9,20 @@ HELP_GROUP = N_(
     "Commands in the group: /newgame [ruleset] opens sign-up, /join and /leave, /startgame "
     "(host), /vote NAME and /unvote, /early, /status, /rules, /roles, /language de|ru|en, "
     "/endgame (host). Host settings before the start: /pace quick|forum [time zone], "
-    "/setroles role,role,... or /setroles default, /option NAME VALUE. Host powers during the "
-    "game: /pause, /resume, /extend MINUTES, /force, /modkill NAME, /replace NAME NEWNAME, "
-    "/announce TEXT.")
+    "/setroles role,role,... or /setroles default, /option NAME VALUE, /spectators LINK|off. "
+    "Host powers during the game: /pause, /resume, /extend MINUTES, /force, /modkill NAME, "
+    "/replace NAME NEWNAME, /announce TEXT.")
 HELP_PRIVATE = N_(
     "Send me your night actions here: press a button, or write /ACTION NAME (for example "
     "/check Bob), /ACTION NAME NAME for two targets, /pass to do nothing. Anything else you "
     "write here goes to your team chat, if you have one. /language de|ru|en sets your language.")
 
-SIGNUP_OPEN = N_("{host} opens a game of {ruleset}. Join with /join or the button below; the "
-                 "host starts it with /startgame.")
+SIGNUP_OPEN = N_("{host} opens a game of {ruleset}. Join with the button below (it opens "
+                 "your private chat with me, where your role will come) or with /join; the host "
+                 "starts the game with /startgame.")
 SIGNUP_LIST = N_("Signed up ({count}): {names}.")
-JOINED = N_("{name} joins the game.")
-LEFT = N_("{name} leaves the game.")
+JOINED_PRIVATE = N_("You are in! Your role will come here when the host starts the game.")
+LEFT_PRIVATE = N_("You have left the sign-up.")
 JOIN_BUTTON = N_("Join")
 LEAVE_BUTTON = N_("Leave")
 STARTED = N_("The game begins! Check your private messages for your role.")
@@ -43,6 +44,15 @@ TALLY = N_("Votes so far: {tally}.")
 TALLY_EMPTY = N_("No votes so far.")
 ACTION_PROMPT_TWO = N_("Your choice: {action}. It needs two names: write /{command} NAME NAME.")
 PASS_BUTTON = N_("Pass")
+OPEN_PRIVATE_BUTTON = N_("Open my private chat")
+OPEN_PRIVATE_CHAT = N_("{name}, I cannot write to you privately, and your role and night "
+                       "actions are sent there. Press the button below and then Start; what is "
+                       "waiting for you will follow.")
+SPECTATORS_SET = N_("The dead may watch the rest of the game in the spectators' chat.")
+SPECTATORS_OFF = N_("There is no spectators' chat any more.")
+SPECTATORS_INVITE = N_("You are out of the game. Watch the rest and talk with the other dead "
+                       "here: {link}")
+BAD_LINK = N_("Give a link that starts with https://, or “off”.")
 PROMPT_TAKEN = N_("Your choice was noted.")
 
 # Refusals of bad input (they change nothing)

@@ -80,11 +80,11 @@ async def test_bad_input_gets_an_answer_and_changes_nothing(db_url):
     assert await log_size() == before
     assert "[to Ann] I don't know the command /dance. Try /help." in answers
     assert any(line.startswith(f"[to {researcher}] You cannot use") for line in answers)
-    assert "[to Zed] You are not playing in this game." in answers
+    assert "[notice to Zed] You are not playing in this game." in answers
     assert "[to Ann] Nobody in this game is called Xavier." in answers
     assert "[to Ann] Please name a player." in answers
     assert "[to Bob] Only the host can do that." in answers
-    assert "[to Ann] This button is not valid." in answers
+    assert "[notice to Ann] This button is not valid." in answers
 
 
 async def test_an_ambiguous_name_is_refused_with_the_candidates(db_url):
@@ -106,7 +106,7 @@ async def test_a_stale_keyboard_from_an_earlier_phase_is_refused(db_url):
     before = await log_size()
     lines = await chat("Cid: [Bob]")  # the election's keyboard, pressed at night
     assert await log_size() == before
-    assert "[to Cid] This button is from an earlier phase and no longer works." in lines
+    assert "[notice to Cid] This button is from an earlier phase and no longer works." in lines
 
 
 async def test_restart_replays_the_log_and_checks_the_snapshot(db_url):

@@ -1,0 +1,43 @@
+"""The bot's command menus (`setMyCommands`): one for groups, one for private chats, in every
+language the bot speaks. Telegram shows each user the menu in their app's language."""
+
+from __future__ import annotations
+
+from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+
+from core.engine.messages import N_
+from core.i18n import SOURCE_LOCALE, available_locales, translations
+
+GROUP_COMMANDS = (
+    ("newgame", N_("Open sign-up for a new game")),
+    ("join", N_("Join the game")),
+    ("leave", N_("Leave the sign-up")),
+    ("startgame", N_("Deal the roles and begin (host)")),
+    ("vote", N_("Vote: /vote NAME")),
+    ("unvote", N_("Withdraw your vote")),
+    ("early", N_("Ready to end the day early")),
+    ("status", N_("Phase, time left, who has not voted")),
+    ("rules", N_("The rules of this game")),
+    ("roles", N_("The roles of this game")),
+    ("language", N_("Language of this chat: de, ru or en")),
+    ("help", N_("All commands")),
+    ("endgame", N_("End the game (host)")),
+)
+PRIVATE_COMMANDS = (
+    ("help", N_("How to act at night")),
+    ("pass", N_("Do nothing tonight")),
+    ("language", N_("My language: de, ru or en")),
+)
+SCOPES = ((BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
+          (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS))
+
+
+def menus() -> list[tuple[object, str | None, list[BotCommand]]]:
+    """(scope, language code or None for the default, commands) for every menu to set."""
+    result = []
+    for scope, commands in SCOPES:
+        for locale in available_locales():
+            t = translations(locale)
+            shown = [BotCommand(word, t.gettext(text)) for word, text in commands]
+            result.append((scope, None if locale == SOURCE_LOCALE else locale, shown))
+    return result

@@ -1,0 +1,95 @@
+"""One process: the service, its deadline scheduler and outbox deliverer, and the platform
+adapters, all on one event loop.
+
+Adapters receive updates and hand them to `Runtime.handle`; the runtime's loop then fires due
+deadlines and delivers the outbox, waking at once when an update changed something and at
+least every `tick` seconds otherwise (deadlines and flood-limit pauses come due on their own).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from core.storage.db import close_db, open_db
+
+from .clock import Clock, RealClock
+from .outbox import Deliverer
+from .ports import Adapter, Incoming
+from .service import GameService
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[Incoming], Awaitable[str | None]]
+
+
+class PlatformAdapter(Adapter, Protocol):
+    """An adapter that also receives: started with the runtime's handler, stopped before the
+    database closes."""
+
+    async def start(self, handle: Handler) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+class Runtime:
+    def __init__(self, db_url: str, adapters: list[PlatformAdapter], clock: Clock | None = None,
+                 seed: int | None = None, tick: float = 0.25) -> None:
+        self.db_url = db_url
+        self.adapters = adapters
+        self.clock = clock or RealClock()
+        self.seed = seed
+        self.tick = tick
+        self.service: GameService | None = None
+        self.deliverer: Deliverer | None = None
+        self.wake = asyncio.Event()
+        self.last_loop_at = 0.0
+        self._loop_task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        await open_db(self.db_url)
+        self.service = GameService(self.clock, self.seed)
+        self.deliverer = Deliverer({a.platform: a for a in self.adapters}, self.clock)
+        await self.deliverer.recover()
+        self._loop_task = asyncio.create_task(self._run(), name="nightfall-loop")
+        for adapter in self.adapters:
+            await adapter.start(self.handle)
+
+    async def handle(self, incoming: Incoming) -> str | None:
+        assert self.service is not None
+        notice = await self.service.handle(incoming)
+        self.wake.set()
+        return notice
+
+    async def _run(self) -> None:
+        assert self.service is not None and self.deliverer is not None
+        while True:
+            self.last_loop_at = self.clock.now()
+            busy = False
+            try:
+                busy = bool(await self.service.fire_due_deadlines())
+                busy = bool(await self.deliverer.deliver_due()) or busy
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a broken round must not stop the games; the next one retries
+                log.exception("scheduler round failed")
+            if busy:
+                continue
+            self.wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), self.tick)
+
+    async def stop(self) -> None:
+        """Stop receiving, let the command in flight finish, deliver what can go now, close."""
+        for adapter in reversed(self.adapters):
+            await adapter.stop()
+        if self._loop_task is not None:
+            assert self.service is not None
+            async with self.service.lock:  # the command in flight finishes first
+                self._loop_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._loop_task
+        await close_db()
