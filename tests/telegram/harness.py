@@ -1,0 +1,167 @@
+"""A table of fake Telegram users around the real bot: the runtime with the Telegram adapter
+(python-telegram-bot over HTTP) against the fake Bot API, and a driver that plays whole games
+the way people would, through buttons, deep links and commands."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from urllib.parse import parse_qs, urlparse
+
+from adapters.telegram.adapter import TelegramAdapter, TelegramSettings
+from core.engine.registry import load_ruleset
+from core.service.ports import RateLimits
+from core.service.runtime import Runtime
+from core.storage.models import Game as GameRow
+from core.storage.models import Outbox
+
+from .fake_botapi import FakeBotAPI, FakeGroup, FakeUser, MessageView
+
+NAMES = ("Ann", "Bob", "Cid", "Dot", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou")
+
+
+class OffsetClock:
+    """Real time that a test may jump forward (to let a deadline come due) while rate
+    limits and backoff keep working in real seconds."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def now(self) -> float:
+        return time.time() + self.offset
+
+    def advance(self, seconds: float) -> None:
+        self.offset += seconds
+
+
+@dataclass
+class Table:
+    api: FakeBotAPI
+    runtime: Runtime
+    clock: OffsetClock
+    group: FakeGroup
+    users: dict[str, FakeUser]
+    pressed: set[tuple[int, int, str]] = field(default_factory=set)
+
+    @property
+    def host(self) -> FakeUser:
+        return next(iter(self.users.values()))
+
+    def group_messages(self) -> list[MessageView]:
+        return self.api.messages(self.group)
+
+    async def settle(self) -> None:
+        """Wait until the bot has read everything and delivered its outbox."""
+        for _ in range(400):
+            await self.api.settle(quiet=0.05, timeout=20)
+            if not await Outbox.filter(status__in=["pending", "sending"],
+                                       next_try_at__lte=self.clock.now()).exists():
+                await self.api.settle(quiet=0.05, timeout=20)
+                return
+        raise TimeoutError("the outbox never emptied")
+
+    async def game_row(self) -> GameRow | None:
+        return await GameRow.all().order_by("-id").first()
+
+
+async def open_table(api: FakeBotAPI, db_url: str, count: int,
+                     limits: RateLimits | None = None, seed: int = 5,
+                     languages: dict[str, str] | None = None) -> Table:
+    users = {name: api.user(name, language_code=(languages or {}).get(name, "en"))
+             for name in NAMES[:count]}
+    group = api.group("Ponyville Game Night", members=list(users.values()))
+    clock = OffsetClock()
+    adapter = TelegramAdapter(TelegramSettings(token=api.token, base_url=api.base_url,
+                                               poll_timeout=1, limits=limits or RateLimits()))
+    runtime = Runtime(db_url, [adapter], clock=clock, seed=seed, tick=0.05)
+    await runtime.start()
+    return Table(api, runtime, clock, group, users)
+
+
+def start_payload(message: MessageView, label: str) -> str:
+    """The deep link behind a URL button: t.me/<bot>?start=<payload>."""
+    button = message.button(text=label)
+    assert button is not None and "url" in button, f"no link button {label!r}"
+    return parse_qs(urlparse(button["url"]).query)["start"][0]
+
+
+async def sign_up(table: Table, ruleset: str, *commands: str) -> None:
+    """The host opens sign-up; everybody joins through the Join deep link; the host applies
+    the settings and starts the game."""
+    host = table.host
+    await host.send(f"/newgame {ruleset}", chat=table.group)
+    await table.settle()
+    signup = table.group_messages()[-1]
+    payload = start_payload(signup, "Join")
+    for user in list(table.users.values())[1:]:
+        await user.start(payload)
+    await host.start()  # the host was seated by /newgame; he opens his private chat too
+    await table.settle()
+    for command in commands:
+        await host.send(command, chat=table.group)
+    await host.send("/startgame", chat=table.group)
+    await table.settle()
+
+
+async def living(table: Table) -> dict[str, str]:
+    """Display name → pid of the players still in the game (read from the service: the
+    driver plays like a person who has followed the group's announcements)."""
+    row = await table.game_row()
+    assert row is not None and table.runtime.service is not None
+    game = await table.runtime.service.games.load(row)
+    return {p.name: p.pid for p in game.state.players.values() if p.alive}
+
+
+async def play_round(table: Table, rng: random.Random) -> bool:
+    """Everybody uses the buttons they were offered and have not used: a ballot in the group,
+    a keyboard in their private chat. Returns whether anybody pressed anything."""
+    alive = await living(table)
+    acted = False
+    ballots = [m for m in table.group_messages() if m.buttons and any(
+        "callback_data" in b for row in m.buttons for b in row)]
+    for name, user in table.users.items():
+        if name not in alive:
+            continue
+        chats: list[MessageView] = []
+        if ballots:
+            chats.append(ballots[-1])
+        private = [m for m in table.api.sent_to(user) if m.buttons]
+        if private:
+            chats.append(private[-1])
+        for message in chats:
+            key = (message.chat_id, message.message_id, name)
+            if key in table.pressed:
+                continue
+            choices = [b for row in message.buttons for b in row if "callback_data" in b
+                       and b["text"] not in ("Withdraw my vote", "Pass")
+                       and b["text"] != name]
+            if not choices:
+                continue
+            table.pressed.add(key)
+            await user.press(message, rng.choice(choices)["callback_data"])
+            acted = True
+    return acted
+
+
+async def play_to_the_end(table: Table, seed: int, max_rounds: int = 120) -> GameRow:
+    """Play until the game is over: press what is offered; when nobody can do anything more,
+    let the clock run to the next deadline (votes and night actions not given expire)."""
+    rng = random.Random(seed)
+    for _ in range(max_rounds):
+        await table.settle()
+        row = await table.game_row()
+        assert row is not None
+        if row.status != "running":
+            return row
+        if not await play_round(table, rng):
+            table.clock.advance(ruleset_longest_window(row.ruleset))
+            table.runtime.wake.set()
+    raise AssertionError("the game did not end")
+
+
+def ruleset_longest_window(ruleset_id: str) -> float:
+    """Seconds that surely pass any window's deadline in the quick pace."""
+    quick = load_ruleset(ruleset_id).pace.get("quick", {})
+    seconds = [float(v) for v in quick.values() if isinstance(v, int | float)]
+    return max(seconds, default=600.0) + 60.0
