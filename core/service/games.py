@@ -186,11 +186,12 @@ class Games:
         host = await Identity.get(id=row.host_id)
         chat = await row.chat
         for message in outcome.messages:
+            payload = {**message_to_json(message), "seq": row.version}  # the command behind it
             for person in self._readers(game, message, seats, host):
                 if person is None:
-                    await outbox.to_group(chat, message_to_json(message), game=row)
+                    await outbox.to_group(chat, payload, game=row)
                 else:
-                    await outbox.to_person(person, message_to_json(message), game=row)
+                    await outbox.to_person(person, payload, game=row)
 
     def _readers(self, game: Game, message: Message, seats: dict[str, Identity],
                  host: Identity) -> list[Identity | None]:
