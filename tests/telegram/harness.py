@@ -4,6 +4,7 @@ the way people would, through buttons, deep links and commands."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from dataclasses import dataclass, field
@@ -51,14 +52,16 @@ class Table:
     def group_messages(self) -> list[MessageView]:
         return self.api.messages(self.group)
 
-    async def settle(self) -> None:
-        """Wait until the bot has read everything and delivered its outbox."""
-        for _ in range(400):
-            await self.api.settle(quiet=0.05, timeout=20)
-            if not await Outbox.filter(status__in=["pending", "sending"],
-                                       next_try_at__lte=self.clock.now()).exists():
-                await self.api.settle(quiet=0.05, timeout=20)
+    async def settle(self, timeout: float = 30.0) -> None:
+        """Wait until the bot has read everything and delivered its whole outbox (messages
+        held back by a flood limit included)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            await self.api.settle(quiet=0.05, timeout=timeout)
+            if not await Outbox.filter(status__in=["pending", "sending"]).exists():
+                await self.api.settle(quiet=0.05, timeout=timeout)
                 return
+            await asyncio.sleep(0.02)
         raise TimeoutError("the outbox never emptied")
 
     async def game_row(self) -> GameRow | None:
