@@ -17,6 +17,7 @@ from telegram.constants import ChatMemberStatus, MessageLimit
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, TypeHandler
 
+from core.redaction import hide
 from core.service.ports import Outgoing, PermanentError, RateLimits, Silence, TransientError
 from core.service.ports import Unreachable as UnreachableError
 from core.service.runtime import Handler
@@ -49,7 +50,8 @@ class TelegramSettings:
 
 
 def quiet_http_logs() -> None:
-    """httpx logs every request URL at INFO, and Bot API URLs contain the token."""
+    """httpx logs every request URL at INFO (Bot API URLs contain the token; they are masked
+    anyway, but one line per request is noise)."""
     for name in ("httpx", "httpcore"):
         logging.getLogger(name).setLevel(logging.WARNING)
 
@@ -59,6 +61,8 @@ class TelegramAdapter:
     idempotent_edits = True  # an edit sent twice after a crash changes nothing visible
 
     def __init__(self, settings: TelegramSettings) -> None:
+        hide(settings.token)  # before PTB logs its API URL, which contains it
+        quiet_http_logs()
         self.settings = settings
         self.limits = settings.limits
         builder: ApplicationBuilder = ApplicationBuilder().token(settings.token)  # type: ignore[type-arg]
@@ -73,7 +77,6 @@ class TelegramAdapter:
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self, handle: Handler) -> None:
-        quiet_http_logs()
         self._handle = handle
         await self.app.initialize()
         await self.set_menus()

@@ -29,6 +29,7 @@ from .replies import Reply
 
 log = logging.getLogger(__name__)
 
+TOKEN_LENGTH = Button._meta.fields_map["token"].max_length  # longer data is forged
 HOST_WORDS = {"pause", "resume", "extend", "force", "modkill", "replace", "announce"}
 
 
@@ -97,8 +98,14 @@ class GameService:
         return fired
 
     @staticmethod
-    async def _button_game(token: str) -> int | None:
-        button = await Button.get_or_none(token=token[:64])
+    async def _button(token: str) -> Button | None:
+        """The stored button behind a pressed token; anything a client made up is None."""
+        if not token or len(token) > TOKEN_LENGTH:
+            return None
+        return await Button.get_or_none(token=token)
+
+    async def _button_game(self, token: str) -> int | None:
+        button = await self._button(token)
         return None if button is None else button.game_id
 
     async def _context_locale(self, incoming: Incoming) -> str:
@@ -279,7 +286,7 @@ class GameService:
         await self._press_token(incoming.button or "", person, in_private=incoming.private)
 
     async def _press_token(self, token: str, person: Identity, in_private: bool) -> None:
-        button = await Button.get_or_none(token=token[:64])
+        button = await self._button(token)
         if button is None:
             raise Reply(texts.UNKNOWN_BUTTON)
         row = await GameRow.get(id=button.game_id)

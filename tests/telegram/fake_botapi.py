@@ -41,7 +41,7 @@ import math
 import re
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from html.parser import HTMLParser
@@ -101,9 +101,6 @@ CHAT_ACTIONS = frozenset(
     }
 )
 
-#: Methods that post or change a message and so spend flood budget.
-FLOOD_METHODS = frozenset({"sendMessage", "editMessageText", "editMessageReplyMarkup"})
-
 _BUTTON_ACTIONS = (
     "url", "callback_data", "web_app", "login_url", "switch_inline_query",
     "switch_inline_query_current_chat", "switch_inline_query_chosen_chat", "copy_text",
@@ -124,8 +121,10 @@ def _can_fields(cls: type) -> tuple[str, ...]:
 
 #: Every flag of ChatPermissions in the installed PTB.
 PERMISSION_FIELDS = _can_fields(telegram.ChatPermissions)
-#: Every flag of ChatMemberAdministrator in the installed PTB.
-ADMIN_RIGHT_FIELDS = _can_fields(telegram.ChatMemberAdministrator)
+#: Every right of ChatMemberAdministrator in the installed PTB.
+ADMIN_RIGHT_FIELDS = tuple(
+    n for n in _can_fields(telegram.ChatMemberAdministrator) if n != "can_be_edited"
+)
 
 #: What an administrator added without explicit rights may do (the usual Telegram defaults).
 DEFAULT_ADMIN_RIGHTS: dict[str, bool] = {
@@ -231,7 +230,8 @@ class _Out:
 
     def add(self, kind: str, start: int, **extra: Any) -> None:
         if self.u16 > start:
-            self.entities.append({"type": kind, "offset": start, "length": self.u16 - start, **extra})
+            length = self.u16 - start
+            self.entities.append({"type": kind, "offset": start, "length": length, **extra})
 
     def result(self) -> tuple[str, list[dict[str, Any]]]:
         entities = sorted(self.entities, key=lambda e: (e["offset"], -e["length"]))
@@ -265,7 +265,9 @@ class _HTMLEntities(HTMLParser):
         kind = self.TAGS.get(tag)
         attributes = dict(attrs)
         if kind is None or (tag == "span" and attributes.get("class") != "tg-spoiler"):
-            raise _EntityParseError(f'Unsupported start tag "{tag}" at byte offset {self._offset()}')
+            raise _EntityParseError(
+                f'Unsupported start tag "{tag}" at byte offset {self._offset()}'
+            )
         self._stack.append((tag, kind, self.out.u16, attributes))
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -370,7 +372,9 @@ def _parse_markdown_v2(source: str) -> tuple[str, list[dict[str, Any]]]:
             end = _find_unescaped(source, fence, i + len(fence))
             if end < 0:
                 name = "Pre" if fence == "```" else "Code"
-                raise _EntityParseError(f"Can't find end of {name} entity at byte offset {byte_at(i)}")
+                raise _EntityParseError(
+                    f"Can't find end of {name} entity at byte offset {byte_at(i)}"
+                )
             body = source[i + len(fence):end]
             extra: dict[str, Any] = {}
             if fence == "```" and "\n" in body:
@@ -434,7 +438,9 @@ def _parse_markdown_v2(source: str) -> tuple[str, list[dict[str, Any]]]:
             i += 1
     if stack:
         kind, _, offset = stack[-1]
-        raise _EntityParseError(f"Can't find end of {_MDV2_NAMES[kind]} entity at byte offset {offset}")
+        raise _EntityParseError(
+            f"Can't find end of {_MDV2_NAMES[kind]} entity at byte offset {offset}"
+        )
     return out.result()
 
 
@@ -747,9 +753,6 @@ class MessageView(dict[str, Any]):
         return None
 
 
-ChatRef = "FakeUser | FakeGroup | int"
-
-
 # --------------------------------------------------------------------------------------------
 # Test-side actors
 
@@ -846,7 +849,9 @@ class FakeUser:
         await asyncio.sleep(0)
         return query_id
 
-    async def press_forged(self, chat: FakeUser | FakeGroup | int, message_id: int, data: str) -> str:
+    async def press_forged(
+        self, chat: FakeUser | FakeGroup | int, message_id: int, data: str
+    ) -> str:
         """Send a callback query with arbitrary data, as a modified client can: no check that
         the button exists (or that the message does). Returns the query id."""
         query_id = self.api._forged_press(self, chat, message_id, data)
@@ -937,7 +942,8 @@ class FakeGroup:
     def make_admin(self, user: FakeUser, **rights: bool) -> None:
         """Promote `user` to administrator (usual default rights, overridden by `rights`)."""
         old = self.status(user)
-        self._chat.members[user.id] = _Member("administrator", rights={**DEFAULT_ADMIN_RIGHTS, **rights})
+        rights = {**DEFAULT_ADMIN_RIGHTS, **rights}
+        self._chat.members[user.id] = _Member("administrator", rights=rights)
         self.api._chat_member_update(self._chat, user.id, self.api._owner_of(self._chat), old)
 
     def set_bot_admin(self, admin: bool = True, **rights: bool) -> None:
@@ -1042,6 +1048,7 @@ class FakeBotAPI:
         self._highest_fetched = 0
         self._allowed_updates: frozenset[str] = DEFAULT_ALLOWED_UPDATES
         self._poll_generation = 0
+        self._parked_generation = -1
         self._update_event = asyncio.Event()
         self._closing = False
         self._inflight = 0
@@ -1067,6 +1074,7 @@ class FakeBotAPI:
         await site.start()
         port = self._runner.addresses[0][1]
         self._url = f"http://{self.host}:{port}"
+        _RUNNING[self._url] = self
         self._closing = False
         self._last_activity = asyncio.get_running_loop().time()
 
@@ -1074,6 +1082,8 @@ class FakeBotAPI:
         """Release pending long polls first, so that shutdown does not wait out their timeout."""
         self._closing = True
         self._wake()
+        if self._url is not None:
+            _RUNNING.pop(self._url, None)
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -1127,6 +1137,8 @@ class FakeBotAPI:
             params = await _read_params(request)
         except ValueError:
             return self._reply_error(name, {}, _bad("can't parse request body"))
+        except ConnectionError:  # the client gave up mid-request (PTB stopping): nobody to answer
+            return web.Response(status=499)
         entry = self._methods.get(name.lower())
         method = entry[0] if entry else name
         self.calls.append((method, params))
@@ -1139,7 +1151,7 @@ class FakeBotAPI:
         if not polling:
             self._inflight += 1
         try:
-            injected = self._injected.get(method)
+            injected = self._injected.get(method.lower())
             if injected:
                 raise injected.popleft()
             result = entry[1](params)
@@ -1172,8 +1184,10 @@ class FakeBotAPI:
         self, method: str, error_code: int, description: str, retry_after: int | None = None
     ) -> None:
         """Make the next call of `method` fail with this error (queued: call again to fail
-        several). E.g. fail_next("sendMessage", 429, "Too Many Requests: retry after 1", 1)."""
-        self._injected.setdefault(method, deque()).append(
+        several). E.g. fail_next("sendMessage", 429, "Too Many Requests: retry after 1", 1).
+        `method` may be spelled sendMessage or send_message."""
+        key = method.replace("_", "").lower()
+        self._injected.setdefault(key, deque()).append(
             BotAPIError(error_code, description, retry_after)
         )
 
@@ -1194,9 +1208,7 @@ class FakeBotAPI:
         return self._next_update_id
 
     def _deliverable(self, limit: int) -> list[dict[str, Any]]:
-        self._pending = [
-            u for u in self._pending if next(k for k in u if k != "update_id") in self._allowed_updates
-        ]
+        self._pending = [u for u in self._pending if _update_kind(u) in self._allowed_updates]
         batch = self._pending[:limit]
         if batch:
             self._highest_fetched = max(self._highest_fetched, batch[-1]["update_id"])
@@ -1239,8 +1251,13 @@ class FakeBotAPI:
             remaining = deadline - loop.time()
             if remaining <= 0:
                 return []
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._update_event.wait(), remaining)
+            self._parked_generation = generation
+            try:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._update_event.wait(), remaining)
+            finally:
+                if self._parked_generation == generation:
+                    self._parked_generation = -1
 
     def _m_setWebhook(self, p: dict[str, Any]) -> bool:
         """Only recorded: this fake delivers updates through getUpdates."""
@@ -1374,7 +1391,8 @@ class FakeBotAPI:
                 **flags,
             )
         if member.status == "kicked":
-            return _ptb_dict(telegram.ChatMemberBanned, user=user, until_date=_epoch(member.until_date))
+            until = _epoch(member.until_date)
+            return _ptb_dict(telegram.ChatMemberBanned, user=user, until_date=until)
         if member.status == "member":
             return _ptb_dict(telegram.ChatMemberMember, user=user)
         return _ptb_dict(telegram.ChatMemberLeft, user=user)
@@ -1468,7 +1486,9 @@ class FakeBotAPI:
 
     # ---- messages ----------------------------------------------------------------------------
 
-    def _new_message(self, chat: _Chat, sender_id: int, text: str | None, **fields: Any) -> _Message:
+    def _new_message(
+        self, chat: _Chat, sender_id: int, text: str | None, **fields: Any
+    ) -> _Message:
         msg = _Message(
             chat_id=chat.id,
             message_id=chat.next_message_id,
@@ -1663,7 +1683,9 @@ class FakeBotAPI:
         extra: dict[str, Any] = {}
         if chat.type == "private":
             user = self._users[chat.id]
-            extra.update(first_name=user.first_name, last_name=user.last_name, username=user.username)
+            extra.update(
+                first_name=user.first_name, last_name=user.last_name, username=user.username
+            )
         else:
             permissions = {name: chat.permissions.get(name, True) for name in PERMISSION_FIELDS}
             extra.update(
@@ -1754,7 +1776,9 @@ class FakeBotAPI:
                for name in PERMISSION_FIELDS):
             new = _Member("member" if is_member else "left", is_member=is_member)
         else:
-            new = _Member("restricted", permissions=permissions, is_member=is_member, until_date=until)
+            new = _Member(
+                "restricted", permissions=permissions, is_member=is_member, until_date=until
+            )
         old_status = old.status
         chat.members[user_id] = new
         self._chat_member_update(chat, user_id, self.bot_id, old_status)
@@ -1770,7 +1794,8 @@ class FakeBotAPI:
             raise _bad("can't remove chat owner")
         if old.status == "administrator":
             raise _bad("user is an administrator of the chat")
-        chat.members[user_id] = _Member("kicked", is_member=False, until_date=int(p.get("until_date") or 0))
+        until = int(p.get("until_date") or 0)
+        chat.members[user_id] = _Member("kicked", is_member=False, until_date=until)
         self._chat_member_update(chat, user_id, self.bot_id, old.status)
         return True
 
@@ -1780,10 +1805,13 @@ class FakeBotAPI:
         )
         user_id = self._target_user(p)
         old = chat.members.get(user_id) or _Member("left", is_member=False)
-        if old.status == "kicked" or not p.get("only_if_banned"):
-            if old.status in ("kicked", "left", "restricted"):
-                chat.members[user_id] = _Member("left", is_member=False)
-                self._chat_member_update(chat, user_id, self.bot_id, old.status)
+        # Unbanning a current member would kick them; only_if_banned=False on a member is a
+        # no-op here (Telegram removes them), because the game never wants that.
+        if old.status in ("kicked", "left", "restricted") and (
+            old.status == "kicked" or not p.get("only_if_banned")
+        ):
+            chat.members[user_id] = _Member("left", is_member=False)
+            self._chat_member_update(chat, user_id, self.bot_id, old.status)
         return True
 
     def _new_invite_link(self, chat: _Chat) -> str:
@@ -1870,6 +1898,8 @@ class FakeBotAPI:
             raise _bad("too many commands")
         stored = []
         for command in commands:
+            if not isinstance(command, dict):
+                raise _bad("can't parse BotCommand JSON object")
             name = str(command.get("command", ""))
             description = str(command.get("description", ""))
             if not _BOT_COMMAND_RE.fullmatch(name):
@@ -1997,12 +2027,13 @@ class FakeBotAPI:
             return False
         if not self.privacy or bot.status in ("administrator", "creator"):
             return True
+        me = self.bot_username.lower()
         command = _COMMAND_RE.match(text)
-        if command and (command.group(2) is None or command.group(2).lower() == self.bot_username.lower()):
+        if command and (command.group(2) is None or command.group(2).lower() == me):
             return True
         if reply_to is not None and reply_to.sender_id == self.bot_id:
             return True
-        return any(m.group(1).lower() == self.bot_username.lower() for m in _MENTION_RE.finditer(text))
+        return any(m.group(1).lower() == me for m in _MENTION_RE.finditer(text))
 
     def _user_message(
         self,
@@ -2014,7 +2045,7 @@ class FakeBotAPI:
     ) -> MessageView:
         assert text, "a Telegram client does not send empty messages"
         assert len(text) <= MAX_TEXT_LENGTH, "a Telegram client splits messages over 4096 chars"
-        if where is None or (isinstance(where, int) and where == user.id):
+        if where is None or where is user or where == user.id:
             assert not user.blocked, f"{user} has blocked the bot; call start() or unblock() first"
             assert not anonymous, "anonymous posting exists only in groups"
             chat = self._private_chat(user)
@@ -2024,9 +2055,9 @@ class FakeBotAPI:
             assert found is not None and found.type != "private", f"no such group: {where!r}"
             chat = found
             assert self._can_post(chat, user.id), (
-                f"{user} cannot post in {chat.title!r}: status "
-                f"{(chat.members.get(user.id) or _Member('left')).status}"
-                f"{', muted' if chat.members.get(user.id) and chat.members[user.id].permissions else ''}"
+                f"{user} cannot post in {chat.title!r} (status "
+                f"{(chat.members.get(user.id) or _Member('left')).status}, "
+                f"permissions {(chat.members.get(user.id) or _Member('left')).permissions})"
             )
             if anonymous:
                 status = chat.members[user.id].status
@@ -2147,7 +2178,9 @@ class FakeBotAPI:
         if chat.members.get(self.bot_id, _Member("left")).status not in ("left", "kicked"):
             self._emit("message", self._message_dict(msg))
 
-    def _chat_member_update(self, chat: _Chat, user_id: int, actor_id: int, old_status: str) -> None:
+    def _chat_member_update(
+        self, chat: _Chat, user_id: int, actor_id: int, old_status: str
+    ) -> None:
         """A chat_member update (bots get these only when they ask for them in
         allowed_updates, as on Telegram)."""
         old = self._member_dict_for_status(chat, user_id, old_status)
@@ -2244,6 +2277,11 @@ class FakeBotAPI:
         found = self._chat_of(chat)
         return list(found.pinned) if found else []
 
+    def unanswered_queries(self) -> list[str]:
+        """Ids of callback queries the bot has not answered (a client shows a spinner until
+        the answer comes, so the bot should answer every one)."""
+        return [q.id for q in self._queries.values() if q.answer is None]
+
     def answered(self, query_id: str) -> bool:
         return self._queries[query_id].answer is not None
 
@@ -2291,7 +2329,10 @@ class FakeBotAPI:
         IndexError/KeyError inside the predicate count as "not yet", so
         `lambda: api.sent_to(alice)[-1].text` works before anything was sent. On timeout,
         raises TimeoutError describing the newest messages, errors and pending updates."""
-        takes_api = bool(inspect.signature(predicate).parameters)
+        try:
+            takes_api = bool(inspect.signature(predicate).parameters)
+        except (TypeError, ValueError):
+            takes_api = False
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         last_error: BaseException | None = None
@@ -2325,6 +2366,20 @@ class FakeBotAPI:
                 raise TimeoutError(f"the bot did not go quiet within {timeout}s\n{self.describe()}")
             await asyncio.sleep(0.01)
 
+    async def poll_parked(self, timeout: float = 1.0) -> bool:
+        """Wait until the bot's newest getUpdates is parked in its long poll (fully received,
+        waiting for updates). Stop the Updater only then: cancelling PTB's poll while httpx is
+        still sending it can leave httpcore's one-connection pool marked busy, and the Updater's
+        final getUpdates then waits out the 1 s pool timeout and logs an error. `polling()` does
+        this for you. Returns False if the bot did not park within `timeout`."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self._parked_generation != self._poll_generation or self._parked_generation < 0:
+            if loop.time() >= deadline:
+                return False
+            await asyncio.sleep(0.005)
+        return True
+
     def describe(self, last: int = 12) -> str:
         """A readable summary of the recent state, for failure messages."""
         lines = []
@@ -2340,11 +2395,14 @@ class FakeBotAPI:
         lines.append(f"last {min(last, len(recent))} message versions:")
         for view in recent[-last:]:
             chat = self._chats[view["chat_id"]]
-            where = chat.title or self._users[chat.id].first_name if chat.type != "private" else (
-                f"private {self._users[chat.id].first_name}"
-            )
+            if chat.type == "private":
+                where = f"private {self._users[chat.id].first_name}"
+            else:
+                where = chat.title or str(chat.id)
             who = "bot" if view["from_bot"] else self._user_dict(view["sender_id"])["first_name"]
-            buttons = [[b.get("callback_data") or b.get("url") for b in row] for row in view["buttons"]]
+            buttons = [
+                [b.get("callback_data") or b.get("url") for b in row] for row in view["buttons"]
+            ]
             text = view["text"] if len(view["text"]) < 200 else view["text"][:200] + "..."
             lines.append(
                 f"  [{where} #{view['message_id']} {view.get('event', '')}] {who}: {text!r}"
@@ -2357,6 +2415,10 @@ class FakeBotAPI:
         if self.internal_errors:
             lines.append(f"  internal errors: {self.internal_errors[-3:]}")
         return "\n".join(lines)
+
+
+#: Started servers by URL, so that `polling()` can find the fake an Application talks to.
+_RUNNING: dict[str, FakeBotAPI] = {}
 
 
 async def _read_params(request: web.Request) -> dict[str, Any]:
@@ -2379,6 +2441,10 @@ async def _read_params(request: web.Request) -> dict[str, Any]:
     return params
 
 
+def _update_kind(update: dict[str, Any]) -> str:
+    return next(key for key in update if key != "update_id")
+
+
 def _decode_field(key: str, value: str) -> Any:
     if key in STRING_PARAMS:
         return value
@@ -2399,6 +2465,11 @@ async def polling(app: Application, *, timeout: int = 1) -> AsyncIterator[Applic
     try:
         yield app
     finally:
+        api = next(
+            (api for url, api in _RUNNING.items() if app.bot.base_url.startswith(url)), None
+        )
+        if api is not None and app.updater.running:
+            await api.poll_parked()
         if app.updater.running:
             await app.updater.stop()
         if app.running:
@@ -2411,7 +2482,6 @@ __all__ = [
     "DEFAULT_TOKEN",
     "GROUP_ANONYMOUS_BOT_ID",
     "ApiError",
-    "Awaitable",
     "BotAPIError",
     "FakeBotAPI",
     "FakeGroup",

@@ -64,6 +64,15 @@ class Table:
             await asyncio.sleep(0.02)
         raise TimeoutError("the outbox never emptied")
 
+    async def let_time_pass(self, seconds: float) -> None:
+        """Jump the clock; what came due fires now (as the runtime's loop would on its next
+        round), then everything it caused is delivered."""
+        self.clock.advance(seconds)
+        assert self.runtime.service is not None
+        await self.runtime.service.fire_due_deadlines()
+        self.runtime.wake.set()
+        await self.settle()
+
     async def game_row(self) -> GameRow | None:
         return await GameRow.all().order_by("-id").first()
 
@@ -82,9 +91,11 @@ async def open_table(api: FakeBotAPI, db_url: str, count: int,
     return Table(api, runtime, clock, group, users)
 
 
-def start_payload(message: MessageView, label: str) -> str:
-    """The deep link behind a URL button: t.me/<bot>?start=<payload>."""
-    button = message.button(text=label)
+def start_payload(message: MessageView, label: str | None = None) -> str:
+    """The deep link behind a URL button (the first one, or the one with this label):
+    t.me/<bot>?start=<payload>."""
+    links = [b for row in message.buttons for b in row if "url" in b]
+    button = links[0] if links and label is None else message.button(text=label)
     assert button is not None and "url" in button, f"no link button {label!r}"
     return parse_qs(urlparse(button["url"]).query)["start"][0]
 
@@ -96,7 +107,7 @@ async def sign_up(table: Table, ruleset: str, *commands: str) -> None:
     await host.send(f"/newgame {ruleset}", chat=table.group)
     await table.settle()
     signup = table.group_messages()[-1]
-    payload = start_payload(signup, "Join")
+    payload = start_payload(signup)  # Join comes first, whatever the group's language
     for user in list(table.users.values())[1:]:
         await user.start(payload)
     await host.start()  # the host was seated by /newgame; he opens his private chat too
@@ -158,8 +169,7 @@ async def play_to_the_end(table: Table, seed: int, max_rounds: int = 120) -> Gam
         if row.status != "running":
             return row
         if not await play_round(table, rng):
-            table.clock.advance(ruleset_longest_window(row.ruleset))
-            table.runtime.wake.set()
+            await table.let_time_pass(ruleset_longest_window(row.ruleset))
     raise AssertionError("the game did not end")
 
 
