@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -90,3 +91,35 @@ def play(script: Any, db: str, locale: str, clock_mode: str, seed: int | None) -
     from adapters.console.play import run_play
 
     sys.exit(asyncio.run(run_play(script, db, locale, clock_mode, seed, sys.stdout)))
+
+
+@main.command()
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False,
+                                                          path_type=Path),
+              default=None, help="nightfall.toml (keys may also come from NIGHTFALL_* variables).")
+def run(config_path: Path | None) -> None:
+    """Run the bot: every enabled platform, the scheduler and the outbox, until SIGTERM."""
+    from core.app import serve
+    from core.config import ConfigError, load_settings
+
+    try:
+        settings = load_settings(config_path)
+        asyncio.run(serve(settings))
+    except ConfigError as err:
+        raise click.ClickException(f"configuration:\n{err}") from None
+
+
+@main.command("check-config")
+@click.argument("config_path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def check_config(config_path: Path) -> None:
+    """Validate a configuration file (and the NIGHTFALL_* environment) without starting."""
+    from core.app import build_adapters
+    from core.config import ConfigError, load_settings
+
+    try:
+        settings = load_settings(config_path)
+        platforms = [a.platform for a in build_adapters(settings)]
+    except ConfigError as err:
+        raise click.ClickException(f"configuration:\n{err}") from None
+    click.echo(f"{config_path}: valid; platforms: {', '.join(platforms)}; "
+               f"database: {settings.database.url.split('://')[0]}")

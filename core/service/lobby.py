@@ -90,8 +90,9 @@ class Lobby:
             await chat.save(update_fields=["locale"])
         await self._not_elsewhere(person)
         row = await GameRow.create(chat=chat, ruleset=ruleset_id, host=person,
-                                   settings={"pace": "quick", "tz": DEFAULT_TZ, "roles": None,
-                                             "options": {}})
+                                   settings={"pace": self.service.defaults.pace,
+                                             "tz": self.service.defaults.timezone,
+                                             "roles": None, "options": {}})
         await Seat.create(game=row, identity=person, pid="", position=0)
         await self._signup_message(row, chat, [person.name])
 

@@ -3,12 +3,22 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 PACES = ("quick", "forum")
 DEFAULT_TZ = "Europe/Berlin"
+
+
+@dataclass(frozen=True)
+class GameDefaults:
+    """What a new chat and a new game start with (the host's configuration)."""
+
+    language: str = "en"
+    pace: str = "quick"
+    timezone: str = DEFAULT_TZ
 
 
 def valid_timezone(name: str) -> bool:

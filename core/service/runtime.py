@@ -18,6 +18,7 @@ from core.storage.db import close_db, open_db
 
 from .clock import Clock, RealClock
 from .outbox import Deliverer
+from .pace import GameDefaults
 from .ports import Adapter, Incoming
 from .service import GameService
 
@@ -37,8 +38,10 @@ class PlatformAdapter(Adapter, Protocol):
 
 class Runtime:
     def __init__(self, db_url: str, adapters: list[PlatformAdapter], clock: Clock | None = None,
-                 seed: int | None = None, tick: float = 0.25) -> None:
+                 seed: int | None = None, tick: float = 0.25,
+                 defaults: GameDefaults | None = None) -> None:
         self.db_url = db_url
+        self.defaults = defaults
         self.adapters = adapters
         self.clock = clock or RealClock()
         self.seed = seed
@@ -51,7 +54,7 @@ class Runtime:
 
     async def start(self) -> None:
         await open_db(self.db_url)
-        self.service = GameService(self.clock, self.seed)
+        self.service = GameService(self.clock, self.seed, self.defaults)
         self.deliverer = Deliverer({a.platform: a for a in self.adapters}, self.clock)
         await self.deliverer.recover()
         self._loop_task = asyncio.create_task(self._run(), name="nightfall-loop")

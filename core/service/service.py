@@ -24,6 +24,7 @@ from .games import Games, seat_identities
 from .lobby import Lobby
 from .names import resolve, split_names
 from .outbox import personal_text
+from .pace import GameDefaults
 from .ports import Incoming
 from .replies import Reply
 
@@ -36,13 +37,17 @@ HOST_WORDS = {"pause", "resume", "extend", "force", "modkill", "replace", "annou
 class GameService:
     """Everything between the adapters and the engine; one instance per process."""
 
-    def __init__(self, clock: Clock, seed: int | None = None) -> None:
+    def __init__(self, clock: Clock, seed: int | None = None,
+                 defaults: GameDefaults | None = None) -> None:
         self.clock = clock
+        self.defaults = defaults or GameDefaults()
         self.games = Games(clock)
         self.lobby = Lobby(self)
         self.lock = asyncio.Lock()
         self.rng = random.Random(seed)
         self.commands_applied = 0
+        self.deadlines_fired = 0
+        self.deadline_lateness = 0.0  # seconds, summed over the fired deadlines
 
     # ------------------------------------------------------------------ entry points
     async def handle(self, incoming: Incoming) -> str | None:
@@ -92,6 +97,8 @@ class GameService:
                         row = await GameRow.get(id=deadline.game_id)
                         await self.games.fire(row, deadline)
                         fired += 1
+                    self.deadlines_fired += 1
+                    self.deadline_lateness += max(0.0, self.clock.now() - deadline.due_at)
                 except Exception:
                     self.games.cache.clear()
                     raise
@@ -146,7 +153,8 @@ class GameService:
         if incoming.private:
             await self._private(text, person)
             return
-        chat, _ = await Chat.get_or_create(platform=incoming.platform, ref=incoming.chat)
+        chat, _ = await Chat.get_or_create(platform=incoming.platform, ref=incoming.chat,
+                                           defaults={"locale": self.defaults.language})
         if text.startswith("/"):
             word, _, rest = text[1:].partition(" ")
             await self._group_command(word.split("@")[0].lower(), rest.strip(), chat, person,

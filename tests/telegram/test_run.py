@@ -1,0 +1,81 @@
+"""`nightfall run` as a real process: configured by a file and the environment, serving a
+Telegram group through the fake Bot API, answering /healthz and /metrics, and stopping
+cleanly on SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import sys
+from pathlib import Path
+
+import aiohttp
+
+NIGHTFALL = Path(sys.executable).parent / "nightfall"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def wait_healthy(url: str, timeout: float = 20.0) -> dict:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    async with aiohttp.ClientSession() as http:
+        while True:
+            try:
+                async with http.get(url) as response:
+                    if response.status == 200:
+                        return await response.json()
+            except aiohttp.ClientError:
+                pass
+            assert loop.time() < deadline, "the bot never became healthy"
+            await asyncio.sleep(0.1)
+
+
+async def test_run_serves_telegram_reports_health_and_stops_on_sigterm(api, tmp_path):
+    port = free_port()
+    config = tmp_path / "nightfall.toml"
+    config.write_text(f"""
+[database]
+url = "sqlite://{tmp_path / 'bot.sqlite3'}"
+[telegram]
+enabled = true
+api_url = "{api.base_url}"
+[http]
+enabled = true
+port = {port}
+[log]
+format = "json"
+level = "DEBUG"
+""", encoding="utf-8")
+    environment = {**os.environ, "NIGHTFALL_TELEGRAM__TOKEN": api.token}  # secrets by env
+    process = await asyncio.create_subprocess_exec(
+        str(NIGHTFALL), "run", "--config", str(config), env=environment,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        checks = await wait_healthy(f"http://127.0.0.1:{port}/healthz")
+        assert checks == {"database": True, "adapters": {"telegram": True}, "scheduler": True,
+                          "ok": True}
+        ann = api.user("Ann")
+        group = api.group("Game night", members=[ann])
+        await ann.send("/newgame alchemists", chat=group)
+        await api.wait_for(lambda: api.messages(group), timeout=10)
+        async with aiohttp.ClientSession() as http, \
+                http.get(f"http://127.0.0.1:{port}/metrics") as response:
+            metrics = await response.text()
+        assert "nightfall_commands_applied_total 1.0" in metrics
+        assert 'nightfall_outbox_backlog{platform="telegram"}' in metrics
+        assert "nightfall_active_games 0.0" in metrics  # in sign-up, not running yet
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = await asyncio.wait_for(process.communicate(), timeout=20)
+    assert process.returncode == 0, stderr.decode()[-2000:]
+    lines = [json.loads(line) for line in stderr.decode().splitlines() if line.startswith("{")]
+    assert any(entry["message"] == "stopped" for entry in lines)
+    assert api.token.split(":")[1] not in stderr.decode()  # even at DEBUG
