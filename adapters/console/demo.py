@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
+from core.service.ports import ButtonOut
 from core.storage.models import Game as GameRow
 
 from .adapter import GROUP
@@ -58,7 +59,7 @@ async def _play(session: ConsoleSession, names: list[str], rng: random.Random) -
         await session.feed(":wait 5m")
 
 
-def _pick(board: tuple[tuple[str, str], ...], rng: random.Random) -> str:
-    labels = [label for label, _ in board]
+def _pick(board: tuple[ButtonOut, ...], rng: random.Random) -> str:
+    labels = [button.label for button in board]
     active = labels[:-1] if len(labels) > 1 else labels
     return rng.choice(active) if rng.random() < 0.85 else labels[-1]

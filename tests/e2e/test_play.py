@@ -97,3 +97,13 @@ def test_sigkill_in_the_middle_of_a_night_loses_nothing_and_repeats_nothing(tmp_
     assert all(line.startswith(edited) for line in repeated), repeated
     assert all(row.status in ("sent", "superseded", "unknown") for row in outbox)
     assert row.status == "running"
+
+
+@pytest.mark.parametrize("ruleset", ["changelings", "alchemists"])
+def test_the_demo_plays_a_whole_game(ruleset):
+    result = subprocess.run([NIGHTFALL, "demo", "--ruleset", ruleset, "--seed", "4",
+                             "--locale", "ru"], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    lines = result.stdout.splitlines()
+    assert len(lines) > 50
+    assert any("[group]" in line for line in lines[-30:])
