@@ -123,3 +123,92 @@ def check_config(config_path: Path) -> None:
         raise click.ClickException(f"configuration:\n{err}") from None
     click.echo(f"{config_path}: valid; platforms: {', '.join(platforms)}; "
                f"database: {settings.database.url.split('://')[0]}")
+
+
+def _database(db: str | None, config_path: Path | None) -> str:
+    from core.config import ConfigError, load_settings
+
+    if db:
+        return db
+    try:
+        return load_settings(config_path).database.url
+    except ConfigError as err:
+        raise click.ClickException(f"configuration:\n{err}") from None
+
+
+def _admin(db: str, action: Any) -> Any:
+    from core.admin import AdminError
+    from core.storage.db import close_db, open_db
+
+    async def run_it() -> Any:
+        await open_db(db)
+        try:
+            return await action()
+        finally:
+            await close_db()
+
+    try:
+        return asyncio.run(run_it())
+    except AdminError as err:
+        raise click.ClickException(str(err)) from None
+
+
+DB_OPTION = click.option("--db", default=None, help="Database URL (default: from the config).")
+CONFIG_OPTION = click.option("--config", "config_path", default=None,
+                             type=click.Path(exists=True, dir_okay=False, path_type=Path))
+
+
+@main.command()
+@click.argument("game_id", type=int)
+@DB_OPTION
+@CONFIG_OPTION
+def export(game_id: int, db: str | None, config_path: Path | None) -> None:
+    """A finished game's full log, its players' roles and the winners, as JSON."""
+    import json
+
+    from core.admin import export_game
+
+    data = _admin(_database(db, config_path), lambda: export_game(game_id))
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+@main.command()
+@DB_OPTION
+@CONFIG_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
+def stats(db: str | None, config_path: Path | None, as_json: bool) -> None:
+    """The community's statistics: games per rule set, win rates, the most active players."""
+    import json
+
+    from core.admin import community_stats
+
+    data = _admin(_database(db, config_path), community_stats)
+    if as_json:
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    click.echo("games: " + (", ".join(f"{r} {n}" for r, n in data["games"].items()) or "none"))
+    for kind in ("sides", "roles"):
+        click.echo(f"\n{kind}:")
+        for entry in data[kind]:
+            what = entry["side" if kind == "sides" else "role"]
+            click.echo(f"  {entry['ruleset']:12} {what:22} {entry['won']:4}/{entry['played']:<4}"
+                       f" {entry['win_rate']:.0%}")
+    click.echo("\nmost active:")
+    for entry in data["most_active"]:
+        click.echo(f"  {entry['name']:24} {entry['games']} games")
+
+
+@main.command()
+@click.argument("user")
+@DB_OPTION
+@CONFIG_OPTION
+def forget(user: str, db: str | None, config_path: Path | None) -> None:
+    """Delete a person's data on request. USER is PLATFORM:ID, e.g. telegram:123456 or
+    matrix:@ann:example.org."""
+    from core.admin import forget_person
+
+    platform, _, ref = user.partition(":")
+    if not ref:
+        raise click.ClickException("write the person as PLATFORM:ID, e.g. telegram:123456")
+    count = _admin(_database(db, config_path), lambda: forget_person(platform, ref))
+    click.echo(f"forgotten; {count} finished game(s) scrubbed")
