@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import logging
 
+import aiohttp
+
 from core.storage.models import LogEntry
 
 from .harness import living, open_table, sign_up, start_payload
@@ -190,3 +192,37 @@ async def test_the_token_never_reaches_the_logs(api, tmp_path, caplog):
     secret = api.token.split(":")[1]
     assert caplog.records
     assert not [r for r in caplog.records if secret in r.getMessage()]
+
+
+async def test_webhook_mode_receives_updates_with_the_secret_only(api, tmp_path):
+    from adapters.telegram.adapter import TelegramAdapter, TelegramSettings
+    from core.service.runtime import Runtime
+
+    from .test_run import free_port
+
+    port = free_port()
+    adapter = TelegramAdapter(TelegramSettings(
+        token=api.token, base_url=api.base_url, webhook_url=f"http://127.0.0.1:{port}/telegram",
+        webhook_port=port, webhook_secret="s3cret-hook"))
+    runtime = Runtime(f"sqlite://{tmp_path / 'tg.sqlite3'}", [adapter], tick=0.05)
+    await runtime.start()
+    try:
+        assert api.webhook_url == f"http://127.0.0.1:{port}/telegram"
+        ann = api.user("Ann")
+        group = api.group("Hooked", members=[ann])
+        update = {"update_id": 900, "message": {
+            "message_id": 1, "date": 1_700_000_000, "text": "/help",
+            "entities": [{"type": "bot_command", "offset": 0, "length": 5}],
+            "chat": {"id": group.id, "type": "supergroup", "title": "Hooked"},
+            "from": {"id": ann.id, "is_bot": False, "first_name": "Ann"}}}
+        async with aiohttp.ClientSession() as http:
+            url = f"http://127.0.0.1:{port}/telegram"
+            async with http.post(url, json=update) as refused:
+                assert refused.status == 403  # no secret: not Telegram
+            headers = {"X-Telegram-Bot-Api-Secret-Token": "s3cret-hook"}
+            async with http.post(url, json=update, headers=headers) as accepted:
+                assert accepted.status == 200
+        await api.wait_for(lambda: api.messages(group), timeout=10)
+        assert api.messages(group)[0].text.startswith("Commands in the group")
+    finally:
+        await runtime.stop()
