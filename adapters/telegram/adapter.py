@@ -73,6 +73,7 @@ class TelegramAdapter:
         self.app.add_error_handler(self._on_error)
         self._handle: Handler | None = None
         self._admins: dict[tuple[int, int], tuple[float, bool]] = {}
+        self._in_flight = 0
         self.connected = False
 
     # ------------------------------------------------------------------ lifecycle
@@ -115,7 +116,19 @@ class TelegramAdapter:
                                                language_code=language)
 
     # ------------------------------------------------------------------ receiving
+    @property
+    def idle(self) -> bool:
+        """No fetched update waits or is being handled (for a graceful stop, and tests)."""
+        return self._in_flight == 0 and self.app.update_queue.empty()
+
     async def _on_update(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        self._in_flight += 1
+        try:
+            await self._dispatch(update)
+        finally:
+            self._in_flight -= 1
+
+    async def _dispatch(self, update: Update) -> None:
         assert self._handle is not None
         if update.callback_query is not None:
             incoming = from_callback(update)

@@ -56,10 +56,13 @@ class Table:
         """Wait until the bot has read everything and delivered its whole outbox (messages
         held back by a flood limit included)."""
         deadline = time.monotonic() + timeout
+        calm = 0
         while time.monotonic() < deadline:
             await self.api.settle(quiet=0.05, timeout=timeout)
-            if not await Outbox.filter(status__in=["pending", "sending"]).exists():
-                await self.api.settle(quiet=0.05, timeout=timeout)
+            busy = not all(getattr(a, "idle", True) for a in self.runtime.adapters) or \
+                await Outbox.filter(status__in=["pending", "sending"]).exists()
+            calm = 0 if busy else calm + 1
+            if calm >= 2:  # twice in a row: nothing was between two looks
                 return
             await asyncio.sleep(0.02)
         raise TimeoutError("the outbox never emptied")
