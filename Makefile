@@ -24,6 +24,8 @@ lint: install
 
 bench: install
 	$(PY) bench/engine.py
+	$(PY) bench/service.py
+	$(PY) bench/messages.py
 
 # Re-extract the message template and merge it into the catalogs (see README: add a language).
 messages: install

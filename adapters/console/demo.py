@@ -18,21 +18,27 @@ NAMES = ("Ann", "Bob", "Cid", "Dot", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon", "
          "Max", "Ned", "Oda", "Pia", "Quin", "Rex", "Sue", "Tom")
 
 
-async def run_demo(ruleset: str, players: int, locale: str, seed: int, out: TextIO) -> None:
+async def run_demo(ruleset: str, players: int, locale: str, seed: int, out: TextIO,
+                   db_url: str | None = None) -> None:
+    """Play one game; in a temporary SQLite file unless `db_url` keeps it (the benchmarks
+    count its messages afterwards)."""
+    if db_url is None:
+        with tempfile.TemporaryDirectory() as folder:
+            await run_demo(ruleset, players, locale, seed, out,
+                           f"sqlite://{Path(folder) / 'demo.sqlite3'}")
+        return
     rng = random.Random(seed)
     names = list(NAMES[:players])
-    with tempfile.TemporaryDirectory() as folder:
-        session = ConsoleSession(f"sqlite://{Path(folder) / 'demo.sqlite3'}", out, locale,
-                                 "manual", seed)
-        await session.start()
-        try:
-            await session.feed(f"{names[0]}: /newgame {ruleset}")
-            for name in names[1:]:
-                await session.feed(f"{name}: /join")
-            await session.feed(f"{names[0]}: /startgame")
-            await _play(session, names, rng)
-        finally:
-            await session.stop()
+    session = ConsoleSession(db_url, out, locale, "manual", seed)
+    await session.start()
+    try:
+        await session.feed(f"{names[0]}: /newgame {ruleset}")
+        for name in names[1:]:
+            await session.feed(f"{name}: /join")
+        await session.feed(f"{names[0]}: /startgame")
+        await _play(session, names, rng)
+    finally:
+        await session.stop()
 
 
 async def _play(session: ConsoleSession, names: list[str], rng: random.Random) -> None:
