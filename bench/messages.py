@@ -6,7 +6,8 @@ Games are played by simulated players through the whole service (the demo's play
 press what they are offered) on SQLite; the outbox is counted afterwards. Edits are counted
 as delivered without any rate limit, so one per vote: the upper bound (under Telegram's pacing
 the outbox merges edits that wait). The last column is what the same game would post with one
-group message per vote instead of the edited ballot. Prints a table; nothing is asserted. Run: `python bench/messages.py [--games 3]`.
+group message per vote instead of the edited ballot. Prints a table; nothing is asserted.
+Run: `python bench/messages.py [--games 3]`.
 """
 
 from __future__ import annotations
