@@ -125,6 +125,10 @@ async def forget_person(platform: str, ref: str) -> int:
         await Outbox.filter(game_id=row.id).delete()
         scrubbed += 1
     await Outbox.filter(identity_id=person.id).delete()
+    if platform == "matrix":  # the bot's map of private rooms names the person
+        from adapters.matrix.store import forget_user
+
+        await forget_user(ref)
     person.ref = placeholder
     person.name = placeholder
     person.locale = None

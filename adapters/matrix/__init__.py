@@ -1,0 +1,1 @@
+"""The Matrix adapter: matrix-nio, thin over the game service."""

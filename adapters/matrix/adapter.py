@@ -1,0 +1,803 @@
+"""The Matrix adapter: reads the bot's rooms through matrix-nio's sync and hands what people
+write, react and answer to the runtime; sends, edits, opens private rooms and mutes for the
+outbox.
+
+One event loop: the sync runs as a task started by `start` and cancelled by `stop` (never
+`sync_forever`), beside Telegram and the scheduler. The sync token lives in the game
+database and moves on only after a sync's events were handed to the service, so a crash or
+a restart neither skips nor (the service dedupes on event ids anyway) repeats a command; a
+`limited` timeline is filled from /messages so no vote falls into the gap. nio never sleeps
+on a 429 (`max_limit_exceeded=0`): the outbox retries after `retry_after_ms`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from nio import (
+    AsyncClient,
+    AsyncClientConfig,
+    ErrorResponse,
+    LoginResponse,
+    MessageDirection,
+    RoomPreset,
+    SyncResponse,
+    WhoamiResponse,
+)
+from nio.api import Api
+
+from core.i18n import available_locales, translations
+from core.service import texts
+from core.service.ports import Incoming, Outgoing, RateLimits, Silence
+from core.service.runtime import Handler
+from core.storage.models import Button
+
+from . import content, store
+from .errors import NETWORK_ERRORS, Failed, is_forbidden, is_rate_limited, network, translate
+from .incoming import (
+    PLATFORM,
+    POLL_RESPONSE_TYPES,
+    as_command,
+    choice_by_label,
+    choice_number,
+    is_edit,
+    keycap_number,
+    localpart,
+    mention_names,
+    message_body,
+    poll_selections,
+    relation,
+)
+from .incoming import allowed as invite_allowed
+
+log = logging.getLogger(__name__)
+
+# Synapse's default `rc_message`: 0.2 messages a second per account, edits included (exempt
+# the bot with the admin API's override_ratelimit and raise this in the settings).
+LIMITS = RateLimits(overall=0.2)
+MAX_ANSWER_ID = 32  # longer button tokens get short poll answer ids, mapped back on answer
+MAX_BACKFILL_PAGES = 20
+MAX_EVENT_ATTEMPTS = 3  # an event the service keeps failing on is skipped after that
+SEEN_MEMORY = 20_000  # event ids remembered in memory (the service dedupes on all of them)
+CREATOR_POWER = 1 << 62  # room version 12: creators outrank every power level
+
+
+@dataclass(frozen=True)
+class MatrixSettings:
+    homeserver: str  # https://matrix.example.org
+    user_id: str  # @nightfall:example.org
+    password: str | None = None
+    access_token: str | None = None
+    device_id: str | None = None  # else the one of the first password login, remembered
+    device_name: str = "Nightfall"
+    store_path: str | None = None  # nio's store (the crypto store, once encryption is on)
+    allow: tuple[str, ...] = ()  # who may invite the bot: "@user:server" or ":server"
+    sync_timeout: float = 30.0  # seconds a long-poll sync waits for news
+    timeline_limit: int = 50  # events per room per sync; more is fetched from /messages
+    notices: bool = True  # answer a private choice ("noted", or why not) in the room
+    limits: RateLimits = field(default=LIMITS)
+
+
+class MatrixAdapter:
+    platform = PLATFORM
+    idempotent_edits = True  # edits in place, and sends carry the outbox row's transaction id
+
+    def __init__(self, settings: MatrixSettings) -> None:
+        if not (settings.password or settings.access_token):
+            raise ValueError("Matrix: a password or an access token is needed")
+        self.settings = settings
+        self.limits = settings.limits
+        self.user_id = settings.user_id
+        self.client: AsyncClient | None = None
+        self.display_name: str | None = None
+        self.connected = False
+        self.backfilled = 0  # events fetched from /messages for gaps (limited syncs)
+        self._handle: Handler | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._since: str | None = None
+        self._full_state = True
+        self._busy = False
+        self._stopping = False
+        self._seen: OrderedDict[str, None] = OrderedDict()
+        self._power: dict[str, dict[str, Any]] = {}
+        self._creators: dict[str, set[str]] = {}  # rooms (v12+) whose creators outrank all
+        self._members: dict[str, dict[str, tuple[str, str | None]]] = {}
+        self._dms: dict[str, list[str]] = {}  # user → their private rooms, newest last
+        self._dm_rooms: dict[str, str] = {}  # room → user
+        self._reinvited: set[str] = set()
+        self._failures: dict[str, int] = {}  # event id → failed attempts to hand it over
+        self._txn = ""  # this database's prefix for transaction ids (outbox ids restart)
+        self._noted = {translations(loc).gettext(texts.PROMPT_TAKEN)
+                       for loc in available_locales()}
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self, handle: Handler) -> None:
+        """Log in, read where the last run stopped, and sync once before returning (pending
+        invites and missed commands are handled by then); then keep syncing in a task."""
+        self._handle = handle
+        self._stopping = False
+        config = AsyncClientConfig(max_limit_exceeded=0, max_timeouts=0,
+                                   store_sync_tokens=False, encryption_enabled=False,
+                                   request_timeout=self.settings.sync_timeout + 30)
+        self.client = AsyncClient(self.settings.homeserver, self.user_id,
+                                  device_id=self.settings.device_id or "",
+                                  store_path=self.settings.store_path or "", config=config)
+        try:
+            await self._login()
+            self._since = await store.load("sync", self.user_id)
+            self._full_state = True
+            self._set_dms(await store.load("dm", self.user_id) or {})
+            self._txn = await store.load("txn", self.user_id) or secrets.token_hex(4)
+            await store.save(self._txn, "txn", self.user_id)
+            profile = await self.client.get_displayname(self.user_id)
+            self.display_name = getattr(profile, "displayname", None)
+            await self._sync_once(timeout=0)
+        except BaseException:
+            await self.client.close()
+            raise
+        self._task = asyncio.create_task(self._sync_loop(), name="matrix-sync")
+        self.connected = True
+        log.info("matrix: connected as %s", self.user_id)
+
+    async def stop(self) -> None:
+        """Stop syncing: a long poll is cancelled, a sync being handed over finishes first
+        (and stores its token), then the connection closes."""
+        self._stopping = True
+        self.connected = False
+        task, self._task = self._task, None
+        if task is not None:
+            if not self._busy:
+                task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self.client is not None:
+            await self.client.close()
+
+    async def _login(self) -> None:
+        assert self.client is not None
+        settings = self.settings
+        if settings.access_token:
+            self.client.restore_login(self.user_id, settings.device_id or "",
+                                      settings.access_token)
+            who = await self.client.whoami()
+            if not isinstance(who, WhoamiResponse):
+                raise RuntimeError(f"matrix: the access token was refused: {who}")
+            if who.device_id:  # the token belongs to one device, whatever is configured
+                self.client.device_id = who.device_id
+            return
+        device = settings.device_id or await store.load("device", self.user_id)
+        if device:
+            self.client.device_id = device
+        response = await self.client.login(settings.password, device_name=settings.device_name)
+        if not isinstance(response, LoginResponse):
+            raise RuntimeError(f"matrix: login failed: {response}")
+        await store.save(response.device_id, "device", self.user_id)
+
+    @property
+    def idle(self) -> bool:
+        """No sync is being handed to the service (for a graceful stop, and tests)."""
+        return not self._busy
+
+    # ------------------------------------------------------------------ syncing
+    def sync_filter(self) -> dict[str, Any]:
+        return {"room": {"timeline": {"limit": self.settings.timeline_limit}},
+                "presence": {"not_types": ["*"]}}
+
+    async def _sync_loop(self) -> None:
+        pause = 1.0
+        while not self._stopping:
+            try:
+                await self._sync_once(timeout=self.settings.sync_timeout)
+                self.connected = True
+                pause = 1.0
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:  # a broken sync must not end the bot: try again later
+                self.connected = False  # /healthz says so until a sync works again
+                if self._stopping:
+                    return
+                log.warning("matrix: sync failed (%s); again in %.0f s", err, pause)
+                await asyncio.sleep(pause)
+                pause = min(60.0, pause * 2)
+
+    async def _sync_once(self, timeout: float) -> None:
+        assert self.client is not None
+        response = await self.client.sync(timeout=int(timeout * 1000), since=self._since,
+                                          full_state=self._full_state or None,
+                                          sync_filter=self.sync_filter())
+        if not isinstance(response, SyncResponse):
+            if isinstance(response, ErrorResponse) and is_rate_limited(response):
+                await asyncio.sleep((response.retry_after_ms or 1000) / 1000)
+                return
+            raise RuntimeError(str(response))
+        self._busy = True
+        try:
+            await self._process(response, history=self._since is None)
+            self._since = response.next_batch
+            self._full_state = False
+            await store.save(response.next_batch, "sync", self.user_id)
+        finally:
+            self._busy = False
+
+    async def _process(self, response: SyncResponse, history: bool) -> None:
+        """One sync's news: invites first, then each joined room's timeline in order. On the
+        bot's very first sync (no stored token) the timelines are history and only read for
+        state."""
+        for room_id, invite in response.rooms.invite.items():
+            await self._on_invite(room_id, [raw(e) for e in invite.invite_state])
+        for room_id, info in response.rooms.join.items():
+            for event in info.state:
+                self._note_state(room_id, raw(event))
+            events = [raw(e) for e in info.timeline.events]
+            if history:
+                for event in events:
+                    self._note_state(room_id, event)
+                    self._remember(event.get("event_id"))
+                continue
+            joined = [i for i, e in enumerate(events) if self._own_join(e)]
+            if joined:  # newly joined: what came before is history
+                for event in events[:joined[-1] + 1]:
+                    self._note_state(room_id, event)
+                    self._remember(event.get("event_id"))
+                events = events[joined[-1] + 1:]
+            elif info.timeline.limited and info.timeline.prev_batch and self._since:
+                events = await self._backfill(room_id, info.timeline.prev_batch,
+                                              self._since) + events
+            for event in events:
+                await self._on_event(room_id, event)
+        for room_id in response.rooms.leave:
+            self._forget_room(room_id)
+
+    async def _backfill(self, room_id: str, prev_batch: str, since: str) -> list[dict[str, Any]]:
+        """The events between the last sync and a limited timeline, oldest first (stopping
+        at the bot's own join: what came before is history)."""
+        assert self.client is not None
+        found: list[dict[str, Any]] = []
+        start = prev_batch
+        for _ in range(MAX_BACKFILL_PAGES):
+            response = await self.client.room_messages(room_id, start=start, end=since,
+                                                       direction=MessageDirection.back,
+                                                       limit=100)
+            chunk = getattr(response, "chunk", None)
+            if chunk is None:
+                log.warning("matrix: backfill of %s failed: %s", room_id, response)
+                break
+            stop = False
+            for event in chunk:
+                source = getattr(event, "source", None)
+                if not isinstance(source, dict):
+                    continue
+                if self._own_join(source):
+                    stop = True
+                    break
+                found.append(source)
+            end = getattr(response, "end", None)
+            if stop or not chunk or not end or end == start:
+                break
+            start = end
+        self.backfilled += len(found)
+        log.info("matrix: %s events fetched for a gap in %s", len(found), room_id)
+        return list(reversed(found))
+
+    def _own_join(self, event: dict[str, Any]) -> bool:
+        if event.get("type") != "m.room.member" or event.get("state_key") != self.user_id:
+            return False
+        before = (event.get("unsigned") or {}).get("prev_content") or {}
+        return (event.get("content") or {}).get("membership") == "join" and \
+            before.get("membership") != "join"
+
+    def _remember(self, event_id: Any) -> None:
+        if isinstance(event_id, str):
+            self._seen[event_id] = None
+            while len(self._seen) > SEEN_MEMORY:
+                self._seen.popitem(last=False)
+
+    def has_seen(self, event_id: str) -> bool:
+        """Whether this event was read (and handed over, if it was for the service)."""
+        return event_id in self._seen
+
+    # ------------------------------------------------------------------ room state
+    def _note_state(self, room_id: str, event: dict[str, Any]) -> None:
+        """Power levels and members as the bot needs them (host rights, names, whether a
+        private room's reader is still there), from state and timeline events."""
+        kind, state_key = event.get("type"), event.get("state_key")
+        body = event.get("content") or {}
+        if kind == "m.room.power_levels" and state_key == "":
+            self._power[room_id] = body
+        elif kind == "m.room.create" and state_key == "":
+            self._creators[room_id] = creators(event)
+        elif kind == "m.room.member" and isinstance(state_key, str):
+            name = body.get("displayname")
+            self._members.setdefault(room_id, {})[state_key] = (
+                str(body.get("membership", "leave")), name if isinstance(name, str) else None)
+            if state_key in self._dms and body.get("membership") == "join":
+                self._reinvited.discard(state_key)
+
+    def _forget_room(self, room_id: str) -> None:
+        self._power.pop(room_id, None)
+        self._creators.pop(room_id, None)
+        self._members.pop(room_id, None)
+        user = self._dm_rooms.pop(room_id, None)
+        if user is not None and room_id in self._dms.get(user, []):
+            self._dms[user].remove(room_id)
+
+    def _name(self, room_id: str, user: str) -> str:
+        member = self._members.get(room_id, {}).get(user)
+        if member is not None and member[1]:
+            return member[1]
+        for members in self._members.values():
+            other = members.get(user)
+            if other is not None and other[1]:
+                return other[1]
+        return localpart(user)
+
+    async def _levels(self, room_id: str) -> dict[str, Any]:
+        """The room's power levels (and creators), read from the server if no sync has
+        shown them yet."""
+        if room_id not in self._power or room_id not in self._creators:
+            assert self.client is not None
+            response = await self.client.room_get_state(room_id)
+            for event in getattr(response, "events", None) or []:
+                if isinstance(event, dict):
+                    self._note_state(room_id, event)
+        return self._power.get(room_id) or {}
+
+    async def _is_admin(self, room_id: str, user: str) -> bool:
+        """Host rights: the sender may kick in this room (power level 50 by default), or
+        created it (room version 12 gives creators unlimited power)."""
+        levels = await self._levels(room_id)
+        return self._power_of(room_id, user) >= _int(levels.get("kick"), 50)
+
+    def _power_of(self, room_id: str, user: str) -> int:
+        if user in self._creators.get(room_id, set()):
+            return CREATOR_POWER
+        return level_of(self._power.get(room_id) or {}, user)
+
+    # ------------------------------------------------------------------ invites
+    async def _on_invite(self, room_id: str, state: list[dict[str, Any]]) -> None:
+        """Join where an allowed person (or server) invites the bot, and a private room
+        opened by someone who plays with the bot; decline everything else."""
+        assert self.client is not None
+        invite = next((e for e in state if e.get("type") == "m.room.member"
+                       and e.get("state_key") == self.user_id), None)
+        if invite is None:
+            return
+        inviter = str(invite.get("sender", ""))
+        direct = bool((invite.get("content") or {}).get("is_direct"))
+        if invite_allowed(inviter, self.user_id, self.settings.allow) or (
+                direct and self._shares_a_room(inviter)):
+            response = await self.client.join(room_id)
+            if isinstance(response, ErrorResponse):
+                log.warning("matrix: cannot join %s: %s", room_id, response)
+                return
+            log.info("matrix: joined %s on %s's invite", room_id, inviter)
+            if direct:
+                await self._add_dm(inviter, room_id)
+            return
+        log.info("matrix: declined %s's invite to %s", inviter, room_id)
+        await self.client.room_leave(room_id)
+
+    def _shares_a_room(self, user: str) -> bool:
+        return any(members.get(user, ("",))[0] == "join" and room not in self._dm_rooms
+                   for room, members in self._members.items())
+
+    # ------------------------------------------------------------------ receiving
+    async def _on_event(self, room_id: str, event: dict[str, Any]) -> None:
+        event_id = event.get("event_id")
+        if not isinstance(event_id, str) or event_id in self._seen:
+            return
+        self._note_state(room_id, event)
+        try:
+            if event.get("sender") != self.user_id and "state_key" not in event:
+                await self._dispatch(room_id, event_id, event)
+        except Exception:
+            failures = self._failures[event_id] = self._failures.get(event_id, 0) + 1
+            if failures < MAX_EVENT_ATTEMPTS:
+                raise  # the sync token stays: the event is read (and handed) again
+            log.exception("matrix: event %s in %s failed %s times; skipped", event_id,
+                          room_id, failures)
+        self._failures.pop(event_id, None)
+        self._remember(event_id)
+
+    async def _dispatch(self, room_id: str, event_id: str, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        body = event.get("content") or {}
+        sender = str(event.get("sender", ""))
+        if kind == "m.room.message":
+            await self._on_message(room_id, event_id, sender, body)
+        elif kind == "m.reaction":
+            await self._on_reaction(room_id, event_id, sender, body)
+        elif kind in POLL_RESPONSE_TYPES:
+            await self._on_poll_response(room_id, event_id, sender, str(kind), body)
+        elif kind == "m.room.encrypted":
+            log.info("matrix: cannot read an encrypted event in %s", room_id)
+
+    def _incoming(self, room_id: str, event_id: str, sender: str, private: bool,
+                  **fields: Any) -> Incoming:
+        return Incoming(platform=PLATFORM, update_id=event_id, user=sender,
+                        user_name=self._name(room_id, sender),
+                        chat=None if private else room_id, **fields)
+
+    async def _on_message(self, room_id: str, event_id: str, sender: str,
+                          body: dict[str, Any]) -> None:
+        if is_edit(body):
+            return  # edits never count, as the rules say
+        text = message_body(body)
+        if not text:
+            return
+        mentions = mention_names(self.user_id, self.display_name)
+        command = as_command(text, mentions) or (text if text.startswith("/") else None)
+        if room_id in self._dm_rooms:
+            token = await self._keyboard_choice(room_id, text)
+            if token is not None:
+                await self._press(room_id, event_id, sender, token, private=True)
+                return
+            await self._give(self._incoming(room_id, event_id, sender, True,
+                                            text=command or text))
+            return
+        if command is not None:
+            admin = await self._is_admin(room_id, sender)
+            await self._give(self._incoming(room_id, event_id, sender, False, text=command,
+                                            admin=admin))
+        else:
+            await self._give(self._incoming(room_id, event_id, sender, False, text=text))
+
+    async def _keyboard_choice(self, room_id: str, text: str) -> str | None:
+        """A number or an option's label written in a private room: the matching button of
+        the room's newest keyboard, while its window is open (else it is just text)."""
+        latest = await store.load("kbroom", room_id)
+        keyboard = await store.load("kb", latest) if latest else None
+        if not keyboard:
+            return None
+        number = choice_number(text) or choice_by_label(text, keyboard["labels"])
+        if number is None or not 1 <= number <= len(keyboard["tokens"]):
+            return None
+        token = str(keyboard["tokens"][number - 1])
+        return None if await window_closed(token) else token
+
+    async def _on_reaction(self, room_id: str, event_id: str, sender: str,
+                           body: dict[str, Any]) -> None:
+        """A keycap on a numbered keyboard presses that option; a `start` option (join,
+        leave) counts as pressed in the presser's private room, as the service expects."""
+        rel_type, target = relation(body)
+        key = (body.get("m.relates_to") or {}).get("key")
+        if rel_type != "m.annotation" or not target or not isinstance(key, str):
+            return
+        number = keycap_number(key)
+        keyboard = await store.load("kb", target)
+        if number is None or not keyboard or keyboard.get("room") != room_id or \
+                not 1 <= number <= len(keyboard["tokens"]):
+            return
+        start = bool(keyboard["start"][number - 1])
+        if start:  # "open my private chat" and the like: a private room may be offered again
+            self._reinvited.discard(sender)
+        private = bool(keyboard.get("private")) or start
+        await self._press(room_id, event_id, sender, str(keyboard["tokens"][number - 1]),
+                          private=private)
+
+    async def _on_poll_response(self, room_id: str, event_id: str, sender: str, kind: str,
+                                body: dict[str, Any]) -> None:
+        """An answer to one of the bot's polls: its answer id maps back to the ballot's
+        button. Answers to unknown or ended polls and unknown answer ids are dropped."""
+        _, poll_id = relation(body)
+        poll = await store.load("poll", poll_id) if poll_id else None
+        chosen = poll_selections(kind, body)
+        if not poll or poll.get("ended") or poll.get("room") != room_id or not chosen:
+            return
+        token = poll["answers"].get(chosen[0])
+        if token is None:
+            return
+        await self._press(room_id, event_id, sender, str(token), private=False)
+
+    async def _press(self, room_id: str, event_id: str, sender: str, token: str,
+                     private: bool) -> None:
+        notice = await self._give(self._incoming(room_id, event_id, sender, private,
+                                                 button=token))
+        if not notice or not self.settings.notices:
+            return
+        in_private = room_id in self._dm_rooms
+        if not in_private and notice in self._noted:
+            return  # a poll shows the answer itself; a refusal goes to the private room
+        target = room_id if in_private else next(iter(reversed(self._dms.get(sender, []))),
+                                                 None)
+        if target is None:
+            return
+        try:
+            await self._send_event(target, "m.room.message", content.message(notice))
+        except (Failed, *NETWORK_ERRORS) as err:
+            log.info("matrix: notice for %s not sent: %s", sender, err)
+
+    async def _give(self, incoming: Incoming) -> str | None:
+        assert self._handle is not None
+        return await self._handle(incoming)
+
+    # ------------------------------------------------------------------ sending
+    async def send(self, message: Outgoing) -> None:
+        try:
+            room_id = await self._private_room(message.chat_ref) if message.private \
+                else message.chat_ref
+            await self._deliver(room_id, message)
+        except Failed as failed:
+            raise translate(failed.response, message.private) from failed
+        except NETWORK_ERRORS as err:
+            raise network(err) from err
+
+    async def _deliver(self, room_id: str, message: Outgoing) -> None:
+        """The first version of a message is posted; later versions (same `replace` key)
+        edit it in place. A group ballot is a poll: its later versions (the live tally) go
+        to one status message below it, edited in place, and the poll stays."""
+        buttons = message.buttons
+        txn = f"nightfall-{self._txn}-{message.outbox_id}"  # a retry is sent once
+        as_poll = bool(buttons) and not message.private and not any(b.start for b in buttons)
+        ref = await store.load("ref", room_id, message.replace) if message.replace else None
+        if ref is not None:
+            if ref["kind"] == "poll":
+                if ref.get("status"):
+                    await self._send_event(room_id, "m.room.message",
+                                           content.edit(ref["status"], message.text), txn)
+                else:
+                    ref["status"] = await self._send_event(
+                        room_id, "m.room.message", content.message(message.text), txn)
+                    await store.save(ref, "ref", room_id, str(message.replace))
+                return
+            text = content.with_options(message.text, [b.label for b in buttons])
+            await self._send_event(room_id, "m.room.message",
+                                   content.edit(ref["event_id"], text), txn)
+            if buttons:
+                await self._keep_keyboard(ref["event_id"], room_id, message)
+            return
+        if as_poll:
+            event_id = await self._post_poll(room_id, message, txn)
+        else:
+            if not message.private:
+                await self._end_poll(room_id, only_if_closed=True)
+            text = content.with_options(message.text, [b.label for b in buttons])
+            event_id = await self._send_event(room_id, "m.room.message",
+                                              content.message(text), txn)
+            if buttons:
+                await self._keep_keyboard(event_id, room_id, message)
+        if message.replace:
+            await store.save({"kind": "poll" if as_poll else "text", "event_id": event_id},
+                             "ref", room_id, message.replace)
+
+    async def _keep_keyboard(self, event_id: str, room_id: str, message: Outgoing) -> None:
+        """Remember what each number of a numbered keyboard presses (for replies and
+        reactions); a private room's newest keyboard answers plain numbers."""
+        await store.save({"room": room_id, "private": message.private,
+                          "tokens": [b.token for b in message.buttons],
+                          "labels": [b.label for b in message.buttons],
+                          "start": [b.start for b in message.buttons]}, "kb", event_id)
+        if message.private:
+            await store.save(event_id, "kbroom", room_id)
+
+    async def _post_poll(self, room_id: str, message: Outgoing, txn: str) -> str:
+        """A new ballot: the previous poll in the room ends, the new one starts."""
+        await self._end_poll(room_id, only_if_closed=False)
+        answers = {}
+        shown = []
+        for number, button in enumerate(message.buttons, start=1):
+            answer_id = button.token if len(button.token) <= MAX_ANSWER_ID else f"a{number}"
+            answers[answer_id] = button.token
+            shown.append((answer_id, button.label))
+        event_id = await self._send_event(room_id, "m.poll.start",
+                                          content.poll_start(message.text, shown), txn)
+        await store.save({"room": room_id, "answers": answers, "ended": False}, "poll",
+                         event_id)
+        await store.save(event_id, "openpoll", room_id)
+        return event_id
+
+    async def _end_poll(self, room_id: str, only_if_closed: bool) -> None:
+        """End the room's open poll (m.poll.end): before a new ballot, or as soon as the
+        group hears anything new after its window closed (the result comes next)."""
+        poll_id = await store.load("openpoll", room_id)
+        if not poll_id:
+            return
+        poll = await store.load("poll", poll_id)
+        if poll and only_if_closed:
+            tokens = list(poll["answers"].values())
+            if tokens and not await window_closed(str(tokens[0])):
+                return
+        await self._send_event(room_id, "m.poll.end", content.poll_end(poll_id),
+                               f"nightfall-end-{poll_id}")
+        if poll:
+            await store.save({**poll, "ended": True}, "poll", poll_id)
+        await store.drop("openpoll", room_id)
+
+    async def _send_event(self, room_id: str, kind: str, body: dict[str, Any],
+                          txn: str | None = None) -> str:
+        assert self.client is not None
+        response = await self.client.room_send(room_id, kind, body, tx_id=txn,
+                                               ignore_unverified_devices=True)
+        if isinstance(response, ErrorResponse):
+            raise Failed(response)
+        return str(response.event_id)
+
+    # ------------------------------------------------------------------ private rooms
+    def _set_dms(self, dms: dict[str, list[str]]) -> None:
+        self._dms = {user: list(rooms) for user, rooms in dms.items()}
+        self._dm_rooms = {room: user for user, rooms in self._dms.items() for room in rooms}
+
+    async def _add_dm(self, user: str, room_id: str) -> None:
+        """Remember a private room (in the database and in the bot's m.direct account data,
+        which clients read to show it as a direct chat)."""
+        rooms = [r for r in self._dms.get(user, []) if r != room_id] + [room_id]
+        self._dms[user] = rooms
+        self._dm_rooms[room_id] = user
+        await store.save(self._dms, "dm", self.user_id)
+        try:
+            await self._put_direct()
+        except (Failed, *NETWORK_ERRORS) as err:
+            log.info("matrix: m.direct not updated: %s", err)
+
+    async def _put_direct(self) -> None:
+        current = await self._account_data("GET", "m.direct") or {}
+        merged = {user: list(rooms) for user, rooms in current.items() if isinstance(rooms,
+                                                                                       list)}
+        for user, rooms in self._dms.items():
+            merged[user] = [r for r in merged.get(user, []) if r not in rooms] + rooms
+        await self._account_data("PUT", "m.direct", merged)
+
+    async def _account_data(self, method: str, kind: str,
+                            body: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        """nio has no setter for global account data: the plain client-server call."""
+        assert self.client is not None
+        path = Api._build_path(["user", self.user_id, "account_data", kind])
+        headers = {"Authorization": f"Bearer {self.client.access_token}",
+                   "Content-Type": "application/json"}
+        reply = await self.client.send(method, path, None if body is None else json.dumps(body),
+                                       headers)
+        try:
+            if reply.status == 404 and method == "GET":
+                return None
+            data = await reply.json(content_type=None)
+            if reply.status >= 400:
+                raise Failed(ErrorResponse.from_dict(data if isinstance(data, dict) else {}))
+            return data if isinstance(data, dict) else None
+        finally:
+            reply.release()
+
+    async def _private_room(self, user: str) -> str:
+        """The person's private room with the bot, created (and the person invited) on
+        first need. Someone who left it is invited again, once; who left again, or may
+        not be invited, is unreachable until they write to the bot."""
+        assert self.client is not None
+        rooms = self._dms.get(user)
+        if rooms:
+            room_id = rooms[-1]
+            membership = self._members.get(room_id, {}).get(user, ("invite", None))[0]
+            if membership in ("join", "invite"):
+                return room_id
+            if membership == "ban" or user in self._reinvited:
+                raise Failed(ErrorResponse("the person left the private room", "M_FORBIDDEN"))
+            response = await self.client.room_invite(room_id, user)
+            if isinstance(response, ErrorResponse):
+                raise Failed(response)
+            self._reinvited.add(user)
+            return room_id
+        created = await self.client.room_create(is_direct=True,
+                                                preset=RoomPreset.trusted_private_chat,
+                                                invite=[user])
+        if isinstance(created, ErrorResponse):
+            if created.status_code in ("M_NOT_FOUND", "M_UNKNOWN", "M_INVALID_PARAM"):
+                created.status_code = "M_FORBIDDEN"  # nobody to write to: unreachable
+            raise Failed(created)
+        room_id = str(created.room_id)
+        self._members.setdefault(room_id, {})[user] = ("invite", None)
+        await self._add_dm(user, room_id)
+        return room_id
+
+    # ------------------------------------------------------------------ muting
+    async def silence(self, order: Silence) -> None:
+        """Mute: the player's power level goes below what sending needs (events_default),
+        the old level is kept; unmute restores it. Without the power to change power
+        levels, nothing happens."""
+        if not order.user_ref.startswith("@"):
+            return
+        room_id, user = order.chat_ref, order.user_ref
+        try:
+            assert self.client is not None
+            response = await self.client.room_get_state_event(room_id, "m.room.power_levels")
+            if isinstance(response, ErrorResponse):
+                raise Failed(response)
+            levels = dict(response.content)
+            self._power[room_id] = levels
+            await self._levels(room_id)  # and who created the room
+            mine, current = self._power_of(room_id, self.user_id), self._power_of(room_id, user)
+            needed = _int((levels.get("events") or {}).get("m.room.power_levels"),
+                          _int(levels.get("state_default"), 50))
+            users = dict(levels.get("users") or {})
+            if order.muted:
+                target = _int(levels.get("events_default"), 0) - 1
+                if mine < needed or current >= mine or current <= target:
+                    log.info("matrix: cannot mute %s in %s", user, room_id)
+                    return
+                await store.save({"level": users.get(user)}, "mute", room_id, user)
+                users[user] = target
+            else:
+                saved = await store.load("mute", room_id, user)
+                if saved is None or mine < needed:
+                    return
+                if saved.get("level") is None:
+                    users.pop(user, None)
+                else:
+                    users[user] = saved["level"]
+            levels["users"] = users
+            put = await self.client.room_put_state(room_id, "m.room.power_levels", levels)
+            if isinstance(put, ErrorResponse):
+                raise Failed(put)
+            self._power[room_id] = levels
+            if not order.muted:
+                await store.drop("mute", room_id, user)
+        except Failed as failed:
+            if is_forbidden(failed.response):
+                log.info("matrix: cannot change %s's power in %s: %s", user, room_id, failed)
+                return
+            raise translate(failed.response, private=False) from failed
+        except NETWORK_ERRORS as err:
+            raise network(err) from err
+
+
+def matrix_adapter_from(section: Any) -> MatrixAdapter:
+    """The adapter for the `[matrix]` section of the configuration (core.config's
+    MatrixSettingsSection): secrets unwrapped, rate overrides applied to Synapse's default."""
+    rates = {k: v for k, v in section.rates.model_dump().items() if v is not None}
+
+    def secret(value: Any) -> str | None:
+        return None if value is None else str(value.get_secret_value())
+
+    return MatrixAdapter(MatrixSettings(
+        homeserver=section.homeserver, user_id=section.user_id,
+        password=secret(section.password), access_token=secret(section.access_token),
+        device_id=section.device_id or None, store_path=str(section.store_path),
+        allow=tuple(section.allow), limits=replace(LIMITS, **rates)))
+
+
+def raw(event: Any) -> dict[str, Any]:
+    """An event's JSON. nio pops `content` out of the invite state's member events (it
+    keeps it as an attribute): put it back."""
+    source = dict(getattr(event, "source", None) or {})
+    if "content" not in source and isinstance(getattr(event, "content", None), dict):
+        source["content"] = event.content
+    return source
+
+
+def _int(value: Any, default: int) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def creators(create_event: dict[str, Any]) -> set[str]:
+    """Who outranks every power level: the creators, in room versions that say so (12 and
+    later); none in older rooms, where the creator's level is in the power levels."""
+    body = create_event.get("content") or {}
+    version = str(body.get("room_version", "1"))
+    if version in {str(v) for v in range(1, 12)}:
+        return set()
+    found = {str(create_event.get("sender", ""))} - {""}
+    extra = body.get("additional_creators")
+    if isinstance(extra, list):
+        found |= {u for u in extra if isinstance(u, str)}
+    return found
+
+
+def level_of(levels: dict[str, Any], user: str) -> int:
+    users = levels.get("users") or {}
+    return _int(users.get(user), _int(levels.get("users_default"), 0))
+
+
+async def window_closed(token: str) -> bool:
+    """Whether the window a button belongs to is over (its poll may end; a number written
+    after it is no longer a choice)."""
+    button = await Button.get_or_none(token=token).prefetch_related("game")
+    if button is None:
+        return True
+    return button.game.status != "running" or button.game.window != button.window

@@ -1,0 +1,53 @@
+"""nio's error responses and transport failures as the outbox understands them."""
+
+from __future__ import annotations
+
+import asyncio
+
+from aiohttp import ClientError
+from nio import ErrorResponse
+
+from core.service.ports import PermanentError, TransientError, Unreachable
+
+NETWORK_ERRORS = (ClientError, TimeoutError, asyncio.TimeoutError, ConnectionError)
+
+
+def http_status(response: ErrorResponse) -> int | None:
+    transport = getattr(response, "transport_response", None)
+    status = getattr(transport, "status", None)
+    return status if isinstance(status, int) else None
+
+
+def is_rate_limited(response: ErrorResponse) -> bool:
+    return response.status_code == "M_LIMIT_EXCEEDED" or http_status(response) == 429
+
+
+def is_forbidden(response: ErrorResponse) -> bool:
+    return response.status_code == "M_FORBIDDEN" or http_status(response) == 403
+
+
+def translate(response: ErrorResponse, private: bool) -> Exception:
+    """M_LIMIT_EXCEEDED waits `retry_after_ms`; a forbidden private room means the person
+    cannot be reached; other client errors never work; server errors may work later."""
+    if is_rate_limited(response):
+        retry = response.retry_after_ms
+        return TransientError(str(response),
+                              retry_after=retry / 1000 if retry else None)
+    if is_forbidden(response):
+        return Unreachable(str(response)) if private else PermanentError(str(response))
+    status = http_status(response)
+    if status is not None and 400 <= status < 500:
+        return PermanentError(str(response))
+    return TransientError(str(response))
+
+
+class Failed(Exception):
+    """A request answered with an error response (carried for `translate`)."""
+
+    def __init__(self, response: ErrorResponse) -> None:
+        super().__init__(str(response))
+        self.response = response
+
+
+def network(err: BaseException) -> TransientError:
+    return TransientError(f"{type(err).__name__}: {err}")

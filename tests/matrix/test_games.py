@@ -1,0 +1,52 @@
+"""Whole games of both rule sets in one Matrix room with eight or more players and their
+private rooms: the real matrix-nio stack against a real Synapse. Day votes are poll answers,
+night actions numbers, keycap reactions or option labels in the private rooms. Each game is
+also checked for secrets read early in the group room (see test_secrecy.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.storage.models import Outbox
+
+from .harness import living, open_table, play_to_the_end, sign_up
+from .test_secrecy import assert_no_early_secrets
+
+GAMES = [
+    ("changelings", 8, ("!option random_lovers false",)),
+    ("alchemists", 9, ()),
+]
+
+
+@pytest.mark.parametrize(("ruleset", "players", "settings"), GAMES,
+                         ids=[f"{r}-{n}" for r, n, _ in GAMES])
+async def test_a_whole_game_is_played_through_polls_and_private_rooms(
+        synapse, register, clients, tmp_path, ruleset, players, settings):
+    table = await open_table(synapse, register, clients,
+                             f"sqlite://{tmp_path / 'mx.sqlite3'}", players)
+    try:
+        await sign_up(table, ruleset, *settings)
+        assert len(await living(table)) == players
+        for name, player in table.players.items():  # a role card in each private room
+            assert player.dm is not None, name
+            assert any(t.startswith("Your role:") for e in player.from_bot(player.dm)
+                       for t in [e.get("content", {}).get("body", "")]), name
+        bot = table.bot["user_id"]
+        direct = synapse.http("GET", f"/_matrix/client/v3/user/{bot}/account_data/m.direct",
+                              token=table.bot["access_token"])
+        assert all(direct[p.user_id] == [p.dm] for p in table.players.values())
+        row = await play_to_the_end(table, seed=players)
+        noted = [p for p in table.players.values() if any(
+            e["content"].get("body") == "Your choice was noted." for e in p.from_bot(p.dm))]
+        assert noted  # private choices are answered in the private room
+        assert row.status == "ended"
+        assert not await Outbox.filter(status__in=["pending", "sending", "failed",
+                                                   "unknown"]).exists()
+        game = await table.runtime.service.games.load(row)
+        assert game.state.winners
+        final = " ".join(table.group_texts())
+        assert " win" in final.lower() or " won" in final.lower()
+        assert all(f"{p.name} was" in final for p in game.state.players.values())
+        await assert_no_early_secrets(table, row)  # nothing secret was read before its time
+    finally:
+        await table.stop()

@@ -1,0 +1,112 @@
+"""The adapter's pure parts: Matrix input as the service's commands and choices, the events
+it sends, and nio's errors as the outbox's."""
+
+from __future__ import annotations
+
+import pytest
+from nio import ErrorResponse
+
+from adapters.matrix import content
+from adapters.matrix.adapter import creators, level_of
+from adapters.matrix.errors import translate
+from adapters.matrix.incoming import (
+    KEYCAPS,
+    allowed,
+    as_command,
+    choice_by_label,
+    choice_number,
+    is_edit,
+    keycap_number,
+    mention_names,
+    message_body,
+    poll_selections,
+)
+from core.service.ports import PermanentError, TransientError, Unreachable
+
+BOT = "@nightfall:example.org"
+MENTIONS = mention_names(BOT, "Nightfall")
+
+
+@pytest.mark.parametrize(("text", "command"), [
+    ("!newgame changelings", "/newgame changelings"),
+    ("!VOTE  Ann", "/vote Ann"),
+    ("!unvote", "/unvote"),
+    ("Nightfall: vote Ann", "/vote Ann"),
+    ("nightfall, startgame", "/startgame"),
+    ("@nightfall:example.org: !status", "/status"),
+    ("nightfall: join", "/join"),
+    ("Nightfall is slow today", None),
+    ("! vote", None),
+    ("hello", None),
+    ("Nightfall:", None),
+])
+def test_commands_by_the_bot_convention_and_by_mention(text, command):
+    assert as_command(text, MENTIONS) == command
+
+
+def test_replies_lose_their_quoted_fallback_and_edits_are_known():
+    reply = {"msgtype": "m.text", "body": "> <@ann:x> Time to vote\n> Ann\n\n2",
+             "m.relates_to": {"m.in_reply_to": {"event_id": "$q"}}}
+    assert message_body(reply) == "2"
+    assert message_body({"msgtype": "m.image", "body": "x.png"}) is None
+    assert is_edit({"m.relates_to": {"rel_type": "m.replace", "event_id": "$e"}})
+    assert not is_edit(reply)
+
+
+def test_choices_by_number_keycap_and_label():
+    assert [keycap_number(k) for k in KEYCAPS] == list(range(1, 11))
+    assert keycap_number("3\u20e3") == 3  # without the variation selector
+    assert keycap_number("👍") is None
+    assert [choice_number(t) for t in ("2", " 2. ", "#3", "2)", "2 x", "")] == \
+        [2, 2, 3, 2, None, None]
+    assert choice_by_label("  check:   bob ", ["Check: Ann", "Check: Bob"]) == 2
+    assert choice_by_label("Bo", ["Bob"]) is None
+
+
+def test_poll_answers_stable_and_unstable():
+    assert poll_selections("m.poll.response", {"m.selections": ["a"]}) == ["a"]
+    assert poll_selections("org.matrix.msc3381.poll.response",
+                           {"org.matrix.msc3381.poll.response": {"answers": ["b"]}}) == ["b"]
+    assert poll_selections("m.poll.response", {}) is None
+
+
+def test_the_poll_has_both_forms_and_a_text_fallback():
+    poll = content.poll_start("Who?", [("t1", "Ann"), ("t2", "Bob")])
+    assert content.poll_answers(poll) == [("t1", "Ann"), ("t2", "Bob")]
+    assert poll["org.matrix.msc3381.poll.start"]["answers"][1] == {
+        "id": "t2", "org.matrix.msc1767.text": "Bob"}
+    assert poll["m.text"][0]["body"] == "Who?\n\n1️⃣ Ann\n2️⃣ Bob"
+    ended = content.poll_end("$p")
+    assert ended["m.relates_to"] == {"rel_type": "m.reference", "event_id": "$p"}
+    assert "org.matrix.msc3381.poll.end" in ended
+    edit = content.edit("$m", "new")
+    assert edit["m.new_content"]["body"] == "new" and edit["body"] == "* new"
+
+
+def test_invites_follow_the_allowlist():
+    assert allowed("@ann:example.org", BOT, [])  # nothing configured: the bot's own server
+    assert not allowed("@eve:evil.org", BOT, [])
+    assert allowed("@eve:evil.org", BOT, [":evil.org"])
+    assert allowed("@ann:other.org", BOT, ["@ann:other.org"])
+    assert not allowed("@bob:other.org", BOT, ["@ann:other.org"])
+
+
+def test_power_levels_and_room_creators():
+    levels = {"users": {"@mod:x": 50, "@odd:x": "75"}, "users_default": 0}
+    assert level_of(levels, "@mod:x") == 50 and level_of(levels, "@odd:x") == 75
+    assert level_of(levels, "@new:x") == 0
+    assert creators({"sender": "@ann:x", "content": {"room_version": "12",
+                                                      "additional_creators": ["@bob:x"]}}) \
+        == {"@ann:x", "@bob:x"}
+    assert creators({"sender": "@ann:x", "content": {"room_version": "10"}}) == set()
+
+
+def test_errors_as_the_outbox_understands_them():
+    limited = ErrorResponse("slow down", "M_LIMIT_EXCEEDED", retry_after_ms=1500)
+    err = translate(limited, private=False)
+    assert isinstance(err, TransientError) and err.retry_after == 1.5
+    forbidden = ErrorResponse("no", "M_FORBIDDEN")
+    assert isinstance(translate(forbidden, private=True), Unreachable)
+    assert type(translate(forbidden, private=False)) is PermanentError
+    assert isinstance(translate(ErrorResponse("gone", "M_UNKNOWN"), private=False),
+                      TransientError)  # no HTTP status known: may work later
