@@ -53,7 +53,6 @@ class ConsoleSession:
         if not created and chat.locale != self.locale and self.locale != "en":
             chat.locale = self.locale
             await chat.save(update_fields=["locale"])
-        await self.deliverer.recover()
         await self._restore_keyboards()
         await self.pump()
 

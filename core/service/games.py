@@ -80,6 +80,7 @@ class Games:
                     refusal_as_reply: bool = False) -> bool:
         """Apply one command; a refusal changes nothing and is answered to the sender (or
         raised as a Reply, for a pressed button's short notice)."""
+        await relock(row)
         game = await self.load(row)
         try:
             outcome = game.apply(command)
@@ -291,6 +292,20 @@ class Games:
         await Button.create(token=token, game=row, window=row.window, pid=pid, label=label,
                             command=command)
         return {"label": label, "token": token, "start": start}
+
+
+async def locked_game(game_id: int) -> GameRow:
+    """The game's row, locked until the transaction ends (PostgreSQL; SQLite has one writer
+    anyway): commands for one game are applied one at a time, whichever worker has them."""
+    return await GameRow.filter(id=game_id).select_for_update().get()
+
+
+async def relock(row: GameRow) -> None:
+    """Lock an already loaded row and bring it up to date: another worker may have applied a
+    command since it was read."""
+    fresh = await locked_game(row.id)
+    for name in ("status", "version", "window", "snapshot", "settings", "setup", "paused_left"):
+        setattr(row, name, getattr(fresh, name))
 
 
 async def seat_identities(row: GameRow) -> dict[str, Identity]:

@@ -16,6 +16,7 @@ from core.storage.models import Game as GameRow
 
 from . import outbox, texts
 from .codec import text_payload
+from .games import relock
 from .pace import DEFAULT_TZ, PACES, valid_timezone
 from .replies import Reply
 
@@ -134,6 +135,7 @@ class Lobby:
         await self.press("leave", await self._lobby_row(chat), person)
 
     async def press(self, what: str, row: GameRow, person: Identity) -> None:
+        await relock(row)
         if row.status != "lobby":
             raise Reply(texts.NOT_IN_LOBBY)
         chat = await row.chat
@@ -158,6 +160,9 @@ class Lobby:
     # ------------------------------------------------------------------ host settings
     async def _host_lobby(self, chat: Chat, person: Identity, admin: bool) -> GameRow:
         row = await self._lobby_row(chat)
+        await relock(row)
+        if row.status != "lobby":
+            raise Reply(texts.NOT_IN_LOBBY)
         if row.host_id != person.id and not admin:
             raise Reply(texts.NOT_HOST)
         return row

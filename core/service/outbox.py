@@ -8,10 +8,16 @@ handed to the adapter, so a crash never announces anything twice (see `Deliverer
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import secrets
+import socket
 from collections import deque
 from typing import Any
+
+from tortoise.exceptions import IntegrityError
+from tortoise.transactions import in_transaction
 
 from core.engine.registry import load_ruleset
 from core.i18n import Renderer, available_locales
@@ -93,20 +99,74 @@ class RateLimiter:
         return True
 
 
-class Deliverer:
-    """Hands due outbox rows to their adapters."""
+LEASE_KEY = "outbox-lease"
+LEASE_SECONDS = 15.0
 
-    def __init__(self, adapters: dict[str, Adapter], clock: Clock) -> None:
+
+def worker_name() -> str:
+    return f"{socket.gethostname()[:20]}-{os.getpid()}-{secrets.token_hex(4)}"
+
+
+class Deliverer:
+    """Hands due outbox rows to their adapters.
+
+    With several workers on one database (`shared`), one of them delivers at a time: it holds
+    a lease that it renews while alive, so each chat's order and the platforms' rate limits
+    (kept in that worker's memory) hold; when it dies, another takes the lease after at most
+    LEASE_SECONDS and recovers what the dead one was sending.
+    """
+
+    def __init__(self, adapters: dict[str, Adapter], clock: Clock, shared: bool = False) -> None:
         self.adapters = adapters
         self.clock = clock
+        self.shared = shared
+        self.worker = worker_name()
+        self.leading = False
         self.limiter = RateLimiter()
         self.failures: dict[str, int] = {}
+
+    async def _lead(self, now: float) -> bool:
+        """Hold (or take, or renew) the delivery lease; recover when newly taken."""
+        if not self.shared:
+            if not self.leading:
+                self.leading = True
+                await self.recover()
+            return True
+        lease = await KeyValue.get_or_none(key=LEASE_KEY)
+        if lease is None:
+            with contextlib.suppress(IntegrityError):
+                await KeyValue.create(key=LEASE_KEY, value={"worker": "", "until": 0.0})
+        async with in_transaction():
+            lease = await KeyValue.filter(key=LEASE_KEY).select_for_update().get()
+            holder, until = lease.value.get("worker"), float(lease.value.get("until", 0.0))
+            mine = holder == self.worker
+            if not mine and until > now:
+                self.leading = False
+                return False
+            if not mine or until - now < LEASE_SECONDS / 2:
+                lease.value = {"worker": self.worker, "until": now + LEASE_SECONDS}
+                await lease.save(update_fields=["value"])
+        if not self.leading:
+            self.leading = True
+            await self.recover()
+        return True
+
+    async def release(self) -> None:
+        """A clean stop: let the next worker (or this one restarted) deliver at once."""
+        if self.shared and self.leading:
+            async with in_transaction():
+                lease = await KeyValue.filter(key=LEASE_KEY).select_for_update().first()
+                if lease is not None and lease.value.get("worker") == self.worker:
+                    lease.value = {"worker": "", "until": 0.0}
+                    await lease.save(update_fields=["value"])
+        self.leading = False
 
     async def recover(self) -> None:
         """After a crash, a message caught between "sending" and "sent" may or may not have
         arrived: send it again only where the platform makes that harmless (an edit in place),
         otherwise give it up rather than announce something twice."""
-        for row in await Outbox.filter(status="sending", platform__in=list(self.adapters)):
+        for row in await Outbox.filter(status="sending", platform__in=list(self.adapters)) \
+                .exclude(worker=self.worker):
             again = getattr(self.adapters[row.platform], "idempotent_edits", False) and bool(
                 row.payload.get("replace"))
             row.status = "pending" if again else "unknown"
@@ -115,6 +175,8 @@ class Deliverer:
     async def deliver_due(self, limit: int = 200) -> int:
         """Deliver what is due now; return how many were sent."""
         now = self.clock.now()
+        if not await self._lead(now):
+            return 0
         rows = await (Outbox.filter(status="pending", next_try_at__lte=now,
                                     platform__in=list(self.adapters))
                       .order_by("id").limit(limit))
@@ -139,7 +201,8 @@ class Deliverer:
                 blocked.add(key)  # keep each chat's order: nothing later for it this round
                 continue
             row.status = "sending"  # committed before the send: a crash cannot repeat it
-            await row.save(update_fields=["status"])
+            row.worker = self.worker
+            await row.save(update_fields=["status", "worker"])
             try:
                 await self._hand_over(adapter, row)
             except TransientError as err:

@@ -55,8 +55,9 @@ class Runtime:
     async def start(self) -> None:
         await open_db(self.db_url)
         self.service = GameService(self.clock, self.seed, self.defaults)
-        self.deliverer = Deliverer({a.platform: a for a in self.adapters}, self.clock)
-        await self.deliverer.recover()
+        # on PostgreSQL several workers may share the games: one of them delivers at a time
+        shared = self.db_url.startswith(("postgres://", "postgresql://"))
+        self.deliverer = Deliverer({a.platform: a for a in self.adapters}, self.clock, shared)
         self._loop_task = asyncio.create_task(self._run(), name="nightfall-loop")
         for adapter in self.adapters:
             await adapter.start(self.handle)
@@ -95,4 +96,6 @@ class Runtime:
                 self._loop_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._loop_task
+        if self.deliverer is not None:
+            await self.deliverer.release()
         await close_db()

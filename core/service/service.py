@@ -20,7 +20,7 @@ from core.storage.models import Game as GameRow
 from . import outbox, texts
 from .clock import Clock
 from .codec import text_payload
-from .games import Games, seat_identities
+from .games import Games, locked_game, seat_identities
 from .lobby import Lobby
 from .names import resolve, split_names
 from .outbox import personal_text
@@ -91,10 +91,14 @@ class GameService:
             async with self.lock:
                 try:
                     async with in_transaction():
-                        deadline = await Deadline.get(id=pending.id)
+                        # several workers may share the database: the game first, then the
+                        # deadline (the order every command takes), each locked; whoever comes
+                        # second finds it fired
+                        row = await locked_game(pending.game_id)
+                        deadline = await Deadline.filter(id=pending.id) \
+                            .select_for_update().get()
                         if deadline.state != "pending":
                             continue
-                        row = await GameRow.get(id=deadline.game_id)
                         await self.games.fire(row, deadline)
                         fired += 1
                     self.deadlines_fired += 1

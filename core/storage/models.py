@@ -102,6 +102,7 @@ class Outbox(Model):
     status = fields.CharField(max_length=16, default="pending", db_index=True)  # pending|sent|...
     attempts = fields.IntField(default=0)
     next_try_at = fields.FloatField(default=0.0)
+    worker = fields.CharField(max_length=40, null=True)  # who is sending it (several workers)
     created_at = fields.DatetimeField(auto_now_add=True)
 
     class Meta:
