@@ -7,7 +7,9 @@ One event loop: the sync runs as a task started by `start` and cancelled by `sto
 database and moves on only after a sync's events were handed to the service, so a crash or
 a restart neither skips nor (the service dedupes on event ids anyway) repeats a command; a
 `limited` timeline is filled from /messages so no vote falls into the gap. nio never sleeps
-on a 429 (`max_limit_exceeded=0`): the outbox retries after `retry_after_ms`.
+on a 429 (`max_limit_exceeded=0`): the outbox retries after `retry_after_ms`. Encrypted rooms
+are read and written through nio's end-to-end support and the key store in `store_path`
+(see crypto.py).
 """
 
 from __future__ import annotations
@@ -35,11 +37,12 @@ from nio.api import Api
 
 from core.i18n import available_locales, translations
 from core.service import texts
-from core.service.ports import Incoming, Outgoing, RateLimits, Silence
+from core.service.ports import Incoming, Outgoing, RateLimits, Silence, TransientError
 from core.service.runtime import Handler
 from core.storage.models import Button
 
 from . import content, store
+from .crypto import CRYPTO_ERRORS, Crypto, close_store, open_store
 from .errors import NETWORK_ERRORS, Failed, is_forbidden, is_rate_limited, network, translate
 from .incoming import (
     PLATFORM,
@@ -77,7 +80,8 @@ class MatrixSettings:
     access_token: str | None = None
     device_id: str | None = None  # else the one of the first password login, remembered
     device_name: str = "Nightfall"
-    store_path: str | None = None  # nio's store (the crypto store, once encryption is on)
+    store_path: str | None = None  # nio's key store: keep it as long as the device id
+    encryption: bool = True  # read and write encrypted rooms (needs the store_path)
     allow: tuple[str, ...] = ()  # who may invite the bot: "@user:server" or ":server"
     sync_timeout: float = 30.0  # seconds a long-poll sync waits for news
     timeline_limit: int = 50  # events per room per sync; more is fetched from /messages
@@ -114,6 +118,7 @@ class MatrixAdapter:
         self._reinvited: set[str] = set()
         self._failures: dict[str, int] = {}  # event id → failed attempts to hand it over
         self._txn = ""  # this database's prefix for transaction ids (outbox ids restart)
+        self.crypto: Crypto | None = None  # end-to-end encryption, when on
         self._noted = {translations(loc).gettext(texts.PROMPT_TAKEN)
                        for loc in available_locales()}
 
@@ -123,14 +128,20 @@ class MatrixAdapter:
         invites and missed commands are handled by then); then keep syncing in a task."""
         self._handle = handle
         self._stopping = False
+        encrypted = bool(self.settings.encryption and self.settings.store_path)
+        if encrypted:
+            open_store(str(self.settings.store_path))
         config = AsyncClientConfig(max_limit_exceeded=0, max_timeouts=0,
-                                   store_sync_tokens=False, encryption_enabled=False,
+                                   store_sync_tokens=False, encryption_enabled=encrypted,
                                    request_timeout=self.settings.sync_timeout + 30)
         self.client = AsyncClient(self.settings.homeserver, self.user_id,
                                   device_id=self.settings.device_id or "",
                                   store_path=self.settings.store_path or "", config=config)
         try:
             await self._login()
+            self.crypto = Crypto(self.client) if self.client.olm else None
+            if self.crypto is not None:
+                await self.crypto.upload_keys()
             self._since = await store.load("sync", self.user_id)
             self._full_state = True
             self._set_dms(await store.load("dm", self.user_id) or {})
@@ -140,7 +151,7 @@ class MatrixAdapter:
             self.display_name = getattr(profile, "displayname", None)
             await self._sync_once(timeout=0)
         except BaseException:
-            await self.client.close()
+            await self._close()
             raise
         self._task = asyncio.create_task(self._sync_loop(), name="matrix-sync")
         self.connected = True
@@ -157,20 +168,27 @@ class MatrixAdapter:
                 task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        await self._close()
+
+    async def _close(self) -> None:
         if self.client is not None:
             await self.client.close()
+            close_store(self.client)
 
     async def _login(self) -> None:
         assert self.client is not None
         settings = self.settings
         if settings.access_token:
-            self.client.restore_login(self.user_id, settings.device_id or "",
-                                      settings.access_token)
+            self.client.access_token = settings.access_token
             who = await self.client.whoami()
             if not isinstance(who, WhoamiResponse):
                 raise RuntimeError(f"matrix: the access token was refused: {who}")
-            if who.device_id:  # the token belongs to one device, whatever is configured
-                self.client.device_id = who.device_id
+            # the token belongs to one device, whatever is configured; its key store opens
+            # with the login, so the device must be known first
+            device = who.device_id or settings.device_id or ""
+            if not device and self.client.config.encryption_enabled:
+                raise RuntimeError("matrix: set device_id (the token's device) for encryption")
+            self.client.restore_login(self.user_id, device, settings.access_token)
             return
         device = settings.device_id or await store.load("device", self.user_id)
         if device:
@@ -220,11 +238,19 @@ class MatrixAdapter:
         self._busy = True
         try:
             await self._process(response, history=self._since is None)
+            if self.crypto is not None:  # events whose room key came with this sync
+                for room_id, event in self.crypto.release():
+                    await self._on_event(room_id, event)
             self._since = response.next_batch
             self._full_state = False
             await store.save(response.next_batch, "sync", self.user_id)
         finally:
             self._busy = False
+        if self.crypto is not None:
+            try:
+                await self.crypto.after_sync()
+            except (*NETWORK_ERRORS, *CRYPTO_ERRORS) as err:  # tried again after the next sync
+                log.warning("matrix: key maintenance failed: %s", err)
 
     async def _process(self, response: SyncResponse, history: bool) -> None:
         """One sync's news: invites first, then each joined room's timeline in order. On the
@@ -393,6 +419,10 @@ class MatrixAdapter:
         event_id = event.get("event_id")
         if not isinstance(event_id, str) or event_id in self._seen:
             return
+        if self.crypto is not None and event.get("type") == "m.room.encrypted" and \
+                event.get("sender") != self.user_id:
+            self.crypto.hold(room_id, event)  # not read yet: handled once its key comes
+            return
         self._note_state(room_id, event)
         try:
             if event.get("sender") != self.user_id and "state_key" not in event:
@@ -417,7 +447,8 @@ class MatrixAdapter:
         elif kind in POLL_RESPONSE_TYPES:
             await self._on_poll_response(room_id, event_id, sender, str(kind), body)
         elif kind == "m.room.encrypted":
-            log.info("matrix: cannot read an encrypted event in %s", room_id)
+            log.info("matrix: cannot read an encrypted event in %s (encryption is off)",
+                     room_id)
 
     def _incoming(self, room_id: str, event_id: str, sender: str, private: bool,
                   **fields: Any) -> Incoming:
@@ -511,7 +542,7 @@ class MatrixAdapter:
             return
         try:
             await self._send_event(target, "m.room.message", content.message(notice))
-        except (Failed, *NETWORK_ERRORS) as err:
+        except (Failed, *NETWORK_ERRORS, *CRYPTO_ERRORS) as err:
             log.info("matrix: notice for %s not sent: %s", sender, err)
 
     async def _give(self, incoming: Incoming) -> str | None:
@@ -528,6 +559,8 @@ class MatrixAdapter:
             raise translate(failed.response, message.private) from failed
         except NETWORK_ERRORS as err:
             raise network(err) from err
+        except CRYPTO_ERRORS as err:  # e.g. the members' keys could not be fetched: later
+            raise TransientError(f"matrix: not encrypted: {err}") from err
 
     async def _deliver(self, room_id: str, message: Outgoing) -> None:
         """The first version of a message is posted; later versions (same `replace` key)
@@ -613,6 +646,10 @@ class MatrixAdapter:
     async def _send_event(self, room_id: str, kind: str, body: dict[str, Any],
                           txn: str | None = None) -> str:
         assert self.client is not None
+        if self.crypto is not None:
+            await self.crypto.before_send(room_id)
+        # a bot cannot verify anyone: every member's device gets the room key (nio has no
+        # cross-signing, so clients see the bot's device as unverified as well)
         response = await self.client.room_send(room_id, kind, body, tx_id=txn,
                                                ignore_unverified_devices=True)
         if isinstance(response, ErrorResponse):

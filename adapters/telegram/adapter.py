@@ -8,6 +8,8 @@ outbox's job (PTB's rate limiter is not used): Telegram's limits are declared in
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import time
 from dataclasses import dataclass
@@ -34,6 +36,7 @@ log = logging.getLogger(__name__)
 LIMITS = RateLimits(per_chat=1.0, overall=30.0, per_group_minute=20)
 ADMIN_CACHE_SECONDS = 300.0
 NOTICE_LIMIT = 200  # answerCallbackQuery text
+ALLOWED_UPDATES = ["message", "callback_query"]  # edited messages never count (the rules)
 MUTED = ChatPermissions.no_permissions()
 
 
@@ -74,6 +77,9 @@ class TelegramAdapter:
         self._handle: Handler | None = None
         self._admins: dict[tuple[int, int], tuple[float, bool]] = {}
         self._in_flight = 0
+        self._poller: asyncio.Task[None] | None = None
+        self._stopping = False
+        self._busy = False
         self.connected = False
 
     # ------------------------------------------------------------------ lifecycle
@@ -82,23 +88,62 @@ class TelegramAdapter:
         await self.app.initialize()
         await self.set_menus()
         await self.app.start()
-        updater = self.app.updater
-        assert updater is not None
-        allowed = ["message", "callback_query"]
         if self.settings.webhook_url:
+            updater = self.app.updater
+            assert updater is not None
             await updater.start_webhook(
                 listen=self.settings.webhook_listen, port=self.settings.webhook_port,
                 url_path="telegram", webhook_url=self.settings.webhook_url,
-                secret_token=self.settings.webhook_secret, allowed_updates=allowed)
+                secret_token=self.settings.webhook_secret, allowed_updates=ALLOWED_UPDATES)
         else:
-            await updater.start_polling(poll_interval=0.0, timeout=self.settings.poll_timeout,
-                                        allowed_updates=allowed)
+            await self.app.bot.delete_webhook()
+            self._poller = asyncio.create_task(self._poll(), name="telegram-poll")
         self.connected = True
         log.info("telegram: connected as @%s", self.username)
 
+    async def _poll(self) -> None:
+        """Long polling that confirms an update to Telegram only after it was handled (the
+        next getUpdates carries the offset past it). PTB's own poller confirms a batch as soon
+        as it is fetched, so a crash would lose what was fetched but not yet applied; here it
+        is fetched again after a restart, and the service applies it once."""
+        offset: int | None = None
+        backoff = 1.0
+        while not self._stopping:
+            try:
+                updates = await self.app.bot.get_updates(
+                    offset=offset, timeout=self.settings.poll_timeout,
+                    allowed_updates=ALLOWED_UPDATES)
+                self._busy = True
+                for update in updates:
+                    await self._on_update(update, None)
+                    offset = update.update_id + 1
+            except TelegramError as err:
+                log.warning("telegram: polling failed (%s), retrying in %.0f s", err, backoff)
+                await asyncio.sleep(backoff)
+                backoff = min(60.0, backoff * 2)
+                continue
+            except Exception:  # the service could not apply it: fetch it again, later
+                log.exception("telegram: an update failed; it will be fetched again")
+                await asyncio.sleep(backoff)
+                backoff = min(60.0, backoff * 2)
+                continue
+            finally:
+                self._busy = False
+            backoff = 1.0
+        if offset is not None:  # confirm the last batch before leaving
+            with contextlib.suppress(TelegramError):
+                await self.app.bot.get_updates(offset=offset, timeout=0)
+
     async def stop(self) -> None:
-        """Stop fetching, finish the updates already fetched, confirm them to Telegram."""
+        """Stop fetching; the batch being handled is finished and confirmed first (a waiting
+        long poll is simply cancelled: what it would have brought is fetched next time)."""
         self.connected = False
+        self._stopping = True
+        if self._poller is not None:
+            if not self._busy:
+                self._poller.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._poller
         updater = self.app.updater
         if updater is not None and updater.running:
             await updater.stop()
@@ -121,7 +166,7 @@ class TelegramAdapter:
         """No fetched update waits or is being handled (for a graceful stop, and tests)."""
         return self._in_flight == 0 and self.app.update_queue.empty()
 
-    async def _on_update(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def _on_update(self, update: Update, context: ContextTypes.DEFAULT_TYPE | None) -> None:
         self._in_flight += 1
         try:
             await self._dispatch(update)

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from nio import AsyncClient
+
+from adapters.matrix.crypto import Crypto, close_store
 
 from .harness import player_client
 from .synapse import Synapse
@@ -36,15 +39,19 @@ def register(synapse) -> Callable[..., dict[str, Any]]:
 
 @pytest.fixture
 async def clients(synapse) -> Any:
-    """Makes nio clients for registered users and closes every one of them at the end."""
+    """Makes nio clients for registered users (encrypting ones, with their keys uploaded,
+    when given a store directory) and closes every one of them, and its store, at the end."""
     made: list[AsyncClient] = []
 
-    async def make(user: dict[str, Any]) -> AsyncClient:
-        client = player_client(synapse.url, user)
+    async def make(user: dict[str, Any], store: Path | None = None) -> AsyncClient:
+        client = player_client(synapse.url, user, store)
         made.append(client)
+        if client.olm:
+            await Crypto(client).upload_keys()
         return client
 
-    make_client: Callable[[dict[str, Any]], Awaitable[AsyncClient]] = make
+    make_client: Callable[..., Awaitable[AsyncClient]] = make
     yield make_client
     for client in made:
         await client.close()
+        close_store(client)

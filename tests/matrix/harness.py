@@ -1,7 +1,10 @@
 """A table of real Matrix users around the real bot: the runtime with the Matrix adapter
 (matrix-nio) against a real Synapse, player clients (matrix-nio too) that read their rooms
 by sync, and a driver that plays whole games the way people would: poll answers in the
-group, numbers, keycap reactions and option labels in their private rooms, `!` commands."""
+group, numbers, keycap reactions and option labels in their private rooms, `!` commands.
+
+The bot always runs with a key store (encryption on), as deployed; players get one, and the
+group room encryption, where a test asks for it."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ import random
 import re
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from nio import (
@@ -23,6 +27,7 @@ from nio import (
 
 from adapters.matrix.adapter import MatrixAdapter, MatrixSettings, raw
 from adapters.matrix.content import poll_answers, poll_response
+from adapters.matrix.crypto import Crypto
 from adapters.matrix.incoming import KEYCAPS, POLL_START_TYPES
 from core.service.ports import Incoming, RateLimits
 from core.service.runtime import Handler, Runtime
@@ -37,11 +42,19 @@ NAMES = ("Ann", "Bob", "Cid", "Dot", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "
 PLAYER_FILTER = {"room": {"timeline": {"limit": 1000}}, "presence": {"not_types": ["*"]}}
 OPTION = re.compile(r"^(?:(\d+)\ufe0f?\u20e3|(\U0001f51f)|(\d+)\.)\s+(.+)$")
 NOT_CHOSEN = ("Withdraw my vote", "Pass")
+MEGOLM = {"type": "m.room.encryption", "state_key": "",
+          "content": {"algorithm": "m.megolm.v1.aes-sha2"}}  # as Element starts private rooms
 
 
-def player_client(url: str, user: dict[str, Any]) -> AsyncClient:
-    client = AsyncClient(url, user["user_id"], config=AsyncClientConfig(
-        max_limit_exceeded=0, max_timeouts=2, store_sync_tokens=False))
+def player_client(url: str, user: dict[str, Any], store: Path | None = None) -> AsyncClient:
+    """A player's client; with a `store` directory it encrypts and decrypts (its keys are
+    uploaded by the `clients` fixture)."""
+    if store is not None:
+        store.mkdir(parents=True, exist_ok=True)
+    client = AsyncClient(url, user["user_id"], store_path=str(store or ""),
+                         config=AsyncClientConfig(max_limit_exceeded=0, max_timeouts=2,
+                                                  store_sync_tokens=False,
+                                                  encryption_enabled=store is not None))
     client.restore_login(user["user_id"], user["device_id"], user["access_token"])
     return client
 
@@ -93,10 +106,15 @@ class Player:
             self.rooms.setdefault(room_id, []).extend(
                 e.source for e in info.timeline.events if isinstance(e.source, dict))
         self.since = response.next_batch
+        if self.client.olm:
+            await Crypto(self.client).after_sync()
         return joined
 
     async def send(self, room_id: str, kind: str, content: dict[str, Any]) -> str:
-        response = await self.client.room_send(room_id, kind, content)
+        if self.client.olm:
+            await Crypto(self.client).before_send(room_id)
+        response = await self.client.room_send(room_id, kind, content,
+                                               ignore_unverified_devices=True)
         assert isinstance(response, RoomSendResponse), response
         self.sent.append(response.event_id)
         return str(response.event_id)
@@ -205,21 +223,29 @@ def event_texts(event: dict[str, Any]) -> list[str]:
 
 async def open_table(synapse: Synapse, register: Any, clients: Any, db_url: str, count: int,
                      seed: int = 5, allow: tuple[str, ...] = (), host_only: bool = False,
-                     limits: RateLimits | None = None, **settings: Any) -> Table:
+                     limits: RateLimits | None = None, encrypted: bool = False,
+                     **settings: Any) -> Table:
     """A fresh bot and `count` players; the first creates the game room (giving the bot
     power to mute), invites the bot and the others, who join; then the bot starts. The bot
-    accepts invites from its own server, or only from the host (`host_only`)."""
+    accepts invites from its own server, or only from the host (`host_only`). The bot's key
+    store lies beside the database file; `encrypted` gives the players key stores too and
+    makes the game room an encrypted one."""
+    folder = Path(db_url.removeprefix("sqlite://")).parent
+    settings.setdefault("store_path", str(folder / "bot-store"))
     bot = register("nightfall", "Nightfall")
     sent: list[str] = []
     players: dict[str, Player] = {}
     for name in NAMES[:count]:
         user = register(name)
-        players[name] = Player(name, user["user_id"], await clients(user), bot["user_id"], sent)
+        store = folder / "player-stores" / name if encrypted else None
+        players[name] = Player(name, user["user_id"], await clients(user, store),
+                               bot["user_id"], sent)
     host = next(iter(players.values()))
     created = await host.client.room_create(
         name="Game night", preset=RoomPreset.private_chat,
         invite=[bot["user_id"], *(p.user_id for p in players.values() if p is not host)],
-        power_level_override={"users": {bot["user_id"]: 100}})
+        power_level_override={"users": {bot["user_id"]: 100}},
+        initial_state=[MEGOLM] if encrypted else ())
     assert isinstance(created, RoomCreateResponse), created
     room = created.room_id
     if host_only:

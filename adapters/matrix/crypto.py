@@ -1,0 +1,156 @@
+"""End-to-end encryption for the Matrix adapter: Megolm through matrix-nio and vodozemac.
+
+Private rooms in common clients are encrypted by default, so a player who opens a direct chat
+with the bot gets an encrypted room, and a host may well invite it into an encrypted group.
+nio decrypts a sync's timeline itself (the adapter then reads decrypted events as plain ones)
+and encrypts `room_send` into rooms with `m.room.encryption`; what nio leaves to the caller of
+`sync` (the adapter never runs `sync_forever`) is here: the key chores after each sync, rooms
+nio has not synced yet, and events whose room key comes late. Rooms the bot creates itself
+stay unencrypted.
+
+The key store is nio's SQLite file in `store_path`, one per account and device: the device's
+identity keys and every room key it was given. It must live as long as the device id: a bot
+that loses it can never read again what was encrypted for that device, and the server keeps
+the old device's keys, so a new store needs a new device id.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections import OrderedDict
+from typing import Any
+
+from nio import (
+    AsyncClient,
+    EncryptionError,
+    ErrorResponse,
+    LocalProtocolError,
+    MatrixRoom,
+    MegolmEvent,
+    RoomGetStateEventResponse,
+)
+from nio.exceptions import OlmTrustError
+
+from .errors import Failed
+
+log = logging.getLogger(__name__)
+
+# what nio raises (instead of returning an error response) when it cannot encrypt a send
+CRYPTO_ERRORS = (LocalProtocolError, EncryptionError, OlmTrustError)
+HOLD_SECONDS = 600.0  # how long an undecryptable event waits for its room key
+HOLD_MAX = 1000
+
+
+def open_store(path: str) -> None:
+    """The store directory, readable by the bot alone (it holds the device's private keys)."""
+    os.makedirs(path, mode=0o700, exist_ok=True)
+
+
+def close_store(client: AsyncClient) -> None:
+    """nio's close ends only the HTTP session; the store's SQLite connection is closed here
+    (a restarted bot opens the same file again)."""
+    database = getattr(client.store, "database", None)
+    if database is not None:
+        database.close()
+
+
+class Crypto:
+    """The encryption chores of one logged-in client (with nio's Olm machine loaded)."""
+
+    def __init__(self, client: AsyncClient) -> None:
+        self.client = client
+        self.upload_refused: str | None = None
+        self._held: OrderedDict[str, tuple[str, dict[str, Any], float]] = OrderedDict()
+
+    @property
+    def held(self) -> int:
+        """Encrypted events still waiting for their room key."""
+        return len(self._held)
+
+    async def upload_keys(self) -> None:
+        """Publish the device's identity and one-time keys (others encrypt for the bot with
+        them). A refusal (a lost store under an old device id) is logged once: unencrypted
+        rooms keep working."""
+        client = self.client
+        if self.upload_refused or not client.should_upload_keys:
+            return
+        response = await client.keys_upload()
+        if isinstance(response, ErrorResponse):
+            self.upload_refused = str(response)
+            log.error("matrix: the encryption keys were refused (%s); encrypted rooms cannot "
+                      "be read. A lost key store needs a new device id.", response)
+
+    async def after_sync(self) -> None:
+        """What `sync_forever` would do between syncs: upload keys the server ran short of,
+        learn the devices of the people in encrypted rooms, claim one-time keys for broken
+        sessions, send the to-device messages nio queued (key shares, key requests)."""
+        client = self.client
+        await self.upload_keys()
+        await self.query_keys()
+        if client.should_claim_keys:
+            await client.keys_claim(client.get_users_for_key_claiming())
+        await client.send_to_device_messages()
+
+    async def query_keys(self) -> None:
+        if self.client.should_query_keys:
+            response = await self.client.keys_query()
+            if isinstance(response, ErrorResponse):
+                log.warning("matrix: device keys not fetched: %s", response)
+
+    async def before_send(self, room_id: str) -> None:
+        """nio encrypts by its own room list and refuses a room it has not synced yet (the
+        bot's private room created a moment ago): such a room is added, encrypted if it
+        says so. Devices that appeared since the last sync are fetched, so the room key
+        reaches them too."""
+        client = self.client
+        if room_id not in client.rooms:
+            encrypted = room_id in client.encrypted_rooms
+            if not encrypted:
+                state = await client.room_get_state_event(room_id, "m.room.encryption")
+                encrypted = isinstance(state, RoomGetStateEventResponse)
+                if isinstance(state, ErrorResponse) and state.status_code != "M_NOT_FOUND":
+                    raise Failed(state)  # not in the room, or the server is down
+            if room_id not in client.rooms:
+                client.rooms[room_id] = MatrixRoom(room_id, str(client.user_id), encrypted)
+        if client.rooms[room_id].encrypted:
+            await self.query_keys()
+
+    # ------------------------------------------------------------------ late room keys
+    def hold(self, room_id: str, event: dict[str, Any]) -> None:
+        """An event nio could not decrypt: its room key may still come (a later to-device
+        message), so it waits, for a while."""
+        event_id = str(event.get("event_id"))
+        if event_id not in self._held:
+            self._held[event_id] = (room_id, event, time.monotonic())
+        while len(self._held) > HOLD_MAX:
+            dropped, _ = self._held.popitem(last=False)
+            log.warning("matrix: encrypted event %s dropped undecrypted", dropped)
+
+    def release(self) -> list[tuple[str, dict[str, Any]]]:
+        """The held events that can be decrypted now, as (room, decrypted event JSON), oldest
+        first; events waiting too long are given up."""
+        ready: list[tuple[str, dict[str, Any]]] = []
+        now = time.monotonic()
+        for event_id, (room_id, source, since) in list(self._held.items()):
+            decrypted = self._decrypt(room_id, source)
+            if decrypted is not None:
+                ready.append((room_id, decrypted))
+                del self._held[event_id]
+            elif now - since > HOLD_SECONDS:
+                log.warning("matrix: no room key for %s in %s; not read", event_id, room_id)
+                del self._held[event_id]
+        return ready
+
+    def _decrypt(self, room_id: str, source: dict[str, Any]) -> dict[str, Any] | None:
+        event = MegolmEvent.from_dict(source)
+        if not isinstance(event, MegolmEvent):
+            return None
+        event.room_id = room_id
+        try:
+            decrypted = self.client.decrypt_event(event)
+        except (EncryptionError, LocalProtocolError):
+            return None
+        found = getattr(decrypted, "source", None)
+        return dict(found) if isinstance(found, dict) else None
