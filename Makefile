@@ -26,6 +26,7 @@ bench: install
 	$(PY) bench/engine.py
 	$(PY) bench/service.py
 	$(PY) bench/messages.py
+	$(PY) bench/capacity.py
 
 # Re-extract the message template and merge it into the catalogs (see README: add a language).
 messages: install

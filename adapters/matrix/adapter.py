@@ -91,7 +91,6 @@ class MatrixSettings:
 
 class MatrixAdapter:
     platform = PLATFORM
-    idempotent_edits = True  # edits in place, and sends carry the outbox row's transaction id
 
     def __init__(self, settings: MatrixSettings) -> None:
         if not (settings.password or settings.access_token):
@@ -550,6 +549,10 @@ class MatrixAdapter:
         return await self._handle(incoming)
 
     # ------------------------------------------------------------------ sending
+    async def can_resend(self, chat_ref: str, replace: str | None) -> bool:
+        """Every send carries its outbox row's transaction id: the homeserver drops a repeat."""
+        return True
+
     async def send(self, message: Outgoing) -> None:
         try:
             room_id = await self._private_room(message.chat_ref) if message.private \

@@ -61,7 +61,6 @@ def quiet_http_logs() -> None:
 
 class TelegramAdapter:
     platform = PLATFORM
-    idempotent_edits = True  # an edit sent twice after a crash changes nothing visible
 
     def __init__(self, settings: TelegramSettings) -> None:
         hide(settings.token)  # before PTB logs its API URL, which contains it
@@ -234,9 +233,14 @@ class TelegramAdapter:
         except TelegramError as err:
             raise translate_error(err, message.private) from err
 
+    async def can_resend(self, chat_ref: str, replace: str | None) -> bool:
+        """Only an edit of a message whose id we know: sending it twice changes nothing that
+        anybody sees. A new message sent twice would be announced twice."""
+        return replace is not None and await KeyValue.exists(key=_message_key(chat_ref, replace))
+
     async def _send_or_edit(self, chat_id: int, replace: str, text: str, markup: object) -> None:
         """The first version of a message is sent, later versions edit it in place."""
-        key = f"tg:{chat_id}:{replace}"[:64]
+        key = _message_key(str(chat_id), replace)
         known = await KeyValue.get_or_none(key=key)
         if known is not None:
             try:
@@ -271,6 +275,10 @@ class TelegramAdapter:
                      "mute" if order.muted else "unmute", order.user_ref, chat_id, err)
         except TelegramError as err:
             raise translate_error(err, private=False) from err
+
+
+def _message_key(chat_ref: str, replace: str) -> str:
+    return f"tg:{chat_ref}:{replace}"[:64]
 
 
 def split_text(text: str, limit: int = MessageLimit.MAX_TEXT_LENGTH) -> list[str]:

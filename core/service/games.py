@@ -102,7 +102,10 @@ class Games:
         await self._silence_removed(row, [e.data["player"] for e in outcome.events
                                           if e.kind == "removed"])
         kinds = {e.kind for e in outcome.events}
-        if "phase" in kinds:
+        # a closing that leaves the phase as it was (a removal made someone owe a reaction,
+        # such as naming the next mayor) still opens a new window: its own deadline, prompts
+        reopened = "closed" in kinds and game.state.phase.kind != "ended"
+        if "phase" in kinds or reopened:
             row.window += 1
             await Deadline.filter(game_id=row.id, state="pending").update(state="void")
             if game.state.phase.kind == "ended":

@@ -167,8 +167,9 @@ class Deliverer:
         otherwise give it up rather than announce something twice."""
         for row in await Outbox.filter(status="sending", platform__in=list(self.adapters)) \
                 .exclude(worker=self.worker):
-            again = getattr(self.adapters[row.platform], "idempotent_edits", False) and bool(
-                row.payload.get("replace"))
+            adapter = self.adapters[row.platform]
+            resend = getattr(adapter, "can_resend", None)
+            again = resend is not None and await resend(row.chat_ref, row.payload.get("replace"))
             row.status = "pending" if again else "unknown"
             await row.save(update_fields=["status"])
 

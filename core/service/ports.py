@@ -100,3 +100,9 @@ class Adapter(Protocol):
     async def silence(self, order: Silence) -> None:
         """Apply a mute or unmute, or raise as `send` does."""
         ...
+
+    async def can_resend(self, chat_ref: str, replace: str | None) -> bool:
+        """Whether sending a message again that may already have arrived (a crash came
+        between handing it over and marking it sent) is harmless: an edit of a known message,
+        or a send the platform deduplicates."""
+        ...

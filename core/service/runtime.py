@@ -74,7 +74,9 @@ class Runtime:
             self.last_loop_at = self.clock.now()
             busy = False
             try:
-                busy = bool(await self.service.fire_due_deadlines())
+                # a bounded batch: after a long outage the messages of the first games go out
+                # while the rest still fire
+                busy = bool(await self.service.fire_due_deadlines(limit=50))
                 busy = bool(await self.deliverer.deliver_due()) or busy
             except asyncio.CancelledError:
                 raise

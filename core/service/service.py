@@ -82,12 +82,15 @@ class GameService:
             self.commands_applied += 1
             return notice
 
-    async def fire_due_deadlines(self) -> int:
-        """Close every window whose deadline has passed, oldest first, each exactly once."""
+    async def fire_due_deadlines(self, limit: int | None = None) -> int:
+        """Close every window whose deadline has passed (or the `limit` oldest), oldest
+        first, each exactly once."""
         fired = 0
         now = self.clock.now()
-        due = await Deadline.filter(state="pending", due_at__lte=now).order_by("due_at", "id")
-        for pending in due:
+        due = Deadline.filter(state="pending", due_at__lte=now).order_by("due_at", "id")
+        if limit is not None:
+            due = due.limit(limit)
+        for pending in await due:
             async with self.lock:
                 try:
                     async with in_transaction():

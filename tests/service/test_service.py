@@ -192,3 +192,20 @@ async def test_bad_input_is_answered_in_the_chats_language(db_url):
     assert not any("You are not" in line or "Nobody" in line or "know" in line
                    for line in answers), answers
     assert len(answers) == 3
+
+
+async def test_a_closing_that_leaves_someone_a_reaction_opens_a_window_with_its_deadline(db_url):
+    """The banished mayor names a successor after the reactions window closed: that is a new
+    window, with its own prompt and deadline (it once had neither, and the game stood still)."""
+    chat = await open_chat(db_url)
+    await started_changelings(chat)
+    await chat(*(f"{p}: /vote Ann" for p in PLAYERS))  # Ann is elected mayor
+    await chat(":wait 3m")  # the night passes
+    await chat(*(f"{p}: /vote Ann" for p in PLAYERS[1:]))
+    lines = await chat(":wait 5m")  # the vote and its reactions close: Ann is banished
+    assert "[to Ann] Name the next mayor." in lines
+    assert any(line.startswith("[to Ann] buttons: [Bob]") for line in lines), lines
+    row = await the_game()
+    assert await Deadline.filter(game_id=row.id, state="pending").count() == 1
+    lines = await chat(":wait 1m")  # she names nobody: the deadline decides
+    assert any(line.endswith("is the new mayor.") for line in lines), lines
