@@ -143,6 +143,10 @@ class Ruleset:
     def check_early(self, game: Game, voter: Player) -> None:
         raise Refused("There are no early votes in this game.")
 
+    def early_votes_open(self, game: Game) -> bool:
+        """Whether today's vote may be marked early (the ballot then offers a button)."""
+        return False
+
     def on_activity(self, game: Game, player: Player) -> None:
         """The player did something that counts as activity."""
 

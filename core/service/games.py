@@ -218,6 +218,9 @@ class Games:
         if ruleset.voting_open(game):
             buttons = [await self.button(row, None, {"text": p.name},
                                           {"type": "vote", "target": p.pid}) for p in living]
+            if ruleset.early_votes_open(game):
+                buttons.append(await self.button(row, None, {"key": texts.EARLY_BUTTON},
+                                                  {"type": "early"}))
             buttons.append(await self.button(row, None, {"key": texts.WITHDRAW_BUTTON},
                                               {"type": "vote", "target": None}))
             await KeyValue.create(key=self._ballot_key(row), value=buttons)

@@ -326,6 +326,9 @@ class GameService:
         if command["type"] == "vote":
             await self.games.apply(row, Vote(seat.pid, command["target"], at=now), person,
                                    refusal_as_reply=True)
+        elif command["type"] == "early":
+            await self.games.apply(row, MarkEarly(seat.pid, at=now), person,
+                                   refusal_as_reply=True)
         else:
             await self.games.apply(row, Act(seat.pid, command["action"],
                                             tuple(command["targets"]), at=now), person,

@@ -253,6 +253,9 @@ class Alchemists(Ruleset):
             raise Refused(N_("You are linked with {name} today and cannot vote against them."),
                           name=player(target.pid))
 
+    def early_votes_open(self, game: Game) -> bool:
+        return voting_day_allows_early(game)
+
     def check_early(self, game: Game, voter: Player) -> None:
         if not voting_day_allows_early(game):
             raise Refused(N_("Early votes are allowed from day 3 on."))

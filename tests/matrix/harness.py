@@ -41,7 +41,7 @@ NAMES = ("Ann", "Bob", "Cid", "Dot", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "
          "Max", "Ned", "Oli")
 PLAYER_FILTER = {"room": {"timeline": {"limit": 1000}}, "presence": {"not_types": ["*"]}}
 OPTION = re.compile(r"^(?:(\d+)\ufe0f?\u20e3|(\U0001f51f)|(\d+)\.)\s+(.+)$")
-NOT_CHOSEN = ("Withdraw my vote", "Pass")
+NOT_CHOSEN = ("Withdraw my vote", "Pass", "My vote is early")
 MEGOLM = {"type": "m.room.encryption", "state_key": "",
           "content": {"algorithm": "m.megolm.v1.aes-sha2"}}  # as Element starts private rooms
 

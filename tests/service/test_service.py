@@ -3,6 +3,8 @@ change, restarts that replay and check the snapshot, deadlines that fire once, i
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from core.service.games import StateMismatch
@@ -209,3 +211,23 @@ async def test_a_closing_that_leaves_someone_a_reaction_opens_a_window_with_its_
     assert await Deadline.filter(game_id=row.id, state="pending").count() == 1
     lines = await chat(":wait 1m")  # she names nobody: the deadline decides
     assert any(line.endswith("is the new mayor.") for line in lines), lines
+
+
+async def test_the_alchemists_ballot_offers_the_early_vote_from_day_3(db_url):
+    chat = await open_chat(db_url, seed=11)
+    script = (Path(__file__).resolve().parent.parent / "e2e" / "scripts" /
+              "alchemists_full_game.play").read_text(encoding="utf-8").splitlines()
+    day3 = script.index("# Day 3: lust is executed, the State Alchemists win")
+    lines = []
+    for line in script[:day3]:
+        lines += await chat(line) if line and not line.startswith("#") else []
+    ballots = [line for line in lines if line.startswith("[group] buttons:")]
+    assert "[My vote is early]" not in ballots[0]  # day 1: no early votes yet
+    assert "[My vote is early]" in ballots[-1]  # day 3
+    before = await log_size()
+    assert "[notice to Ann] Vote first, then mark your vote as early." in \
+        await chat("Ann: [My vote is early]")
+    assert await log_size() == before
+    await chat("Ann: /vote Cid")
+    assert "[notice to Ann] Your choice was noted." in await chat("Ann: [My vote is early]")
+    assert await log_size() == before + 2

@@ -151,7 +151,7 @@ async def play_round(table: Table, rng: random.Random) -> bool:
             if key in table.pressed:
                 continue
             choices = [b for row in message.buttons for b in row if "callback_data" in b
-                       and b["text"] not in ("Withdraw my vote", "Pass")
+                       and b["text"] not in ("Withdraw my vote", "Pass", "My vote is early")
                        and b["text"] != name]
             if not choices:
                 continue
