@@ -126,9 +126,9 @@ class GameService:
         """The language of the chat the input came from (for a reply outside any game)."""
         ref = incoming.chat
         if ref is None:
+            # the newest game's chat (one that has just ended still speaks its language)
             seat = await Seat.filter(identity__platform=incoming.platform,
-                                     identity__ref=incoming.user, active=True,
-                                     game__status__in=["lobby", "running"]).first()
+                                     identity__ref=incoming.user).order_by("-game_id").first()
             if seat is None:
                 return "en"
             game = await GameRow.get(id=seat.game_id).prefetch_related("chat")

@@ -107,3 +107,4 @@ def test_the_demo_plays_a_whole_game(ruleset):
     lines = result.stdout.splitlines()
     assert len(lines) > 50
     assert any("[group]" in line for line in lines[-30:])
+    assert not [line for line in lines if "Your choice" in line or "Votes so far" in line]
