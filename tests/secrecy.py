@@ -1,0 +1,75 @@
+"""The secrecy check both platforms' end-to-end tests run over whole games: every group
+message the engine produced carries the number of the command behind it, so the log is
+replayed to that point and the text the group really received is checked against the
+secrets of that moment:
+- until the game ends, a living player's role never stands in one sentence with their name
+  (role cards, checks, team knowledge stay private);
+- while a night runs (not the command that ends it), the group hears no player's name
+  (night targets stay secret until the morning post);
+- the lovers are never named together while both live.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from core.engine import replay
+from core.engine.messages import Ref
+from core.engine.registry import load_ruleset
+from core.i18n import Renderer
+from core.service.codec import command_from_json
+from core.service.games import setup_from_json
+from core.service.outbox import render
+from core.storage.models import Game as GameRow
+from core.storage.models import LogEntry, Outbox
+
+SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+async def assert_no_early_secrets(seen: set[str], row: GameRow) -> int:
+    """Check every engine message the group received (`seen`: every version of every text
+    the group's members could read); returns how many were checked."""
+    rows = [r for r in await Outbox.filter(game_id=row.id, private=False, status="sent")
+            .order_by("id") if "seq" in r.payload]
+    commands = [command_from_json(e.command)
+                for e in await LogEntry.filter(game_id=row.id).order_by("seq")]
+    setup = setup_from_json(row.setup or {})
+    rules = load_ruleset(row.ruleset)
+    words = Renderer("en", rules.vocabulary, str)
+    checked = 0
+    for message in rows:
+        text = (await render(message)).text
+        assert text in seen, f"delivered but not in the group's history: {text}"
+        seq = message.payload["seq"]
+        state = replay(rules, setup, commands[:seq]).state
+        before = replay(rules, setup, commands[:seq - 1]).state if seq else state
+        in_the_night = before.phase.kind == state.phase.kind == "night"
+        if state.phase.kind == "ended":
+            continue  # the end-of-game summary makes every secret public
+        problems = leaks(text, state, in_the_night, words)
+        assert not problems, problems
+        checked += 1
+    assert checked > 10  # a whole game's announcements were checked
+    return checked
+
+
+def leaks(text: str, state: Any, in_the_night: bool, words: Renderer) -> list[str]:
+    """What in a group text gives away a secret of this moment of the game."""
+    found = []
+    for sentence in SENTENCE.split(text):
+        for p in state.players.values():
+            role = words.word(Ref("role", p.role))
+            if p.alive and _names(sentence, p.name) and _names(sentence, role):
+                found.append(f"{p.name} ({role}) revealed while alive: {sentence}")
+        if in_the_night and any(_names(sentence, p.name) for p in state.players.values()):
+            found.append(f"a name in the group during the night: {sentence}")
+        lovers = getattr(state.rs, "lovers", None)
+        if lovers and all(state.players[pid].alive for pid in lovers) and all(
+                _names(sentence, state.players[pid].name) for pid in lovers):
+            found.append(f"the lovers named together: {sentence}")
+    return found
+
+
+def _names(sentence: str, word: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(word)}(?!\w)", sentence) is not None
