@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from core.service.ports import ButtonOut, Outgoing, RateLimits, Silence
+from core.service.ports import ButtonOut, Outgoing, RateLimits, Silence, TeamRoom
 
 GROUP = "group"
 
@@ -33,6 +33,9 @@ class ConsoleAdapter:
             labels = " ".join(f"[{button.label}]" for button in message.buttons)
             self._print(f"[{where}] buttons: {labels}")
             self.keyboards[chat] = message.buttons
+
+    async def team(self, order: TeamRoom) -> None:
+        """A terminal has no rooms: team talk is relayed, as the transcript shows."""
 
     async def silence(self, order: Silence) -> None:
         """A terminal cannot mute anybody; the transcript's readers know who is dead."""

@@ -37,7 +37,14 @@ from nio.api import Api
 
 from core.i18n import available_locales, translations
 from core.service import texts
-from core.service.ports import Incoming, Outgoing, RateLimits, Silence, TransientError
+from core.service.ports import (
+    Incoming,
+    Outgoing,
+    RateLimits,
+    Silence,
+    TeamRoom,
+    TransientError,
+)
 from core.service.runtime import Handler
 from core.storage.models import Button
 
@@ -70,6 +77,15 @@ MAX_BACKFILL_PAGES = 20
 MAX_EVENT_ATTEMPTS = 3  # an event the service keeps failing on is skipped after that
 SEEN_MEMORY = 20_000  # event ids remembered in memory (the service dedupes on all of them)
 CREATOR_POWER = 1 << 62  # room version 12: creators outrank every power level
+# A team room: only the bot (its creator, power 100 before room version 12) may invite, kick
+# or change the room (encryption, history); members talk. History is visible from joining
+# on, as a relay would have shown a newcomer nothing older.
+TEAM_LEVELS = {"invite": 100, "kick": 100, "ban": 100, "redact": 50, "state_default": 100,
+               "events_default": 0, "users_default": 0}
+TEAM_STATE = ({"type": "m.room.history_visibility", "state_key": "",
+               "content": {"history_visibility": "joined"}},
+              {"type": "m.room.guest_access", "state_key": "",
+               "content": {"guest_access": "forbidden"}})
 
 
 @dataclass(frozen=True)
@@ -114,6 +130,8 @@ class MatrixAdapter:
         self._members: dict[str, dict[str, tuple[str, str | None]]] = {}
         self._dms: dict[str, list[str]] = {}  # user → their private rooms, newest last
         self._dm_rooms: dict[str, str] = {}  # room → user
+        self._teams: dict[str, str] = {}  # team key → its room
+        self._team_rooms: dict[str, str] = {}  # room → team key
         self._reinvited: set[str] = set()
         self._failures: dict[str, int] = {}  # event id → failed attempts to hand it over
         self._txn = ""  # this database's prefix for transaction ids (outbox ids restart)
@@ -144,6 +162,7 @@ class MatrixAdapter:
             self._since = await store.load("sync", self.user_id)
             self._full_state = True
             self._set_dms(await store.load("dm", self.user_id) or {})
+            self._set_teams(await store.load("teams", self.user_id) or {})
             self._txn = await store.load("txn", self.user_id) or secrets.token_hex(4)
             await store.save(self._txn, "txn", self.user_id)
             profile = await self.client.get_displayname(self.user_id)
@@ -464,6 +483,12 @@ class MatrixAdapter:
             return
         mentions = mention_names(self.user_id, self.display_name)
         command = as_command(text, mentions) or (text if text.startswith("/") else None)
+        team = self._team_rooms.get(room_id)
+        if team is not None:  # the members read it here; a command is answered in private
+            await self._give(self._incoming(room_id, event_id, sender, True,
+                                            text=command or text,
+                                            team=None if command else team))
+            return
         if room_id in self._dm_rooms:
             token = await self._keyboard_choice(room_id, text)
             if token is not None:
@@ -732,6 +757,54 @@ class MatrixAdapter:
         self._members.setdefault(room_id, {})[user] = ("invite", None)
         await self._add_dm(user, room_id)
         return room_id
+
+    # ------------------------------------------------------------------ team rooms
+    def _set_teams(self, teams: dict[str, str]) -> None:
+        self._teams = dict(teams)
+        self._team_rooms = {room: key for key, room in self._teams.items()}
+
+    async def team(self, order: TeamRoom) -> None:
+        """A team chat as a room of its own: created on first need with the members
+        invited, then kept in line: whoever joins the chat is invited, whoever leaves it
+        (the dead, a replaced player) is removed by the bot."""
+        assert self.client is not None
+        try:
+            room_id = self._teams.get(order.key)
+            wanted = {user for user in order.members if user.startswith("@")}  # not a seat
+            if room_id is None:  # given by /replace to a name that is no Matrix account
+                if wanted:
+                    await self._create_team_room(order, sorted(wanted))
+                return
+            present = {user for user, (membership, _) in self._members.get(room_id, {}).items()
+                       if membership in ("join", "invite") and user != self.user_id}
+            for user in sorted(wanted - present):
+                response = await self.client.room_invite(room_id, user)
+                if isinstance(response, ErrorResponse):
+                    raise Failed(response)
+                self._members.setdefault(room_id, {})[user] = ("invite", None)
+            for user in sorted(present - wanted):
+                response = await self.client.room_kick(room_id, user)
+                if isinstance(response, ErrorResponse):
+                    raise Failed(response)
+                self._members[room_id][user] = ("leave", None)
+        except Failed as failed:
+            raise translate(failed.response, private=False) from failed
+        except NETWORK_ERRORS as err:
+            raise network(err) from err
+
+    async def _create_team_room(self, order: TeamRoom, members: list[str]) -> None:
+        assert self.client is not None
+        created = await self.client.room_create(
+            name=order.title, topic=order.about, preset=RoomPreset.private_chat,
+            invite=members, initial_state=list(TEAM_STATE),
+            power_level_override=TEAM_LEVELS)
+        if isinstance(created, ErrorResponse):
+            raise Failed(created)
+        room_id = str(created.room_id)
+        self._members[room_id] = {user: ("invite", None) for user in members}
+        self._teams[order.key] = room_id
+        self._team_rooms[room_id] = order.key
+        await store.save(self._teams, "teams", self.user_id)
 
     # ------------------------------------------------------------------ muting
     async def silence(self, order: Silence) -> None:

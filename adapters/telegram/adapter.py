@@ -20,7 +20,14 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Tele
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, TypeHandler
 
 from core.redaction import hide
-from core.service.ports import Outgoing, PermanentError, RateLimits, Silence, TransientError
+from core.service.ports import (
+    Outgoing,
+    PermanentError,
+    RateLimits,
+    Silence,
+    TeamRoom,
+    TransientError,
+)
 from core.service.ports import Unreachable as UnreachableError
 from core.service.runtime import Handler
 from core.storage.models import KeyValue
@@ -256,6 +263,10 @@ class TelegramAdapter:
         sent = await self.app.bot.send_message(chat_id, text,
                                                reply_markup=markup)  # type: ignore[arg-type]
         await KeyValue.update_or_create(key=key, defaults={"value": sent.message_id})
+
+    async def team(self, order: TeamRoom) -> None:
+        """A Telegram bot cannot create groups: team chats stay relays through the players'
+        private chats with the bot."""
 
     async def silence(self, order: Silence) -> None:
         """Mute a removed player in a supergroup where the bot may restrict members; unmute

@@ -5,10 +5,10 @@ from .game import Event, Game, GameSetup, Outcome, replay
 from .messages import GROUP, HOST, Audience, Message, Ref
 from .phase import Phase
 from .refusals import Refused
-from .ruleset import ActionSpec, RoleSpec, Ruleset, SetupError
+from .ruleset import ActionSpec, RoleSpec, Ruleset, SetupError, TeamChat
 
 __all__ = [
     "GROUP", "HOST", "Act", "ActionSpec", "Audience", "Close", "Command", "Event", "Game",
     "GameSetup", "Host", "MarkEarly", "Message", "Outcome", "Phase", "Ref", "Refused",
-    "RoleSpec", "Ruleset", "Say", "SetupError", "Tick", "Vote", "Whisper", "replay",
+    "RoleSpec", "Ruleset", "Say", "SetupError", "TeamChat", "Tick", "Vote", "Whisper", "replay",
 ]

@@ -51,6 +51,20 @@ class ActionSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class TeamChat:
+    """A private chat the rules give some players: a team, a pair allowed to talk, the
+    spectators of a side. `key` stays the same while the members change, so a platform that
+    can create rooms keeps one room per key and invites and removes people to match;
+    elsewhere the bot relays such talk through private chats (`whisper_recipients`).
+    `title` and `about` are msgids (the room's name and topic)."""
+
+    key: str
+    title: str
+    about: str
+    members: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class RoleSpec:
     """A role: its id, its side at the start, and the actions it may send."""
 
@@ -184,6 +198,11 @@ class Ruleset:
         """Who hears the sender's private message (team chats, forwarding); refuse if nobody
         may."""
         raise Refused(N_("You have nobody to talk to in private in this game."))
+
+    def team_chats(self, game: Game) -> list[TeamChat]:
+        """The private chats the rules give right now, with their current members (players
+        who left a chat are no longer listed). None by default."""
+        return []
 
     def team_members(self, game: Game, team: str) -> list[str]:
         """The players a team message reaches now (resolved at sending time)."""

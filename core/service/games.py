@@ -11,6 +11,7 @@ from core.engine import Act, Close, Command, Game, GameSetup, Host, Outcome, Ref
 from core.engine.commands import MarkEarly
 from core.engine.messages import Message, Ref
 from core.engine.registry import load_ruleset
+from core.engine.ruleset import TeamChat
 from core.engine.state import Player
 from core.storage.models import Button, Deadline, Identity, KeyValue, LogEntry, Seat
 from core.storage.models import Game as GameRow
@@ -73,6 +74,7 @@ class Games:
         await row.save()
         self.cache[row.id] = (row.version, game)
         await self.deliver_outcome(row, game, game.opening)
+        await self.sync_teams(row, game, [])
         await self.window_opened(row, game)
         return game
 
@@ -82,6 +84,7 @@ class Games:
         raised as a Reply, for a pressed button's short notice)."""
         await relock(row)
         game = await self.load(row)
+        teams_before = game.ruleset.team_chats(game)
         try:
             outcome = game.apply(command)
         except Refused as refusal:
@@ -101,6 +104,7 @@ class Games:
         await self.deliver_outcome(row, game, outcome)
         await self._silence_removed(row, [e.data["player"] for e in outcome.events
                                           if e.kind == "removed"])
+        await self.sync_teams(row, game, teams_before)
         kinds = {e.kind for e in outcome.events}
         # a closing that leaves the phase as it was (a removal made someone owe a reaction,
         # such as naming the next mayor) still opens a new window: its own deadline, prompts
@@ -157,6 +161,23 @@ class Games:
                                   due_at=due_at(preset, self.clock.now(),
                                                 settings.get("tz", "Europe/Berlin")))
         await self._prompts(row, game)
+
+    # ------------------------------------------------------------------ team rooms
+    async def sync_teams(self, row: GameRow, game: Game, before: list[TeamChat],
+                         moved: str | None = None) -> None:
+        """Team rooms follow their chats: one order for each chat whose members changed
+        (or that holds the `moved` seat, now someone else's account). A chat that never had
+        members gets no room."""
+        old = {chat.key: chat.members for chat in before}
+        changed = [chat for chat in game.ruleset.team_chats(game)
+                   if chat.members != old.get(chat.key, ()) or moved in chat.members]
+        if not changed:
+            return
+        seats = await seat_identities(row)
+        group = await row.chat
+        for chat in changed:
+            await outbox.team_room(group, row, f"{row.id}/{chat.key}", chat.title, chat.about,
+                                   [seats[pid] for pid in chat.members if pid in seats])
 
     # ------------------------------------------------------------------ the dead go silent
     async def _silence_removed(self, row: GameRow, pids: list[str]) -> None:

@@ -32,6 +32,7 @@ from .ports import (
     Outgoing,
     PermanentError,
     Silence,
+    TeamRoom,
     TransientError,
     Unreachable,
 )
@@ -60,6 +61,18 @@ async def silence(chat: Chat, person: Identity, muted: bool, game: Game | None =
     await Outbox.create(game=game, platform=chat.platform, chat_ref=chat.ref, private=False,
                         identity=person,
                         payload={"silence": {"user": person.ref, "muted": muted}})
+
+
+async def team_room(chat: Chat, game: Game, key: str, title: str, about: str,
+                    members: list[Identity]) -> None:
+    """Bring a team room in line with its members now (see `ports.TeamRoom`), in order with
+    the messages around it."""
+    await Outbox.create(game=game, platform=chat.platform, chat_ref=chat.ref, private=False,
+                        payload={"team": {"key": key, "title": title, "about": about,
+                                          "members": [m.ref for m in members]}})
+
+
+ORDERS = ("silence", "team")  # outbox rows that change a chat rather than post to it
 
 
 class RateLimiter:
@@ -164,12 +177,14 @@ class Deliverer:
     async def recover(self) -> None:
         """After a crash, a message caught between "sending" and "sent" may or may not have
         arrived: send it again only where the platform makes that harmless (an edit in place),
-        otherwise give it up rather than announce something twice."""
+        otherwise give it up rather than announce something twice. A mute or a team room's
+        membership is a state, so setting it again is always harmless."""
         for row in await Outbox.filter(status="sending", platform__in=list(self.adapters)) \
                 .exclude(worker=self.worker):
             adapter = self.adapters[row.platform]
             resend = getattr(adapter, "can_resend", None)
-            again = resend is not None and await resend(row.chat_ref, row.payload.get("replace"))
+            again = any(order in row.payload for order in ORDERS) or (
+                resend is not None and await resend(row.chat_ref, row.payload.get("replace")))
             row.status = "pending" if again else "unknown"
             await row.save(update_fields=["status"])
 
@@ -196,7 +211,7 @@ class Deliverer:
                 continue
             adapter = self.adapters[row.platform]
             key = (row.platform, row.chat_ref)
-            paced = "silence" not in row.payload  # a mute is no message
+            paced = not any(order in row.payload for order in ORDERS)  # not a message
             if key in blocked or (paced and not self.limiter.allow(adapter, row.chat_ref,
                                                                    row.private, now)):
                 blocked.add(key)  # keep each chat's order: nothing later for it this round
@@ -234,8 +249,15 @@ class Deliverer:
 
     async def _hand_over(self, adapter: Adapter, row: Outbox) -> None:
         order = row.payload.get("silence")
+        team = row.payload.get("team")
         if order is not None:
             await adapter.silence(Silence(row.id, row.chat_ref, order["user"], order["muted"]))
+        elif team is not None:
+            renderer = await game_renderer(row.game_id, await reader_locale(row))
+            await adapter.team(TeamRoom(
+                row.id, row.chat_ref, team["key"], renderer.render_parts(team["title"], None,
+                                                                       None, {}),
+                renderer.render_parts(team["about"], None, None, {}), tuple(team["members"])))
         else:
             await adapter.send(await render(row))
 

@@ -11,7 +11,9 @@ class Incoming:
     """One update from a platform, already stripped of platform types.
 
     `chat` is the group chat's ref, or None for a private message to the bot; `button` is the
-    opaque token of a pressed button; `admin` says the platform knows the sender as a chat admin.
+    opaque token of a pressed button; `admin` says the platform knows the sender as a chat admin;
+    `team` is the key of the team room (see `TeamRoom`) the text was written in: the room's
+    members read it there already, so it only counts as the sender's activity.
     """
 
     platform: str
@@ -23,6 +25,7 @@ class Incoming:
     button: str | None = None
     admin: bool = False
     locale_hint: str | None = None
+    team: str | None = None
 
     @property
     def private(self) -> bool:
@@ -63,6 +66,21 @@ class Silence:
 
 
 @dataclass(frozen=True, slots=True)
+class TeamRoom:
+    """A team chat of a game (engine `TeamChat`) as it should be now: a platform whose bot
+    can create rooms keeps one room per `key` with exactly these `members` (user refs),
+    inviting and removing people to match; the others return, as their players talk through
+    relays in private chats. `title` and `about` are rendered in the game's language."""
+
+    outbox_id: int
+    chat_ref: str  # the game's group chat
+    key: str  # "<game id>/<team chat key>", stable for the game
+    title: str
+    about: str
+    members: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class RateLimits:
     """The message rates an adapter's platform tolerates; 0 means unlimited. Edits count as
     messages (Telegram spends one budget on both)."""
@@ -99,6 +117,11 @@ class Adapter(Protocol):
 
     async def silence(self, order: Silence) -> None:
         """Apply a mute or unmute, or raise as `send` does."""
+        ...
+
+    async def team(self, order: TeamRoom) -> None:
+        """Create or update a team room, or return where the platform has none; raise as
+        `send` does."""
         ...
 
     async def can_resend(self, chat_ref: str, replace: str | None) -> bool:

@@ -157,6 +157,9 @@ class GameService:
             await self._press(incoming, person)
             return
         text = incoming.text.strip()
+        if incoming.team is not None:
+            await self._team_talk(incoming.team, person)
+            return
         if incoming.private:
             await self._private(text, person)
             return
@@ -168,8 +171,25 @@ class GameService:
                                       incoming.admin)
             return
         row, seat = await self._running_seat(chat, person)
-        if row is not None and seat is not None:
-            await self.games.apply(row, Say(seat.pid, at=self.clock.now()), person)
+        if row is not None and seat is not None:  # chatter is never answered, not even
+            # when the game is paused and the engine refuses it
+            await self.games.apply(row, Say(seat.pid, at=self.clock.now()), None)
+
+    async def _team_talk(self, key: str, person: Identity) -> None:
+        """Text in a team room: its members have read it there, so no relay; a living member
+        has been active (the inactivity rules count it like a relayed whisper). Anything
+        else (an ended game, someone the room should not hold) changes nothing."""
+        game_id, _, chat_key = key.partition("/")
+        row = await GameRow.get_or_none(id=int(game_id)) if game_id.isdigit() else None
+        if row is None or row.status != "running":
+            return
+        seat = await Seat.filter(game_id=row.id, identity_id=person.id, active=True).first()
+        if seat is None:
+            return
+        game = await self.games.load(row)
+        chat = next((c for c in game.ruleset.team_chats(game) if c.key == chat_key), None)
+        if chat is not None and seat.pid in chat.members and game.state.players[seat.pid].alive:
+            await self.games.apply(row, Say(seat.pid, at=self.clock.now()), None)
 
     async def current_game(self, chat: Chat) -> GameRow | None:
         return await GameRow.filter(chat_id=chat.id, status__in=["lobby", "running"]).first()
@@ -227,6 +247,9 @@ class GameService:
                     raise Reply(texts.NAME_NEEDED)
             if await self.games.apply(row, command, person) and word == "replace":
                 await self.lobby.move_seat(row, pids[0], newcomer, person.platform)
+                game = await self.games.load(row)  # the newcomer takes the seat's team rooms
+                await self.games.sync_teams(row, game, game.ruleset.team_chats(game),
+                                            moved=pids[0])
             return
         if word == "extend":
             try:

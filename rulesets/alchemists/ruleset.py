@@ -11,7 +11,7 @@ from core.engine.game import Game
 from core.engine.messages import GROUP, N_, player, role, to_player
 from core.engine.phase import Phase
 from core.engine.refusals import Refused
-from core.engine.ruleset import ActionSpec, Ruleset, SetupError
+from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
 from core.engine.state import Player, Submission
 
 from . import day, night
@@ -29,6 +29,7 @@ from .roles import (
     CHOOSE,
     FATHER_KILL,
     KILL,
+    LONERS,
     OPTIONAL,
     PACE,
     PASS,
@@ -288,6 +289,31 @@ class Alchemists(Ruleset):
             raise Refused(N_("You have nobody to talk to in private right now."))
         return allowed
 
+    def team_chats(self, game: Game) -> list[TeamChat]:
+        """Rules §8 as chats: xing and the bodyguard; the homunculi once father and pride
+        are gone (not before: they must not learn each other); each absorbed player with the
+        living absorber. The dead in none of these watch from their side's spectators' chat
+        (town, homunculi, loners), as the source forbids cross-faction talk even after death;
+        a member who leaves the game leaves the team chat too [decision: the dead must not
+        coach the living], except an absorbed player, whom the rules let keep talking."""
+        s = game.state
+        state = als(game)
+        guard = tuple(p.pid for p in s.living() if p.role in ("xing", "bodyguard"))
+        nest = () if father(game) is not None else tuple(p.pid for p in homunculi(game))
+        chats = [TeamChat("guard", GUARD_TITLE, GUARD_ABOUT, guard),
+                 TeamChat("homunculi", NEST_TITLE, NEST_ABOUT, nest)]
+        paired: set[str] = set()
+        for victim, absorber in state.absorbed_by.items():
+            members = (absorber, victim) if s.players[absorber].alive else ()
+            paired.update(members)
+            chats.append(TeamChat(f"absorbed-{victim}", ABSORBED_TITLE, ABSORBED_ABOUT,
+                                  members))
+        for side_id, title in SPECTATOR_TITLES.items():
+            watchers = tuple(p.pid for p in s.players.values() if not p.alive
+                             and p.pid not in paired and _spectator_side(p) == side_id)
+            chats.append(TeamChat(f"spectators-{side_id}", title, SPECTATORS_ABOUT, watchers))
+        return chats
+
     # ------------------------------------------------------------------ windows
     def window_complete(self, game: Game) -> bool:
         s = game.state
@@ -351,6 +377,27 @@ class Alchemists(Ruleset):
             stone = als(game).stone
             return {"holder": stone.holder, "finished": stone.finished}
         raise KeyError(key)
+
+
+GUARD_TITLE = N_("The Xing Alchemist and his bodyguard")
+GUARD_ABOUT = N_("Only the Xing Alchemist and his bodyguard can read this room. Guard your "
+                 "secrets well.")
+NEST_TITLE = N_("The homunculi's nest")
+NEST_ABOUT = N_("Father is gone. Only the homunculi who are left can read this room: agree "
+                "on tonight's victim here, then send it to me in private.")
+ABSORBED_TITLE = N_("Inside the absorber")
+ABSORBED_ABOUT = N_("The absorbed one speaks here with the one who absorbed them. Nobody else "
+                    "can read this room.")
+SPECTATOR_TITLES = {"town": N_("The fallen of the town (spectators)"),
+                    "homunculi": N_("The fallen homunculi (spectators)"),
+                    "loners": N_("The fallen loners (spectators)")}
+SPECTATORS_ABOUT = N_("The dead of this game watch from here, among their own side. Say "
+                      "nothing to the living until the game is over.")
+
+
+def _spectator_side(p: Player) -> str:
+    side = side_of(p)
+    return "loners" if side in LONERS else side
 
 
 def _whisper_partners(game: Game, p: Player) -> list[str]:

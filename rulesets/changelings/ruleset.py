@@ -10,7 +10,7 @@ from core.engine.game import Game
 from core.engine.messages import GROUP, N_, Ref, player, role, to_player
 from core.engine.phase import Phase
 from core.engine.refusals import Refused
-from core.engine.ruleset import ActionSpec, Ruleset, SetupError
+from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
 from core.engine.state import Player, Submission
 
 from . import day, night
@@ -39,7 +39,21 @@ from .roles import (
 from .state import ChangelingsState
 
 PONY_KINDS = tuple(KIND_NAMES)
+TEAM_TITLE = N_("The changelings' hive")
+TEAM_ABOUT = N_("Only the changelings of this game can read this room. Plot away: what "
+                "you agree on here, send to me in private.")
+SPECTATORS_TITLE = N_("The ponies' cloud (spectators)")
+SPECTATORS_ABOUT = N_("Everypony who has left the game watches from here. Please don't tell "
+                      "the living anything until the game is over.")
 _ONLY_PASS = (PASS,)
+_OWED_SPECS = {"tiebreak": TIEBREAK, "chase": CHASE, "successor": SUCCESSOR}
+# What a living player may send while nothing is owed to anybody: his role's powers, the
+# mayor's office, `pass`; by (role, is mayor), so the common case builds no list.
+_STANDING = {
+    (role_id, mayor): ((spec.actions + ((TIEBREAK, SUCCESSOR) if mayor else ()) + _ONLY_PASS)
+                       if spec.actions or mayor else _ONLY_PASS)  # `offers` spots _ONLY_PASS
+    for role_id, spec in ROLES.items() for mayor in (False, True)
+}
 # Actions whose actor must still send something before a night stage may close early.
 STAGE_DUTIES = {"dusk": ("check", "shield", "abduct", "exchange", "fake"),
                 "dawn": ("prevent", "prank", "chase", "fanatic", "letter", "love")}
@@ -139,16 +153,15 @@ class Changelings(Ruleset):
 
     # ------------------------------------------------------------------ player commands
     def abilities(self, game: Game, p: Player) -> Sequence[ActionSpec]:
-        own = ROLES[p.role].actions
-        if p.alive and not own and not p.statuses and not game.state.reactions and (
-                st.cs(game).night.chase_owed is None):
-            return _ONLY_PASS  # most players, most of the time
-        found = list(own) if p.alive else []
+        if not game.state.reactions and st.cs(game).night.chase_owed is None:
+            # most players, most of the time
+            return _STANDING[p.role, "mayor" in p.statuses] if p.alive else _ONLY_PASS
+        found = list(ROLES[p.role].actions) if p.alive else []
         if "mayor" in p.statuses and p.alive:
             found += [TIEBREAK, SUCCESSOR]
         owed = game.current_owed()
         if owed is not None and owed.player == p.pid:
-            spec = {"tiebreak": TIEBREAK, "chase": CHASE, "successor": SUCCESSOR}[owed.kind]
+            spec = _OWED_SPECS[owed.kind]
             if spec not in found:
                 found.append(spec)
         if st.cs(game).night.chase_owed == p.pid and game.state.phase.stage == "dawn":
@@ -181,9 +194,10 @@ class Changelings(Ruleset):
         if spec.harmful and partner is not None and partner in targets:
             raise Refused(N_("You cannot act against {name}: you are in love."),
                           name=player(partner))
-        checks = _ACTION_CHECKS.get(spec.id)
-        if checks is not None:
-            checks(game, p, targets, role_id)
+        check = _ACTION_CHECKS.get(spec.id)
+        refusal = check(game, p, targets, role_id) if check is not None else None
+        if refusal is not None:
+            raise refusal
 
     def after_act(self, game: Game, sub: Submission) -> None:
         p = game.state.players[sub.actor]
@@ -299,92 +313,111 @@ class Changelings(Ruleset):
     def team_members(self, game: Game, team: str) -> list[str]:
         return [p.pid for p in st.team(game)] if team == "changelings" else []
 
+    def team_chats(self, game: Game) -> list[TeamChat]:
+        """The changelings' team chat (the living changelings: a newcomer by exchange or
+        awakening joins, the removed leave) and one spectators' chat for everybody who has
+        left the game [decision: the rules are silent on the dead; one room for all of them,
+        as they can no longer change anything and are muted in the group]."""
+        dead = tuple(p.pid for p in game.state.players.values() if not p.alive)
+        return [TeamChat("changelings", TEAM_TITLE, TEAM_ABOUT,
+                         tuple(p.pid for p in st.team(game))),
+                TeamChat("spectators", SPECTATORS_TITLE, SPECTATORS_ABOUT, dead)]
+
 
 def _usable(game: Game, p: Player, action: str) -> bool:
     """Whether a power can still be used now (a spent power is neither offered nor waited for)."""
     check = _ACTION_CHECKS.get(action)
-    if check is None:
-        return True
-    try:
-        check(game, p, (), None)
-    except Refused:
-        return False
-    return True
+    return check is None or check(game, p, (), None) is None
 
 
 # ---------------------------------------------------------------------- per-action checks
-def _check_shield(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+# Each returns the refusal instead of raising it: `offers` asks them for every player in
+# every window, and most answers for a spent power are a refusal that is never shown.
+Refusal = Refused | None
+
+
+def _check_shield(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> Refusal:
     last = p.counters.get("shield_last")
     if targets and last and last[0] == targets[0] and last[1] == game.state.phase.number - 1:
-        raise Refused(N_("You cannot shield the same player two nights in a row."))
+        return Refused(N_("You cannot shield the same player two nights in a row."))
+    return None
 
 
-def _check_team_target(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+def _check_team_target(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> Refusal:
     if targets and st.is_changeling(game.state.players[targets[0]]):
-        raise Refused(N_("{name} is one of your own."), name=player(targets[0]))
+        return Refused(N_("{name} is one of your own."), name=player(targets[0]))
+    return None
 
 
-def _check_exchange(game: Game, p: Player, targets: tuple[str, ...], r: str | None) -> None:
+def _check_exchange(game: Game, p: Player, targets: tuple[str, ...], r: str | None) -> Refusal:
     if st.cs(game).exchange_used:
-        raise Refused(N_("Your team has already used its exchange."))
-    _check_team_target(game, p, targets, r)
+        return Refused(N_("Your team has already used its exchange."))
+    return _check_team_target(game, p, targets, r)
 
 
-def _check_love(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+def _check_love(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> Refusal:
     if game.state.phase.number != 1:
-        raise Refused(N_("The love poison works only in the first night."))
+        return Refused(N_("The love poison works only in the first night."))
     if st.cs(game).lovers_chosen:
-        raise Refused(N_("The lovers are already chosen."))
+        return Refused(N_("The lovers are already chosen."))
+    return None
 
 
-def _check_prevent(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+def _check_prevent(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> Refusal:
     if p.counters.get("prevent_used"):
-        raise Refused(N_("You have already prevented an abduction in this game."))
+        return Refused(N_("You have already prevented an abduction in this game."))
     if not st.cs(game).night.foresight.get(p.pid):
-        raise Refused(N_("You foresaw no abduction tonight, so there is nothing to prevent."))
+        return Refused(N_("You foresaw no abduction tonight, so there is nothing to prevent."))
+    return None
 
 
-def _check_prank(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+def _check_prank(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> Refusal:
     if p.counters.get("prank_used"):
-        raise Refused(N_("You have already played your prank in this game."))
+        return Refused(N_("You have already played your prank in this game."))
+    return None
 
 
-def _check_chase(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+def _check_chase(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> Refusal:
     owed = game.current_owed()
     night_owed = st.cs(game).night.chase_owed == p.pid and game.state.phase.stage == "dawn"
     if not night_owed and not (owed and owed.kind == "chase" and owed.player == p.pid):
-        raise Refused(N_("You can only chase when you are abducted or banished."))
+        return Refused(N_("You can only chase when you are abducted or banished."))
+    return None
 
 
-def _check_fanatic(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+def _check_fanatic(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> Refusal:
     if game.state.options.get("fanatic_uses") == "game" and p.counters.get("fanatic_used"):
-        raise Refused(N_("You have already struck in this game."))
+        return Refused(N_("You have already struck in this game."))
+    return None
 
 
-def _check_fake(game: Game, p: Player, targets: tuple[str, ...], role_id: str | None) -> None:
+def _check_fake(game: Game, p: Player, targets: tuple[str, ...], role_id: str | None) -> Refusal:
     used = p.counters.get("fake_night")
     if used is not None and used != game.state.phase.number:
-        raise Refused(N_("You can fake a role only once per game."))
+        return Refused(N_("You can fake a role only once per game."))
     if role_id is not None and role_id not in FAKEABLE:
-        raise Refused(N_("You can only pretend to be a special pony role."))
+        return Refused(N_("You can only pretend to be a special pony role."))
+    return None
 
 
-def _check_tiebreak(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+def _check_tiebreak(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> Refusal:
     if game.state.phase.stage != "reactions":
-        return
+        return None
     owed = game.current_owed()
     if owed is None or owed.kind != "tiebreak" or owed.player != p.pid:
-        raise Refused(N_("There is no tie for you to break."))
+        return Refused(N_("There is no tie for you to break."))
     if targets and targets[0] not in owed.options:
-        raise Refused(N_("{name} is not among the tied players."), name=player(targets[0]))
+        return Refused(N_("{name} is not among the tied players."), name=player(targets[0]))
+    return None
 
 
-def _check_successor(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+def _check_successor(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> Refusal:
     owed = game.current_owed()
     if owed is not None and owed.kind == "successor" and owed.player == p.pid:
-        return
+        return None
     if not p.alive or "mayor" not in p.statuses:
-        raise Refused(N_("Only the mayor names a successor."))
+        return Refused(N_("Only the mayor names a successor."))
+    return None
 
 
 _ACTION_CHECKS = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.engine import Act, Close, GameSetup, Refused, Whisper
+from core.engine import Act, Close, GameSetup, Host, Refused, Whisper
 from core.engine.game import Game
 from rulesets.alchemists import RULESET as ALCHEMISTS
 from rulesets.alchemists.roles import CANONICAL
@@ -61,3 +61,41 @@ def test_xing_and_bodyguard_share_a_chat_and_the_absorbed_reach_their_absorber()
     assert not game.state.players["p7"].alive
     assert recipients(game.apply(Whisper("p7", "you monster"))) == {"p6"}
     assert recipients(game.apply(Whisper("p6", "quiet", to="p7"))) == {"p7"}
+
+
+def chats(game: Game) -> dict[str, tuple[str, ...]]:
+    """The team chats (rooms, where a platform has them) that have members now."""
+    return {c.key: c.members for c in game.ruleset.team_chats(game) if c.members}
+
+
+def test_the_changelings_room_follows_the_living_changelings_and_the_dead_watch_together():
+    game = changelings_game()
+    assert chats(game) == {"changelings": ("p0", "p1", "p2")}
+    game.apply(Host("modkill", "p1"))
+    game.apply(Host("modkill", "p4"))
+    assert chats(game) == {"changelings": ("p0", "p2"), "spectators": ("p1", "p4")}
+
+
+def test_the_homunculi_get_their_nest_only_when_father_and_pride_are_gone():
+    game = alchemists_game()  # p0 father, p1 lust, p2 envy, p3 pride, p7 xing, p8 bodyguard
+    assert chats(game) == {"guard": ("p7", "p8")}
+    game.apply(Host("modkill", "p0"))  # pride becomes father: still no nest
+    assert "homunculi" not in chats(game)
+    game.apply(Host("modkill", "p3"))
+    assert chats(game)["homunculi"] == ("p1", "p2")
+    assert chats(game)["spectators-homunculi"] == ("p0", "p3")
+
+
+def test_the_absorbed_talk_with_their_absorber_instead_of_watching_with_the_dead():
+    game = alchemists_game()  # p6 greed absorbs p7 xing; p8 bodyguard becomes xing
+    game.apply(Act("p6", "search", ("p7",)))
+    game.apply(Close())
+    found = chats(game)
+    assert found["guard"] == ("p8",)
+    assert found["absorbed-p7"] == ("p6", "p7")
+    assert "spectators-town" not in found
+    game.apply(Host("modkill", "p6"))  # the absorber is gone: the absorbed join the dead
+    found = chats(game)
+    assert "absorbed-p7" not in found
+    assert found["spectators-town"] == ("p7",)
+    assert found["spectators-loners"] == ("p6",)
