@@ -164,6 +164,7 @@ async def test_host_pause_stops_the_clock_and_resume_restarts_it(db_url):
     assert str((await chat.session.service.games.load(await the_game())).state.phase) \
         == "day 1 election"
     assert "[to Bob] The game is paused." in await chat("Bob: /vote Ann")
+    assert await chat("Bob: anyone there?") == []  # chatter is never answered
     await chat("Ann: /resume", "Ann: /extend 10")
     pending = await Deadline.get(state="pending")
     assert pending.due_at - chat.session.clock.now() == pytest.approx(180 + 600)
