@@ -540,11 +540,13 @@ class MatrixAdapter:
     async def _on_poll_response(self, room_id: str, event_id: str, sender: str, kind: str,
                                 body: dict[str, Any]) -> None:
         """An answer to one of the bot's polls: its answer id maps back to the ballot's
-        button. Answers to unknown or ended polls and unknown answer ids are dropped."""
+        button, which the service judges (an ended poll's answer is told, in private, that
+        its vote is over). Answers to polls the bot does not know in this room, and unknown
+        answer ids, are no votes and are dropped."""
         _, poll_id = relation(body)
         poll = await store.load("poll", poll_id) if poll_id else None
         chosen = poll_selections(kind, body)
-        if not poll or poll.get("ended") or poll.get("room") != room_id or not chosen:
+        if not poll or poll.get("room") != room_id or not chosen:
             return
         token = poll["answers"].get(chosen[0])
         if token is None:

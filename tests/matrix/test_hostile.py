@@ -5,9 +5,9 @@ private room of their own), huge and control-character texts, names that only lo
 players' names, commands in the wrong room, a room with no game, a room the bot declined,
 and malformed event contents. None of it crashes anything, changes the game, or goes
 unanswered: every command gets an answer in the sender's private room, and every refused
-press of a real button a notice there. What the adapter drops as not meant for it (unknown
-answer ids, ended polls, events that are not polls or keyboards, other rooms' events) stays
-silent, as a poll shows its own answer.
+press of a real button (an answer to an ended poll included) a notice there. What the
+adapter drops as not meant for it (unknown answer ids, events that are not polls or
+keyboards, other rooms' events) stays silent, as a poll shows its own answer.
 
 One table serves all examples (building one costs more than the whole run): since nothing
 may change the game, each example starts from the same game, day 2's vote, with the ballot
@@ -96,7 +96,7 @@ ACTIONS = st.one_of(
     st.tuples(st.just("malformed"), st.integers(min_value=0, max_value=11)),
 )
 ANSWERED = {"stranger-group", "stranger-private", "stranger-answer", "stranger-join",
-            "stale-join", "stale-prompt", "wrong-room", "host-in-private", "night-in-group",
+            "stale-answer", "stale-join", "stale-prompt", "wrong-room", "host-in-private", "night-in-group",
             "lookalike", "other-room", "token-in-private"}
 
 
