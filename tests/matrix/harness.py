@@ -33,7 +33,8 @@ from core.service.ports import Incoming, RateLimits
 from core.service.runtime import Handler, Runtime
 from core.storage.models import Game as GameRow
 from core.storage.models import Outbox
-from tests.telegram.harness import OffsetClock, ruleset_longest_window
+from tests.play import play_until_over
+from tests.telegram.harness import OffsetClock
 
 from .synapse import Synapse
 
@@ -381,13 +382,5 @@ async def play_round(table: Table, rng: random.Random) -> bool:
 
 async def play_to_the_end(table: Table, seed: int, max_rounds: int = 120,
                           rng: random.Random | None = None) -> GameRow:
-    rng = rng or random.Random(seed)
-    for _ in range(max_rounds):
-        await table.settle()
-        row = await table.game_row()
-        assert row is not None
-        if row.status != "running":
-            return row
-        if not await play_round(table, rng):
-            await table.let_time_pass(ruleset_longest_window(row.ruleset))
-    raise AssertionError("the game did not end")
+    """Play until the game is over, answering what is offered (see tests/play.py)."""
+    return await play_until_over(table, play_round, rng or random.Random(seed), max_rounds)

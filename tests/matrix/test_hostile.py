@@ -27,7 +27,7 @@ from nio import RoomSendResponse
 from adapters.matrix.content import poll_answers, poll_response
 from adapters.matrix.incoming import KEYCAPS, keycap_number
 from core.storage.models import LogEntry, Outbox
-from tests.telegram.harness import ruleset_longest_window
+from tests.play import ruleset_longest_window
 
 from .harness import (
     Player,
@@ -96,8 +96,8 @@ ACTIONS = st.one_of(
     st.tuples(st.just("malformed"), st.integers(min_value=0, max_value=11)),
 )
 ANSWERED = {"stranger-group", "stranger-private", "stranger-answer", "stranger-join",
-            "stale-answer", "stale-join", "stale-prompt", "wrong-room", "host-in-private", "night-in-group",
-            "lookalike", "other-room", "token-in-private"}
+            "stale-answer", "stale-join", "stale-prompt", "wrong-room", "host-in-private",
+            "night-in-group", "lookalike", "other-room", "token-in-private"}
 
 
 @dataclass(repr=False)  # hypothesis prints the arguments of a failing example

@@ -13,7 +13,7 @@ from nio import RoomInviteResponse
 
 from adapters.matrix import store
 from core.storage.models import Game as GameRow
-from tests.telegram.harness import ruleset_longest_window
+from tests.play import play_until_over
 
 from .harness import Table, open_table, play_round, sign_up
 
@@ -46,23 +46,6 @@ async def check_team_rooms(table: Table, row: GameRow) -> dict[str, set[str]]:
     return found
 
 
-async def play_checking_rooms(table: Table, seed: int) -> tuple[GameRow, set[str]]:
-    """Play to the end like `play_to_the_end`, checking the team rooms after every round;
-    returns the ended game and the keys of every room that ever had members."""
-    rng = random.Random(seed)
-    seen: set[str] = set()
-    for _ in range(120):
-        await table.settle()
-        row = await table.game_row()
-        assert row is not None
-        seen |= set(await check_team_rooms(table, row))
-        if row.status != "running":
-            return row, seen
-        if not await play_round(table, rng):
-            await table.let_time_pass(ruleset_longest_window(row.ruleset))
-    raise AssertionError("the game did not end")
-
-
 GAMES = [
     ("changelings", 8, ("!option random_lovers false",), {"changelings", "spectators"}),
     ("alchemists", 9, (), {"guard"}),
@@ -77,7 +60,13 @@ async def test_team_rooms_hold_exactly_their_members_through_a_whole_game(
                              f"sqlite://{tmp_path / 'mx.sqlite3'}", players, seed=players)
     try:
         await sign_up(table, ruleset, *settings)
-        row, seen = await play_checking_rooms(table, seed=players + 1)
+        seen: set[str] = set()
+
+        async def rooms_are_right(row: GameRow) -> None:
+            seen.update(await check_team_rooms(table, row))
+
+        row = await play_until_over(table, play_round, random.Random(players + 1),
+                                    after_round=rooms_are_right)
         assert row.status == "ended"
         assert rooms <= seen
         if ruleset == "alchemists":

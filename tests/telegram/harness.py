@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qs, urlparse
 
 from adapters.telegram.adapter import TelegramAdapter, TelegramSettings
-from core.engine.registry import load_ruleset
 from core.service.ports import RateLimits
 from core.service.runtime import Runtime
 from core.storage.models import Game as GameRow
 from core.storage.models import Outbox
+from tests.play import play_until_over
 
 from .fake_botapi import FakeBotAPI, FakeGroup, FakeUser, MessageView
 
@@ -162,22 +162,5 @@ async def play_round(table: Table, rng: random.Random) -> bool:
 
 
 async def play_to_the_end(table: Table, seed: int, max_rounds: int = 120) -> GameRow:
-    """Play until the game is over: press what is offered; when nobody can do anything more,
-    let the clock run to the next deadline (votes and night actions not given expire)."""
-    rng = random.Random(seed)
-    for _ in range(max_rounds):
-        await table.settle()
-        row = await table.game_row()
-        assert row is not None
-        if row.status != "running":
-            return row
-        if not await play_round(table, rng):
-            await table.let_time_pass(ruleset_longest_window(row.ruleset))
-    raise AssertionError("the game did not end")
-
-
-def ruleset_longest_window(ruleset_id: str) -> float:
-    """Seconds that surely pass any window's deadline in the quick pace."""
-    quick = load_ruleset(ruleset_id).pace.get("quick", {})
-    seconds = [float(v) for v in quick.values() if isinstance(v, int | float)]
-    return max(seconds, default=600.0) + 60.0
+    """Play until the game is over, pressing what is offered (see tests/play.py)."""
+    return await play_until_over(table, play_round, random.Random(seed), max_rounds)
