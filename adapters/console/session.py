@@ -108,7 +108,7 @@ class ConsoleSession:
             platform="console", update_id=update, user=user, user_name=who,
             text="" if button else text, chat=None if private else GROUP, button=button))
         if notice is not None:
-            self.adapter.notice(who, notice)
+            self.adapter.notice(who, notice.text)
         await self.pump()
 
     async def pump(self) -> None:

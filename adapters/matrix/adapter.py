@@ -35,10 +35,9 @@ from nio import (
 )
 from nio.api import Api
 
-from core.i18n import available_locales, translations
-from core.service import texts
 from core.service.ports import (
     Incoming,
+    Notice,
     Outgoing,
     RateLimits,
     Silence,
@@ -136,8 +135,6 @@ class MatrixAdapter:
         self._failures: dict[str, int] = {}  # event id → failed attempts to hand it over
         self._txn = ""  # this database's prefix for transaction ids (outbox ids restart)
         self.crypto: Crypto | None = None  # end-to-end encryption, when on
-        self._noted = {translations(loc).gettext(texts.PROMPT_TAKEN)
-                       for loc in available_locales()}
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self, handle: Handler) -> None:
@@ -560,18 +557,18 @@ class MatrixAdapter:
         if not notice or not self.settings.notices:
             return
         in_private = room_id in self._dm_rooms
-        if not in_private and notice in self._noted:
+        if not in_private and notice.taken:
             return  # a poll shows the answer itself; a refusal goes to the private room
         target = room_id if in_private else next(iter(reversed(self._dms.get(sender, []))),
                                                  None)
         if target is None:
             return
         try:
-            await self._send_event(target, "m.room.message", content.message(notice))
+            await self._send_event(target, "m.room.message", content.message(notice.text))
         except (Failed, *NETWORK_ERRORS, *CRYPTO_ERRORS) as err:
             log.info("matrix: notice for %s not sent: %s", sender, err)
 
-    async def _give(self, incoming: Incoming) -> str | None:
+    async def _give(self, incoming: Incoming) -> Notice | None:
         assert self._handle is not None
         return await self._handle(incoming)
 

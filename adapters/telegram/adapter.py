@@ -187,7 +187,7 @@ class TelegramAdapter:
                 return
             notice = await self._handle(incoming)
             try:
-                await update.callback_query.answer((notice or "")[:NOTICE_LIMIT])
+                await update.callback_query.answer(notice.text[:NOTICE_LIMIT] if notice else "")
             except BadRequest as err:  # answered too late: the button still did its work
                 log.info("telegram: callback answer failed: %s", err)
             return

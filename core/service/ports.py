@@ -32,6 +32,14 @@ class Incoming:
         return self.chat is None
 
 
+class Notice(NamedTuple):
+    """What pressing a button did, for the presser alone, in their language: `taken` when
+    the choice was accepted (a native poll shows that itself), else `text` says why not."""
+
+    text: str
+    taken: bool
+
+
 class ButtonOut(NamedTuple):
     """One button under a message. A `start` button belongs to the presser's private chat
     (joining a game): platforms where a bot may not write first open that chat with it."""

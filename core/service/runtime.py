@@ -19,12 +19,12 @@ from core.storage.db import close_db, open_db
 from .clock import Clock, RealClock
 from .outbox import Deliverer
 from .pace import GameDefaults
-from .ports import Adapter, Incoming
+from .ports import Adapter, Incoming, Notice
 from .service import GameService
 
 log = logging.getLogger(__name__)
 
-Handler = Callable[[Incoming], Awaitable[str | None]]
+Handler = Callable[[Incoming], Awaitable[Notice | None]]
 
 
 class PlatformAdapter(Adapter, Protocol):
@@ -62,7 +62,7 @@ class Runtime:
         for adapter in self.adapters:
             await adapter.start(self.handle)
 
-    async def handle(self, incoming: Incoming) -> str | None:
+    async def handle(self, incoming: Incoming) -> Notice | None:
         assert self.service is not None
         notice = await self.service.handle(incoming)
         self.wake.set()

@@ -25,7 +25,7 @@ from .lobby import Lobby
 from .names import resolve, split_names
 from .outbox import personal_text
 from .pace import GameDefaults
-from .ports import Incoming
+from .ports import Incoming, Notice
 from .replies import Reply
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ class GameService:
         self.deadline_lateness = 0.0  # seconds, summed over the fired deadlines
 
     # ------------------------------------------------------------------ entry points
-    async def handle(self, incoming: Incoming) -> str | None:
+    async def handle(self, incoming: Incoming) -> Notice | None:
         """Apply one incoming update exactly once. For a pressed button, return the short
         notice to show the presser (what happened, or why nothing did), in their language;
         other answers go to the outbox."""
@@ -66,16 +66,19 @@ class GameService:
                     try:
                         await self._dispatch(incoming, person)
                         answer = Reply(texts.PROMPT_TAKEN) if incoming.button else None
+                        taken = True
                     except Reply as refused:
                         answer = refused
+                        taken = False
                         if not incoming.button:
                             payload = text_payload(answer.key, answer.plural, answer.count,
                                                    **answer.params)
                             payload["locale"] = await self._context_locale(incoming)
                             await outbox.to_person(person, payload)
-                    notice = None if answer is None or not incoming.button else \
-                        await personal_text(person, await self._context_locale(incoming), answer,
-                                            await self._button_game(incoming.button))
+                    notice = None if answer is None or not incoming.button else Notice(
+                        await personal_text(person, await self._context_locale(incoming),
+                                            answer, await self._button_game(incoming.button)),
+                        taken)
             except Exception:
                 self.games.cache.clear()
                 raise

@@ -29,7 +29,7 @@ from adapters.matrix.adapter import MatrixAdapter, MatrixSettings, raw
 from adapters.matrix.content import poll_answers, poll_response
 from adapters.matrix.crypto import Crypto
 from adapters.matrix.incoming import KEYCAPS, POLL_START_TYPES
-from core.service.ports import Incoming, RateLimits
+from core.service.ports import Incoming, Notice, RateLimits
 from core.service.runtime import Handler, Runtime
 from core.storage.models import Game as GameRow
 from core.storage.models import Outbox
@@ -69,7 +69,7 @@ class RecordingAdapter(MatrixAdapter):
         self.handed = handed
 
     async def start(self, handle: Handler) -> None:
-        async def recorded(incoming: Incoming) -> str | None:
+        async def recorded(incoming: Incoming) -> Notice | None:
             self.handed.append(incoming.update_id)
             return await handle(incoming)
 
