@@ -77,6 +77,7 @@ def drive_window(game: Game, rng: random.Random,
     state = game.state
     living = state.living_ids()
     focus = rng.choice(living) if living else None
+    chance, choice = rng.random, rng.choice  # looked up once: drawn for every player
 
     def attempt(command: object) -> None:
         try:
@@ -88,23 +89,22 @@ def drive_window(game: Game, rng: random.Random,
 
     if ruleset.voting_open(game):
         for pid in living:
-            target = focus if rng.random() < 0.5 else rng.choice(living)
-            attempt(Vote(pid, target))
+            attempt(Vote(pid, focus if chance() < 0.5 else choice(living)))
     if state.phase.kind == "day" and not state.reactions:
         return  # by day only votes (and owed reactions) matter to the random players
     actors = [p for p in state.players.values() if p.alive]
     actors += [state.players[o.player] for o in state.reactions[:1]]
     for p in actors:
         for spec in ruleset.offers(game, p):
-            if spec.id == "pass" or rng.random() < 0.25:
+            if spec.id == "pass" or chance() < 0.25:
                 continue
             if spec.targets > len(living):
                 continue
-            targets = ((rng.choice(living),) if spec.targets == 1
+            targets = ((choice(living),) if spec.targets == 1
                        else tuple(rng.sample(living, spec.targets)))
-            if spec.harmful and spec.targets == 1 and focus and rng.random() < 0.7:
+            if spec.harmful and spec.targets == 1 and focus and chance() < 0.7:
                 targets = (focus,)
-            role_id = rng.choice(sorted(ruleset.roles)) if spec.takes_role else None
+            role_id = choice(sorted(ruleset.roles)) if spec.takes_role else None
             attempt(Act(p.pid, spec.id, targets, None, role_id))
 
 
@@ -112,15 +112,16 @@ def play_random_game(ruleset: Ruleset, players: int, seed: int,
                      on_apply: Callable[[object], None] | None = None) -> Game:
     game = new_game(ruleset, players, seed)
     rng = random.Random(seed ^ 0x5EED)
+    close = Close()  # commands are immutable: one deadline command serves every window
     for _ in range(MAX_WINDOWS):
         if game.state.phase.kind == "ended":
             break
         drive_window(game, rng, on_apply)
         if game.state.phase.kind == "ended":
             break
-        game.apply(Close())
+        game.apply(close)
         if on_apply is not None:
-            on_apply(Close())
+            on_apply(close)
     return game
 
 

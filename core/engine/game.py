@@ -49,6 +49,9 @@ class GameSetup:
 
 
 WHISPER_MAX = 2000
+# Events and messages are built with the plain tuple constructor: a named tuple's generated
+# `__new__` is a Python-level call, and a game makes hundreds of them.
+_new_tuple = tuple.__new__
 HOST_COMMANDS = ("pause", "resume", "extend", "force", "modkill", "replace", "announce")
 
 
@@ -107,7 +110,7 @@ class Game:
                 raise Refused(N_("The game is paused."))
         validate, perform = _HANDLERS[kind]
         checked = validate(self, command)
-        self._out = out = Outcome()
+        self._out = out = Outcome([], [])
         if command.at > s.clock:
             s.clock = command.at
         perform(self, command, checked)
@@ -185,7 +188,8 @@ class Game:
         return None
 
     def _activity(self, p: Player, at: float) -> None:
-        p.last_active = max(p.last_active, at)
+        if at > p.last_active:
+            p.last_active = at
         self.ruleset.on_activity(self, p)
 
     def _maybe_close_early(self) -> None:
@@ -203,7 +207,7 @@ class Game:
     def player_or_refuse(self, pid: str) -> Player:
         p = self.state.players.get(pid)
         if p is None:
-            raise Refused(N_("There is no player called {name} in this game."), name=pid)
+            raise _no_such_player(pid)
         return p
 
     def _spec(self, p: Player, action: str) -> ActionSpec:
@@ -213,7 +217,12 @@ class Game:
         raise Refused(N_("You cannot use “{action}” now."), action=action)
 
     def _validate_act(self, cmd: Act) -> ActionSpec:
-        p = self.player_or_refuse(cmd.by)
+        # Players are looked up here rather than through `player_or_refuse`: every action and
+        # vote of every game passes through these two validators.
+        players = self.state.players
+        p = players.get(cmd.by)
+        if p is None:
+            raise _no_such_player(cmd.by)
         if not p.alive and not self.ruleset.may_act_removed(self, p, cmd.action):
             raise Refused(N_("You are no longer in the game."))
         spec = self._spec(p, cmd.action)
@@ -222,10 +231,12 @@ class Game:
         if len(cmd.targets) != spec.targets:
             raise refused_n("This action needs {count} target.",
                             "This action needs {count} targets.", spec.targets)
-        if len(set(cmd.targets)) != len(cmd.targets):
+        if len(cmd.targets) > 1 and len(set(cmd.targets)) != len(cmd.targets):
             raise Refused(N_("Name different players."))
         for target in cmd.targets:
-            t = self.player_or_refuse(target)
+            t = players.get(target)
+            if t is None:
+                raise _no_such_player(target)
             if spec.removed_targets and t.alive:
                 raise Refused(N_("{target} is still in the game."), target=player(t.pid))
             if not t.alive and not spec.removed_targets:
@@ -241,26 +252,31 @@ class Game:
         self.ruleset.check_act(self, p, spec, cmd.targets, cmd.text, cmd.role)
         return spec
 
-    def _validate_vote(self, cmd: Vote) -> None:
-        voter = self.player_or_refuse(cmd.by)
+    def _validate_vote(self, cmd: Vote) -> Player:
+        players = self.state.players
+        voter = players.get(cmd.by)
+        if voter is None:
+            raise _no_such_player(cmd.by)
         if not self.ruleset.voting_open(self):
             raise Refused(N_("There is no vote right now."))
         if not voter.alive:
             raise Refused(N_("You are no longer in the game."))
         target = None
         if cmd.target is not None:
-            target = self.player_or_refuse(cmd.target)
+            target = players.get(cmd.target)
+            if target is None:
+                raise _no_such_player(cmd.target)
             if not target.alive:
                 raise Refused(N_("{target} is no longer in the game."), target=player(target.pid))
         elif voter.pid not in self.state.votes:
             raise Refused(N_("You have not voted."))
         self.ruleset.check_vote(self, voter, target)
+        return voter
 
-    def _perform_vote(self, cmd: Vote, _: None) -> None:
+    def _perform_vote(self, cmd: Vote, voter: Player) -> None:
         """Record the vote. No message per vote: the group sees one live tally that adapters
         render from the state (and edit in place), not a post per vote."""
         s = self.state
-        voter = s.players[cmd.by]
         self._activity(voter, cmd.at)
         s.votes.pop(voter.pid, None)  # re-insert: the order of votes is the order of last change
         if cmd.target is not None:
@@ -326,20 +342,20 @@ class Game:
 
     # ------------------------------------------------------------------ helpers for rule sets
     def event(self, kind: str, **data: Any) -> None:
-        self._out.events.append(Event(kind, data))
+        self._out.events.append(_new_tuple(Event, (kind, data)))
 
     def tell(self, audience: Audience, key: str, **params: Any) -> None:
-        self._out.messages.append(Message(audience, key, params))
+        self._out.messages.append(_new_tuple(Message, (audience, key, params, None, None)))
 
     def tell_n(self, audience: Audience, singular: str, plural: str, count: int,
                **params: Any) -> None:
         params["count"] = count
-        self._out.messages.append(Message(audience, singular, params, plural, count))
+        self._out.messages.append(_new_tuple(Message, (audience, singular, params, plural, count)))
 
     def narrate(self, audience: Audience, variants: Sequence[str], **params: Any) -> None:
         """Tell one of several flavour texts, picked by the game's own generator so that a
         replay narrates the same way."""
-        key = variants[0] if len(variants) == 1 else variants[self.rng.randrange(len(variants))]
+        key = variants[0] if len(variants) == 1 else self.state.rng.choice(variants)
         self.tell(audience, key, **params)
 
     def tell_host(self, key: str, **params: Any) -> None:
@@ -398,6 +414,10 @@ class Game:
 
     def name(self, pid: str) -> str:
         return self.state.players[pid].name
+
+
+def _no_such_player(pid: str) -> Refused:
+    return Refused(N_("There is no player called {name} in this game."), name=pid)
 
 
 _HANDLERS: dict[type, tuple[Any, Any]] = {

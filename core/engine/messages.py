@@ -49,7 +49,12 @@ class Ref(NamedTuple):
     value: str
 
 
+# Refs are immutable and named over and over (every message names players and roles), so
+# each is made once and shared.
 _PLAYER_REFS: dict[str, Ref] = {}
+_ROLE_REFS: dict[str, Ref] = {}
+_SIDE_REFS: dict[str, Ref] = {}
+_CAUSE_REFS: dict[str, Ref] = {}
 
 
 def player(pid: str) -> Ref:
@@ -60,15 +65,24 @@ def player(pid: str) -> Ref:
 
 
 def role(role_id: str) -> Ref:
-    return Ref("role", role_id)
+    ref = _ROLE_REFS.get(role_id)
+    if ref is None:
+        ref = _ROLE_REFS[role_id] = Ref("role", role_id)
+    return ref
 
 
 def side(side_id: str) -> Ref:
-    return Ref("side", side_id)
+    ref = _SIDE_REFS.get(side_id)
+    if ref is None:
+        ref = _SIDE_REFS[side_id] = Ref("side", side_id)
+    return ref
 
 
 def cause(cause_id: str) -> Ref:
-    return Ref("cause", cause_id)
+    ref = _CAUSE_REFS.get(cause_id)
+    if ref is None:
+        ref = _CAUSE_REFS[cause_id] = Ref("cause", cause_id)
+    return ref
 
 
 class Message(NamedTuple):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,6 +19,13 @@ class Phase:
         if self.kind == "ended":
             return "ended"
         return f"{self.kind} {self.number} {self.stage}".rstrip()
+
+    @staticmethod
+    @cache
+    def of(kind: str, number: int, stage: str = "") -> Phase:
+        """The phase with these parts, made once: phases are immutable values, every window
+        change enters one, and building a frozen dataclass is comparatively slow."""
+        return Phase(kind, number, stage)
 
     @classmethod
     def parse(cls, text: str) -> Phase:

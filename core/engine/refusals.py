@@ -12,12 +12,14 @@ from typing import Any
 class Refused(Exception):
     """The engine refused a command; `key` is the English msgid of the reason."""
 
+    # Plain refusals have no plural form: class-level defaults, as refusals are frequent.
+    plural: str | None = None
+    count: int | None = None
+
     def __init__(self, key: str, **params: Any) -> None:
-        super().__init__(key)
+        # `BaseException.__new__` has already kept (key,) as `args`: no `super().__init__`.
         self.key = key
         self.params = params
-        self.plural: str | None = None
-        self.count: int | None = None
 
     def __repr__(self) -> str:
         return f"Refused({self.key!r}, {self.params!r})"

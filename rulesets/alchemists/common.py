@@ -26,6 +26,11 @@ def check_result(p: Player) -> str:
 
 
 def father(game: Game) -> Player | None:
+    """The living father. There is never more than one: pride takes the role only once the
+    original father is gone (AL-FATHER), so while he lives he is the answer."""
+    first = game.state.players.get(als(game).original_father or "")
+    if first is not None and first.alive and first.role == "father":
+        return first
     for p in game.state.players.values():
         if p.alive and p.role == "father":
             return p

@@ -22,7 +22,7 @@ def begin_day(game: Game, number: int) -> None:
     state.vote_log = []
     for p in game.state.players.values():
         p.statuses.discard("early")
-    game.set_phase(Phase("day", number, "vote"))
+    game.set_phase(Phase.of("day", number, "vote"))
     game.narrate(GROUP, flavour.DAY_BEGINS, number=number)
     owed = state.take_owed_next_day
     if owed is not None:
@@ -31,11 +31,24 @@ def begin_day(game: Game, number: int) -> None:
 
 
 def early_majority(game: Game) -> bool:
-    living = game.state.living()
-    early = sum(1 for p in living if "early" in p.statuses)
+    """Whether enough have fixed their votes early to end the day (AL-EARLY).
+
+    Asked after every vote of a living player, so somebody is alive and nobody early means
+    no. Nobody is early before day 3 (each day starts without early votes, and they may be
+    marked from day 3 on); after that only today's voters can be (a vote is marked early
+    after it is cast, and then can neither change nor be withdrawn).
+    """
+    if game.state.phase.number < 3:
+        return False
+    players = game.state.players
+    early = sum(1 for pid in game.state.votes
+                if "early" in players[pid].statuses and players[pid].alive)
+    if not early:
+        return False
+    living = len(game.state.living_ids())
     if game.state.options.get("early_votes_needed") == "all":
-        return early == len(living)
-    return early * 2 > len(living)
+        return early == living
+    return early * 2 > living
 
 
 def close_day(game: Game) -> None:
@@ -148,7 +161,7 @@ def continue_reactions(game: Game, number: int) -> None:
     owed = game.current_owed()
     if owed is not None:
         if game.state.phase.stage != "reactions":
-            game.set_phase(Phase("day", number, "reactions"))
+            game.set_phase(Phase.of("day", number, "reactions"))
         game.tell(to_player(owed.player), N_("You have fallen. Name the one who falls with you."))
         return
     if check_end(game):

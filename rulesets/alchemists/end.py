@@ -19,7 +19,7 @@ def winners(game: Game) -> list[str] | None:
     ishvalan = next((p for p in living if p.role == "ishvalan"), None)
     main: list[str] | None = None
     if ishvalan is not None:
-        others = [side_of(p) for p in living if p is not ishvalan]
+        others = [s for p, s in zip(living, sides, strict=True) if p is not ishvalan]
         if not others or (len(others) == 1 and (others[0] in (HOMUNCULI, TOWN) or (
                 others[0] in (CRIMSON, GREED) and als(game).stone.holder == ishvalan.pid))):
             main = [ISHVALAN]

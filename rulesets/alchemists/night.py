@@ -76,7 +76,7 @@ def begin_night(game: Game, number: int) -> None:
     state.night_dead = []
     state.changed_votes = []
     state.night_start_removals = len(game.state.removals)
-    game.set_phase(Phase("night", number))
+    game.set_phase(Phase.of("night", number))
     game.narrate(GROUP, flavour.NIGHT_FALLS, number=number)
 
 

@@ -48,6 +48,12 @@ from .state import AlchemistsState
 
 # Optional roles left out, in this order, when fewer than 11 play (AL-SIZE) [decision].
 LEAVE_OUT = ("linker", "envy")
+# Standing powers that differ from the role card: pride become father keeps his search; with
+# father and pride gone the homunculi make no requests and kill by agreement (AL-FATHER).
+_FATHER_WAS_PRIDE = (CHOOSE, FATHER_KILL, SEARCH)
+_LEADERLESS = {role_id: (*(a for a in ROLES[role_id].actions if a.id != "request"), KILL)
+               for role_id in ("lust", "envy", "pride")}
+_STONE_SPECS = tuple(STONE_ACTIONS.values())
 
 
 class Alchemists(Ruleset):
@@ -166,33 +172,34 @@ class Alchemists(Ruleset):
 
     # ------------------------------------------------------------------ player commands
     def abilities(self, game: Game, p: Player) -> Sequence[ActionSpec]:
-        found: list[ActionSpec] = []
-        owed = game.current_owed()
-        if (owed is not None and owed.player == p.pid) or (
-                als(game).take_owed_next_day == p.pid and game.state.phase.stage == "vote"):
-            found.append(TAKE)
+        state = als(game)
+        reactions = game.state.reactions  # the first is `game.current_owed()`
+        take_owed = (bool(reactions) and reactions[0].player == p.pid) or (
+            state.take_owed_next_day == p.pid and game.state.phase.stage == "vote")
         if not p.alive:
-            return found
-        head = father(game)
-        if p.role == "father":
-            found += [CHOOSE, FATHER_KILL]
-            if p.counters.get("was_pride"):
-                found.append(SEARCH)
-        elif p.role in ("lust", "envy", "pride"):
-            spec = ROLES[p.role].actions
-            found += [a for a in spec if a.id != "request" or head is not None]
-            if head is None:
-                found.append(KILL)
+            return [TAKE] if take_owed else []
+        if p.role == "father" and p.counters.get("was_pride"):
+            own = _FATHER_WAS_PRIDE
+        elif p.role in _LEADERLESS and father(game) is None:
+            own = _LEADERLESS[p.role]
         else:
-            found += ROLES[p.role].actions
+            own = ROLES[p.role].actions
+        if not take_owed and not p.counters and state.stone.holder != p.pid:
+            return (*own, PASS)  # most players: nothing owed, won or held
+        found = [TAKE, *own] if take_owed else list(own)
         if p.role == "greed" and p.counters.get("check_from", 1 << 30) <= game.state.phase.number:
             found.append(CHECK)
         if p.counters.get("take") and TAKE not in found:
             found.append(TAKE)
-        if als(game).stone.holder == p.pid:
-            found += STONE_ACTIONS.values()
+        if state.stone.holder == p.pid:
+            found += _STONE_SPECS
         found.append(PASS)
         return found
+
+    def offers(self, game: Game, p: Player) -> Sequence[ActionSpec]:
+        if game.state.phase.kind == "night":
+            return self.abilities(game, p)  # the night has one stage, and it allows them all
+        return super().offers(game, p)
 
     def prompted(self, game: Game, p: Player) -> Sequence[ActionSpec]:
         """Pride's standing `take` is not pushed at him by night; an owed one is."""
@@ -207,7 +214,6 @@ class Alchemists(Ruleset):
 
     def check_act(self, game: Game, p: Player, spec: ActionSpec, targets: tuple[str, ...],
                   text: str | None, role_id: str | None) -> None:
-        state = als(game)
         if spec.id == "choose":
             chosen = game.state.players[targets[0]]
             if (chosen.pid == p.pid or side_of(chosen) != "homunculi"
@@ -215,11 +221,11 @@ class Alchemists(Ruleset):
                 raise Refused(N_("{name} has sent you no request tonight."),
                               name=player(chosen.pid))
         elif spec.id.startswith("stone_"):
-            used = state.stone.used.get(p.pid)
+            used = als(game).stone.used.get(p.pid)
             if used == (spec.id, game.state.phase.number - 1):
                 raise Refused(N_("The Stone will not do the same thing two nights in a row."))
         elif spec.id == "take" and game.current_owed() is None and (
-                state.take_owed_next_day != p.pid and not p.alive):
+                als(game).take_owed_next_day != p.pid and not p.alive):
             raise Refused(N_("You cannot take anyone now."))
 
     def after_act(self, game: Game, sub: Submission) -> None:
@@ -268,9 +274,8 @@ class Alchemists(Ruleset):
             raise Refused(N_("Your vote is already early."))
 
     def after_vote(self, game: Game, voter: str) -> None:
-        state = als(game)
         if game.state.phase.stage == "vote":
-            state.vote_log.append((voter, game.state.votes.get(voter)))
+            als(game).vote_log.append((voter, game.state.votes.get(voter)))
             if day.early_majority(game):
                 game.event("closed_early", phase=game.state.phase)
                 day.close_day(game)

@@ -17,7 +17,7 @@ from .removal import RANK_TIEBREAK, strike
 
 def begin_election(game: Game) -> None:
     game.state.votes = {}
-    game.set_phase(Phase("day", 1, "election"))
+    game.set_phase(Phase.of("day", 1, "election"))
     game.tell(GROUP, N_("Day 1: Ponyville elects a mayor. Vote for any pony, yourself "
                         "included."))
 
@@ -31,7 +31,7 @@ def begin_day(game: Game, number: int) -> None:
         game.state.vote_extra[target] = weight
         state.letter = None
     state.tiebreak_pick = None
-    game.set_phase(Phase("day", number, "vote"))
+    game.set_phase(Phase.of("day", number, "vote"))
     game.narrate(GROUP, flavour.DAY_BEGINS, number=number)
 
 
@@ -97,7 +97,7 @@ def continue_reactions(game: Game, number: int) -> None:
     owed = game.current_owed()
     if owed is not None:
         if game.state.phase.stage != "reactions":
-            game.set_phase(Phase("day", number, "reactions"))
+            game.set_phase(Phase.of("day", number, "reactions"))
         _prompt(game, owed)
         return
     if check_end(game):

@@ -11,24 +11,32 @@ from .roles import CHANGELING_ROLES, CHANGELINGS, LOVERS, PONIES
 
 
 def winners(game: Game) -> list[str] | None:
-    """The winning sides, [] for a draw, None while the game goes on."""
-    living = game.state.living()
-    if not living:
-        return []
+    """The winning sides, [] for a draw, None while the game goes on.
+
+    Asked after every window, so one pass over the players gathers all the rules look at.
+    """
     lovers = st.cs(game).lovers
-    if lovers and st.is_mixed_pair(game) and {p.pid for p in living} == set(lovers):
-        return [LOVERS]
-    if not any(p.role in CHANGELING_ROLES for p in living):
-        return [PONIES]
     mixed = set(lovers) if lovers and st.is_mixed_pair(game) else set()
-    changelings = others = 0
-    for p in living:
-        if "inactive" in p.statuses or "voiceless" in p.statuses:
+    anybody_left = team_left = False
+    changelings = others = 0  # the counted ones (CH-COUNT)
+    for p in game.state.players.values():
+        if not p.alive:
             continue
+        anybody_left = True
+        counted = not p.statuses or st.is_counted(p)
         if p.role not in CHANGELING_ROLES:
-            others += 1
-        elif p.pid not in mixed:
-            changelings += 1
+            if counted:
+                others += 1
+        else:
+            team_left = True
+            if counted and p.pid not in mixed:
+                changelings += 1
+    if not anybody_left:
+        return []
+    if mixed and set(game.state.living_ids()) == mixed:
+        return [LOVERS]
+    if not team_left:
+        return [PONIES]
     if changelings >= others and not reversal_possible(game):
         return [CHANGELINGS]
     return None

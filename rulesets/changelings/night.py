@@ -39,9 +39,10 @@ class NightStep(IntEnum):
 def subs_for(game: Game, action: str) -> list[Submission]:
     """Submissions of an action by actors still in the game, in seat order."""
     players = game.state.players
-    found = [s for (_, _), s in game.state.subs.items() if s.action == action]
-    return sorted((s for s in found if players[s.actor].alive),
-                  key=lambda s: players[s.actor].seat)
+    found = [s for s in game.state.subs.values() if s.action == action and players[s.actor].alive]
+    if len(found) > 1:  # most actions have one submission or none a night
+        found.sort(key=lambda s: players[s.actor].seat)
+    return found
 
 
 def seen_role(target: Player, by_researcher: bool) -> str:
@@ -55,7 +56,7 @@ def begin_night(game: Game, number: int) -> None:
     state = st.cs(game)
     state.night = Night(number=number)
     game.state.subs = {}
-    game.set_phase(Phase("night", number, "dusk"))
+    game.set_phase(Phase.of("night", number, "dusk"))
     hours = game.state.options.get("inactivity_hours")
     if hours:
         for p in game.state.living():

@@ -20,6 +20,7 @@ from .end import check_end
 from .removal import on_removed
 from .roles import (
     ACTION_NAMES,
+    ALWAYS,
     CAUSE_NAMES,
     CAUSES,
     CHASE,
@@ -46,6 +47,7 @@ SPECTATORS_TITLE = N_("The ponies' cloud (spectators)")
 SPECTATORS_ABOUT = N_("Everypony who has left the game watches from here. Please don't tell "
                       "the living anything until the game is over.")
 _ONLY_PASS = (PASS,)
+_ROLE_ORDER = {role_id: i for i, role_id in enumerate(ROLES)}
 _OWED_SPECS = {"tiebreak": TIEBREAK, "chase": CHASE, "successor": SUCCESSOR}
 # What a living player may send while nothing is owed to anybody: his role's powers, the
 # mayor's office, `pass`; by (role, is mayor), so the common case builds no list.
@@ -99,7 +101,7 @@ class Changelings(Ruleset):
                 raise SetupError("The lovers must be two different players.")
             st.make_lovers(game, lovers[0], lovers[1])
         specials = sorted({p.role for p in players.values() if ROLES[p.role].special},
-                          key=list(ROLES).index)
+                          key=_ROLE_ORDER.__getitem__)
         game.tell(GROUP, N_("A new game of Changelings begins with {count} players. Special "
                             "roles in play: {roles}."), count=len(players),
                   roles=tuple(role(r) for r in specials))
@@ -113,9 +115,10 @@ class Changelings(Ruleset):
             else:
                 game.tell(to_player(p.pid), N_("Your role: {role}."), role=role(shown))
             game.tell(to_player(p.pid), ROLE_CARDS[shown])
+        team = st.team(game)
         for p in players.values():
             if st.is_changeling(p):
-                for other in st.team(game):
+                for other in team:
                     if other.pid != p.pid:
                         game.learn(p.pid, other.pid, other.role)
                         game.tell(to_player(p.pid), N_("{name} is one of your fellow changelings "
@@ -170,11 +173,24 @@ class Changelings(Ruleset):
         return found
 
     def offers(self, game: Game, p: Player) -> Sequence[ActionSpec]:
+        """The abilities usable now: a spent power (its check refuses it) is neither offered
+        nor waited for."""
+        stage = game.state.phase.stage
+        checks = _ACTION_CHECKS
+        if p.alive and not game.state.reactions and st.cs(game).night.chase_owed is None:
+            # the common case of `abilities`, from the table made for it (any window stage)
+            standing = _STANDING_IN_STAGE.get((p.role, "mayor" in p.statuses, stage))
+            if standing is not None:
+                found, spendable = standing
+                if not spendable:
+                    return found
+                return [spec for spec in found
+                        if spec.id not in checks or checks[spec.id](game, p, (), None) is None]
         found = self.abilities(game, p)
         if found is _ONLY_PASS:
             return found
-        stage = game.state.phase.stage
-        return [spec for spec in found if stage in spec.stages and _usable(game, p, spec.id)]
+        return [spec for spec in found if stage in spec.stages and (
+            spec.id not in checks or checks[spec.id](game, p, (), None) is None)]
 
     def prompted(self, game: Game, p: Player) -> Sequence[ActionSpec]:
         """The mayor's standing powers are not pushed at him; an owed choice is."""
@@ -190,14 +206,15 @@ class Changelings(Ruleset):
 
     def check_act(self, game: Game, p: Player, spec: ActionSpec, targets: tuple[str, ...],
                   text: str | None, role_id: str | None) -> None:
-        partner = st.partner_of(game, p.pid)
-        if spec.harmful and partner is not None and partner in targets:
+        partner = st.partner_of(game, p.pid) if spec.harmful else None
+        if partner is not None and partner in targets:
             raise Refused(N_("You cannot act against {name}: you are in love."),
                           name=player(partner))
         check = _ACTION_CHECKS.get(spec.id)
-        refusal = check(game, p, targets, role_id) if check is not None else None
-        if refusal is not None:
-            raise refusal
+        reason = check(game, p, targets, role_id) if check is not None else None
+        if reason is not None:
+            key, params = reason
+            raise Refused(key, **params)
 
     def after_act(self, game: Game, sub: Submission) -> None:
         p = game.state.players[sub.actor]
@@ -270,7 +287,7 @@ class Changelings(Ruleset):
         elif stage == "dusk":
             night.resolve_dusk(game)
             if not check_end(game):
-                game.set_phase(Phase("night", s.phase.number, "dawn"))
+                game.set_phase(Phase.of("night", s.phase.number, "dawn"))
         elif stage == "dawn":
             night.resolve_dawn(game)
             night.morning_post(game)
@@ -324,56 +341,51 @@ class Changelings(Ruleset):
                 TeamChat("spectators", SPECTATORS_TITLE, SPECTATORS_ABOUT, dead)]
 
 
-def _usable(game: Game, p: Player, action: str) -> bool:
-    """Whether a power can still be used now (a spent power is neither offered nor waited for)."""
-    check = _ACTION_CHECKS.get(action)
-    return check is None or check(game, p, (), None) is None
-
-
 # ---------------------------------------------------------------------- per-action checks
-# Each returns the refusal instead of raising it: `offers` asks them for every player in
-# every window, and most answers for a spent power are a refusal that is never shown.
-Refusal = Refused | None
+# Each returns the reason for a refusal (msgid, parameters) instead of raising it: `offers`
+# asks them for every player in every window, and most answers for a spent power are a
+# refusal that is never shown.
+Refusal = tuple[str, dict[str, Any]] | None
 
 
 def _check_shield(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> Refusal:
     last = p.counters.get("shield_last")
     if targets and last and last[0] == targets[0] and last[1] == game.state.phase.number - 1:
-        return Refused(N_("You cannot shield the same player two nights in a row."))
+        return N_("You cannot shield the same player two nights in a row."), {}
     return None
 
 
 def _check_team_target(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> Refusal:
     if targets and st.is_changeling(game.state.players[targets[0]]):
-        return Refused(N_("{name} is one of your own."), name=player(targets[0]))
+        return N_("{name} is one of your own."), {"name": player(targets[0])}
     return None
 
 
 def _check_exchange(game: Game, p: Player, targets: tuple[str, ...], r: str | None) -> Refusal:
     if st.cs(game).exchange_used:
-        return Refused(N_("Your team has already used its exchange."))
+        return N_("Your team has already used its exchange."), {}
     return _check_team_target(game, p, targets, r)
 
 
 def _check_love(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> Refusal:
     if game.state.phase.number != 1:
-        return Refused(N_("The love poison works only in the first night."))
+        return N_("The love poison works only in the first night."), {}
     if st.cs(game).lovers_chosen:
-        return Refused(N_("The lovers are already chosen."))
+        return N_("The lovers are already chosen."), {}
     return None
 
 
 def _check_prevent(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> Refusal:
     if p.counters.get("prevent_used"):
-        return Refused(N_("You have already prevented an abduction in this game."))
+        return N_("You have already prevented an abduction in this game."), {}
     if not st.cs(game).night.foresight.get(p.pid):
-        return Refused(N_("You foresaw no abduction tonight, so there is nothing to prevent."))
+        return N_("You foresaw no abduction tonight, so there is nothing to prevent."), {}
     return None
 
 
 def _check_prank(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> Refusal:
     if p.counters.get("prank_used"):
-        return Refused(N_("You have already played your prank in this game."))
+        return N_("You have already played your prank in this game."), {}
     return None
 
 
@@ -381,22 +393,22 @@ def _check_chase(game: Game, p: Player, targets: tuple[str, ...], _: str | None)
     owed = game.current_owed()
     night_owed = st.cs(game).night.chase_owed == p.pid and game.state.phase.stage == "dawn"
     if not night_owed and not (owed and owed.kind == "chase" and owed.player == p.pid):
-        return Refused(N_("You can only chase when you are abducted or banished."))
+        return N_("You can only chase when you are abducted or banished."), {}
     return None
 
 
 def _check_fanatic(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> Refusal:
     if game.state.options.get("fanatic_uses") == "game" and p.counters.get("fanatic_used"):
-        return Refused(N_("You have already struck in this game."))
+        return N_("You have already struck in this game."), {}
     return None
 
 
 def _check_fake(game: Game, p: Player, targets: tuple[str, ...], role_id: str | None) -> Refusal:
     used = p.counters.get("fake_night")
     if used is not None and used != game.state.phase.number:
-        return Refused(N_("You can fake a role only once per game."))
+        return N_("You can fake a role only once per game."), {}
     if role_id is not None and role_id not in FAKEABLE:
-        return Refused(N_("You can only pretend to be a special pony role."))
+        return N_("You can only pretend to be a special pony role."), {}
     return None
 
 
@@ -405,9 +417,9 @@ def _check_tiebreak(game: Game, p: Player, targets: tuple[str, ...], _: str | No
         return None
     owed = game.current_owed()
     if owed is None or owed.kind != "tiebreak" or owed.player != p.pid:
-        return Refused(N_("There is no tie for you to break."))
+        return N_("There is no tie for you to break."), {}
     if targets and targets[0] not in owed.options:
-        return Refused(N_("{name} is not among the tied players."), name=player(targets[0]))
+        return N_("{name} is not among the tied players."), {"name": player(targets[0])}
     return None
 
 
@@ -416,7 +428,7 @@ def _check_successor(game: Game, p: Player, targets: tuple[str, ...], _: str | N
     if owed is not None and owed.kind == "successor" and owed.player == p.pid:
         return None
     if not p.alive or "mayor" not in p.statuses:
-        return Refused(N_("Only the mayor names a successor."))
+        return N_("Only the mayor names a successor."), {}
     return None
 
 
@@ -433,3 +445,15 @@ _ACTION_CHECKS = {
     "tiebreak": _check_tiebreak,
     "successor": _check_successor,
 }
+
+
+def _in_stage(standing: tuple[ActionSpec, ...], stage: str) -> tuple[tuple[ActionSpec, ...], bool]:
+    """The standing powers that may be sent in this stage, in order, and whether any of them
+    can be spent (then its check is asked each time it would be offered)."""
+    found = tuple(spec for spec in standing if stage in spec.stages)
+    return found, any(spec.id in _ACTION_CHECKS for spec in found)
+
+
+# `_STANDING` per window stage, for `offers`.
+_STANDING_IN_STAGE = {(role_id, mayor, stage): _in_stage(standing, stage)
+                      for (role_id, mayor), standing in _STANDING.items() for stage in ALWAYS}

@@ -32,8 +32,8 @@ def is_mixed_pair(game: Game) -> bool:
     lovers = cs(game).lovers
     if lovers is None:
         return False
-    a, b = (game.state.players[x] for x in lovers)
-    return is_changeling(a) != is_changeling(b)
+    players = game.state.players
+    return is_changeling(players[lovers[0]]) != is_changeling(players[lovers[1]])
 
 
 def side_of(game: Game, p: Player) -> str:
