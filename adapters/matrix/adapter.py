@@ -45,7 +45,6 @@ from core.service.ports import (
     TransientError,
 )
 from core.service.runtime import Handler
-from core.storage.models import Button
 
 from . import content, store
 from .crypto import CRYPTO_ERRORS, Crypto, close_store, open_store
@@ -503,7 +502,7 @@ class MatrixAdapter:
 
     async def _keyboard_choice(self, room_id: str, text: str) -> str | None:
         """A number or an option's label written in a private room: the matching button of
-        the room's newest keyboard, while its window is open (else it is just text)."""
+        the room's newest keyboard (the service answers if its window is over)."""
         latest = await store.load("kbroom", room_id)
         keyboard = await store.load("kb", latest) if latest else None
         if not keyboard:
@@ -511,8 +510,7 @@ class MatrixAdapter:
         number = choice_number(text) or choice_by_label(text, keyboard["labels"])
         if number is None or not 1 <= number <= len(keyboard["tokens"]):
             return None
-        token = str(keyboard["tokens"][number - 1])
-        return None if await window_closed(token) else token
+        return str(keyboard["tokens"][number - 1])
 
     async def _on_reaction(self, room_id: str, event_id: str, sender: str,
                            body: dict[str, Any]) -> None:
@@ -592,13 +590,16 @@ class MatrixAdapter:
     async def _deliver(self, room_id: str, message: Outgoing) -> None:
         """The first version of a message is posted; later versions (same `replace` key)
         edit it in place. A group ballot is a poll: its later versions (the live tally) go
-        to one status message below it, edited in place, and the poll stays."""
+        to one status message below it, edited in place, and the poll stays until a version
+        without buttons (the vote is closed) ends it."""
         buttons = message.buttons
         txn = f"nightfall-{self._txn}-{message.outbox_id}"  # a retry is sent once
         as_poll = bool(buttons) and not message.private and not any(b.start for b in buttons)
         ref = await store.load("ref", room_id, message.replace) if message.replace else None
         if ref is not None:
             if ref["kind"] == "poll":
+                if not buttons:
+                    await self._end_poll(room_id, ref["event_id"])
                 if ref.get("status"):
                     await self._send_event(room_id, "m.room.message",
                                            content.edit(ref["status"], message.text), txn)
@@ -616,8 +617,6 @@ class MatrixAdapter:
         if as_poll:
             event_id = await self._post_poll(room_id, message, txn)
         else:
-            if not message.private:
-                await self._end_poll(room_id, only_if_closed=True)
             text = content.with_options(message.text, [b.label for b in buttons])
             event_id = await self._send_event(room_id, "m.room.message",
                                               content.message(text), txn)
@@ -638,8 +637,11 @@ class MatrixAdapter:
             await store.save(event_id, "kbroom", room_id)
 
     async def _post_poll(self, room_id: str, message: Outgoing, txn: str) -> str:
-        """A new ballot: the previous poll in the room ends, the new one starts."""
-        await self._end_poll(room_id, only_if_closed=False)
+        """A new ballot: the previous poll in the room ends (if its closing version never
+        came), the new one starts."""
+        previous = await store.load("openpoll", room_id)
+        if previous:
+            await self._end_poll(room_id, str(previous))
         answers = {}
         shown = []
         for number, button in enumerate(message.buttons, start=1):
@@ -653,22 +655,17 @@ class MatrixAdapter:
         await store.save(event_id, "openpoll", room_id)
         return event_id
 
-    async def _end_poll(self, room_id: str, only_if_closed: bool) -> None:
-        """End the room's open poll (m.poll.end): before a new ballot, or as soon as the
-        group hears anything new after its window closed (the result comes next)."""
-        poll_id = await store.load("openpoll", room_id)
-        if not poll_id:
-            return
+    async def _end_poll(self, room_id: str, poll_id: str) -> None:
+        """End a poll (m.poll.end; a repeat is dropped by the homeserver's transaction id)."""
         poll = await store.load("poll", poll_id)
-        if poll and only_if_closed:
-            tokens = list(poll["answers"].values())
-            if tokens and not await window_closed(str(tokens[0])):
-                return
+        if poll is not None and poll.get("ended"):
+            return
         await self._send_event(room_id, "m.poll.end", content.poll_end(poll_id),
                                f"nightfall-end-{poll_id}")
-        if poll:
+        if poll is not None:
             await store.save({**poll, "ended": True}, "poll", poll_id)
-        await store.drop("openpoll", room_id)
+        if await store.load("openpoll", room_id) == poll_id:
+            await store.drop("openpoll", room_id)
 
     async def _send_event(self, room_id: str, kind: str, body: dict[str, Any],
                           txn: str | None = None) -> str:
@@ -905,11 +902,3 @@ def level_of(levels: dict[str, Any], user: str) -> int:
     users = levels.get("users") or {}
     return _int(users.get(user), _int(levels.get("users_default"), 0))
 
-
-async def window_closed(token: str) -> bool:
-    """Whether the window a button belongs to is over (its poll may end; a number written
-    after it is no longer a choice)."""
-    button = await Button.get_or_none(token=token).prefetch_related("game")
-    if button is None:
-        return True
-    return button.game.status != "running" or button.game.window != button.window

@@ -401,6 +401,12 @@ class Game:
                 counts[target] += extra
         return counts
 
+    def counted(self, votes: dict[str, int]) -> dict[str, int]:
+        """Record the count that decides a vote as a `counted` event (the platforms show it
+        as the ballot's final state, penalties and extra weights included); returns it."""
+        self.event("counted", votes=dict(votes))
+        return votes
+
     def owe(self, kind: str, pid: str, options: Sequence[str], rank: int) -> None:
         s = self.state
         s.reactions.append(Owed(kind, pid, tuple(options), rank, s.next_seq()))

@@ -101,15 +101,18 @@ class Games:
         await LogEntry.create(game=row, seq=row.version, command=command_to_json(command),
                               events=[[e.kind, encode(e.data)] for e in outcome.events])
         row.snapshot = encode_snapshot(game)
-        await self.deliver_outcome(row, game, outcome)
-        await self._silence_removed(row, [e.data["player"] for e in outcome.events
-                                          if e.kind == "removed"])
-        await self.sync_teams(row, game, teams_before)
         kinds = {e.kind for e in outcome.events}
         # a closing that leaves the phase as it was (a removal made someone owe a reaction,
         # such as naming the next mayor) still opens a new window: its own deadline, prompts
         reopened = "closed" in kinds and game.state.phase.kind != "ended"
-        if "phase" in kinds or reopened:
+        new_window = "phase" in kinds or reopened
+        if new_window:  # the ballot closes before the group hears the result
+            await self._close_ballot(row, game, outcome)
+        await self.deliver_outcome(row, game, outcome)
+        await self._silence_removed(row, [e.data["player"] for e in outcome.events
+                                          if e.kind == "removed"])
+        await self.sync_teams(row, game, teams_before)
+        if new_window:
             row.window += 1
             await Deadline.filter(game_id=row.id, state="pending").update(state="void")
             if game.state.phase.kind == "ended":
@@ -257,8 +260,9 @@ class Games:
     async def _keyboard(self, row: GameRow, game: Game, p: Player, specs: Any,
                         person: Identity) -> None:
         """One keyboard per player and window: every valid (action, target) as a button
-        (labelled by the target's name, or "action: name" when he has several actions), and
-        a prompt to write the command for actions with two targets or a role."""
+        (labelled by the target's name, or "action: name" when he has several actions); an
+        action with two targets or a role gets a keyboard of its own (the first player, then
+        the second; or the roles). Writing the command works as well."""
         pressable = [s for s in specs if s.targets < 2 and not s.takes_role]
         several = len(pressable) > 1
         buttons = []
@@ -284,21 +288,57 @@ class Games:
                 texts.ACTION_PROMPT, action=tuple(Ref("action", s.id) for s in pressable)),
                 game=row, buttons=buttons)
         for spec in specs:
-            if spec not in pressable:
-                await outbox.to_person(person, text_payload(
-                    texts.ACTION_PROMPT_TWO, action=Ref("action", spec.id), command=spec.id),
-                    game=row)
+            if spec.takes_role:
+                await self._role_keyboard(row, game, p, spec, person)
+            elif spec.targets == 2:
+                await self._first_pick(row, game, p, spec, person)
+
+    async def _first_pick(self, row: GameRow, game: Game, p: Player, spec: Any,
+                          person: Identity) -> None:
+        """Two targets: first the players who can come first (some second one makes a
+        valid choice with them); pressing one offers the second (`second_pick`)."""
+        players = list(game.state.players)
+        buttons = []
+        for first in players:
+            if any(game.check(Act(p.pid, spec.id, (first, second))) is None
+                   for second in players if second != first):
+                buttons.append(await self.button(row, p.pid, encode(Ref("player", first)), {
+                    "type": "pick", "action": spec.id, "targets": [first]}))
+        if buttons:
+            await outbox.to_person(person, text_payload(
+                texts.PICK_FIRST, action=Ref("action", spec.id), command=spec.id),
+                game=row, buttons=buttons)
+
+    async def second_pick(self, row: GameRow, game: Game, pid: str, action: str, first: str,
+                          person: Identity) -> None:
+        """The first target was pressed: the valid second ones, as a new keyboard."""
+        buttons = [await self.button(row, pid, encode(Ref("player", second)), {
+                       "type": "act", "action": action, "targets": [first, second]})
+                   for second in game.state.players
+                   if second != first and game.check(Act(pid, action, (first, second))) is None]
+        if not buttons:
+            raise Reply(texts.PICK_NONE)
+        await outbox.to_person(person, text_payload(
+            texts.PICK_NEXT, action=Ref("action", action), name=Ref("player", first)),
+            game=row, buttons=buttons)
+
+    async def _role_keyboard(self, row: GameRow, game: Game, p: Player, spec: Any,
+                             person: Identity) -> None:
+        """An action that names a role: every role it may name, as a button."""
+        buttons = [await self.button(row, p.pid, encode(Ref("role", role_id)), {
+                       "type": "act", "action": spec.id, "targets": [], "role": role_id})
+                   for role_id in game.ruleset.roles
+                   if game.check(Act(p.pid, spec.id, (), None, role_id)) is None]
+        if buttons:
+            await outbox.to_person(person, text_payload(
+                texts.PICK_ROLE, action=Ref("action", spec.id), command=spec.id),
+                game=row, buttons=buttons)
 
     async def tally(self, row: GameRow, game: Game) -> None:
         """The live tally, under the window's ballot: one group message, edited in place
         (adapters that cannot edit post the newest version)."""
-        counts = sorted(((n, pid) for pid, n in game.tally().items() if n > 0),
-                        key=lambda item: (-item[0], game.state.players[item[1]].seat))
         chat = await row.chat
-        payload = text_payload(texts.TALLY, tally=tuple((Ref("player", pid), n)
-                                                        for n, pid in counts))
-        if not counts:
-            payload = text_payload(texts.TALLY_EMPTY)
+        payload = tally_payload(game, game.tally())
         ballot = await KeyValue.get_or_none(key=self._ballot_key(row))
         if ballot is None:  # a vote without a ballot (a reaction window): the tally alone
             await outbox.to_group(chat, {**payload, "replace": f"tally-{row.id}-{row.window}"},
@@ -307,6 +347,17 @@ class Games:
         await outbox.to_group(chat, {**text_payload(texts.VOTE_PROMPT), "more": [payload],
                                      "replace": self._ballot_key(row)},
                               game=row, buttons=ballot.value)
+
+    async def _close_ballot(self, row: GameRow, game: Game, outcome: Outcome) -> None:
+        """The window with a ballot has closed: its last version has no buttons (nobody
+        presses a stale one, a poll ends) and shows the count that decided, if the rules
+        counted (the result follows from them)."""
+        if not await KeyValue.exists(key=self._ballot_key(row)):
+            return
+        counted = next((e.data["votes"] for e in outcome.events if e.kind == "counted"), None)
+        more = [] if counted is None else [tally_payload(game, counted, final=True)]
+        await outbox.to_group(await row.chat, {**text_payload(texts.VOTE_CLOSED), "more": more,
+                                               "replace": self._ballot_key(row)}, game=row)
 
     @staticmethod
     def _ballot_key(row: GameRow) -> str:
@@ -319,6 +370,16 @@ class Games:
         await Button.create(token=token, game=row, window=row.window, pid=pid, label=label,
                             command=command)
         return {"label": label, "token": token, "start": start}
+
+
+def tally_payload(game: Game, votes: dict[str, int], final: bool = False) -> dict[str, Any]:
+    """Who has how many votes, most first (seat order among equals)."""
+    counts = sorted(((n, pid) for pid, n in votes.items() if n > 0),
+                    key=lambda item: (-item[0], game.state.players[item[1]].seat))
+    if not counts:
+        return text_payload(texts.TALLY_FINAL_EMPTY if final else texts.TALLY_EMPTY)
+    return text_payload(texts.TALLY_FINAL if final else texts.TALLY,
+                        tally=tuple((Ref("player", pid), n) for n, pid in counts))
 
 
 async def locked_game(game_id: int) -> GameRow:

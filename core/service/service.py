@@ -64,8 +64,9 @@ class GameService:
                         return None  # a duplicate: already applied
                     person = await self._identity(incoming)
                     try:
-                        await self._dispatch(incoming, person)
-                        answer = Reply(texts.PROMPT_TAKEN) if incoming.button else None
+                        answer = await self._dispatch(incoming, person)
+                        if answer is None and incoming.button:
+                            answer = Reply(texts.PROMPT_TAKEN)
                         taken = True
                     except Reply as refused:
                         answer = refused
@@ -155,10 +156,11 @@ class GameService:
             await person.save(update_fields=changed)
         return person
 
-    async def _dispatch(self, incoming: Incoming, person: Identity) -> None:
+    async def _dispatch(self, incoming: Incoming, person: Identity) -> Reply | None:
+        """Do what the update asks; a pressed button may have its own answer (else it was
+        noted). Refusals are raised as `Reply`."""
         if incoming.button is not None:
-            await self._press(incoming, person)
-            return
+            return await self._press_token(incoming.button, person, in_private=incoming.private)
         text = incoming.text.strip()
         if incoming.team is not None:
             await self._team_talk(incoming.team, person)
@@ -323,10 +325,8 @@ class GameService:
         await outbox.to_person(person, text_payload(texts.LANGUAGE_SET))
 
     # ------------------------------------------------------------------ buttons
-    async def _press(self, incoming: Incoming, person: Identity) -> None:
-        await self._press_token(incoming.button or "", person, in_private=incoming.private)
-
-    async def _press_token(self, token: str, person: Identity, in_private: bool) -> None:
+    async def _press_token(self, token: str, person: Identity,
+                           in_private: bool) -> Reply | None:
         button = await self._button(token)
         if button is None:
             raise Reply(texts.UNKNOWN_BUTTON)
@@ -334,11 +334,11 @@ class GameService:
         command = button.command
         if command["type"] in ("join", "leave"):
             await self.lobby.press(command["type"], row, person)
-            return
+            return None
         if command["type"] == "hello":  # "open the private chat": what waited is sent
             if in_private:
                 await outbox.to_person(person, text_payload(texts.HELP_PRIVATE))
-            return
+            return None
         if in_private != (button.pid is not None):
             raise Reply(texts.UNKNOWN_BUTTON)  # a group button pressed elsewhere, or back
         if row.status != "running" or row.window != button.window:
@@ -355,8 +355,15 @@ class GameService:
         elif command["type"] == "early":
             await self.games.apply(row, MarkEarly(seat.pid, at=now), person,
                                    refusal_as_reply=True)
+        elif command["type"] == "pick":  # the first of two targets: offer the second
+            game = await self.games.load(row)
+            await self.games.second_pick(row, game, seat.pid, command["action"],
+                                         command["targets"][0], person)
+            return Reply(texts.PICK_SECOND)
         else:
             await self.games.apply(row, Act(seat.pid, command["action"],
-                                            tuple(command["targets"]), at=now), person,
+                                            tuple(command["targets"]), None,
+                                            command.get("role"), at=now), person,
                                    refusal_as_reply=True)
+        return None
 

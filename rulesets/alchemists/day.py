@@ -55,7 +55,7 @@ def close_day(game: Game) -> None:
     state = als(game)
     number = game.state.phase.number
     _missed_votes(game)
-    tally = game.tally()
+    tally = game.counted(game.tally())
     living = len(game.state.living_ids())
     best = max(tally.values(), default=0)
     doomed: list[str] = []

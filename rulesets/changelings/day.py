@@ -39,6 +39,7 @@ def close_election(game: Game) -> None:
     tally = {pid: 0 for pid in game.state.living_ids()}
     for target in game.state.votes.values():
         tally[target] += 1
+    game.counted(tally)
     best = max(tally.values())
     leaders = [pid for pid, n in tally.items() if n == best]
     chosen = leaders[0] if len(leaders) == 1 else game.rng.choice(leaders)
@@ -48,7 +49,7 @@ def close_election(game: Game) -> None:
 
 
 def close_vote(game: Game) -> None:
-    tally = game.tally()
+    tally = game.counted(game.tally())
     number = game.state.phase.number
     game.state.votes = {}
     game.state.subs = {}

@@ -13,6 +13,7 @@ from core.storage.models import LogEntry
 from .harness import (
     Player,
     Table,
+    event_texts,
     living,
     open_poll,
     open_table,
@@ -176,11 +177,18 @@ async def test_forged_and_stale_poll_answers_and_edits_change_nothing(synapse, r
 
         # the election closes: its poll ends, and a late answer changes nothing
         await table.let_time_pass(400)
-        ended = [e for e in table.host.from_bot(table.room) if e["type"] == "m.poll.end"]
+        mine = table.host.from_bot(table.room)
+        ended = [e for e in mine if e["type"] == "m.poll.end"]
         assert [e["content"]["m.relates_to"]["event_id"] for e in ended] == [poll["event_id"]]
+        final = next(e for e in mine if "The vote is closed." in "".join(event_texts(e)))
+        assert mine.index(ended[0]) < mine.index(final)  # the poll ends, then the final count
+        assert "Final count:" in event_texts(final)[-1]
         count = await LogEntry.all().count()
+        notices = len(ann.from_bot(ann.dm))
         await ann.answer(table.room, poll["event_id"], answers["Cid"])
         await table.settle()
         assert await LogEntry.all().count() == count
+        assert "This button is from an earlier phase" in \
+            ann.from_bot(ann.dm)[notices]["content"]["body"]  # told so, in private
     finally:
         await table.stop()

@@ -1,0 +1,70 @@
+"""Keyboards for every kind of choice, on every platform the same: an action with two targets
+is chosen in two steps (the first player, then the second), an action that names a role from
+a keyboard of roles, and the group's ballot loses its buttons when its vote is closed, showing
+the count that decided."""
+
+from __future__ import annotations
+
+from .helpers import log_size, open_chat, started_changelings, the_game
+
+ROLES = "liar,changeling,researcher,love_poison,pony,pony,pony"  # Bob liar, Gus love poison
+
+
+async def night_one(db_url):
+    chat = await open_chat(db_url)
+    await started_changelings(chat, ROLES)
+    lines = await chat("Ann: [Bob]", "Bob: [Bob]", ":wait 5m")
+    return chat, lines
+
+
+async def submissions(chat) -> dict:
+    game = await chat.session.service.games.load(await the_game())
+    return {(game.state.players[actor].name, action): (
+        tuple(game.state.players[t].name for t in sub.targets), sub.role)
+        for (actor, action), sub in game.state.subs.items()}
+
+
+async def test_two_targets_are_chosen_one_after_the_other(db_url):
+    chat, lines = await night_one(db_url)
+    assert "[to Gus] Your choice: Make fall in love. It needs two players: choose the first " \
+           "(or write /love NAME NAME)." in lines
+    assert "[to Gus] buttons: [Ann] [Bob] [Cid] [Dot] [Eve] [Fay] [Gus]" in lines
+    before = await log_size()
+    second = await chat("Gus> [Ann]")
+    assert second == ["[notice to Gus] Now choose the second player.",
+                      "[to Gus] Make fall in love with Ann: now choose the second player.",
+                      "[to Gus] buttons: [Bob] [Cid] [Dot] [Eve] [Fay] [Gus]"]
+    assert await log_size() == before  # the first step changes nothing in the game
+    assert "[notice to Gus] Your choice was noted." in await chat("Gus> [Cid]")
+    assert (await submissions(chat))[("Gus", "love")] == (("Ann", "Cid"), None)
+
+
+async def test_a_role_is_named_from_a_keyboard_of_roles(db_url):
+    chat, lines = await night_one(db_url)
+    prompt = lines.index("[to Bob] Your choice: Fake a role. Choose the role (or write /fake "
+                         "ROLE).")
+    assert lines[prompt + 1].startswith("[to Bob] buttons: [Researcher] [Anti-Hate-Shield]")
+    assert "[notice to Bob] Your choice was noted." in await chat("Bob> [Researcher]")
+    assert (await submissions(chat))[("Bob", "fake")] == ((), "researcher")
+
+
+async def test_a_stale_first_step_is_refused_and_changes_nothing(db_url):
+    chat, _ = await night_one(db_url)
+    keyboards = chat.session.adapter.keyboards
+    dusk = keyboards["Gus"]
+    await chat(":wait 5m")  # dusk is over: the first-step buttons are stale
+    keyboards["Gus"] = dusk  # Gus presses a button of the dusk's message
+    before = await log_size()
+    assert "[notice to Gus] This button is from an earlier phase and no longer works." in \
+        await chat("Gus> [Ann]")
+    assert await log_size() == before
+
+
+async def test_a_closed_ballot_loses_its_buttons_and_shows_the_deciding_count(db_url):
+    chat = await open_chat(db_url)
+    await started_changelings(chat, ROLES)
+    lines = await chat("Ann: [Bob]", "Bob: [Bob]", "Cid: [Ann]", ":wait 5m")
+    closed = lines.index("[group] The vote is closed.")
+    assert lines[closed + 1] == "[group] Final count: Bob (2), Ann (1)."
+    assert lines[closed + 2] == "[group] Bob is the new mayor."  # the result comes after
+    assert "[group] buttons:" not in " ".join(lines[closed:closed + 3])
