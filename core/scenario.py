@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from core.engine import Act, Close, Game, GameSetup, Host, MarkEarly, Outcome, Refused, Say, Vote
+from core.engine.game import HOST_COMMANDS
 from core.engine.registry import available, load_ruleset
 from core.engine.ruleset import SetupError
 from core.i18n import Renderer
@@ -25,13 +26,25 @@ TOP_KEYS = {"name", "ruleset", "seed", "locale", "options", "players", "roles", 
 STEP_KINDS = {"act", "vote", "early", "say", "host", "wait_hours", "close", "expect"}
 ACT_KEYS = {"by", "action", "target", "text", "role"}
 HOST_KEYS = {"command", "target", "by", "minutes", "text"}
+# the statuses FORMAT.md names, and the alchemists' early vote
+STATUSES = {"mayor", "lover", "voiceless", "inactive", "linked", "vote_void", "stone", "early"}
 EXPECT_KEYS = {"phase", "alive", "alive_include", "alive_count", "removed", "causes", "roles",
                "sides", "status", "mayor", "lovers", "learned", "foresight", "tally", "stone",
                "winner"}
 
 
 class ScenarioInvalid(Exception):
-    """The file itself is wrong (not the engine)."""
+    """The file itself is wrong (not the engine); `step` is 0 for the file's top level."""
+
+    def __init__(self, why: str, step: int = 0) -> None:
+        super().__init__(why)
+        self.why = why
+        self.step = step
+
+    def reason(self, path: Path) -> str:
+        """`step N: invalid file PATH: why`, so that the line reads like any failure."""
+        where = f"step {self.step}: " if self.step else ""
+        return f"{where}invalid file {path}: {self.why}"
 
 
 class ScenarioFailed(Exception):
@@ -59,15 +72,15 @@ def run_file(path: Path, show: bool = False) -> Result:
     name = path.stem
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as err:
-        return Result(name, False, f"{path}: invalid file: {_one_line(err)}")
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as err:
+        return Result(name, False, f"invalid file {path}: {_one_line(err)}")
     if isinstance(data, dict) and isinstance(data.get("name"), str):
         name = data["name"]
     runner = _Runner(path, data, show)
     try:
         runner.run()
     except ScenarioInvalid as err:
-        return Result(name, False, f"{path}: invalid file: {err}", runner.transcript)
+        return Result(name, False, err.reason(path), runner.transcript)
     except ScenarioFailed as err:
         return Result(name, False, str(err), runner.transcript)
     return Result(name, True, transcript=runner.transcript)
@@ -120,14 +133,19 @@ class _Runner:
             setup["lovers"] = [self._pid(n) for n in setup["lovers"]]
         if "mayor" in setup:
             setup["mayor"] = self._pid(setup["mayor"])
+        if not isinstance(data.get("options") or {}, dict):
+            raise ScenarioInvalid("options must be a mapping")
         options = {"early_close": False, **(data.get("options") or {})}
         for key in self.ruleset.player_options:
             if key in options:
                 options[key] = self._pid(options[key])
+        seed = data.get("seed") or 0
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ScenarioInvalid("seed must be an integer")
         game_setup = GameSetup(
             ruleset=ruleset_id,
             players=tuple((self.pid_of_name[n], n) for n in players),
-            seed=int(data.get("seed") or 0),
+            seed=seed,
             roles=tuple(roles[n] for n in players),
             options=tuple(options.items()),
             setup=tuple(setup.items()),
@@ -158,7 +176,7 @@ class _Runner:
         return self.pid_of_name[name]
 
     def _invalid(self, why: str) -> ScenarioInvalid:
-        return ScenarioInvalid(f"step {self.step_no}: {why}" if self.step_no else why)
+        return ScenarioInvalid(why, self.step_no)
 
     def _fail(self, why: str) -> ScenarioFailed:
         return ScenarioFailed(f"step {self.step_no}: {why}")
@@ -169,7 +187,9 @@ class _Runner:
             step = {"close": True}
         if not isinstance(step, dict):
             raise self._invalid(f"not a step: {step!r}")
-        refused = bool(step.get("refused", False))
+        refused = step.get("refused", False)
+        if not isinstance(refused, bool):
+            raise self._invalid("refused must be true or false")
         kinds = [k for k in step if k != "refused"]
         if len(kinds) != 1 or kinds[0] not in STEP_KINDS:
             raise self._invalid(f"unknown step {sorted(map(str, kinds))}")
@@ -228,9 +248,14 @@ class _Runner:
         unknown = set(body) - HOST_KEYS
         if unknown:
             raise self._invalid(f"unknown host key {sorted(unknown)[0]!r}")
+        if body["command"] not in HOST_COMMANDS:
+            raise self._invalid(f"unknown host command {body['command']!r}")
         target = body.get("target")
+        minutes = body.get("minutes") or 0
+        if not isinstance(minutes, int) or isinstance(minutes, bool) or minutes < 0:
+            raise self._invalid("minutes must be a whole number")
         return Host(str(body["command"]), None if target is None else self._pid(target),
-                    by=body.get("by"), minutes=int(body.get("minutes") or 0),
+                    by=body.get("by"), minutes=minutes,
                     text=body.get("text"), at=self.clock)
 
     def _apply(self, command: Any, refused: bool, what: str) -> None:
@@ -275,7 +300,10 @@ class _Runner:
             raise self._invalid(f"unknown expectation {sorted(unknown)[0]!r}")
         for key, wanted in body.items():
             check: Callable[[Any], None] = getattr(self, f"_expect_{key}")
-            check(wanted)
+            try:
+                check(wanted)
+            except (AttributeError, TypeError, ValueError) as err:
+                raise self._invalid(f"bad value for {key}: {wanted!r}") from err
 
     def _names(self, pids: Iterable[str]) -> list[str]:
         return sorted(self.game.name(p) for p in pids)
@@ -309,8 +337,14 @@ class _Runner:
         if got != wanted:
             raise self._mismatch("alive_count", wanted, got)
 
+    def _known(self, kind: str, value: Any, known: Iterable[str]) -> None:
+        """An id the rule set does not know is a mistake in the file, not a failed rule."""
+        if value not in known:
+            raise self._invalid(f"unknown {kind} id {value!r}")
+
     def _expect_removed(self, wanted: Any) -> None:
         for name, cause_id in wanted.items():
+            self._known("cause", cause_id, self.ruleset.causes)
             p = self.game.state.players[self._pid(name)]
             got = None if p.alive else p.cause
             if got != cause_id:
@@ -319,18 +353,21 @@ class _Runner:
     def _expect_causes(self, wanted: Any) -> None:
         counts = Counter(c for _, c in self.game.state.removals)
         for cause_id, count in wanted.items():
+            self._known("cause", cause_id, self.ruleset.causes)
             if counts.get(cause_id, 0) != count:
                 raise self._fail(f"expected {count} removed as {cause_id}, got "
                                  f"{counts.get(cause_id, 0)}")
 
     def _expect_roles(self, wanted: Any) -> None:
         for name, role_id in wanted.items():
+            self._known("role", role_id, self.ruleset.roles)
             got = self.game.state.players[self._pid(name)].role
             if got != role_id:
                 raise self._fail(f"expected {name}'s role {role_id}, got {got}")
 
     def _expect_sides(self, wanted: Any) -> None:
         for name, side_id in wanted.items():
+            self._known("side", side_id, self.ruleset.sides)
             got = self.ruleset.side_of(self.game, self.game.state.players[self._pid(name)])
             if got != side_id:
                 raise self._fail(f"expected {name}'s side {side_id}, got {got}")
@@ -338,6 +375,8 @@ class _Runner:
     def _expect_status(self, wanted: Any) -> None:
         for name, statuses in wanted.items():
             p = self.game.state.players[self._pid(name)]
+            for status in statuses or []:
+                self._known("status", status, STATUSES)
             got = self.ruleset.statuses_of(self.game, p)
             missing = [s for s in (statuses or []) if s not in got]
             if missing:
@@ -372,10 +411,16 @@ class _Runner:
 
     def _expect_stone(self, wanted: Any) -> None:
         got = self._fact("stone")
-        holder = wanted.get("holder")
-        want = {"holder": None if holder is None else self._pid(holder),
-                "finished": bool(wanted.get("finished", False))}
-        if got != want:
+        unknown = set(wanted) - {"holder", "finished"}
+        if unknown:
+            raise self._invalid(f"unknown stone key {sorted(map(str, unknown))[0]!r}")
+        want = {}  # only the keys given are checked
+        if "holder" in wanted:
+            holder = wanted["holder"]
+            want["holder"] = None if holder is None else self._pid(holder)
+        if "finished" in wanted:
+            want["finished"] = bool(wanted["finished"])
+        if {key: got[key] for key in want} != want:
             raise self._mismatch("stone", wanted, got)
 
     def _expect_learned(self, wanted: Any) -> None:
@@ -400,5 +445,7 @@ class _Runner:
         if got is None:
             raise self._fail(f"expected the game won by {wanted}, it is still "
                              f"{self.game.state.phase}")
+        for side_id in wanted or []:
+            self._known("side", side_id, self.ruleset.sides)
         if sorted(got) != sorted(wanted or []):
             raise self._mismatch("winner", wanted, got)

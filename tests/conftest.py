@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 import threading
@@ -9,6 +10,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "tests" / "scenarios"
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:
+    """Drop the run's own PostgreSQL database, if the storage tests made one."""
+    storage = sys.modules.get("tests.service.conftest")
+    if storage is not None:
+        asyncio.run(storage.drop_run_database())
 
 
 def pytest_unconfigure(config) -> None:

@@ -30,6 +30,8 @@ class Phase:
     @classmethod
     def parse(cls, text: str) -> Phase:
         """Read a phase name like "night 1 dusk" or "day 2 vote"; raise ValueError if malformed."""
+        if not isinstance(text, str):
+            raise ValueError(f"not a phase: {text!r}")
         parts = text.split()
         if parts == ["ended"]:
             return cls("ended", 0)

@@ -111,6 +111,10 @@ class Ruleset:
             default = self.default_options[key]
             if default is not None and not isinstance(value, type(default)):
                 raise SetupError("Option {option} has a wrong value.", option=key)
+            # numeric options are counts and hours: a yes/no or a negative number is a slip
+            if isinstance(default, int) and not isinstance(default, bool) and (
+                    isinstance(value, bool) or value < 0):
+                raise SetupError("Option {option} has a wrong value.", option=key)
 
     def deal(self, count: int, options: dict[str, Any], rng: random.Random) -> list[str]:
         raise NotImplementedError

@@ -33,10 +33,11 @@ def begin_day(game: Game, number: int) -> None:
 def early_majority(game: Game) -> bool:
     """Whether enough have fixed their votes early to end the day (AL-EARLY).
 
-    Asked after every vote of a living player, so somebody is alive and nobody early means
-    no. Nobody is early before day 3 (each day starts without early votes, and they may be
-    marked from day 3 on); after that only today's voters can be (a vote is marked early
-    after it is cast, and then can neither change nor be withdrawn).
+    Asked after every vote of a living player and after a removal by day (a host's modkill,
+    pride's owed `take`), while somebody is alive; nobody early means no. Nobody is early
+    before day 3 (each day starts without early votes, and they may be marked from day 3 on);
+    after that only today's voters can be (a vote is marked early after it is cast, and then
+    can neither change nor be withdrawn).
     """
     if game.state.phase.number < 3:
         return False
@@ -70,8 +71,13 @@ def close_day(game: Game) -> None:
     if not doomed:
         game.narrate(GROUP, flavour.NOBODY_EXECUTED)
     reveal = living > 10
-    for pid in doomed:
-        _execute(game, pid, reveal)
+    # A tie of two executes both; the explosion of an executed crimson follows the executions,
+    # so it never takes a player the vote has already executed (AL-TIE, crimson); one already
+    # gone (taken by an executed pride) is not executed again.
+    executed = [pid for pid in doomed
+                if game.state.players[pid].alive and _execute(game, pid, reveal)]
+    if any(game.state.players[pid].role == "crimson" for pid in executed):
+        _explode(game)
     game.state.votes = {}
     game.state.vote_extra = {}
     game.state.vote_weights = {}
@@ -89,7 +95,7 @@ def _missed_votes(game: Game) -> None:
     modkill_at = int(s.options.get("missed_votes_modkill") or 0)
     penalty = int(s.options.get("missed_vote_votes") or 0)
     for p in list(s.living()):
-        if p.pid in s.votes:
+        if p.pid in s.votes or not p.alive:  # gone already: taken by a modkilled pride
             continue
         misses = state.misses.get(p.pid, 0) + 1
         state.misses[p.pid] = misses
@@ -130,19 +136,19 @@ def _first_to_reach(game: Game, leaders: list[str], tally: dict[str, int]) -> st
     return min(leaders, key=lambda pid: (reached.get(pid, 1 << 30), s.players[pid].seat))
 
 
-def _execute(game: Game, pid: str, reveal: bool) -> None:
+def _execute(game: Game, pid: str, reveal: bool) -> bool:
+    """Execute one player unless a dodge saves him; whether he was executed."""
     p = game.state.players[pid]
     if pid in als(game).dodging:
         game.event("dodged", player=pid)
         game.tell(GROUP, N_("{name} should have been executed, but escaped!"), name=player(pid))
-        return
+        return False
     if reveal:
         game.narrate(GROUP, flavour.EXECUTED_REVEALED, name=player(pid), side=side(side_of(p)))
     else:
         game.narrate(GROUP, flavour.EXECUTED, name=player(pid))
     game.remove(p, "executed")
-    if p.role == "crimson":
-        _explode(game)
+    return True
 
 
 def _explode(game: Game) -> None:

@@ -45,6 +45,7 @@ def _father_falls(game: Game) -> None:
                                           "homunculi's victim each night."))
         for h in homunculi(game):
             if h.pid != heir.pid:
+                game.learn(h.pid, heir.pid, heir.role)
                 game.tell(to_player(h.pid), N_("Father is dead; {name} leads you now."),
                           name=player(heir.pid))
         return

@@ -136,21 +136,28 @@ class Alchemists(Ruleset):
         self._enter(game, start_phase)
 
     def _introductions(self, game: Game) -> None:
+        """Rules §2: who is told whom at the start, each recorded as learned (the role told)."""
         players = game.state.players.values()
         head = next((p for p in players if p.role == "father"), None)
         greed = next((p for p in players if p.role == "greed"), None)
         if head is not None:
             for h in homunculi(game):
                 if h.pid != head.pid:
+                    game.learn(h.pid, head.pid, head.role)
                     game.tell(to_player(h.pid), N_("{name} is Father."), name=player(head.pid))
+                    game.learn(head.pid, h.pid, h.role)
                     game.tell(to_player(head.pid), N_("{name} is a homunculus ({role})."),
                               name=player(h.pid), role=role(h.role))
             if greed is not None:
+                game.learn(head.pid, greed.pid, greed.role)
                 game.tell(to_player(head.pid), N_("{name} is Greed."), name=player(greed.pid))
+                game.learn(greed.pid, head.pid, head.role)
                 game.tell(to_player(greed.pid), N_("{name} is Father."), name=player(head.pid))
         xing = next((p for p in players if p.role == "xing"), None)
         guard = next((p for p in players if p.role == "bodyguard"), None)
         if xing is not None and guard is not None:
+            game.learn(xing.pid, guard.pid, guard.role)
+            game.learn(guard.pid, xing.pid, xing.role)
             game.tell(to_player(xing.pid), N_("{name} is your bodyguard."), name=player(guard.pid))
             game.tell(to_player(guard.pid), N_("{name} is the Xing Alchemist you guard."),
                       name=player(xing.pid))
@@ -237,6 +244,7 @@ class Alchemists(Ruleset):
             if not p.alive:  # owed since a night death: applies at once
                 als(game).take_owed_next_day = None
                 day.settle_take(game, p.pid, sub.targets[0])
+                _close_if_early(game)
                 return
             p.counters["take_target"] = sub.targets[0]
         elif sub.action == "request":
@@ -276,9 +284,7 @@ class Alchemists(Ruleset):
     def after_vote(self, game: Game, voter: str) -> None:
         if game.state.phase.stage == "vote":
             als(game).vote_log.append((voter, game.state.votes.get(voter)))
-            if day.early_majority(game):
-                game.event("closed_early", phase=game.state.phase)
-                day.close_day(game)
+            _close_if_early(game)
 
     def whisper_recipients(self, game: Game, p: Player, to: str | None) -> list[str]:
         """Rules §8: homunculi ↔ father (father answers one named homunculus), the homunculi's
@@ -361,7 +367,8 @@ class Alchemists(Ruleset):
         on_removed(game, p, cause)
 
     def after_host_removal(self, game: Game, p: Player) -> None:
-        check_end(game)
+        if not check_end(game):
+            _close_if_early(game)
 
     def side_of(self, game: Game, p: Player) -> str:
         return side_of(p)
@@ -423,6 +430,14 @@ def _whisper_partners(game: Game, p: Player) -> list[str]:
     if p.alive:
         found += [victim for victim, by in state.absorbed_by.items() if by == p.pid]
     return found
+
+
+def _close_if_early(game: Game) -> None:
+    """AL-EARLY: the day closes at once when more than half of the living hold early votes;
+    a vote, or a removal by day that leaves fewer living players, can make it so."""
+    if game.state.phase.stage == "vote" and day.early_majority(game):
+        game.event("closed_early", phase=game.state.phase)
+        day.close_day(game)
 
 
 def voting_day_allows_early(game: Game) -> bool:

@@ -188,8 +188,16 @@ def _changelings(game: Game, night: Night) -> None:
 
 
 def _exchange(game: Game, target: Player) -> None:
-    """CH-EXCH: the target becomes a changeling and keeps his statuses; nothing is published."""
+    """CH-EXCH: the target becomes a changeling and keeps his statuses; nothing is published.
+
+    He loses any special role at step 4, so what he sent for its later steps (a prank, the
+    fanatic's strike, a letter, the love poison's pair) lapses; a love poison's lapsed pair is
+    not replaced by a random one, as the role was dealt.
+    """
     st.cs(game).exchange_used = True
+    for key in [k for k in game.state.subs if k[0] == target.pid]:
+        del game.state.subs[key]
+    target.counters["exchanged_from"] = target.role
     if target.role == "confused_changeling" and not target.counters.get("turned"):
         awaken(game, target)
         return
@@ -283,6 +291,7 @@ def _abduction_takes_effect(game: Game, night: Night) -> None:
 
 def _chase(game: Game, night: Night) -> None:
     queen_id = night.chase_owed
+    night.chase_owed = None  # settled at step 8: no longer owed (CH-END)
     if queen_id is None or game.state.players[queen_id].alive:
         return
     sub = game.state.subs.get((queen_id, "chase"))
@@ -310,7 +319,8 @@ def _love(game: Game, night: Night) -> None:
     state = st.cs(game)
     if night.number != 1 or state.lovers_chosen:
         return
-    poisons = [p for p in game.state.players.values() if p.role == "love_poison"]
+    poisons = [p for p in game.state.players.values()
+               if "love_poison" in (p.role, p.counters.get("exchanged_from"))]
     if poisons:
         state.lovers_chosen = True
         for sub in subs_for(game, "love"):

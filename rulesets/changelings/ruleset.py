@@ -218,7 +218,9 @@ class Changelings(Ruleset):
 
     def after_act(self, game: Game, sub: Submission) -> None:
         p = game.state.players[sub.actor]
-        if game.state.phase.stage == "reactions":
+        owed = game.current_owed()
+        if (game.state.phase.stage == "reactions" and owed is not None
+                and owed.player == p.pid and sub.action in (owed.kind, "pass")):
             pass  # an answer to the owed choice counts when the prompt closes (CH-REACT)
         elif sub.action == "pass":
             for key in [k for k in game.state.subs if k[0] == p.pid and k[1] != "pass"]:

@@ -43,21 +43,49 @@ def test_a_failing_expectation_names_the_step_and_exits_1(tmp_path):
     assert lines[1].startswith("FAIL wrong: step 3: expected phase")
 
 
-@pytest.mark.parametrize("change,problem", [
-    (("roles:", "rolez:"), "unknown key 'rolez'"),
-    (("Cid: researcher,", "Cid: wizard,"), "unknown role id 'wizard'"),
-    (("action: check", "action: fly"), "step 1: unknown action id 'fly'"),
-    (("target: Ann", "target: Zed"), "step 1: unknown player 'Zed'"),
-    (("  - close", "  - sleep: 1"), "step 2: unknown step"),
-    (("steps:", "steps: [\n"), "invalid file"),
+EXPECT = "learned: {Cid: {Ann: changeling}}"
+
+
+@pytest.mark.parametrize("change,step,problem", [
+    (("roles:", "rolez:"), 0, "unknown key 'rolez'"),
+    (("Cid: researcher,", "Cid: wizard,"), 0, "unknown role id 'wizard'"),
+    (("steps:", "steps: [\n"), 0, ""),
+    (("ruleset:", "seed: abc\nruleset:"), 0, "seed must be an integer"),
+    (("options: {random_lovers: false}", "options: 5"), 0, "options must be a mapping"),
+    (("random_lovers: false", "inactivity_hours: -4"), 0, "inactivity_hours has a wrong value"),
+    (('start: "night 1 dusk"', "start: 5"), 0, "Unknown phase: 5"),
+    (("action: check", "action: fly"), 1, "unknown action id 'fly'"),
+    (("target: Ann", "target: Zed"), 1, "unknown player 'Zed'"),
+    (("  - close", "  - sleep: 1"), 2, "unknown step"),
+    (("  - close", "  - host: {command: extend, minutes: abc}"), 2,
+     "minutes must be a whole number"),
+    (("  - close", "  - host: {command: explode}"), 2, "unknown host command 'explode'"),
+    (("target: Ann}", "target: Ann}\n    refused: maybe"), 1, "refused must be true or false"),
+    ((EXPECT, "learned: {Cid: Ann}"), 3, "bad value for learned"),
+    ((EXPECT, "removed: [Ann]"), 3, "bad value for removed"),
+    ((EXPECT, "removed: {Ann: vaporized}"), 3, "unknown cause id 'vaporized'"),
+    ((EXPECT, "causes: {vaporized: 0}"), 3, "unknown cause id 'vaporized'"),
+    ((EXPECT, "roles: {Ann: wizard}"), 3, "unknown role id 'wizard'"),
+    ((EXPECT, "sides: {Ann: pirates}"), 3, "unknown side id 'pirates'"),
+    ((EXPECT, "status: {Ann: [sleepy]}"), 3, "unknown status id 'sleepy'"),
 ])
-def test_invalid_files_say_file_step_and_problem_without_a_traceback(tmp_path, change, problem):
+def test_invalid_files_say_file_step_and_problem_without_a_traceback(
+        tmp_path, change, step, problem):
+    """`FAIL name: step N: invalid file PATH: problem`, or without the step for the top level."""
     result = run(tmp_path, {"broken.yaml": GOOD.replace(*change)})
     assert result.exit_code == 1
     line = result.output.splitlines()[0]
-    assert line.startswith("FAIL broken: ")
-    assert str(tmp_path / "broken.yaml") in line
+    where = f"step {step}: " if step else ""
+    assert line.startswith(f"FAIL broken: {where}invalid file {tmp_path / 'broken.yaml'}: ")
     assert problem in line
+    assert "Traceback" not in result.output
+
+
+def test_a_file_that_is_not_utf8_is_invalid_without_a_traceback(tmp_path):
+    (tmp_path / "bytes.yaml").write_bytes(b"\xff\xfe not text")
+    result = CliRunner().invoke(main, ["scenario", str(tmp_path)])
+    assert result.exit_code == 1
+    assert result.output.startswith("FAIL bytes: ") and "invalid file" in result.output
     assert "Traceback" not in result.output
 
 
