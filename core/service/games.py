@@ -108,6 +108,7 @@ class Games:
         new_window = "phase" in kinds or reopened
         if new_window:  # the ballot closes before the group hears the result
             await self._close_ballot(row, game, outcome)
+            await self._close_keyboards(row)
         await self.deliver_outcome(row, game, outcome)
         await self._silence_removed(row, [e.data["player"] for e in outcome.events
                                           if e.kind == "removed"])
@@ -284,9 +285,9 @@ class Games:
         if buttons:
             buttons.append(await self.button(row, p.pid, {"key": texts.PASS_BUTTON},
                                               {"type": "act", "action": "pass", "targets": []}))
-            await outbox.to_person(person, text_payload(
+            await self._offer(row, person, text_payload(
                 texts.ACTION_PROMPT, action=tuple(Ref("action", s.id) for s in pressable)),
-                game=row, buttons=buttons)
+                buttons)
         for spec in specs:
             if spec.takes_role:
                 await self._role_keyboard(row, game, p, spec, person)
@@ -305,9 +306,8 @@ class Games:
                 buttons.append(await self.button(row, p.pid, encode(Ref("player", first)), {
                     "type": "pick", "action": spec.id, "targets": [first]}))
         if buttons:
-            await outbox.to_person(person, text_payload(
-                texts.PICK_FIRST, action=Ref("action", spec.id), command=spec.id),
-                game=row, buttons=buttons)
+            await self._offer(row, person, text_payload(
+                texts.PICK_FIRST, action=Ref("action", spec.id), command=spec.id), buttons)
 
     async def second_pick(self, row: GameRow, game: Game, pid: str, action: str, first: str,
                           person: Identity) -> None:
@@ -318,9 +318,8 @@ class Games:
                    if second != first and game.check(Act(pid, action, (first, second))) is None]
         if not buttons:
             raise Reply(texts.PICK_NONE)
-        await outbox.to_person(person, text_payload(
-            texts.PICK_NEXT, action=Ref("action", action), name=Ref("player", first)),
-            game=row, buttons=buttons)
+        await self._offer(row, person, text_payload(
+            texts.PICK_NEXT, action=Ref("action", action), name=Ref("player", first)), buttons)
 
     async def _role_keyboard(self, row: GameRow, game: Game, p: Player, spec: Any,
                              person: Identity) -> None:
@@ -330,9 +329,8 @@ class Games:
                    for role_id in game.ruleset.roles
                    if game.check(Act(p.pid, spec.id, (), None, role_id)) is None]
         if buttons:
-            await outbox.to_person(person, text_payload(
-                texts.PICK_ROLE, action=Ref("action", spec.id), command=spec.id),
-                game=row, buttons=buttons)
+            await self._offer(row, person, text_payload(
+                texts.PICK_ROLE, action=Ref("action", spec.id), command=spec.id), buttons)
 
     async def tally(self, row: GameRow, game: Game) -> None:
         """The live tally, under the window's ballot: one group message, edited in place
@@ -362,6 +360,34 @@ class Games:
     @staticmethod
     def _ballot_key(row: GameRow) -> str:
         return f"ballot-{row.id}-{row.window}"
+
+    async def _offer(self, row: GameRow, person: Identity, payload: dict[str, Any],
+                     buttons: list[dict[str, Any]]) -> None:
+        """A private keyboard of this window, remembered so that it closes with the window."""
+        key = f"keyboards-{row.id}-{row.window}"
+        offered = await KeyValue.get_or_none(key=key)
+        entries = list(offered.value) if offered is not None else []
+        replace = f"choices-{row.id}-{row.window}-{len(entries)}"
+        await outbox.to_person(person, {**payload, "replace": replace}, game=row,
+                               buttons=buttons)
+        entries.append({"identity": person.id, "replace": replace, "payload": payload})
+        await KeyValue.update_or_create(key=key, defaults={"value": entries})
+
+    async def _close_keyboards(self, row: GameRow) -> None:
+        """The window has closed: each private keyboard it offered is edited into its last
+        version, without buttons and saying so (a press would only be answered as stale)."""
+        offered = await KeyValue.get_or_none(key=f"keyboards-{row.id}-{row.window}")
+        if offered is None:
+            return
+        people = {i.id: i for i in await Identity.filter(
+            id__in={entry["identity"] for entry in offered.value})}
+        for entry in offered.value:
+            person = people.get(entry["identity"])
+            if person is not None:
+                await outbox.to_person(person, {
+                    **entry["payload"], "more": [text_payload(texts.CHOICES_CLOSED)],
+                    "replace": entry["replace"]}, game=row)
+        await offered.delete()
 
     async def button(self, row: GameRow, pid: str | None, label: dict[str, Any],
                      command: dict[str, Any], start: bool = False) -> dict[str, Any]:

@@ -1,9 +1,11 @@
 """Keyboards for every kind of choice, on every platform the same: an action with two targets
 is chosen in two steps (the first player, then the second), an action that names a role from
 a keyboard of roles, and the group's ballot loses its buttons when its vote is closed, showing
-the count that decided."""
+the count that decided; private keyboards close with their window too."""
 
 from __future__ import annotations
+
+from core.storage.models import Outbox
 
 from .helpers import log_size, open_chat, started_changelings, the_game
 
@@ -68,3 +70,27 @@ async def test_a_closed_ballot_loses_its_buttons_and_shows_the_deciding_count(db
     assert lines[closed + 1] == "[group] Final count: Bob (2), Ann (1)."
     assert lines[closed + 2] == "[group] Bob is the new mayor."  # the result comes after
     assert "[group] buttons:" not in " ".join(lines[closed:closed + 3])
+
+
+async def test_private_keyboards_close_with_their_window(db_url):
+    """Each private keyboard is edited, when its window closes, into a version without
+    buttons that says so, so nobody presses a button that can only be stale."""
+    chat, _ = await night_one(db_url)
+    second = await chat("Gus> [Ann]")  # a second-step keyboard, offered on a press
+    assert "[to Gus] buttons: [Bob] [Cid] [Dot] [Eve] [Fay] [Gus]" in second
+    lines = await chat(":wait 5m")  # the dusk is over
+    closed = [i for i, line in enumerate(lines) if line == "[to Gus] This choice is closed."]
+    assert [lines[i - 1] for i in closed] == [
+        "[to Gus] Your choice: Make fall in love. It needs two players: choose the first "
+        "(or write /love NAME NAME).",
+        "[to Gus] Make fall in love with Ann: now choose the second player."]
+    assert all(not lines[i + 1].startswith("[to Gus] buttons:") for i in closed
+               if i + 1 < len(lines))
+    rows = await Outbox.filter(private=True).order_by("id")
+    dusk = (await the_game()).window - 1  # the window that closed
+    offered = {row.payload["replace"]: row for row in rows
+               if row.payload.get("buttons")
+               and row.payload.get("replace", "").startswith(f"choices-1-{dusk}-")}
+    last = {row.payload["replace"]: row for row in rows if row.payload.get("replace") in offered}
+    assert offered and all(not row.payload["buttons"] and row.payload["more"]
+                           for row in last.values())
