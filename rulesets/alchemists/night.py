@@ -126,27 +126,29 @@ class _Night:
 
     def _homunculi_kill(self) -> None:
         subs = self.game.state.subs
-        head = father(self.game)
-        if head is not None:
-            sub = subs.get((head.pid, "father"))
-            if sub is None:
+        # Father's answer is a decision, not an action (AL-BLOCK): it stands if he leaves the
+        # game during the night (a host's modkill) — only the executor's leaving stops the
+        # kill. His successor's later answer replaces it (one `father` slot, last one counts).
+        answers = [s for (_, slot), s in subs.items() if slot == "father"]
+        sub = max(answers, key=lambda s: s.seq) if answers else None
+        agreed = [s for (a, slot), s in subs.items() if slot == "kill"
+                  and self.players[a].alive and side_of(self.players[a]) == "homunculi"]
+        if father(self.game) is None and (agreed or sub is None):
+            # AL-FATHER: father and pride dead, the rest kill by agreement
+            if len({s.targets[0] for s in agreed}) != 1:
                 return
-            if sub.action == "kill":
-                executor, target = head.pid, sub.targets[0]
-            else:
-                executor = sub.targets[0]
-                request = subs.get((executor, "request"))
-                if request is None or not self.players[executor].alive:
-                    return
-                target = request.targets[0]
-        else:  # AL-FATHER: father and pride dead, the rest kill by agreement
-            kills = [s for (a, slot), s in subs.items()
-                     if s.action == "kill" and self.players[a].alive
-                     and side_of(self.players[a]) == "homunculi"]
-            if len({s.targets[0] for s in kills}) != 1:
-                return
-            first = min(kills, key=lambda s: s.seq)
+            first = min(agreed, key=lambda s: s.seq)
             executor, target = first.actor, first.targets[0]
+        elif sub is None:
+            return
+        elif sub.action == "kill":  # father's own target: he is the executor
+            executor, target = sub.actor, sub.targets[0]
+        else:
+            executor = sub.targets[0]
+            request = subs.get((executor, "request"))
+            if request is None or not self.players[executor].alive:
+                return
+            target = request.targets[0]
         self.push(Intent(executor, "kill", (target,), (Pos.HOMUNCULI_KILL, 0, 0),
                          tag={"homunculi": True}))
 
@@ -227,11 +229,14 @@ class _Night:
         if ability == "link" and reached == it.actor:
             return
         order = 2 if it.tag.get("stone") else 1
+        # a copy reflected onto its sender still reports under the name he gave (like any
+        # reflected check: his own side under the checked name)
         self.push(Intent(it.actor, ability, aim, (pos, order, self.players[it.actor].seat),
-                         tag={"as": self.players[source].role, "copied": True}))
+                         tag={"as": self.players[source].role, "copied": True,
+                              "named": target}))
 
     def _do_check(self, it: Intent, targets: tuple[str, ...]) -> None:
-        named = it.targets[0]
+        named = str(it.tag.get("named", it.targets[0]))
         reached = self._reach(it, targets[0])
         if reached is None:
             self.game.tell(to_player(it.actor), N_("Your check of {name} found nothing."),

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import GROUP, N_, player, to_player
+from core.engine.messages import GROUP, N_, player, role, to_player
 from core.engine.state import Player
 
 from . import stone as stone_rules
@@ -50,12 +50,13 @@ def _father_falls(game: Game) -> None:
                           name=player(heir.pid))
         return
     band = homunculi(game)
-    for h in band:
+    for h in band:  # they learn each other, recorded like the start's knowledge (rules §2)
         for other in band:
             if other.pid != h.pid:
-                game.tell(to_player(h.pid), N_("Father is gone. {name} is a homunculus too; "
-                                               "agree on one victim each night."),
-                          name=player(other.pid))
+                game.learn(h.pid, other.pid, other.role)
+                game.tell(to_player(h.pid), N_("Father is gone. {name} is a homunculus too "
+                                               "({role}); agree on one victim each night."),
+                          name=player(other.pid), role=role(other.role))
 
 
 def _bodyguard_steps_up(game: Game) -> None:

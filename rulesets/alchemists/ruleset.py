@@ -181,8 +181,12 @@ class Alchemists(Ruleset):
     def abilities(self, game: Game, p: Player) -> Sequence[ActionSpec]:
         state = als(game)
         reactions = game.state.reactions  # the first is `game.current_owed()`
-        take_owed = (bool(reactions) and reactions[0].player == p.pid) or (
-            state.take_owed_next_day == p.pid and game.state.phase.stage == "vote")
+        stage = game.state.phase.stage
+        # pride dead by day is asked in the reactions window, after a night death during the
+        # next day's vote; not before (a host's modkill during the vote owes it for later)
+        take_owed = (bool(reactions) and reactions[0].player == p.pid
+                     and stage == "reactions") or (
+            state.take_owed_next_day == p.pid and stage == "vote")
         if not p.alive:
             return [TAKE] if take_owed else []
         if p.role == "father" and p.counters.get("was_pride"):
