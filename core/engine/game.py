@@ -106,7 +106,8 @@ class Game:
         if kind is not Host and kind is not Tick:
             if s.phase.kind == "ended":
                 raise Refused(N_("The game is over."))
-            if s.paused and kind is not Close:
+            # a pause refuses commands, not talk: a group message still counts as activity
+            if s.paused and kind is not Close and kind is not Say:
                 raise Refused(N_("The game is paused."))
         validate, perform = _HANDLERS[kind]
         checked = validate(self, command)

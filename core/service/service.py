@@ -176,8 +176,8 @@ class GameService:
                                       incoming.admin)
             return
         row, seat = await self._running_seat(chat, person)
-        if row is not None and seat is not None:  # chatter is never answered, not even
-            # when the game is paused and the engine refuses it
+        if row is not None and seat is not None:  # chatter is never answered; it counts
+            # as activity, also while the game is paused
             await self.games.apply(row, Say(seat.pid, at=self.clock.now()), None)
 
     async def _team_talk(self, key: str, person: Identity) -> None:

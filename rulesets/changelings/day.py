@@ -38,7 +38,8 @@ def begin_day(game: Game, number: int) -> None:
 def close_election(game: Game) -> None:
     tally = {pid: 0 for pid in game.state.living_ids()}
     for target in game.state.votes.values():
-        tally[target] += 1
+        if target in tally:  # a vote for a player who has left is dropped (CH-GONE)
+            tally[target] += 1
     game.counted(tally)
     best = max(tally.values())
     leaders = [pid for pid, n in tally.items() if n == best]
@@ -135,8 +136,14 @@ def answer(game: Game, owed: Owed, target: str | None) -> None:
     game.state.acted = set()
     number = game.state.phase.number
     living = game.state.living_ids()
+    if target is not None and not game.state.players[target].alive:
+        target = None  # the pick left while the prompt was open (a host removal): CH-GONE
     if owed.kind == "tiebreak":
-        banish(game, target if target is not None else game.rng.choice(list(owed.options)))
+        tied = [pid for pid in owed.options if game.state.players[pid].alive]
+        if target is None and tied:
+            target = game.rng.choice(tied)
+        if target is not None:
+            banish(game, target)
     elif owed.kind == "chase":
         if target is not None:
             strike(game, game.state.players[target], "chased", owed.player, hold=False)

@@ -47,6 +47,8 @@ def check_roles(roles: Sequence[str], changelings_option: int) -> None:
     team = sum(1 for r in roles if r in CHANGELING_ROLES)
     if team < 1:
         raise SetupError("A game needs at least one changeling.")
+    if not 2 <= team <= 4:  # CH-SIZE: "zwei bis vier Changelinge", a listed deal included
+        raise SetupError("The number of changelings must be 2 to 4.")
     if team >= len(roles) - team:
         raise SetupError("There must be more ponies than changelings.")
     if "stalker" in roles and "confused_changeling" not in roles:

@@ -44,7 +44,10 @@ def winners(game: Game) -> list[str] | None:
 
 def reversal_possible(game: Game) -> bool:
     """A counted non-changeling still holds a power that could turn the numbers."""
-    if st.cs(game).night.chase_owed or any(o.kind == "chase" for o in game.state.reactions):
+    owed_at_night = st.cs(game).night.chase_owed
+    # a drama queen modkilled before her abduction takes effect is owed nothing (CH-GONE)
+    if (owed_at_night and game.state.players[owed_at_night].alive) or any(
+            o.kind == "chase" for o in game.state.reactions):
         return True
     per_game = game.state.options.get("fanatic_uses") == "game"
     for p in game.state.living():

@@ -112,11 +112,13 @@ def _checks(game: Game, checker_role: str) -> None:
             continue
         by_researcher = checker_role == "researcher"
         seen = seen_role(target, by_researcher)
-        game.learn(checker.pid, target.pid, seen)
         game.tell(to_player(checker.pid), N_("Your check: {name} is {role}."),
                   name=player(target.pid), role=role(seen))
         if target.role == "confused_changeling":
             _confused_checked(game, night, target, by_researcher)
+        # recorded after an awakening, which tells the team of its newcomer: the queen's
+        # answer stays the role as it was when her step began
+        game.learn(checker.pid, target.pid, seen)
 
 
 def _confused_checked(game: Game, night: Night, target: Player, by_researcher: bool) -> None:

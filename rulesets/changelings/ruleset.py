@@ -145,14 +145,18 @@ class Changelings(Ruleset):
             phase = Phase.parse(start_phase)
         except ValueError as err:
             raise SetupError("Unknown phase: {phase}.", phase=start_phase) from err
-        if phase.kind == "night" and phase.stage == "dusk":
+        if phase.kind == "night" and phase.stage in ("dusk", "dawn", ""):
+            # "night N" is its dusk; a start at dawn finds the dusk passed with nobody acting
             night.begin_night(game, phase.number)
+            if phase.stage == "dawn":
+                night.resolve_dusk(game)
+                game.set_phase(Phase.of("night", phase.number, "dawn"))
         elif phase.kind == "day" and phase.stage == "vote" and phase.number >= 2:
             day.begin_day(game, phase.number)
         elif phase == Phase("day", 1, "election"):
             day.begin_election(game)
         else:
-            raise SetupError("A game can start only at an election, a vote or a dusk.")
+            raise SetupError("A game can start only at an election, a vote or a night.")
 
     # ------------------------------------------------------------------ player commands
     def abilities(self, game: Game, p: Player) -> Sequence[ActionSpec]:
@@ -261,15 +265,19 @@ class Changelings(Ruleset):
         stage = s.phase.stage
         if stage == "election":
             return all(p.pid in s.votes for p in s.living() if "inactive" not in p.statuses)
-        if stage == "reactions":
+        if stage == "reactions":  # answered or passed; the mayor's other powers do not count
             owed = game.current_owed()
-            return owed is not None and owed.player in s.acted
+            return owed is not None and ((owed.player, owed.kind) in s.subs
+                                         or (owed.player, "pass") in s.subs)
         duties = STAGE_DUTIES.get(stage)
         if duties is None:
             return False
-        submitted = {sub.actor for sub in s.subs.values()}
+        # acted in the stage: sent one of its actions, or passed in it (naming a successor
+        # or a pass from the other stage does not count)
+        submitted = {sub.actor for sub in s.subs.values() if sub.action in duties}
+        passed = {sub.actor for sub in s.subs.values() if sub.action == "pass"} & s.acted
         for p in s.living():
-            if "inactive" in p.statuses or p.pid in s.acted or p.pid in submitted:
+            if "inactive" in p.statuses or p.pid in submitted or p.pid in passed:
                 continue
             if any(spec.id in duties for spec in self.offers(game, p)):
                 return False

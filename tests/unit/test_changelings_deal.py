@@ -71,3 +71,16 @@ def test_ch_deal_is_deterministic_for_a_seed():
 def test_unknown_option_is_refused_with_its_name():
     with pytest.raises(SetupError, match="no_such_option"):
         Game(RULESET, setup_for(8, no_such_option=True))
+
+
+@pytest.mark.parametrize("team", [1, 5])
+def test_ch_size_a_listed_deal_needs_two_to_four_changelings(team):
+    """CH-SIZE: "zwei bis vier Changelinge" holds for a host's role list too."""
+    count = 12
+    roles = tuple(["changeling"] * team + ["pony"] * (count - team))
+    setup = GameSetup("changelings", tuple((f"p{i}", f"P{i}") for i in range(count)),
+                      seed=1, roles=roles)
+    with pytest.raises(SetupError, match="2 to 4"):
+        Game(RULESET, setup)
+    ok = tuple(["queen", "liar"] + ["pony"] * (count - 2))
+    Game(RULESET, GameSetup("changelings", setup.players, seed=1, roles=ok))
