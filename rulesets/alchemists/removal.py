@@ -48,6 +48,17 @@ def _father_falls(game: Game) -> None:
                 game.learn(h.pid, heir.pid, heir.role)
                 game.tell(to_player(h.pid), N_("Father is dead; {name} leads you now."),
                           name=player(heir.pid))
+                # §2/§5: `father` knows every homunculus — the new father too
+                game.learn(heir.pid, h.pid, h.role)
+                game.tell(to_player(heir.pid), N_("{name} is a homunculus ({role})."),
+                          name=player(h.pid), role=role(h.role))
+        # §2: father and greed are told of each other, the new father too [decision]
+        for greed in game.state.living():
+            if greed.role == "greed":
+                game.learn(heir.pid, greed.pid, greed.role)
+                game.tell(to_player(heir.pid), N_("{name} is Greed."), name=player(greed.pid))
+                game.learn(greed.pid, heir.pid, heir.role)
+                game.tell(to_player(greed.pid), N_("{name} is Father."), name=player(heir.pid))
         return
     band = homunculi(game)
     for h in band:  # they learn each other, recorded like the start's knowledge (rules §2)
