@@ -252,8 +252,8 @@ class _Runner:
             raise self._invalid(f"unknown host command {body['command']!r}")
         target = body.get("target")
         minutes = body.get("minutes") or 0
-        if not isinstance(minutes, int) or isinstance(minutes, bool) or minutes < 0:
-            raise self._invalid("minutes must be a whole number")
+        if not isinstance(minutes, int) or isinstance(minutes, bool):
+            raise self._invalid("minutes must be a whole number (negative shortens)")
         return Host(str(body["command"]), None if target is None else self._pid(target),
                     by=body.get("by"), minutes=minutes,
                     text=body.get("text"), at=self.clock)

@@ -86,6 +86,8 @@ class Ruleset:
     vocabulary: dict[str, dict[str, str]] = {}  # noqa: RUF012
     # window stage -> deadline preset per pace ("quick", "forum"), see core/service/pace.py
     pace: dict[str, dict[str, Any]] = {}  # noqa: RUF012
+    # option defaults that differ by pace (a host's own /option still wins)
+    pace_options: dict[str, dict[str, Any]] = {}  # noqa: RUF012
     summary: str = ""  # a short rules text (msgid) for /rules
     title: str = ""  # the game's name (msgid)
     min_players: int = 0

@@ -255,12 +255,13 @@ class Lobby:
         if roles is not None:  # the host's list, dealt at random (the engine seats it as given)
             roles = list(roles)
             random.Random(seed).shuffle(roles)
+        pace_defaults = load_ruleset(row.ruleset).pace_options.get(settings.get("pace"), {})
         setup = GameSetup(
             ruleset=row.ruleset,
             players=tuple((seat.pid, seat.identity.name) for seat in seats),
             seed=seed,
             roles=None if roles is None else tuple(roles),
-            options=tuple(settings.get("options", {}).items()))
+            options=tuple({**pace_defaults, **settings.get("options", {})}.items()))
         try:
             await self.service.games.start(row, setup)
         except SetupError as err:
@@ -277,6 +278,7 @@ class Lobby:
         await row.save(update_fields=["status"])
         if row.setup is not None:
             await self.service.games.unmute_the_dead(row, await self.service.games.load(row))
+            await self.service.games.close_teams(row)
         await Deadline.filter(game_id=row.id, state="pending").update(state="void")
         self.service.games.forget(row.id)
         await outbox.to_group(chat, text_payload(texts.CANCELLED, host=person.name))

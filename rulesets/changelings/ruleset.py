@@ -71,6 +71,7 @@ class Changelings(Ruleset):
     vocabulary = {"role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES,  # noqa: RUF012
                   "kind": KIND_NAMES, "action": ACTION_NAMES}
     pace = PACE
+    pace_options = {"forum": {"inactivity_hours": 24}}  # noqa: RUF012 - CH-INACT's default
     summary = RULES_SUMMARY
     title = N_("Changelings")
     default_options: dict[str, Any] = {  # noqa: RUF012

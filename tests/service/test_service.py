@@ -232,3 +232,16 @@ async def test_the_alchemists_ballot_offers_the_early_vote_from_day_3(db_url):
     await chat("Ann: /vote Cid")
     assert "[notice to Ann] Your choice was noted." in await chat("Ann: [My vote is early]")
     assert await log_size() == before + 2
+
+
+@pytest.mark.parametrize(("host_sets", "hours"),
+                         [((), 24), (("Ann: /option inactivity_hours 0",), 0)])
+async def test_the_forum_pace_turns_inactivity_on_unless_the_host_chose(db_url, host_sets, hours):
+    """CH-INACT: `inactivity_hours` is 24 by default in the `forum` pace (off in `quick`);
+    the host's own /option wins."""
+    chat = await open_chat(db_url)
+    await chat("Ann: /newgame changelings", *(f"{p}: /join" for p in PLAYERS[1:]),
+               "Ann: /pace forum", *host_sets)
+    await chat("Ann: /startgame")
+    game = await chat.session.service.games.load(await the_game())
+    assert game.state.options["inactivity_hours"] == hours
