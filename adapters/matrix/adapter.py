@@ -766,6 +766,10 @@ class MatrixAdapter:
         assert self.client is not None
         try:
             room_id = self._teams.get(order.key)
+            if order.closed:
+                if room_id is not None:
+                    await self._close_team_room(order, room_id)
+                return
             wanted = {user for user in order.members if user.startswith("@")}  # not a seat
             if room_id is None:  # given by /replace to a name that is no Matrix account
                 if wanted:
@@ -800,6 +804,21 @@ class MatrixAdapter:
         self._members[room_id] = {user: ("invite", None) for user in members}
         self._teams[order.key] = room_id
         self._team_rooms[room_id] = order.key
+        await store.save(self._teams, "teams", self.user_id)
+
+    async def _close_team_room(self, order: TeamRoom, room_id: str) -> None:
+        """The game is over: say goodbye, leave and forget the room (the players keep it);
+        the bot no longer syncs it or answers there."""
+        assert self.client is not None
+        txn = f"nightfall-{self._txn}-{order.outbox_id}"  # a retry is posted once
+        await self._send_event(room_id, "m.room.message", content.message(order.about), txn)
+        response = await self.client.room_leave(room_id)
+        if isinstance(response, ErrorResponse):
+            raise Failed(response)
+        await self.client.room_forget(room_id)
+        self._teams.pop(order.key, None)
+        self._team_rooms.pop(room_id, None)
+        self._members.pop(room_id, None)
         await store.save(self._teams, "teams", self.user_id)
 
     # ------------------------------------------------------------------ muting

@@ -112,13 +112,15 @@ class Games:
         await self.deliver_outcome(row, game, outcome)
         await self._silence_removed(row, [e.data["player"] for e in outcome.events
                                           if e.kind == "removed"])
-        await self.sync_teams(row, game, teams_before)
+        if game.state.phase.kind != "ended":  # after the game its rooms are only closed
+            await self.sync_teams(row, game, teams_before)
         if new_window:
             row.window += 1
             await Deadline.filter(game_id=row.id, state="pending").update(state="void")
             if game.state.phase.kind == "ended":
                 row.status = "ended"
                 await self.unmute_the_dead(row, game)
+                await self.close_teams(row)
             else:
                 await self.window_opened(row, game)
         elif isinstance(command, Host):
@@ -182,6 +184,22 @@ class Games:
         for chat in changed:
             await outbox.team_room(group, row, f"{row.id}/{chat.key}", chat.title, chat.about,
                                    [seats[pid] for pid in chat.members if pid in seats])
+        ordered = await KeyValue.get_or_none(key=f"teams-{row.id}")
+        known = dict(ordered.value) if ordered is not None else {}
+        known.update({chat.key: chat.title for chat in changed if chat.members})
+        await KeyValue.update_or_create(key=f"teams-{row.id}", defaults={"value": known})
+
+    async def close_teams(self, row: GameRow) -> None:
+        """The game is over: each team room it had says goodbye and the bot leaves it (the
+        players keep it); nothing more will happen there."""
+        ordered = await KeyValue.get_or_none(key=f"teams-{row.id}")
+        if ordered is None:
+            return
+        group = await row.chat
+        for key, title in ordered.value.items():
+            await outbox.team_room(group, row, f"{row.id}/{key}", title, texts.TEAM_ROOM_CLOSED,
+                                   [], closed=True)
+        await ordered.delete()
 
     # ------------------------------------------------------------------ the dead go silent
     async def _silence_removed(self, row: GameRow, pids: list[str]) -> None:

@@ -64,12 +64,13 @@ async def silence(chat: Chat, person: Identity, muted: bool, game: Game | None =
 
 
 async def team_room(chat: Chat, game: Game, key: str, title: str, about: str,
-                    members: list[Identity]) -> None:
+                    members: list[Identity], closed: bool = False) -> None:
     """Bring a team room in line with its members now (see `ports.TeamRoom`), in order with
     the messages around it."""
     await Outbox.create(game=game, platform=chat.platform, chat_ref=chat.ref, private=False,
                         payload={"team": {"key": key, "title": title, "about": about,
-                                          "members": [m.ref for m in members]}})
+                                          "members": [m.ref for m in members],
+                                          "closed": closed}})
 
 
 ORDERS = ("silence", "team")  # outbox rows that change a chat rather than post to it
@@ -257,7 +258,8 @@ class Deliverer:
             await adapter.team(TeamRoom(
                 row.id, row.chat_ref, team["key"], renderer.render_parts(team["title"], None,
                                                                        None, {}),
-                renderer.render_parts(team["about"], None, None, {}), tuple(team["members"])))
+                renderer.render_parts(team["about"], None, None, {}), tuple(team["members"]),
+                bool(team.get("closed"))))
         else:
             await adapter.send(await render(row))
 

@@ -86,6 +86,9 @@ class TeamRoom:
     title: str
     about: str
     members: tuple[str, ...]
+    # the game is over: `about` is a farewell posted in the room, which the bot then leaves
+    # (the players keep it and may go on talking); `members` is empty
+    closed: bool = False
 
 
 @dataclass(frozen=True, slots=True)

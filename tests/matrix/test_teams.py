@@ -12,6 +12,7 @@ import pytest
 from nio import RoomInviteResponse
 
 from adapters.matrix import store
+from core.service.texts import TEAM_ROOM_CLOSED
 from core.storage.models import Game as GameRow
 from tests.play import play_until_over
 
@@ -46,6 +47,30 @@ async def check_team_rooms(table: Table, row: GameRow) -> dict[str, set[str]]:
     return found
 
 
+async def check_rooms_closed(table: Table, row: GameRow, room_ids: set[str]) -> None:
+    """After the game the bot has said goodbye in every team room and left it; the players
+    keep the rooms."""
+    assert room_ids
+    await table.settle()
+    kept = await store.load("teams", table.bot["user_id"]) or {}
+    assert not [key for key in kept if key.startswith(f"{row.id}/")]
+    joined = table.synapse.http("GET", "/_matrix/client/v3/joined_rooms",
+                                token=table.bot["access_token"])["joined_rooms"]
+    assert not room_ids & set(joined)
+    bot = table.bot["user_id"]
+    farewells = 0
+    for room_id in room_ids:  # as seen by those still in the room at the end, if any
+        for player in table.players.values():
+            events = [e for e in player.rooms.get(room_id, []) if e.get("sender") == bot]
+            if events and events[-1]["type"] == "m.room.member" \
+                    and events[-1]["state_key"] == bot:
+                assert events[-1]["content"]["membership"] == "leave"
+                assert events[-2]["type"] == "m.room.message"
+                assert events[-2]["content"]["body"] == TEAM_ROOM_CLOSED
+                farewells += 1
+    assert farewells
+
+
 GAMES = [
     ("changelings", 8, ("!option random_lovers false",), {"changelings", "spectators"}),
     ("alchemists", 9, (), {"guard"}),
@@ -61,9 +86,12 @@ async def test_team_rooms_hold_exactly_their_members_through_a_whole_game(
     try:
         await sign_up(table, ruleset, *settings)
         seen: set[str] = set()
+        room_ids: set[str] = set()
 
         async def rooms_are_right(row: GameRow) -> None:
-            seen.update(await check_team_rooms(table, row))
+            if row.status == "running":
+                seen.update(await check_team_rooms(table, row))
+                room_ids.update((await store.load("teams", table.bot["user_id"])).values())
 
         row = await play_until_over(table, play_round, random.Random(players + 1),
                                     after_round=rooms_are_right)
@@ -71,6 +99,7 @@ async def test_team_rooms_hold_exactly_their_members_through_a_whole_game(
         assert rooms <= seen
         if ruleset == "alchemists":
             assert any(key.startswith("spectators-") for key in seen)
+        await check_rooms_closed(table, row, room_ids)
     finally:
         await table.stop()
 
