@@ -30,9 +30,12 @@ def give(game: Game, holder: Player | None) -> None:
 
 
 def give_at_random(game: Game) -> None:
+    """The draw among the eligible; the test option `stone_holder` fixes its result to the
+    named player while he is alive, whatever his side (a scenario naming a homunculus means
+    him to hold it)."""
     pool = eligible(game)
     wanted = game.state.options.get("stone_holder")
-    chosen = next((p for p in pool if p.pid == wanted), None)
+    chosen = next((p for p in game.state.living() if p.pid == wanted), None)
     if chosen is None and pool:
         chosen = game.rng.choice(pool)
     give(game, chosen)
