@@ -168,7 +168,8 @@ class Changelings(Ruleset):
         if "mayor" in p.statuses and p.alive:
             found += [TIEBREAK, SUCCESSOR]
         owed = game.current_owed()
-        if owed is not None and owed.player == p.pid:
+        # the dead answer what their leaving owes (chase, successor), never a mayor's tie-break
+        if owed is not None and owed.player == p.pid and (p.alive or owed.kind != "tiebreak"):
             spec = _OWED_SPECS[owed.kind]
             if spec not in found:
                 found.append(spec)
