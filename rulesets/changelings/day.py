@@ -12,7 +12,7 @@ from . import flavour
 from . import standing as st
 from .end import check_end
 from .night import begin_night
-from .removal import RANK_TIEBREAK, TIEBREAK_PROMPT, strike
+from .removal import RANK_TIEBREAK, strike
 
 
 def begin_election(game: Game) -> None:
@@ -109,7 +109,8 @@ def continue_reactions(game: Game, number: int) -> None:
 
 def _prompt(game: Game, owed: Owed) -> None:
     if owed.kind == "tiebreak":
-        game.tell(to_player(owed.player), TIEBREAK_PROMPT)
+        game.tell(to_player(owed.player), N_("The vote is tied. As mayor, pick who is "
+                                             "banished."))
         game.tell(GROUP, N_("The vote is tied; the mayor decides."))
     elif owed.kind == "chase":
         game.tell(to_player(owed.player), N_("Name a player who runs away with you."))

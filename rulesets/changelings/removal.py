@@ -5,16 +5,15 @@ from __future__ import annotations
 
 from core.engine.game import Game
 from core.engine.messages import GROUP, N_, player, role, to_player
-from core.engine.state import Owed, Player
+from core.engine.state import Player
 
 from . import flavour
 from .roles import HEARTBREAKING
-from .standing import cs, mayor, partner_of, passive_works, random_living, take_office
+from .standing import cs, partner_of, passive_works, random_living, take_office
 
 # Ranks order the owed choices of a reactions window (CH-REACT).
 RANK_TIEBREAK, RANK_CHASE, RANK_SUCCESSOR = 1, 2, 3
 DAY_EFFECTS = frozenset({"banished", "heartbreak", "chased"})
-TIEBREAK_PROMPT = N_("The vote is tied. As mayor, pick who is banished.")
 
 
 def on_removed(game: Game, p: Player, why: str) -> None:
@@ -56,23 +55,6 @@ def _succeed(game: Game, old: Player, why: str) -> None:
         heir = random_living(game)
         if heir is not None:
             take_office(game, heir)
-    _hand_over_tiebreak(game, old)
-
-
-def _hand_over_tiebreak(game: Game, old: Player) -> None:
-    """A mayor who leaves while his tie-break is owed (the host's modkill in the reactions
-    window) can no longer answer (CH-GONE): the new mayor decides, as the mayor decides ties
-    (CH-MAYOR). Without an active one the prompt stays unanswerable and, when it closes, one
-    of the tied still in the game is drawn."""
-    reactions = game.state.reactions
-    for index, owed in enumerate(reactions):
-        if owed.kind != "tiebreak" or owed.player != old.pid:
-            continue
-        heir = mayor(game)
-        if heir is not None and "inactive" not in heir.statuses:
-            reactions[index] = Owed("tiebreak", heir.pid, owed.options, owed.rank, owed.seq)
-            if index == 0:  # the open prompt: the new mayor is asked now
-                game.tell(to_player(heir.pid), TIEBREAK_PROMPT)
 
 
 def strike(game: Game, target: Player, why: str, actor: str, *, hold: bool) -> None:

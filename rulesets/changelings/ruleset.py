@@ -168,8 +168,7 @@ class Changelings(Ruleset):
         if "mayor" in p.statuses and p.alive:
             found += [TIEBREAK, SUCCESSOR]
         owed = game.current_owed()
-        # the dead answer what their leaving owes (chase, successor), never a mayor's tie-break
-        if owed is not None and owed.player == p.pid and (p.alive or owed.kind != "tiebreak"):
+        if owed is not None and owed.player == p.pid:
             spec = _OWED_SPECS[owed.kind]
             if spec not in found:
                 found.append(spec)
