@@ -11,7 +11,8 @@ from .conftest import SCENARIOS
 FILES = sorted(scenario_files([str(SCENARIOS)]))
 
 
-@pytest.mark.parametrize("path", FILES, ids=[f"{p.parent.name}/{p.stem}" for p in FILES])
+@pytest.mark.parametrize("path", FILES,
+                         ids=[str(p.relative_to(SCENARIOS).with_suffix("")) for p in FILES])
 def test_scenario(path):
     result = run_file(path)
     assert result.passed, result.reason
