@@ -61,6 +61,26 @@ async def test_buttons_are_never_trusted(api, db_url):
         await table.runtime.stop()
 
 
+async def test_a_private_keyboard_loses_its_buttons_when_its_phase_closes(api, db_url):
+    """Night choices are buttons in the private chat until the phase closes; then each such
+    message is edited into its last version, without buttons and saying so."""
+    table = await open_table(api, db_url, 8)
+    try:
+        await sign_up(table, "changelings", "/option random_lovers false")
+        await table.let_time_pass(400)  # the election closes: the night's dusk begins
+        offered = {(name, m.message_id) for name, user in table.users.items()
+                   for m in api.sent_to(user) if m.buttons}
+        assert offered
+        await table.let_time_pass(100)  # the dusk closes
+        now = {(name, m.message_id): m for name, user in table.users.items()
+               for m in api.sent_to(user)}
+        for key in offered:
+            assert now[key].buttons == [], key
+            assert now[key].text.endswith("This choice is closed."), now[key].text
+    finally:
+        await table.runtime.stop()
+
+
 async def test_text_votes_count_and_edited_messages_do_not(api, db_url):
     table = await open_table(api, db_url, 8)
     try:
