@@ -391,8 +391,13 @@ class Game:
         self.event("learned", observer=observer, subject=subject, value=value)
 
     def tally(self) -> dict[str, int]:
-        """Weighted votes per living player (0 for those with none), plus extra weights."""
+        """Weighted votes per living player (0 for those with none), plus extra weights.
+
+        In a day's reactions window the vote is closed: its deciding count (penalties
+        included) is what stands, for the players still in the game."""
         s = self.state
+        if s.phase.stage == "reactions":
+            return {p.pid: s.closed_count.get(p.pid, 0) for p in s.players.values() if p.alive}
         counts = {p.pid: 0 for p in s.players.values() if p.alive}
         for voter, target in s.votes.items():
             if target in counts:  # votes for a player who has left are dropped
@@ -406,6 +411,7 @@ class Game:
         """Record the count that decides a vote as a `counted` event (the platforms show it
         as the ballot's final state, penalties and extra weights included); returns it."""
         self.event("counted", votes=dict(votes))
+        self.state.closed_count = dict(votes)
         return votes
 
     def owe(self, kind: str, pid: str, options: Sequence[str], rank: int) -> None:

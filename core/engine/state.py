@@ -67,6 +67,7 @@ class GameState:
     votes: dict[str, str] = field(default_factory=dict)
     vote_weights: dict[str, int] = field(default_factory=dict)
     vote_extra: dict[str, int] = field(default_factory=dict)
+    closed_count: dict[str, int] = field(default_factory=dict)  # the last vote's deciding count
     reactions: list[Owed] = field(default_factory=list)
     learned: dict[str, dict[str, str]] = field(default_factory=dict)
     removals: list[tuple[str, str]] = field(default_factory=list)
