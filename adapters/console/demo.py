@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TextIO
 
 from core.service.ports import ButtonOut
+from core.storage.models import Deadline
 from core.storage.models import Game as GameRow
 
 from .adapter import GROUP
@@ -53,16 +54,28 @@ async def _play(session: ConsoleSession, names: list[str], rng: random.Random) -
         keyboards = session.adapter.keyboards
         for name in names:
             board = keyboards.get(name)
-            if board and answered.get(name) is not board:
+            while board and answered.get(name) is not board:  # a second step comes at once
                 answered[name] = board
                 await session.say(name, True, f"[{_pick(board, rng)}]")
+                board = keyboards.get(name)
         group = keyboards.get(GROUP)
         if group and answered.get(GROUP) is not group:
             answered[GROUP] = group
             for name in names:
                 if name in living:
                     await session.say(name, False, f"[{_pick(group[:-1] or group, rng)}]")
-        await session.feed(":wait 5m")
+        if (await GameRow.get(id=row.id)).window != row.window:
+            continue  # the answers closed the window early: answer the next one first
+        await session.feed(f":wait {await _until_next_deadline(session, row)}s")
+
+
+async def _until_next_deadline(session: ConsoleSession, row: GameRow) -> int:
+    """Seconds until the current window's deadline has passed: exactly one window closes per
+    round, so every window (a short dusk too) gets its players' answers first."""
+    pending = await Deadline.filter(game_id=row.id, state="pending").order_by("due_at").first()
+    if pending is None:
+        return 300
+    return max(1, int(pending.due_at - session.clock.now()) + 1)
 
 
 def _pick(board: tuple[ButtonOut, ...], rng: random.Random) -> str:
