@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .commands import Vote
 from .messages import N_
 from .refusals import Refused
 
@@ -171,6 +172,22 @@ class Ruleset:
         """The player did something that counts as activity."""
 
     # --- windows ----------------------------------------------------------------------
+    def waiting_for(self, game: Game) -> list[str]:
+        """Who the open window still waits for, to be reminded before it closes: in a vote,
+        the living who may vote and have not; otherwise whoever has a choice in front of him
+        (`awaited`) and has sent nothing in this window."""
+        s = game.state
+        if self.voting_open(game):
+            return [p.pid for p in s.players.values() if p.alive and p.pid not in s.votes
+                    and game.check(Vote(p.pid, p.pid)) is None]
+        sent = {actor for actor, _ in s.subs} | s.acted
+        return [p.pid for p in s.players.values()
+                if p.pid not in sent and self.awaited(game, p)]
+
+    def awaited(self, game: Game, player: Player) -> bool:
+        """Whether the open window offers this player a choice worth a reminder."""
+        return bool(self.prompted(game, player))
+
     def window_complete(self, game: Game) -> bool:
         """Whether every player who can still act in the open window has acted."""
         return False

@@ -13,13 +13,21 @@ from core.engine.messages import Message, Ref
 from core.engine.registry import load_ruleset
 from core.engine.ruleset import TeamChat
 from core.engine.state import Player
-from core.storage.models import Button, Deadline, Identity, KeyValue, LogEntry, Seat
+from core.storage.models import (
+    OPEN_DEADLINES,
+    Button,
+    Deadline,
+    Identity,
+    KeyValue,
+    LogEntry,
+    Seat,
+)
 from core.storage.models import Game as GameRow
 
 from . import outbox, texts
 from .clock import Clock
 from .codec import command_from_json, command_to_json, encode, message_to_json, text_payload
-from .pace import due_at, window_key
+from .pace import due_at, reminder_lead, time_left, window_key
 from .replies import Reply
 
 
@@ -116,7 +124,7 @@ class Games:
             await self.sync_teams(row, game, teams_before)
         if new_window:
             row.window += 1
-            await Deadline.filter(game_id=row.id, state="pending").update(state="void")
+            await Deadline.filter(game_id=row.id, state__in=OPEN_DEADLINES).update(state="void")
             if game.state.phase.kind == "ended":
                 row.status = "ended"
                 await self.unmute_the_dead(row, game)
@@ -137,25 +145,51 @@ class Games:
         pending = await Deadline.filter(game_id=row.id, state="pending").first()
         if command.command == "pause" and pending is not None:
             row.paused_left = max(0.0, pending.due_at - now)
-            pending.state = "void"
-            await pending.save()
+            await Deadline.filter(game_id=row.id, state__in=OPEN_DEADLINES).update(state="void")
         elif command.command == "resume":
             left = row.paused_left if row.paused_left is not None else 0.0
             row.paused_left = None
-            await Deadline.create(game=row, window=row.window, due_at=now + left)
+            await self._schedule(row, now + left)
         elif command.command == "extend":
             if pending is not None:
-                pending.due_at = max(now, pending.due_at + command.minutes * 60)
-                await pending.save()
+                await Deadline.filter(game_id=row.id, state__in=OPEN_DEADLINES).update(state="void")
+                await self._schedule(row, max(now, pending.due_at + command.minutes * 60))
             elif row.paused_left is not None:
                 row.paused_left = max(0.0, row.paused_left + command.minutes * 60)
 
-    async def fire(self, row: GameRow, deadline: Deadline) -> None:
-        """A due deadline: close its window (once), if it is still the game's window."""
-        deadline.state = "fired"
+    async def fire(self, row: GameRow, deadline: Deadline) -> bool:
+        """A due deadline: close its window (once), if it is still the game's window; or
+        remind those it waits for. Whether a window's deadline fired."""
+        closes = deadline.state == "pending"
+        deadline.state = "fired" if closes else "reminded"
         await deadline.save()
         if row.status == "running" and row.window == deadline.window:
-            await self.apply(row, Close(at=deadline.due_at), None)
+            if closes:
+                await self.apply(row, Close(at=deadline.due_at), None)
+            else:
+                await self._remind(row)
+        return closes
+
+    async def _schedule(self, row: GameRow, due: float) -> None:
+        """The open window's deadline, and its reminder (`reminder_lead`) before it."""
+        await Deadline.create(game=row, window=row.window, due_at=due)
+        lead = reminder_lead(due - self.clock.now())
+        if lead is not None:
+            await Deadline.create(game=row, window=row.window, due_at=due - lead, state="remind")
+
+    async def _remind(self, row: GameRow) -> None:
+        """Tell each player the window still waits for how long is left (a missing vote
+        costs the alchemists votes; an unsent action is simply lost)."""
+        game = await self.load(row)
+        close = await Deadline.filter(game_id=row.id, window=row.window, state="pending").first()
+        if game.state.paused or close is None:
+            return
+        key = texts.REMIND_VOTE if game.ruleset.voting_open(game) else texts.REMIND_CHOICE
+        left = time_left(close.due_at - self.clock.now())
+        seats = await seat_identities(row)
+        for pid in game.ruleset.waiting_for(game):
+            if pid in seats:
+                await outbox.to_person(seats[pid], text_payload(key, left=left), game=row)
 
     async def window_opened(self, row: GameRow, game: Game) -> None:
         settings = row.settings or {}
@@ -163,9 +197,8 @@ class Games:
         preset = ruleset.pace.get(settings.get("pace", "quick"), {}).get(
             window_key(game.state.phase.stage))
         if preset is not None and not game.state.paused:
-            await Deadline.create(game=row, window=row.window,
-                                  due_at=due_at(preset, self.clock.now(),
-                                                settings.get("tz", "Europe/Berlin")))
+            await self._schedule(row, due_at(preset, self.clock.now(),
+                                             settings.get("tz", "Europe/Berlin")))
         await self._prompts(row, game)
 
     # ------------------------------------------------------------------ team rooms

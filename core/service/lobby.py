@@ -11,13 +11,13 @@ from core.engine import GameSetup, SetupError
 from core.engine.messages import Ref
 from core.engine.registry import available, load_ruleset
 from core.i18n import available_locales
-from core.storage.models import Chat, Deadline, Identity, KeyValue, Seat
+from core.storage.models import OPEN_DEADLINES, Chat, Deadline, Identity, KeyValue, Seat
 from core.storage.models import Game as GameRow
 
 from . import outbox, texts
 from .codec import text_payload
 from .games import relock
-from .pace import DEFAULT_TZ, PACES, valid_timezone
+from .pace import DEFAULT_TZ, PACES, time_left, valid_timezone
 from .replies import Reply
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ class Lobby:
             return
         game = await self.service.games.load(row)
         deadline = await Deadline.filter(game_id=row.id, state="pending").first()
-        left = "—" if deadline is None else _duration(deadline.due_at - self.service.clock.now())
+        left = "—" if deadline is None else time_left(deadline.due_at - self.service.clock.now())
         await outbox.to_group(chat, text_payload(texts.STATUS, ruleset=Ref("ruleset", row.ruleset),
                                                  phase=str(game.state.phase), left=left),
                               game=row)
@@ -279,7 +279,7 @@ class Lobby:
         if row.setup is not None:
             await self.service.games.unmute_the_dead(row, await self.service.games.load(row))
             await self.service.games.close_teams(row)
-        await Deadline.filter(game_id=row.id, state="pending").update(state="void")
+        await Deadline.filter(game_id=row.id, state__in=OPEN_DEADLINES).update(state="void")
         self.service.games.forget(row.id)
         await outbox.to_group(chat, text_payload(texts.CANCELLED, host=person.name))
 
@@ -304,13 +304,6 @@ def _parse_value(raw: str) -> Any:
         return int(raw)
     except ValueError:
         return raw
-
-
-def _duration(seconds: float) -> str:
-    seconds = max(0, int(seconds))
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 def _default_ruleset() -> str:

@@ -49,6 +49,22 @@ def due_at(preset: Any, now: float, tz: str) -> float:
     return target.timestamp()
 
 
+def time_left(seconds: float) -> str:
+    """`4:05`, or `1:02:03` from an hour on: the same in every language."""
+    seconds = max(0, int(seconds))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def reminder_lead(window: float) -> float | None:
+    """How long before a window's deadline its laggards are reminded: a quarter of the
+    window, at most an hour; none for a window shorter than a minute."""
+    if window < 60:
+        return None
+    return min(3600.0, window / 4)
+
+
 def window_key(stage: str) -> str:
     """The pace table's key for a phase stage (the alchemists' night has no stage name)."""
     return stage or "night"

@@ -14,7 +14,15 @@ from tortoise.transactions import in_transaction
 
 from core.engine import Act, Host, MarkEarly, Say, Vote, Whisper
 from core.i18n import available_locales
-from core.storage.models import Button, Chat, Deadline, Identity, ProcessedUpdate, Seat
+from core.storage.models import (
+    OPEN_DEADLINES,
+    Button,
+    Chat,
+    Deadline,
+    Identity,
+    ProcessedUpdate,
+    Seat,
+)
 from core.storage.models import Game as GameRow
 
 from . import outbox, texts
@@ -91,7 +99,7 @@ class GameService:
         first, each exactly once."""
         fired = 0
         now = self.clock.now()
-        due = Deadline.filter(state="pending", due_at__lte=now).order_by("due_at", "id")
+        due = Deadline.filter(state__in=OPEN_DEADLINES, due_at__lte=now).order_by("due_at", "id")
         if limit is not None:
             due = due.limit(limit)
         for pending in await due:
@@ -104,12 +112,13 @@ class GameService:
                         row = await locked_game(pending.game_id)
                         deadline = await Deadline.filter(id=pending.id) \
                             .select_for_update().get()
-                        if deadline.state != "pending":
+                        if deadline.state not in OPEN_DEADLINES:
                             continue
-                        await self.games.fire(row, deadline)
-                        fired += 1
-                    self.deadlines_fired += 1
-                    self.deadline_lateness += max(0.0, self.clock.now() - deadline.due_at)
+                        closed = await self.games.fire(row, deadline)
+                        fired += closed
+                    if closed:
+                        self.deadlines_fired += 1
+                        self.deadline_lateness += max(0.0, self.clock.now() - deadline.due_at)
                 except Exception:
                     self.games.cache.clear()
                     raise

@@ -109,14 +109,19 @@ class Outbox(Model):
         table = "outbox"
 
 
+OPEN_DEADLINES = ("pending", "remind")  # not yet due: a window's close and its reminder
+
+
 class Deadline(Model):
-    """When the game's current window closes."""
+    """When the game's current window closes, or (state `remind`) when those it still waits
+    for are reminded."""
 
     id = fields.IntField(primary_key=True)
     game = fields.ForeignKeyField("models.Game", related_name="deadlines", db_index=True)
     window = fields.IntField()
     due_at = fields.FloatField(db_index=True)
-    state = fields.CharField(max_length=16, default="pending", db_index=True)  # pending|fired|void
+    # pending|fired|void for the close; remind|reminded|void for the reminder before it
+    state = fields.CharField(max_length=16, default="pending", db_index=True)
 
     class Meta:
         table = "deadline"

@@ -220,6 +220,10 @@ class Alchemists(Ruleset):
         return [spec for spec in self.offers(game, p) if spec.id != "pass" and (
             spec.id != "take" or is_owed)]
 
+    def awaited(self, game: Game, p: Player) -> bool:
+        """The Stone's powers are a free extra: a holder is not reminded of them."""
+        return any(not spec.id.startswith("stone_") for spec in self.prompted(game, p))
+
     def may_act_removed(self, game: Game, p: Player, action: str) -> bool:
         return action == "take" and TAKE in self.abilities(game, p)
 

@@ -245,3 +245,38 @@ async def test_the_forum_pace_turns_inactivity_on_unless_the_host_chose(db_url, 
     await chat("Ann: /startgame")
     game = await chat.session.service.games.load(await the_game())
     assert game.state.options["inactivity_hours"] == hours
+
+
+def reminded(lines: list[str]) -> dict[str, str]:
+    return {line[len("[to "):line.index("]")]: line[line.index("]") + 2:]
+            for line in lines if line.startswith("[to ") and "Time is running out" in line}
+
+
+async def test_who_the_window_still_waits_for_is_reminded_once_before_it_closes(db_url):
+    """A quarter of the window before its deadline, each player it still waits for is told
+    privately how long is left: the non-voters in a vote, the silent actors at night."""
+    chat = await open_chat(db_url)
+    await started_changelings(chat)
+    lines = await chat("Ann: [Bob]", "Bob: [Bob]", ":wait 140s")  # the election lasts 180 s
+    assert reminded(lines) == {name: "Time is running out: 0:40 left, and your vote is missing."
+                               for name in PLAYERS if name not in ("Ann", "Bob")}
+    assert not reminded(await chat(":wait 30s"))  # once per window
+    await chat(":wait 20s")  # the election closes: the dusk (90 s) begins
+    roles = await roles_by_name(chat)
+    actor = next(name for name, role in roles.items() if role == "researcher")
+    target = next(name for name in PLAYERS if name != actor)
+    await chat(f"{actor}> [{target}]")
+    lines = await chat(":wait 70s")
+    assert reminded(lines) == {
+        name: "Time is running out: 0:20 left, and your choice is still open."
+        for name, role in roles.items() if role in ("changeling", "shield")}
+
+
+async def test_a_paused_window_reminds_nobody_and_resuming_schedules_it_again(db_url):
+    chat = await open_chat(db_url)
+    await started_changelings(chat)
+    await chat("Ann: /pause")
+    assert not reminded(await chat(":wait 1h"))
+    await chat("Ann: /resume")  # 180 s were left: the reminder comes 45 s before the end
+    assert not reminded(await chat(":wait 130s"))
+    assert reminded(await chat(":wait 10s"))
