@@ -73,15 +73,20 @@ class Runtime:
         while True:
             self.last_loop_at = self.clock.now()
             busy = False
+            # a bounded batch: after a long outage the messages of the first games go out
+            # while the rest still fire; a failure of either half does not stop the other
             try:
-                # a bounded batch: after a long outage the messages of the first games go out
-                # while the rest still fire
                 busy = bool(await self.service.fire_due_deadlines(limit=50))
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a broken game must not stop the others; it is retried
+                log.exception("firing deadlines failed")
+            try:
                 busy = bool(await self.deliverer.deliver_due()) or busy
             except asyncio.CancelledError:
                 raise
-            except Exception:  # a broken round must not stop the games; the next one retries
-                log.exception("scheduler round failed")
+            except Exception:  # the next round retries
+                log.exception("delivery round failed")
             if busy:
                 continue
             self.wake.clear()

@@ -37,6 +37,7 @@ from .ports import Incoming, Notice
 from .replies import Reply
 
 log = logging.getLogger(__name__)
+RETRY_PAUSE = 30.0  # seconds before a deadline that failed is tried again
 
 TOKEN_LENGTH = Button._meta.fields_map["token"].max_length  # longer data is forged
 HOST_WORDS = {"pause", "resume", "extend", "force", "modkill", "replace", "announce"}
@@ -56,6 +57,7 @@ class GameService:
         self.commands_applied = 0
         self.deadlines_fired = 0
         self.deadline_lateness = 0.0  # seconds, summed over the fired deadlines
+        self._retry_at: dict[int, float] = {}  # a failed deadline's next try
 
     # ------------------------------------------------------------------ entry points
     async def handle(self, incoming: Incoming) -> Notice | None:
@@ -96,13 +98,20 @@ class GameService:
 
     async def fire_due_deadlines(self, limit: int | None = None) -> int:
         """Close every window whose deadline has passed (or the `limit` oldest), oldest
-        first, each exactly once."""
+        first, each exactly once.
+
+        A deadline that fails (a game that cannot be loaded, say) does not hold up the
+        others: they fire, it is tried again after `RETRY_PAUSE`, and its error is raised
+        once the rest are done."""
         fired = 0
         now = self.clock.now()
         due = Deadline.filter(state__in=OPEN_DEADLINES, due_at__lte=now).order_by("due_at", "id")
         if limit is not None:
             due = due.limit(limit)
+        failures: list[Exception] = []
         for pending in await due:
+            if self._retry_at.get(pending.id, 0.0) > now:
+                continue
             async with self.lock:
                 try:
                     async with in_transaction():
@@ -119,9 +128,16 @@ class GameService:
                     if closed:
                         self.deadlines_fired += 1
                         self.deadline_lateness += max(0.0, self.clock.now() - deadline.due_at)
-                except Exception:
+                    self._retry_at.pop(pending.id, None)
+                except Exception as err:
                     self.games.cache.clear()
-                    raise
+                    self._retry_at[pending.id] = now + RETRY_PAUSE
+                    if failures:
+                        log.exception("deadline %s of game %s failed", pending.id,
+                                      pending.game_id)
+                    failures.append(err)
+        if failures:
+            raise failures[0]
         return fired
 
     @staticmethod

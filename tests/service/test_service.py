@@ -280,3 +280,37 @@ async def test_a_paused_window_reminds_nobody_and_resuming_schedules_it_again(db
     await chat("Ann: /resume")  # 180 s were left: the reminder comes 45 s before the end
     assert not reminded(await chat(":wait 130s"))
     assert reminded(await chat(":wait 10s"))
+
+
+async def test_a_failing_deadline_does_not_hold_up_the_others(db_url, monkeypatch):
+    """Failure injection. The reminder before the election's close cannot be handled: the
+    close, due later, still fires, and the error is raised after it. Then the dusk's close
+    fails once: it is not retried at once, but after a pause, and then the night goes on."""
+    chat = await open_chat(db_url)
+    await started_changelings(chat)
+    service = chat.session.service
+    real_fire = service.games.fire
+    broken = {"remind"}
+
+    async def failing(row, deadline):
+        if deadline.state in broken:
+            raise RuntimeError("injected")
+        return await real_fire(row, deadline)
+
+    monkeypatch.setattr(service.games, "fire", failing)
+    chat.session.clock.advance(200)  # both the reminder (135 s) and the close (180 s) are due
+    with pytest.raises(RuntimeError, match="injected"):
+        await service.fire_due_deadlines()
+    assert str((await service.games.load(await the_game())).state.phase) == "night 1 dusk"
+
+    broken.clear()
+    broken.add("pending")  # now the dusk's close fails
+    chat.session.clock.advance(100)
+    with pytest.raises(RuntimeError, match="injected"):
+        await service.fire_due_deadlines()
+    broken.clear()
+    assert await service.fire_due_deadlines() == 0  # not tried again at once
+    chat.session.clock.advance(31)
+    assert await service.fire_due_deadlines() == 1
+    # the dusk closed (and the dawn at once: nobody here acts at dawn)
+    assert str((await service.games.load(await the_game())).state.phase) == "day 2 vote"
