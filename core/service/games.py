@@ -4,10 +4,12 @@ transaction (log, snapshot, outbox, deadlines, prompts), and what follows a wind
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 from typing import Any
 
 from core.engine import Act, Close, Command, Game, GameSetup, Host, Outcome, Refused, Vote, replay
+from core.engine.build import build_of
 from core.engine.commands import MarkEarly
 from core.engine.messages import Message, Ref
 from core.engine.registry import load_ruleset
@@ -30,6 +32,7 @@ from .codec import command_from_json, command_to_json, encode, message_to_json, 
 from .pace import due_at, reminder_lead, time_left, window_key
 from .replies import Reply
 
+log = logging.getLogger(__name__)
 
 class StateMismatch(RuntimeError):
     """The stored snapshot and the replayed log disagree: the game must not go on silently."""
@@ -63,10 +66,17 @@ class Games:
             return cached[1]
         ruleset = load_ruleset(row.ruleset)
         entries = await LogEntry.filter(game_id=row.id).order_by("seq")
-        game = replay(ruleset, setup_from_json(row.setup or {}),
-                      [command_from_json(e.command) for e in entries])
+        try:
+            game = replay(ruleset, setup_from_json(row.setup or {}),
+                          [command_from_json(e.command) for e in entries])
+        except Refused as refusal:  # only after an upgrade: the new code refuses an old move
+            raise StateMismatch(f"game {row.id}: the log no longer replays: "
+                                f"{refusal.key}") from refusal
         if row.snapshot is not None and encode_snapshot(game) != row.snapshot:
-            raise StateMismatch(f"game {row.id}: snapshot and replay disagree")
+            if row.build == build_of(ruleset):
+                raise StateMismatch(f"game {row.id}: snapshot and replay disagree")
+            log.warning("game %s: the rules' code changed since its snapshot; it goes on "
+                        "from its log, replayed under the new code", row.id)
         self.cache[row.id] = (row.version, game)
         return game
 
@@ -78,6 +88,7 @@ class Games:
         row.setup = setup_to_json(setup)
         row.status = "running"
         row.snapshot = encode_snapshot(game)
+        row.build = build_of(game.ruleset)
         row.window = 1
         await row.save()
         self.cache[row.id] = (row.version, game)
@@ -109,6 +120,7 @@ class Games:
         await LogEntry.create(game=row, seq=row.version, command=command_to_json(command),
                               events=[[e.kind, encode(e.data)] for e in outcome.events])
         row.snapshot = encode_snapshot(game)
+        row.build = build_of(game.ruleset)
         kinds = {e.kind for e in outcome.events}
         # a closing that leaves the phase as it was (a removal made someone owe a reaction,
         # such as naming the next mayor) still opens a new window: its own deadline, prompts

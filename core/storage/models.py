@@ -52,6 +52,7 @@ class Game(Model):
     settings = fields.JSONField(default=dict)  # pace, time zone, role list, options
     setup = fields.JSONField(null=True)  # the engine's GameSetup once started
     snapshot = fields.JSONField(null=True)
+    build = fields.CharField(max_length=32, null=True)  # the code that wrote the snapshot
     version = fields.IntField(default=0)  # number of commands in the log
     window = fields.IntField(default=0)  # counts phase changes: stale buttons and deadlines
     paused_left = fields.FloatField(null=True)  # seconds left on the deadline while paused

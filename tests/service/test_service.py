@@ -126,6 +126,25 @@ async def test_restart_replays_the_log_and_checks_the_snapshot(db_url):
         await chat.session.service.games.load(row)
 
 
+async def test_after_an_upgrade_a_game_goes_on_from_its_log(db_url):
+    """A snapshot written by other code (an older release) may differ from the replay: the
+    log of what the players did is the truth, the game goes on, and the next command stores
+    a snapshot of this code."""
+    chat = await open_chat(db_url)
+    await started_changelings(chat)
+    await chat("Ann: /vote Bob", "Cid: /vote Bob")
+    row = await the_game()
+    assert row.build is not None
+    row.snapshot = {"written by": "an older release"}
+    row.build = "0ld"
+    await row.save()
+    chat.session.service.games.forget(row.id)
+    lines = await chat("Dot: /vote Bob")
+    assert "[group] Votes so far: Bob (3)." in lines
+    row = await the_game()
+    assert row.build != "0ld" and "players" in row.snapshot
+
+
 async def test_overdue_deadlines_fire_once_in_order_after_a_restart(db_url):
     chat = await open_chat(db_url)
     await started_changelings(chat)

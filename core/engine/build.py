@@ -1,0 +1,32 @@
+"""Which code decides a game: a fingerprint of the engine's and the rule set's sources.
+
+A stored snapshot is checked against the replayed log on every load. With the same code a
+difference means corruption and the game must stop; after an upgrade it only means the rules'
+code changed, and the log (the commands players gave) is the truth to go on from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+from functools import cache
+from pathlib import Path
+
+from .ruleset import Ruleset
+
+ENGINE = Path(__file__).resolve().parent
+
+
+@cache
+def _fingerprint(folders: tuple[Path, ...]) -> str:
+    digest = hashlib.sha256()
+    for folder in folders:
+        for source in sorted(folder.rglob("*.py")):
+            digest.update(source.relative_to(folder).as_posix().encode())
+            digest.update(source.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def build_of(ruleset: Ruleset) -> str:
+    """The fingerprint of the engine and of the package that defines this rule set."""
+    return _fingerprint((ENGINE, Path(inspect.getfile(type(ruleset))).resolve().parent))
