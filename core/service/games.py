@@ -9,7 +9,6 @@ import secrets
 from typing import Any
 
 from core.engine import Act, Close, Command, Game, GameSetup, Host, Outcome, Refused, Vote, replay
-from core.engine.build import build_of
 from core.engine.commands import MarkEarly
 from core.engine.messages import Message, Ref
 from core.engine.registry import load_ruleset
@@ -27,6 +26,7 @@ from core.storage.models import (
 from core.storage.models import Game as GameRow
 
 from . import outbox, texts
+from .build import build_of
 from .clock import Clock
 from .codec import command_from_json, command_to_json, encode, message_to_json, text_payload
 from .pace import due_at, reminder_lead, time_left, window_key

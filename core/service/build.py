@@ -12,9 +12,10 @@ import inspect
 from functools import cache
 from pathlib import Path
 
-from .ruleset import Ruleset
+import core.engine
+from core.engine.ruleset import Ruleset
 
-ENGINE = Path(__file__).resolve().parent
+ENGINE = Path(core.engine.__file__).resolve().parent
 
 
 @cache
