@@ -7,6 +7,7 @@ type so that a secret can only ever be addressed to the people allowed to see it
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, NamedTuple
 
 
@@ -51,38 +52,24 @@ class Ref(NamedTuple):
 
 # Refs are immutable and named over and over (every message names players and roles), so
 # each is made once and shared.
-_PLAYER_REFS: dict[str, Ref] = {}
-_ROLE_REFS: dict[str, Ref] = {}
-_SIDE_REFS: dict[str, Ref] = {}
-_CAUSE_REFS: dict[str, Ref] = {}
-
-
+@cache
 def player(pid: str) -> Ref:
-    ref = _PLAYER_REFS.get(pid)
-    if ref is None:
-        ref = _PLAYER_REFS[pid] = Ref("player", pid)
-    return ref
+    return Ref("player", pid)
 
 
+@cache
 def role(role_id: str) -> Ref:
-    ref = _ROLE_REFS.get(role_id)
-    if ref is None:
-        ref = _ROLE_REFS[role_id] = Ref("role", role_id)
-    return ref
+    return Ref("role", role_id)
 
 
+@cache
 def side(side_id: str) -> Ref:
-    ref = _SIDE_REFS.get(side_id)
-    if ref is None:
-        ref = _SIDE_REFS[side_id] = Ref("side", side_id)
-    return ref
+    return Ref("side", side_id)
 
 
+@cache
 def cause(cause_id: str) -> Ref:
-    ref = _CAUSE_REFS.get(cause_id)
-    if ref is None:
-        ref = _CAUSE_REFS[cause_id] = Ref("cause", cause_id)
-    return ref
+    return Ref("cause", cause_id)
 
 
 class Message(NamedTuple):

@@ -18,16 +18,17 @@ from core.engine.ruleset import Ruleset
 ENGINE = Path(core.engine.__file__).resolve().parent
 
 
+def build_of(ruleset: Ruleset) -> str:
+    """The fingerprint of the engine and of the package that defines this rule set (read
+    once per rule set and process: every applied command stores it)."""
+    return _build_of(type(ruleset))
+
+
 @cache
-def _fingerprint(folders: tuple[Path, ...]) -> str:
+def _build_of(kind: type[Ruleset]) -> str:
     digest = hashlib.sha256()
-    for folder in folders:
+    for folder in (ENGINE, Path(inspect.getfile(kind)).resolve().parent):
         for source in sorted(folder.rglob("*.py")):
             digest.update(source.relative_to(folder).as_posix().encode())
             digest.update(source.read_bytes())
     return digest.hexdigest()[:16]
-
-
-def build_of(ruleset: Ruleset) -> str:
-    """The fingerprint of the engine and of the package that defines this rule set."""
-    return _fingerprint((ENGINE, Path(inspect.getfile(type(ruleset))).resolve().parent))

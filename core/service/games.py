@@ -34,6 +34,7 @@ from .replies import Reply
 
 log = logging.getLogger(__name__)
 
+
 class StateMismatch(RuntimeError):
     """The stored snapshot and the replayed log disagree: the game must not go on silently."""
 
@@ -192,10 +193,10 @@ class Games:
     async def _remind(self, row: GameRow) -> None:
         """Tell each player the window still waits for how long is left (a missing vote
         costs the alchemists votes; an unsent action is simply lost)."""
-        game = await self.load(row)
         close = await Deadline.filter(game_id=row.id, window=row.window, state="pending").first()
-        if game.state.paused or close is None:
+        if close is None:  # paused (a pause voids the reminder too, so only in a race)
             return
+        game = await self.load(row)
         key = texts.REMIND_VOTE if game.ruleset.voting_open(game) else texts.REMIND_CHOICE
         left = time_left(close.due_at - self.clock.now())
         seats = await seat_identities(row)

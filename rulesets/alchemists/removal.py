@@ -32,6 +32,23 @@ def on_removed(game: Game, p: Player, cause: str) -> None:
     stone_rules.check_finished(game)
 
 
+def introduce_father(game: Game, head: Player) -> None:
+    """Rules §2: father knows every homunculus, and father and greed are told of each other
+    (at the start, and again for pride become father [decision]); each is recorded as
+    learned, the role told."""
+    for h in homunculi(game):
+        if h.pid != head.pid:
+            game.learn(head.pid, h.pid, h.role)
+            game.tell(to_player(head.pid), N_("{name} is a homunculus ({role})."),
+                      name=player(h.pid), role=role(h.role))
+    greed = next((p for p in game.state.living() if p.role == "greed"), None)
+    if greed is not None:
+        game.learn(head.pid, greed.pid, greed.role)
+        game.tell(to_player(head.pid), N_("{name} is Greed."), name=player(greed.pid))
+        game.learn(greed.pid, head.pid, head.role)
+        game.tell(to_player(greed.pid), N_("{name} is Father."), name=player(head.pid))
+
+
 def _father_falls(game: Game) -> None:
     """AL-FATHER: pride becomes father; without pride the homunculi band together."""
     if father(game) is not None:
@@ -48,17 +65,7 @@ def _father_falls(game: Game) -> None:
                 game.learn(h.pid, heir.pid, heir.role)
                 game.tell(to_player(h.pid), N_("Father is dead; {name} leads you now."),
                           name=player(heir.pid))
-                # §2/§5: `father` knows every homunculus — the new father too
-                game.learn(heir.pid, h.pid, h.role)
-                game.tell(to_player(heir.pid), N_("{name} is a homunculus ({role})."),
-                          name=player(h.pid), role=role(h.role))
-        # §2: father and greed are told of each other, the new father too [decision]
-        for greed in game.state.living():
-            if greed.role == "greed":
-                game.learn(heir.pid, greed.pid, greed.role)
-                game.tell(to_player(heir.pid), N_("{name} is Greed."), name=player(greed.pid))
-                game.learn(greed.pid, heir.pid, heir.role)
-                game.tell(to_player(greed.pid), N_("{name} is Father."), name=player(heir.pid))
+        introduce_father(game, heir)  # §5: the new father knows what a father knows
         return
     band = homunculi(game)
     for h in band:  # they learn each other, recorded like the start's knowledge (rules §2)

@@ -18,7 +18,7 @@ from . import day, night
 from . import stone as stone_rules
 from .common import als, father, homunculi, linked_partners, side_of
 from .end import check_end
-from .removal import on_removed
+from .removal import introduce_father, on_removed
 from .roles import (
     ACTION_NAMES,
     CANONICAL,
@@ -139,20 +139,12 @@ class Alchemists(Ruleset):
         """Rules §2: who is told whom at the start, each recorded as learned (the role told)."""
         players = game.state.players.values()
         head = next((p for p in players if p.role == "father"), None)
-        greed = next((p for p in players if p.role == "greed"), None)
         if head is not None:
             for h in homunculi(game):
                 if h.pid != head.pid:
                     game.learn(h.pid, head.pid, head.role)
                     game.tell(to_player(h.pid), N_("{name} is Father."), name=player(head.pid))
-                    game.learn(head.pid, h.pid, h.role)
-                    game.tell(to_player(head.pid), N_("{name} is a homunculus ({role})."),
-                              name=player(h.pid), role=role(h.role))
-            if greed is not None:
-                game.learn(head.pid, greed.pid, greed.role)
-                game.tell(to_player(head.pid), N_("{name} is Greed."), name=player(greed.pid))
-                game.learn(greed.pid, head.pid, head.role)
-                game.tell(to_player(greed.pid), N_("{name} is Father."), name=player(head.pid))
+            introduce_father(game, head)
         xing = next((p for p in players if p.role == "xing"), None)
         guard = next((p for p in players if p.role == "bodyguard"), None)
         if xing is not None and guard is not None:
