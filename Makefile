@@ -30,7 +30,7 @@ bench: install
 
 # Re-extract the message template and merge it into the catalogs (see README: add a language).
 messages: install
-	$(VENV)/bin/pybabel extract -F babel.cfg -k N_ -k tell_n:2,3 -k refused_n:1,2 -k SetupError \
+	$(VENV)/bin/pybabel extract -F babel.cfg -k N_ -k tell_n:2,3 -k refused_n:1,2 -k SetupError -k n_:1,2 \
 		--no-location --sort-output --project=nightfall -o locales/nightfall.pot .
 	$(VENV)/bin/pybabel update -i locales/nightfall.pot -d locales -D nightfall --no-fuzzy-matching \
 		--ignore-obsolete

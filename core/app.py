@@ -50,7 +50,8 @@ async def serve(settings: Settings) -> None:
     setup_logging(settings.log.level, settings.log.format)
     defaults = settings.defaults
     runtime = Runtime(settings.database.url, build_adapters(settings),
-                      defaults=GameDefaults(defaults.language, defaults.pace, defaults.timezone))
+                      defaults=GameDefaults(defaults.language, defaults.pace, defaults.timezone,
+                                            defaults.give_up_hours))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

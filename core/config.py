@@ -57,6 +57,9 @@ class DefaultsSettings(Section):
     language: Literal["en", "de", "ru"] = "en"
     pace: str = "quick"
     timezone: str = "Europe/Berlin"
+    # a game whose group the bot cannot write to (removed, silenced, topic closed) is
+    # paused at once and cancelled after this many hours
+    give_up_hours: float = Field(default=24.0, gt=0)
 
     @field_validator("pace")
     @classmethod
@@ -90,6 +93,9 @@ class TelegramSettingsSection(Section):
     webhook_listen: str = "127.0.0.1"
     webhook_port: int = Field(default=8443, ge=1, le=65535)
     webhook_secret: SecretStr | None = None
+    # seconds to wait for Telegram's answer to one call; a send that gets no answer in time
+    # may still have arrived, so it is never sent again
+    request_timeout: float = Field(default=10.0, gt=0)
     rates: RateSettings = RateSettings()
 
     @model_validator(mode="after")

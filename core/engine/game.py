@@ -317,7 +317,12 @@ class Game:
         s.host_log.append((s.phase.kind, s.phase.number, cmd.command))
         if cmd.command == "pause":
             s.paused = True
-            self.tell(GROUP, N_("The host paused the game. Nothing counts until it resumes."))
+            if cmd.extra.get("reason") == "unreachable":  # the service, not the host, paused
+                self.tell(GROUP, N_("The game is paused: I could not write in this chat. "
+                                    "Nothing counts until the host resumes it."))
+            else:
+                self.tell(GROUP, N_("The host paused the game. Nothing counts until it "
+                                    "resumes."))
         elif cmd.command == "resume":
             s.paused = False
             self.tell(GROUP, N_("The host resumed the game."))

@@ -305,7 +305,7 @@ class Games:
         chat = await row.chat
         living = [p for p in state.players.values() if p.alive]
         if ruleset.voting_open(game):
-            buttons = [await self.button(row, None, {"text": p.name},
+            buttons = [await self.button(row, None, encode(Ref("player", p.pid)),
                                           {"type": "vote", "target": p.pid}) for p in living]
             if ruleset.early_votes_open(game):
                 buttons.append(await self.button(row, None, {"key": texts.EARLY_BUTTON},

@@ -11,7 +11,7 @@ from core.engine import GameSetup, SetupError
 from core.engine.messages import Ref
 from core.engine.registry import available, load_ruleset
 from core.i18n import available_locales
-from core.storage.models import OPEN_DEADLINES, Chat, Deadline, Identity, KeyValue, Seat
+from core.storage.models import DUE_STATES, Chat, Deadline, Identity, KeyValue, Seat
 from core.storage.models import Game as GameRow
 
 from . import outbox, texts
@@ -89,11 +89,16 @@ class Lobby:
         if len(words) > 1 and words[1] in available_locales():
             chat.locale = words[1]
             await chat.save(update_fields=["locale"])
-        await self._not_elsewhere(person)
+        if not person.anonymous:
+            await self._not_elsewhere(person)
         row = await GameRow.create(chat=chat, ruleset=ruleset_id, host=person,
                                    settings={"pace": self.service.defaults.pace,
                                              "tz": self.service.defaults.timezone,
                                              "roles": None, "options": {}})
+        if person.anonymous:  # hosts, but is nobody the bot could seat or write to
+            await outbox.to_group(chat, text_payload(texts.ANONYMOUS_HOST), game=row)
+            await self._signup_message(row, chat, [])
+            return
         await Seat.create(game=row, identity=person, pid="", position=0)
         await self._signup_message(row, chat, [person.name])
 
@@ -141,6 +146,8 @@ class Lobby:
         chat = await row.chat
         seat = await Seat.filter(game_id=row.id, identity_id=person.id, active=True).first()
         if what == "join":
+            if person.anonymous:
+                raise Reply(texts.ANONYMOUS_CANNOT_PLAY)
             if seat is not None:
                 raise Reply(texts.ALREADY_JOINED)
             await self._not_elsewhere(person, allowed=row)
@@ -274,12 +281,29 @@ class Lobby:
             raise Reply(texts.NO_GAME)
         if row.host_id != person.id and not admin:
             raise Reply(texts.NOT_HOST)
+        await self.cancel(row, chat, person)
+
+    async def end_unreachable(self, person: Identity) -> None:
+        """/endgame in the host's private chat: the game whose group the bot cannot reach
+        (removed, or its topic deleted) ends without the group."""
+        rows = await GameRow.filter(host_id=person.id, status__in=["lobby", "running"])
+        row = next((r for r in rows if (r.settings or {}).get("lost")), None)
+        if row is None:
+            raise Reply(texts.ENDGAME_PRIVATE_NONE)
+        await self.cancel(row, await row.chat, person)
+        await outbox.to_person(person, text_payload(texts.CANCELLED, host=person.name),
+                               game=row)
+
+    async def cancel(self, row: GameRow, chat: Chat, person: Identity) -> None:
+        """The host ends the game before it is decided: everybody may speak again and is
+        free for another game."""
+        await relock(row)
         row.status = "cancelled"
         await row.save(update_fields=["status"])
         if row.setup is not None:
             await self.service.games.unmute_the_dead(row, await self.service.games.load(row))
             await self.service.games.close_teams(row)
-        await Deadline.filter(game_id=row.id, state__in=OPEN_DEADLINES).update(state="void")
+        await Deadline.filter(game_id=row.id, state__in=DUE_STATES).update(state="void")
         self.service.games.forget(row.id)
         await outbox.to_group(chat, text_payload(texts.CANCELLED, host=person.name))
 

@@ -14,7 +14,7 @@ import os
 import secrets
 import socket
 from collections import deque
-from typing import Any
+from typing import Any, Protocol
 
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
@@ -26,14 +26,20 @@ from core.storage.models import Button, Chat, Game, Identity, KeyValue, Outbox, 
 from . import texts
 from .clock import Clock
 from .codec import decode, text_payload
+from .names import shown_names
 from .ports import (
     Adapter,
     ButtonOut,
+    ChatEvent,
+    ChatLost,
+    ChatMoved,
+    NotAllowed,
     Outgoing,
     PermanentError,
     Silence,
     TeamRoom,
     TransientError,
+    UnknownOutcome,
     Unreachable,
 )
 
@@ -112,6 +118,29 @@ class RateLimiter:
         self.last_overall[adapter.platform] = now
         return True
 
+    def spend(self, adapter: Adapter, chat_ref: str, private: bool, now: float,
+              extra: int) -> None:
+        """A message that was sent as `extra` more platform messages than one: the chat and
+        the platform wait that much longer before the next."""
+        limits = adapter.limits
+        key = (adapter.platform, chat_ref)
+        if limits.per_chat:
+            self.last_chat[key] = self.last_chat.get(key, now) + extra / limits.per_chat
+        if limits.overall:
+            self.last_overall[adapter.platform] = (
+                self.last_overall.get(adapter.platform, now) + extra / limits.overall)
+        recent = self.group_minute.get(key) if not private else None
+        if recent is not None and limits.per_group_minute:
+            recent.extend([now] * extra)
+
+
+class Watcher(Protocol):
+    """Who hears what delivery learned about a chat (the game service)."""
+
+    async def chat_event(self, event: ChatEvent) -> None: ...
+
+    async def order_refused(self, outbox_id: int) -> None: ...
+
 
 LEASE_KEY = "outbox-lease"
 LEASE_SECONDS = 15.0
@@ -130,10 +159,12 @@ class Deliverer:
     LEASE_SECONDS and recovers what the dead one was sending.
     """
 
-    def __init__(self, adapters: dict[str, Adapter], clock: Clock, shared: bool = False) -> None:
+    def __init__(self, adapters: dict[str, Adapter], clock: Clock, shared: bool = False,
+                 watcher: Watcher | None = None) -> None:
         self.adapters = adapters
         self.clock = clock
         self.shared = shared
+        self.watcher = watcher
         self.worker = worker_name()
         self.leading = False
         self.limiter = RateLimiter()
@@ -221,7 +252,15 @@ class Deliverer:
             row.worker = self.worker
             await row.save(update_fields=["status", "worker"])
             try:
-                await self._hand_over(adapter, row)
+                parts = await self._hand_over(adapter, row)
+            except ChatMoved as err:  # the failed message goes to the chat's new place
+                row.status = "pending"
+                row.next_try_at = now
+                blocked.add(key)
+                await row.save(update_fields=["status", "next_try_at"])
+                await self._tell(ChatEvent(row.platform, row.chat_ref, "moved",
+                                           new_ref=err.new_ref))
+                continue
             except TransientError as err:
                 row.attempts += 1
                 delay = err.retry_after or min(MAX_BACKOFF, 2.0 ** row.attempts)
@@ -232,6 +271,25 @@ class Deliverer:
                 self._failed(row.platform)
                 blocked.add(key)
                 log.warning("delivery %s failed (attempt %s): %s", row.id, row.attempts, err)
+            except UnknownOutcome as err:
+                row.status = "unknown"  # may have arrived: posting it again could double it
+                self._failed(row.platform)
+                log.warning("delivery %s may or may not have arrived: %s", row.id, err)
+            except ChatLost as err:
+                row.status = "lost"  # posted when the bot can write there again
+                self._failed(row.platform)
+                blocked.add(key)
+                await row.save(update_fields=["status"])
+                await self._tell(ChatEvent(row.platform, row.chat_ref, "lost",
+                                           reason=err.reason))
+                continue
+            except NotAllowed as err:
+                row.status = "norights"  # done when the bot has the right again
+                await row.save(update_fields=["status"])
+                log.info("delivery %s waits for the right to do it: %s", row.id, err)
+                if self.watcher is not None:
+                    await self.watcher.order_refused(row.id)
+                continue
             except Unreachable as err:
                 row.status = "unreachable"
                 self._failed(row.platform)
@@ -244,11 +302,17 @@ class Deliverer:
             else:
                 row.status = "sent"
                 sent += 1
+                if paced and parts > 1:  # a long text went as several messages
+                    self.limiter.spend(adapter, row.chat_ref, row.private, now, parts - 1)
             await row.save(update_fields=["status", "attempts", "next_try_at"])
         return sent
 
+    async def _tell(self, event: ChatEvent) -> None:
+        if self.watcher is not None:
+            await self.watcher.chat_event(event)
 
-    async def _hand_over(self, adapter: Adapter, row: Outbox) -> None:
+    async def _hand_over(self, adapter: Adapter, row: Outbox) -> int:
+        """Deliver one row; how many platform messages it took."""
         order = row.payload.get("silence")
         team = row.payload.get("team")
         if order is not None:
@@ -261,7 +325,11 @@ class Deliverer:
                 renderer.render_parts(team["about"], None, None, {}), tuple(team["members"]),
                 bool(team.get("closed"))))
         else:
-            await adapter.send(await render(row))
+            message = await render(row)
+            await adapter.send(message)
+            cost = getattr(adapter, "cost", None)
+            return int(cost(message)) if cost is not None else 1
+        return 1
 
     def _failed(self, platform: str) -> None:
         self.failures[platform] = self.failures.get(platform, 0) + 1
@@ -320,8 +388,9 @@ async def game_renderer(game_id: int | None, locale: str) -> Renderer:
     if game_id is not None:
         game = await Game.get(id=game_id)
         vocabulary = load_ruleset(game.ruleset).vocabulary
-        for seat in await Seat.filter(game_id=game.id, active=True).prefetch_related("identity"):
-            names[seat.pid] = seat.identity.name
+        seats = await Seat.filter(game_id=game.id, active=True).prefetch_related("identity")
+        names = shown_names({seat.pid: (seat.identity.name, seat.identity.handle)
+                             for seat in seats})
     return Renderer(locale, vocabulary, lambda pid: names.get(pid, pid))
 
 

@@ -19,6 +19,7 @@ class GameDefaults:
     language: str = "en"
     pace: str = "quick"
     timezone: str = DEFAULT_TZ
+    give_up_hours: float = 24.0  # a game whose group stays unreachable this long is cancelled
 
 
 def valid_timezone(name: str) -> bool:

@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple, Protocol
+from typing import Literal, NamedTuple, Protocol
+
+#: A chat ref may name one thread of a chat (a Telegram forum topic): "<chat>#<thread>".
+#: What happens to a chat (it moves, the bot is removed) happens to all of its threads.
+THREAD_SEPARATOR = "#"
+
+
+def chat_family(ref: str) -> str:
+    """The chat a (thread) ref belongs to."""
+    return ref.split(THREAD_SEPARATOR, 1)[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -13,7 +22,10 @@ class Incoming:
     `chat` is the group chat's ref, or None for a private message to the bot; `button` is the
     opaque token of a pressed button; `admin` says the platform knows the sender as a chat admin;
     `team` is the key of the team room (see `TeamRoom`) the text was written in: the room's
-    members read it there already, so it only counts as the sender's activity.
+    members read it there already, so it only counts as the sender's activity. `anonymous`
+    says the sender is not a person the bot can seat or write to (a Telegram admin posting as
+    the group); `handle` is the sender's public @username, if the platform has one; `chat_title` the
+    group's name.
     """
 
     platform: str
@@ -26,6 +38,9 @@ class Incoming:
     admin: bool = False
     locale_hint: str | None = None
     team: str | None = None
+    anonymous: bool = False
+    handle: str | None = None
+    chat_title: str | None = None
 
     @property
     def private(self) -> bool:
@@ -101,6 +116,26 @@ class RateLimits:
     per_group_minute: int = 0  # messages per minute in one group chat
 
 
+@dataclass(frozen=True, slots=True)
+class ChatEvent:
+    """Something happened to a group chat itself rather than in it.
+
+    - `moved`: the chat has a new ref (`new_ref`; a Telegram group upgraded to a supergroup,
+      a Matrix room upgraded): its games, settings and waiting messages follow it.
+    - `lost`: the bot can no longer write there (`reason`: removed, silenced, closed or
+      deleted topic): its games pause and the host is told.
+    - `restored`: the bot can write there again.
+    - `rights`: the bot's right to mute members changed (`can_restrict`).
+    """
+
+    platform: str
+    chat_ref: str
+    kind: Literal["moved", "lost", "restored", "rights"]
+    new_ref: str | None = None
+    reason: str | None = None
+    can_restrict: bool | None = None
+
+
 class TransientError(Exception):
     """Sending failed but may work later (network, flood limit); `retry_after` if known."""
 
@@ -113,12 +148,42 @@ class PermanentError(Exception):
     """Sending can never work (the chat is gone, the message is malformed)."""
 
 
+class UnknownOutcome(Exception):
+    """The platform did not answer in time: the message may or may not have arrived. Sending
+    it again could post it twice, so it is not resent (an edit may be: it is idempotent)."""
+
+
+class ChatMoved(TransientError):
+    """The chat has a new ref (see `ChatEvent` "moved"); the message is to be sent there."""
+
+    def __init__(self, message: str, new_ref: str) -> None:
+        super().__init__(message, retry_after=None)
+        self.new_ref = new_ref
+
+
+class ChatLost(PermanentError):
+    """The bot may no longer write in this group chat (see `ChatEvent` "lost")."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class NotAllowed(PermanentError):
+    """The bot lacks the right for an order (muting without admin rights): it is kept and
+    carried out when the right comes back."""
+
+
 class Unreachable(PermanentError):
     """A person's private chat is closed to the bot (never started it, or blocked it). The
     service tells the group once and sends what waits when the person writes to the bot."""
 
 
 class Adapter(Protocol):
+    """What the outbox needs of a platform. Optional: `cost(message) -> int`, how many
+    platform messages one outgoing message becomes (a long text split in parts), for the rate
+    limits; without it every message costs one."""
+
     platform: str
     limits: RateLimits
 

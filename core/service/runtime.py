@@ -19,12 +19,12 @@ from core.storage.db import close_db, open_db
 from .clock import Clock, RealClock
 from .outbox import Deliverer
 from .pace import GameDefaults
-from .ports import Adapter, Incoming, Notice
+from .ports import Adapter, ChatEvent, Incoming, Notice
 from .service import GameService
 
 log = logging.getLogger(__name__)
 
-Handler = Callable[[Incoming], Awaitable[Notice | None]]
+Handler = Callable[[Incoming | ChatEvent], Awaitable[Notice | None]]
 
 
 class PlatformAdapter(Adapter, Protocol):
@@ -57,14 +57,21 @@ class Runtime:
         self.service = GameService(self.clock, self.seed, self.defaults)
         # on PostgreSQL several workers may share the games: one of them delivers at a time
         shared = self.db_url.startswith(("postgres://", "postgresql://"))
-        self.deliverer = Deliverer({a.platform: a for a in self.adapters}, self.clock, shared)
+        self.deliverer = Deliverer({a.platform: a for a in self.adapters}, self.clock, shared,
+                                   watcher=self.service)
         self._loop_task = asyncio.create_task(self._run(), name="nightfall-loop")
         for adapter in self.adapters:
             await adapter.start(self.handle)
 
-    async def handle(self, incoming: Incoming) -> Notice | None:
+    async def handle(self, incoming: Incoming | ChatEvent) -> Notice | None:
+        """An update from a platform: a message or a press (a notice for the presser), or
+        news about a chat itself."""
         assert self.service is not None
-        notice = await self.service.handle(incoming)
+        if isinstance(incoming, ChatEvent):
+            await self.service.chat_event(incoming)
+            notice = None
+        else:
+            notice = await self.service.handle(incoming)
         self.wake.set()
         return notice
 

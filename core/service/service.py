@@ -15,11 +15,13 @@ from tortoise.transactions import in_transaction
 from core.engine import Act, Host, MarkEarly, Say, Vote, Whisper
 from core.i18n import available_locales
 from core.storage.models import (
-    OPEN_DEADLINES,
+    DUE_STATES,
+    GIVE_UP,
     Button,
     Chat,
     Deadline,
     Identity,
+    Outbox,
     ProcessedUpdate,
     Seat,
 )
@@ -30,10 +32,11 @@ from .clock import Clock
 from .codec import text_payload
 from .games import Games, locked_game, seat_identities
 from .lobby import Lobby
-from .names import resolve, split_names
+from .names import Roster
 from .outbox import personal_text
 from .pace import GameDefaults
-from .ports import Incoming, Notice
+from .ports import ChatEvent, Incoming, Notice
+from .reach import Reach
 from .replies import Reply
 
 log = logging.getLogger(__name__)
@@ -52,6 +55,7 @@ class GameService:
         self.defaults = defaults or GameDefaults()
         self.games = Games(clock)
         self.lobby = Lobby(self)
+        self.reach = Reach(self)
         self.lock = asyncio.Lock()
         self.rng = random.Random(seed)
         self.commands_applied = 0
@@ -96,6 +100,25 @@ class GameService:
             self.commands_applied += 1
             return notice
 
+    async def chat_event(self, event: ChatEvent) -> None:
+        """Something happened to a group chat itself (see `ChatEvent`); applied in order with
+        the commands, in one transaction."""
+        async with self.lock:
+            try:
+                async with in_transaction():
+                    await self.reach.apply(event)
+            except Exception:
+                self.games.cache.clear()
+                raise
+
+    async def order_refused(self, outbox_id: int) -> None:
+        """The platform refused a mute or unmute for want of rights (see `Reach`)."""
+        async with self.lock:
+            async with in_transaction():
+                row = await Outbox.get_or_none(id=outbox_id)
+                if row is not None:
+                    await self.reach.cannot_restrict(row)
+
     async def fire_due_deadlines(self, limit: int | None = None) -> int:
         """Close every window whose deadline has passed (or the `limit` oldest), oldest
         first, each exactly once.
@@ -105,7 +128,7 @@ class GameService:
         once the rest are done."""
         fired = 0
         now = self.clock.now()
-        due = Deadline.filter(state__in=OPEN_DEADLINES, due_at__lte=now).order_by("due_at", "id")
+        due = Deadline.filter(state__in=DUE_STATES, due_at__lte=now).order_by("due_at", "id")
         if limit is not None:
             due = due.limit(limit)
         failures: list[Exception] = []
@@ -121,7 +144,14 @@ class GameService:
                         row = await locked_game(pending.game_id)
                         deadline = await Deadline.filter(id=pending.id) \
                             .select_for_update().get()
-                        if deadline.state not in OPEN_DEADLINES:
+                        if deadline.state not in DUE_STATES:
+                            continue
+                        if deadline.state == GIVE_UP:
+                            deadline.state = "fired"
+                            await deadline.save(update_fields=["state"])
+                            if row.status in ("lobby", "running") and \
+                                    (row.settings or {}).get("lost"):
+                                await self.reach.give_up(row)
                             continue
                         closed = await self.games.fire(row, deadline)
                         fired += closed
@@ -169,7 +199,8 @@ class GameService:
     async def _identity(self, incoming: Incoming) -> Identity:
         person, _ = await Identity.get_or_create(
             platform=incoming.platform, ref=incoming.user,
-            defaults={"name": incoming.user_name, "locale_hint": incoming.locale_hint})
+            defaults={"name": incoming.user_name, "locale_hint": incoming.locale_hint,
+                      "handle": incoming.handle, "anonymous": incoming.anonymous})
         changed = []
         if person.name != incoming.user_name and incoming.user_name:
             person.name = incoming.user_name
@@ -177,9 +208,23 @@ class GameService:
         if incoming.locale_hint and person.locale_hint != incoming.locale_hint:
             person.locale_hint = incoming.locale_hint
             changed.append("locale_hint")
+        if person.handle != incoming.handle and not incoming.anonymous:
+            person.handle = incoming.handle
+            changed.append("handle")
         if changed:
             await person.save(update_fields=changed)
         return person
+
+    async def _chat(self, incoming: Incoming) -> Chat:
+        """The group chat row (created on first contact), its title kept current: the host
+        is told about the group by name when the bot loses it."""
+        chat, _ = await Chat.get_or_create(platform=incoming.platform, ref=incoming.chat,
+                                           defaults={"locale": self.defaults.language})
+        title = incoming.chat_title
+        if title and (chat.settings or {}).get("title") != title:
+            chat.settings = {**(chat.settings or {}), "title": title}
+            await chat.save(update_fields=["settings"])
+        return chat
 
     async def _dispatch(self, incoming: Incoming, person: Identity) -> Reply | None:
         """Do what the update asks; a pressed button may have its own answer (else it was
@@ -193,8 +238,7 @@ class GameService:
         if incoming.private:
             await self._private(text, person)
             return
-        chat, _ = await Chat.get_or_create(platform=incoming.platform, ref=incoming.chat,
-                                           defaults={"locale": self.defaults.language})
+        chat = await self._chat(incoming)
         if text.startswith("/"):
             word, _, rest = text[1:].partition(" ")
             await self._group_command(word.split("@")[0].lower(), rest.strip(), chat, person,
@@ -251,7 +295,7 @@ class GameService:
                 raise Reply(texts.NOT_A_PLAYER)
             now = self.clock.now()
             if word == "vote":
-                target = resolve(rest, await self._names(row))
+                target = (await self._roster(row)).resolve(rest)
                 await self.games.apply(row, Vote(seat.pid, target, at=now), person)
             elif word == "unvote":
                 await self.games.apply(row, Vote(seat.pid, None, at=now), person)
@@ -265,13 +309,13 @@ class GameService:
         if row.host_id != person.id and not admin:
             raise Reply(texts.NOT_HOST)
         now = self.clock.now()
-        names = await self._names(row)
+        roster = await self._roster(row)
         if word in ("modkill", "replace"):
             words = rest.split()
             if word == "modkill":
-                command = Host("modkill", resolve(rest, names), at=now)
+                command = Host("modkill", roster.resolve(rest), at=now)
             else:
-                pids, newcomer = split_names(words, names, 1)
+                pids, newcomer = roster.split(words, 1)
                 command = Host("replace", pids[0], by=newcomer, at=now)
                 if not newcomer:
                     raise Reply(texts.NAME_NEEDED)
@@ -290,8 +334,9 @@ class GameService:
             return
         await self.games.apply(row, Host(word, text=rest or None, at=now), person)
 
-    async def _names(self, row: GameRow) -> dict[str, str]:
-        return {pid: person.name for pid, person in (await seat_identities(row)).items()}
+    async def _roster(self, row: GameRow) -> Roster:
+        return Roster({pid: (person.name, person.handle)
+                       for pid, person in (await seat_identities(row)).items()})
 
     # ------------------------------------------------------------------ private chats
     async def _private(self, text: str, person: Identity) -> None:
@@ -307,6 +352,9 @@ class GameService:
         if word == "language":
             await self._personal_language(rest, person)
             return
+        if word == "endgame":  # the group is out of reach: the host ends its game from here
+            await self.lobby.end_unreachable(person)
+            return
         seat = await Seat.filter(identity_id=person.id, active=True,
                                  game__status="running").order_by("-id").first()
         if seat is None:
@@ -319,10 +367,10 @@ class GameService:
         game = await self.games.load(row)
         if word not in game.ruleset.action_ids():
             raise Reply(texts.UNKNOWN_COMMAND, command=word)
-        await self.games.apply(row, self._act(game, seat.pid, word, rest, await self._names(row),
-                                              now), person)
+        await self.games.apply(row, self._act(game, seat.pid, word, rest,
+                                              await self._roster(row), now), person)
 
-    def _act(self, game: Any, pid: str, action: str, rest: str, names: dict[str, str],
+    def _act(self, game: Any, pid: str, action: str, rest: str, roster: Roster,
              now: float) -> Act:
         player = game.state.players[pid]
         spec = next((s for s in game.ruleset.abilities(game, player) if s.id == action), None)
@@ -331,7 +379,7 @@ class GameService:
             role_id = self._role_named(game, rest)
             return Act(pid, action, (), None, role_id, at=now)
         words = rest.split()
-        targets, text = split_names(words, names, count) if count else ([], rest)
+        targets, text = roster.split(words, count) if count else ([], rest)
         return Act(pid, action, tuple(targets), text or None, None, at=now)
 
     def _role_named(self, game: Any, text: str) -> str:

@@ -93,3 +93,53 @@ BAD_PACE = N_("The pace is quick or forum, optionally followed by a time zone li
               "Europe/Berlin.")
 UNKNOWN_ROLE = N_("There is no role called {name} in this game.")
 NEED_MINUTES = N_("Write the number of minutes, for example /extend 10.")
+
+
+def n_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a text with plural forms (`{count}`) for extraction; rendered by ngettext."""
+    return singular, plural
+
+
+# The bot and the group it plays in (sent privately to the host, with the group's title)
+LOST_REMOVED = n_(
+    "I was removed from {chat}, so your game there is paused. Add me to the group again and "
+    "write /resume there to go on, or /endgame to end it. If I am not back within {count} "
+    "hour, I will cancel the game.",
+    "I was removed from {chat}, so your game there is paused. Add me to the group again and "
+    "write /resume there to go on, or /endgame to end it. If I am not back within {count} "
+    "hours, I will cancel the game.")
+LOST_SILENCED = n_(
+    "I may no longer write in {chat}, so your game there is paused. Give me back the right "
+    "to send messages and write /resume there to go on, or /endgame to end it. If I still "
+    "cannot write there in {count} hour, I will cancel the game.",
+    "I may no longer write in {chat}, so your game there is paused. Give me back the right "
+    "to send messages and write /resume there to go on, or /endgame to end it. If I still "
+    "cannot write there in {count} hours, I will cancel the game.")
+LOST_TOPIC_CLOSED = n_(
+    "The topic of your game in {chat} was closed, so the game is paused. Reopen the topic "
+    "and write /resume there to go on, or /endgame to end it. If it stays closed for {count} "
+    "hour, I will cancel the game.",
+    "The topic of your game in {chat} was closed, so the game is paused. Reopen the topic "
+    "and write /resume there to go on, or /endgame to end it. If it stays closed for {count} "
+    "hours, I will cancel the game.")
+LOST_TOPIC_DELETED = n_(
+    "The topic of your game in {chat} was deleted, so the game is paused and cannot go on "
+    "there. Write /endgame to me here to end it; otherwise I will cancel it in {count} hour.",
+    "The topic of your game in {chat} was deleted, so the game is paused and cannot go on "
+    "there. Write /endgame to me here to end it; otherwise I will cancel it in {count} hours.")
+BACK = N_("I can write in {chat} again.")
+BACK_PAUSED = N_("I can write in {chat} again. Your game there is still paused: write "
+                 "/resume in the group to go on.")
+GAVE_UP = N_("The game in {chat} is cancelled: I could not write there for too long. You are "
+             "free to join another game.")
+CANNOT_MUTE = N_("I cannot mute the players who are out of the game in {chat}: for that I "
+                 "must be an admin there with the right to ban users. The game goes on "
+                 "without muting.")
+CANNOT_UNMUTE = N_("I could not let {name} speak again in {chat}: I no longer have the right "
+                   "to ban users there. I will do it as soon as I have it again; or lift the "
+                   "restriction yourself.")
+ANONYMOUS_HOST = N_("You are posting as the group, so I cannot seat you or write to you "
+                    "privately. You can host the game from here; to play, write as yourself.")
+ANONYMOUS_CANNOT_PLAY = N_("You are posting as the group (an anonymous admin): you may host, "
+                           "but to play, write as yourself.")
+ENDGAME_PRIVATE_NONE = N_("You are not hosting a game that waits for the group.")

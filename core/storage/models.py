@@ -35,6 +35,10 @@ class Identity(Model):
     name = fields.CharField(max_length=255)
     locale = fields.CharField(max_length=8, null=True)
     locale_hint = fields.CharField(max_length=8, null=True)
+    handle = fields.CharField(max_length=64, null=True)  # the public @username, if any
+    # not a person: a Telegram admin posting as the group (may host, never plays, has no
+    # private chat)
+    anonymous = fields.BooleanField(default=False)
 
     class Meta:
         table = "identity"
@@ -111,6 +115,8 @@ class Outbox(Model):
 
 
 OPEN_DEADLINES = ("pending", "remind")  # not yet due: a window's close and its reminder
+GIVE_UP = "giveup"  # the game's group has been unreachable too long: cancel it when due
+DUE_STATES = (*OPEN_DEADLINES, GIVE_UP)
 
 
 class Deadline(Model):
@@ -121,7 +127,8 @@ class Deadline(Model):
     game = fields.ForeignKeyField("models.Game", related_name="deadlines", db_index=True)
     window = fields.IntField()
     due_at = fields.FloatField(db_index=True)
-    # pending|fired|void for the close; remind|reminded|void for the reminder before it
+    # pending|fired|void for the close; remind|reminded|void for the reminder before it;
+    # giveup|fired|void for cancelling a game whose group stayed unreachable
     state = fields.CharField(max_length=16, default="pending", db_index=True)
 
     class Meta:

@@ -1,0 +1,199 @@
+"""Whether the bot can reach a game's group: a chat that moves to a new ref, a bot removed or
+silenced, a forum topic closed, the right to mute that comes and goes.
+
+A group the bot cannot write to pauses its game (nothing may be decided that nobody can
+read), tells the host privately what happened and how to go on, and cancels the game when the
+group stays unreachable for `GameDefaults.give_up_hours`. Messages that could not be posted
+meanwhile wait and are posted, in order, once the bot can write there again.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from core.engine import Host
+from core.storage.models import DUE_STATES, GIVE_UP, Chat, Deadline, Identity, Outbox, Seat
+from core.storage.models import Game as GameRow
+
+from . import outbox, texts
+from .codec import text_payload
+from .ports import THREAD_SEPARATOR, ChatEvent
+
+if TYPE_CHECKING:
+    from .service import GameService
+
+log = logging.getLogger(__name__)
+
+CURRENT = ("lobby", "running")
+LOST_TEXTS = {
+    "removed": texts.LOST_REMOVED,
+    "silenced": texts.LOST_SILENCED,
+    "topic_closed": texts.LOST_TOPIC_CLOSED,
+    "topic_deleted": texts.LOST_TOPIC_DELETED,
+}
+WAITING = ("pending", "sending", "lost")  # outbox rows not yet posted
+
+
+async def family(platform: str, ref: str) -> list[Chat]:
+    """The chat `ref` names and, for a whole chat, each of its threads."""
+    if THREAD_SEPARATOR in ref:
+        return await Chat.filter(platform=platform, ref=ref)
+    return await Chat.filter(platform=platform, ref=ref) + await Chat.filter(
+        platform=platform, ref__startswith=ref + THREAD_SEPARATOR)
+
+
+def _moved_ref(ref: str, old: str, new: str) -> str:
+    return new + ref[len(old):]
+
+
+class Reach:
+    """Applies `ChatEvent`s; called with the service's lock held, inside a transaction."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+
+    async def apply(self, event: ChatEvent) -> None:
+        if event.kind == "moved" and event.new_ref:
+            await self.moved(event.platform, event.chat_ref, event.new_ref)
+        elif event.kind == "lost":
+            await self.lost(event.platform, event.chat_ref, event.reason or "removed")
+        elif event.kind == "restored":
+            await self.restored(event.platform, event.chat_ref)
+        elif event.kind == "rights" and event.can_restrict:
+            await self.may_restrict(event.platform, event.chat_ref)
+
+    # ------------------------------------------------------------------ a chat moves
+    async def moved(self, platform: str, old: str, new: str) -> None:
+        """The chat has a new ref: its settings, games and waiting messages go there, and the
+        current ballot or sign-up is posted there anew (the old messages stay behind in the
+        old chat, where nobody can press their buttons any more)."""
+        if old == new:
+            return
+        for chat in await family(platform, old):
+            target = _moved_ref(chat.ref, old, new)
+            twin = await Chat.get_or_none(platform=platform, ref=target)
+            if twin is not None:  # somebody wrote in the new chat before the move was known
+                await GameRow.filter(chat_id=twin.id).update(chat_id=chat.id)
+                await twin.delete()
+            chat.ref = target
+            await chat.save(update_fields=["ref"])
+            await Outbox.filter(platform=platform, chat_ref=_moved_ref(target, new, old),
+                                status__in=WAITING).update(chat_ref=target)
+            for row in await GameRow.filter(chat_id=chat.id, status__in=CURRENT):
+                await self._post_again(row, chat)
+        log.info("%s chat %s moved to %s", platform, old, new)
+
+    async def _post_again(self, row: GameRow, chat: Chat) -> None:
+        """The newest version of the game's live group message (the ballot of the open
+        window, or the sign-up), as a new message in the chat's new place."""
+        live = f"ballot-{row.id}-{row.window}" if row.status == "running" else f"signup-{row.id}"
+        newest = await Outbox.filter(game_id=row.id, private=False, status="sent") \
+            .order_by("-id").limit(200)
+        for sent in newest:
+            if sent.payload.get("replace") == live:
+                await Outbox.create(game_id=row.id, platform=chat.platform, chat_ref=chat.ref,
+                                    private=False, payload=sent.payload)
+                return
+
+    # ------------------------------------------------------------------ the bot loses a chat
+    async def lost(self, platform: str, ref: str, reason: str) -> None:
+        """The bot cannot write in this chat: pause its games, tell their hosts, and set the
+        time after which they are cancelled. Known already: nothing new."""
+        service = self.service
+        now = service.clock.now()
+        for chat in await family(platform, ref):
+            await Outbox.filter(platform=platform, chat_ref=chat.ref, private=False,
+                                status="pending").update(status="lost")
+            for row in await GameRow.filter(chat_id=chat.id, status__in=CURRENT):
+                if (row.settings or {}).get("lost"):
+                    continue
+                row.settings = {**row.settings, "lost": {"since": now, "reason": reason}}
+                await row.save(update_fields=["settings"])
+                if row.status == "running":
+                    game = await service.games.load(row)
+                    if not game.state.paused:
+                        await service.games.apply(
+                            row, Host("pause", at=now, extra={"reason": "unreachable"}), None)
+                await Deadline.create(game=row, window=row.window, state=GIVE_UP,
+                                      due_at=now + service.defaults.give_up_hours * 3600)
+                await self._tell_host(row, LOST_TEXTS.get(reason, texts.LOST_REMOVED),
+                                      count=_hours(service.defaults.give_up_hours))
+                log.warning("game %s paused: the bot cannot write in %s %s (%s)", row.id,
+                            platform, chat.ref, reason)
+
+    async def restored(self, platform: str, ref: str) -> None:
+        """The bot can write in the chat again: what waited is posted, the host may resume."""
+        for chat in await family(platform, ref):
+            await Outbox.filter(platform=platform, chat_ref=chat.ref, status="lost") \
+                .update(status="pending", next_try_at=0.0)
+            for row in await GameRow.filter(chat_id=chat.id, status__in=CURRENT):
+                if not (row.settings or {}).get("lost"):
+                    continue
+                row.settings = {k: v for k, v in row.settings.items() if k != "lost"}
+                await row.save(update_fields=["settings"])
+                await Deadline.filter(game_id=row.id, state=GIVE_UP).update(state="void")
+                paused = row.status == "running" and (
+                    await self.service.games.load(row)).state.paused
+                await self._tell_host(row, texts.BACK_PAUSED if paused else texts.BACK)
+
+    async def give_up(self, row: GameRow) -> None:
+        """The group stayed unreachable: the game is cancelled, its players are free."""
+        service = self.service
+        row.status = "cancelled"
+        await row.save(update_fields=["status"])
+        await Deadline.filter(game_id=row.id, state__in=DUE_STATES).update(state="void")
+        if row.setup is not None:
+            await service.games.unmute_the_dead(row, await service.games.load(row))
+            await service.games.close_teams(row)
+        service.games.forget(row.id)
+        people = {seat.identity_id for seat in await Seat.filter(game_id=row.id, active=True)}
+        people.add(row.host_id)
+        title = chat_title(await row.chat)
+        for person in await Identity.filter(id__in=people, anonymous=False):
+            await outbox.to_person(person, text_payload(texts.GAVE_UP, chat=title), game=row)
+        log.warning("game %s cancelled: its group stayed unreachable", row.id)
+
+    # ------------------------------------------------------------------ muting
+    async def may_restrict(self, platform: str, ref: str) -> None:
+        """The bot may mute members again: the mutes and unmutes it could not do are done
+        now, in their order."""
+        for chat in await family(platform, ref):
+            await Outbox.filter(platform=platform, chat_ref=chat.ref, status="norights") \
+                .update(status="pending", next_try_at=0.0)
+
+    async def cannot_restrict(self, row: Outbox) -> None:
+        """A mute or unmute the bot had no right to do: the host is told (once per game for
+        mutes, by name for each unmute, since that player stays silenced)."""
+        if row.game_id is None or row.identity_id is None:
+            return
+        game = await GameRow.get_or_none(id=row.game_id)
+        if game is None:
+            return
+        muted = bool(row.payload["silence"]["muted"])
+        if muted:
+            if (game.settings or {}).get("mute_told"):
+                return
+            game.settings = {**game.settings, "mute_told": True}
+            await game.save(update_fields=["settings"])
+            await self._tell_host(game, texts.CANNOT_MUTE)
+        else:
+            person = await Identity.get(id=row.identity_id)
+            await self._tell_host(game, texts.CANNOT_UNMUTE, name=person.name)
+
+    async def _tell_host(self, row: GameRow, text: str | tuple[str, str],
+                         count: int | None = None, **params: object) -> None:
+        host = await Identity.get(id=row.host_id)
+        if host.anonymous:  # an anonymous admin has no private chat: nobody else to tell
+            return
+        key, plural = (text, None) if isinstance(text, str) else text
+        payload = text_payload(key, plural, count, chat=chat_title(await row.chat), **params)
+        await outbox.to_person(host, payload, game=row)
+
+
+def chat_title(chat: Chat) -> str:
+    return str((chat.settings or {}).get("title") or chat.ref)
+
+
+def _hours(hours: float) -> int:
+    return max(1, round(hours))
