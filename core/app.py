@@ -36,6 +36,7 @@ def build_adapters(settings: Settings) -> list[PlatformAdapter]:
             webhook_url=tg.webhook_url, webhook_listen=tg.webhook_listen,
             webhook_port=tg.webhook_port,
             webhook_secret=tg.webhook_secret.get_secret_value() if tg.webhook_secret else None,
+            request_timeout=tg.request_timeout,
             limits=_rates(LIMITS, tg.rates))))
     if settings.matrix.enabled:
         from adapters.matrix.adapter import matrix_adapter_from

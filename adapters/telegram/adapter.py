@@ -1,40 +1,42 @@
-"""The Telegram adapter: receives updates through python-telegram-bot (long polling or a
-webhook) and hands them to the runtime; sends, edits and mutes for the outbox.
+"""The Telegram adapter: receives updates (long polling or a webhook, see `receiving`) and
+hands them to the runtime; sends, edits and mutes for the outbox (see `sending`).
 
-The PTB `Application` is initialised, started and stopped by our runtime (never by
-`run_polling`), so Telegram, Matrix and the scheduler share one event loop. Pacing is the
-outbox's job (PTB's rate limiter is not used): Telegram's limits are declared in `LIMITS`.
+The PTB `Application` is initialised and stopped by our runtime (never by `run_polling`), so
+Telegram, Matrix and the scheduler share one event loop. Pacing is the outbox's job (PTB's
+rate limiter is not used): Telegram's limits are declared in `LIMITS`.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import time
 from dataclasses import dataclass
+from urllib.parse import urlparse
 
-from telegram import ChatPermissions, Update
-from telegram.constants import ChatMemberStatus, MessageLimit
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
-from telegram.ext import Application, ApplicationBuilder, ContextTypes, TypeHandler
+from telegram import ChatPermissions, Message, Update
+from telegram.constants import ChatMemberStatus
+from telegram.error import BadRequest, TelegramError
+from telegram.ext import Application, ApplicationBuilder
 
 from core.redaction import hide
-from core.service.ports import (
-    Outgoing,
-    PermanentError,
-    RateLimits,
-    Silence,
-    TeamRoom,
-    TransientError,
-)
-from core.service.ports import Unreachable as UnreachableError
+from core.service.ports import Outgoing, RateLimits, Silence, TeamRoom
 from core.service.runtime import Handler
 from core.storage.models import KeyValue
 
 from . import menus
-from .incoming import PLATFORM, anonymous_admin, from_callback, from_message
+from .errors import translate_restrict_error
+from .incoming import (
+    PLATFORM,
+    anonymous_admin,
+    from_callback,
+    from_message,
+    member_events,
+    service_event,
+)
 from .keyboards import keyboard
+from .receiving import Poller, WebhookServer
+from .refs import anonymous_chat, parse_chat
+from .sending import Sender, cost, message_key
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +45,9 @@ log = logging.getLogger(__name__)
 LIMITS = RateLimits(per_chat=1.0, overall=30.0, per_group_minute=20)
 ADMIN_CACHE_SECONDS = 300.0
 NOTICE_LIMIT = 200  # answerCallbackQuery text
-ALLOWED_UPDATES = ["message", "callback_query"]  # edited messages never count (the rules)
+# what the bot asks Telegram for: messages (edited ones never count, as the rules say),
+# pressed buttons, and changes of its own membership (removed, muted, made admin)
+ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
 MUTED = ChatPermissions.no_permissions()
 
 
@@ -56,6 +60,7 @@ class TelegramSettings:
     webhook_port: int = 8443
     webhook_secret: str | None = None
     poll_timeout: int = 10
+    request_timeout: float = 10.0  # seconds for Telegram's answer to one call
     limits: RateLimits = LIMITS
 
 
@@ -74,18 +79,21 @@ class TelegramAdapter:
         quiet_http_logs()
         self.settings = settings
         self.limits = settings.limits
-        builder: ApplicationBuilder = ApplicationBuilder().token(settings.token)  # type: ignore[type-arg]
+        timeout = settings.request_timeout
+        builder: ApplicationBuilder = (  # type: ignore[type-arg]
+            ApplicationBuilder().token(settings.token).updater(None)
+            .read_timeout(timeout).write_timeout(timeout).connect_timeout(timeout)
+            .pool_timeout(timeout).get_updates_read_timeout(timeout))
         if settings.base_url:
             builder = builder.base_url(settings.base_url)
         self.app: Application = builder.build()  # type: ignore[type-arg]
-        self.app.add_handler(TypeHandler(Update, self._on_update))
-        self.app.add_error_handler(self._on_error)
+        self.sender = Sender(self.app.bot)
         self._handle: Handler | None = None
         self._admins: dict[tuple[int, int], tuple[float, bool]] = {}
+        self._anonymous_threads: dict[str, str] = {}  # anon ref → where they last posted
         self._in_flight = 0
-        self._poller: asyncio.Task[None] | None = None
-        self._stopping = False
-        self._busy = False
+        self._poller: Poller | None = None
+        self._webhook: WebhookServer | None = None
         self.connected = False
 
     # ------------------------------------------------------------------ lifecycle
@@ -94,65 +102,31 @@ class TelegramAdapter:
         await self.app.initialize()
         await self.set_menus()
         await self.app.start()
-        if self.settings.webhook_url:
-            updater = self.app.updater
-            assert updater is not None
-            await updater.start_webhook(
-                listen=self.settings.webhook_listen, port=self.settings.webhook_port,
-                url_path="telegram", webhook_url=self.settings.webhook_url,
-                secret_token=self.settings.webhook_secret, allowed_updates=ALLOWED_UPDATES)
+        settings = self.settings
+        if settings.webhook_url:
+            path = urlparse(settings.webhook_url).path or "/"
+            self._webhook = WebhookServer(self.app.bot, self._on_update,
+                                          settings.webhook_listen, settings.webhook_port, path,
+                                          settings.webhook_secret)
+            await self._webhook.start()
+            await self.app.bot.set_webhook(settings.webhook_url,
+                                           secret_token=settings.webhook_secret,
+                                           allowed_updates=ALLOWED_UPDATES)
         else:
             await self.app.bot.delete_webhook()
-            self._poller = asyncio.create_task(self._poll(), name="telegram-poll")
+            self._poller = Poller(self.app.bot, self._on_update, settings.poll_timeout,
+                                  ALLOWED_UPDATES)
+            self._poller.start()
         self.connected = True
         log.info("telegram: connected as @%s", self.username)
 
-    async def _poll(self) -> None:
-        """Long polling that confirms an update to Telegram only after it was handled (the
-        next getUpdates carries the offset past it). PTB's own poller confirms a batch as soon
-        as it is fetched, so a crash would lose what was fetched but not yet applied; here it
-        is fetched again after a restart, and the service applies it once."""
-        offset: int | None = None
-        backoff = 1.0
-        while not self._stopping:
-            try:
-                updates = await self.app.bot.get_updates(
-                    offset=offset, timeout=self.settings.poll_timeout,
-                    allowed_updates=ALLOWED_UPDATES)
-                self._busy = True
-                for update in updates:
-                    await self._on_update(update, None)
-                    offset = update.update_id + 1
-            except TelegramError as err:
-                log.warning("telegram: polling failed (%s), retrying in %.0f s", err, backoff)
-                await asyncio.sleep(backoff)
-                backoff = min(60.0, backoff * 2)
-                continue
-            except Exception:  # the service could not apply it: fetch it again, later
-                log.exception("telegram: an update failed; it will be fetched again")
-                await asyncio.sleep(backoff)
-                backoff = min(60.0, backoff * 2)
-                continue
-            finally:
-                self._busy = False
-            backoff = 1.0
-        if offset is not None:  # confirm the last batch before leaving
-            with contextlib.suppress(TelegramError):
-                await self.app.bot.get_updates(offset=offset, timeout=0)
-
     async def stop(self) -> None:
-        """Stop fetching; the batch being handled is finished and confirmed first (a waiting
-        long poll is simply cancelled: what it would have brought is fetched next time)."""
+        """Stop receiving; the batch being handled is finished and confirmed first."""
         self.connected = False
-        self._stopping = True
         if self._poller is not None:
-            if not self._busy:
-                self._poller.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._poller
-        updater = self.app.updater
-        if updater is not None and updater.running:
-            await updater.stop()
+            await self._poller.stop()
+        if self._webhook is not None:
+            await self._webhook.stop()
         if self.app.running:
             await self.app.stop()
         await self.app.shutdown()
@@ -162,17 +136,22 @@ class TelegramAdapter:
         return self.app.bot.username
 
     async def set_menus(self) -> None:
+        """The command menus; Telegram refusing them costs the menus, not the start."""
         for scope, language, commands in menus.menus():
-            await self.app.bot.set_my_commands(commands, scope=scope,  # type: ignore[arg-type]
-                                               language_code=language)
+            try:
+                await self.app.bot.set_my_commands(commands, scope=scope,  # type: ignore[arg-type]
+                                                   language_code=language)
+            except TelegramError as err:
+                log.warning("telegram: could not set the command menu (%s, %s): %s",
+                            language or "default", type(scope).__name__, err)
 
     # ------------------------------------------------------------------ receiving
     @property
     def idle(self) -> bool:
-        """No fetched update waits or is being handled (for a graceful stop, and tests)."""
-        return self._in_flight == 0 and self.app.update_queue.empty()
+        """No fetched update is being handled (for a graceful stop, and tests)."""
+        return self._in_flight == 0
 
-    async def _on_update(self, update: Update, context: ContextTypes.DEFAULT_TYPE | None) -> None:
+    async def _on_update(self, update: Update) -> None:
         self._in_flight += 1
         try:
             await self._dispatch(update)
@@ -180,31 +159,52 @@ class TelegramAdapter:
             self._in_flight -= 1
 
     async def _dispatch(self, update: Update) -> None:
+        """Every kind of update is handled here or ignored."""
         assert self._handle is not None
         if update.callback_query is not None:
-            incoming = from_callback(update)
-            if incoming is None:
-                return
-            notice = await self._handle(incoming)
-            try:
-                await update.callback_query.answer(notice.text[:NOTICE_LIMIT] if notice else "")
-            except BadRequest as err:  # answered too late: the button still did its work
-                log.info("telegram: callback answer failed: %s", err)
+            await self._pressed(update)
+            return
+        if update.my_chat_member is not None:
+            for event in member_events(update.my_chat_member):
+                self._admins.clear()  # rights changed: ask again
+                await self._handle(event)
             return
         message = update.message  # edited messages never count, as the rules say
-        if message is None or not message.text:
+        if message is None:
+            return
+        event = service_event(message)
+        if event is not None:
+            if event.kind == "moved":  # the old chat's message ids mean nothing in the new
+                await KeyValue.filter(key__startswith=f"tg:{event.chat_ref}:").delete()
+            await self._handle(event)
+            return
+        if not message.text:
             return
         admin = False
         if message.chat.type != "private" and message.text.startswith("/"):
             admin = anonymous_admin(message) or await self._is_admin(message)
         incoming = from_message(update, message, self.username, admin)
-        if incoming is not None:
-            await self._handle(incoming)
+        if incoming is None:
+            return
+        if incoming.anonymous and incoming.chat is not None:
+            self._anonymous_threads[incoming.user] = incoming.chat
+        await self._handle(incoming)
 
-    async def _is_admin(self, message: object) -> bool:
+    async def _pressed(self, update: Update) -> None:
+        assert self._handle is not None and update.callback_query is not None
+        incoming = from_callback(update)
+        if incoming is None:
+            return
+        notice = await self._handle(incoming)
+        try:
+            await update.callback_query.answer(notice.text[:NOTICE_LIMIT] if notice else "")
+        except BadRequest as err:  # answered too late: the button still did its work
+            log.info("telegram: callback answer failed: %s", err)
+
+    async def _is_admin(self, message: Message) -> bool:
         """Whether the sender administers the group (cached: commands come often)."""
-        chat_id = message.chat.id  # type: ignore[attr-defined]
-        user = message.from_user  # type: ignore[attr-defined]
+        chat_id = message.chat.id
+        user = message.from_user
         if user is None:
             return False
         key = (chat_id, user.id)
@@ -221,57 +221,35 @@ class TelegramAdapter:
         self._admins[key] = (now, admin)
         return admin
 
-    async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-        log.error("telegram: update %s failed", getattr(update, "update_id", "?"),
-                  exc_info=context.error)
-
     # ------------------------------------------------------------------ sending
     async def send(self, message: Outgoing) -> None:
-        chat_id = int(message.chat_ref)
-        markup = keyboard(message.buttons, self.username)
-        chunks = split_text(message.text)
-        try:
-            if message.replace is not None:
-                await self._send_or_edit(chat_id, message.replace, chunks[-1][-4096:], markup)
-                return
-            for chunk in chunks[:-1]:
-                await self.app.bot.send_message(chat_id, chunk)
-            await self.app.bot.send_message(chat_id, chunks[-1], reply_markup=markup)
-        except TelegramError as err:
-            raise translate_error(err, message.private) from err
+        chat = message.chat_ref
+        private = message.private
+        group = anonymous_chat(chat)
+        if group is not None:  # an anonymous admin reads where they posted: in the group
+            chat = self._anonymous_threads.get(chat, str(group))
+            private = False
+        parse_chat(chat)  # a ref that is no Telegram chat fails for good, here
+        await self.sender.send(message, chat, keyboard(message.buttons, self.username),
+                               private)
+
+    def cost(self, message: Outgoing) -> int:
+        return cost(message)
 
     async def can_resend(self, chat_ref: str, replace: str | None) -> bool:
         """Only an edit of a message whose id we know: sending it twice changes nothing that
         anybody sees. A new message sent twice would be announced twice."""
-        return replace is not None and await KeyValue.exists(key=_message_key(chat_ref, replace))
-
-    async def _send_or_edit(self, chat_id: int, replace: str, text: str, markup: object) -> None:
-        """The first version of a message is sent, later versions edit it in place."""
-        key = _message_key(str(chat_id), replace)
-        known = await KeyValue.get_or_none(key=key)
-        if known is not None:
-            try:
-                await self.app.bot.edit_message_text(text, chat_id=chat_id,
-                                                     message_id=int(known.value),
-                                                     reply_markup=markup)  # type: ignore[arg-type]
-                return
-            except BadRequest as err:
-                if "not modified" in str(err).lower():
-                    return
-                if "not found" not in str(err).lower():
-                    raise
-        sent = await self.app.bot.send_message(chat_id, text,
-                                               reply_markup=markup)  # type: ignore[arg-type]
-        await KeyValue.update_or_create(key=key, defaults={"value": sent.message_id})
+        return replace is not None and await KeyValue.exists(key=message_key(chat_ref, replace))
 
     async def team(self, order: TeamRoom) -> None:
         """A Telegram bot cannot create groups: team chats stay relays through the players'
         private chats with the bot."""
 
     async def silence(self, order: Silence) -> None:
-        """Mute a removed player in a supergroup where the bot may restrict members; unmute
-        restores the group's own default permissions. Without the rights, nothing happens."""
-        chat_id = int(order.chat_ref)
+        """Mute a removed player in the group, or let him speak again with exactly the
+        group's own permissions. Missing rights raise `NotAllowed`: the order waits for them
+        and the host is told."""
+        chat_id, _ = parse_chat(order.chat_ref)
         if not order.user_ref.isdigit():
             return  # an anonymous admin or a seat given to someone not on Telegram
         try:
@@ -280,43 +258,8 @@ class TelegramAdapter:
             else:
                 chat = await self.app.bot.get_chat(chat_id)
                 permissions = chat.permissions or ChatPermissions.all_permissions()
-            await self.app.bot.restrict_chat_member(chat_id, int(order.user_ref), permissions)
-        except (BadRequest, Forbidden) as err:
-            log.info("telegram: cannot %s %s in %s: %s",
-                     "mute" if order.muted else "unmute", order.user_ref, chat_id, err)
+            await self.app.bot.restrict_chat_member(chat_id, int(order.user_ref), permissions,
+                                                    use_independent_chat_permissions=True)
         except TelegramError as err:
-            raise translate_error(err, private=False) from err
+            raise translate_restrict_error(err) from err
 
-
-def _message_key(chat_ref: str, replace: str) -> str:
-    return f"tg:{chat_ref}:{replace}"[:64]
-
-
-def split_text(text: str, limit: int = MessageLimit.MAX_TEXT_LENGTH) -> list[str]:
-    """Telegram takes at most 4096 characters: long texts go in several messages, split at
-    paragraph or line ends where possible."""
-    chunks: list[str] = []
-    rest = text.strip() or "…"
-    while len(rest) > limit:
-        cut = max(rest.rfind("\n\n", 0, limit), rest.rfind("\n", 0, limit))
-        cut = cut if cut > limit // 2 else limit
-        chunks.append(rest[:cut].rstrip())
-        rest = rest[cut:].lstrip()
-    chunks.append(rest)
-    return chunks
-
-
-def translate_error(err: TelegramError, private: bool) -> Exception:
-    """Telegram's errors as the outbox understands them."""
-    if isinstance(err, RetryAfter):
-        retry = err.retry_after
-        seconds = retry.total_seconds() if hasattr(retry, "total_seconds") else float(retry)
-        return TransientError(str(err), retry_after=max(1.0, seconds))
-    if isinstance(err, Forbidden) or (isinstance(err, BadRequest) and private
-                                      and "chat not found" in str(err).lower()):
-        return UnreachableError(str(err)) if private else PermanentError(str(err))
-    if isinstance(err, BadRequest):
-        return PermanentError(str(err))
-    if isinstance(err, NetworkError):
-        return TransientError(str(err))
-    return PermanentError(str(err))

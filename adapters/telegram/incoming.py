@@ -1,13 +1,20 @@
-"""Telegram updates as the service's platform-neutral `Incoming` (pure functions, no I/O)."""
+"""Telegram updates as the service's platform-neutral `Incoming` or `ChatEvent` (pure
+functions, no I/O). Whatever the game has no use for (channel posts, a linked channel's
+automatic forwards, other bots, edited messages, reactions...) becomes None."""
 
 from __future__ import annotations
 
-from telegram import Chat, Message, Update, User
+from telegram import Chat, ChatMember, ChatMemberUpdated, Message, Update, User
+from telegram.constants import ChatMemberStatus
 
-from core.service.ports import Incoming
+from core.service.ports import ChatEvent, Incoming
+
+from .refs import anonymous_ref, chat_ref
 
 PLATFORM = "telegram"
 GROUP_TYPES = (Chat.GROUP, Chat.SUPERGROUP)
+TELEGRAM_SERVICE_USER = 777000  # "Telegram": a linked channel's posts forwarded into a group
+GONE = (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
 
 
 def locale_hint(user: User | None) -> str | None:
@@ -21,12 +28,17 @@ def display_name(user: User) -> str:
     return user.full_name.strip() or (user.username or "") or str(user.id)
 
 
+def command_word(text: str) -> str:
+    """The command a text starts with ("/vote@bot Ann" → "vote@bot"), or "" for no command."""
+    if not text.startswith("/"):
+        return ""
+    words = text[1:].split(maxsplit=1)
+    return words[0] if words else ""
+
+
 def addressed_elsewhere(text: str, bot_username: str) -> bool:
     """`/vote@otherbot Ann` is meant for another bot in the same group."""
-    if not text.startswith("/"):
-        return False
-    word = text[1:].split(maxsplit=1)[0] if len(text) > 1 else ""
-    _, at, target = word.partition("@")
+    _, at, target = command_word(text).partition("@")
     return bool(at) and target.lower() != bot_username.lower()
 
 
@@ -35,29 +47,40 @@ def anonymous_admin(message: Message) -> bool:
     return message.sender_chat is not None and message.sender_chat.id == message.chat.id
 
 
+def message_chat(message: Message) -> str:
+    """The chat ref of a group message: the forum topic it was written in, if any (replies
+    in an ordinary supergroup also carry a thread id: that is no topic)."""
+    thread = message.message_thread_id if message.is_topic_message else None
+    return chat_ref(message.chat.id, thread)
+
+
 def from_message(update: Update, message: Message, bot_username: str,
                  admin: bool) -> Incoming | None:
-    """A new text message in a private chat or a group; None for what the game ignores
-    (other bots, channels, service messages, commands for other bots)."""
+    """A new text message in a private chat or a group; None for what the game ignores."""
     text = message.text or ""
     chat = message.chat
-    if not text or chat.type not in (Chat.PRIVATE, *GROUP_TYPES):
+    if not text.strip() or chat.type not in (Chat.PRIVATE, *GROUP_TYPES):
         return None
     if addressed_elsewhere(text, bot_username):
         return None
-    if chat.type != Chat.PRIVATE and text.split("@")[0].split()[0].lower() == "/start":
+    if chat.type != Chat.PRIVATE and command_word(text).split("@")[0].lower() == "start":
         text = "/help"  # "Start" pressed on the bot's profile inside a group
     if anonymous_admin(message):
         return Incoming(platform=PLATFORM, update_id=str(update.update_id),
-                        user=f"chat{chat.id}", user_name=chat.title or str(chat.id), text=text,
-                        chat=str(chat.id), admin=True)
+                        user=anonymous_ref(chat.id), user_name=chat.title or str(chat.id),
+                        text=text, chat=message_chat(message), admin=True, anonymous=True,
+                        chat_title=chat.title)
+    if message.sender_chat is not None or message.is_automatic_forward:
+        return None  # a channel speaking (a linked channel's post, a user posting as one)
     user = message.from_user
-    if user is None or user.is_bot:
+    if user is None or user.is_bot or user.id == TELEGRAM_SERVICE_USER:
         return None
+    private = chat.type == Chat.PRIVATE
     return Incoming(platform=PLATFORM, update_id=str(update.update_id), user=str(user.id),
                     user_name=display_name(user), text=text,
-                    chat=None if chat.type == Chat.PRIVATE else str(chat.id), admin=admin,
-                    locale_hint=locale_hint(user))
+                    chat=None if private else message_chat(message), admin=admin,
+                    locale_hint=locale_hint(user), handle=user.username,
+                    chat_title=None if private else chat.title)
 
 
 def from_callback(update: Update) -> Incoming | None:
@@ -65,9 +88,56 @@ def from_callback(update: Update) -> Incoming | None:
     query = update.callback_query
     if query is None or query.from_user.is_bot:
         return None
-    chat = query.message.chat if query.message is not None else None
+    message = query.message
+    chat = message.chat if message is not None else None
     in_group = chat is not None and chat.type in GROUP_TYPES
-    return Incoming(platform=PLATFORM, update_id=str(update.update_id),
-                    user=str(query.from_user.id), user_name=display_name(query.from_user),
-                    chat=str(chat.id) if in_group and chat is not None else None,
-                    button=query.data or "", locale_hint=locale_hint(query.from_user))
+    where = None
+    if in_group and isinstance(message, Message):
+        where = message_chat(message)
+    elif in_group and chat is not None:
+        where = chat_ref(chat.id)
+    user = query.from_user
+    return Incoming(platform=PLATFORM, update_id=str(update.update_id), user=str(user.id),
+                    user_name=display_name(user), chat=where, button=query.data or "",
+                    locale_hint=locale_hint(user), handle=user.username)
+
+
+def service_event(message: Message) -> ChatEvent | None:
+    """What a service message says about the chat itself: it moved to a supergroup, or its
+    forum topic was closed or reopened."""
+    chat_id = message.chat.id
+    if message.migrate_to_chat_id:
+        return ChatEvent(PLATFORM, str(chat_id), "moved", new_ref=str(message.migrate_to_chat_id))
+    if message.migrate_from_chat_id:
+        return ChatEvent(PLATFORM, str(message.migrate_from_chat_id), "moved",
+                         new_ref=str(chat_id))
+    if message.forum_topic_closed is not None:
+        return ChatEvent(PLATFORM, message_chat(message), "lost", reason="topic_closed",
+                         whole=False)
+    if message.forum_topic_reopened is not None:
+        return ChatEvent(PLATFORM, message_chat(message), "restored", whole=False)
+    return None
+
+
+def member_events(update: ChatMemberUpdated) -> list[ChatEvent]:
+    """The bot's own membership in a group changed (`my_chat_member`): removed or silenced
+    means lost, back with the right to write means restored; and whether it may mute."""
+    chat = update.chat
+    if chat.type not in GROUP_TYPES:
+        return []  # a private chat blocked or unblocked: sending there says so by itself
+    ref = chat_ref(chat.id)
+    member = update.new_chat_member
+    if member.status in GONE:
+        return [ChatEvent(PLATFORM, ref, "lost", reason="removed")]
+    if member.status == ChatMemberStatus.RESTRICTED and not (
+            getattr(member, "is_member", True) and getattr(member, "can_send_messages", True)):
+        return [ChatEvent(PLATFORM, ref, "lost", reason="silenced")]
+    return [ChatEvent(PLATFORM, ref, "restored"),
+            ChatEvent(PLATFORM, ref, "rights", can_restrict=may_restrict(member))]
+
+
+def may_restrict(member: ChatMember) -> bool:
+    if member.status == ChatMemberStatus.OWNER:
+        return True
+    return member.status == ChatMemberStatus.ADMINISTRATOR and bool(
+        getattr(member, "can_restrict_members", False))

@@ -281,7 +281,8 @@ class Deliverer:
                 blocked.add(key)
                 await row.save(update_fields=["status"])
                 await self._tell(ChatEvent(row.platform, row.chat_ref, "lost",
-                                           reason=err.reason))
+                                           reason=err.reason, whole=not err.reason.startswith(
+                                               "topic")))
                 continue
             except NotAllowed as err:
                 row.status = "norights"  # done when the bot has the right again

@@ -134,6 +134,7 @@ class ChatEvent:
     new_ref: str | None = None
     reason: str | None = None
     can_restrict: bool | None = None
+    whole: bool = True  # the chat with all of its threads, or (False) this thread alone
 
 
 class TransientError(Exception):

@@ -35,9 +35,9 @@ LOST_TEXTS = {
 WAITING = ("pending", "sending", "lost")  # outbox rows not yet posted
 
 
-async def family(platform: str, ref: str) -> list[Chat]:
+async def family(platform: str, ref: str, whole: bool = True) -> list[Chat]:
     """The chat `ref` names and, for a whole chat, each of its threads."""
-    if THREAD_SEPARATOR in ref:
+    if THREAD_SEPARATOR in ref or not whole:
         return await Chat.filter(platform=platform, ref=ref)
     return await Chat.filter(platform=platform, ref=ref) + await Chat.filter(
         platform=platform, ref__startswith=ref + THREAD_SEPARATOR)
@@ -57,9 +57,10 @@ class Reach:
         if event.kind == "moved" and event.new_ref:
             await self.moved(event.platform, event.chat_ref, event.new_ref)
         elif event.kind == "lost":
-            await self.lost(event.platform, event.chat_ref, event.reason or "removed")
+            await self.lost(event.platform, event.chat_ref, event.reason or "removed",
+                            event.whole)
         elif event.kind == "restored":
-            await self.restored(event.platform, event.chat_ref)
+            await self.restored(event.platform, event.chat_ref, event.whole)
         elif event.kind == "rights" and event.can_restrict:
             await self.may_restrict(event.platform, event.chat_ref)
 
@@ -97,12 +98,12 @@ class Reach:
                 return
 
     # ------------------------------------------------------------------ the bot loses a chat
-    async def lost(self, platform: str, ref: str, reason: str) -> None:
+    async def lost(self, platform: str, ref: str, reason: str, whole: bool = True) -> None:
         """The bot cannot write in this chat: pause its games, tell their hosts, and set the
         time after which they are cancelled. Known already: nothing new."""
         service = self.service
         now = service.clock.now()
-        for chat in await family(platform, ref):
+        for chat in await family(platform, ref, whole):
             await Outbox.filter(platform=platform, chat_ref=chat.ref, private=False,
                                 status="pending").update(status="lost")
             for row in await GameRow.filter(chat_id=chat.id, status__in=CURRENT):
@@ -122,13 +123,18 @@ class Reach:
                 log.warning("game %s paused: the bot cannot write in %s %s (%s)", row.id,
                             platform, chat.ref, reason)
 
-    async def restored(self, platform: str, ref: str) -> None:
-        """The bot can write in the chat again: what waited is posted, the host may resume."""
-        for chat in await family(platform, ref):
-            await Outbox.filter(platform=platform, chat_ref=chat.ref, status="lost") \
-                .update(status="pending", next_try_at=0.0)
+    async def restored(self, platform: str, ref: str, whole: bool = True) -> None:
+        """The bot can write in the chat again: what waited is posted, the host may resume.
+        The bot back in a group does not reopen a closed topic, nor a reopened topic bring
+        the bot back: each ends only its own kind of loss."""
+        for chat in await family(platform, ref, whole):
+            still_lost = False
             for row in await GameRow.filter(chat_id=chat.id, status__in=CURRENT):
-                if not (row.settings or {}).get("lost"):
+                lost = (row.settings or {}).get("lost")
+                if not lost:
+                    continue
+                if str(lost.get("reason", "")).startswith("topic") == whole:
+                    still_lost = True
                     continue
                 row.settings = {k: v for k, v in row.settings.items() if k != "lost"}
                 await row.save(update_fields=["settings"])
@@ -136,6 +142,9 @@ class Reach:
                 paused = row.status == "running" and (
                     await self.service.games.load(row)).state.paused
                 await self._tell_host(row, texts.BACK_PAUSED if paused else texts.BACK)
+            if not still_lost:
+                await Outbox.filter(platform=platform, chat_ref=chat.ref, status="lost") \
+                    .update(status="pending", next_try_at=0.0)
 
     async def give_up(self, row: GameRow) -> None:
         """The group stayed unreachable: the game is cancelled, its players are free."""

@@ -113,11 +113,10 @@ class GameService:
 
     async def order_refused(self, outbox_id: int) -> None:
         """The platform refused a mute or unmute for want of rights (see `Reach`)."""
-        async with self.lock:
-            async with in_transaction():
-                row = await Outbox.get_or_none(id=outbox_id)
-                if row is not None:
-                    await self.reach.cannot_restrict(row)
+        async with self.lock, in_transaction():
+            row = await Outbox.get_or_none(id=outbox_id)
+            if row is not None:
+                await self.reach.cannot_restrict(row)
 
     async def fire_due_deadlines(self, limit: int | None = None) -> int:
         """Close every window whose deadline has passed (or the `limit` oldest), oldest

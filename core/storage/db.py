@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import asyncpg
 from tortoise import Tortoise, connections
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.backends.base.executor import EXECUTOR_CACHE
@@ -54,3 +55,19 @@ async def close_db() -> None:
     # tortoise caches insert statements per connection *name*, not per dialect: a process that
     # opens SQLite and then PostgreSQL under the name "default" would reuse SQLite's SQL.
     EXECUTOR_CACHE.clear()
+
+
+def database_unavailable(err: BaseException) -> bool:
+    """Whether an error means the database could not be reached (an outage, a restart), as
+    opposed to a fault in what was asked of it: an update that failed for this reason is to
+    be applied again later, not given up."""
+    chain: BaseException | None = err
+    while chain is not None:
+        if isinstance(chain, (ConnectionError, OSError, TimeoutError,
+                              asyncpg.PostgresConnectionError, asyncpg.InterfaceError,
+                              asyncpg.CannotConnectNowError, asyncpg.AdminShutdownError)):
+            return True
+        if "database is locked" in str(chain):
+            return True
+        chain = chain.__cause__ or chain.__context__
+    return False

@@ -1,0 +1,42 @@
+"""How Telegram chats appear to the service as chat refs.
+
+A group's ref is its chat id; a forum topic's is "<chat id>#<thread id>" (each topic is a
+chat of its own to the service: its own game, its own language). The General topic of a
+forum has no thread id, so it is the group's plain ref. An admin posting as the group
+(anonymous) is a person of its own, "anon<chat id>", with no private chat: what the service
+sends that person goes to the group where they posted.
+"""
+
+from __future__ import annotations
+
+from core.service.ports import THREAD_SEPARATOR, PermanentError
+
+ANONYMOUS = "anon"
+
+
+def chat_ref(chat_id: int, thread_id: int | None = None) -> str:
+    return f"{chat_id}{THREAD_SEPARATOR}{thread_id}" if thread_id else str(chat_id)
+
+
+def parse_chat(ref: str) -> tuple[int, int | None]:
+    """(chat id, thread id or None) of a ref; PermanentError for a ref that is no chat (a
+    seat given to an account that is not on Telegram, say)."""
+    chat, _, thread = ref.partition(THREAD_SEPARATOR)
+    try:
+        return int(chat), int(thread) if thread else None
+    except ValueError:
+        raise PermanentError(f"not a Telegram chat: {ref!r}") from None
+
+
+def anonymous_ref(chat_id: int) -> str:
+    return f"{ANONYMOUS}{chat_id}"
+
+
+def anonymous_chat(ref: str) -> int | None:
+    """The group an anonymous admin's ref belongs to, or None for any other ref."""
+    if not ref.startswith(ANONYMOUS):
+        return None
+    try:
+        return int(ref[len(ANONYMOUS):])
+    except ValueError:
+        return None

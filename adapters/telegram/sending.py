@@ -1,0 +1,161 @@
+"""Posting and editing messages on Telegram, where one of our messages may be several of
+Telegram's.
+
+Telegram takes at most 4096 characters a message, so a long text goes in parts, and the
+parts are one unit: each part that has arrived is remembered at once (a retry after a failure
+on the third part sends the third part, not the first again), an edit edits every part (and
+posts or deletes parts when the new version is longer or shorter), and the rate limits count
+parts. A message Telegram no longer lets us edit is posted anew, once, and the old one
+retired. A post that got no answer in time may have arrived: it is never posted again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+from telegram import Bot, InlineKeyboardMarkup
+from telegram.constants import MessageLimit
+from telegram.error import TelegramError, TimedOut
+
+from core.service.ports import Outgoing, TransientError, UnknownOutcome
+from core.storage.models import KeyValue
+
+from .errors import not_editable, not_modified, translate_error
+from .refs import parse_chat
+
+log = logging.getLogger(__name__)
+
+UNKNOWN_PART = 0  # a part whose post got no answer: it may be there, its id is unknown
+
+
+def split_text(text: str, limit: int = MessageLimit.MAX_TEXT_LENGTH) -> list[str]:
+    """Telegram takes at most 4096 characters: long texts go in several messages, split at
+    paragraph or line ends where possible."""
+    chunks: list[str] = []
+    rest = text.strip() or "…"
+    while len(rest) > limit:
+        cut = max(rest.rfind("\n\n", 0, limit), rest.rfind("\n", 0, limit))
+        cut = cut if cut > limit // 2 else limit
+        chunks.append(rest[:cut].rstrip())
+        rest = rest[cut:].lstrip()
+    chunks.append(rest)
+    return chunks
+
+
+def message_key(chat_ref: str, replace: str) -> str:
+    """Where the Telegram ids of the parts of an edited-in-place message are kept."""
+    return f"tg:{chat_ref}:{replace}"[:64]
+
+
+def progress_key(outbox_id: int) -> str:
+    """Where the parts of a new message that have arrived are kept until all have."""
+    return f"tg-parts:{outbox_id}"
+
+
+async def known_parts(key: str) -> list[int]:
+    stored = await KeyValue.get_or_none(key=key)
+    if stored is None:
+        return []
+    value = stored.value
+    return [int(v) for v in value] if isinstance(value, list) else [int(value)]
+
+
+async def remember(key: str, parts: list[int]) -> None:
+    await KeyValue.update_or_create(key=key, defaults={"value": parts})
+
+
+class Sender:
+    """Sends one outbox message into one Telegram chat (a topic of it, if any)."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+
+    async def send(self, message: Outgoing, chat: str, markup: InlineKeyboardMarkup | None,
+                   private: bool) -> None:
+        """`chat` is the ref to post in (an anonymous admin's private message goes to their
+        group); raises the outbox's errors."""
+        chunks = split_text(message.text)
+        try:
+            if message.replace is not None:
+                await self._version(chat, message_key(chat, message.replace), chunks, markup)
+            else:
+                await self._post_all(chat, progress_key(message.outbox_id), chunks, markup)
+        except TelegramError as err:
+            raise translate_error(err, private) from err
+
+    async def _post(self, chat: str, text: str, markup: InlineKeyboardMarkup | None) -> int:
+        chat_id, thread = parse_chat(chat)
+        sent = await self.bot.send_message(chat_id, text, reply_markup=markup,
+                                           message_thread_id=thread)
+        return int(sent.message_id)
+
+    async def _post_all(self, chat: str, key: str, chunks: list[str],
+                        markup: InlineKeyboardMarkup | None) -> None:
+        """A new message: the parts not yet posted, each remembered as soon as it is."""
+        done = await known_parts(key)
+        for index in range(len(done), len(chunks)):
+            last = index == len(chunks) - 1
+            try:
+                done.append(await self._post(chat, chunks[index], markup if last else None))
+            except TimedOut as err:  # it may be there: never post this part again
+                done.append(UNKNOWN_PART)
+                await remember(key, done)
+                if last:
+                    raise UnknownOutcome(str(err)) from err
+                raise TransientError(str(err)) from err
+            await remember(key, done)
+        await KeyValue.filter(key=key).delete()
+
+    async def _version(self, chat: str, key: str, chunks: list[str],
+                       markup: InlineKeyboardMarkup | None) -> None:
+        """A new version of a message edited in place: every part edited, parts added or
+        removed as the text grew or shrank; a message Telegram refuses to edit is posted
+        anew and the old parts deleted."""
+        parts = await known_parts(key)
+        chat_id, _ = parse_chat(chat)
+        if UNKNOWN_PART in parts:  # a part went astray: this version starts afresh
+            await self._retire(chat_id, parts)
+            parts = []
+        for index, text in enumerate(chunks):
+            reply_markup = markup if index == len(chunks) - 1 else None
+            if index < len(parts):
+                try:
+                    await self.bot.edit_message_text(text, chat_id=chat_id,
+                                                     message_id=parts[index],
+                                                     reply_markup=reply_markup)
+                except TelegramError as err:
+                    if not_modified(err):
+                        continue
+                    if not not_editable(err):
+                        raise
+                    log.info("telegram: message %s in %s cannot be edited (%s); posting it "
+                             "anew", parts[index], chat, err)
+                    await self._retire(chat_id, parts)
+                    await remember(key, [])
+                    await self._version(chat, key, chunks, markup)
+                    return
+                continue
+            try:
+                parts.append(await self._post(chat, text, reply_markup))
+            except TimedOut as err:
+                parts.append(UNKNOWN_PART)
+                await remember(key, parts)
+                raise TransientError(str(err)) from err  # the next version starts afresh
+            await remember(key, parts)
+        if len(parts) > len(chunks):  # the new version is shorter: the rest goes
+            await self._retire(chat_id, parts[len(chunks):])
+            await remember(key, parts[:len(chunks)])
+
+    async def _retire(self, chat_id: int, parts: list[int]) -> None:
+        """Old parts are deleted where Telegram still allows it (else they simply stay)."""
+        for message_id in parts:
+            if message_id == UNKNOWN_PART:
+                continue
+            with contextlib.suppress(TelegramError):
+                await self.bot.delete_message(chat_id, message_id)
+
+
+def cost(message: Outgoing) -> int:
+    """How many Telegram messages an outgoing message becomes."""
+    return len(split_text(message.text))
