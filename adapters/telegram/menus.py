@@ -26,6 +26,7 @@ GROUP_COMMANDS = (
 PRIVATE_COMMANDS = (
     ("help", N_("How to act at night")),
     ("pass", N_("Do nothing tonight")),
+    ("status", N_("My role and what you told me last")),
     ("language", N_("My language: de, ru or en")),
 )
 SCOPES = ((BotCommandScopeAllGroupChats(), GROUP_COMMANDS),

@@ -37,6 +37,7 @@ from .outbox import personal_text
 from .pace import GameDefaults
 from .ports import ChatEvent, Incoming, Notice
 from .reach import Reach
+from .recap import recap
 from .replies import Reply
 
 log = logging.getLogger(__name__)
@@ -362,6 +363,9 @@ class GameService:
         now = self.clock.now()
         if not word:
             await self.games.apply(row, Whisper(seat.pid, text, at=now), person)
+            return
+        if word == "status":
+            await recap(row, person)
             return
         game = await self.games.load(row)
         if word not in game.ruleset.action_ids():

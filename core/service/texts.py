@@ -15,7 +15,8 @@ HELP_GROUP = N_(
 HELP_PRIVATE = N_(
     "Send me your night actions here: press a button, or write /ACTION NAME (for example "
     "/check Bob), /ACTION NAME NAME for two targets, /pass to do nothing. Anything else you "
-    "write here goes to your team chat, if you have one. /language de|ru|en sets your language.")
+    "write here goes to your team chat, if you have one. /status repeats your role and what "
+    "I told you last; /language de|ru|en sets your language.")
 
 SIGNUP_OPEN = N_("{host} opens a game of {ruleset}. Join with the button below (it opens "
                  "your private chat with me, where your role will come) or with /join; the host "
@@ -143,3 +144,5 @@ ANONYMOUS_HOST = N_("You are posting as the group, so I cannot seat you or write
 ANONYMOUS_CANNOT_PLAY = N_("You are posting as the group (an anonymous admin): you may host, "
                            "but to play, write as yourself.")
 ENDGAME_PRIVATE_NONE = N_("You are not hosting a game that waits for the group.")
+RECAP = N_("Your role and what I told you last in this game:")
+RECAP_NOTHING = N_("I have not told you anything in this game yet.")

@@ -290,3 +290,19 @@ async def test_a_webhook_update_is_acknowledged_only_once_it_was_applied(api, tm
         assert len(api.messages(group)) == 1
     finally:
         await runtime.stop()
+
+
+async def test_a_player_reads_again_privately_what_he_was_told(api, db_url):
+    """What did not arrive (a send that timed out is never repeated) can be read again:
+    private /status repeats the role card and the newest private messages."""
+    table = await open_table(api, db_url, 8)
+    try:
+        await sign_up(table, "changelings", "/option random_lovers false")
+        bob = table.users["Bob"]
+        await bob.send("/status")
+        await table.settle()
+        recap = api.sent_to(bob)[-1]
+        assert recap.text.startswith("Your role and what I told you last")
+        assert "Your role:" in recap.text and not recap.buttons
+    finally:
+        await table.runtime.stop()
