@@ -89,13 +89,15 @@ class Reach:
         """The newest version of the game's live group message (the ballot of the open
         window, or the sign-up), as a new message in the chat's new place."""
         live = f"ballot-{row.id}-{row.window}" if row.status == "running" else f"signup-{row.id}"
-        newest = await Outbox.filter(game_id=row.id, private=False, status="sent") \
-            .order_by("-id").limit(200)
-        for sent in newest:
-            if sent.payload.get("replace") == live:
+        newest = await Outbox.filter(game_id=row.id, private=False,
+                                     status__in=["sent", *WAITING]).order_by("-id").limit(200)
+        for version in newest:
+            if version.payload.get("replace") != live:
+                continue
+            if version.status == "sent":  # else a newer version waits: it posts anew there
                 await Outbox.create(game_id=row.id, platform=chat.platform, chat_ref=chat.ref,
-                                    private=False, payload=sent.payload)
-                return
+                                    private=False, payload=version.payload)
+            return
 
     # ------------------------------------------------------------------ the bot loses a chat
     async def lost(self, platform: str, ref: str, reason: str, whole: bool = True) -> None:
@@ -104,8 +106,6 @@ class Reach:
         service = self.service
         now = service.clock.now()
         for chat in await family(platform, ref, whole):
-            await Outbox.filter(platform=platform, chat_ref=chat.ref, private=False,
-                                status="pending").update(status="lost")
             for row in await GameRow.filter(chat_id=chat.id, status__in=CURRENT):
                 if (row.settings or {}).get("lost"):
                     continue
@@ -122,6 +122,9 @@ class Reach:
                                       count=_hours(service.defaults.give_up_hours))
                 log.warning("game %s paused: the bot cannot write in %s %s (%s)", row.id,
                             platform, chat.ref, reason)
+            # what waits for the chat (the pause's own notice included) is posted on return
+            await Outbox.filter(platform=platform, chat_ref=chat.ref, private=False,
+                                status="pending").update(status="lost")
 
     async def restored(self, platform: str, ref: str, whole: bool = True) -> None:
         """The bot can write in the chat again: what waited is posted, the host may resume.

@@ -34,8 +34,9 @@ async def test_a_group_message_that_starts_with_an_at_sign_does_not_deafen_the_b
         await cid.send("/vote Bob", chat=table.group)
         await table.settle()
         assert api.pending_updates == 0  # every update was confirmed
-        row, game = await game_of(table)
-        assert game.state.votes.get((await living(table))["Cid"]) == (await living(table))["Bob"]
+        _, game = await game_of(table)
+        players = await living(table)
+        assert game.state.votes.get(players["Cid"]) == players["Bob"]
     finally:
         await table.runtime.stop()
 
