@@ -165,9 +165,9 @@ class TelegramAdapter:
             await self._pressed(update)
             return
         if update.my_chat_member is not None:
-            for event in member_events(update.my_chat_member):
-                self._admins.clear()  # rights changed: ask again
-                await self._handle(event)
+            self._admins.clear()  # rights changed: ask again
+            for change in member_events(update.my_chat_member):
+                await self._handle(change)
             return
         message = update.message  # edited messages never count, as the rules say
         if message is None:

@@ -73,3 +73,41 @@ async def test_the_per_chat_rate_limit_spaces_messages_and_keeps_their_order(db_
     clock.advance(1)
     assert await deliverer.deliver_due() == 1
     assert [m.text for m in adapter.sent] == ["Nobody is executed today.", "The game is paused."]
+
+
+class SplittingAdapter(FlakyAdapter):
+    """A platform that posts every message in three parts (Telegram splits long texts)."""
+
+    def cost(self, message: Outgoing) -> int:
+        return 3
+
+
+async def test_a_message_sent_in_parts_spends_the_rate_budget_of_every_part(db_url):
+    await open_db(db_url)
+    chat = await Chat.create(platform="test", ref="g")
+    for key in ("Nobody is executed today.", "The game is paused."):
+        await outbox.to_group(chat, text_payload(key))
+    clock = ManualClock()
+    adapter = SplittingAdapter([], RateLimits(per_chat=1.0, per_group_minute=4))
+    deliverer = Deliverer({"test": adapter}, clock)
+    assert await deliverer.deliver_due() == 1
+    clock.advance(1)
+    assert await deliverer.deliver_due() == 0  # three parts went: three seconds
+    clock.advance(2)
+    assert await deliverer.deliver_due() == 1  # the group's minute: 3 + 1 of 4
+    assert len(adapter.sent) == 2
+
+
+async def test_a_send_of_unknown_outcome_is_never_repeated(db_url):
+    from core.service.ports import UnknownOutcome
+
+    await open_db(db_url)
+    chat = await Chat.create(platform="test", ref="g")
+    await outbox.to_group(chat, text_payload("Nobody is executed today."))
+    clock = ManualClock()
+    adapter = FlakyAdapter([UnknownOutcome("timed out")])
+    deliverer = Deliverer({"test": adapter}, clock)
+    assert await deliverer.deliver_due() == 0
+    clock.advance(600)
+    assert await deliverer.deliver_due() == 0
+    assert (await Outbox.get()).status == "unknown" and adapter.sent == []
