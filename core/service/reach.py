@@ -102,20 +102,19 @@ class Reach:
     # ------------------------------------------------------------------ the bot loses a chat
     async def lost(self, platform: str, ref: str, reason: str, whole: bool = True) -> None:
         """The bot cannot write in this chat: pause its games, tell their hosts, and set the
-        time after which they are cancelled. Known already: nothing new."""
+        time after which they are cancelled. A loss known already is not told again, but a
+        game the host resumed meanwhile is paused again."""
         service = self.service
         now = service.clock.now()
         for chat in await family(platform, ref, whole):
             for row in await GameRow.filter(chat_id=chat.id, status__in=CURRENT):
+                if row.status == "running" and not (await service.games.load(row)).state.paused:
+                    await service.games.apply(
+                        row, Host("pause", at=now, extra={"reason": "unreachable"}), None)
                 if (row.settings or {}).get("lost"):
                     continue
                 row.settings = {**row.settings, "lost": {"since": now, "reason": reason}}
                 await row.save(update_fields=["settings"])
-                if row.status == "running":
-                    game = await service.games.load(row)
-                    if not game.state.paused:
-                        await service.games.apply(
-                            row, Host("pause", at=now, extra={"reason": "unreachable"}), None)
                 await Deadline.create(game=row, window=row.window, state=GIVE_UP,
                                       due_at=now + service.defaults.give_up_hours * 3600)
                 await self._tell_host(row, LOST_TEXTS.get(reason, texts.LOST_REMOVED),
