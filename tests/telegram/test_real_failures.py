@@ -1,0 +1,113 @@
+"""How Telegram fails a bot, one test per failure: a group that moved before the bot heard
+of it, a forum topic closed under a running game, General closed, a linked channel's
+automatic forwards, a send Telegram answers too late, long texts that fail halfway."""
+
+from __future__ import annotations
+
+from core.storage.models import Game as GameRow
+from core.storage.models import Identity, Seat
+
+from .harness import Table, open_table, sign_up
+
+
+async def game_of(table: Table):
+    row = await table.game_row()
+    return row, await table.runtime.service.games.load(row)
+
+
+async def test_a_group_that_moved_before_the_bot_heard_of_it(api, tmp_path):
+    """(2) The upgrade's service messages have not reached the bot when it next writes to
+    the old id: Telegram answers with the new id (ChatMigrated), the game moves there, and
+    the message that failed is posted in the new chat."""
+    table = await open_table(api, f"sqlite://{tmp_path / 'tg.sqlite3'}", 8, privacy=True,
+                             bot_admin=False, supergroup=False)
+    try:
+        await sign_up(table, "changelings", "/option random_lovers false")
+        old = table.group
+        new = old.upgrade(by=table.host)
+        # as if Telegram had not yet delivered the two service messages of the upgrade
+        api._pending = [u for u in api._pending if "migrate" not in str(u)]
+        await table.users["Dot"].send("/status", chat=new)  # the bot does not know the chat
+        await table.settle()
+        await table.let_time_pass(400)  # the election closes: its result goes to the old id
+        assert any("upgraded to a supergroup" in e.description for e in api.errors)
+        row, game = await game_of(table)
+        assert (await row.chat).ref == str(new.id)
+        texts = [m.text for m in api.messages(new)]
+        assert any("mayor" in t.lower() for t in texts), texts
+        assert not [m for m in api.history(old) if m.get("event") == "sent"
+                    and "mayor" in m.text.lower() and "elects" not in m.text]
+        await table.host.send("/status", chat=new)
+        await table.settle()
+        assert any("Phase" in m.text for m in api.messages(new)[-3:])
+    finally:
+        await table.runtime.stop()
+
+
+async def test_a_closed_topic_pauses_its_game_and_reopened_it_goes_on(api, tmp_path):
+    """(3) A forum topic's game talks in its topic; the topic closed, the game pauses and the
+    host is told privately; reopened and /resume, it goes on — in the same topic."""
+    table = await open_table(api, f"sqlite://{tmp_path / 'tg.sqlite3'}", 8, supergroup=True,
+                             forum=True, bot_admin=False)
+    topic = table.group.create_topic("Game thread", by=table.host)
+    forum, table.group = table.group, topic
+    try:
+        forum.close_general()  # General closed: no matter, the game lives in its topic
+        await sign_up(table, "changelings", "/option random_lovers false")
+        assert topic.messages() and not forum.general.messages()
+        topic.close(by=table.host)
+        await table.settle()
+        row, game = await game_of(table)
+        assert game.state.paused and row.settings["lost"]["reason"] == "topic_closed"
+        host_texts = " ".join(m.text for m in api.sent_to(table.host))
+        assert "topic of your game in Ponyville Game Night was closed" in host_texts
+        topic.reopen(by=table.host)
+        await table.settle()
+        assert "still paused" in api.sent_to(table.host)[-1].text
+        await table.host.send("/resume", chat=topic)
+        await table.settle()
+        _, game = await game_of(table)
+        assert not game.state.paused
+        assert any("resumed" in m.text for m in topic.messages())
+    finally:
+        await table.runtime.stop()
+
+
+async def test_a_game_in_a_closed_general_topic_pauses_when_the_bot_cannot_post(api, tmp_path):
+    """(3) General works like any topic; closed, the bot's next post answers TOPIC_CLOSED:
+    the game pauses (not the games of other topics) and the host is told."""
+    table = await open_table(api, f"sqlite://{tmp_path / 'tg.sqlite3'}", 8, supergroup=True,
+                             forum=True, bot_admin=False)
+    try:
+        await sign_up(table, "changelings", "/option random_lovers false")
+        table.group.close_general()
+        await table.settle()
+        await table.let_time_pass(400)  # the result cannot be posted
+        row, game = await game_of(table)
+        assert row.settings.get("lost", {}).get("reason") == "topic_closed"
+        assert game.state.paused
+    finally:
+        await table.runtime.stop()
+
+
+async def test_a_linked_channels_posts_are_nobody(api, tmp_path):
+    """(11) A linked channel's automatic forwards come from user 777000 "Telegram": once
+    they joined games as a player of that name."""
+    table = await open_table(api, f"sqlite://{tmp_path / 'tg.sqlite3'}", 6)
+    try:
+        channel = api.channel("Ponyville News")
+        table.group.link_channel(channel)
+        await table.host.send("/newgame changelings", chat=table.group)
+        await table.settle()
+        channel.post("/join")
+        channel.post("Tonight: a game in the group!")
+        await table.settle()
+        row = await table.game_row()
+        names = [s.identity.name for s in await Seat.filter(game_id=row.id)
+                 .prefetch_related("identity")]
+        assert names == ["Ann"]
+        assert not await Identity.filter(name="Telegram").exists()
+        assert api.pending_updates == 0
+        assert (await GameRow.get(id=row.id)).status == "lobby"
+    finally:
+        await table.runtime.stop()
