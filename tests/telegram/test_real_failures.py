@@ -4,6 +4,8 @@ automatic forwards, a send Telegram answers too late, long texts that fail halfw
 
 from __future__ import annotations
 
+import asyncio
+
 from core.storage.models import Game as GameRow
 from core.storage.models import Identity, Seat
 
@@ -31,7 +33,7 @@ async def test_a_group_that_moved_before_the_bot_heard_of_it(api, tmp_path):
         await table.settle()
         await table.let_time_pass(400)  # the election closes: its result goes to the old id
         assert any("upgraded to a supergroup" in e.description for e in api.errors)
-        row, game = await game_of(table)
+        row = await table.game_row()
         assert (await row.chat).ref == str(new.id)
         texts = [m.text for m in api.messages(new)]
         assert any("mayor" in t.lower() for t in texts), texts
@@ -109,5 +111,53 @@ async def test_a_linked_channels_posts_are_nobody(api, tmp_path):
         assert not await Identity.filter(name="Telegram").exists()
         assert api.pending_updates == 0
         assert (await GameRow.get(id=row.id)).status == "lobby"
+    finally:
+        await table.runtime.stop()
+
+
+async def open_slow_table(api, tmp_path, count: int) -> Table:
+    """A table whose bot waits only one second for Telegram's answers."""
+    from adapters.telegram.adapter import TelegramAdapter, TelegramSettings
+    from core.service.ports import RateLimits
+    from core.service.runtime import Runtime
+
+    from .harness import NAMES, OffsetClock
+
+    users = {name: api.user(name) for name in NAMES[:count]}
+    group = api.group("Slow Network", members=list(users.values()), supergroup=True,
+                      bot_admin=True)
+    clock = OffsetClock()
+    adapter = TelegramAdapter(TelegramSettings(
+        token=api.token, base_url=api.base_url, poll_timeout=1, request_timeout=1.0,
+        limits=RateLimits()))
+    runtime = Runtime(f"sqlite://{tmp_path / 'slow.sqlite3'}", [adapter], clock=clock,
+                      seed=5, tick=0.05)
+    await runtime.start()
+    return Table(api, runtime, clock, group, users)
+
+
+async def test_a_send_that_timed_out_is_not_posted_twice(api, tmp_path):
+    """(7) TimedOut does not mean "not sent": the message arrived, the answer did not. It
+    is not posted a second time; an edit that timed out is simply done again."""
+    table = await open_slow_table(api, tmp_path, 8)
+    try:
+        await table.host.send("/newgame changelings", chat=table.group)
+        await table.settle()
+        api.delay_next("sendMessage", 2.5)
+        await table.host.send("/rules", chat=table.group)
+        await table.settle()
+        await asyncio.sleep(2)
+        await table.settle()
+        rules = [m for m in api.history(table.group) if m.get("event") == "sent"
+                 and m.text.startswith(api.messages(table.group)[-1].text[:40])]
+        assert len(rules) == 1
+        api.delay_next("editMessageText", 2.5)
+        joiner = table.users["Bob"]
+        await joiner.send("/join", chat=table.group)
+        await table.settle()
+        await asyncio.sleep(3)
+        await table.settle()
+        signup = [m for m in api.messages(table.group) if "opens a game" in m.text]
+        assert len(signup) == 1 and "Bob" in signup[0].text
     finally:
         await table.runtime.stop()
