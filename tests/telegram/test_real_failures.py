@@ -161,3 +161,77 @@ async def test_a_send_that_timed_out_is_not_posted_twice(api, tmp_path):
         assert len(signup) == 1 and "Bob" in signup[0].text
     finally:
         await table.runtime.stop()
+
+
+async def test_a_long_text_is_one_unit_when_its_second_part_fails(api, tmp_path):
+    """(8) A text over 4096 characters goes in two parts; Telegram refuses the second (a
+    flood limit): the retry sends the second part, never the first again."""
+    from adapters.telegram.sending import Sender
+    from core.service.ports import Outgoing, TransientError
+    from core.storage.db import close_db, open_db
+
+    from .fake_botapi import FloodRules
+
+    await open_db(f"sqlite://{tmp_path / 'parts.sqlite3'}")
+    ann = api.user("Ann")
+    group = api.group("Long Texts", members=[ann], supergroup=True)
+    app = api.builder().build()
+    await app.initialize()
+    try:
+        sender = Sender(app.bot)
+        ref = str(group.id)
+        text = "\n\n".join(f"Paragraph {i}: " + "y" * 900 for i in range(6))
+        message = Outgoing(7, ref, False, text)
+        api.flood = FloodRules(per_chat_per_second=1.0, per_group_per_minute=None,
+                               overall_per_second=None, burst=1)
+        try:
+            await sender.send(message, ref, None, private=False)
+            raise AssertionError("the second part should have hit the flood limit")
+        except TransientError as err:
+            assert err.retry_after
+        assert len(api.messages(group)) == 1
+        await asyncio.sleep(1.1)
+        await sender.send(message, ref, None, private=False)  # the outbox's retry
+        sent = [m.text for m in api.history(group) if m.get("event") == "sent"]
+        assert len(sent) == 2 and sent[0].startswith("Paragraph 0")
+        assert sent[1].startswith("Paragraph") and not sent[1].startswith("Paragraph 0")
+    finally:
+        await app.shutdown()
+        await close_db()
+
+
+async def test_an_edit_of_a_long_message_edits_every_part(api, tmp_path):
+    """(8) A message edited in place that is longer than Telegram's limit: every part is
+    edited, a part is added when it grows and deleted when it shrinks."""
+    from adapters.telegram.sending import Sender
+    from core.service.ports import Outgoing
+    from core.storage.db import close_db, open_db
+
+    await open_db(f"sqlite://{tmp_path / 'parts.sqlite3'}")
+    ann = api.user("Ann")
+    group = api.group("Long Texts", members=[ann], supergroup=True)
+    app = api.builder().build()
+    await app.initialize()
+    try:
+        sender = Sender(app.bot)
+        ref = str(group.id)
+
+        async def version(number: int, paragraphs: int) -> None:
+            text = "\n\n".join(f"Version {number}, paragraph {i}: " + "x" * 900
+                               for i in range(paragraphs))
+            await sender.send(Outgoing(number, ref, False, text, replace="tally-1"), ref,
+                              None, private=False)
+
+        await version(1, 6)  # about 5500 characters: two parts
+        first = [m.message_id for m in api.messages(group)]
+        assert len(first) == 2
+        await version(2, 6)
+        assert [m.message_id for m in api.messages(group)] == first
+        assert all(m.text.startswith("Version 2") and m.edited for m in api.messages(group))
+        await version(3, 10)  # three parts: one more is posted
+        assert len(api.messages(group)) == 3
+        await version(4, 1)  # one part: the others are deleted
+        assert [m.text[:9] for m in api.messages(group)] == ["Version 4"]
+    finally:
+        await app.shutdown()
+        await close_db()
