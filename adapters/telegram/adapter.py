@@ -8,6 +8,7 @@ rate limiter is not used): Telegram's limits are declared in `LIMITS`.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from urllib.parse import urlparse
 
 from telegram import ChatPermissions, Message, Update
 from telegram.constants import ChatMemberStatus
-from telegram.error import BadRequest, TelegramError
+from telegram.error import BadRequest, RetryAfter, TelegramError
 from telegram.ext import Application, ApplicationBuilder
 
 from core.redaction import hide
@@ -24,7 +25,7 @@ from core.service.runtime import Handler
 from core.storage.models import KeyValue
 
 from . import menus
-from .errors import translate_restrict_error
+from .errors import retry_seconds, translate_restrict_error
 from .incoming import (
     PLATFORM,
     anonymous_admin,
@@ -109,9 +110,7 @@ class TelegramAdapter:
                                           settings.webhook_listen, settings.webhook_port, path,
                                           settings.webhook_secret)
             await self._webhook.start()
-            await self.app.bot.set_webhook(settings.webhook_url,
-                                           secret_token=settings.webhook_secret,
-                                           allowed_updates=ALLOWED_UPDATES)
+            await self._set_webhook()
         else:
             await self.app.bot.delete_webhook()
             self._poller = Poller(self.app.bot, self._on_update, settings.poll_timeout,
@@ -119,6 +118,21 @@ class TelegramAdapter:
             self._poller.start()
         self.connected = True
         log.info("telegram: connected as @%s", self.username)
+
+    async def _set_webhook(self, attempts: int = 5) -> None:
+        """Telegram takes a new webhook at most about once a second per bot (several workers
+        starting together each set it): a flood answer is waited out, a few times."""
+        settings = self.settings
+        for attempt in range(attempts):
+            try:
+                await self.app.bot.set_webhook(settings.webhook_url,  # type: ignore[arg-type]
+                                               secret_token=settings.webhook_secret,
+                                               allowed_updates=ALLOWED_UPDATES)
+                return
+            except RetryAfter as err:
+                if attempt == attempts - 1:
+                    raise
+                await asyncio.sleep(retry_seconds(err))
 
     async def stop(self) -> None:
         """Stop receiving; the batch being handled is finished and confirmed first."""

@@ -1,19 +1,31 @@
 """A fake Telegram Bot API server for end-to-end tests of the Telegram adapter.
 
 Why it exists: the adapter has to be tested through the real python-telegram-bot stack
-(`Application`, `Updater` long polling, httpx, `ExtBot`, PTB's mapping of HTTP errors to
-exceptions), but without Telegram. No ready-made emulator speaks enough of the Bot API for PTB 22
-with group chats, so this module serves the part of the Bot API the game uses over HTTP on
-127.0.0.1 (aiohttp, in the test's own event loop) and lets the test act as the human users:
-send messages, press buttons, edit, block the bot.
+(`Application`, `Updater` long polling or webhooks, httpx, `ExtBot`, PTB's mapping of HTTP
+errors to exceptions), but without Telegram. No ready-made emulator speaks enough of the Bot
+API for PTB 22 with group chats, so this module serves the part of the Bot API the game uses
+over HTTP on 127.0.0.1 (aiohttp, in the test's own event loop) and lets the test act as the
+human users: send messages, press buttons, edit, block the bot, run forums and channels.
 
-It models what the game relies on and what Telegram enforces, with Telegram's own error texts:
-per-chat message ids; private chats the bot may write to only after the user started it; groups
-with member statuses and permissions; privacy mode; text, keyboard and callback-data limits;
-"message is not modified"; one answer per callback query; optional flood control (429 with
-`retry_after`). Payloads that have a PTB class behind them with many version-dependent fields
-(chat members, full chat info, invite links) are built through PTB's own classes, so the shapes
-follow the installed PTB.
+It is meant to be as strict as Telegram, so that tests show the bugs production would:
+
+- Real defaults: a new bot has privacy mode on; a new group is a basic group (negative id
+  without -100) where the bot is a plain member. Tests that want a friendlier world ask.
+- Every request is checked against the Bot API's parameter table (`botapi_methods.json`,
+  via `botapi_spec.py`): missing or mistyped parameters and broken limits answer Telegram's
+  400, unknown parameters are ignored as Telegram does; all of them are recorded in
+  `api.violations`, which the fixtures require to be empty.
+- Telegram's rules and error texts (`botapi_errors.py`): per-chat message ids, private chats
+  the bot may write to only after /start, member statuses and permissions (computed like the
+  server does), "message is not modified", callback queries that expire after 15 s and take
+  one answer, flood control (429 with retry_after), bots kicked or restricted, groups
+  upgraded to supergroups (ChatMigrated), forum topics, channels (`fake_world.py`).
+- Injectable failures: `fail_next(method, Errors.x())`, `delay_next(method, seconds)`.
+- Webhooks: after setWebhook the fake POSTs updates to the bot and retries on failure.
+
+Payloads that have a PTB class behind them with many version-dependent fields (chat members,
+full chat info, invite links) are built through PTB's own classes, so the shapes follow the
+installed PTB.
 
 Typical use::
 
@@ -38,551 +50,60 @@ import itertools
 import json
 import logging
 import math
-import re
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from html.parser import HTMLParser
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import telegram
 from aiohttp import web
+from yarl import URL
+
+from .botapi_errors import NOT_MODIFIED, ApiError, BotAPIError, Errors, bad, forbidden
+from .botapi_format import (
+    COMMAND_RE,
+    DEEP_LINK_RE,
+    MENTION_RE,
+    detect_entities,
+    inline_keyboard,
+    parse_formatted,
+)
+from .botapi_spec import BotAPISpec, Problem
+from .fake_state import (
+    ADMIN_RIGHT_FIELDS,
+    CHANNEL_BOT_ID,
+    DEFAULT_ADMIN_RIGHTS,
+    DEFAULT_ALLOWED_UPDATES,
+    DEFAULT_BOT_USERNAME,
+    DEFAULT_TOKEN,
+    GROUP_ANONYMOUS_BOT_ID,
+    PERMISSION_FIELDS,
+    SERVICE_USERS,
+    TELEGRAM_USER_ID,
+    Chat,
+    Member,
+    Message,
+    MessageView,
+    Query,
+    chat_permissions,
+    epoch,
+    locate,
+    now,
+    ptb_dict,
+    user_id_of,
+)
+from .fake_world import FakeChannel, FakeTopic, WorldMixin
 
 if TYPE_CHECKING:
     from telegram.ext import Application, ApplicationBuilder
 
 log = logging.getLogger(__name__)
 
-DEFAULT_TOKEN = "123456:TEST-token"
-DEFAULT_BOT_USERNAME = "nightfall_test_bot"
-#: The user Telegram puts in `from` of a message an anonymous group admin sends.
-GROUP_ANONYMOUS_BOT_ID = 1087968824
-
 MAX_TEXT_LENGTH = 4096
-MAX_CALLBACK_DATA_BYTES = 64
-MAX_BUTTONS_PER_ROW = 8
-MAX_BUTTONS_TOTAL = 100
-MAX_ANSWER_TEXT_LENGTH = 200
-MAX_COMMANDS = 100
-
-#: Update types a bot gets when it never asked for a specific list (Bot API: all but these three).
-DEFAULT_ALLOWED_UPDATES = frozenset(
-    {
-        "message", "edited_message", "channel_post", "edited_channel_post",
-        "business_connection", "business_message", "edited_business_message",
-        "deleted_business_messages", "inline_query", "chosen_inline_result",
-        "callback_query", "shipping_query", "pre_checkout_query", "purchased_paid_media",
-        "poll", "poll_answer", "my_chat_member", "chat_join_request", "chat_boost",
-        "removed_chat_boost",
-    }
-)
-
-#: Parameters whose value PTB sends raw in a form body; everything else is `json.dumps`-ed.
-#: Decoding these with json.loads would turn text "123" into an int.
-STRING_PARAMS = frozenset(
-    {
-        "text", "caption", "callback_query_id", "data", "parse_mode", "url", "description",
-        "short_description", "language_code", "name", "title", "action", "inline_message_id",
-        "business_connection_id", "message_effect_id", "custom_title", "emoji", "question",
-        "explanation", "query", "secret_token", "ip_address", "invite_link", "file_id",
-        "sticker", "photo", "document", "video", "audio", "voice", "animation", "video_note",
-        "thumbnail", "tag",
-    }
-)
-
-#: Actions `sendChatAction` accepts.
-CHAT_ACTIONS = frozenset(
-    {
-        "typing", "upload_photo", "record_video", "upload_video", "record_voice",
-        "upload_voice", "upload_document", "choose_sticker", "find_location",
-        "record_video_note", "upload_video_note",
-    }
-)
-
-_BUTTON_ACTIONS = (
-    "url", "callback_data", "web_app", "login_url", "switch_inline_query",
-    "switch_inline_query_current_chat", "switch_inline_query_chosen_chat", "copy_text",
-    "callback_game", "pay",
-)
-
-_COMMAND_RE = re.compile(r"(?<!\S)/([A-Za-z0-9_]{1,32})(?:@([A-Za-z0-9_]{3,32}))?(?![A-Za-z0-9_@])")
-_MENTION_RE = re.compile(r"(?<![\w@/])@([A-Za-z0-9_]{4,32})")
-_DEEP_LINK_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
-_BOT_COMMAND_RE = re.compile(r"[a-z0-9_]{1,32}")
-
-
-def _can_fields(cls: type) -> tuple[str, ...]:
-    """The `can_*` flags of a PTB class. Read from PTB so that new Bot API flags (PTB adds some
-    in most releases) are filled in without editing this file."""
-    return tuple(n for n in inspect.signature(cls.__init__).parameters if n.startswith("can_"))
-
-
-#: Every flag of ChatPermissions in the installed PTB.
-PERMISSION_FIELDS = _can_fields(telegram.ChatPermissions)
-#: Every right of ChatMemberAdministrator in the installed PTB.
-ADMIN_RIGHT_FIELDS = tuple(
-    n for n in _can_fields(telegram.ChatMemberAdministrator) if n != "can_be_edited"
-)
-
-#: What an administrator added without explicit rights may do (the usual Telegram defaults).
-DEFAULT_ADMIN_RIGHTS: dict[str, bool] = {
-    "can_manage_chat": True,
-    "can_delete_messages": True,
-    "can_manage_video_chats": True,
-    "can_restrict_members": True,
-    "can_promote_members": False,
-    "can_change_info": True,
-    "can_invite_users": True,
-    "can_pin_messages": True,
-}
-
-
-def _now() -> int:
-    """Bot API dates are Unix seconds."""
-    return int(time.time())
-
-
-def _u16len(text: str) -> int:
-    """Entity offsets and lengths are counted in UTF-16 code units."""
-    return len(text.encode("utf-16-le")) // 2
-
-
-def _ptb_dict(cls: type[telegram.TelegramObject], **kwargs: Any) -> dict[str, Any]:
-    """Serialize through PTB's own class so the payload has exactly the fields this PTB version
-    requires. Required fields the fake does not model (flags added by newer Bot API versions)
-    default to False."""
-    for name, param in inspect.signature(cls.__init__).parameters.items():
-        if name in ("self", "api_kwargs") or name in kwargs:
-            continue
-        if param.default is inspect.Parameter.empty and param.kind in (
-            inspect.Parameter.POSITIONAL_OR_KEYWORD,
-            inspect.Parameter.KEYWORD_ONLY,
-        ):
-            kwargs[name] = False
-    return cls(**kwargs).to_dict()
-
-
-def _epoch(seconds: int) -> datetime:
-    return datetime.fromtimestamp(seconds, UTC)
-
-
-# --------------------------------------------------------------------------------------------
-# Errors
-
-
-class BotAPIError(Exception):
-    """A Bot API error reply: HTTP status `error_code` with Telegram's error body. PTB turns 400
-    into BadRequest, 403 into Forbidden, 429 into RetryAfter, 5xx into NetworkError."""
-
-    def __init__(self, error_code: int, description: str, retry_after: int | None = None) -> None:
-        super().__init__(f"{error_code} {description}")
-        self.error_code = error_code
-        self.description = description
-        self.retry_after = retry_after
-
-    def payload(self) -> dict[str, Any]:
-        body: dict[str, Any] = {
-            "ok": False,
-            "error_code": self.error_code,
-            "description": self.description,
-        }
-        if self.retry_after is not None:
-            body["parameters"] = {"retry_after": self.retry_after}
-        return body
-
-
-def _bad(description: str) -> BotAPIError:
-    return BotAPIError(400, f"Bad Request: {description}")
-
-
-@dataclass(frozen=True)
-class ApiError:
-    """One rejected call, kept so tests can assert what the bot ran into."""
-
-    method: str
-    params: dict[str, Any]
-    error_code: int
-    description: str
-    retry_after: int | None = None
-
-
-# --------------------------------------------------------------------------------------------
-# Formatting: parse_mode -> plain text + entities, with Telegram's parse errors.
-
-
-class _EntityParseError(Exception):
-    """Becomes "Bad Request: can't parse entities: <message>"."""
-
-
-class _Out:
-    """Accumulates visible text and the entities over it (offsets in UTF-16 units)."""
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-        self.u16 = 0
-        self.entities: list[dict[str, Any]] = []
-
-    def emit(self, text: str) -> None:
-        self.parts.append(text)
-        self.u16 += _u16len(text)
-
-    def add(self, kind: str, start: int, **extra: Any) -> None:
-        if self.u16 > start:
-            length = self.u16 - start
-            self.entities.append({"type": kind, "offset": start, "length": length, **extra})
-
-    def result(self) -> tuple[str, list[dict[str, Any]]]:
-        entities = sorted(self.entities, key=lambda e: (e["offset"], -e["length"]))
-        return "".join(self.parts), entities
-
-
-class _HTMLEntities(HTMLParser):
-    """Telegram's HTML style: a small fixed tag set; anything else is an error. This catches the
-    classic bug of putting a player's name containing "<" into HTML text unescaped."""
-
-    TAGS: ClassVar[dict[str, str]] = {
-        "b": "bold", "strong": "bold", "i": "italic", "em": "italic", "u": "underline",
-        "ins": "underline", "s": "strikethrough", "strike": "strikethrough",
-        "del": "strikethrough", "tg-spoiler": "spoiler", "span": "spoiler", "a": "text_link",
-        "code": "code", "pre": "pre", "blockquote": "blockquote", "tg-emoji": "custom_emoji",
-    }
-
-    def __init__(self, source: str) -> None:
-        super().__init__(convert_charrefs=True)
-        self._source = source
-        self._line_starts = [0] + [i + 1 for i, ch in enumerate(source) if ch == "\n"]
-        self._stack: list[tuple[str, str, int, dict[str, str | None]]] = []
-        self.out = _Out()
-
-    def _offset(self) -> int:
-        line, column = self.getpos()
-        index = self._line_starts[line - 1] + column
-        return len(self._source[:index].encode())
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        kind = self.TAGS.get(tag)
-        attributes = dict(attrs)
-        if kind is None or (tag == "span" and attributes.get("class") != "tg-spoiler"):
-            raise _EntityParseError(
-                f'Unsupported start tag "{tag}" at byte offset {self._offset()}'
-            )
-        self._stack.append((tag, kind, self.out.u16, attributes))
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.handle_starttag(tag, attrs)
-        self.handle_endtag(tag)
-
-    def handle_endtag(self, tag: str) -> None:
-        if not self._stack:
-            raise _EntityParseError(f"Unexpected end tag at byte offset {self._offset()}")
-        open_tag, kind, start, attributes = self._stack[-1]
-        if open_tag != tag:
-            raise _EntityParseError(
-                f'Unmatched end tag at byte offset {self._offset()}, expected "</{open_tag}>", '
-                f'found "</{tag}>"'
-            )
-        self._stack.pop()
-        extra: dict[str, Any] = {}
-        if kind == "text_link":
-            href = attributes.get("href")
-            if not href:
-                return
-            extra["url"] = href
-        elif kind == "code" and self._stack and self._stack[-1][1] == "pre":
-            language = (attributes.get("class") or "").removeprefix("language-")
-            if language:
-                self._stack[-1][3]["language"] = language
-            return
-        elif kind == "pre" and attributes.get("language"):
-            extra["language"] = attributes["language"]
-        elif kind == "custom_emoji":
-            extra["custom_emoji_id"] = attributes.get("emoji-id") or ""
-        elif kind == "blockquote" and "expandable" in attributes:
-            kind = "expandable_blockquote"
-        self.out.add(kind, start, **extra)
-
-    def handle_data(self, data: str) -> None:
-        self.out.emit(data)
-
-    def parse(self) -> tuple[str, list[dict[str, Any]]]:
-        self.feed(self._source)
-        self.close()
-        if self._stack:
-            raise _EntityParseError(
-                f'Can\'t find end tag corresponding to start tag "{self._stack[-1][0]}"'
-            )
-        return self.out.result()
-
-
-_MDV2_RESERVED = frozenset("_*[]()~`>#+-=|{}.!")
-_MDV2_NAMES = {
-    "bold": "Bold", "italic": "Italic", "underline": "Underline",
-    "strikethrough": "Strikethrough", "spoiler": "Spoiler", "text_link": "TextUrl",
-}
-
-
-def _find_unescaped(source: str, token: str, start: int) -> int:
-    i = start
-    while i < len(source):
-        if source[i] == "\\":
-            i += 2
-            continue
-        if source.startswith(token, i):
-            return i
-        i += 1
-    return -1
-
-
-def _unescape(text: str) -> str:
-    return re.sub(r"\\([\x01-\x7e])", r"\1", text)
-
-
-def _parse_markdown_v2(source: str) -> tuple[str, list[dict[str, Any]]]:
-    """MarkdownV2 as documented: reserved characters outside entities must be escaped, entities
-    must be closed. Catches unescaped "." or "-" in generated text, the most common bug."""
-    out = _Out()
-    stack: list[tuple[str, int, int]] = []
-
-    def byte_at(i: int) -> int:
-        return len(source[:i].encode())
-
-    def toggle(kind: str, i: int) -> None:
-        for k in range(len(stack) - 1, -1, -1):
-            if stack[k][0] == kind:
-                _, start, _ = stack.pop(k)
-                out.add(kind, start)
-                return
-        stack.append((kind, out.u16, byte_at(i)))
-
-    i, n = 0, len(source)
-    while i < n:
-        c = source[i]
-        line_start = i == 0 or source[i - 1] == "\n"
-        if c == "\\":
-            if i + 1 < n and 0 < ord(source[i + 1]) <= 126:
-                out.emit(source[i + 1])
-                i += 2
-            else:
-                out.emit(c)
-                i += 1
-        elif c == "`":
-            fence = "```" if source.startswith("```", i) else "`"
-            end = _find_unescaped(source, fence, i + len(fence))
-            if end < 0:
-                name = "Pre" if fence == "```" else "Code"
-                raise _EntityParseError(
-                    f"Can't find end of {name} entity at byte offset {byte_at(i)}"
-                )
-            body = source[i + len(fence):end]
-            extra: dict[str, Any] = {}
-            if fence == "```" and "\n" in body:
-                first, rest = body.split("\n", 1)
-                if first and re.fullmatch(r"[\w+#.-]+", first):
-                    extra["language"] = first
-                body = rest if first == "" or extra else body
-            start = out.u16
-            out.emit(_unescape(body))
-            out.add("pre" if fence == "```" else "code", start, **extra)
-            i = end + len(fence)
-        elif c == "*" and line_start and source.startswith("**>", i):
-            i += 3
-        elif c == "*":
-            toggle("bold", i)
-            i += 1
-        elif c == "_":
-            if source.startswith("__", i):
-                toggle("underline", i)
-                i += 2
-            else:
-                toggle("italic", i)
-                i += 1
-        elif c == "~":
-            toggle("strikethrough", i)
-            i += 1
-        elif c == "|" and source.startswith("||", i):
-            toggle("spoiler", i)
-            i += 2
-        elif c == ">" and line_start:
-            i += 1
-        elif c == "[" or (c == "!" and source.startswith("![", i)):
-            stack.append(("text_link", out.u16, byte_at(i)))
-            i += 2 if c == "!" else 1
-        elif c == "]" and any(kind == "text_link" for kind, _, _ in stack):
-            if not source.startswith("(", i + 1):
-                raise _EntityParseError(
-                    "Character ']' is reserved and must be escaped with the preceding '\\'"
-                )
-            end = _find_unescaped(source, ")", i + 2)
-            if end < 0:
-                raise _EntityParseError(
-                    f"Can't find end of a URL at byte offset {byte_at(i + 2)}"
-                )
-            url = _unescape(source[i + 2:end])
-            for k in range(len(stack) - 1, -1, -1):
-                if stack[k][0] == "text_link":
-                    _, start, _ = stack.pop(k)
-                    if url.startswith("tg://emoji?id="):
-                        out.add("custom_emoji", start, custom_emoji_id=url.split("=", 1)[1])
-                    else:
-                        out.add("text_link", start, url=url)
-                    break
-            i = end + 1
-        elif c in _MDV2_RESERVED:
-            raise _EntityParseError(
-                f"Character '{c}' is reserved and must be escaped with the preceding '\\'"
-            )
-        else:
-            out.emit(c)
-            i += 1
-    if stack:
-        kind, _, offset = stack[-1]
-        raise _EntityParseError(
-            f"Can't find end of {_MDV2_NAMES[kind]} entity at byte offset {offset}"
-        )
-    return out.result()
-
-
-def _parse_markdown_legacy(source: str) -> tuple[str, list[dict[str, Any]]]:
-    """Legacy Markdown: *bold*, _italic_, `code`, ```pre```, [text](url); no nesting."""
-    out = _Out()
-    marks = {"*": "bold", "_": "italic"}
-
-    def unclosed(i: int) -> _EntityParseError:
-        offset = len(source[:i].encode())
-        return _EntityParseError(f"Can't find end of the entity starting at byte offset {offset}")
-
-    i, n = 0, len(source)
-    while i < n:
-        c = source[i]
-        if c == "\\" and i + 1 < n and source[i + 1] in "_*`[":
-            out.emit(source[i + 1])
-            i += 2
-        elif c in marks:
-            end = source.find(c, i + 1)
-            if end < 0:
-                raise unclosed(i)
-            start = out.u16
-            out.emit(source[i + 1:end])
-            out.add(marks[c], start)
-            i = end + 1
-        elif c == "`":
-            fence = "```" if source.startswith("```", i) else "`"
-            end = source.find(fence, i + len(fence))
-            if end < 0:
-                raise unclosed(i)
-            start = out.u16
-            out.emit(source[i + len(fence):end])
-            out.add("pre" if fence == "```" else "code", start)
-            i = end + len(fence)
-        elif c == "[":
-            close = source.find("](", i + 1)
-            end = source.find(")", close + 2) if close >= 0 else -1
-            if end < 0:
-                raise unclosed(i)
-            start = out.u16
-            out.emit(source[i + 1:close])
-            out.add("text_link", start, url=source[close + 2:end])
-            i = end + 1
-        else:
-            out.emit(c)
-            i += 1
-    return out.result()
-
-
-def _parse_formatted(
-    source: str, parse_mode: str | None, entities: list[dict[str, Any]] | None
-) -> tuple[str, list[dict[str, Any]]]:
-    mode = (parse_mode or "").lower()
-    try:
-        if not mode:
-            return source, [dict(e) for e in entities or []]
-        if mode == "html":
-            return _HTMLEntities(source).parse()
-        if mode == "markdownv2":
-            return _parse_markdown_v2(source)
-        if mode == "markdown":
-            return _parse_markdown_legacy(source)
-    except _EntityParseError as error:
-        raise _bad(f"can't parse entities: {error}") from None
-    raise _bad("unsupported parse_mode")
-
-
-def _detect_entities(text: str) -> list[dict[str, Any]]:
-    """What a Telegram client attaches to a typed message: bot_command and mention entities."""
-    found: list[dict[str, Any]] = []
-    for regex, kind in ((_COMMAND_RE, "bot_command"), (_MENTION_RE, "mention")):
-        for match in regex.finditer(text):
-            found.append(
-                {
-                    "type": kind,
-                    "offset": _u16len(text[: match.start()]),
-                    "length": _u16len(match.group(0)),
-                }
-            )
-    return sorted(found, key=lambda e: e["offset"])
-
-
-# --------------------------------------------------------------------------------------------
-# Keyboards
-
-
-def _check_reply_markup(markup: Any) -> dict[str, Any] | None:
-    """Validate an inline keyboard the way Telegram does and normalise it for storage.
-
-    Returns None for "no inline keyboard": no markup, an empty keyboard, or a reply keyboard /
-    ForceReply / ReplyKeyboardRemove (Telegram accepts those but never returns them on the
-    Message)."""
-    if markup is None:
-        return None
-    if isinstance(markup, str):
-        try:
-            markup = json.loads(markup)
-        except ValueError:
-            raise _bad("can't parse reply keyboard markup JSON object") from None
-    if not isinstance(markup, dict):
-        raise _bad("can't parse reply keyboard markup JSON object")
-    if "inline_keyboard" not in markup:
-        return None
-    rows = markup["inline_keyboard"]
-    if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
-        raise _bad('field "inline_keyboard" of the InlineKeyboardMarkup must be an Array of Arrays')
-    if sum(len(row) for row in rows) > MAX_BUTTONS_TOTAL or any(
-        len(row) > MAX_BUTTONS_PER_ROW for row in rows
-    ):
-        raise _bad("reply markup is too long")
-    normalised: list[list[dict[str, Any]]] = []
-    for row in rows:
-        buttons: list[dict[str, Any]] = []
-        for button in row:
-            if not isinstance(button, dict) or "text" not in button:
-                raise _bad('can\'t parse inline keyboard button: Can\'t find field "text"')
-            actions = [key for key in _BUTTON_ACTIONS if button.get(key) is not None]
-            if not actions:
-                raise _bad(
-                    "can't parse inline keyboard button: "
-                    "Text buttons are unallowed in the inline keyboard"
-                )
-            if len(actions) > 1:
-                raise _bad(
-                    "can't parse inline keyboard button: "
-                    "exactly one of the optional fields must be used"
-                )
-            if "callback_data" in actions:
-                data = button["callback_data"]
-                if not isinstance(data, str) or not (
-                    1 <= len(data.encode()) <= MAX_CALLBACK_DATA_BYTES
-                ):
-                    raise _bad("BUTTON_DATA_INVALID")
-            if "url" in actions:
-                url = button["url"]
-                if not isinstance(url, str) or not url.strip() or re.search(r"\s", url):
-                    raise _bad("BUTTON_URL_INVALID")
-            buttons.append({k: v for k, v in button.items() if v is not None})
-        if buttons:
-            normalised.append(buttons)
-    return {"inline_keyboard": normalised} if normalised else None
+#: Seconds after which Telegram no longer takes an answer to a callback query.
+QUERY_TIMEOUT = 15.0
 
 
 # --------------------------------------------------------------------------------------------
@@ -654,103 +175,13 @@ class _FloodControl:
             waits.append(self.overall.wait(now))
         wait = max(waits)
         if wait > 0:
-            seconds = max(1, math.ceil(wait))
-            raise BotAPIError(429, f"Too Many Requests: retry after {seconds}", retry_after=seconds)
+            raise Errors.flood(max(1, math.ceil(wait)))
         if chat_bucket is not None:
             chat_bucket.take()
         if group_window is not None:
             group_window.append(now)
         if self.overall is not None:
             self.overall.take()
-
-
-# --------------------------------------------------------------------------------------------
-# State
-
-
-@dataclass
-class _Member:
-    status: str  # creator | administrator | member | restricted | left | kicked
-    rights: dict[str, bool] = field(default_factory=dict)
-    permissions: dict[str, bool] | None = None
-    is_member: bool = True
-    until_date: int = 0
-
-
-@dataclass
-class _Message:
-    chat_id: int
-    message_id: int
-    date: int
-    sender_id: int
-    text: str | None
-    entities: list[dict[str, Any]]
-    source_text: str | None = None
-    parse_mode: str | None = None
-    reply_markup: dict[str, Any] | None = None
-    reply_to_message_id: int | None = None
-    edit_date: int | None = None
-    deleted: bool = False
-    sender_chat: bool = False
-    real_sender_id: int | None = None
-    service: dict[str, Any] = field(default_factory=dict)
-    options: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass
-class _Chat:
-    id: int
-    type: str  # private | group | supergroup
-    title: str | None = None
-    username: str | None = None
-    members: dict[int, _Member] = field(default_factory=dict)
-    permissions: dict[str, bool] = field(default_factory=dict)
-    messages: dict[int, _Message] = field(default_factory=dict)
-    history: list[MessageView] = field(default_factory=list)
-    next_message_id: int = 1
-    pinned: list[int] = field(default_factory=list)
-    invite_links: list[dict[str, Any]] = field(default_factory=list)
-    primary_link: str | None = None
-
-
-@dataclass
-class _Query:
-    id: str
-    user_id: int
-    chat_id: int
-    message_id: int
-    data: str
-    created: float
-    answer: dict[str, Any] | None = None
-
-
-class MessageView(dict[str, Any]):
-    """A snapshot of one message as the tests see it.
-
-    It is the Bot API Message dict (message_id, date, chat, from, text, entities, reply_markup,
-    edit_date, reply_to_message, sender_chat...) plus conveniences: `chat_id`, `buttons` (rows of
-    button dicts, [] without an inline keyboard), `edited`, `from_bot` (sent by *our* bot),
-    `sender_id`, `deleted`, `parse_mode`, `source_text` (the text as the bot sent it, before
-    markup parsing; `text` is what users see), `reply_to_message_id`; history entries also have
-    `event` ("sent" or "edited"). Keys are readable as attributes too (`view.text`,
-    `view.from_user` for "from"), so tests can use whichever style reads better."""
-
-    def __getattr__(self, name: str) -> Any:
-        key = "from" if name == "from_user" else name
-        try:
-            return self[key]
-        except KeyError:
-            raise AttributeError(name) from None
-
-    def button(self, data: str | None = None, *, text: str | None = None) -> dict[str, Any] | None:
-        """The first button with this callback_data (or this label), or None."""
-        for row in self.get("buttons", []):
-            for button in row:
-                if (data is not None and button.get("callback_data") == data) or (
-                    text is not None and button.get("text") == text
-                ):
-                    return button
-        return None
 
 
 # --------------------------------------------------------------------------------------------
@@ -804,25 +235,32 @@ class FakeUser:
     async def send(
         self,
         text: str,
-        chat: FakeGroup | int | None = None,
+        chat: FakeGroup | FakeTopic | int | None = None,
         reply_to: Any = None,
         *,
         anonymous: bool = False,
+        as_channel: FakeChannel | None = None,
     ) -> MessageView:
-        """Type `text` into the private chat with the bot (chat=None) or into a group.
+        """Type `text` into the private chat with the bot (chat=None), a group, or a forum
+        topic (chat=FakeTopic; General: `group.general`).
 
         Adds bot_command / mention entities like a client does. Sending in private marks the
-        user as having started the bot. `anonymous=True` posts as an anonymous group admin
-        (from = GroupAnonymousBot, sender_chat = the group). Raises AssertionError for what a
-        real client cannot do: post in a group one is not in or is muted in, write to a bot one
-        has blocked."""
-        message = self.api._user_message(self, chat, text, reply_to, anonymous)
+        user as having started the bot. In groups the bot receives the message only when
+        privacy mode lets it through (commands, @mentions, replies to the bot) or the bot is
+        an administrator. `anonymous=True` posts as an anonymous group admin (from =
+        GroupAnonymousBot, sender_chat = the group, author_signature = the admin's custom
+        title); `as_channel` posts on behalf of a channel the user administers (from =
+        Channel_Bot, sender_chat = the channel). Raises AssertionError for what a real client
+        cannot do: post in a group one is not in or is muted in, in a closed topic without
+        admin rights, or write to a bot one has blocked."""
+        message = self.api._user_message(self, chat, text, reply_to, anonymous, as_channel)
         await asyncio.sleep(0)
         return message
 
     async def reply(self, message: Any, text: str) -> MessageView:
-        """Reply to `message` in its chat (a reply to the bot passes privacy mode)."""
-        chat_id, _ = _locate(message)
+        """Reply to `message` in its chat (a reply to the bot passes privacy mode); in a forum
+        the reply goes to the message's topic."""
+        chat_id, _ = locate(message)
         chat = None if chat_id == self.id else chat_id
         return await self.send(text, chat=chat, reply_to=message)
 
@@ -830,7 +268,7 @@ class FakeUser:
         """Press Start in the private chat, optionally through a t.me deep link:
         the bot receives "/start" or "/start <payload>". Unblocks the bot like "Restart" does."""
         if payload is not None:
-            assert _DEEP_LINK_RE.fullmatch(payload), (
+            assert DEEP_LINK_RE.fullmatch(payload), (
                 f"deep-link payload {payload!r} is not 1-64 characters of A-Za-z0-9_- ;"
                 " Telegram would not pass it to the bot"
             )
@@ -877,10 +315,10 @@ class FakeUser:
 
 
 class FakeGroup:
-    """A group or supergroup. Membership changes are made by the test (as Telegram users
+    """A group, supergroup or forum. Membership changes are made by the test (as Telegram users
     would) and, where Telegram notifies bots, announced as updates."""
 
-    def __init__(self, api: FakeBotAPI, chat: _Chat) -> None:
+    def __init__(self, api: FakeBotAPI, chat: Chat) -> None:
         self.api = api
         self._chat = chat
 
@@ -901,32 +339,46 @@ class FakeGroup:
     def type(self) -> str:
         return self._chat.type
 
+    @property
+    def is_forum(self) -> bool:
+        return self._chat.is_forum
+
+    @property
+    def migrated_to(self) -> int | None:
+        """The supergroup's id once this basic group was upgraded."""
+        return self._chat.migrated_to
+
     def status(self, user: FakeUser | int) -> str:
         """creator, administrator, member, restricted, left or kicked."""
-        member = self._chat.members.get(_user_id(user))
+        member = self._chat.members.get(user_id_of(user))
         return member.status if member else "left"
 
-    def permissions(self, user: FakeUser | int) -> dict[str, bool] | None:
-        """A restricted member's permissions; None for anyone not restricted."""
-        member = self._chat.members.get(_user_id(user))
+    def permissions(self, user: FakeUser | int | None = None) -> dict[str, bool] | None:
+        """Without `user`: the group's default permissions for members. With one: that
+        member's own permissions as Telegram stored them if restricted, else None."""
+        if user is None:
+            return dict(self._chat.permissions)
+        member = self._chat.members.get(user_id_of(user))
         return dict(member.permissions) if member and member.permissions is not None else None
 
     def can_send(self, user: FakeUser | int) -> bool:
         """Whether a real client would let this user post a text message here."""
-        return self.api._can_post(self._chat, _user_id(user))
+        return self.api._can_post(self._chat, user_id_of(user))
 
     def member(self, user: FakeUser | int) -> dict[str, Any]:
         """The ChatMember dict getChatMember would return."""
-        return self.api._member_dict(self._chat, _user_id(user))
+        return self.api._member_dict(self._chat, user_id_of(user))
 
     def messages(self, *, include_users: bool = False) -> list[MessageView]:
         return self.api.messages(self, include_users=include_users)
+
+    # ---- members ------------------------------------------------------------------------------
 
     def add_member(self, user: FakeUser, *, announce: bool = True) -> None:
         """The user joins. With `announce`, a new_chat_members service message (delivered in
         privacy mode too) and a chat_member update are emitted."""
         old = self.status(user)
-        self._chat.members[user.id] = _Member("member")
+        self._chat.members[user.id] = Member("member")
         if announce:
             self.api._service_message(self._chat, user.id, {"new_chat_members": [user.to_dict()]})
             self.api._chat_member_update(self._chat, user.id, user.id, old)
@@ -934,59 +386,143 @@ class FakeGroup:
     def remove_member(self, user: FakeUser, *, announce: bool = True) -> None:
         """The user leaves the group."""
         old = self.status(user)
-        self._chat.members[user.id] = _Member("left", is_member=False)
+        self._chat.members[user.id] = Member("left", is_member=False)
         if announce:
             self.api._service_message(self._chat, user.id, {"left_chat_member": user.to_dict()})
             self.api._chat_member_update(self._chat, user.id, user.id, old)
 
-    def make_admin(self, user: FakeUser, **rights: bool) -> None:
-        """Promote `user` to administrator (usual default rights, overridden by `rights`)."""
+    def make_admin(self, user: FakeUser, *, custom_title: str | None = None,
+                   **rights: bool) -> None:
+        """Promote `user` to administrator (usual default rights, overridden by `rights`).
+        `custom_title` becomes the author_signature of their anonymous messages."""
         old = self.status(user)
         rights = {**DEFAULT_ADMIN_RIGHTS, **rights}
-        self._chat.members[user.id] = _Member("administrator", rights=rights)
+        self._chat.members[user.id] = Member("administrator", rights=rights,
+                                             custom_title=custom_title)
         self.api._chat_member_update(self._chat, user.id, self.api._owner_of(self._chat), old)
+
+    def set_permissions(self, **flags: bool) -> None:
+        """Change the group's default permissions (what an admin sets in the group settings);
+        flags not given keep their value. Plain members, the bot among them, are bound by
+        them."""
+        unknown = set(flags) - set(PERMISSION_FIELDS)
+        assert not unknown, f"not ChatPermissions flags: {sorted(unknown)}"
+        self._chat.permissions.update({k: bool(v) for k, v in flags.items()})
+
+    # ---- the bot's membership -----------------------------------------------------------------
 
     def set_bot_admin(self, admin: bool = True, **rights: bool) -> None:
         """Make the bot an administrator (with `rights` over the defaults) or a plain member."""
-        old = self.status(self.api.bot_id)
         if admin:
-            member = _Member("administrator", rights={**DEFAULT_ADMIN_RIGHTS, **rights})
+            member = Member("administrator", rights={**DEFAULT_ADMIN_RIGHTS, **rights})
         else:
-            member = _Member("member")
-        self._chat.members[self.api.bot_id] = member
-        self.api._my_chat_member_update(self._chat, self.api._owner_of(self._chat), old)
+            member = Member("member")
+        self.api._set_bot_member(self._chat, member)
 
     def remove_bot(self) -> None:
-        """Someone removes the bot from the group: it gets my_chat_member and 403 afterwards."""
+        """Someone removes the bot from the group: my_chat_member (left), and 403 "bot is not a
+        member of the ... chat" afterwards."""
+        self.api._set_bot_member(self._chat, Member("left", is_member=False))
+
+    def kick_bot(self) -> None:
+        """An admin bans the bot: my_chat_member (kicked), and 403 "bot was kicked from the ...
+        chat" afterwards."""
+        self.api._set_bot_member(self._chat, Member("kicked", is_member=False))
+
+    def restrict_bot(self, **permissions: bool) -> None:
+        """An admin restricts the bot (supergroups only), e.g. can_send_messages=False: every
+        send then answers 400 "not enough rights to send text messages to the chat". Flags
+        not given stay allowed."""
+        assert self._chat.type == "supergroup", "Telegram restricts members in supergroups only"
+        unknown = set(permissions) - set(PERMISSION_FIELDS)
+        assert not unknown, f"not ChatPermissions flags: {sorted(unknown)}"
+        flags = {name: bool(permissions.get(name, True)) for name in PERMISSION_FIELDS}
+        self.api._set_bot_member(self._chat, Member("restricted", permissions=flags))
+
+    def readd_bot(self, admin: bool = False, **rights: bool) -> None:
+        """Someone adds the bot (back): my_chat_member and a new_chat_members service message
+        naming the bot, as Telegram sends them."""
         old = self.status(self.api.bot_id)
-        self._chat.members[self.api.bot_id] = _Member("left", is_member=False)
-        self.api._my_chat_member_update(self._chat, self.api._owner_of(self._chat), old)
+        assert old in ("left", "kicked"), f"the bot is already in the group ({old})"
+        self.set_bot_admin(admin, **rights)
+        actor = self.api._owner_of(self._chat)
+        self.api._service_message(
+            self._chat, actor, {"new_chat_members": [self.api._bot_dict()]}
+        )
 
+    # ---- forums, upgrades, channels -----------------------------------------------------------
 
-def _user_id(user: FakeUser | int) -> int:
-    return user if isinstance(user, int) else user.id
+    @property
+    def general(self) -> FakeTopic:
+        """The General topic of a forum (its messages have no message_thread_id)."""
+        assert self._chat.is_forum, f"{self.title!r} is not a forum"
+        return FakeTopic(self, None)
 
+    @property
+    def topics(self) -> list[FakeTopic]:
+        """The forum's topics (not General), deleted ones left out."""
+        return [FakeTopic(self, t) for t in self._chat.topics.values() if not t.deleted]
 
-def _locate(message: Any) -> tuple[int, int]:
-    """(chat_id, message_id) of a MessageView, a Bot API message dict, or a PTB Message."""
-    if isinstance(message, dict):
-        chat_id = message.get("chat_id")
-        if chat_id is None:
-            chat_id = message["chat"]["id"]
-        return int(chat_id), int(message["message_id"])
-    return int(message.chat_id), int(message.message_id)
+    def create_topic(
+        self, name: str, by: FakeUser | None = None, *, icon_color: int | None = None
+    ) -> FakeTopic:
+        """A member (by default the owner) creates a topic: the forum_topic_created service
+        message is sent (and delivered, like every service message); its id is the topic's
+        thread_id."""
+        actor = user_id_of(by) if by is not None else self.api._owner_of(self._chat)
+        return FakeTopic(self, self.api._create_topic(self._chat, name, actor, icon_color))
+
+    def close_general(self, by: FakeUser | None = None) -> None:
+        """Close General: a forum_topic_closed service message without message_thread_id; the
+        bot's sends without a thread then answer TOPIC_CLOSED unless it manages topics."""
+        self.api._set_topic_closed(self._chat, None, True, by)
+
+    def reopen_general(self, by: FakeUser | None = None) -> None:
+        self.api._set_topic_closed(self._chat, None, False, by)
+
+    def upgrade(self, by: FakeUser | None = None) -> FakeGroup:
+        """Upgrade this basic group to a supergroup (what Telegram does when an admin enables a
+        supergroup feature) and return the new group. Both chats get their service message
+        (migrate_to_chat_id / migrate_from_chat_id), which the bot receives even in privacy
+        mode; the old id answers writes with ChatMigrated from then on."""
+        actor = user_id_of(by) if by is not None else self.api._owner_of(self._chat)
+        return FakeGroup(self.api, self.api._upgrade(self._chat, actor))
+
+    def link_channel(self, channel: FakeChannel) -> None:
+        """Make this supergroup the channel's discussion group: each channel post arrives here
+        as an automatic forward."""
+        self.api._link(self._chat, channel._chat)
 
 
 # --------------------------------------------------------------------------------------------
 # The server
 
+#: Webhook redelivery: the first retry after this many seconds, doubling up to the maximum
+#: (Telegram backs off the same way, in minutes; tests need seconds).
+WEBHOOK_RETRY_FIRST = 0.2
+WEBHOOK_RETRY_MAX = 2.0
 
-class FakeBotAPI:
+
+@dataclass(frozen=True)
+class _Described:
+    """A successful result with the `description` Telegram adds to some answers (setWebhook:
+    "Webhook was set", "Webhook is already deleted", ...)."""
+
+    result: Any
+    description: str
+
+
+class FakeBotAPI(WorldMixin):
     """The fake Bot API server plus the state of its small Telegram world.
 
-    Bot side: `/bot<token>/<method>` over HTTP (GET or POST; form, JSON or multipart bodies).
-    Test side: `user()`, `group()`, the FakeUser/FakeGroup actions, and readers (`messages`,
-    `sent_to`, `history`, `answer_for`, `calls`, `errors`, `wait_for`, `settle`)."""
+    Bot side: `/bot<token>/<method>` over HTTP (GET or POST; form, JSON or multipart bodies),
+    or updates POSTed to the bot's webhook. Test side: `user()`, `group()`, `channel()`, the
+    FakeUser/FakeGroup/FakeTopic/FakeChannel actions, `emit_raw`, failure injection
+    (`fail_next`, `delay_next`) and readers (`messages`, `sent_to`, `history`, `answer_for`,
+    `calls`, `errors`, `violations`, `webhook_deliveries`, `wait_for`, `settle`)."""
+
+    #: Every FakeBotAPI made while a test runs (the Telegram conftest checks their violations).
+    created: list[FakeBotAPI] | None = None
 
     def __init__(
         self,
@@ -994,17 +530,21 @@ class FakeBotAPI:
         token: str = DEFAULT_TOKEN,
         bot_username: str = DEFAULT_BOT_USERNAME,
         bot_name: str = "Nightfall",
-        privacy: bool = False,
+        privacy: bool = True,
         flood: FloodRules | None = None,
         clock: Callable[[], float] = time.monotonic,
-        query_timeout: float | None = None,
+        query_timeout: float | None = QUERY_TIMEOUT,
+        deliver_webhooks: bool = True,
         host: str = "127.0.0.1",
         port: int = 0,
     ) -> None:
-        """`privacy`: Telegram's privacy mode (getMe.can_read_all_group_messages is its
-        negation); changeable at runtime. `flood`: FloodRules, None = no flood control.
-        `clock`: the clock flood control reads. `query_timeout`: seconds after which a callback
-        query can no longer be answered (None = never expires)."""
+        """`privacy`: Telegram's privacy mode, on for every new bot (getMe's
+        can_read_all_group_messages is its negation); settable at runtime. `flood`:
+        FloodRules, None = no flood control. `clock`: the clock flood control, callback query
+        expiry and setWebhook's rate limit read (tests that move time pass their own).
+        `query_timeout`: seconds after which a callback query can no longer be answered
+        (None = never). `deliver_webhooks`: POST updates to the bot's webhook once it set one
+        (False for tests that play Telegram's side of the webhook themselves)."""
         self.token = token
         self.bot_id = int(token.split(":", 1)[0])
         self.bot_username = bot_username
@@ -1012,10 +552,12 @@ class FakeBotAPI:
         self.privacy = privacy
         self.clock = clock
         self.query_timeout = query_timeout
+        self.deliver_webhooks = deliver_webhooks
         self.host = host
         self.port = port
         self._flood: _FloodControl | None = None
         self.flood = flood
+        self.spec = BotAPISpec.load()
 
         #: Every call the bot made, in order: (method name, decoded parameters).
         self.calls: list[tuple[str, dict[str, Any]]] = []
@@ -1023,6 +565,10 @@ class FakeBotAPI:
         self.unknown_methods: list[str] = []
         #: Every call answered with an error (injected, validation, 403, 429...).
         self.errors: list[ApiError] = []
+        #: Requests Telegram would refuse or silently misread (missing, mistyped or unknown
+        #: parameters, broken limits), one readable line each. The fixtures fail a test that
+        #: leaves any; a test that provokes them on purpose clears the list.
+        self.violations: list[str] = []
         #: Number of 429 replies.
         self.flood_hits = 0
         #: Unexpected exceptions inside the fake (bugs here, or parameters it could not read).
@@ -1030,18 +576,29 @@ class FakeBotAPI:
         #: sendChatAction calls: (chat_id, action).
         self.chat_actions: list[tuple[int, str]] = []
         self.webhook_url: str | None = None
+        self.webhook_secret: str | None = None
+        #: Every webhook delivery attempt: (update_id, HTTP status; None if no answer came).
+        self.webhook_deliveries: list[tuple[int, int | None]] = []
+        self._webhook_error: tuple[int, str] | None = None
+        self._webhook_task: asyncio.Task[None] | None = None
+        self._next_set_webhook = -math.inf
+        #: Telegram takes a new webhook URL at most once a second per bot (429 "retry after 1"
+        #: otherwise, telegram-bot-api's setWebhook); 0 switches the rule off.
+        self.set_webhook_interval = 1.0
 
         self._users: dict[int, FakeUser] = {}
-        self._chats: dict[int, _Chat] = {}
-        self._queries: dict[str, _Query] = {}
+        self._chats: dict[int, Chat] = {}
+        self._queries: dict[str, Query] = {}
         self._commands: dict[tuple[str, str], list[dict[str, str]]] = {}
         self._bot_texts: dict[tuple[str, str], str] = {}
         self._injected: dict[str, deque[BotAPIError]] = {}
+        self._delays: dict[str, deque[float]] = {}
         self._user_ids = itertools.count(700_000_001)
         self._basic_group_ids = itertools.count(4_000_001)
         self._supergroup_ids = itertools.count(1_001)
         self._query_ids = itertools.count(5_000_000_001)
         self._link_ids = itertools.count(1)
+        self._file_ids = itertools.count(1)
 
         self._pending: list[dict[str, Any]] = []
         self._next_update_id = 0
@@ -1060,7 +617,12 @@ class FakeBotAPI:
         for attr in dir(self):
             if attr.startswith("_m_"):
                 name = attr[3:]
+                assert self.spec.canonical(name) == name, (
+                    f"{name} is served but not described in botapi_methods.json"
+                )
                 self._methods[name.lower()] = (name, getattr(self, attr))
+        if FakeBotAPI.created is not None:
+            FakeBotAPI.created.append(self)
 
     # ---- lifecycle ---------------------------------------------------------------------------
 
@@ -1082,6 +644,7 @@ class FakeBotAPI:
         """Release pending long polls first, so that shutdown does not wait out their timeout."""
         self._closing = True
         self._wake()
+        await self._stop_webhook_delivery()
         if self._url is not None:
             _RUNNING.pop(self._url, None)
         if self._runner is not None:
@@ -1129,18 +692,20 @@ class FakeBotAPI:
 
     # ---- HTTP --------------------------------------------------------------------------------
 
-    async def _handle(self, request: web.Request) -> web.Response:
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
         if request.match_info["token"] != self.token:
-            return web.json_response(BotAPIError(401, "Unauthorized").payload(), status=401)
+            return web.json_response(Errors.unauthorized().payload(), status=401)
         name = request.match_info["method"]
+        documented = self.spec.canonical(name)
         try:
-            params = await _read_params(request)
+            raw = await _read_params(request)
         except ValueError:
-            return self._reply_error(name, {}, _bad("can't parse request body"))
+            return self._reply_error(name, {}, bad("can't parse request body"))
         except ConnectionError:  # the client gave up mid-request (PTB stopping): nobody to answer
             return web.Response(status=499)
+        params = {key: self.spec.decode(documented, key, value) for key, value in raw.items()}
         entry = self._methods.get(name.lower())
-        method = entry[0] if entry else name
+        method = entry[0] if entry else (documented or name)
         self.calls.append((method, params))
         if entry is None:
             self.unknown_methods.append(name)
@@ -1151,51 +716,100 @@ class FakeBotAPI:
         if not polling:
             self._inflight += 1
         try:
-            injected = self._injected.get(method.lower())
-            if injected:
-                raise injected.popleft()
-            result = entry[1](params)
-            if inspect.isawaitable(result):
-                result = await result
-        except BotAPIError as error:
-            return self._reply_error(method, params, error)
-        except (KeyError, ValueError, TypeError) as error:
-            self.internal_errors.append(f"{method}({params!r}): {error!r}")
-            return self._reply_error(method, params, _bad(f"invalid parameters: {error!r}"))
-        except Exception as error:
-            self.internal_errors.append(f"{method}({params!r}): {error!r}")
-            log.exception("fake Bot API: %s failed", method)
-            return self._reply_error(method, params, BotAPIError(500, "Internal Server Error"))
+            response = await self._answer(method, entry[1], params)
+            delays = self._delays.get(method.lower())
+            if delays:
+                # fully processed, the answer is only held back: a client with a shorter read
+                # timeout gives up (PTB: TimedOut) although the call took effect
+                await asyncio.sleep(delays.popleft())
+            return response
         finally:
             if not polling:
                 self._inflight -= 1
                 self._last_activity = loop.time()
-        return web.json_response({"ok": True, "result": result})
+
+    async def _answer(
+        self, method: str, impl: Callable[[dict[str, Any]], Any], params: dict[str, Any]
+    ) -> web.Response:
+        try:
+            problems = self.spec.check(method, params, bot_username=self.bot_username)
+            for problem in problems:
+                self._record_violation(problem)
+            rejected = next((p for p in problems if p.reject), None)
+            if rejected is not None:
+                raise bad(rejected.description)
+            known = self.spec.params(method)
+            accepted = {k: v for k, v in params.items() if k in known}  # Telegram ignores the rest
+            injected = self._injected.get(method.lower())
+            if injected:
+                raise injected.popleft()
+            result = impl(accepted)
+            if inspect.isawaitable(result):
+                result = await result
+        except BotAPIError as error:
+            if error.violation:
+                self.violations.append(f"{method}: {error.description} (answered 400)")
+            return self._reply_error(method, params, error)
+        except (KeyError, ValueError, TypeError) as error:
+            self.internal_errors.append(f"{method}({params!r}): {error!r}")
+            return self._reply_error(method, params, bad(f"invalid parameters: {error!r}"))
+        except Exception as error:
+            self.internal_errors.append(f"{method}({params!r}): {error!r}")
+            log.exception("fake Bot API: %s failed", method)
+            return self._reply_error(method, params, Errors.server_error())
+        if isinstance(result, _Described):
+            body = {"ok": True, "result": result.result, "description": result.description}
+        else:
+            body = {"ok": True, "result": result}
+        return web.json_response(body)
+
+    def _record_violation(self, problem: Problem) -> None:
+        outcome = "answered 400" if problem.reject else "Telegram accepts it"
+        line = f"{problem} ({outcome})"
+        self.violations.append(line)
+        log.warning("fake Bot API: %s", line)
 
     def _reply_error(self, method: str, params: dict[str, Any], error: BotAPIError) -> web.Response:
         self.errors.append(
-            ApiError(method, params, error.error_code, error.description, error.retry_after)
+            ApiError(method, params, error.error_code, error.description, error.retry_after,
+                     dict(error.parameters))
         )
         if error.error_code == 429:
             self.flood_hits += 1
         return web.json_response(error.payload(), status=error.error_code)
 
     def fail_next(
-        self, method: str, error_code: int, description: str, retry_after: int | None = None
+        self,
+        method: str,
+        error: BotAPIError | int,
+        description: str | None = None,
+        retry_after: int | None = None,
+        *,
+        parameters: dict[str, Any] | None = None,
     ) -> None:
-        """Make the next call of `method` fail with this error (queued: call again to fail
-        several). E.g. fail_next("sendMessage", 429, "Too Many Requests: retry after 1", 1).
-        `method` may be spelled sendMessage or send_message."""
-        key = method.replace("_", "").lower()
-        self._injected.setdefault(key, deque()).append(
-            BotAPIError(error_code, description, retry_after)
-        )
+        """Make the next call of `method` fail (queued: call again to fail several), after its
+        parameters were checked. Either a ready error, `fail_next("sendMessage",
+        Errors.chat_migrated(-100123))`, or its parts: `fail_next("sendMessage", 429, "Too Many
+        Requests: retry after 1", retry_after=1)`. `method` may be spelled sendMessage or
+        send_message."""
+        if isinstance(error, BotAPIError):
+            injected = error
+        else:
+            assert description is not None, "fail_next(method, code, description)"
+            injected = BotAPIError(error, description, retry_after, parameters)
+        self._injected.setdefault(method.replace("_", "").lower(), deque()).append(injected)
+
+    def delay_next(self, method: str, seconds: float) -> None:
+        """Process the next call of `method` normally (a message is sent and visible to the
+        test at once) but hold its HTTP answer back `seconds`, as a slow network does. With a
+        read timeout shorter than that, PTB raises TimedOut although the call took effect."""
+        self._delays.setdefault(method.replace("_", "").lower(), deque()).append(seconds)
 
     # ---- updates -----------------------------------------------------------------------------
 
     def _wake(self) -> None:
-        """Wake every long poll. An Event swapped per wake-up (not a Condition) so that
-        synchronous test actions such as user.block() can wake the poller too."""
+        """Wake every long poll and the webhook sender. An Event swapped per wake-up (not a
+        Condition) so that synchronous test actions such as user.block() can wake them too."""
         event, self._update_event = self._update_event, asyncio.Event()
         event.set()
 
@@ -1214,19 +828,17 @@ class FakeBotAPI:
             self._highest_fetched = max(self._highest_fetched, batch[-1]["update_id"])
         return batch
 
+    def _set_allowed_updates(self, allowed: Any) -> None:
+        if isinstance(allowed, list):
+            self._allowed_updates = frozenset(allowed) if allowed else DEFAULT_ALLOWED_UPDATES
+
     async def _m_getUpdates(self, p: dict[str, Any]) -> list[dict[str, Any]]:
         if self.webhook_url:
-            raise BotAPIError(
-                409,
-                "Conflict: can't use getUpdates method while webhook is active; "
-                "use deleteWebhook to delete the webhook first",
-            )
+            raise Errors.conflict_webhook()
         offset = int(p.get("offset") or 0)
         limit = min(100, max(1, int(p.get("limit") or 100)))
         timeout = max(0.0, float(p.get("timeout") or 0))
-        allowed = p.get("allowed_updates")
-        if isinstance(allowed, list):
-            self._allowed_updates = frozenset(allowed) if allowed else DEFAULT_ALLOWED_UPDATES
+        self._set_allowed_updates(p.get("allowed_updates"))
         if offset > 0:
             self._pending = [u for u in self._pending if u["update_id"] >= offset]
         elif offset < 0:
@@ -1237,17 +849,15 @@ class FakeBotAPI:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
+            if self.webhook_url:  # setWebhook arrived while this poll waited
+                raise Errors.conflict_webhook()
             batch = self._deliverable(limit)
             if batch or self._closing:
                 if batch:
                     self._last_activity = loop.time()
                 return batch
             if generation != self._poll_generation:
-                raise BotAPIError(
-                    409,
-                    "Conflict: terminated by other getUpdates request; "
-                    "make sure that only one bot instance is running",
-                )
+                raise Errors.conflict_polling()
             remaining = deadline - loop.time()
             if remaining <= 0:
                 return []
@@ -1259,25 +869,111 @@ class FakeBotAPI:
                 if self._parked_generation == generation:
                     self._parked_generation = -1
 
-    def _m_setWebhook(self, p: dict[str, Any]) -> bool:
-        """Only recorded: this fake delivers updates through getUpdates."""
-        self.webhook_url = str(p.get("url") or "") or None
-        if p.get("drop_pending_updates"):
-            self._pending.clear()
-        return True
+    # ---- webhooks ----------------------------------------------------------------------------
 
-    def _m_deleteWebhook(self, p: dict[str, Any]) -> bool:
-        self.webhook_url = None
+    async def _m_setWebhook(self, p: dict[str, Any]) -> _Described:
+        """As the server does it: a new URL at most once a second (429 retry after 1), an
+        unchanged webhook is "already set" (and deliveries go on), otherwise pending updates
+        are POSTed to the URL from now on. http:// URLs are accepted, as a self-hosted
+        telegram-bot-api server accepts them (api.telegram.org requires HTTPS)."""
+        url = str(p.get("url") or "")
+        if url:
+            stamp = self.clock()
+            if stamp < self._next_set_webhook:
+                raise Errors.flood(1)
+            self._next_set_webhook = stamp + self.set_webhook_interval
+            parsed = URL(url)
+            if parsed.scheme not in ("http", "https") or not parsed.host:
+                raise bad("invalid webhook URL specified")
+        secret = str(p.get("secret_token") or "") or None
+        self._set_allowed_updates(p.get("allowed_updates"))
+        drop = bool(p.get("drop_pending_updates"))
+        if drop:
+            self._pending.clear()
+        if (url or None) == self.webhook_url and secret == self.webhook_secret and not drop:
+            already = "Webhook is already set" if url else "Webhook is already deleted"
+            return _Described(True, already)
+        self.webhook_url, self.webhook_secret = url or None, secret
+        self._webhook_error = None
+        await self._stop_webhook_delivery()
+        if self.webhook_url and self.deliver_webhooks:
+            self._webhook_task = asyncio.get_running_loop().create_task(
+                self._deliver_webhooks(self.webhook_url, secret), name="fake-botapi-webhook"
+            )
+        self._wake()  # a long poll still waiting ends with 409
+        return _Described(True, "Webhook was set" if url else "Webhook was deleted")
+
+    async def _m_deleteWebhook(self, p: dict[str, Any]) -> _Described:
         if p.get("drop_pending_updates"):
             self._pending.clear()
-        return True
+        if self.webhook_url is None:
+            return _Described(True, "Webhook is already deleted")
+        self.webhook_url = self.webhook_secret = None
+        await self._stop_webhook_delivery()
+        return _Described(True, "Webhook was deleted")
 
     def _m_getWebhookInfo(self, p: dict[str, Any]) -> dict[str, Any]:
-        return {
+        info: dict[str, Any] = {
             "url": self.webhook_url or "",
             "has_custom_certificate": False,
             "pending_update_count": len(self._pending),
         }
+        if self.webhook_url:
+            info["max_connections"] = 40
+            if self._allowed_updates != DEFAULT_ALLOWED_UPDATES:
+                info["allowed_updates"] = sorted(self._allowed_updates)
+        if self._webhook_error is not None:
+            info["last_error_date"], info["last_error_message"] = self._webhook_error
+        return info
+
+    async def _stop_webhook_delivery(self) -> None:
+        task, self._webhook_task = self._webhook_task, None
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _deliver_webhooks(self, url: str, secret: str | None) -> None:
+        """POST each pending update to the webhook, one at a time and in order. A 2xx answer
+        confirms it; anything else (another status, a refused connection, a timeout) means the
+        same update is sent again after a pause that doubles from WEBHOOK_RETRY_FIRST to
+        WEBHOOK_RETRY_MAX seconds (or the answer's Retry-After), as Telegram does."""
+        headers = {"X-Telegram-Bot-Api-Secret-Token": secret} if secret else {}
+        backoff = WEBHOOK_RETRY_FIRST
+        loop = asyncio.get_running_loop()
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as http:
+            while not self._closing:
+                event = self._update_event
+                batch = self._deliverable(1)
+                if not batch:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(event.wait(), 1.0)
+                    continue
+                update = batch[0]
+                status: int | None = None
+                retry_after: str | None = None
+                problem = ""
+                try:
+                    async with http.post(url, json=update, headers=headers) as answer:
+                        status = answer.status
+                        retry_after = answer.headers.get("Retry-After")
+                        problem = f"Wrong response from the webhook: {status} {answer.reason}"
+                        await answer.read()
+                except (aiohttp.ClientError, OSError, TimeoutError) as error:
+                    problem = f"Connection failed: {error!r}"
+                self.webhook_deliveries.append((update["update_id"], status))
+                self._last_activity = loop.time()
+                if status is not None and 200 <= status <= 299:
+                    with contextlib.suppress(ValueError):
+                        self._pending.remove(update)
+                    backoff = WEBHOOK_RETRY_FIRST
+                    continue
+                self._webhook_error = (now(), problem)
+                pause = backoff
+                if retry_after and retry_after.isdigit():
+                    pause = float(retry_after)
+                backoff = min(WEBHOOK_RETRY_MAX, backoff * 2)
+                await asyncio.sleep(pause)
 
     # ---- payload builders --------------------------------------------------------------------
 
@@ -1292,19 +988,14 @@ class FakeBotAPI:
     def _user_dict(self, user_id: int) -> dict[str, Any]:
         if user_id == self.bot_id:
             return self._bot_dict()
-        if user_id == GROUP_ANONYMOUS_BOT_ID:
-            return {
-                "id": GROUP_ANONYMOUS_BOT_ID,
-                "is_bot": True,
-                "first_name": "Group",
-                "username": "GroupAnonymousBot",
-            }
+        if user_id in SERVICE_USERS:
+            return dict(SERVICE_USERS[user_id])
         return self._users[user_id].to_dict()
 
     def _ptb_user(self, user_id: int) -> telegram.User:
         return telegram.User(**self._user_dict(user_id))
 
-    def _chat_dict(self, chat: _Chat) -> dict[str, Any]:
+    def _chat_dict(self, chat: Chat) -> dict[str, Any]:
         data: dict[str, Any] = {"id": chat.id, "type": chat.type}
         if chat.type == "private":
             user = self._users[chat.id]
@@ -1317,18 +1008,33 @@ class FakeBotAPI:
             data["title"] = chat.title
             if chat.username:
                 data["username"] = chat.username
+            if chat.is_forum:
+                data["is_forum"] = True
         return data
 
-    def _message_dict(self, msg: _Message, *, nested: bool = False) -> dict[str, Any]:
+    def _by_bot(self, msg: Message) -> bool:
+        return msg.sender_id == self.bot_id or (
+            msg.sender_id is None and msg.real_sender_id == self.bot_id
+        )
+
+    def _message_dict(self, msg: Message, *, nested: bool = False) -> dict[str, Any]:
+        """The Bot API Message, with the server's forum rules: messages of a topic carry
+        message_thread_id and is_topic_message, and without an explicit reply they are replies
+        to the topic's forum_topic_created message."""
         chat = self._chats[msg.chat_id]
         data: dict[str, Any] = {
             "message_id": msg.message_id,
             "date": msg.date,
             "chat": self._chat_dict(chat),
-            "from": self._user_dict(msg.sender_id),
         }
-        if msg.sender_chat:
-            data["sender_chat"] = self._chat_dict(chat)
+        if msg.sender_id is not None:
+            data["from"] = self._user_dict(msg.sender_id)
+        if msg.sender_chat_id is not None:
+            data["sender_chat"] = self._chat_dict(self._chats[msg.sender_chat_id])
+        if msg.thread_id is not None:
+            data["message_thread_id"] = msg.thread_id
+            if chat.is_forum:  # else a comment thread under a channel post
+                data["is_topic_message"] = True
         if msg.text is not None:
             data["text"] = msg.text
         if msg.entities:
@@ -1337,8 +1043,11 @@ class FakeBotAPI:
             data["edit_date"] = msg.edit_date
         if msg.reply_markup:
             data["reply_markup"] = copy.deepcopy(msg.reply_markup)
-        if msg.reply_to_message_id is not None and not nested:
-            replied = chat.messages.get(msg.reply_to_message_id)
+        reply_to = msg.reply_to_message_id
+        if reply_to is None and msg.thread_id is not None and msg.thread_id < msg.message_id:
+            reply_to = msg.thread_id
+        if reply_to is not None and not nested:
+            replied = chat.messages.get(reply_to)
             if replied is not None and not replied.deleted:
                 data["reply_to_message"] = self._message_dict(replied, nested=True)
         if msg.options.get("protect_content"):
@@ -1348,119 +1057,145 @@ class FakeBotAPI:
         data.update(copy.deepcopy(msg.service))
         return data
 
-    def _view(self, msg: _Message, event: str | None = None) -> MessageView:
+    def _view(self, msg: Message, event: str | None = None) -> MessageView:
         data = self._message_dict(msg)
         data.setdefault("text", "")
         data.update(
             chat_id=msg.chat_id,
             buttons=copy.deepcopy((msg.reply_markup or {}).get("inline_keyboard", [])),
             edited=msg.edit_date is not None,
-            from_bot=msg.sender_id == self.bot_id,
+            from_bot=self._by_bot(msg),
             sender_id=msg.sender_id,
             deleted=msg.deleted,
             parse_mode=msg.parse_mode,
             source_text=msg.source_text if msg.source_text is not None else msg.text,
             reply_to_message_id=msg.reply_to_message_id,
+            thread_id=msg.thread_id,
         )
         if event is not None:
             data["event"] = event
         return MessageView(data)
 
-    def _member_dict(self, chat: _Chat, user_id: int) -> dict[str, Any]:
-        member = chat.members.get(user_id) or _Member("left", is_member=False)
+    def _member_dict(self, chat: Chat, user_id: int) -> dict[str, Any]:
+        member = chat.members.get(user_id) or Member("left", is_member=False)
         user = self._ptb_user(user_id)
         if member.status == "creator":
-            return _ptb_dict(telegram.ChatMemberOwner, user=user, is_anonymous=False)
+            return ptb_dict(telegram.ChatMemberOwner, user=user, is_anonymous=False)
         if member.status == "administrator":
             rights = {name: bool(member.rights.get(name, False)) for name in ADMIN_RIGHT_FIELDS}
-            return _ptb_dict(
+            return ptb_dict(
                 telegram.ChatMemberAdministrator,
                 user=user,
                 can_be_edited=user_id == self.bot_id,
                 is_anonymous=False,
+                custom_title=member.custom_title,
                 **rights,
             )
         if member.status == "restricted":
             permissions = member.permissions or {}
             flags = {name: bool(permissions.get(name, False)) for name in PERMISSION_FIELDS}
-            return _ptb_dict(
+            return ptb_dict(
                 telegram.ChatMemberRestricted,
                 user=user,
                 is_member=member.is_member,
-                until_date=_epoch(member.until_date),
+                until_date=epoch(member.until_date),
                 **flags,
             )
         if member.status == "kicked":
-            until = _epoch(member.until_date)
-            return _ptb_dict(telegram.ChatMemberBanned, user=user, until_date=until)
+            until = epoch(member.until_date)
+            return ptb_dict(telegram.ChatMemberBanned, user=user, until_date=until)
         if member.status == "member":
-            return _ptb_dict(telegram.ChatMemberMember, user=user)
-        return _ptb_dict(telegram.ChatMemberLeft, user=user)
+            return ptb_dict(telegram.ChatMemberMember, user=user)
+        return ptb_dict(telegram.ChatMemberLeft, user=user)
 
     # ---- chats and members -------------------------------------------------------------------
 
-    def _private_chat(self, user: FakeUser) -> _Chat:
+    def _private_chat(self, user: FakeUser) -> Chat:
         chat = self._chats.get(user.id)
         if chat is None:
-            chat = _Chat(
+            chat = Chat(
                 id=user.id,
                 type="private",
-                members={user.id: _Member("member"), self.bot_id: _Member("member")},
+                members={user.id: Member("member"), self.bot_id: Member("member")},
             )
             self._chats[user.id] = chat
         return chat
 
-    def _owner_of(self, chat: _Chat) -> int:
+    def _owner_of(self, chat: Chat) -> int:
         return next(
             (uid for uid, m in chat.members.items() if m.status == "creator"), self.bot_id
         )
 
-    def _resolve_chat(self, p: dict[str, Any], *, write: bool) -> _Chat:
-        """The chat a call addresses, with Telegram's 400/403 rules. `write`: the call posts
-        into the chat, so the private-chat rules (started, not blocked) apply."""
-        raw = p.get("chat_id")
-        if raw is None or raw == "":
-            raise _bad("chat_id is empty")
+    def _find_chat(self, raw: Any) -> Chat | None:
         if isinstance(raw, str) and raw.startswith("@"):
             wanted = raw[1:].lower()
-            chat = next(
+            return next(
                 (
                     c for c in self._chats.values()
                     if c.type != "private" and (c.username or "").lower() == wanted
                 ),
                 None,
             )
-        else:
-            try:
-                chat_id = int(raw)
-            except (TypeError, ValueError):
-                raise _bad("chat not found") from None
-            chat = self._chats.get(chat_id)
-            if chat is None and chat_id in self._users:
-                chat = self._private_chat(self._users[chat_id])
-        if chat is None:
-            raise _bad("chat not found")
-        if chat.type == "private":
-            user = self._users[chat.id]
-            if write and user.blocked:
-                raise BotAPIError(403, "Forbidden: bot was blocked by the user")
-            if write and not user.started:
-                raise BotAPIError(403, "Forbidden: bot can't initiate conversation with a user")
-        else:
-            bot = chat.members.get(self.bot_id)
-            kind = "supergroup" if chat.type == "supergroup" else "group"
-            if bot is not None and bot.status == "kicked":
-                raise BotAPIError(403, f"Forbidden: bot was kicked from the {kind} chat")
-            if bot is None or bot.status == "left":
-                raise BotAPIError(403, f"Forbidden: bot is not a member of the {kind} chat")
+        try:
+            chat_id = int(raw)
+        except (TypeError, ValueError):
+            return None
+        chat = self._chats.get(chat_id)
+        if chat is None and chat_id in self._users:
+            chat = self._private_chat(self._users[chat_id])
         return chat
 
-    def _chat_of(self, ref: FakeUser | FakeGroup | int) -> _Chat | None:
-        if isinstance(ref, FakeGroup):
-            return ref._chat
-        return self._chats.get(_user_id(ref) if isinstance(ref, FakeUser) else int(ref))
+    def _resolve_chat(self, p: dict[str, Any], method: str, *, access: str | None = None) -> Chat:
+        """The chat a call addresses, checked as the telegram-bot-api server checks it before
+        the method runs (check_chat_access), by the method's access level in the spec:
+        private chats refuse writes and edits to users who blocked the bot or never started
+        it; a basic group answers writes, edits and member-list reads with "upgraded to a
+        supergroup" once migrated, and with 403 once the bot was kicked or removed (reads such
+        as getChat still work there); a supergroup or channel the bot was kicked from refuses
+        everything, one it is not in refuses everything unless it is public (then only writes
+        and edits)."""
+        access = access or self.spec.access(method) or "read"
+        raw = p.get("chat_id")
+        if raw is None or raw == "":
+            raise bad("chat_id is empty")
+        chat = self._find_chat(raw)
+        if chat is None:
+            raise Errors.chat_not_found()
+        if chat.type == "private":
+            user = self._users[chat.id]
+            if access in ("write", "edit") and user.blocked:
+                raise Errors.blocked_by_user()
+            if access in ("write", "edit") and not user.started:
+                raise Errors.cant_initiate()
+            return chat
+        bot = chat.members.get(self.bot_id) or Member("left", is_member=False)
+        if chat.type == "group":
+            if chat.migrated_to is not None and access != "read":
+                raise Errors.chat_migrated(chat.migrated_to)
+            if access != "read" and bot.status == "kicked":
+                raise Errors.bot_kicked("group")
+            if access != "read" and bot.status == "left":
+                raise Errors.not_a_member("group")
+            return chat
+        kind = "supergroup" if chat.type == "supergroup" else "channel"
+        if bot.status == "kicked":
+            raise Errors.bot_kicked(kind)
+        if bot.status == "left" and (not chat.username or access in ("write", "edit")):
+            raise Errors.not_a_member(kind)
+        return chat
 
-    def _bot_right(self, chat: _Chat, right: str) -> bool:
+    def _chat_of(self, ref: Any) -> Chat | None:
+        if isinstance(ref, FakeUser):
+            return self._chats.get(ref.id)
+        if hasattr(ref, "_chat"):
+            return ref._chat
+        return self._chats.get(int(ref))
+
+    def _bot_in(self, chat: Chat) -> bool:
+        member = chat.members.get(self.bot_id)
+        return member is not None and member.status not in ("left", "kicked")
+
+    def _bot_right(self, chat: Chat, right: str) -> bool:
         bot = chat.members.get(self.bot_id)
         if bot is None:
             return False
@@ -1468,31 +1203,58 @@ class FakeBotAPI:
             return True
         return bot.status == "administrator" and bool(bot.rights.get(right))
 
-    def _can_post(self, chat: _Chat, user_id: int) -> bool:
+    def _is_admin(self, chat: Chat, user_id: int) -> bool:
         member = chat.members.get(user_id)
+        return member is not None and member.status in ("creator", "administrator")
+
+    def _may(self, chat: Chat, member: Member | None, flag: str) -> bool:
+        """Whether a member may do `flag` (a ChatPermissions flag): admins always, plain
+        members by the chat's defaults, restricted ones by both their own permissions and the
+        defaults."""
         if member is None or member.status in ("left", "kicked"):
             return False
+        if member.status in ("creator", "administrator"):
+            return True
+        allowed = chat.permissions.get(flag, True)
         if member.status == "restricted":
-            return member.is_member and bool((member.permissions or {}).get("can_send_messages"))
-        if member.status == "member":
-            return chat.permissions.get("can_send_messages", True)
-        return True
+            return member.is_member and allowed and bool((member.permissions or {}).get(flag))
+        return allowed
+
+    def _can_post(self, chat: Chat, user_id: int) -> bool:
+        if chat.migrated_to is not None:
+            return False
+        return self._may(chat, chat.members.get(user_id), "can_send_messages")
+
+    def _check_can_send(self, chat: Chat, flag: str = "can_send_messages",
+                        what: str = "text messages") -> None:
+        if chat.type in ("group", "supergroup"):
+            if not self._may(chat, chat.members.get(self.bot_id), flag):
+                raise Errors.no_rights_to_send(what)
+        elif chat.type == "channel" and not self._bot_right(chat, "can_post_messages"):
+            raise bad("need administrator rights in the channel chat")
 
     def _target_user(self, p: dict[str, Any]) -> int:
         user_id = int(p.get("user_id") or 0)
+        if user_id <= 0:
+            raise bad("invalid user_id specified")
         if user_id not in self._users and user_id != self.bot_id:
-            raise _bad("user not found")
+            raise bad("user not found")
         return user_id
+
+    def _set_bot_member(self, chat: Chat, member: Member) -> None:
+        old = chat.members.get(self.bot_id, Member("left")).status
+        chat.members[self.bot_id] = member
+        self._my_chat_member_update(chat, self._owner_of(chat), old)
 
     # ---- messages ----------------------------------------------------------------------------
 
     def _new_message(
-        self, chat: _Chat, sender_id: int, text: str | None, **fields: Any
-    ) -> _Message:
-        msg = _Message(
+        self, chat: Chat, sender_id: int | None, text: str | None, **fields: Any
+    ) -> Message:
+        msg = Message(
             chat_id=chat.id,
             message_id=chat.next_message_id,
-            date=_now(),
+            date=now(),
             sender_id=sender_id,
             text=text,
             entities=fields.pop("entities", []),
@@ -1503,30 +1265,36 @@ class FakeBotAPI:
         chat.history.append(self._view(msg, "sent"))
         return msg
 
-    def _find_message(self, chat: _Chat, p: dict[str, Any], missing: str) -> _Message:
+    def _find_message(self, chat: Chat, p: dict[str, Any], missing: str) -> Message:
         raw = p.get("message_id")
         if raw is None and p.get("inline_message_id") is not None:
-            raise _bad("MESSAGE_ID_INVALID")
+            raise bad("MESSAGE_ID_INVALID")
         if raw is None:
-            raise _bad("message identifier is not specified")
+            raise bad("message identifier is not specified")
         msg = chat.messages.get(int(raw))
         if msg is None or msg.deleted:
-            raise _bad(missing)
+            raise bad(missing)
         return msg
 
-    def _render(self, p: dict[str, Any]) -> tuple[str, list[dict[str, Any]], str, str | None]:
-        source = p.get("text")
+    def _render(
+        self, p: dict[str, Any], key: str = "text", entities_key: str = "entities",
+        limit: int = MAX_TEXT_LENGTH, required: bool = True,
+    ) -> tuple[str, list[dict[str, Any]], str, str | None]:
+        """(visible text, entities, source, parse_mode) of a text or caption parameter."""
+        source = p.get(key)
         source = "" if source is None else str(source)
         mode = p.get("parse_mode") or None
-        entities = p.get("entities") if isinstance(p.get("entities"), list) else None
-        text, parsed = _parse_formatted(source, mode, entities)
-        if not text.strip():
-            raise _bad("message text is empty")
-        if len(text) > MAX_TEXT_LENGTH:
-            raise _bad("message is too long")
+        entities = p.get(entities_key) if isinstance(p.get(entities_key), list) else None
+        if required and not source:
+            raise bad("message text is empty")
+        text, parsed = parse_formatted(source, mode, entities)
+        if required and not text.strip():
+            raise bad("message text is empty")
+        if len(text) > limit:
+            raise bad("message is too long" if key == "text" else "message caption is too long")
         return text, parsed, source, mode
 
-    def _reply_target(self, chat: _Chat, p: dict[str, Any]) -> int | None:
+    def _reply_target(self, chat: Chat, p: dict[str, Any]) -> Message | None:
         parameters = p.get("reply_parameters")
         if isinstance(parameters, dict) and parameters.get("message_id") is not None:
             message_id = int(parameters["message_id"])
@@ -1540,12 +1308,28 @@ class FakeBotAPI:
         if replied is None or replied.deleted:
             if allow:
                 return None
-            raise _bad("message to be replied not found")
-        return message_id
+            raise Errors.reply_not_found()
+        return replied
 
-    def _spend_flood(self, chat: _Chat) -> None:
+    def _spend_flood(self, chat: Chat) -> None:
         if self._flood is not None:
             self._flood.check(chat.id, chat.type != "private")
+
+    def _bot_sender(self, chat: Chat) -> dict[str, Any]:
+        """Who a bot's message is from: the bot, or in a channel the channel itself."""
+        if chat.type == "channel":
+            return {"sender_id": None, "sender_chat_id": chat.id, "real_sender_id": self.bot_id}
+        return {"sender_id": self.bot_id}
+
+    def _send_options(self, p: dict[str, Any]) -> dict[str, Any]:
+        return {
+            key: p[key]
+            for key in (
+                "disable_notification", "protect_content", "link_preview_options",
+                "disable_web_page_preview",
+            )
+            if p.get(key) is not None
+        }
 
     def _m_getMe(self, p: dict[str, Any]) -> dict[str, Any]:
         return {
@@ -1556,94 +1340,131 @@ class FakeBotAPI:
         }
 
     def _m_sendMessage(self, p: dict[str, Any]) -> dict[str, Any]:
-        chat = self._resolve_chat(p, write=True)
-        text, entities, source, mode = self._render(p)
-        markup = _check_reply_markup(p.get("reply_markup"))
-        reply_to = self._reply_target(chat, p)
+        text, entities, source, mode = self._render(p)  # the server checks the text first
+        chat = self._resolve_chat(p, "sendMessage")
+        markup = inline_keyboard(p.get("reply_markup"))
+        replied = self._reply_target(chat, p)
+        thread = self._thread_for_send(chat, p, replied)
+        self._check_can_send(chat)
         self._spend_flood(chat)
-        options = {
-            key: p[key]
-            for key in (
-                "disable_notification", "protect_content", "link_preview_options",
-                "message_thread_id", "disable_web_page_preview",
-            )
-            if p.get(key) is not None
-        }
+        options = self._send_options(p)
         if p.get("reply_markup") is not None and markup is None:
             options["reply_markup_sent"] = p["reply_markup"]
         msg = self._new_message(
             chat,
-            self.bot_id,
-            text,
+            text=text,
             entities=entities,
             source_text=source,
             parse_mode=mode,
             reply_markup=markup,
-            reply_to_message_id=reply_to,
+            reply_to_message_id=replied.message_id if replied else None,
+            thread_id=thread,
             options=options,
+            **self._bot_sender(chat),
         )
         return self._message_dict(msg)
 
-    def _m_editMessageText(self, p: dict[str, Any]) -> dict[str, Any]:
-        chat = self._resolve_chat(p, write=True)
+    def _m_sendPhoto(self, p: dict[str, Any]) -> dict[str, Any]:
+        photo = p.get("photo")
+        if photo is None or photo == "":
+            raise bad("there is no photo in the request")
+        caption, entities, source, mode = self._render(
+            p, "caption", "caption_entities", limit=1024, required=False
+        )
+        chat = self._resolve_chat(p, "sendPhoto")
+        markup = inline_keyboard(p.get("reply_markup"))
+        replied = self._reply_target(chat, p)
+        thread = self._thread_for_send(chat, p, replied)
+        self._check_can_send(chat, "can_send_photos", "photos")
+        self._spend_flood(chat)
+        serial = next(self._file_ids)
+        file_id = photo if isinstance(photo, str) and "://" not in photo else f"AgACfake{serial}"
+        sizes = [
+            {"file_id": f"{file_id}-{side}", "file_unique_id": f"AQADfake{serial}{side}",
+             "width": side, "height": side, "file_size": side * 40}
+            for side in (90, 320, 800)
+        ]
+        service: dict[str, Any] = {"photo": sizes}
+        if caption:
+            service["caption"] = caption
+            if entities:
+                service["caption_entities"] = entities
+        if p.get("has_spoiler"):
+            service["has_media_spoiler"] = True
+        msg = self._new_message(
+            chat,
+            text=None,
+            source_text=source or None,
+            parse_mode=mode,
+            reply_markup=markup,
+            reply_to_message_id=replied.message_id if replied else None,
+            thread_id=thread,
+            service=service,
+            options=self._send_options(p),
+            **self._bot_sender(chat),
+        )
+        return self._message_dict(msg)
+
+    def _editable(self, chat: Chat, p: dict[str, Any]) -> Message:
         msg = self._find_message(chat, p, "message to edit not found")
-        if msg.sender_id != self.bot_id or msg.text is None:
-            raise _bad("message can't be edited")
+        if not self._by_bot(msg):
+            raise Errors.cant_be_edited()
+        return msg
+
+    def _m_editMessageText(self, p: dict[str, Any]) -> dict[str, Any]:
         text, entities, source, mode = self._render(p)
-        markup = _check_reply_markup(p.get("reply_markup"))
+        chat = self._resolve_chat(p, "editMessageText")
+        msg = self._editable(chat, p)
+        if msg.text is None:
+            raise bad("there is no text in the message to edit")
+        markup = inline_keyboard(p.get("reply_markup"))
         if text == msg.text and entities == msg.entities and markup == msg.reply_markup:
-            raise _bad(
-                "message is not modified: specified new message content and reply markup are "
-                "exactly the same as a current content and reply markup of the message"
-            )
+            raise bad(NOT_MODIFIED)
         self._spend_flood(chat)
         msg.text, msg.entities, msg.source_text, msg.parse_mode = text, entities, source, mode
         msg.reply_markup = markup  # no reply_markup in the edit removes the keyboard
-        msg.edit_date = _now()
+        msg.edit_date = now()
         chat.history.append(self._view(msg, "edited"))
         return self._message_dict(msg)
 
     def _m_editMessageReplyMarkup(self, p: dict[str, Any]) -> dict[str, Any]:
-        chat = self._resolve_chat(p, write=True)
-        msg = self._find_message(chat, p, "message to edit not found")
-        if msg.sender_id != self.bot_id:
-            raise _bad("message can't be edited")
-        markup = _check_reply_markup(p.get("reply_markup"))
+        chat = self._resolve_chat(p, "editMessageReplyMarkup")
+        msg = self._editable(chat, p)
+        markup = inline_keyboard(p.get("reply_markup"))
         if markup == msg.reply_markup:
-            raise _bad(
-                "message is not modified: specified new message content and reply markup are "
-                "exactly the same as a current content and reply markup of the message"
-            )
+            raise bad(NOT_MODIFIED)
         self._spend_flood(chat)
         msg.reply_markup = markup
-        msg.edit_date = _now()
+        msg.edit_date = now()
         chat.history.append(self._view(msg, "edited"))
         return self._message_dict(msg)
 
-    def _delete(self, chat: _Chat, message_id: int) -> bool:
+    def _delete(self, chat: Chat, message_id: int) -> bool:
         msg = chat.messages.get(message_id)
         if msg is None or msg.deleted:
             return False
         if (
             chat.type != "private"
-            and msg.sender_id != self.bot_id
+            and not self._by_bot(msg)
             and not self._bot_right(chat, "can_delete_messages")
         ):
-            raise _bad("message can't be deleted")
+            raise Errors.cant_be_deleted()
+        if "forum_topic_created" in msg.service:
+            raise Errors.cant_be_deleted()  # Bot API: such service messages can't be deleted
         msg.deleted = True
         return True
 
     def _m_deleteMessage(self, p: dict[str, Any]) -> bool:
-        chat = self._resolve_chat(p, write=False)
+        chat = self._resolve_chat(p, "deleteMessage")
         if not self._delete(chat, int(p.get("message_id") or 0)):
-            raise _bad("message to delete not found")
+            raise Errors.delete_not_found()
         return True
 
     def _m_deleteMessages(self, p: dict[str, Any]) -> bool:
-        chat = self._resolve_chat(p, write=False)
+        chat = self._resolve_chat(p, "deleteMessages")
         deleted = [self._delete(chat, int(mid)) for mid in p.get("message_ids") or []]
         if not any(deleted):
-            raise _bad("message to delete not found")
+            raise Errors.delete_not_found()
         return True
 
     def _m_answerCallbackQuery(self, p: dict[str, Any]) -> bool:
@@ -1654,12 +1475,8 @@ class FakeBotAPI:
             and self.clock() - query.created > self.query_timeout
         )
         if query is None or query.answer is not None or expired:
-            raise _bad(
-                "query is too old and response timeout expired or query ID is invalid"
-            )
+            raise Errors.query_too_old()
         text = p.get("text")
-        if text is not None and len(str(text)) > MAX_ANSWER_TEXT_LENGTH:
-            raise _bad("MESSAGE_TOO_LONG")
         query.answer = {
             "text": None if text is None else str(text),
             "show_alert": bool(p.get("show_alert")),
@@ -1669,17 +1486,15 @@ class FakeBotAPI:
         return True
 
     def _m_sendChatAction(self, p: dict[str, Any]) -> bool:
-        chat = self._resolve_chat(p, write=True)
-        action = str(p.get("action") or "")
-        if action not in CHAT_ACTIONS:
-            raise _bad("wrong parameter action in request")
-        self.chat_actions.append((chat.id, action))
+        chat = self._resolve_chat(p, "sendChatAction")
+        self._thread_for_send(chat, p, None)
+        self.chat_actions.append((chat.id, str(p.get("action"))))
         return True
 
     # ---- chats -------------------------------------------------------------------------------
 
     def _m_getChat(self, p: dict[str, Any]) -> dict[str, Any]:
-        chat = self._resolve_chat(p, write=False)
+        chat = self._resolve_chat(p, "getChat")
         extra: dict[str, Any] = {}
         if chat.type == "private":
             user = self._users[chat.id]
@@ -1687,17 +1502,19 @@ class FakeBotAPI:
                 first_name=user.first_name, last_name=user.last_name, username=user.username
             )
         else:
-            permissions = {name: chat.permissions.get(name, True) for name in PERMISSION_FIELDS}
             extra.update(
-                title=chat.title,
-                username=chat.username,
-                permissions=telegram.ChatPermissions(**permissions),
-                invite_link=chat.primary_link,
+                title=chat.title, username=chat.username, linked_chat_id=chat.linked_chat_id
             )
+            if chat.type != "channel":
+                flags = {name: chat.permissions.get(name, True) for name in PERMISSION_FIELDS}
+                extra["permissions"] = telegram.ChatPermissions(**flags)
+            extra["invite_link"] = chat.primary_link
+            if chat.is_forum:
+                extra["is_forum"] = True
             if chat.pinned and chat.pinned[-1] in chat.messages:
                 pinned = self._message_dict(chat.messages[chat.pinned[-1]])
                 extra["pinned_message"] = telegram.Message.de_json(pinned, None)
-        return _ptb_dict(
+        return ptb_dict(
             telegram.ChatFullInfo,
             id=chat.id,
             type=chat.type,
@@ -1716,11 +1533,13 @@ class FakeBotAPI:
         )
 
     def _m_getChatMember(self, p: dict[str, Any]) -> dict[str, Any]:
-        chat = self._resolve_chat(p, write=False)
-        return self._member_dict(chat, self._target_user(p))
+        user_id = self._target_user(p)
+        access = "read" if user_id == self.bot_id else "read_members"
+        chat = self._resolve_chat(p, "getChatMember", access=access)
+        return self._member_dict(chat, user_id)
 
     def _m_getChatMemberCount(self, p: dict[str, Any]) -> int:
-        chat = self._resolve_chat(p, write=False)
+        chat = self._resolve_chat(p, "getChatMemberCount")
         return sum(
             1
             for m in chat.members.values()
@@ -1729,107 +1548,120 @@ class FakeBotAPI:
         )
 
     def _m_getChatAdministrators(self, p: dict[str, Any]) -> list[dict[str, Any]]:
-        chat = self._resolve_chat(p, write=False)
+        chat = self._resolve_chat(p, "getChatAdministrators")
         if chat.type == "private":
-            raise _bad("there are no administrators in the private chat")
+            raise bad("there are no administrators in the private chat")
         return [
             self._member_dict(chat, uid)
             for uid, m in chat.members.items()
             if m.status in ("creator", "administrator")
         ]
 
-    def _group_admin_check(self, p: dict[str, Any], right: str, error: str) -> _Chat:
-        chat = self._resolve_chat(p, write=False)
+    def _group_admin_check(self, p: dict[str, Any], method: str, right: str, error: str) -> Chat:
+        chat = self._resolve_chat(p, method)
         if chat.type == "private":
-            raise _bad("method is available for supergroup and channel chats only")
+            raise bad("method is available for supergroup and channel chats only")
         if not self._bot_right(chat, right):
-            raise _bad(error)
+            raise bad(error)
         return chat
 
     def _m_restrictChatMember(self, p: dict[str, Any]) -> bool:
-        chat = self._resolve_chat(p, write=False)
+        """The member's permissions are stored as the server computes them (see
+        `chat_permissions`); a member left with every permission is a plain member again
+        (TDLib: DialogParticipantStatus::Restricted with all rights is Member)."""
+        chat = self._resolve_chat(p, "restrictChatMember")
         if chat.type != "supergroup":
-            raise _bad("method is available only for supergroups")
+            raise bad("method is available only for supergroups")
         if not self._bot_right(chat, "can_restrict_members"):
-            raise _bad("not enough rights to restrict/unrestrict chat member")
+            raise bad("not enough rights to restrict/unrestrict chat member")
         user_id = self._target_user(p)
         if user_id == self.bot_id:
-            raise _bad("can't restrict self")
-        old = chat.members.get(user_id) or _Member("left", is_member=False)
+            raise bad("can't restrict self")
+        old = chat.members.get(user_id) or Member("left", is_member=False)
         if old.status == "creator":
-            raise _bad("can't remove chat owner")
+            raise bad("can't remove chat owner")
         if old.status == "administrator":
-            raise _bad("user is an administrator of the chat")
+            raise bad("user is an administrator of the chat")
         given = p.get("permissions")
         if not isinstance(given, dict):
-            raise _bad("can't parse permissions JSON object")
-        given = dict(given)
-        if "can_send_media_messages" in given:  # pre-7.0 name for all media flags together
-            media = bool(given.pop("can_send_media_messages"))
-            for name in ("can_send_audios", "can_send_documents", "can_send_photos",
-                         "can_send_videos", "can_send_video_notes", "can_send_voice_notes"):
-                given.setdefault(name, media)
-        permissions = {name: bool(given.get(name, False)) for name in PERMISSION_FIELDS}
+            raise bad("can't parse permissions JSON object")
+        independent = bool(p.get("use_independent_chat_permissions"))
+        permissions = chat_permissions(given, independent=independent)
         is_member = old.status in ("member", "restricted") and old.is_member
         until = int(p.get("until_date") or 0)
-        if all(permissions.get(name, True) == chat.permissions.get(name, True)
-               for name in PERMISSION_FIELDS):
-            new = _Member("member" if is_member else "left", is_member=is_member)
+        if all(permissions.values()):
+            new = Member("member") if is_member else Member("left", is_member=False)
         else:
-            new = _Member(
+            new = Member(
                 "restricted", permissions=permissions, is_member=is_member, until_date=until
             )
-        old_status = old.status
         chat.members[user_id] = new
-        self._chat_member_update(chat, user_id, self.bot_id, old_status)
+        self._chat_member_update(chat, user_id, self.bot_id, old.status)
+        return True
+
+    def _m_setChatPermissions(self, p: dict[str, Any]) -> bool:
+        chat = self._resolve_chat(p, "setChatPermissions")
+        if chat.type not in ("group", "supergroup"):
+            raise bad("method is available only for groups and supergroups")
+        if not self._bot_right(chat, "can_restrict_members"):
+            raise bad("not enough rights to change chat permissions")
+        given = p.get("permissions")
+        if not isinstance(given, dict):
+            raise bad("can't parse permissions JSON object")
+        independent = bool(p.get("use_independent_chat_permissions"))
+        chat.permissions = chat_permissions(given, independent=independent)
         return True
 
     def _m_banChatMember(self, p: dict[str, Any]) -> bool:
         chat = self._group_admin_check(
-            p, "can_restrict_members", "not enough rights to restrict/unrestrict chat member"
+            p, "banChatMember", "can_restrict_members",
+            "not enough rights to restrict/unrestrict chat member",
         )
         user_id = self._target_user(p)
-        old = chat.members.get(user_id) or _Member("left", is_member=False)
+        old = chat.members.get(user_id) or Member("left", is_member=False)
         if old.status == "creator":
-            raise _bad("can't remove chat owner")
+            raise bad("can't remove chat owner")
         if old.status == "administrator":
-            raise _bad("user is an administrator of the chat")
+            raise bad("user is an administrator of the chat")
         until = int(p.get("until_date") or 0)
-        chat.members[user_id] = _Member("kicked", is_member=False, until_date=until)
+        chat.members[user_id] = Member("kicked", is_member=False, until_date=until)
         self._chat_member_update(chat, user_id, self.bot_id, old.status)
         return True
 
     def _m_unbanChatMember(self, p: dict[str, Any]) -> bool:
         chat = self._group_admin_check(
-            p, "can_restrict_members", "not enough rights to restrict/unrestrict chat member"
+            p, "unbanChatMember", "can_restrict_members",
+            "not enough rights to restrict/unrestrict chat member",
         )
         user_id = self._target_user(p)
-        old = chat.members.get(user_id) or _Member("left", is_member=False)
+        old = chat.members.get(user_id) or Member("left", is_member=False)
         # Unbanning a current member would kick them; only_if_banned=False on a member is a
         # no-op here (Telegram removes them), because the game never wants that.
         if old.status in ("kicked", "left", "restricted") and (
             old.status == "kicked" or not p.get("only_if_banned")
         ):
-            chat.members[user_id] = _Member("left", is_member=False)
+            chat.members[user_id] = Member("left", is_member=False)
             self._chat_member_update(chat, user_id, self.bot_id, old.status)
         return True
 
-    def _new_invite_link(self, chat: _Chat) -> str:
+    def _new_invite_link(self, chat: Chat) -> str:
         return f"https://t.me/+fake{abs(chat.id)}x{next(self._link_ids)}"
 
     def _m_exportChatInviteLink(self, p: dict[str, Any]) -> str:
         chat = self._group_admin_check(
-            p, "can_invite_users", "not enough rights to manage chat invite link"
+            p, "exportChatInviteLink", "can_invite_users",
+            "not enough rights to manage chat invite link",
         )
         chat.primary_link = self._new_invite_link(chat)
         return chat.primary_link
 
     def _m_createChatInviteLink(self, p: dict[str, Any]) -> dict[str, Any]:
         chat = self._group_admin_check(
-            p, "can_invite_users", "not enough rights to manage chat invite link"
+            p, "createChatInviteLink", "can_invite_users",
+            "not enough rights to manage chat invite link",
         )
         expire = p.get("expire_date")
-        link = _ptb_dict(
+        link = ptb_dict(
             telegram.ChatInviteLink,
             invite_link=self._new_invite_link(chat),
             creator=self._ptb_user(self.bot_id),
@@ -1837,16 +1669,19 @@ class FakeBotAPI:
             is_primary=False,
             is_revoked=False,
             name=p.get("name"),
-            expire_date=_epoch(int(expire)) if expire else None,
+            expire_date=epoch(int(expire)) if expire else None,
             member_limit=p.get("member_limit"),
         )
         chat.invite_links.append(link)
         return link
 
-    def _m_pinChatMessage(self, p: dict[str, Any]) -> bool:
-        chat = self._resolve_chat(p, write=True)
+    def _pin_rights(self, chat: Chat) -> None:
         if chat.type != "private" and not self._bot_right(chat, "can_pin_messages"):
-            raise _bad("not enough rights to manage pinned messages in the chat")
+            raise bad("not enough rights to manage pinned messages in the chat")
+
+    def _m_pinChatMessage(self, p: dict[str, Any]) -> bool:
+        chat = self._resolve_chat(p, "pinChatMessage")
+        self._pin_rights(chat)
         msg = self._find_message(chat, p, "message to pin not found")
         if msg.message_id in chat.pinned:
             chat.pinned.remove(msg.message_id)
@@ -1854,9 +1689,8 @@ class FakeBotAPI:
         return True
 
     def _m_unpinChatMessage(self, p: dict[str, Any]) -> bool:
-        chat = self._resolve_chat(p, write=False)
-        if chat.type != "private" and not self._bot_right(chat, "can_pin_messages"):
-            raise _bad("not enough rights to manage pinned messages in the chat")
+        chat = self._resolve_chat(p, "unpinChatMessage")
+        self._pin_rights(chat)
         message_id = p.get("message_id")
         if message_id is None:
             if chat.pinned:
@@ -1866,19 +1700,17 @@ class FakeBotAPI:
         return True
 
     def _m_unpinAllChatMessages(self, p: dict[str, Any]) -> bool:
-        chat = self._resolve_chat(p, write=False)
-        if chat.type != "private" and not self._bot_right(chat, "can_pin_messages"):
-            raise _bad("not enough rights to manage pinned messages in the chat")
+        chat = self._resolve_chat(p, "unpinAllChatMessages")
+        self._pin_rights(chat)
         chat.pinned.clear()
         return True
 
     def _m_leaveChat(self, p: dict[str, Any]) -> bool:
-        chat = self._resolve_chat(p, write=False)
+        chat = self._resolve_chat(p, "leaveChat")
         if chat.type == "private":
-            raise _bad("chat member status can't be changed in private chats")
-        old = chat.members[self.bot_id].status
-        chat.members[self.bot_id] = _Member("left", is_member=False)
-        self._my_chat_member_update(chat, self.bot_id, old)
+            raise bad("chat member status can't be changed in private chats")
+        if self._bot_in(chat):
+            self._set_bot_member(chat, Member("left", is_member=False))
         return True
 
     # ---- bot profile -------------------------------------------------------------------------
@@ -1891,23 +1723,12 @@ class FakeBotAPI:
         return json.dumps(scope, sort_keys=True), str(p.get("language_code") or "")
 
     def _m_setMyCommands(self, p: dict[str, Any]) -> bool:
-        commands = p.get("commands")
-        if not isinstance(commands, list):
-            raise _bad("can't parse commands JSON object")
-        if len(commands) > MAX_COMMANDS:
-            raise _bad("too many commands")
-        stored = []
-        for command in commands:
-            if not isinstance(command, dict):
-                raise _bad("can't parse BotCommand JSON object")
-            name = str(command.get("command", ""))
-            description = str(command.get("description", ""))
-            if not _BOT_COMMAND_RE.fullmatch(name):
-                raise _bad("BOT_COMMAND_INVALID")
-            if not 1 <= len(description) <= 256:
-                raise _bad("command description is empty" if not description
-                           else "BOT_COMMAND_DESCRIPTION_INVALID")
-            stored.append({"command": name, "description": description})
+        """Limits (at most 100 commands, names of 1-32 [a-z0-9_], descriptions of 1-256
+        characters) are checked from the spec before this runs."""
+        stored = [
+            {"command": str(c["command"]), "description": str(c["description"])}
+            for c in p.get("commands") or []
+        ]
         key = self._scope_key(p)
         if stored:
             self._commands[key] = stored
@@ -1973,8 +1794,9 @@ class FakeBotAPI:
         title: str,
         members: Iterable[FakeUser] = (),
         *,
-        bot_admin: bool = True,
-        supergroup: bool = True,
+        bot_admin: bool = False,
+        supergroup: bool = False,
+        forum: bool = False,
         owner: FakeUser | None = None,
         username: str | None = None,
         bot_rights: dict[str, bool] | None = None,
@@ -1982,112 +1804,173 @@ class FakeBotAPI:
     ) -> FakeGroup:
         """A group that already exists with the bot in it.
 
-        `members` join as plain members. The creator is `owner` (who need not be in
-        `members`), or a user made up for the purpose, so listed members have no admin rights
-        unless given them with `make_admin`. The bot is an administrator with the usual rights
-        (overridden by `bot_rights`) when `bot_admin`, else a plain member. Supergroup ids look
-        like -100..., basic group ids are small negatives. `announce` also emits the
-        my_chat_member update for the bot being added."""
+        The default is what a new group on Telegram is: a basic group (a small negative id,
+        without -100) in which the bot is a plain member. `supergroup=True` makes a supergroup
+        (-100... id); `forum=True` a forum supergroup with topics; `bot_admin=True` makes the
+        bot an administrator with the usual rights (overridden by `bot_rights`). `members`
+        join as plain members. The creator is `owner` (who need not be in `members`), or a
+        user made up for the purpose, so listed members have no admin rights unless given them
+        with `make_admin`. `announce` also emits the my_chat_member update for the bot being
+        added."""
+        supergroup = supergroup or forum  # Telegram's forums are supergroups
         if supergroup:
             chat_id = -int(f"100{1_000_000_000 + next(self._supergroup_ids)}")
         else:
             chat_id = -next(self._basic_group_ids)
         creator = owner or self.user(f"{title} owner")
-        chat = _Chat(
+        chat = Chat(
             id=chat_id,
             type="supergroup" if supergroup else "group",
             title=title,
             username=username,
             permissions={name: True for name in PERMISSION_FIELDS},
+            is_forum=forum,
         )
-        chat.members[creator.id] = _Member("creator")
+        chat.members[creator.id] = Member("creator")
         for member in members:
             if member.id not in chat.members:
-                chat.members[member.id] = _Member("member")
+                chat.members[member.id] = Member("member")
         if bot_admin:
-            chat.members[self.bot_id] = _Member(
+            chat.members[self.bot_id] = Member(
                 "administrator", rights={**DEFAULT_ADMIN_RIGHTS, **(bot_rights or {})}
             )
         else:
-            chat.members[self.bot_id] = _Member("member")
+            chat.members[self.bot_id] = Member("member")
         self._chats[chat_id] = chat
+        if forum:
+            # message 1 opened the chat; it is also the root of General, whose thread id (1)
+            # the Bot API never shows, so real topics start at 2 and later
+            self._new_message(chat, creator.id, None, service={"supergroup_chat_created": True})
         if announce:
             self._my_chat_member_update(chat, creator.id, "left")
         return FakeGroup(self, chat)
 
     # ---- test side: user actions (called through FakeUser) -----------------------------------
 
-    def _bot_sees(self, chat: _Chat, text: str, reply_to: _Message | None) -> bool:
+    def _bot_sees(self, chat: Chat, text: str, reply_to: Message | None) -> bool:
         """Privacy mode: in groups the bot gets commands (not addressed to another bot),
-        replies to its own messages and @mentions of it, unless it is an administrator."""
+        replies to its own messages and @mentions of it, unless it is an administrator.
+        Service messages always reach it (`_service_message`)."""
         if chat.type == "private":
             return True
-        bot = chat.members.get(self.bot_id)
-        if bot is None or bot.status in ("left", "kicked"):
+        if not self._bot_in(chat):
             return False
+        bot = chat.members[self.bot_id]
         if not self.privacy or bot.status in ("administrator", "creator"):
             return True
         me = self.bot_username.lower()
-        command = _COMMAND_RE.match(text)
+        command = COMMAND_RE.match(text)
         if command and (command.group(2) is None or command.group(2).lower() == me):
             return True
-        if reply_to is not None and reply_to.sender_id == self.bot_id:
+        if reply_to is not None and self._by_bot(reply_to):
             return True
-        return any(m.group(1).lower() == me for m in _MENTION_RE.finditer(text))
+        return any(m.group(1).lower() == me for m in MENTION_RE.finditer(text))
 
     def _user_message(
         self,
         user: FakeUser,
-        where: FakeGroup | int | None,
+        where: FakeGroup | FakeTopic | int | None,
         text: str,
         reply_to: Any,
         anonymous: bool,
+        as_channel: FakeChannel | None,
     ) -> MessageView:
         assert text, "a Telegram client does not send empty messages"
         assert len(text) <= MAX_TEXT_LENGTH, "a Telegram client splits messages over 4096 chars"
+        topic = where if isinstance(where, FakeTopic) else None
         if where is None or where is user or where == user.id:
             assert not user.blocked, f"{user} has blocked the bot; call start() or unblock() first"
-            assert not anonymous, "anonymous posting exists only in groups"
+            assert not anonymous and as_channel is None, "private chats have no such senders"
             chat = self._private_chat(user)
             user.started = True
         else:
             found = self._chat_of(where)
-            assert found is not None and found.type != "private", f"no such group: {where!r}"
+            assert found is not None and found.type not in ("private", "channel"), (
+                f"no such group: {where!r}"
+            )
             chat = found
+            assert chat.migrated_to is None, (
+                f"{chat.title!r} was upgraded to the supergroup {chat.migrated_to}; post there"
+            )
             assert self._can_post(chat, user.id), (
                 f"{user} cannot post in {chat.title!r} (status "
-                f"{(chat.members.get(user.id) or _Member('left')).status}, "
-                f"permissions {(chat.members.get(user.id) or _Member('left')).permissions})"
+                f"{(chat.members.get(user.id) or Member('left')).status}, "
+                f"permissions {(chat.members.get(user.id) or Member('left')).permissions})"
             )
             if anonymous:
-                status = chat.members[user.id].status
-                assert status in ("creator", "administrator"), (
+                assert self._is_admin(chat, user.id), (
                     f"{user} is not an admin of {chat.title!r}, so cannot post anonymously"
                 )
-        replied: _Message | None = None
+                assert chat.type == "supergroup", (
+                    "admins can remain anonymous in supergroups only (Telegram upgrades a "
+                    "basic group when an admin turns it on)"
+                )
+        replied: Message | None = None
         if reply_to is not None:
             if isinstance(reply_to, int):
                 reply_chat_id, reply_id = chat.id, reply_to
             else:
-                reply_chat_id, reply_id = _locate(reply_to)
+                reply_chat_id, reply_id = locate(reply_to)
             assert reply_chat_id == chat.id, "a reply must be in the same chat as its message"
             replied = chat.messages.get(reply_id)
             assert replied is not None and not replied.deleted, f"no message {reply_id} to reply to"
+        thread_id = self._user_thread(chat, user, topic, replied)
+        sender: int = user.id
+        extra: dict[str, Any] = {}
+        sender_chat_id: int | None = None
+        if anonymous:
+            sender, sender_chat_id = GROUP_ANONYMOUS_BOT_ID, chat.id
+            title = chat.members[user.id].custom_title
+            if title:
+                extra["author_signature"] = title
+        elif as_channel is not None:
+            sender = self._as_channel_sender(chat, user, as_channel)
+            sender_chat_id = as_channel.id
         msg = self._new_message(
             chat,
-            GROUP_ANONYMOUS_BOT_ID if anonymous else user.id,
+            sender,
             text,
-            entities=_detect_entities(text),
+            entities=detect_entities(text),
             reply_to_message_id=replied.message_id if replied else None,
-            sender_chat=anonymous,
+            sender_chat_id=sender_chat_id,
             real_sender_id=user.id,
+            thread_id=thread_id,
+            service=extra,
         )
         if self._bot_sees(chat, text, replied):
             self._emit("message", self._message_dict(msg))
         return self._view(msg)
 
+    def _user_thread(
+        self, chat: Chat, user: FakeUser, topic: FakeTopic | None, replied: Message | None
+    ) -> int | None:
+        """The topic a client posts in: the one given, else the replied-to message's, else
+        General; clients refuse closed topics to members without admin rights. In a channel's
+        discussion group, replies to a post's automatic forward form its comment thread (its
+        message_thread_id is the forward's id, without is_topic_message)."""
+        if not chat.is_forum:
+            assert topic is None, f"{chat.title!r} has no topics"
+            if replied is None or chat.linked_chat_id is None:
+                return None
+            if replied.thread_id is not None:
+                return replied.thread_id
+            return replied.message_id if replied.service.get("is_automatic_forward") else None
+        if topic is not None:
+            assert topic._chat is chat, f"{topic!r} is not in {chat.title!r}"
+            assert not topic.deleted, f"{topic!r} was deleted"
+            thread_id = topic.thread_id
+            if replied is not None:
+                assert replied.thread_id == thread_id, "a reply stays in its message's topic"
+        else:
+            thread_id = replied.thread_id if replied is not None else None
+        closed = chat.topics[thread_id].closed if thread_id is not None else chat.general_closed
+        assert not closed or self._is_admin(chat, user.id), (
+            f"the topic is closed; a client lets only admins post in it ({user} is not one)"
+        )
+        return thread_id
+
     def _user_edit(self, user: FakeUser, message: Any, new_text: str) -> MessageView:
-        chat_id, message_id = _locate(message)
+        chat_id, message_id = locate(message)
         chat = self._chats.get(chat_id)
         assert chat is not None, f"no chat {chat_id}"
         msg = chat.messages.get(message_id)
@@ -2095,21 +1978,21 @@ class FakeBotAPI:
         assert msg.real_sender_id == user.id, f"{user} can only edit their own messages"
         assert new_text and new_text != msg.text, "a client sends no edit without a change"
         msg.text = new_text
-        msg.entities = _detect_entities(new_text)
-        msg.edit_date = _now()
+        msg.entities = detect_entities(new_text)
+        msg.edit_date = now()
         chat.history.append(self._view(msg, "edited"))
         replied = chat.messages.get(msg.reply_to_message_id or 0)
         if self._bot_sees(chat, new_text, replied):
             self._emit("edited_message", self._message_dict(msg))
         return self._view(msg)
 
-    def _visible_chat(self, user: FakeUser, chat_id: int) -> _Chat:
+    def _visible_chat(self, user: FakeUser, chat_id: int) -> Chat:
         chat = self._chats.get(chat_id)
         assert chat is not None, f"no chat {chat_id}"
         if chat.type == "private":
             assert chat.id == user.id, f"{user} cannot see the private chat {chat_id}"
             assert not user.blocked, f"{user} has blocked the bot"
-        else:
+        elif chat.type != "channel" or chat.username is None:
             member = chat.members.get(user.id)
             assert member is not None and member.status not in ("left", "kicked"), (
                 f"{user} is not in {chat.title!r}"
@@ -2117,7 +2000,7 @@ class FakeBotAPI:
         return chat
 
     def _press(self, user: FakeUser, message: Any, data: str | None, label: str | None) -> str:
-        chat_id, message_id = _locate(message)
+        chat_id, message_id = locate(message)
         chat = self._visible_chat(user, chat_id)
         msg = chat.messages.get(message_id)
         assert msg is not None and not msg.deleted, (
@@ -2143,6 +2026,8 @@ class FakeBotAPI:
         self, user: FakeUser, where: FakeUser | FakeGroup | int, message_id: int, data: str
     ) -> str:
         chat = self._chat_of(where)
+        if chat is None and isinstance(where, FakeUser):
+            chat = self._private_chat(where)
         assert chat is not None, f"no chat {where!r}"
         msg = chat.messages.get(message_id)
         if msg is not None and not msg.deleted:
@@ -2153,14 +2038,14 @@ class FakeBotAPI:
     def _callback(
         self,
         user: FakeUser,
-        chat: _Chat,
-        msg: _Message | None,
+        chat: Chat,
+        msg: Message | None,
         data: str,
         message_dict: dict[str, Any] | None = None,
     ) -> str:
         query_id = str(next(self._query_ids))
         message_id = msg.message_id if msg else int((message_dict or {}).get("message_id", 0))
-        self._queries[query_id] = _Query(query_id, user.id, chat.id, message_id, data, self.clock())
+        self._queries[query_id] = Query(query_id, user.id, chat.id, message_id, data, self.clock())
         self._emit(
             "callback_query",
             {
@@ -2173,13 +2058,18 @@ class FakeBotAPI:
         )
         return query_id
 
-    def _service_message(self, chat: _Chat, sender_id: int, service: dict[str, Any]) -> None:
-        msg = self._new_message(chat, sender_id, None, service=service)
-        if chat.members.get(self.bot_id, _Member("left")).status not in ("left", "kicked"):
+    def _service_message(
+        self, chat: Chat, sender_id: int, service: dict[str, Any], thread_id: int | None = None
+    ) -> Message:
+        """A service message: delivered to the bot whenever it is in the chat, privacy mode or
+        not (but not the bot's own: bots get no updates about their own messages)."""
+        msg = self._new_message(chat, sender_id, None, service=service, thread_id=thread_id)
+        if self._bot_in(chat) and sender_id != self.bot_id:
             self._emit("message", self._message_dict(msg))
+        return msg
 
     def _chat_member_update(
-        self, chat: _Chat, user_id: int, actor_id: int, old_status: str
+        self, chat: Chat, user_id: int, actor_id: int, old_status: str
     ) -> None:
         """A chat_member update (bots get these only when they ask for them in
         allowed_updates, as on Telegram)."""
@@ -2189,27 +2079,27 @@ class FakeBotAPI:
             {
                 "chat": self._chat_dict(chat),
                 "from": self._user_dict(actor_id),
-                "date": _now(),
+                "date": now(),
                 "old_chat_member": old,
                 "new_chat_member": self._member_dict(chat, user_id),
             },
         )
 
-    def _my_chat_member_update(self, chat: _Chat, actor_id: int, old_status: str) -> None:
+    def _my_chat_member_update(self, chat: Chat, actor_id: int, old_status: str) -> None:
         self._emit(
             "my_chat_member",
             {
                 "chat": self._chat_dict(chat),
                 "from": self._user_dict(actor_id),
-                "date": _now(),
+                "date": now(),
                 "old_chat_member": self._member_dict_for_status(chat, self.bot_id, old_status),
                 "new_chat_member": self._member_dict(chat, self.bot_id),
             },
         )
 
-    def _member_dict_for_status(self, chat: _Chat, user_id: int, status: str) -> dict[str, Any]:
-        scratch = _Chat(id=chat.id, type=chat.type)
-        scratch.members[user_id] = _Member(
+    def _member_dict_for_status(self, chat: Chat, user_id: int, status: str) -> dict[str, Any]:
+        scratch = Chat(id=chat.id, type=chat.type)
+        scratch.members[user_id] = Member(
             status,
             rights=dict(DEFAULT_ADMIN_RIGHTS),
             permissions={} if status == "restricted" else None,
@@ -2219,54 +2109,62 @@ class FakeBotAPI:
 
     def _private_status_change(self, user: FakeUser, old: str, new: str) -> None:
         chat = self._private_chat(user)
-        chat.members[self.bot_id] = _Member(new)
+        chat.members[self.bot_id] = Member(new)
         self._emit(
             "my_chat_member",
             {
                 "chat": self._chat_dict(chat),
                 "from": user.to_dict(),
-                "date": _now(),
+                "date": now(),
                 "old_chat_member": self._member_dict_for_status(chat, self.bot_id, old),
                 "new_chat_member": self._member_dict(chat, self.bot_id),
             },
         )
-        chat.members[self.bot_id] = _Member("member")  # blocking is tracked on the user
+        chat.members[self.bot_id] = Member("member")  # blocking is tracked on the user
 
     # ---- test side: reading what happened ----------------------------------------------------
 
-    def messages(
-        self, chat: FakeUser | FakeGroup | int, *, include_users: bool = False
-    ) -> list[MessageView]:
+    def _thread_filter(self, ref: Any) -> Callable[[int | None], bool]:
+        if isinstance(ref, FakeTopic):
+            return lambda thread_id: thread_id == ref.thread_id
+        return lambda thread_id: True
+
+    def messages(self, chat: Any, *, include_users: bool = False) -> list[MessageView]:
         """The current state of the bot's messages in a chat (a FakeUser means the private chat
-        with them), oldest first, deleted ones left out. `include_users` adds the users'
-        messages."""
+        with them; a FakeTopic only that topic of its forum, `group.general` only General),
+        oldest first, deleted ones left out. `include_users` adds everybody else's messages
+        (service messages included)."""
         found = self._chat_of(chat)
         if found is None:
             return []
+        in_thread = self._thread_filter(chat)
         return [
             self._view(m)
             for m in found.messages.values()
-            if not m.deleted and (include_users or m.sender_id == self.bot_id)
+            if not m.deleted and (include_users or self._by_bot(m)) and in_thread(m.thread_id)
         ]
 
     def sent_to(self, user: FakeUser) -> list[MessageView]:
         """The bot's current messages in the private chat with `user`."""
         return self.messages(user)
 
-    def last(self, chat: FakeUser | FakeGroup | int) -> MessageView | None:
-        """The bot's newest message in a chat, or None."""
+    def last(self, chat: Any) -> MessageView | None:
+        """The bot's newest message in a chat (or topic), or None."""
         found = self.messages(chat)
         return found[-1] if found else None
 
-    def history(
-        self, chat: FakeUser | FakeGroup | int, *, include_users: bool = False
-    ) -> list[MessageView]:
-        """Every version of the bot's messages in a chat, in order: each send and each edit
-        (event "sent" / "edited"), including messages deleted since. For secrecy checks."""
+    def history(self, chat: Any, *, include_users: bool = False) -> list[MessageView]:
+        """Every version of the bot's messages in a chat (or topic), in order: each send and
+        each edit (event "sent" / "edited"), including messages deleted since. For secrecy
+        checks."""
         found = self._chat_of(chat)
         if found is None:
             return []
-        return [v for v in found.history if include_users or v["from_bot"]]
+        in_thread = self._thread_filter(chat)
+        return [
+            v for v in found.history
+            if (include_users or v["from_bot"]) and in_thread(v["thread_id"])
+        ]
 
     def all_history(self) -> list[MessageView]:
         """Every version of every bot message in every chat."""
@@ -2314,7 +2212,8 @@ class FakeBotAPI:
 
     @property
     def pending_updates(self) -> int:
-        """Updates not yet confirmed by the bot (a getUpdates with a higher offset)."""
+        """Updates not yet confirmed by the bot (a getUpdates with a higher offset, or a 2xx
+        answer of its webhook)."""
         return len(self._pending)
 
     async def wait_for(
@@ -2354,12 +2253,15 @@ class FakeBotAPI:
             await asyncio.sleep(0.01)
 
     async def settle(self, quiet: float = 0.15, timeout: float = 10.0) -> None:
-        """Wait until the bot fetched every update and made no call for `quiet` seconds; for
-        asserting that something did *not* happen."""
+        """Wait until the bot received every update (fetched it, or its webhook confirmed it)
+        and made no call for `quiet` seconds; for asserting that something did *not* happen."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
-            fetched = all(u["update_id"] <= self._highest_fetched for u in self._pending)
+            if self._webhook_task is not None:
+                fetched = not self._pending
+            else:
+                fetched = all(u["update_id"] <= self._highest_fetched for u in self._pending)
             if fetched and self._inflight == 0 and loop.time() - self._last_activity >= quiet:
                 return
             if loop.time() >= deadline:
@@ -2386,8 +2288,12 @@ class FakeBotAPI:
         unfetched = [u for u in self._pending if u["update_id"] > self._highest_fetched]
         lines.append(
             f"updates: {len(self._pending)} unconfirmed, {len(unfetched)} never fetched by the bot"
-            + ("" if self.calls_to("getUpdates") else " (the bot never called getUpdates)")
+            + ("" if self.calls_to("getUpdates") or self.webhook_url
+               else " (the bot never called getUpdates)")
         )
+        if self.webhook_url:
+            attempts = self.webhook_deliveries[-5:]
+            lines.append(f"webhook {self.webhook_url}: last attempts {attempts}")
         recent: list[MessageView] = []
         for chat in self._chats.values():
             recent.extend(chat.history)
@@ -2399,7 +2305,14 @@ class FakeBotAPI:
                 where = f"private {self._users[chat.id].first_name}"
             else:
                 where = chat.title or str(chat.id)
-            who = "bot" if view["from_bot"] else self._user_dict(view["sender_id"])["first_name"]
+            if view["thread_id"] is not None:
+                where += f" topic {view['thread_id']}"
+            if view["from_bot"]:
+                who = "bot"
+            elif view["sender_id"] is None:
+                who = where
+            else:
+                who = self._user_dict(view["sender_id"])["first_name"]
             buttons = [
                 [b.get("callback_data") or b.get("url") for b in row] for row in view["buttons"]
             ]
@@ -2410,6 +2323,8 @@ class FakeBotAPI:
             )
         for error in self.errors[-5:]:
             lines.append(f"  error: {error.method} -> {error.error_code} {error.description}")
+        for violation in self.violations[-5:]:
+            lines.append(f"  violation: {violation}")
         if self.unknown_methods:
             lines.append(f"  unknown methods called: {self.unknown_methods}")
         if self.internal_errors:
@@ -2422,11 +2337,10 @@ _RUNNING: dict[str, FakeBotAPI] = {}
 
 
 async def _read_params(request: web.Request) -> dict[str, Any]:
-    """Decode a Bot API request the way Telegram does: query string, form or multipart (PTB:
-    strings raw, everything else JSON-encoded), or a JSON body."""
-    params: dict[str, Any] = {}
-    for key, value in request.query.items():
-        params[key] = _decode_field(key, value)
+    """The raw parameters of a Bot API request, as Telegram takes them: the query string,
+    a form or multipart body (values still text, or uploaded files), or a JSON body (values
+    as JSON has them). `BotAPISpec.decode` turns text values into what they mean."""
+    params: dict[str, Any] = dict(request.query)
     if request.method != "POST" or not request.can_read_body:
         return params
     if request.content_type == "application/json":
@@ -2436,8 +2350,7 @@ async def _read_params(request: web.Request) -> dict[str, Any]:
         params.update(body)
         return params
     form = await request.post()
-    for key, value in form.items():
-        params[key] = _decode_field(key, value) if isinstance(value, str) else value
+    params.update(form)
     return params
 
 
@@ -2445,13 +2358,11 @@ def _update_kind(update: dict[str, Any]) -> str:
     return next(key for key in update if key != "update_id")
 
 
-def _decode_field(key: str, value: str) -> Any:
-    if key in STRING_PARAMS:
-        return value
-    try:
-        return json.loads(value)
-    except ValueError:
-        return value
+def assert_no_violations(api: FakeBotAPI) -> None:
+    """Fail with every recorded violation: requests Telegram would have refused or misread."""
+    assert not api.violations, "the bot sent requests Telegram would refuse or misread:\n" + (
+        "\n".join(f"  {v}" for v in api.violations)
+    )
 
 
 @contextlib.asynccontextmanager
@@ -2478,15 +2389,23 @@ async def polling(app: Application, *, timeout: int = 1) -> AsyncIterator[Applic
 
 
 __all__ = [
+    "CHANNEL_BOT_ID",
     "DEFAULT_BOT_USERNAME",
     "DEFAULT_TOKEN",
     "GROUP_ANONYMOUS_BOT_ID",
+    "QUERY_TIMEOUT",
+    "TELEGRAM_USER_ID",
     "ApiError",
     "BotAPIError",
+    "Errors",
     "FakeBotAPI",
+    "FakeChannel",
     "FakeGroup",
+    "FakeTopic",
     "FakeUser",
     "FloodRules",
     "MessageView",
+    "assert_no_violations",
+    "forbidden",
     "polling",
 ]

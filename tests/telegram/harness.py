@@ -17,7 +17,7 @@ from core.storage.models import Game as GameRow
 from core.storage.models import Outbox
 from tests.play import play_until_over
 
-from .fake_botapi import FakeBotAPI, FakeGroup, FakeUser, MessageView
+from .fake_botapi import FakeBotAPI, FakeGroup, FakeUser, MessageView, assert_no_violations
 
 NAMES = ("Ann", "Bob", "Cid", "Dot", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou")
 
@@ -76,16 +76,28 @@ class Table:
         self.runtime.wake.set()
         await self.settle()
 
+    async def stop(self) -> None:
+        """Stop the bot; then fail if it sent any request Telegram would refuse or misread."""
+        await self.runtime.stop()
+        assert_no_violations(self.api)
+
     async def game_row(self) -> GameRow | None:
         return await GameRow.all().order_by("-id").first()
 
 
 async def open_table(api: FakeBotAPI, db_url: str, count: int,
                      limits: RateLimits | None = None, seed: int = 5,
-                     languages: dict[str, str] | None = None) -> Table:
+                     languages: dict[str, str] | None = None, *, privacy: bool = False,
+                     bot_admin: bool = True, supergroup: bool = True,
+                     forum: bool = False) -> Table:
+    """The bot in a group of `count` players. The defaults are a friendly world, not
+    Telegram's (privacy mode on, a basic group, the bot a plain member): privacy mode off, a
+    supergroup, the bot an administrator; tests of the harsher world ask for it."""
+    api.privacy = privacy
     users = {name: api.user(name, language_code=(languages or {}).get(name, "en"))
              for name in NAMES[:count]}
-    group = api.group("Ponyville Game Night", members=list(users.values()))
+    group = api.group("Ponyville Game Night", members=list(users.values()),
+                      bot_admin=bot_admin, supergroup=supergroup, forum=forum)
     clock = OffsetClock()
     adapter = TelegramAdapter(TelegramSettings(token=api.token, base_url=api.base_url,
                                                poll_timeout=1, limits=limits or RateLimits()))

@@ -58,7 +58,7 @@ async def test_buttons_are_never_trusted(api, db_url):
         assert api.answer_for(taken) in ("This button is not for you.",
                                          "This button is not valid.")
     finally:
-        await table.runtime.stop()
+        await table.stop()
 
 
 async def test_a_private_keyboard_loses_its_buttons_when_its_phase_closes(api, db_url):
@@ -78,7 +78,7 @@ async def test_a_private_keyboard_loses_its_buttons_when_its_phase_closes(api, d
             assert now[key].buttons == [], key
             assert now[key].text.endswith("This choice is closed."), now[key].text
     finally:
-        await table.runtime.stop()
+        await table.stop()
 
 
 async def test_text_votes_count_and_edited_messages_do_not(api, db_url):
@@ -94,7 +94,7 @@ async def test_text_votes_count_and_edited_messages_do_not(api, db_url):
         tally = (await ballot_of(table)).text
         assert "Cid (1)" in tally and "Dot" not in tally.split("Votes so far")[-1]
     finally:
-        await table.runtime.stop()
+        await table.stop()
 
 
 async def test_a_player_the_bot_cannot_write_to_is_told_once_in_the_group(api, db_url):
@@ -124,7 +124,7 @@ async def test_a_player_the_bot_cannot_write_to_is_told_once_in_the_group(api, d
         assert "Gus" in await living(table) and "Gus" in "".join(
             m.text for m in table.group_messages())
     finally:
-        await table.runtime.stop()
+        await table.stop()
 
 
 async def test_the_dead_are_muted_until_the_end_and_invited_to_the_spectators(api, db_url):
@@ -143,7 +143,7 @@ async def test_the_dead_are_muted_until_the_end_and_invited_to_the_spectators(ap
         await table.settle()
         assert table.group.can_send(bob)  # the game is over: everybody may talk again
     finally:
-        await table.runtime.stop()
+        await table.stop()
 
 
 async def test_host_powers_belong_to_the_host_and_the_group_admins(api, db_url):
@@ -165,7 +165,7 @@ async def test_host_powers_belong_to_the_host_and_the_group_admins(api, db_url):
         game = await table.runtime.service.games.load(await table.game_row())
         assert not game.state.paused
     finally:
-        await table.runtime.stop()
+        await table.stop()
 
 
 async def test_command_menus_in_every_language(api, tmp_path):
@@ -181,7 +181,7 @@ async def test_command_menus_in_every_language(api, tmp_path):
             and russian["join"] != english["join"]
         assert {c["command"] for c in api.commands(privates, "ru")} >= {"help", "pass"}
     finally:
-        await table.runtime.stop()
+        await table.stop()
 
 
 async def test_the_group_and_each_player_get_their_own_language(api, tmp_path):
@@ -199,7 +199,7 @@ async def test_the_group_and_each_player_get_their_own_language(api, tmp_path):
         cid_card = next(m.text for m in api.sent_to(table.users["Cid"]) if "Rolle" in m.text)
         assert cid_card
     finally:
-        await table.runtime.stop()
+        await table.stop()
 
 
 async def test_the_token_never_reaches_the_logs(api, tmp_path, caplog):
@@ -208,7 +208,7 @@ async def test_the_token_never_reaches_the_logs(api, tmp_path, caplog):
     try:
         await sign_up(table, "alchemists")
     finally:
-        await table.runtime.stop()
+        await table.stop()
     secret = api.token.split(":")[1]
     assert caplog.records
     assert not [r for r in caplog.records if secret in r.getMessage()]
@@ -229,7 +229,7 @@ async def test_webhook_mode_receives_updates_with_the_secret_only(api, tmp_path)
     try:
         assert api.webhook_url == f"http://127.0.0.1:{port}/telegram"
         ann = api.user("Ann")
-        group = api.group("Hooked", members=[ann])
+        group = api.group("Hooked", members=[ann], supergroup=True)
         update = {"update_id": 900, "message": {
             "message_id": 1, "date": 1_700_000_000, "text": "/help",
             "entities": [{"type": "bot_command", "offset": 0, "length": 5}],

@@ -71,7 +71,8 @@ level = "ERROR"
 """, encoding="utf-8")
     users = [api.user(name) for name in ("Ann", "Bob", "Cid", "Dot", "Eve", "Fay", "Gus",
                                          "Hal")]
-    group = api.group("Crash test", members=users)
+    api.privacy = False
+    group = api.group("Crash test", members=users, supergroup=True, bot_admin=True)
     for user in users:
         await user.start()
     sent = len(users)  # the players' messages (each /start is one)

@@ -1,18 +1,23 @@
 """The fake Bot API against the real python-telegram-bot stack.
 
 These tests pin the behaviours the adapter's end-to-end tests rely on: that PTB's Application
-can run against the fake unchanged (getMe, deleteWebhook, long polling), and that the fake
-answers like Telegram where the game could go wrong (403 for users who never started the bot,
-limits, "message is not modified", flood control, member restrictions, privacy mode)."""
+can run against the fake unchanged (getMe, deleteWebhook, long polling, webhooks), and that the
+fake answers like Telegram where the game could go wrong (403 for users who never started the
+bot, limits, "message is not modified", flood control, member restrictions, privacy mode,
+expired callback queries), with Telegram's defaults (privacy on, basic groups), request
+validation against the Bot API table, injectable failures, forums, upgrades and channels."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import socket
 import time
 from collections.abc import AsyncIterator
 
 import aiohttp
 import pytest
+from aiohttp import web
 from telegram import (
     BotCommand,
     BotCommandScopeAllGroupChats,
@@ -22,7 +27,16 @@ from telegram import (
     InlineKeyboardMarkup,
     Update,
 )
-from telegram.error import BadRequest, EndPointNotFound, Forbidden, RetryAfter
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Conflict,
+    EndPointNotFound,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TimedOut,
+)
 from telegram.ext import (
     Application,
     CallbackQueryHandler,
@@ -34,9 +48,13 @@ from telegram.ext import (
 )
 
 from tests.telegram.fake_botapi import (
+    CHANNEL_BOT_ID,
     GROUP_ANONYMOUS_BOT_ID,
+    TELEGRAM_USER_ID,
+    Errors,
     FakeBotAPI,
     FloodRules,
+    assert_no_violations,
     polling,
 )
 
@@ -93,6 +111,7 @@ async def api() -> AsyncIterator[FakeBotAPI]:
         yield server
         assert server.unknown_methods == []
         assert server.internal_errors == []
+        assert_no_violations(server)
 
 
 @pytest.fixture
@@ -107,7 +126,7 @@ async def test_startup_calls_and_private_start_with_keyboard(api, bot) -> None:
     app, seen = bot
     assert [name for name, _ in api.calls[:2]] == ["getMe", "deleteWebhook"]
     assert app.bot.username == "nightfall_test_bot"
-    assert app.bot.can_read_all_group_messages is True
+    assert app.bot.can_read_all_group_messages is False  # a new bot has privacy mode on
 
     alice = api.user("Alice", username="alice")
     sent = await alice.start("g-42")
@@ -163,9 +182,10 @@ async def test_forged_press_reaches_the_bot(api, bot) -> None:
 
 
 async def test_group_messages_have_per_chat_ids_and_replies(api, bot) -> None:
+    api.privacy = False  # the bot reads all group messages
     alice, bob = api.user("Alice"), api.user("Bob")
-    village = api.group("Village", members=[alice, bob])
-    castle = api.group("Castle", members=[bob], supergroup=False)
+    village = api.group("Village", members=[alice, bob], supergroup=True)
+    castle = api.group("Castle", members=[bob])  # a basic group, as new groups are
     assert str(village.id).startswith("-100") and castle.id < 0
 
     first = await alice.send("good morning", chat=village)
@@ -253,6 +273,15 @@ async def test_limits_on_callback_data_text_and_keyboard(api, bot) -> None:
     numeric = await app.bot.send_message(alice.id, "123")  # form-encoded: must stay a string
     assert numeric.text == "123" and api.last(alice).text == "123"
     assert [m.text[:3] for m in api.sent_to(alice)] == ["Wel", "ok", "aaa", "123"]
+    # each refused request was a violation too, named by where the problem is
+    assert [v.split(": ")[0] for v in api.violations] == [
+        "sendMessage.reply_markup.inline_keyboard[0][0].callback_data",
+        "sendMessage.reply_markup.inline_keyboard[0][0].callback_data",
+        "sendMessage.text", "sendMessage.text",
+        "sendMessage.reply_markup.inline_keyboard",
+        "sendMessage.reply_markup.inline_keyboard[0][0]",
+    ]
+    api.violations.clear()
 
 
 async def test_parse_modes_are_checked_and_rendered(api, bot) -> None:
@@ -277,6 +306,8 @@ async def test_parse_modes_are_checked_and_rendered(api, bot) -> None:
     escaped = await app.bot.send_message(alice.id, "*Day 1\\.* _go_", parse_mode="MarkdownV2")
     assert escaped.text == "Day 1. go"
     assert [e.type for e in escaped.entities] == ["bold", "italic"]
+    assert [v.split(":")[0] for v in api.violations] == ["sendMessage.text"] * 3
+    api.violations.clear()
 
 
 async def test_flood_control_raises_retry_after(api, bot) -> None:
@@ -345,6 +376,10 @@ async def test_commands_are_stored_per_scope_and_language(api, bot) -> None:
     assert await app.bot.get_my_commands(language_code="fr") == ()
     with pytest.raises(BadRequest, match="Bot_command_invalid"):
         await app.bot.set_my_commands([BotCommand("NewGame", "capitals are not allowed")])
+    assert api.violations == [
+        "setMyCommands.commands[0].command: BOT_COMMAND_INVALID (answered 400)"
+    ]
+    api.violations.clear()
     await app.bot.delete_my_commands(language_code="de")
     assert api.commands(language_code="de") == []
 
@@ -352,7 +387,7 @@ async def test_commands_are_stored_per_scope_and_language(api, bot) -> None:
 async def test_restrict_chat_member_mutes_and_unmutes(api, bot) -> None:
     app, _ = bot
     alice, bob = api.user("Alice"), api.user("Bob")
-    village = api.group("Village", members=[alice, bob])
+    village = api.group("Village", members=[alice, bob], supergroup=True, bot_admin=True)
 
     await app.bot.restrict_chat_member(village.id, bob.id, ChatPermissions.no_permissions())
     assert village.status(bob) == "restricted"
@@ -370,10 +405,10 @@ async def test_restrict_chat_member_mutes_and_unmutes(api, bot) -> None:
         village.make_admin(alice)
         await app.bot.restrict_chat_member(village.id, alice.id, ChatPermissions.no_permissions())
 
-    weak = api.group("Hamlet", members=[bob], bot_admin=False)
+    weak = api.group("Hamlet", members=[bob], supergroup=True)  # the bot: a plain member
     with pytest.raises(BadRequest, match="Not enough rights to restrict/unrestrict chat member"):
         await app.bot.restrict_chat_member(weak.id, bob.id, ChatPermissions.no_permissions())
-    basic = api.group("Hut", members=[bob], supergroup=False)
+    basic = api.group("Hut", members=[bob], bot_admin=True)  # a basic group
     with pytest.raises(BadRequest, match="Method is available only for supergroups"):
         await app.bot.restrict_chat_member(basic.id, bob.id, ChatPermissions.no_permissions())
 
@@ -384,6 +419,7 @@ async def test_restrict_chat_member_mutes_and_unmutes(api, bot) -> None:
 
 async def test_edited_message_is_delivered(api, bot) -> None:
     _, seen = bot
+    api.privacy = False
     alice = api.user("Alice")
     village = api.group("Village", members=[alice])
     said = await alice.send("I vote Bob", chat=village)
@@ -430,7 +466,8 @@ async def test_privacy_mode_filters_group_messages() -> None:
 async def test_chat_info_invites_pins_and_block_update(api, bot) -> None:
     app, seen = bot
     alice = api.user("Alice", username="alice")
-    village = api.group("Village", members=[alice], username="village")
+    village = api.group("Village", members=[alice], username="village", supergroup=True,
+                        bot_admin=True)
 
     info = await app.bot.get_chat("@village")
     assert (info.id, info.type, info.title) == (village.id, "supergroup", "Village")
@@ -457,7 +494,7 @@ async def test_chat_info_invites_pins_and_block_update(api, bot) -> None:
 async def test_anonymous_admin_message(api, bot) -> None:
     _, seen = bot
     alice = api.user("Alice")
-    village = api.group("Village", members=[alice])
+    village = api.group("Village", members=[alice], supergroup=True)
     with pytest.raises(AssertionError, match="not an admin"):
         await alice.send("boo", chat=village, anonymous=True)
     village.make_admin(alice)
@@ -511,3 +548,460 @@ async def test_wrong_token_unknown_method_and_wait_for_report(api, bot) -> None:
     with pytest.raises(TimeoutError, match="message versions"):
         await api.wait_for(lambda: False, timeout=0.05)
 
+
+
+# --------------------------------------------------------------------------------------------
+# Telegram's defaults, strictness and failures
+
+
+async def test_defaults_are_a_new_bot_in_a_new_group(api, bot) -> None:
+    """Privacy mode on, a basic group, the bot a plain member: it reads commands, mentions,
+    replies to itself and service messages, and nothing else."""
+    app, seen = bot
+    assert api.privacy is True and api.query_timeout == 15.0
+    assert app.bot.can_read_all_group_messages is False
+    alice, bob = api.user("Alice"), api.user("Bob")
+    village = api.group("Village", members=[alice])
+    assert village.type == "group" and village.id < 0 and not str(village.id).startswith("-100")
+    assert village.status(api.bot_id) == "member"
+
+    await alice.send("just chatting", chat=village)
+    await alice.send("hello @nightfall_test_bot", chat=village)  # echoed as a reply
+    [echo] = await api.wait_for(lambda: api.messages(village))
+    await alice.reply(echo, "thanks, bot")  # a reply to the bot
+    village.add_member(bob)  # a service message
+    await api.wait_for(lambda: len(seen) == 3)
+    await api.settle()
+    assert [u.message.text for u in seen] == ["hello @nightfall_test_bot", "thanks, bot", None]
+    assert seen[2].message.new_chat_members[0].id == bob.id
+
+
+@pytest.mark.filterwarnings("ignore:Please use:telegram.warnings.PTBUserWarning")
+async def test_a_broken_limit_answers_400_and_is_recorded(api, bot) -> None:
+    app, _ = bot
+    alice = api.user("Alice")
+    await alice.start()
+    await api.wait_for(lambda: api.sent_to(alice))
+    long_data = InlineKeyboardMarkup([[InlineKeyboardButton("Vote", callback_data="x" * 65)]])
+    with pytest.raises(BadRequest, match="Button_data_invalid"):
+        await app.bot.send_message(alice.id, "vote", reply_markup=long_data)
+    assert api.violations == [
+        "sendMessage.reply_markup.inline_keyboard[0][0].callback_data: BUTTON_DATA_INVALID "
+        "(answered 400)"
+    ]
+    with pytest.raises(AssertionError, match="BUTTON_DATA_INVALID"):
+        assert_no_violations(api)  # what the fixtures and Table.stop() do after a test
+    api.violations.clear()
+    with pytest.raises(BadRequest, match="Message caption is too long"):
+        await app.bot.send_photo(alice.id, "AgACfile", caption="c" * 1025)
+    photo = await app.bot.send_photo(alice.id, "AgACfile", caption="<b>map</b>",
+                                     parse_mode="HTML")
+    assert photo.caption == "map" and photo.caption_entities[0].type == "bold"
+    assert photo.photo[-1].file_id.startswith("AgACfile")
+    with pytest.raises(BadRequest, match='must be of type integer'):
+        await app.bot.do_api_request(
+            "sendMessage", api_kwargs={"chat_id": alice.id, "text": "x", "message_thread_id": "a"}
+        )
+    assert [v.split(": ")[0] for v in api.violations] == [
+        "sendPhoto.caption", "sendMessage.message_thread_id"
+    ]
+    api.violations.clear()
+    assert len(api.sent_to(alice)) == 2  # the welcome and the photo
+
+
+@pytest.mark.filterwarnings("ignore:Please use:telegram.warnings.PTBUserWarning")
+async def test_an_unknown_parameter_is_ignored_as_telegram_does_but_recorded(api, bot) -> None:
+    """A typo in a parameter name: Telegram sends the message without the keyboard. The fake
+    does the same, and records why."""
+    app, _ = bot
+    alice = api.user("Alice")
+    await alice.start()
+    await api.wait_for(lambda: api.sent_to(alice))
+    keyboard = JOIN_KEYBOARD.to_json()
+    await app.bot.do_api_request(
+        "sendMessage", api_kwargs={"chat_id": alice.id, "text": "hi", "reply_markkup": keyboard}
+    )
+    assert api.last(alice).text == "hi" and api.last(alice).buttons == []
+    [violation] = api.violations
+    assert "unknown parameter 'reply_markkup' (did you mean 'reply_markup'?)" in violation
+    assert violation.endswith("(Telegram accepts it)")
+    api.violations.clear()
+    # a deep link whose payload a client would drop: accepted, but recorded
+    link = InlineKeyboardMarkup([[InlineKeyboardButton(
+        "Join", url="https://t.me/nightfall_test_bot?start=game:42")]])
+    await app.bot.send_message(alice.id, "join", reply_markup=link)
+    [violation] = api.violations
+    assert "deep link start='game:42'" in violation
+    api.violations.clear()
+
+
+async def test_injected_errors_reach_ptb_as_their_exception_types(api, bot) -> None:
+    app, _ = bot
+    alice = api.user("Alice")
+    await alice.start()
+    await api.wait_for(lambda: api.sent_to(alice))
+    cases = [
+        (Errors.chat_migrated(-1001234567890), ChatMigrated, None),
+        (Errors.bot_kicked(), Forbidden, "bot was kicked from the supergroup chat"),
+        (Errors.bot_kicked(False), Forbidden, "bot was kicked from the group chat"),
+        (Errors.not_a_member(), Forbidden, "bot is not a member of the supergroup chat"),
+        (Errors.no_rights_to_send(), BadRequest, "Not enough rights to send text messages"),
+        (Errors.topic_closed(), BadRequest, "Topic_closed"),
+        (Errors.thread_not_found(), BadRequest, "Message thread not found"),
+        (Errors.cant_be_edited(), BadRequest, "Message can't be edited"),
+        (Errors.not_modified(), BadRequest, "Message is not modified: specified new"),
+        (Errors.query_too_old(), BadRequest, "Query is too old and response timeout expired"),
+        (Errors.flood(7), RetryAfter, None),
+        (Errors.bad_gateway(), NetworkError, "Bad Gateway"),
+    ]
+    for error, exception, text in cases:
+        api.fail_next("sendMessage", error)
+        with pytest.raises(exception, match=text) as raised:
+            await app.bot.send_message(alice.id, "injected")
+        if isinstance(raised.value, ChatMigrated):
+            assert raised.value.new_chat_id == -1001234567890
+        if isinstance(raised.value, RetryAfter):
+            assert raised.value.retry_after == 7
+    assert api.errors[0].parameters == {"migrate_to_chat_id": -1001234567890}
+    # the error body carries `parameters` as Telegram's does
+    api.fail_next("getMe", Errors.chat_migrated(-1009))
+    async with aiohttp.ClientSession() as http:
+        response = await http.post(f"{api.base_url}{api.token}/getMe")
+        assert response.status == 400
+        assert await response.json() == {
+            "ok": False, "error_code": 400,
+            "description": "Bad Request: group chat was upgraded to a supergroup chat",
+            "parameters": {"migrate_to_chat_id": -1009},
+        }
+    assert [m.text for m in api.sent_to(alice)] == ["Welcome to Nightfall"]  # none was sent
+
+
+async def test_a_delayed_answer_times_out_although_the_message_was_sent(api, bot) -> None:
+    app, _ = bot
+    alice = api.user("Alice")
+    await alice.start()
+    await api.wait_for(lambda: api.sent_to(alice))
+    api.delay_next("sendMessage", 1.0)
+    with pytest.raises(TimedOut):
+        await app.bot.send_message(alice.id, "Your role: seer", read_timeout=0.2)
+    assert api.last(alice).text == "Your role: seer"  # delivered all the same
+    await api.settle()
+
+
+async def test_callback_queries_expire_on_the_fakes_clock() -> None:
+    now = [100.0]
+    async with FakeBotAPI(clock=lambda: now[0]) as api:
+        app = api.builder().build()
+        alice = api.user("Alice")
+        async with polling(app):
+            await alice.start()
+            sent = await app.bot.send_message(alice.id, "vote", reply_markup=JOIN_KEYBOARD)
+            late, quick = await alice.press(sent, "join"), await alice.press(sent, "join")
+            await app.bot.answer_callback_query(quick, "noted")
+            now[0] += 15.5
+            with pytest.raises(BadRequest, match="Query is too old"):
+                await app.bot.answer_callback_query(late, "too late")
+        assert api.answer_for(quick) == "noted" and not api.answered(late)
+        assert_no_violations(api)
+
+
+# --------------------------------------------------------------------------------------------
+# The world Telegram has
+
+
+async def test_forum_topics(api, bot) -> None:
+    app, seen = bot
+    alice, bob = api.user("Alice"), api.user("Bob")
+    forum = api.group("Forum", members=[alice, bob], supergroup=True, forum=True)
+    info = await app.bot.get_chat(forum.id)
+    assert info.is_forum is True
+    games = forum.create_topic("Games", by=alice)
+    [created] = await api.wait_for(lambda: [u.message for u in seen if u.message])
+    assert created.forum_topic_created.name == "Games"
+    assert created.message_id == games.thread_id and created.message_thread_id == games.thread_id
+    assert created.is_topic_message is True
+
+    said = await bob.send("/start in the topic", chat=games)
+    general = await bob.send("/start in General", chat=forum.general)
+    await api.wait_for(lambda: len(seen) == 3)
+    in_topic, in_general = seen[1].message, seen[2].message
+    assert said["message_thread_id"] == games.thread_id and said["is_topic_message"] is True
+    assert in_topic.message_thread_id == games.thread_id and in_topic.is_topic_message
+    assert in_topic.reply_to_message.message_id == created.message_id  # Telegram's implicit reply
+    assert "message_thread_id" not in general and in_general.message_thread_id is None
+
+    sent = await app.bot.send_message(forum.id, "news", message_thread_id=games.thread_id)
+    assert sent.message_thread_id == games.thread_id and sent.is_topic_message
+    await app.bot.send_message(forum.id, "general news")
+    assert [m.text for m in api.messages(games)] == ["news"]
+    assert [m.text for m in api.messages(forum.general)] == ["general news"]
+    assert [m.text for m in api.messages(forum)] == ["news", "general news"]
+    assert [v.text for v in api.history(games)] == ["news"]
+
+    for thread in (999, 1):  # unknown; and General's own id, which the Bot API refuses
+        with pytest.raises(BadRequest, match="Message thread not found"):
+            await app.bot.send_message(forum.id, "lost", message_thread_id=thread)
+    games.close(by=alice)
+    with pytest.raises(BadRequest, match="Topic_closed"):
+        await app.bot.send_message(forum.id, "closed", message_thread_id=games.thread_id)
+    with pytest.raises(AssertionError, match="closed"):
+        await bob.send("let me in", chat=games)
+    forum.set_bot_admin(can_manage_topics=True)  # admins who manage topics may post
+    await app.bot.send_message(forum.id, "admins may", message_thread_id=games.thread_id)
+    forum.set_bot_admin(False)
+    games.reopen()
+    forum.close_general(by=alice)
+    with pytest.raises(BadRequest, match="Topic_closed"):
+        await app.bot.send_message(forum.id, "general is closed")
+    games.delete()
+    with pytest.raises(BadRequest, match="Message thread not found"):
+        await app.bot.send_message(forum.id, "gone", message_thread_id=games.thread_id)
+    assert api.messages(games) == []
+    await api.settle()
+    services = [u.message for u in seen if u.message and u.message.text is None]
+    assert [bool(m.forum_topic_closed) for m in services] == [False, True, False, True]
+    assert services[-1].message_thread_id is None  # General's: no thread id
+
+    plain = api.group("Plain", members=[alice], supergroup=True)
+    ignored = await app.bot.send_message(plain.id, "no topics here", message_thread_id=5)
+    assert ignored.message_thread_id is None  # Telegram ignores it outside forums
+
+
+async def test_group_upgrade_migrates_the_chat_and_restarts_message_ids(api, bot) -> None:
+    app, seen = bot
+    alice = api.user("Alice")
+    old = api.group("Village", members=[alice])
+    for text in ("one", "two", "three"):
+        await app.bot.send_message(old.id, text)
+    new = old.upgrade(by=alice)
+    assert new.type == "supergroup" and str(new.id).startswith("-100")
+    assert new.status(alice) == "member" and new.status(api.bot_id) == "member"
+    await api.wait_for(lambda: len(seen) == 2)  # both service messages, privacy mode or not
+    assert seen[0].message.migrate_to_chat_id == new.id and seen[0].message.chat.id == old.id
+    assert seen[1].message.migrate_from_chat_id == old.id and seen[1].message.message_id == 1
+
+    with pytest.raises(ChatMigrated) as raised:
+        await app.bot.send_message(old.id, "still there?")
+    assert raised.value.new_chat_id == new.id
+    with pytest.raises(ChatMigrated):
+        await app.bot.edit_message_text("edited", old.id, 1)
+    assert (await app.bot.get_chat(old.id)).type == "group"  # reading the old chat still works
+    # the old message ids mean nothing in the new chat: its ids start afresh
+    with pytest.raises(BadRequest, match="Message to edit not found"):
+        await app.bot.edit_message_text("edited", new.id, 3)
+    first = await app.bot.send_message(new.id, "hello supergroup")
+    assert first.message_id == 2
+    with pytest.raises(BadRequest, match="Message can't be edited"):
+        await app.bot.edit_message_text("edited", new.id, 1)  # the service message
+    assert [m.text for m in api.messages(old)] == ["one", "two", "three"]
+    with pytest.raises(AssertionError, match="upgraded"):
+        await alice.send("hi", chat=old)
+
+
+async def test_the_bot_losing_its_rights(api, bot) -> None:
+    app, seen = bot
+    alice = api.user("Alice")
+    village = api.group("Village", members=[alice], supergroup=True)
+    village.kick_bot()
+    with pytest.raises(Forbidden, match="bot was kicked from the supergroup chat"):
+        await app.bot.send_message(village.id, "hello?")
+    with pytest.raises(Forbidden, match="bot was kicked from the supergroup chat"):
+        await app.bot.get_chat(village.id)
+    village.readd_bot()
+    await app.bot.send_message(village.id, "back")
+    village.restrict_bot(can_send_messages=False)
+    with pytest.raises(BadRequest, match="Not enough rights to send text messages to the chat"):
+        await app.bot.send_message(village.id, "muted")
+    village.set_bot_admin()
+    village.set_permissions(can_send_messages=False)
+    await app.bot.send_message(village.id, "admins may")
+    village.set_bot_admin(False)
+    with pytest.raises(BadRequest, match="Not enough rights to send text messages"):
+        await app.bot.send_message(village.id, "members may not")
+    village.remove_bot()
+    with pytest.raises(Forbidden, match="bot is not a member of the supergroup chat"):
+        await app.bot.send_message(village.id, "gone")
+
+    hut = api.group("Hut", members=[alice])  # a basic group: reads still work after a kick
+    hut.kick_bot()
+    assert (await app.bot.get_chat(hut.id)).title == "Hut"
+    with pytest.raises(Forbidden, match="bot was kicked from the group chat"):
+        await app.bot.send_message(hut.id, "hello?")
+
+    await api.settle()
+    statuses = [u.my_chat_member.new_chat_member.status for u in seen if u.my_chat_member]
+    assert statuses == ["kicked", "member", "restricted", "administrator", "member", "left",
+                        "kicked"]
+    readded = [u.message for u in seen if u.message and u.message.new_chat_members]
+    assert readded[0].new_chat_members[0].id == app.bot.id
+
+
+async def test_member_permissions_are_stored_as_telegram_computes_them(api, bot) -> None:
+    """Restoring a member with the group's permissions: without
+    use_independent_chat_permissions, can_send_other_messages implies every media permission
+    (so the member gets photos the group does not allow); with it, they are taken as given.
+    A member left with every permission is a plain member again."""
+    app, _ = bot
+    bob = api.user("Bob")
+    village = api.group("Village", members=[bob], supergroup=True, bot_admin=True)
+    village.set_permissions(can_send_photos=False, can_send_polls=False)
+    defaults = (await app.bot.get_chat(village.id)).permissions
+    assert defaults.can_send_photos is False and defaults.can_send_other_messages is True
+
+    await app.bot.restrict_chat_member(village.id, bob.id, ChatPermissions.no_permissions())
+    assert not village.can_send(bob)
+    await app.bot.restrict_chat_member(village.id, bob.id, defaults)
+    assert village.status(bob) == "restricted" and village.can_send(bob)
+    assert village.permissions(bob)["can_send_photos"] is True  # implied
+    await app.bot.restrict_chat_member(village.id, bob.id, defaults,
+                                       use_independent_chat_permissions=True)
+    assert village.permissions(bob)["can_send_photos"] is False
+    assert village.permissions(bob)["can_send_polls"] is False
+    await app.bot.restrict_chat_member(village.id, bob.id,
+                                       ChatPermissions(can_send_polls=True))
+    stored = village.permissions(bob)
+    assert stored["can_send_messages"] is True and stored["can_send_photos"] is False
+    await app.bot.restrict_chat_member(village.id, bob.id, ChatPermissions.all_permissions())
+    assert village.status(bob) == "member" and village.permissions(bob) is None
+
+
+async def test_channels_forward_into_their_discussion_group(api, bot) -> None:
+    app, seen = bot
+    alice = api.user("Alice")
+    news = api.channel("News", owner=alice)
+    village = api.group("Village", members=[alice], supergroup=True)
+    village.link_channel(news)
+    news.post("the weekly news")  # plain text: privacy mode keeps it from the bot
+    news.post("/start the game")
+    forward = news.last_forward
+    assert forward is not None and forward["from"]["id"] == TELEGRAM_USER_ID
+    assert forward["sender_chat"]["id"] == news.id and forward["is_automatic_forward"] is True
+    [update] = await api.wait_for(lambda: [u for u in seen if u.message])
+    message = update.message
+    assert message.text == "/start the game" and message.is_automatic_forward is True
+    assert message.from_user.id == TELEGRAM_USER_ID and message.sender_chat.id == news.id
+    assert message.forward_origin.chat.id == news.id
+
+    comment = await alice.reply(forward, "/start from a comment")
+    assert comment["message_thread_id"] == forward.message_id
+    assert "is_topic_message" not in comment
+    await alice.send("/start as the channel", chat=village, as_channel=news)
+    await api.wait_for(lambda: len([u for u in seen if u.message]) == 3)
+    as_channel = [u.message for u in seen if u.message][-1]
+    assert as_channel.from_user.id == CHANNEL_BOT_ID and as_channel.sender_chat.id == news.id
+
+    village.make_admin(alice, custom_title="Mayor")
+    await alice.send("/start anonymously", chat=village, anonymous=True)
+    await api.wait_for(lambda: len([u for u in seen if u.message]) == 4)
+    anonymous = [u.message for u in seen if u.message][-1]
+    assert anonymous.from_user.id == GROUP_ANONYMOUS_BOT_ID
+    assert anonymous.from_user.username == "GroupAnonymousBot"
+    assert anonymous.sender_chat.id == village.id and anonymous.author_signature == "Mayor"
+
+    with pytest.raises(Forbidden, match="bot is not a member of the channel chat"):
+        await app.bot.send_message(news.id, "may I?")  # bots are in channels only as admins
+
+
+async def test_emit_raw_delivers_any_update_kind_as_allowed(api, bot) -> None:
+    _, seen = bot
+    alice = api.user("Alice")
+    village = api.group("Village", members=[alice], supergroup=True)
+    chat = {"id": village.id, "type": "supergroup", "title": "Village"}
+    api.emit_raw("message_reaction", {  # not among the updates a bot gets unasked
+        "chat": chat, "message_id": 1, "date": 1_700_000_000, "user": alice.to_dict(),
+        "old_reaction": [], "new_reaction": [{"type": "emoji", "emoji": "👍"}]})
+    api.emit_raw("edited_message", {
+        "message_id": 1, "date": 1_700_000_000, "edit_date": 1_700_000_100, "chat": chat,
+        "from": alice.to_dict(), "text": "edited elsewhere"})
+    [update] = await api.wait_for(lambda: seen)
+    await api.settle()
+    assert len(seen) == 1 and update.edited_message.text == "edited elsewhere"
+    with pytest.raises(AssertionError, match="not an Update field"):
+        api.emit_raw("no_such_update", {})
+
+
+# --------------------------------------------------------------------------------------------
+# Webhooks
+
+
+@contextlib.asynccontextmanager
+async def webhook_receiver(answers: list[int]) -> AsyncIterator[tuple[str, list[dict]]]:
+    """A stand-in for the bot's webhook: answers each POST with the next status of `answers`
+    (then 200) and records what it received (the body and the secret header)."""
+    received: list[dict] = []
+
+    async def hook(request: web.Request) -> web.Response:
+        received.append({"update": await request.json(),
+                         "secret": request.headers.get("X-Telegram-Bot-Api-Secret-Token")})
+        return web.Response(status=answers.pop(0) if answers else 200)
+
+    app = web.Application()
+    app.router.add_post("/hook", hook)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    try:
+        yield f"http://127.0.0.1:{port}/hook", received
+    finally:
+        await runner.cleanup()
+
+
+async def test_webhook_delivery_in_order_with_retries() -> None:
+    async with FakeBotAPI() as api, webhook_receiver([500, 502]) as (url, received):
+        app = api.builder().build()
+        await app.initialize()
+        try:
+            assert await app.bot.set_webhook(url, secret_token="s3cret-1")
+            alice = api.user("Alice")
+            await alice.start()
+            await alice.send("/help")
+            await api.wait_for(lambda: api.pending_updates == 0, timeout=5)
+            texts = [r["update"]["message"]["text"] for r in received]
+            assert texts == ["/start", "/start", "/start", "/help"]  # the same one retried
+            assert {r["secret"] for r in received} == {"s3cret-1"}
+            first, second = (r["update"]["update_id"] for r in received[2:])
+            assert api.webhook_deliveries == [(first, 500), (first, 502), (first, 200),
+                                              (second, 200)]
+            info = await app.bot.get_webhook_info()
+            assert info.url == url and "502 Bad Gateway" in info.last_error_message
+            with pytest.raises(Conflict, match="can't use getUpdates method while webhook"):
+                await app.bot.get_updates()
+            with pytest.raises(RetryAfter):  # a new URL at most once a second
+                await app.bot.set_webhook(url + "2")
+            assert await app.bot.delete_webhook()
+            await alice.send("/help")
+            await asyncio.sleep(0.3)
+            assert len(received) == 4 and api.pending_updates == 1
+        finally:
+            await app.shutdown()
+        assert_no_violations(api)
+
+
+async def test_webhook_retries_until_the_bot_listens_then_ptb_receives() -> None:
+    """PTB sets its webhook before its web server listens: the first deliveries find nobody
+    and are retried, so the update arrives once PTB is up."""
+    async with FakeBotAPI() as api:
+        seen: list[Update] = []
+        app = build_app(api, seen)
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        alice = api.user("Alice")
+        await alice.start()  # pending before the webhook exists
+        await app.initialize()
+        await app.start()
+        assert app.updater is not None
+        try:
+            await app.updater.start_webhook(
+                listen="127.0.0.1", port=port, url_path="hook", secret_token="s3cret",
+                webhook_url=f"http://127.0.0.1:{port}/hook")
+            [welcome] = await api.wait_for(lambda: api.sent_to(alice), timeout=5)
+            assert welcome.text == "Welcome to Nightfall"
+            assert api.webhook_deliveries[-1][1] == 200
+        finally:
+            await app.updater.stop()
+            await app.stop()
+            await app.shutdown()
+        assert_no_violations(api)

@@ -91,5 +91,5 @@ async def test_a_flood_of_votes_is_delivered_in_full_and_the_tally_ends_right(tm
         edits = len(api.calls_to("editMessageText"))
         assert edits < 6 * len(voters)  # coalesced: not one edit per vote
     finally:
-        await table.runtime.stop()
+        await table.stop()
         await api.stop()

@@ -40,4 +40,4 @@ async def test_a_whole_game_is_played_through_buttons_and_private_chats(api, tmp
         assert all(f"{p.name} was" in " ".join(m.text for m in table.group_messages())
                    for p in game.state.players.values())
     finally:
-        await table.runtime.stop()
+        await table.stop()

@@ -57,7 +57,8 @@ async def test_hostile_updates_change_nothing_and_are_answered(tmp_path_factory,
         stranger = api.user("Zed")
         table.group.add_member(stranger, announce=False)
         await stranger.start()
-        other = api.group("Elsewhere", members=[stranger, table.users["Bob"]])
+        other = api.group("Elsewhere", members=[stranger, table.users["Bob"]],
+                          supergroup=True, bot_admin=True)
         bob = table.users["Bob"]
         await table.settle()
         before = await LogEntry.all().count()
@@ -97,5 +98,5 @@ async def test_hostile_updates_change_nothing_and_are_answered(tmp_path_factory,
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR], \
             [r.getMessage() for r in caplog.records]
     finally:
-        await table.runtime.stop()
+        await table.stop()
         await api.stop()

@@ -38,7 +38,7 @@ async def test_a_group_message_that_starts_with_an_at_sign_does_not_deafen_the_b
         players = await living(table)
         assert game.state.votes.get(players["Cid"]) == players["Bob"]
     finally:
-        await table.runtime.stop()
+        await table.stop()
 
 
 async def test_the_bot_removed_from_the_group_pauses_the_game_and_tells_the_host(api, db_url):
@@ -80,7 +80,7 @@ async def test_the_bot_removed_from_the_group_pauses_the_game_and_tells_the_host
         await table.settle()
         assert await GameRow.filter(status="lobby").exists()
     finally:
-        await table.runtime.stop()
+        await table.stop()
 
 
 async def test_an_anonymous_admin_hosts_but_is_never_seated(api, db_url):
@@ -104,7 +104,7 @@ async def test_an_anonymous_admin_hosts_but_is_never_seated(api, db_url):
         assert sum("to play, write as yourself" in t for t in texts) >= 1
         assert not await Seat.filter(game_id=row.id, active=True).exists()
     finally:
-        await table.runtime.stop()
+        await table.stop()
 
 
 async def test_unmuting_waits_for_the_rights_and_the_host_is_told_whom(api, db_url):
@@ -129,7 +129,7 @@ async def test_unmuting_waits_for_the_rights_and_the_host_is_told_whom(api, db_u
         unmute = api.calls_to("restrictChatMember")[-1]
         assert unmute.get("use_independent_chat_permissions") is True
     finally:
-        await table.runtime.stop()
+        await table.stop()
 
 
 async def test_a_ballot_telegram_will_not_edit_is_posted_once_anew(api, db_url):
@@ -147,7 +147,7 @@ async def test_a_ballot_telegram_will_not_edit_is_posted_once_anew(api, db_url):
         assert len(now) == len(ballots) == 1 and now[0].message_id != ballots[0].message_id
         assert "Bob (2)" in now[0].text  # the later vote edited the new ballot
     finally:
-        await table.runtime.stop()
+        await table.stop()
 
 
 async def test_an_update_that_fails_is_skipped_and_one_in_an_outage_is_retried(api, db_url,
@@ -181,7 +181,7 @@ async def test_an_update_that_fails_is_skipped_and_one_in_an_outage_is_retried(a
         assert api.pending_updates == 0
         assert any("could not be handled" in r.getMessage() for r in caplog.records)
     finally:
-        await table.runtime.stop()
+        await table.stop()
 
 
 async def test_players_who_share_a_name_are_told_apart_and_named_by_username(api, db_url):
@@ -201,7 +201,7 @@ async def test_players_who_share_a_name_are_told_apart_and_named_by_username(api
         tally = next(m for m in reversed(table.group_messages()) if m.button(text="Bob")).text
         assert "Ann (@ann_the_second) (1)" in tally and "Ann (1) (1)" in tally
     finally:
-        await table.runtime.stop()
+        await table.stop()
 
 
 async def test_a_refused_command_menu_is_a_warning_not_a_failed_start(api, tmp_path, caplog):
@@ -215,7 +215,7 @@ async def test_a_refused_command_menu_is_a_warning_not_a_failed_start(api, tmp_p
         assert table.group_messages()
         assert any("command menu" in r.getMessage() for r in caplog.records)
     finally:
-        await table.runtime.stop()
+        await table.stop()
 
 
 async def test_stopping_does_not_wait_out_the_pollers_back_off(api, tmp_path):
@@ -226,7 +226,7 @@ async def test_stopping_does_not_wait_out_the_pollers_back_off(api, tmp_path):
     await asyncio.sleep(4)  # the poller backs off 1, 2, 4... seconds
     loop = asyncio.get_running_loop()
     began = loop.time()
-    await table.runtime.stop()
+    await table.stop()
     assert loop.time() - began < 3
 
 
@@ -243,7 +243,7 @@ async def test_log_entries_do_not_grow_from_ignored_updates(api, db_url):
         await table.settle()
         assert await LogEntry.all().count() == after_chat <= before + 1
     finally:
-        await table.runtime.stop()
+        await table.stop()
 
 
 async def test_a_webhook_update_is_acknowledged_only_once_it_was_applied(api, tmp_path):
@@ -306,4 +306,4 @@ async def test_a_player_reads_again_privately_what_he_was_told(api, db_url):
         assert recap.text.startswith("Your role and what I told you last")
         assert "Your role:" in recap.text and not recap.buttons
     finally:
-        await table.runtime.stop()
+        await table.stop()

@@ -28,7 +28,7 @@ async def test_the_group_never_reads_a_secret_before_it_is_public(api, tmp_path,
         row = await play_to_the_end(table, seed=seed)
         await assert_no_early_secrets({v.text for v in api.history(table.group)}, row)
     finally:
-        await table.runtime.stop()
+        await table.stop()
 
 
 def test_the_leak_detector_finds_what_it_looks_for():

@@ -33,7 +33,8 @@ def extracted(tmp_path_factory) -> set[str]:
     pot = tmp_path_factory.mktemp("pot") / "nightfall.pot"
     babel = Path(sys.executable).parent / "pybabel"
     subprocess.run([str(babel), "extract", "-F", "babel.cfg", "-k", "N_", "-k", "tell_n:2,3",
-                    "-k", "refused_n:1,2", "-k", "SetupError", "-k", "n_:1,2", "--no-location", "-o", str(pot),
+                    "-k", "refused_n:1,2", "-k", "SetupError", "-k", "n_:1,2", "--no-location",
+                    "-o", str(pot),
                     "."], cwd=ROOT, check=True, capture_output=True)
     with pot.open("rb") as fh:
         return {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(fh) if m.id}
