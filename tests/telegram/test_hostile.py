@@ -19,6 +19,10 @@ from .harness import open_table, sign_up
 CONTROL = "".join(chr(c) for c in range(1, 32) if chr(c) not in "\n\t") + "\u200b\u202e\ufeff"
 LOOKALIKES = ("Аnn", "B\u200bob", "Сid", "D0t", "Eve\u0301", "Fаy")  # Cyrillic А/С, ZWSP, zero
 
+FREE_TEXT = ("@bob are you coming tonight?", "@", "@ ", "/", "/ vote Ann", "/@", "/vote@",
+             "/vote@otherbot Ann", "/start@nightfall_test_bot", "@nightfall_test_bot vote Ann",
+             "🦄", "Ann!!!", "vote Ann", "/VOTE ann", "\u200b/vote Ann")
+
 texts = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",))
                 | st.sampled_from(CONTROL), min_size=1, max_size=300)
 huge = st.integers(min_value=1000, max_value=4096).map(lambda n: ("ж\u0007" * n)[:n])
@@ -38,6 +42,10 @@ ACTIONS = st.one_of(
     st.tuples(st.just("group-in-private"), st.sampled_from(["/abduct Bob", "/check Ann"])),
     st.tuples(st.just("lookalike"), st.sampled_from(LOOKALIKES)),
     st.tuples(st.just("other-group"), st.sampled_from(["/vote Ann", "/status", "/endgame"])),
+    # free text in the group, as people write it: never answered, never a command, and a
+    # player's only counts as his activity
+    st.tuples(st.just("free-text"), texts | st.sampled_from(FREE_TEXT)),
+    st.tuples(st.just("stranger-free-text"), texts | st.sampled_from(FREE_TEXT)),
 )
 
 
@@ -46,7 +54,7 @@ ACTIONS = st.one_of(
 @given(actions=st.lists(ACTIONS, min_size=12, max_size=24))
 async def test_hostile_updates_change_nothing_and_are_answered(tmp_path_factory, caplog, actions):
     caplog.set_level(logging.ERROR)
-    api = FakeBotAPI()
+    api = FakeBotAPI(privacy=False)  # the bot reads the whole group, free text included
     await api.start()
     table = await open_table(api, f"sqlite://{tmp_path_factory.mktemp('h') / 'h.sqlite3'}", 8)
     try:
@@ -61,11 +69,12 @@ async def test_hostile_updates_change_nothing_and_are_answered(tmp_path_factory,
                           supergroup=True, bot_admin=True)
         bob = table.users["Bob"]
         await table.settle()
-        before = await LogEntry.all().count()
+        before = len([e for e in await LogEntry.all() if e.command.get("type") != "Say"])
 
         for kind, value in actions:
             sender = bob if kind in ("forged-press", "stale-join", "wrong-chat",
-                                     "group-in-private", "lookalike", "other-group") \
+                                     "group-in-private", "lookalike", "other-group",
+                                     "free-text") \
                 else stranger
             answers_before = len(api.sent_to(sender))
             query = None
@@ -85,15 +94,22 @@ async def test_hostile_updates_change_nothing_and_are_answered(tmp_path_factory,
                 await bob.send(value, chat=table.group)
             elif kind == "lookalike":
                 await bob.send(f"/vote {value}", chat=table.group)
+            elif kind in ("free-text", "stranger-free-text"):
+                if value.startswith("/") and not value.startswith(FREE_TEXT):
+                    value = "." + value  # a command would be answered: this is chatter
+                await sender.send(value[:4096], chat=table.group)
             else:
                 await bob.send(value, chat=other)
             await table.settle()
             if query is not None:
                 assert api.answer_for(query), (kind, value)  # a notice says why
-            else:
+            elif kind not in ("free-text", "stranger-free-text"):
                 assert len(api.sent_to(sender)) > answers_before, (kind, value)
+            assert api.pending_updates == 0  # nothing stalls the bot
 
-        assert await LogEntry.all().count() == before  # the game did not change
+        # the game did not change (a player's chatter is logged only as his activity)
+        changed = [e for e in await LogEntry.all() if e.command.get("type") != "Say"]
+        assert len(changed) == before
         assert api.unknown_methods == [] and api.internal_errors == []
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR], \
             [r.getMessage() for r in caplog.records]
