@@ -21,7 +21,7 @@ LOOKALIKES = ("Аnn", "B\u200bob", "Сid", "D0t", "Eve\u0301", "Fаy")  # Cyrill
 
 FREE_TEXT = ("@bob are you coming tonight?", "@", "@ ", "/", "/ vote Ann", "/@", "/vote@",
              "/vote@otherbot Ann", "/start@nightfall_test_bot", "@nightfall_test_bot vote Ann",
-             "🦄", "Ann!!!", "vote Ann", "/VOTE ann", "\u200b/vote Ann")
+             "🦄", "Ann!!!", "vote Ann", "\u200b/vote Ann")
 
 texts = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",))
                 | st.sampled_from(CONTROL), min_size=1, max_size=300)
