@@ -235,3 +235,25 @@ async def test_an_edit_of_a_long_message_edits_every_part(api, tmp_path):
     finally:
         await app.shutdown()
         await close_db()
+
+
+async def test_a_deleted_topic_pauses_its_game_and_the_host_ends_it_privately(api, tmp_path):
+    """(3) The topic is gone with its messages: the next post answers "message thread not
+    found", the game pauses, and the host, told privately, ends it from his private chat."""
+    table = await open_table(api, f"sqlite://{tmp_path / 'tg.sqlite3'}", 8, supergroup=True,
+                             forum=True, bot_admin=True)
+    topic = table.group.create_topic("Game thread", by=table.host)
+    table.group = topic
+    try:
+        await sign_up(table, "changelings", "/option random_lovers false")
+        topic.delete()
+        await table.let_time_pass(400)  # the election's result has nowhere to go
+        row, game = await game_of(table)
+        assert game.state.paused and row.settings["lost"]["reason"] == "topic_deleted"
+        assert "was deleted" in " ".join(m.text for m in api.sent_to(table.host))
+        await table.host.send("/endgame")
+        await table.settle()
+        assert (await GameRow.get(id=row.id)).status == "cancelled"
+        assert api.sent_to(table.host)[-1].text.endswith("ended the game.")
+    finally:
+        await table.runtime.stop()
