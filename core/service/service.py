@@ -7,13 +7,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from typing import Any
 
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
-from core.engine import Act, Host, MarkEarly, Say, Vote, Whisper
-from core.i18n import available_locales
+from core.engine import Act, Host, MarkEarly, Say, Vote
 from core.storage.models import (
     DUE_STATES,
     GIVE_UP,
@@ -36,8 +34,8 @@ from .names import Roster
 from .outbox import personal_text
 from .pace import GameDefaults
 from .ports import ChatEvent, Incoming, Notice
+from .private import PrivateChats
 from .reach import Reach
-from .recap import recap
 from .replies import Reply
 
 log = logging.getLogger(__name__)
@@ -56,6 +54,7 @@ class GameService:
         self.defaults = defaults or GameDefaults()
         self.games = Games(clock)
         self.lobby = Lobby(self)
+        self.private = PrivateChats(self)
         self.reach = Reach(self)
         self.lock = asyncio.Lock()
         self.rng = random.Random(seed)
@@ -230,13 +229,13 @@ class GameService:
         """Do what the update asks; a pressed button may have its own answer (else it was
         noted). Refusals are raised as `Reply`."""
         if incoming.button is not None:
-            return await self._press_token(incoming.button, person, in_private=incoming.private)
+            return await self.press_token(incoming.button, person, in_private=incoming.private)
         text = incoming.text.strip()
         if incoming.team is not None:
             await self._team_talk(incoming.team, person)
             return
         if incoming.private:
-            await self._private(text, person)
+            await self.private.handle(text, person)
             return
         chat = await self._chat(incoming)
         if text.startswith("/"):
@@ -295,7 +294,7 @@ class GameService:
                 raise Reply(texts.NOT_A_PLAYER)
             now = self.clock.now()
             if word == "vote":
-                target = (await self._roster(row)).resolve(rest)
+                target = (await self.roster(row)).resolve(rest)
                 await self.games.apply(row, Vote(seat.pid, target, at=now), person)
             elif word == "unvote":
                 await self.games.apply(row, Vote(seat.pid, None, at=now), person)
@@ -309,7 +308,7 @@ class GameService:
         if row.host_id != person.id and not admin:
             raise Reply(texts.NOT_HOST)
         now = self.clock.now()
-        roster = await self._roster(row)
+        roster = await self.roster(row)
         if word in ("modkill", "replace"):
             words = rest.split()
             if word == "modkill":
@@ -334,74 +333,12 @@ class GameService:
             return
         await self.games.apply(row, Host(word, text=rest or None, at=now), person)
 
-    async def _roster(self, row: GameRow) -> Roster:
+    async def roster(self, row: GameRow) -> Roster:
         return Roster({pid: (person.name, person.handle)
                        for pid, person in (await seat_identities(row)).items()})
 
-    # ------------------------------------------------------------------ private chats
-    async def _private(self, text: str, person: Identity) -> None:
-        word, _, rest = text[1:].partition(" ") if text.startswith("/") else ("", "", text)
-        word = word.lower()
-        await outbox.reopen(person)
-        if word in ("help", "start") and not rest:
-            await outbox.to_person(person, text_payload(texts.HELP_PRIVATE))
-            return
-        if word == "start":  # a deep link from a group button: press it here
-            await self._press_token(rest.strip(), person, in_private=True)
-            return
-        if word == "language":
-            await self._personal_language(rest, person)
-            return
-        if word == "endgame":  # the group is out of reach: the host ends its game from here
-            await self.lobby.end_unreachable(person)
-            return
-        seat = await Seat.filter(identity_id=person.id, active=True,
-                                 game__status="running").order_by("-id").first()
-        if seat is None:
-            raise Reply(texts.NOT_PLAYING)
-        row = await GameRow.get(id=seat.game_id)
-        now = self.clock.now()
-        if not word:
-            await self.games.apply(row, Whisper(seat.pid, text, at=now), person)
-            return
-        if word == "status":
-            await recap(row, person)
-            return
-        game = await self.games.load(row)
-        if word not in game.ruleset.action_ids():
-            raise Reply(texts.UNKNOWN_COMMAND, command=word)
-        await self.games.apply(row, self._act(game, seat.pid, word, rest,
-                                              await self._roster(row), now), person)
-
-    def _act(self, game: Any, pid: str, action: str, rest: str, roster: Roster,
-             now: float) -> Act:
-        player = game.state.players[pid]
-        spec = next((s for s in game.ruleset.abilities(game, player) if s.id == action), None)
-        count = spec.targets if spec is not None else (1 if rest else 0)
-        if spec is not None and spec.takes_role:
-            role_id = self._role_named(game, rest)
-            return Act(pid, action, (), None, role_id, at=now)
-        words = rest.split()
-        targets, text = roster.split(words, count) if count else ([], rest)
-        return Act(pid, action, tuple(targets), text or None, None, at=now)
-
-    def _role_named(self, game: Any, text: str) -> str:
-        wanted = text.strip().casefold().replace(" ", "_")
-        for role_id in game.ruleset.roles:
-            if role_id == wanted:
-                return str(role_id)
-        raise Reply(texts.UNKNOWN_ROLE, name=text.strip())
-
-    async def _personal_language(self, rest: str, person: Identity) -> None:
-        wanted = rest.strip().lower()
-        if wanted not in available_locales():
-            raise Reply(texts.UNKNOWN_LANGUAGE, names=", ".join(available_locales()))
-        person.locale = wanted
-        await person.save(update_fields=["locale"])
-        await outbox.to_person(person, text_payload(texts.LANGUAGE_SET))
-
     # ------------------------------------------------------------------ buttons
-    async def _press_token(self, token: str, person: Identity,
+    async def press_token(self, token: str, person: Identity,
                            in_private: bool) -> Reply | None:
         button = await self._button(token)
         if button is None:

@@ -1,0 +1,87 @@
+"""The private chat with the bot: night actions (`/ACTION NAME`), `/pass`, what is relayed
+to a team, the player's own `/status` and `/language`, the deep links from group buttons,
+and the host's `/endgame` for a game whose group the bot cannot reach."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from core.engine import Act, Whisper
+from core.i18n import available_locales
+from core.storage.models import Game as GameRow
+from core.storage.models import Identity, Seat
+
+from . import outbox, texts
+from .codec import text_payload
+from .names import Roster
+from .recap import recap
+from .replies import Reply
+
+if TYPE_CHECKING:
+    from .service import GameService
+
+
+class PrivateChats:
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+
+    async def handle(self, text: str, person: Identity) -> None:
+        word, _, rest = text[1:].partition(" ") if text.startswith("/") else ("", "", text)
+        word = word.lower()
+        await outbox.reopen(person)
+        if word in ("help", "start") and not rest:
+            await outbox.to_person(person, text_payload(texts.HELP_PRIVATE))
+            return
+        if word == "start":  # a deep link from a group button: press it here
+            await self.service.press_token(rest.strip(), person, in_private=True)
+            return
+        if word == "language":
+            await self._personal_language(rest, person)
+            return
+        if word == "endgame":  # the group is out of reach: the host ends its game from here
+            await self.service.lobby.end_unreachable(person)
+            return
+        seat = await Seat.filter(identity_id=person.id, active=True,
+                                 game__status="running").order_by("-id").first()
+        if seat is None:
+            raise Reply(texts.NOT_PLAYING)
+        row = await GameRow.get(id=seat.game_id)
+        now = self.service.clock.now()
+        if not word:
+            await self.service.games.apply(row, Whisper(seat.pid, text, at=now), person)
+            return
+        if word == "status":
+            await recap(row, person)
+            return
+        game = await self.service.games.load(row)
+        if word not in game.ruleset.action_ids():
+            raise Reply(texts.UNKNOWN_COMMAND, command=word)
+        await self.service.games.apply(row, self._act(game, seat.pid, word, rest,
+                                              await self.service.roster(row), now), person)
+
+    def _act(self, game: Any, pid: str, action: str, rest: str, roster: Roster,
+             now: float) -> Act:
+        player = game.state.players[pid]
+        spec = next((s for s in game.ruleset.abilities(game, player) if s.id == action), None)
+        count = spec.targets if spec is not None else (1 if rest else 0)
+        if spec is not None and spec.takes_role:
+            role_id = self._role_named(game, rest)
+            return Act(pid, action, (), None, role_id, at=now)
+        words = rest.split()
+        targets, text = roster.split(words, count) if count else ([], rest)
+        return Act(pid, action, tuple(targets), text or None, None, at=now)
+
+    def _role_named(self, game: Any, text: str) -> str:
+        wanted = text.strip().casefold().replace(" ", "_")
+        for role_id in game.ruleset.roles:
+            if role_id == wanted:
+                return str(role_id)
+        raise Reply(texts.UNKNOWN_ROLE, name=text.strip())
+
+    async def _personal_language(self, rest: str, person: Identity) -> None:
+        wanted = rest.strip().lower()
+        if wanted not in available_locales():
+            raise Reply(texts.UNKNOWN_LANGUAGE, names=", ".join(available_locales()))
+        person.locale = wanted
+        await person.save(update_fields=["locale"])
+        await outbox.to_person(person, text_payload(texts.LANGUAGE_SET))
