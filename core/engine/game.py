@@ -344,7 +344,6 @@ class Game:
             target = s.players[cmd.target or ""]
             old = target.name
             target.name = (cmd.by or "").strip()
-            target.last_active = max(target.last_active, cmd.at)  # the newcomer's clock starts
             self.tell(GROUP, N_("{new} takes over the seat of {old}."), new=target.name, old=old)
             self.tell(to_player(target.pid), N_("You take over a seat in this game."))
 
