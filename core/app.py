@@ -57,15 +57,25 @@ async def serve(settings: Settings) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    await runtime.start()
     http = None
-    if settings.http.enabled:
+    await runtime.open()
+    if settings.http.enabled:  # before the platforms: a supervisor sees what is down
         http = HealthServer(runtime, settings.http.listen, settings.http.port)
         await http.start()
-    log.info("nightfall is running", extra={"platforms": [a.platform for a in runtime.adapters]})
-    await stop.wait()
-    log.info("stopping")
-    if http is not None:
-        await http.stop()
-    await runtime.stop()
-    log.info("stopped")
+    try:
+        await runtime.connect()
+        log.info("nightfall is running",
+                 extra={"platforms": [a.platform for a in runtime.adapters]})
+        stopping = asyncio.create_task(stop.wait())
+        broken = asyncio.create_task(runtime.broken.wait())
+        await asyncio.wait((stopping, broken), return_when=asyncio.FIRST_COMPLETED)
+        for waiting in (stopping, broken):
+            waiting.cancel()
+        log.info("stopping")
+    finally:
+        if http is not None:
+            await http.stop()
+        await runtime.stop()
+        log.info("stopped")
+    if runtime.refused is not None:
+        raise runtime.refused

@@ -101,12 +101,15 @@ def run(config_path: Path | None) -> None:
     """Run the bot: every enabled platform, the scheduler and the outbox, until SIGTERM."""
     from core.app import serve
     from core.config import ConfigError, load_settings
+    from core.service.ports import LoginRefused
 
     try:
         settings = load_settings(config_path)
         asyncio.run(serve(settings))
     except ConfigError as err:
         raise click.ClickException(f"configuration:\n{err}") from None
+    except LoginRefused as err:  # one line for the log and systemd; retrying cannot help
+        raise click.ClickException(str(err)) from None
 
 
 @main.command("check-config")

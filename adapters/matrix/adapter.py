@@ -37,6 +37,7 @@ from nio.api import Api
 
 from core.service.ports import (
     Incoming,
+    LoginRefused,
     Notice,
     Outgoing,
     RateLimits,
@@ -66,6 +67,8 @@ from .incoming import (
 from .incoming import allowed as invite_allowed
 
 log = logging.getLogger(__name__)
+# what a homeserver answers to credentials that will never work
+REFUSED = ("M_FORBIDDEN", "M_UNKNOWN_TOKEN", "M_USER_DEACTIVATED", "M_INVALID_USERNAME")
 
 # Synapse's default `rc_message`: 0.2 messages a second per account, edits included (exempt
 # the bot with the admin API's override_ratelimit and raise this in the settings).
@@ -196,6 +199,8 @@ class MatrixAdapter:
             self.client.access_token = settings.access_token
             who = await self.client.whoami()
             if not isinstance(who, WhoamiResponse):
+                if getattr(who, "status_code", None) in REFUSED:
+                    raise LoginRefused(f"matrix: the access token was refused: {who}")
                 raise RuntimeError(f"matrix: the access token was refused: {who}")
             # the token belongs to one device, whatever is configured; its key store opens
             # with the login, so the device must be known first
@@ -209,6 +214,8 @@ class MatrixAdapter:
             self.client.device_id = device
         response = await self.client.login(settings.password, device_name=settings.device_name)
         if not isinstance(response, LoginResponse):
+            if getattr(response, "status_code", None) in REFUSED:
+                raise LoginRefused(f"matrix: the login was refused: {response}")
             raise RuntimeError(f"matrix: login failed: {response}")
         await store.save(response.device_id, "device", self.user_id)
 

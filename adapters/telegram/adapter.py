@@ -16,11 +16,11 @@ from urllib.parse import urlparse
 
 from telegram import ChatPermissions, Message, Update
 from telegram.constants import ChatMemberStatus
-from telegram.error import BadRequest, RetryAfter, TelegramError
+from telegram.error import BadRequest, InvalidToken, RetryAfter, TelegramError
 from telegram.ext import Application, ApplicationBuilder
 
 from core.redaction import hide
-from core.service.ports import Outgoing, RateLimits, Silence, TeamRoom
+from core.service.ports import LoginRefused, Outgoing, RateLimits, Silence, TeamRoom
 from core.service.runtime import Handler
 from core.storage.models import KeyValue
 
@@ -99,8 +99,13 @@ class TelegramAdapter:
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self, handle: Handler) -> None:
+        """Connect (getMe); a token Telegram refuses raises `LoginRefused`, anything else
+        (Telegram unreachable) is raised for the runtime to try again later."""
         self._handle = handle
-        await self.app.initialize()
+        try:
+            await self.app.initialize()
+        except InvalidToken as err:
+            raise LoginRefused(f"telegram: the token was refused ({err})") from None
         await self.set_menus()
         await self.app.start()
         settings = self.settings

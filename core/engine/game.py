@@ -46,6 +46,7 @@ class GameSetup:
     options: tuple[tuple[str, Any], ...] = ()
     setup: tuple[tuple[str, Any], ...] = ()  # starting statuses (scenario `setup`)
     start: str | None = None
+    at: float = 0.0  # when the game begins: every player's clock (his last activity) starts
 
 
 WHISPER_MAX = 2000
@@ -82,12 +83,12 @@ class Game:
                 raise SetupError("Unknown role: {role}.", role=role_id)
         ruleset.check_setup(roles, options)
         players = {
-            pid: Player(pid=pid, name=name, seat=i, role=roles[i])
+            pid: Player(pid=pid, name=name, seat=i, role=roles[i], last_active=setup.at)
             for i, (pid, name) in enumerate(setup.players)
         }
         self.state = GameState(
             ruleset=ruleset.id, seed=setup.seed, options=options, players=players,
-            phase=Phase("day", 1, "setup"), rng=rng, rs=ruleset.new_state(),
+            phase=Phase("day", 1, "setup"), rng=rng, rs=ruleset.new_state(), clock=setup.at,
         )
         self.log: list[tuple[Command, Outcome]] = []
         self._out = Outcome()

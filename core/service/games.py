@@ -43,7 +43,7 @@ def setup_to_json(setup: GameSetup) -> dict[str, Any]:
     return {"ruleset": setup.ruleset, "players": [list(p) for p in setup.players],
             "seed": setup.seed, "roles": None if setup.roles is None else list(setup.roles),
             "options": [list(o) for o in setup.options], "setup": [list(s) for s in setup.setup],
-            "start": setup.start}
+            "start": setup.start, "at": setup.at}
 
 
 def setup_from_json(data: dict[str, Any]) -> GameSetup:
@@ -51,7 +51,8 @@ def setup_from_json(data: dict[str, Any]) -> GameSetup:
         ruleset=data["ruleset"], players=tuple((p[0], p[1]) for p in data["players"]),
         seed=data["seed"], roles=None if data["roles"] is None else tuple(data["roles"]),
         options=tuple((o[0], o[1]) for o in data["options"]),
-        setup=tuple((s[0], s[1]) for s in data["setup"]), start=data["start"])
+        setup=tuple((s[0], s[1]) for s in data["setup"]), start=data["start"],
+        at=float(data.get("at", 0.0)))  # games begun before setups knew their time: 0
 
 
 class Games:

@@ -268,7 +268,8 @@ class Lobby:
             players=tuple((seat.pid, seat.identity.name) for seat in seats),
             seed=seed,
             roles=None if roles is None else tuple(roles),
-            options=tuple({**pace_defaults, **settings.get("options", {})}.items()))
+            options=tuple({**pace_defaults, **settings.get("options", {})}.items()),
+            at=self.service.clock.now())
         try:
             await self.service.games.start(row, setup)
         except SetupError as err:

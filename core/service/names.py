@@ -1,9 +1,11 @@
 """Players' names as shown and as typed: two players who share a display name are told apart
 (by their @username, else by a number), and a name a human types is matched exact first,
-then ignoring case, then by @username, then as a unique prefix."""
+then by @username, then ignoring case, then without punctuation and emoji, then as a unique
+beginning."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 
 from . import texts
@@ -19,19 +21,29 @@ class NameProblem(Reply):
 def shown_names(people: Mapping[str, tuple[str, str | None]]) -> dict[str, str]:
     """pid → the name shown on buttons and in texts, from pid → (display name, @username).
 
-    A name nobody else has is shown as it is; players who share one are shown as
-    "Ann (@ann_k)" where they have a username, else "Ann (2)" in seat order."""
+    A name nobody else has (in any case, with any spaces around it) is shown as it is;
+    players who share one are shown as "Ann (@ann_k)" where they have a username, else
+    "Ann (2)" in seat order; no two players are ever shown alike."""
+    def key(name: str) -> str:
+        return name.strip().casefold()
+
     groups: dict[str, list[str]] = {}
     for pid, (name, _) in people.items():
-        groups.setdefault(name.casefold(), []).append(pid)
-    shown: dict[str, str] = {}
+        groups.setdefault(key(name), []).append(pid)
+    shown = {pids[0]: people[pids[0]][0] for pids in groups.values() if len(pids) == 1}
+    used = {key(name) for name in shown.values()}
     for pids in groups.values():
         if len(pids) == 1:
-            shown[pids[0]] = people[pids[0]][0]
             continue
-        for number, pid in enumerate(sorted(pids, key=_seat_order), start=1):
+        number = 0
+        for pid in sorted(pids, key=_seat_order):
             name, handle = people[pid]
-            shown[pid] = f"{name} (@{handle})" if handle else f"{name} ({number})"
+            candidate = f"{name.strip()} (@{handle})" if handle else ""
+            while not candidate or key(candidate) in used:
+                number += 1
+                candidate = f"{name.strip()} ({number})"
+            used.add(key(candidate))
+            shown[pid] = candidate
     return shown
 
 
@@ -40,37 +52,62 @@ def _seat_order(pid: str) -> tuple[int, str]:
     return (int(digits), pid) if digits.isdigit() else (1 << 30, pid)
 
 
+def bare(name: str) -> str:
+    """A name without case, punctuation, symbols and emoji ("🦄Twilight!" → "twilight"), as a
+    player types it without the decorations."""
+    kept = []
+    for char in unicodedata.normalize("NFKC", name):
+        category = unicodedata.category(char)
+        if category[0] in "PSC" or "\ufe00" <= char <= "\ufe0f":
+            kept.append(" ")
+        else:
+            kept.append(char)
+    return " ".join("".join(kept).casefold().split())
+
+
 def resolve(name: str, players: Mapping[str, str],
-            handles: Mapping[str, str | None] | None = None) -> str:
+            handles: Mapping[str, str | None] | None = None,
+            raw: Mapping[str, str] | None = None) -> str:
     """The pid of the player called `name` among `players` (pid → shown name); `handles`
-    (pid → @username) lets "@ann_k" name a player."""
-    typed = name.strip().rstrip(TRAILING).strip()
-    if not typed:
+    (pid → @username) lets "@ann_k" name a player, `raw` (pid → display name) lets "bob"
+    name the player called bob although he is shown as "bob (2)" beside a Bob.
+
+    The closest match wins: the name exactly as shown or as he calls himself, then the
+    @username, then the name in any case, then without punctuation and emoji, then a unique
+    beginning. Only several players matching at the closest level are asked back, with the
+    candidates."""
+    typed = name.strip()
+    if not typed.rstrip(TRAILING).strip():
         raise NameProblem(texts.NAME_NEEDED)
-    exact = [pid for pid, shown in players.items() if shown == typed]
-    if len(exact) == 1:
-        return exact[0]
     wanted = typed.lstrip("@").casefold()
-    if typed.startswith("@") and handles:
-        by_handle = [pid for pid, handle in handles.items()
-                     if handle and handle.casefold() == wanted]
-        if len(by_handle) == 1:
-            return by_handle[0]
-    folded = [pid for pid, shown in players.items() if shown.casefold() == wanted]
-    if len(folded) == 1:
-        return folded[0]
-    found = exact or folded or [pid for pid, shown in players.items()
-                                if shown.casefold().startswith(wanted)]
-    if not found:
-        raise NameProblem(texts.NOBODY_CALLED, name=typed)
-    if len(found) > 1:
-        raise NameProblem(texts.SEVERAL_CALLED, name=typed,
-                          names=", ".join(sorted(players[pid] for pid in found)))
-    return found[0]
+    plain = bare(typed)
+    names = [(pid, shown.strip()) for pid, shown in players.items()]
+    names += [(pid, own.strip()) for pid, own in (raw or {}).items()]
+
+    def level(matches: object) -> list[str]:
+        return sorted({pid for pid, shown in names if matches(shown)})  # type: ignore[operator]
+
+    levels = [
+        level(lambda shown: shown == typed),
+        sorted(pid for pid, handle in (handles or {}).items()
+               if typed.startswith("@") and handle and handle.casefold() == wanted),
+        level(lambda shown: shown.casefold() == wanted),
+        level(lambda shown: bool(plain) and bare(shown) == plain),
+        level(lambda shown: shown.casefold().startswith(wanted)),
+        level(lambda shown: bool(plain) and bare(shown).startswith(plain)),
+    ]
+    for found in levels:
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:
+            raise NameProblem(texts.SEVERAL_CALLED, name=typed,
+                              names=", ".join(sorted(players[pid] for pid in found)))
+    raise NameProblem(texts.NOBODY_CALLED, name=typed.rstrip(TRAILING))
 
 
 def split_names(words: list[str], players: Mapping[str, str], count: int,
-                handles: Mapping[str, str | None] | None = None) -> tuple[list[str], str]:
+                handles: Mapping[str, str | None] | None = None,
+                raw: Mapping[str, str] | None = None) -> tuple[list[str], str]:
     """Take `count` player names from the front of `words` (names may have several words:
     the longest match wins); return their pids and the rest of the text."""
     pids: list[str] = []
@@ -78,7 +115,7 @@ def split_names(words: list[str], players: Mapping[str, str], count: int,
     for _ in range(count):
         for size in range(len(rest), 0, -1):
             try:
-                pids.append(resolve(" ".join(rest[:size]), players, handles))
+                pids.append(resolve(" ".join(rest[:size]), players, handles, raw))
             except NameProblem:
                 if size == 1:
                     raise
@@ -96,9 +133,10 @@ class Roster:
     def __init__(self, people: Mapping[str, tuple[str, str | None]]) -> None:
         self.shown = shown_names(people)
         self.handles = {pid: handle for pid, (_, handle) in people.items()}
+        self.raw = {pid: name for pid, (name, _) in people.items()}
 
     def resolve(self, name: str) -> str:
-        return resolve(name, self.shown, self.handles)
+        return resolve(name, self.shown, self.handles, self.raw)
 
     def split(self, words: list[str], count: int) -> tuple[list[str], str]:
-        return split_names(words, self.shown, count, self.handles)
+        return split_names(words, self.shown, count, self.handles, self.raw)

@@ -173,8 +173,10 @@ class Deliverer:
         now = self.clock.now()
         if not await self._lead(now):
             return 0
+        ready = [name for name, adapter in self.adapters.items()
+                 if getattr(adapter, "connected", True)]  # a platform not reached yet waits
         rows = await (Outbox.filter(status="pending", next_try_at__lte=now,
-                                    platform__in=list(self.adapters))
+                                    platform__in=ready)
                       .order_by("id").limit(limit))
         sent = 0
         blocked: set[tuple[str, str]] = set()

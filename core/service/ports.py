@@ -175,6 +175,11 @@ class NotAllowed(PermanentError):
     carried out when the right comes back."""
 
 
+class LoginRefused(Exception):
+    """The platform refused the bot's credentials (a revoked token, a wrong password):
+    trying again cannot help, so the process stops and says so in one line."""
+
+
 class Unreachable(PermanentError):
     """A person's private chat is closed to the bot (never started it, or blocked it). The
     service tells the group once and sends what waits when the person writes to the bot."""

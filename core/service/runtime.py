@@ -19,11 +19,12 @@ from core.storage.db import close_db, open_db
 from .clock import Clock, RealClock
 from .outbox import Deliverer
 from .pace import GameDefaults
-from .ports import Adapter, ChatEvent, Incoming, Notice
+from .ports import Adapter, ChatEvent, Incoming, LoginRefused, Notice
 from .service import GameService
 
 log = logging.getLogger(__name__)
 
+MAX_CONNECT_BACKOFF = 60.0  # seconds between tries to reach a platform
 Handler = Callable[[Incoming | ChatEvent], Awaitable[Notice | None]]
 
 
@@ -51,8 +52,17 @@ class Runtime:
         self.wake = asyncio.Event()
         self.last_loop_at = 0.0
         self._loop_task: asyncio.Task[None] | None = None
+        self._retries: list[asyncio.Task[None]] = []
+        self.broken = asyncio.Event()  # set when a platform refused the bot's credentials
+        self.refused: LoginRefused | None = None
 
     async def start(self) -> None:
+        await self.open()
+        await self.connect()
+
+    async def open(self) -> None:
+        """The database, the service and the scheduler loop, without the platforms (the
+        health endpoint can then report while they connect)."""
         await open_db(self.db_url)
         self.service = GameService(self.clock, self.seed, self.defaults)
         # on PostgreSQL several workers may share the games: one of them delivers at a time
@@ -60,8 +70,43 @@ class Runtime:
         self.deliverer = Deliverer({a.platform: a for a in self.adapters}, self.clock, shared,
                                    watcher=self.service)
         self._loop_task = asyncio.create_task(self._run(), name="nightfall-loop")
+
+    async def connect(self) -> None:
         for adapter in self.adapters:
+            await self._connect(adapter)
+
+    async def _connect(self, adapter: PlatformAdapter) -> None:
+        """Start an adapter. Credentials the platform refuses are fatal (`LoginRefused`
+        propagates); a platform that cannot be reached now is tried again in the
+        background, with back-off, while the rest runs (it shows as down in /healthz)."""
+        try:
             await adapter.start(self.handle)
+        except LoginRefused:
+            raise
+        except Exception as err:
+            log.warning("%s: cannot connect (%s); trying again in the background",
+                        adapter.platform, err)
+            self._retries.append(asyncio.create_task(self._reconnect(adapter),
+                                                     name=f"connect-{adapter.platform}"))
+
+    async def _reconnect(self, adapter: PlatformAdapter) -> None:
+        delay = 1.0
+        while True:
+            await asyncio.sleep(delay)
+            try:
+                await adapter.start(self.handle)
+            except LoginRefused as err:
+                log.error("%s", err)
+                self.refused = err
+                self.broken.set()
+                return
+            except Exception as err:
+                delay = min(MAX_CONNECT_BACKOFF, delay * 2)
+                log.warning("%s: still cannot connect (%s); next try in %.0f s",
+                            adapter.platform, err, delay)
+                continue
+            log.info("%s: connected", adapter.platform)
+            return
 
     async def handle(self, incoming: Incoming | ChatEvent) -> Notice | None:
         """An update from a platform: a message or a press (a notice for the presser), or
@@ -102,8 +147,14 @@ class Runtime:
 
     async def stop(self) -> None:
         """Stop receiving, let the command in flight finish, deliver what can go now, close."""
+        for retry in self._retries:
+            retry.cancel()
+        for retry in self._retries:
+            with contextlib.suppress(asyncio.CancelledError):
+                await retry
         for adapter in reversed(self.adapters):
-            await adapter.stop()
+            if getattr(adapter, "connected", True):
+                await adapter.stop()
         if self._loop_task is not None:
             assert self.service is not None
             async with self.service.lock:  # the command in flight finishes first

@@ -10,7 +10,7 @@ from core.engine.state import Owed
 
 from . import flavour
 from . import standing as st
-from .end import check_end
+from .end import check_end, winners
 from .night import begin_night
 from .removal import RANK_TIEBREAK, strike
 
@@ -97,6 +97,9 @@ def banish(game: Game, pid: str) -> None:
 def continue_reactions(game: Game, number: int) -> None:
     """Prompt the next owed choice, or finish the day once none is left."""
     owed = game.current_owed()
+    if owed is not None and settled_without(game):
+        game.state.reactions.clear()  # naming a mayor can no longer change who won
+        owed = None
     if owed is not None:
         if game.state.phase.stage != "reactions":
             game.set_phase(Phase.of("day", number, "reactions"))
@@ -105,6 +108,12 @@ def continue_reactions(game: Game, number: int) -> None:
     if check_end(game):
         return
     begin_night(game, number)
+
+
+def settled_without(game: Game) -> bool:
+    """The game is decided and every choice still owed is a successor's (CH-END before
+    CH-MAYOR, decision): nobody waits up to a day to name a mayor of a finished game."""
+    return all(o.kind == "successor" for o in game.state.reactions) and winners(game) is not None
 
 
 def _prompt(game: Game, owed: Owed) -> None:

@@ -333,3 +333,49 @@ async def test_a_failing_deadline_does_not_hold_up_the_others(db_url, monkeypatc
     assert await service.fire_due_deadlines() == 1
     # the dusk closed (and the dawn at once: nobody here acts at dawn)
     assert str((await service.games.load(await the_game())).state.phase) == "day 2 vote"
+
+
+async def test_a_forum_game_begun_today_marks_nobody_inactive_who_acts_daily(db_url):
+    """CH-INACT with a clock that starts at today's date, not at zero: a player's clock
+    starts when the game begins, so whoever writes at least once a day is never inactive
+    (it once marked everybody who had not yet written inactive at the first night)."""
+    import time
+
+    chat = await open_chat(db_url)
+    chat.session.clock.current = time.time()
+    await chat("Ann: /newgame changelings", *(f"{p}: /join" for p in PLAYERS[1:]),
+               "Ann: /option random_lovers false", "Ann: /pace forum")
+    await chat("Ann: /startgame")
+    for _ in range(24):  # nobody has written yet when the first night falls
+        game = await chat.session.service.games.load(await the_game())
+        if game.state.phase.kind != "day":
+            break
+        await chat(":wait 1h")
+    assert game.state.phase.kind == "night"
+    assert not [p.name for p in game.state.players.values() if "inactive" in p.statuses]
+    for _ in range(8):  # four days and nights; everybody writes once a day
+        await chat(*(f"{p}: good morning, Ponyville" for p in PLAYERS), ":wait 12h",
+                   ":wait 12h")
+        game = await chat.session.service.games.load(await the_game())
+        assert not [p.name for p in game.state.players.values() if "inactive" in p.statuses]
+        if game.state.phase.kind == "ended":
+            break
+    assert not any("inactive too long" in line for line in chat.all())
+
+
+async def test_a_forum_game_marks_inactive_who_stays_silent_for_a_day(db_url):
+    """CH-INACT still bites: one who never writes is marked at the first night after a full
+    day of silence, counted from the start of the game."""
+    import time
+
+    chat = await open_chat(db_url)
+    chat.session.clock.current = time.time()
+    await chat("Ann: /newgame changelings", *(f"{p}: /join" for p in PLAYERS[1:]),
+               "Ann: /option random_lovers false", "Ann: /pace forum")
+    await chat("Ann: /startgame")
+    for _ in range(8):
+        await chat(*(f"{p}: hello" for p in PLAYERS if p != "Gus"), ":wait 12h")
+        if any("Gus has been inactive too long" in line for line in chat.all()):
+            break
+    assert any("Gus has been inactive too long" in line for line in chat.all())
+    assert not any("Ann has been inactive" in line for line in chat.all())
