@@ -17,6 +17,7 @@ import yaml
 
 from core.engine import Act, Close, Game, GameSetup, Host, MarkEarly, Outcome, Refused, Say, Vote
 from core.engine.game import HOST_COMMANDS
+from core.engine.messages import Ref
 from core.engine.registry import available, load_ruleset
 from core.engine.ruleset import SetupError
 from core.i18n import Renderer
@@ -30,7 +31,9 @@ HOST_KEYS = {"command", "target", "by", "minutes", "text"}
 STATUSES = {"mayor", "lover", "voiceless", "inactive", "linked", "vote_void", "stone", "early"}
 EXPECT_KEYS = {"phase", "alive", "alive_include", "alive_count", "removed", "causes", "roles",
                "sides", "status", "mayor", "lovers", "learned", "foresight", "tally", "stone",
-               "winner"}
+               "winner", "told"}
+TOLD_FACTS = {"names": "player", "not_names": "player", "roles": "role", "not_roles": "role",
+              "sides": "side", "not_sides": "side"}
 
 
 class ScenarioInvalid(Exception):
@@ -98,6 +101,9 @@ class _Runner:
         self.transcript: list[str] = []
         self.clock = 0.0
         self.step_no = 0
+        # what each audience ("group", or a player id) was told since the previous expect:
+        # the refs (kind, value) its messages carried as parameters
+        self.told: dict[str, set[tuple[str, str]]] = {}
 
     # ------------------------------------------------------------------ setup
     def run(self) -> None:
@@ -275,6 +281,10 @@ class _Runner:
         self._record(outcome)
 
     def _record(self, outcome: Outcome) -> None:
+        for message in outcome.messages:
+            carried = set(_refs(message.params))
+            for reader in self._readers(message.audience):
+                self.told.setdefault(reader, set()).update(carried)
         if not self.show:
             return
         for event in outcome.events:
@@ -291,6 +301,16 @@ class _Runner:
                 where = str(audience)
             self.transcript.append(f"[{where}] {self.renderer.render(message)}")
 
+    def _readers(self, audience: Any) -> list[str]:
+        """Who reads a message: "group", a player id, a team's members at the time."""
+        if audience.kind == "group":
+            return ["group"]
+        if audience.kind == "player":
+            return [audience.ref or ""]
+        if audience.kind == "team":
+            return list(self.ruleset.team_members(self.game, audience.ref or ""))
+        return []  # the host is nobody in a scenario
+
     # ------------------------------------------------------------------ expectations
     def _expect(self, body: Any) -> None:
         if not isinstance(body, dict):
@@ -298,12 +318,43 @@ class _Runner:
         unknown = set(body) - EXPECT_KEYS
         if unknown:
             raise self._invalid(f"unknown expectation {sorted(unknown)[0]!r}")
-        for key, wanted in body.items():
-            check: Callable[[Any], None] = getattr(self, f"_expect_{key}")
-            try:
-                check(wanted)
-            except (AttributeError, TypeError, ValueError) as err:
-                raise self._invalid(f"bad value for {key}: {wanted!r}") from err
+        try:
+            for key, wanted in body.items():
+                check: Callable[[Any], None] = getattr(self, f"_expect_{key}")
+                try:
+                    check(wanted)
+                except (AttributeError, TypeError, ValueError) as err:
+                    raise self._invalid(f"bad value for {key}: {wanted!r}") from err
+        finally:
+            self.told = {}  # `told` looks at the messages since the previous expect
+
+    def _expect_told(self, wanted: Any) -> None:
+        if not isinstance(wanted, dict):
+            raise self._invalid("told needs a mapping audience → facts")
+        for audience, facts in wanted.items():
+            reader = "group" if audience == "group" else self._pid(audience)
+            if not isinstance(facts, dict):
+                raise self._invalid(f"told: {audience} needs a mapping of facts")
+            unknown = set(facts) - set(TOLD_FACTS)
+            if unknown:
+                raise self._invalid(f"told: unknown fact {sorted(unknown)[0]!r}")
+            carried = self.told.get(reader, set())
+            for fact, values in facts.items():
+                kind = TOLD_FACTS[fact]
+                for value in values if isinstance(values, list) else [values]:
+                    ref = (kind, self._pid(value) if kind == "player" else str(value))
+                    self._check_known(kind, str(value))
+                    named = ref in carried
+                    if named == fact.startswith("not_"):
+                        shown = sorted(self.game.name(v) if k == "player" else v
+                                       for k, v in carried if k == kind)
+                        raise self._fail(
+                            f"{audience} was {'' if named else 'not '}told {kind} {value}"
+                            f" (named since the last expect: {shown})")
+
+    def _check_known(self, kind: str, value: str) -> None:
+        if kind == "role" and value not in self.ruleset.roles:
+            raise self._invalid(f"unknown role id {value!r}")
 
     def _names(self, pids: Iterable[str]) -> list[str]:
         return sorted(self.game.name(p) for p in pids)
@@ -449,3 +500,15 @@ class _Runner:
             self._known("side", side_id, self.ruleset.sides)
         if sorted(got) != sorted(wanted or []):
             raise self._mismatch("winner", wanted, got)
+
+
+def _refs(value: Any) -> Iterator[tuple[str, str]]:
+    """Every (kind, value) reference a message's parameters carry, nested ones included."""
+    if isinstance(value, Ref):
+        yield value.kind, str(value.value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _refs(item)
+    elif isinstance(value, (tuple, list, set, frozenset)):
+        for item in value:
+            yield from _refs(item)
