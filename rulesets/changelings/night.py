@@ -77,12 +77,17 @@ def resolve_dusk(game: Game) -> None:
     _changelings(game, night)
     _checks(game, "queen")
     _lucky_vs_abduction(game, night)
+    # pinkie foresees only an abduction that will take effect: not one on a changeling (the
+    # team's target awakened by the queen this very night is one now)
+    pending = night.abduction
+    if pending is not None and st.is_changeling(game.state.players[pending]):
+        pending = None
     for p in game.state.living():
         if p.role == "pinkie_sense" and st.passive_works(p):
-            night.foresight[p.pid] = night.abduction
-            if night.abduction:
+            night.foresight[p.pid] = pending
+            if pending:
                 game.tell(to_player(p.pid), N_("Your Pinkie Sense tingles: {name} will be "
-                                               "abducted tonight."), name=player(night.abduction))
+                                               "abducted tonight."), name=player(pending))
             else:
                 game.tell(to_player(p.pid), N_("Your Pinkie Sense is quiet tonight."))
     if night.abduction:
@@ -257,9 +262,10 @@ def _pinkie(game: Game, night: Night) -> None:
         pinkie = game.state.players[sub.actor]
         if not pinkie.alive:
             continue
-        if sub.action == "prevent":
-            pinkie.counters["prevent_used"] = True
-            if night.abduction is not None:
+        if sub.action == "prevent":  # used up only when it stopped an abduction
+            if night.abduction is not None and not st.is_changeling(
+                    game.state.players[night.abduction]):
+                pinkie.counters["prevent_used"] = True
                 game.event("prevented", target=night.abduction)
                 night.abduction = None
                 night.chase_owed = None
