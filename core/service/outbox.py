@@ -9,6 +9,7 @@ handed to the adapter, so a crash never announces anything twice (see `Deliverer
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
 import secrets
@@ -18,7 +19,7 @@ from typing import Any, Protocol
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
-from core.engine.registry import load_ruleset
+from core.engine.registry import available, load_ruleset
 from core.i18n import Renderer, available_locales
 from core.storage.models import Button, Chat, Game, Identity, KeyValue, Outbox, Seat
 
@@ -335,7 +336,7 @@ async def personal_text(person: Identity, fallback_locale: str, answer: Any,
 async def game_renderer(game_id: int | None, locale: str) -> Renderer:
     """A renderer that knows a game's player names and its rule set's vocabulary."""
     names: dict[str, str] = {}
-    vocabulary: dict[str, dict[str, str]] = {}
+    vocabulary = every_vocabulary()  # outside a game (/roles before /newgame): all rule sets'
     if game_id is not None:
         game = await Game.get(id=game_id)
         vocabulary = load_ruleset(game.ruleset).vocabulary
@@ -343,6 +344,16 @@ async def game_renderer(game_id: int | None, locale: str) -> Renderer:
         names = shown_names({seat.pid: (seat.identity.name, seat.identity.handle)
                              for seat in seats})
     return Renderer(locale, vocabulary, lambda pid: names.get(pid, pid))
+
+
+@functools.cache
+def every_vocabulary() -> dict[str, dict[str, str]]:
+    """The words of every rule set (role, action, side names...), merged."""
+    merged: dict[str, dict[str, str]] = {}
+    for ruleset_id in sorted(available()):
+        for kind, words in load_ruleset(ruleset_id).vocabulary.items():
+            merged.setdefault(kind, {}).update(words)
+    return merged
 
 
 async def reader_locale(row: Outbox) -> str:

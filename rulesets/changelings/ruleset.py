@@ -103,9 +103,13 @@ class Changelings(Ruleset):
             st.make_lovers(game, lovers[0], lovers[1])
         specials = sorted({p.role for p in players.values() if ROLES[p.role].special},
                           key=_ROLE_ORDER.__getitem__)
-        game.tell(GROUP, N_("A new game of Changelings begins with {count} players. Special "
-                            "roles in play: {roles}."), count=len(players),
-                  roles=tuple(role(r) for r in specials))
+        if specials:
+            game.tell(GROUP, N_("A new game of Changelings begins with {count} players. Special "
+                                "roles in play: {roles}."), count=len(players),
+                      roles=tuple(role(r) for r in specials))
+        else:  # an empty list would print as a bare dot
+            game.tell(GROUP, N_("A new game of Changelings begins with {count} players, and "
+                                "no special roles are in play."), count=len(players))
         for p in players.values():
             shown = "pony" if p.role == "confused_changeling" else p.role
             if shown == "pony":

@@ -379,3 +379,19 @@ async def test_a_forum_game_marks_inactive_who_stays_silent_for_a_day(db_url):
             break
     assert any("Gus has been inactive too long" in line for line in chat.all())
     assert not any("Ann has been inactive" in line for line in chat.all())
+
+
+async def test_roles_outside_a_game_are_named_not_listed_as_ids(db_url):
+    """/roles before any /newgame once printed raw role ids ("drama_queen")."""
+    chat = await open_chat(db_url)
+    lines = await chat("Ann: /roles")
+    text = " ".join(lines)
+    assert "drama_queen" not in text and "pinkie_sense" not in text
+    assert "Drama Queen" in text or "Drama queen" in text
+
+
+async def test_a_game_without_special_roles_says_so_instead_of_a_bare_dot(db_url):
+    chat = await open_chat(db_url)
+    lines = await started_changelings(chat, "changeling,changeling,pony,pony,pony,pony,pony")
+    opening = next(line for line in lines if "A new game of Changelings" in line)
+    assert "no special roles" in opening and ": ." not in opening
