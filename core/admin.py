@@ -68,16 +68,21 @@ async def community_stats(top: int = 10) -> dict[str, Any]:
         entries = await LogEntry.filter(game_id=row.id).order_by("seq")
         game = _replayed(row, entries)
         winners = set(game.state.winners or [])
+        sides = set()
         for p in game.state.players.values():
             side = game.ruleset.side_of(game, p)
-            sides_played[(row.ruleset, side)] += 1
+            sides.add(side)
             roles_played[(row.ruleset, p.role)] += 1
             if side in winners:
-                sides_won[(row.ruleset, side)] += 1
                 roles_won[(row.ruleset, p.role)] += 1
+        for side in sides:  # a side's win rate is per game it played, not per seat
+            sides_played[(row.ruleset, side)] += 1
+            sides_won[(row.ruleset, side)] += side in winners
     activity: Counter[int] = Counter()
-    for seat in await Seat.filter(game__status__in=["ended", "running"]).all():
-        activity[seat.identity_id] += 1
+    seats = await Seat.filter(game__status__in=["ended", "running"]).values_list(
+        "game_id", "identity_id")
+    for _, identity in set(seats):  # leaving the sign-up and joining again is one game
+        activity[identity] += 1
     names = {i.id: i.name for i in await Identity.filter(id__in=list(activity))}
     return {
         "games": dict(per_ruleset),

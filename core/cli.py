@@ -129,14 +129,20 @@ def check_config(config_path: Path) -> None:
 
 
 def _database(db: str | None, config_path: Path | None) -> str:
+    """The database an admin command reads: never one created on the spot (a mistyped path
+    or a missing --db would otherwise show an empty community)."""
     from core.config import ConfigError, load_settings
 
-    if db:
-        return db
-    try:
-        return load_settings(config_path).database.url
-    except ConfigError as err:
-        raise click.ClickException(f"configuration:\n{err}") from None
+    if not db:
+        try:
+            db = load_settings(config_path).database.url
+        except ConfigError as err:
+            raise click.ClickException(f"configuration:\n{err}") from None
+    if db.startswith("sqlite://"):
+        path = Path(db.removeprefix("sqlite://"))
+        if str(path) != ":memory:" and not path.exists():
+            raise click.ClickException(f"no database at {path}: give --db URL or --config FILE")
+    return db
 
 
 def _admin(db: str, action: Any) -> Any:
@@ -198,7 +204,8 @@ def stats(db: str | None, config_path: Path | None, as_json: bool) -> None:
                        f" {entry['win_rate']:.0%}")
     click.echo("\nmost active:")
     for entry in data["most_active"]:
-        click.echo(f"  {entry['name']:24} {entry['games']} games")
+        games = entry["games"]
+        click.echo(f"  {entry['name']:24} {games} game{'' if games == 1 else 's'}")
 
 
 @main.command()

@@ -37,6 +37,8 @@ async def test_export_stats_and_forget(db_url):
     assert stats["games"] == {"changelings": 1}
     sides = {s["side"]: s for s in stats["sides"]}
     assert sides["ponies"]["win_rate"] == 1.0 and sides["changelings"]["win_rate"] == 0.0
+    # per game, not per seat: one game, each side played once
+    assert sides["ponies"]["played"] == 1 and sides["changelings"]["played"] == 1
     assert {e["name"] for e in stats["most_active"]} >= {"Ann", "Gus"}
 
     assert await forget_person("console", "Gus") == 1
@@ -62,3 +64,24 @@ async def test_running_games_are_not_exported_and_their_players_not_forgotten(db
     with pytest.raises(AdminError, match="nobody"):
         await forget_person("console", "Zed")
     await chat.session.stop()
+
+
+async def test_leaving_the_sign_up_and_joining_again_is_one_game(db_url):
+    chat, _ = await a_finished_game(db_url)
+    await chat("Ann: /newgame changelings", "Bob: /join", "Bob: /leave", "Bob: /join",
+               *(f"{p}: /join" for p in ("Cid", "Dot", "Eve", "Fay", "Gus")),
+               "Ann: /option random_lovers false", "Ann: /startgame")
+    active = {e["name"]: e["games"] for e in (await community_stats())["most_active"]}
+    assert active["Bob"] == 2  # the finished game and this one
+    await chat.session.stop()
+
+
+def test_stats_without_a_database_creates_none(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from core.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["stats"])
+    assert result.exit_code != 0 and "no database" in result.output
+    assert not (tmp_path / "nightfall.sqlite3").exists()
