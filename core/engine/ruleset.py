@@ -83,6 +83,10 @@ class Ruleset:
     sides: tuple[str, ...] = ()
     causes: tuple[str, ...] = ()
     default_options: dict[str, Any] = {}  # noqa: RUF012
+    # the values a text option may take, and what each option does (a gettext message that
+    # names its values): `/option` alone shows them, a value outside is refused when set
+    option_choices: dict[str, tuple[str, ...]] = {}  # noqa: RUF012
+    option_about: dict[str, str] = {}  # noqa: RUF012
     # kind ("role", "side", "cause") -> id -> English msgid, for rendering `Ref`s
     vocabulary: dict[str, dict[str, str]] = {}  # noqa: RUF012
     # window stage -> deadline preset per pace ("quick", "forum"), see core/service/pace.py
@@ -112,6 +116,10 @@ class Ruleset:
             if key not in self.default_options:
                 raise SetupError("Unknown option: {option}.", option=key)
             default = self.default_options[key]
+            choices = self.option_choices.get(key)
+            if choices is not None and value not in choices:
+                raise SetupError("Option {option} takes one of: {values}.", option=key,
+                                 values=", ".join(choices))
             if default is not None and not isinstance(value, type(default)):
                 raise SetupError("Option {option} has a wrong value.", option=key)
             # numeric options are counts and hours: a yes/no or a negative number is a slip

@@ -19,6 +19,7 @@ from .codec import text_payload
 from .games import relock
 from .pace import DEFAULT_TZ, PACES, time_left, valid_timezone
 from .replies import Reply
+from .settings import changed_settings, options_overview, role_id_named
 
 if TYPE_CHECKING:
     from .service import GameService
@@ -62,6 +63,10 @@ class Lobby:
             await outbox.to_group(chat, text_payload(
                 texts.STATUS_LOBBY, ruleset=Ref("ruleset", row.ruleset), count=seats,
                 needed=load_ruleset(row.ruleset).min_players), game=row)
+            changed = changed_settings(row, self.service.defaults.pace)
+            if changed:
+                await outbox.to_group(chat, text_payload(texts.STATUS_SETTINGS,
+                                                         settings=changed), game=row)
             return
         game = await self.service.games.load(row)
         deadline = await Deadline.filter(game_id=row.id, state="pending").first()
@@ -198,15 +203,19 @@ class Lobby:
                                                  value=" ".join(words)), game=row)
 
     async def _cmd_setroles(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        if not rest.strip():  # alone: the list as it stands, changing nothing
+            row = await self._lobby_row(chat)
+            roles = (row.settings or {}).get("roles")
+            await outbox.to_group(chat, text_payload(
+                texts.ROLES_CURRENT, roles=tuple(Ref("role", r) for r in roles))
+                if roles else text_payload(texts.ROLES_BY_DEFAULT), game=row)
+            return
         row = await self._host_lobby(chat, person, admin)
         ruleset = load_ruleset(row.ruleset)
-        if rest.strip().lower() in ("", "default"):
+        if rest.strip().lower() == "default":
             roles = None
-        else:
-            roles = [r.strip().lower().replace(" ", "_") for r in rest.split(",") if r.strip()]
-            for role_id in roles:
-                if role_id not in ruleset.roles:
-                    raise Reply(texts.UNKNOWN_ROLE, name=role_id)
+        else:  # ids or role names in any language, separated by commas
+            roles = [role_id_named(ruleset, r) for r in rest.split(",") if r.strip()]
         row.settings = {**row.settings, "roles": roles}
         await row.save(update_fields=["settings"])
         await outbox.to_group(chat, text_payload(texts.SETTING_CHANGED, name="roles",
@@ -214,6 +223,10 @@ class Lobby:
                               game=row)
 
     async def _cmd_option(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        if not rest.strip():  # alone: every option, its value and what it does
+            row = await self._lobby_row(chat)
+            await outbox.to_group(chat, options_overview(row), game=row)
+            return
         row = await self._host_lobby(chat, person, admin)
         name, _, raw = rest.strip().partition(" ")
         value = _parse_value(raw.strip())

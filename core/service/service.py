@@ -43,6 +43,7 @@ RETRY_PAUSE = 30.0  # seconds before a deadline that failed is tried again
 
 TOKEN_LENGTH = Button._meta.fields_map["token"].max_length  # longer data is forged
 HOST_WORDS = {"pause", "resume", "extend", "force", "modkill", "replace", "announce"}
+MAX_EXTEND_MINUTES = 7 * 24 * 60
 
 
 class GameService:
@@ -329,9 +330,19 @@ class GameService:
                 minutes = int(rest)
             except ValueError:
                 raise Reply(texts.NEED_MINUTES) from None
+            await self._extend_within_bounds(row, minutes)
             await self.games.apply(row, Host("extend", minutes=minutes, at=now), person)
             return
         await self.games.apply(row, Host(word, text=rest or None, at=now), person)
+
+    async def _extend_within_bounds(self, row: GameRow, minutes: int) -> None:
+        """A deadline moves back at most to now, and on by at most a week."""
+        pending = await Deadline.filter(game_id=row.id, state="pending").first()
+        left = (pending.due_at - self.clock.now() if pending is not None
+                else row.paused_left or 0.0)
+        low = -int(max(0.0, left) // 60)
+        if not low <= minutes <= MAX_EXTEND_MINUTES:
+            raise Reply(texts.EXTEND_RANGE, low=low, high=MAX_EXTEND_MINUTES)
 
     async def roster(self, row: GameRow) -> Roster:
         return Roster({pid: (person.name, person.handle)

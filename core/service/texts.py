@@ -146,3 +146,11 @@ ANONYMOUS_CANNOT_PLAY = N_("You are posting as the group (an anonymous admin): y
 ENDGAME_PRIVATE_NONE = N_("You are not hosting a game that waits for the group.")
 RECAP = N_("Your role and what I told you last in this game:")
 RECAP_NOTHING = N_("I have not told you anything in this game yet.")
+OPTIONS_HEAD = N_("Options of {ruleset} (change one with /option NAME VALUE before the start):")
+OPTION_LINE = N_("{name} = {value}: {about}")
+ROLES_CURRENT = N_("The roles to deal: {roles}. /setroles default goes back to the rules' "
+                   "deal.")
+ROLES_BY_DEFAULT = N_("The roles are dealt by the rules for the number of players. Choose "
+                      "them with /setroles role, role, …")
+STATUS_SETTINGS = N_("Changed from the defaults: {settings}.")
+EXTEND_RANGE = N_("Move the deadline by {low} to {high} minutes.")

@@ -14,7 +14,7 @@ from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
 from core.engine.state import Player, Submission
 
-from . import day, night
+from . import day, night, options
 from . import stone as stone_rules
 from .common import als, father, homunculi, linked_partners, side_of
 from .end import check_end
@@ -63,7 +63,10 @@ class Alchemists(Ruleset):
     causes = CAUSES
     min_players, max_players = 9, 20
     extra_actions = ("take", "pass", "kill", "choose", *STONE_ACTIONS)
+    option_choices = options.CHOICES
+    option_about = options.ABOUT
     vocabulary = {"role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES,  # noqa: RUF012
+                  "option": options.ABOUT,
                   "check": CHECK_NAMES, "action": ACTION_NAMES}
     pace = PACE
     summary = RULES_SUMMARY

@@ -13,7 +13,7 @@ from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
 from core.engine.state import Player, Submission
 
-from . import day, night
+from . import day, night, options
 from . import standing as st
 from .deal import check_roles, deal_roles
 from .end import check_end
@@ -68,7 +68,10 @@ class Changelings(Ruleset):
     causes = CAUSES
     min_players, max_players = 6, 30
     extra_actions = ("tiebreak", "successor", "chase", "pass")
+    option_choices = options.CHOICES
+    option_about = options.ABOUT
     vocabulary = {"role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES,  # noqa: RUF012
+                  "option": options.ABOUT,
                   "kind": KIND_NAMES, "action": ACTION_NAMES}
     pace = PACE
     pace_options = {"forum": {"inactivity_hours": 24}}  # noqa: RUF012 - CH-INACT's default

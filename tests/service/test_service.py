@@ -395,3 +395,33 @@ async def test_a_game_without_special_roles_says_so_instead_of_a_bare_dot(db_url
     lines = await started_changelings(chat, "changeling,changeling,pony,pony,pony,pony,pony")
     opening = next(line for line in lines if "A new game of Changelings" in line)
     assert "no special roles" in opening and ": ." not in opening
+
+
+async def test_settings_a_host_can_see_and_that_are_checked_when_set(db_url):
+    """/option alone lists every option with its value and what it does; a value is checked
+    when it is set, naming the allowed ones; /setroles takes role names in the bot's
+    languages and alone shows the list; the lobby's /status shows what differs."""
+    chat = await open_chat(db_url)
+    await chat("Ann: /newgame alchemists", *(f"{p}: /join" for p in PLAYERS[1:]))
+    listing = " ".join(await chat("Ann: /option"))
+    assert "stone_backfire = random: random, always or never" in listing
+    assert "missed_vote_votes = 2" in listing
+    refused = " ".join(await chat("Ann: /option stone_backfire иногда"))
+    assert "takes one of: random, always, never" in refused
+    await chat("Ann: /option stone_backfire never")
+    assert "stone_backfire = never" in " ".join(await chat("Ann: /option"))
+    assert "dealt by the rules" in " ".join(await chat("Ann: /setroles"))
+    await chat("Ann: /setroles Отец, lust, зависть, Pride, ishvalan, crimson, greed")
+    shown = " ".join(await chat("Ann: /setroles"))
+    assert "Father" in shown and "Envy" in shown
+    status = " ".join(await chat("Ann: /status"))
+    assert "Changed from the defaults: stone_backfire = never; roles = father, lust" in status
+
+
+async def test_extend_stays_between_now_and_a_week(db_url):
+    chat = await open_chat(db_url)
+    await started_changelings(chat)
+    assert "Move the deadline by" in " ".join(await chat("Ann: /extend 99999999"))
+    assert "Move the deadline by" in " ".join(await chat("Ann: /extend -100"))
+    accepted = " ".join(await chat("Ann: /extend 10"))
+    assert "changed the deadline by 10 minutes" in accepted

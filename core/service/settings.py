@@ -1,0 +1,84 @@
+"""The host's settings made visible: every option with its value and what it does, the role
+list as it stands, role names in any of the bot's languages, what differs from the defaults."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from core.engine.messages import Ref
+from core.engine.registry import load_ruleset
+from core.engine.ruleset import Ruleset
+from core.i18n import available_locales, translations
+from core.storage.models import Game as GameRow
+
+from . import texts
+from .codec import text_payload
+from .replies import Reply
+
+
+def shown_value(value: Any) -> str:
+    """An option's value as the host types it."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value) if value not in ("", None) else "—"
+
+
+def current_options(row: GameRow) -> dict[str, Any]:
+    """The options the game will start with: the rule set's defaults, the pace's, the host's."""
+    ruleset = load_ruleset(row.ruleset)
+    settings = row.settings or {}
+    return {**ruleset.default_options, **ruleset.pace_options.get(settings.get("pace"), {}),
+            **settings.get("options", {})}
+
+
+def options_overview(row: GameRow) -> dict[str, Any]:
+    """`/option` alone: one line per option (name = value: what it does and may be)."""
+    ruleset = load_ruleset(row.ruleset)
+    lines = [text_payload(texts.OPTION_LINE, name=name, value=shown_value(value),
+                          about=Ref("option", name))
+             for name, value in current_options(row).items() if name in ruleset.option_about]
+    return {**text_payload(texts.OPTIONS_HEAD, ruleset=Ref("ruleset", ruleset.id)),
+            "more": lines}
+
+
+def changed_settings(row: GameRow, default_pace: str) -> str:
+    """What the host changed from the defaults, for the lobby's /status ("" for nothing)."""
+    ruleset = load_ruleset(row.ruleset)
+    settings = row.settings or {}
+    changed = [f"{name} = {shown_value(value)}"
+               for name, value in settings.get("options", {}).items()
+               if ruleset.default_options.get(name) != value]
+    if settings.get("pace") not in (None, default_pace):
+        changed.insert(0, f"pace = {settings['pace']}")
+    if settings.get("roles"):
+        changed.append("roles = " + ", ".join(settings["roles"]))
+    return "; ".join(changed)
+
+
+def _folded(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+@cache
+def _role_words(ruleset_id: str) -> dict[str, str]:
+    """Every way of writing a role of a rule set: its id and its name in each language."""
+    ruleset = load_ruleset(ruleset_id)
+    names = ruleset.vocabulary.get("role", {})
+    words: dict[str, str] = {}
+    for role_id in ruleset.roles:
+        words[_folded(role_id)] = role_id
+        msgid = names.get(role_id)
+        if msgid:
+            for locale in available_locales():
+                words.setdefault(_folded(translations(locale).gettext(msgid)), role_id)
+    return words
+
+
+def role_id_named(ruleset: Ruleset, text: str) -> str:
+    """The role a host means: its id ("drama_queen") or its name in any language ("Отец",
+    "Drama Queen", "Königin der Dramen")."""
+    found = _role_words(ruleset.id).get(_folded(text))
+    if found is None:
+        raise Reply(texts.UNKNOWN_ROLE, name=text.strip())
+    return found

@@ -1,0 +1,22 @@
+"""The host's options for the homunculus game: the values each may take and what it does
+(shown by `/option` alone, in the chat's language)."""
+
+from __future__ import annotations
+
+from core.engine.messages import N_
+
+CHOICES = {"stone_backfire": ("random", "always", "never"),
+           "early_votes_needed": ("majority", "all")}
+ABOUT = {
+    "stone_backfire": N_("random, always or never: whether the Philosopher's Stone turns "
+                         "against its holder by chance, every time, or never."),
+    "stone_after_deaths": N_("a number (0 = drawn from 3 to 5): after how many deaths the "
+                             "Philosopher's Stone appears."),
+    "stone_holder": N_("a player's name (empty = drawn): who holds the Stone from the start."),
+    "missed_vote_votes": N_("a number: the votes against a player who did not vote."),
+    "missed_votes_modkill": N_("a number (0 = never): after this many missed votes a player "
+                               "is removed."),
+    "early_votes_needed": N_("majority or all: how many early votes end the day at once."),
+    "early_close": N_("on or off: the night ends as soon as everyone with a task has acted."),
+    "roles_public": N_("on or off: whether the roles in play are announced at the start."),
+}

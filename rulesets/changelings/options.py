@@ -1,0 +1,19 @@
+"""The host's options for the pony game: the values each may take and what it does (shown by
+`/option` alone, in the chat's language)."""
+
+from __future__ import annotations
+
+from core.engine.messages import N_
+
+CHOICES = {"fanatic_uses": ("night", "game")}
+ABOUT = {
+    "random_lovers": N_("on or off: without a love poison in the game, two random players "
+                        "fall in love in the first night."),
+    "inactivity_hours": N_("hours (0 = off): a player silent this long is inactive from the "
+                           "next night and no longer counts."),
+    "fanatic_uses": N_("night or game: the fanatic may strike once each night, or once a "
+                       "game."),
+    "changelings": N_("a number (0 = by the player count): how many changelings are dealt."),
+    "early_close": N_("on or off: a night phase ends as soon as everyone with a task has "
+                      "acted."),
+}
