@@ -85,8 +85,13 @@ class Games:
     def forget(self, game_id: int) -> None:
         self.cache.pop(game_id, None)
 
-    async def start(self, row: GameRow, setup: GameSetup) -> Game:
+    async def start(self, row: GameRow, setup: GameSetup,
+                    announce: dict[str, Any] | None = None) -> Game:
+        """Deal and begin; `announce` is told to the group first, before the opening and the
+        first window's ballot (only once the setup is known to be valid)."""
         game = Game(load_ruleset(row.ruleset), setup)
+        if announce is not None:
+            await outbox.to_group(await row.chat, announce, game=row)
         row.setup = setup_to_json(setup)
         row.status = "running"
         row.snapshot = encode_snapshot(game)

@@ -283,11 +283,10 @@ class Lobby:
             roles=None if roles is None else tuple(roles),
             options=tuple({**pace_defaults, **settings.get("options", {})}.items()),
             at=self.service.clock.now())
-        try:
-            await self.service.games.start(row, setup)
+        try:  # "the game begins" comes before the opening and the first ballot
+            await self.service.games.start(row, setup, announce=text_payload(texts.STARTED))
         except SetupError as err:
             raise Reply(err.key, **err.params) from None
-        await outbox.to_group(chat, text_payload(texts.STARTED), game=row)
 
     async def _cmd_endgame(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         row = await self.service.current_game(chat)

@@ -218,6 +218,9 @@ class Changelings(Ruleset):
 
     def check_act(self, game: Game, p: Player, spec: ActionSpec, targets: tuple[str, ...],
                   text: str | None, role_id: str | None) -> None:
+        if spec.id == "pass" and not self.may_act_removed(game, p, "pass") and not [
+                s for s in self.offers(game, p) if s.id != "pass"]:
+            raise Refused(N_("There is nothing for you to pass now."))
         partner = st.partner_of(game, p.pid) if spec.harmful else None
         if partner is not None and partner in targets:
             raise Refused(N_("You cannot act against {name}: you are in love."),

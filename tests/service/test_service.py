@@ -425,3 +425,12 @@ async def test_extend_stays_between_now_and_a_week(db_url):
     assert "Move the deadline by" in " ".join(await chat("Ann: /extend -100"))
     accepted = " ".join(await chat("Ann: /extend 10"))
     assert "changed the deadline by 10 minutes" in accepted
+
+
+async def test_the_game_begins_before_its_first_ballot(db_url):
+    """"The game begins! Check your private messages" once came after the day-1 ballot."""
+    chat = await open_chat(db_url)
+    lines = [line for line in await started_changelings(chat) if line.startswith("[group]")]
+    begins = next(i for i, line in enumerate(lines) if "The game begins" in line)
+    ballot = next(i for i, line in enumerate(lines) if "Time to vote" in line)
+    assert begins < ballot
