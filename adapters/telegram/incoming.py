@@ -80,7 +80,21 @@ def from_message(update: Update, message: Message, bot_username: str,
                     user_name=display_name(user), text=text,
                     chat=None if private else message_chat(message), admin=admin,
                     locale_hint=locale_hint(user), handle=user.username,
-                    chat_title=None if private else chat.title)
+                    chat_title=None if private else chat.title,
+                    mentioned=mentioned(message, user))
+
+
+def mentioned(message: Message, author: User) -> tuple[tuple[str, str, str | None], ...]:
+    """Whom a message points at: the author of the message it replies to (a topic's own
+    opening message aside), then users mentioned by a link to their account."""
+    people: list[User] = []
+    replied = message.reply_to_message
+    if replied is not None and replied.from_user is not None and not (
+            message.is_topic_message and replied.forum_topic_created is not None):
+        people.append(replied.from_user)
+    people += [e.user for e in message.entities or () if e.type == "text_mention" and e.user]
+    return tuple((str(u.id), display_name(u), u.username) for u in people
+                 if not u.is_bot and u.id != author.id)
 
 
 def from_callback(update: Update) -> Incoming | None:

@@ -320,15 +320,17 @@ class Lobby:
         self.service.games.forget(row.id)
         await outbox.to_group(chat, text_payload(texts.CANCELLED, host=person.name))
 
-    async def move_seat(self, row: GameRow, pid: str, newcomer: str, platform: str) -> None:
-        """The host replaced a player: the seat goes to the newcomer's account."""
-        person = await Identity.filter(platform=platform, name=newcomer).first()
-        if person is None:
-            person = await Identity.create(platform=platform, ref=newcomer, name=newcomer)
-        old = await Seat.get(game_id=row.id, pid=pid, active=True)
+    async def move_seat(self, row: GameRow, pid: str, newcomer: Identity) -> Identity:
+        """The host replaced a player: the seat goes to the newcomer's account; the old
+        account is returned."""
+        old = await Seat.get(game_id=row.id, pid=pid, active=True).prefetch_related("identity")
         old.active = False
         await old.save(update_fields=["active"])
-        await Seat.create(game=row, identity=person, pid=pid, position=old.position)
+        await Seat.create(game=row, identity=newcomer, pid=pid, position=old.position)
+        return old.identity
+
+    async def not_elsewhere(self, person: Identity) -> None:
+        await self._not_elsewhere(person)
 
 
 def _parse_value(raw: str) -> Any:

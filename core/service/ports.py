@@ -41,6 +41,9 @@ class Incoming:
     anonymous: bool = False
     handle: str | None = None
     chat_title: str | None = None
+    # the people the message points at, as the platform knows them: the author of the
+    # message it replies to, then those it mentions — (user ref, display name, @username)
+    mentioned: tuple[tuple[str, str, str | None], ...] = ()
 
     @property
     def private(self) -> bool:

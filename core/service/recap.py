@@ -7,10 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from core.storage.models import Game as GameRow
-from core.storage.models import Identity, Outbox
+from core.storage.models import Identity, KeyValue, Outbox
 
 from . import outbox, texts
 from .codec import text_payload
+from .replies import Reply
 
 LATEST = 4  # the newest messages told again, beside the role card
 
@@ -33,3 +34,55 @@ async def recap(row: GameRow, person: Identity) -> None:
         await outbox.to_person(person, text_payload(texts.RECAP_NOTHING), game=row)
         return
     await outbox.to_person(person, {**text_payload(texts.RECAP), "more": parts}, game=row)
+
+
+async def newcomer_named(platform: str, named: str,
+                         mentioned: tuple[tuple[str, str, str | None], ...]) -> Identity:
+    """The account a host means in /replace: the one he replied to or mentioned, else the
+    one with that @username or (Matrix) user id, else the one person of that name the bot
+    knows. A name nobody answers to is refused: a seat given to it would reach nobody."""
+    if mentioned:
+        ref, name, handle = mentioned[0]
+        person, _ = await Identity.get_or_create(
+            platform=platform, ref=ref, defaults={"name": name, "handle": handle})
+        return person
+    typed = named.strip()
+    if typed.startswith("@") and ":" in typed:  # a Matrix user id: the bot may write to it
+        person, _ = await Identity.get_or_create(
+            platform=platform, ref=typed, defaults={"name": typed[1:].split(":")[0]})
+        return person
+    if typed.startswith("@"):
+        found = [p for p in await Identity.filter(platform=platform, anonymous=False)
+                 if (p.handle or "").casefold() == typed[1:].casefold()]
+    else:
+        found = await Identity.filter(platform=platform, name=typed, anonymous=False) \
+            if typed else []
+    if len(found) != 1:
+        raise Reply(texts.NEWCOMER_UNKNOWN, name=typed or "?")
+    return found[0]
+
+
+async def brief_newcomer(row: GameRow, old: Identity, new: Identity) -> None:
+    """The newcomer learns what the seat knows — the role card, the team, what it was told
+    since (checks, lovers) — and is offered what is still open in this window."""
+    told = await Outbox.filter(game_id=row.id, identity_id=old.id, private=True,
+                               status__in=["sent", "unknown", "failed", "pending"]) \
+        .order_by("id")
+    parts = [part for r in told if "key" in r.payload for part in _parts(r.payload)]
+    if parts:
+        await outbox.to_person(new, {**text_payload(texts.RECAP_SEAT), "more": parts},
+                               game=row)
+    offered = await KeyValue.get_or_none(key=f"keyboards-{row.id}-{row.window}")
+    if offered is None:
+        return
+    entries = []
+    for entry in offered.value:
+        if entry["identity"] == old.id:
+            versions = [r for r in told if r.payload.get("replace") == entry["replace"]]
+            buttons = versions[0].payload.get("buttons") if versions else []
+            entry = {**entry, "identity": new.id, "replace": f"{entry['replace']}-{new.id}"}
+            await outbox.to_person(new, {**entry["payload"], "replace": entry["replace"]},
+                                   game=row, buttons=buttons)
+        entries.append(entry)
+    offered.value = entries
+    await offered.save(update_fields=["value"])

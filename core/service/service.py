@@ -36,9 +36,11 @@ from .pace import GameDefaults
 from .ports import ChatEvent, Incoming, Notice
 from .private import PrivateChats
 from .reach import Reach
+from .recap import brief_newcomer, newcomer_named
 from .replies import Reply
 
 log = logging.getLogger(__name__)
+Mentioned = tuple[tuple[str, str, str | None], ...]  # see Incoming.mentioned
 RETRY_PAUSE = 30.0  # seconds before a deadline that failed is tried again
 
 TOKEN_LENGTH = Button._meta.fields_map["token"].max_length  # longer data is forged
@@ -242,7 +244,7 @@ class GameService:
         if text.startswith("/"):
             word, _, rest = text[1:].partition(" ")
             await self._group_command(word.split("@")[0].lower(), rest.strip(), chat, person,
-                                      incoming.admin)
+                                      incoming.admin, incoming.mentioned)
             return
         row, seat = await self._running_seat(chat, person)
         if row is not None and seat is not None:  # chatter is never answered; it counts
@@ -278,7 +280,7 @@ class GameService:
 
     # ------------------------------------------------------------------ the group
     async def _group_command(self, word: str, rest: str, chat: Chat, person: Identity,
-                             admin: bool) -> None:
+                             admin: bool, mentioned: Mentioned = ()) -> None:
         if await self.lobby.handle(word, rest, chat, person, admin):
             return
         row = await self.current_game(chat)
@@ -288,7 +290,7 @@ class GameService:
             if row.status != "running":
                 raise Reply(texts.NOT_STARTED)
             if word in HOST_WORDS:
-                await self._host(word, rest, row, person, admin)
+                await self._host(word, rest, row, person, admin, mentioned)
                 return
             seat = await Seat.filter(game_id=row.id, identity_id=person.id, active=True).first()
             if seat is None:
@@ -305,25 +307,16 @@ class GameService:
         raise Reply(texts.UNKNOWN_COMMAND, command=word)
 
     async def _host(self, word: str, rest: str, row: GameRow, person: Identity,
-                    admin: bool) -> None:
+                    admin: bool, mentioned: Mentioned = ()) -> None:
         if row.host_id != person.id and not admin:
             raise Reply(texts.NOT_HOST)
         now = self.clock.now()
         roster = await self.roster(row)
-        if word in ("modkill", "replace"):
-            words = rest.split()
-            if word == "modkill":
-                command = Host("modkill", roster.resolve(rest), at=now)
-            else:
-                pids, newcomer = roster.split(words, 1)
-                command = Host("replace", pids[0], by=newcomer, at=now)
-                if not newcomer:
-                    raise Reply(texts.NAME_NEEDED)
-            if await self.games.apply(row, command, person) and word == "replace":
-                await self.lobby.move_seat(row, pids[0], newcomer, person.platform)
-                game = await self.games.load(row)  # the newcomer takes the seat's team rooms
-                await self.games.sync_teams(row, game, game.ruleset.team_chats(game),
-                                            moved=pids[0])
+        if word == "modkill":
+            await self.games.apply(row, Host("modkill", roster.resolve(rest), at=now), person)
+            return
+        if word == "replace":
+            await self._replace(row, roster, rest, person, mentioned)
             return
         if word == "extend":
             try:
@@ -334,6 +327,29 @@ class GameService:
             await self.games.apply(row, Host("extend", minutes=minutes, at=now), person)
             return
         await self.games.apply(row, Host(word, text=rest or None, at=now), person)
+
+    async def _replace(self, row: GameRow, roster: Roster, rest: str, host: Identity,
+                       mentioned: Mentioned) -> None:
+        """/replace OLD NEW: the seat goes to the account the host points at — by replying
+        to the newcomer's message, by mentioning him, or by his @username or (Matrix) user
+        id — who is then told everything the seat knows and asked what is open."""
+        pids, named = roster.split(rest.split(), 1) if rest.strip() else ([], "")
+        if not pids:
+            raise Reply(texts.NAME_NEEDED)
+        newcomer = await newcomer_named(host.platform, named, mentioned)
+        if await Seat.filter(game_id=row.id, identity_id=newcomer.id, active=True).exists():
+            raise Reply(texts.ALREADY_PLAYS, name=newcomer.name)
+        await self.lobby.not_elsewhere(newcomer)
+        command = Host("replace", pids[0], by=newcomer.name, at=self.clock.now())
+        game = await self.games.load(row)
+        refusal = game.check(command)
+        if refusal is not None:
+            raise Reply(refusal.key, refusal.plural, refusal.count, **dict(refusal.params))
+        old = await self.lobby.move_seat(row, pids[0], newcomer)
+        await self.games.apply(row, command, host)
+        await brief_newcomer(row, old, newcomer)
+        game = await self.games.load(row)  # the newcomer takes the seat's team rooms
+        await self.games.sync_teams(row, game, game.ruleset.team_chats(game), moved=pids[0])
 
     async def _extend_within_bounds(self, row: GameRow, minutes: int) -> None:
         """A deadline moves back at most to now, and on by at most a week."""

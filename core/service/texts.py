@@ -154,3 +154,7 @@ ROLES_BY_DEFAULT = N_("The roles are dealt by the rules for the number of player
                       "them with /setroles role, role, …")
 STATUS_SETTINGS = N_("Changed from the defaults: {settings}.")
 EXTEND_RANGE = N_("Move the deadline by {low} to {high} minutes.")
+RECAP_SEAT = N_("You take over this seat. Here is everything it was told in this game:")
+NEWCOMER_UNKNOWN = N_("I don't know who {name} is. Reply to a message of the newcomer with "
+                      "/replace NAME, or name him by his @username once he has written to me.")
+ALREADY_PLAYS = N_("{name} already plays in this game.")

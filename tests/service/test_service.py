@@ -190,11 +190,19 @@ async def test_host_pause_stops_the_clock_and_resume_restarts_it(db_url):
 
 
 async def test_replace_moves_the_seat_to_a_new_account(db_url):
+    """The newcomer gets the seat, the role card and all the seat was told; a name nobody
+    answers to is refused (the seat would reach nobody)."""
     chat = await open_chat(db_url)
     await started_changelings(chat)
-    await chat("Ann: /replace Gus Zoe")
+    assert "I don't know who Zoe is" in " ".join(await chat("Ann: /replace Gus Zoe"))
+    await chat("Zoe> hello")  # Zoe has written to the bot: it knows her now
+    lines = await chat("Ann: /replace Gus Zoe")
     seat = await Seat.get(pid="p7", active=True).prefetch_related("identity")
     assert seat.identity.name == "Zoe"
+    told = " ".join(line for line in lines if line.startswith("[to Zoe]"))
+    assert "You take over this seat" in told and "Your role:" in told
+    assert "You take over a seat in this game." in told
+    assert not any(line.startswith("[to Gus] You take over") for line in lines)
     assert "[group] Votes so far: Ann (1)." in await chat("Zoe: /vote Ann")
 
 

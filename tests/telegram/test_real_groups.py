@@ -313,3 +313,25 @@ async def test_a_player_reads_again_privately_what_he_was_told(api, db_url):
         assert "Your role:" in recap.text and not recap.buttons
     finally:
         await table.stop()
+
+
+async def test_replace_by_reply_reaches_the_newcomer(api, db_url):
+    """/replace OLD as a reply to the newcomer's message: the seat, the role card and what
+    the seat was told go to him (once it went to the old player, or nowhere)."""
+    table = await open_table(api, db_url, 8)
+    try:
+        await sign_up(table, "changelings", "/option random_lovers false")
+        zoe = api.user("Zoe", username="zoe_b")
+        table.group.add_member(zoe, announce=False)
+        await zoe.start()
+        hello = await zoe.send("I can take over for Gus", chat=table.group)
+        await table.host.reply(hello, "/replace Gus")
+        await table.settle()
+        seat = await Seat.filter(pid=(await living(table)).get("Zoe", ""), active=True) \
+            .prefetch_related("identity").first()
+        assert seat is not None and seat.identity.ref == str(zoe.id)
+        told = " ".join(m.text for m in api.sent_to(zoe))
+        assert "You take over this seat" in told and "Your role:" in told
+        assert not any("You take over" in m.text for m in api.sent_to(table.users["Gus"]))
+    finally:
+        await table.stop()
