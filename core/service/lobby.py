@@ -19,7 +19,7 @@ from .codec import text_payload
 from .games import relock
 from .pace import DEFAULT_TZ, PACES, time_left, valid_timezone
 from .replies import Reply
-from .settings import changed_settings, options_overview, role_id_named
+from .settings import changed_settings, options_overview, role_id_named, role_line
 
 if TYPE_CHECKING:
     from .service import GameService
@@ -48,11 +48,29 @@ class Lobby:
         await outbox.to_group(chat, text_payload(ruleset.summary), game=row)
 
     async def _cmd_roles(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        """The roles of the rule set; in a running game those in play, one line each."""
         row = await self.service.current_game(chat)
         ruleset = load_ruleset(row.ruleset if row else _default_ruleset())
-        await outbox.to_group(chat, text_payload(
-            texts.ROLES_IN_RULESET, ruleset=Ref("ruleset", ruleset.id),
-            roles=tuple(Ref("role", r) for r in ruleset.roles)), game=row)
+        if row is None or row.status != "running":
+            await outbox.to_group(chat, text_payload(
+                texts.ROLES_IN_RULESET, ruleset=Ref("ruleset", ruleset.id),
+                roles=tuple(Ref("role", r) for r in ruleset.roles)), game=row)
+            return
+        game = await self.service.games.load(row)
+        if not game.state.options.get("roles_public", True):
+            raise Reply(texts.ROLES_SECRET)
+        in_play = [r for r in ruleset.roles if any(p.role == r for p in
+                                                   game.state.players.values())]
+        await outbox.to_group(chat, {**text_payload(texts.ROLES_IN_PLAY), "more": [
+            role_line(ruleset, r) for r in in_play]}, game=row)
+
+    async def _cmd_role(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        """/role NAME: what a role does, from its role card (a name in any language)."""
+        row = await self.service.current_game(chat)
+        ruleset = load_ruleset(row.ruleset if row else _default_ruleset())
+        if not rest.strip():
+            raise Reply(texts.ROLE_NEEDED)
+        await outbox.to_group(chat, role_line(ruleset, role_id_named(ruleset, rest)), game=row)
 
     async def _cmd_status(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         row = await self.service.current_game(chat)
@@ -319,6 +337,12 @@ class Lobby:
         await Deadline.filter(game_id=row.id, state__in=DUE_STATES).update(state="void")
         self.service.games.forget(row.id)
         await outbox.to_group(chat, text_payload(texts.CANCELLED, host=person.name))
+        if row.setup is not None:  # the roles are no secret any more
+            game = await self.service.games.load(row)
+            await outbox.to_group(chat, {**text_payload(texts.ROLES_REVEALED), "more": [
+                text_payload(texts.PLAYER_WAS, name=Ref("player", p.pid),
+                             role=Ref("role", p.role))
+                for p in game.state.players.values()]}, game=row)
 
     async def move_seat(self, row: GameRow, pid: str, newcomer: Identity) -> Identity:
         """The host replaced a player: the seat goes to the newcomer's account; the old

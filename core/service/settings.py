@@ -82,3 +82,10 @@ def role_id_named(ruleset: Ruleset, text: str) -> str:
     if found is None:
         raise Reply(texts.UNKNOWN_ROLE, name=text.strip())
     return found
+
+
+def role_line(ruleset: Ruleset, role_id: str) -> dict[str, Any]:
+    """One role explained: its name, its side, what its card says."""
+    return text_payload(texts.ROLE_LINE, role=Ref("role", role_id),
+                        side=Ref("side", ruleset.roles[role_id].side),
+                        card=Ref("card", role_id))

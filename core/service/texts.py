@@ -158,3 +158,9 @@ RECAP_SEAT = N_("You take over this seat. Here is everything it was told in this
 NEWCOMER_UNKNOWN = N_("I don't know who {name} is. Reply to a message of the newcomer with "
                       "/replace NAME, or name him by his @username once he has written to me.")
 ALREADY_PLAYS = N_("{name} already plays in this game.")
+ROLES_IN_PLAY = N_("The roles in this game:")
+ROLE_LINE = N_("{role} ({side}): {card}")
+ROLE_NEEDED = N_("Which role? For example /role researcher.")
+ROLES_SECRET = N_("The roles in play are secret in this game.")
+ROLES_REVEALED = N_("Who was who:")
+PLAYER_WAS = N_("{name} was {role}.")

@@ -66,7 +66,7 @@ class Alchemists(Ruleset):
     option_choices = options.CHOICES
     option_about = options.ABOUT
     vocabulary = {"role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES,  # noqa: RUF012
-                  "option": options.ABOUT,
+                  "option": options.ABOUT, "card": ROLE_CARDS,
                   "check": CHECK_NAMES, "action": ACTION_NAMES}
     pace = PACE
     summary = RULES_SUMMARY

@@ -71,7 +71,7 @@ class Changelings(Ruleset):
     option_choices = options.CHOICES
     option_about = options.ABOUT
     vocabulary = {"role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES,  # noqa: RUF012
-                  "option": options.ABOUT,
+                  "option": options.ABOUT, "card": ROLE_CARDS,
                   "kind": KIND_NAMES, "action": ACTION_NAMES}
     pace = PACE
     pace_options = {"forum": {"inactivity_hours": 24}}  # noqa: RUF012 - CH-INACT's default

@@ -442,3 +442,18 @@ async def test_the_game_begins_before_its_first_ballot(db_url):
     begins = next(i for i, line in enumerate(lines) if "The game begins" in line)
     ballot = next(i for i, line in enumerate(lines) if "Time to vote" in line)
     assert begins < ballot
+
+
+async def test_role_help_and_the_roles_in_play(db_url):
+    """/role NAME explains a role in any language; /roles in a game lists those in play,
+    one line each; /endgame reveals who was who."""
+    chat = await open_chat(db_url)
+    researcher = " ".join(await chat("Ann: /role Researcher"))
+    assert "Researcher (the ponies): You are the Researcher. Each night you check" in researcher
+    assert "Researcher" in " ".join(await chat("Ann: /role исследователь"))
+    await started_changelings(chat)
+    roles = [line for line in await chat("Ann: /roles") if line.startswith("[group]")]
+    assert "The roles in this game:" in roles[0]
+    assert "Anti-Hate-Shield" in " ".join(roles) and "Love Poison" not in " ".join(roles)
+    ended = " ".join(await chat("Ann: /endgame"))
+    assert "Who was who:" in ended and "Gus was" in ended
