@@ -26,7 +26,8 @@ GROUP_COMMANDS = (
 PRIVATE_COMMANDS = (
     ("help", N_("How to act at night")),
     ("pass", N_("Do nothing tonight")),
-    ("status", N_("My role and what you told me last")),
+    ("status", N_("Where the game is, what is open for me")),
+    ("myrole", N_("My role and all I have learned")),
     ("language", N_("My language: de, ru or en")),
 )
 SCOPES = ((BotCommandScopeAllGroupChats(), GROUP_COMMANDS),

@@ -7,13 +7,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from core.engine import Act, Whisper
+from core.engine.messages import Ref
 from core.i18n import available_locales
+from core.storage.models import Deadline, Identity, Seat
 from core.storage.models import Game as GameRow
-from core.storage.models import Identity, Seat
 
 from . import outbox, texts
 from .codec import text_payload
 from .names import Roster
+from .pace import time_left
 from .recap import recap
 from .replies import Reply
 
@@ -50,14 +52,38 @@ class PrivateChats:
         if not word:
             await self.service.games.apply(row, Whisper(seat.pid, text, at=now), person)
             return
-        if word == "status":
-            await recap(row, person)
-            return
         game = await self.service.games.load(row)
+        if word == "status":  # where the game is, what is open for him, what he was told
+            await self._status(row, game, seat.pid, person)
+            return
+        if word == "myrole":
+            await recap(row, person, everything=True)
+            return
         if word not in game.ruleset.action_ids():
             raise Reply(texts.UNKNOWN_COMMAND, command=word)
         await self.service.games.apply(row, self._act(game, seat.pid, word, rest,
                                               await self.service.roster(row), now), person)
+
+    async def _status(self, row: GameRow, game: Any, pid: str, person: Identity) -> None:
+        deadline = await Deadline.filter(game_id=row.id, state="pending").first()
+        left = "—" if deadline is None else time_left(
+            deadline.due_at - self.service.clock.now())
+        player = game.state.players[pid]
+        open_now = [s.id for s in game.ruleset.prompted(game, player)] if player.alive else []
+        voting = player.alive and game.ruleset.voting_open(game) and \
+            pid not in game.state.votes
+        await outbox.to_person(person, text_payload(
+            texts.STATUS, ruleset=Ref("ruleset", row.ruleset), phase=str(game.state.phase),
+            left=left), game=row)
+        if open_now:
+            await outbox.to_person(person, text_payload(
+                texts.OPEN_FOR_YOU, actions=tuple(Ref("action", a) for a in open_now)),
+                game=row)
+        elif voting:
+            await outbox.to_person(person, text_payload(texts.VOTE_OPEN_FOR_YOU), game=row)
+        else:
+            await outbox.to_person(person, text_payload(texts.NOTHING_OPEN), game=row)
+        await recap(row, person)
 
     def _act(self, game: Any, pid: str, action: str, rest: str, roster: Roster,
              now: float) -> Act:

@@ -22,13 +22,18 @@ def _parts(payload: dict[str, Any]) -> list[dict[str, Any]]:
     return [head, *payload.get("more", ())]
 
 
-async def recap(row: GameRow, person: Identity) -> None:
-    """The role card (the game's opening messages to him) and the newest messages since."""
+async def recap(row: GameRow, person: Identity, everything: bool = False) -> None:
+    """The role card (the game's opening messages to him) and the newest messages since;
+    `everything` (/myrole): every result he was told, without the prompts and reminders."""
     told = await Outbox.filter(game_id=row.id, identity_id=person.id, private=True,
                                status__in=["sent", "unknown", "failed"]).order_by("id")
     told = [r for r in told if "key" in r.payload]
     opening = [r for r in told if r.payload.get("seq") == 0]
-    later = [r for r in told if r.payload.get("seq") != 0][-LATEST:]
+    later = [r for r in told if r.payload.get("seq") != 0]
+    if everything:  # what he learned: engine messages, no keyboards, no service notices
+        later = [r for r in later if "seq" in r.payload and not r.payload.get("buttons")]
+    else:
+        later = later[-LATEST:]
     parts = [part for r in (*opening, *later) for part in _parts(r.payload)]
     if not parts:
         await outbox.to_person(person, text_payload(texts.RECAP_NOTHING), game=row)

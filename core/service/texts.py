@@ -15,8 +15,9 @@ HELP_GROUP = N_(
 HELP_PRIVATE = N_(
     "Send me your night actions here: press a button, or write /ACTION NAME (for example "
     "/check Bob), /ACTION NAME NAME for two targets, /pass to do nothing. Anything else you "
-    "write here goes to your team chat, if you have one. /status repeats your role and what "
-    "I told you last; /language de|ru|en sets your language.")
+    "write here goes to your team chat, if you have one. /status tells you where the game "
+    "is, what is open for you and what I told you last; /myrole repeats your role and all "
+    "you have learned; /language de|ru|en sets your language.")
 
 SIGNUP_OPEN = N_("{host} opens a game of {ruleset}. Join with the button below (it opens "
                  "your private chat with me, where your role will come) or with /join; the host "
@@ -164,3 +165,6 @@ ROLE_NEEDED = N_("Which role? For example /role researcher.")
 ROLES_SECRET = N_("The roles in play are secret in this game.")
 ROLES_REVEALED = N_("Who was who:")
 PLAYER_WAS = N_("{name} was {role}.")
+OPEN_FOR_YOU = N_("Still open for you: {actions}.")
+VOTE_OPEN_FOR_YOU = N_("Your vote is still missing.")
+NOTHING_OPEN = N_("Nothing is open for you right now.")

@@ -457,3 +457,18 @@ async def test_role_help_and_the_roles_in_play(db_url):
     assert "Anti-Hate-Shield" in " ".join(roles) and "Love Poison" not in " ".join(roles)
     ended = " ".join(await chat("Ann: /endgame"))
     assert "Who was who:" in ended and "Gus was" in ended
+
+
+async def test_a_players_own_view_in_private(db_url):
+    """Private /status: where the game is, what is still open for him, what he was told last;
+    /myrole: his role card, his team and everything he has learned."""
+    chat = await open_chat(db_url)
+    await started_changelings(chat)
+    status = " ".join(await chat("Cid> /status"))
+    assert "Phase: day 1 election" in status and "Your vote is still missing." in status
+    assert "Your role and what I told you last" in status
+    await chat("Cid: /vote Ann", ":wait 400s")  # the election closes: night falls
+    status = " ".join(await chat("Cid> /status"))
+    assert "Still open for you: Check" in status
+    myrole = " ".join(await chat("Cid> /myrole"))
+    assert "Your role:" in myrole and "Researcher" in myrole
