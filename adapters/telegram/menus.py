@@ -19,6 +19,8 @@ GROUP_COMMANDS = (
     ("status", N_("Phase, time left, who has not voted")),
     ("rules", N_("The rules of this game")),
     ("roles", N_("The roles of this game")),
+    ("role", N_("What a role does: /role NAME")),
+    ("nextgame", N_("Tell me when the next game opens")),
     ("language", N_("Language of this chat: de, ru or en")),
     ("help", N_("All commands")),
     ("endgame", N_("End the game (host)")),

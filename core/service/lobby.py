@@ -18,6 +18,7 @@ from . import outbox, texts
 from .codec import text_payload
 from .games import relock
 from .pace import DEFAULT_TZ, PACES, time_left, valid_timezone
+from .reach import chat_title
 from .replies import Reply
 from .settings import changed_settings, options_overview, role_id_named, role_line
 
@@ -118,12 +119,37 @@ class Lobby:
                                    settings={"pace": self.service.defaults.pace,
                                              "tz": self.service.defaults.timezone,
                                              "roles": None, "options": {}})
+        await self._tell_the_waiting(chat, row)
         if person.anonymous:  # hosts, but is nobody the bot could seat or write to
             await outbox.to_group(chat, text_payload(texts.ANONYMOUS_HOST), game=row)
             await self._signup_message(row, chat, [])
             return
         await Seat.create(game=row, identity=person, pid="", position=0)
         await self._signup_message(row, chat, [person.name])
+
+    async def _cmd_nextgame(self, rest: str, chat: Chat, person: Identity,
+                            admin: bool) -> None:
+        """/nextgame: the player is told privately when the next game here opens sign-up."""
+        if person.anonymous:
+            raise Reply(texts.ANONYMOUS_CANNOT_PLAY)
+        waiting = list((chat.settings or {}).get("waiting", []))
+        if person.id not in waiting:
+            waiting.append(person.id)
+            chat.settings = {**(chat.settings or {}), "waiting": waiting}
+            await chat.save(update_fields=["settings"])
+        await outbox.to_person(person, text_payload(texts.NEXTGAME_NOTED,
+                                                    chat=chat_title(chat)))
+
+    async def _tell_the_waiting(self, chat: Chat, row: GameRow) -> None:
+        waiting = (chat.settings or {}).get("waiting") or []
+        if not waiting:
+            return
+        for person in await Identity.filter(id__in=waiting):
+            await outbox.to_person(person, text_payload(
+                texts.NEXTGAME_OPEN, chat=chat_title(chat), ruleset=Ref("ruleset", row.ruleset)),
+                game=row)
+        chat.settings = {k: v for k, v in chat.settings.items() if k != "waiting"}
+        await chat.save(update_fields=["settings"])
 
     async def _signup_message(self, row: GameRow, chat: Chat, names: list[str]) -> None:
         """The sign-up message with the current list, edited in place as players come and go

@@ -7,11 +7,13 @@ from core.engine.messages import N_
 
 HELP_GROUP = N_(
     "Commands in the group: /newgame [ruleset] opens sign-up, /join and /leave, /startgame "
-    "(host), /vote NAME and /unvote, /early, /status, /rules, /roles, /language de|ru|en, "
-    "/endgame (host). Host settings before the start: /pace quick|forum [time zone], "
-    "/setroles role,role,... or /setroles default, /option NAME VALUE, /spectators LINK|off. "
-    "Host powers during the game: /pause, /resume, /extend MINUTES, /force, /modkill NAME, "
-    "/replace NAME NEWNAME, /announce TEXT.")
+    "(host), /vote NAME and /unvote, /early, /status, /rules, /roles, /role NAME, /nextgame "
+    "(be told when the next game opens), /language de|ru|en, /endgame (host). Host settings "
+    "before the start: /option (alone: every option, its value and what it does), "
+    "/option NAME VALUE, /setroles (alone: the list) role, role, … or /setroles default, "
+    "/pace quick|forum [time zone], /spectators LINK|off. Host powers during the game: "
+    "/pause, /resume, /extend MINUTES, /force, /modkill NAME, /replace NAME NEWCOMER (or as "
+    "a reply to the newcomer's message), /announce TEXT.")
 HELP_PRIVATE = N_(
     "Send me your night actions here: press a button, or write /ACTION NAME (for example "
     "/check Bob), /ACTION NAME NAME for two targets, /pass to do nothing. Anything else you "
@@ -168,3 +170,5 @@ PLAYER_WAS = N_("{name} was {role}.")
 OPEN_FOR_YOU = N_("Still open for you: {actions}.")
 VOTE_OPEN_FOR_YOU = N_("Your vote is still missing.")
 NOTHING_OPEN = N_("Nothing is open for you right now.")
+NEXTGAME_NOTED = N_("I will tell you here when the next game opens in {chat}.")
+NEXTGAME_OPEN = N_("A new game of {ruleset} opens in {chat}: join it there!")

@@ -472,3 +472,13 @@ async def test_a_players_own_view_in_private(db_url):
     assert "Still open for you: Check" in status
     myrole = " ".join(await chat("Cid> /myrole"))
     assert "Your role:" in myrole and "Researcher" in myrole
+
+
+async def test_nextgame_tells_a_player_when_sign_up_opens(db_url):
+    chat = await open_chat(db_url)
+    assert "I will tell you here when the next game opens" in " ".join(
+        await chat("Zed: /nextgame"))
+    lines = await chat("Ann: /newgame alchemists")
+    assert any(line.startswith("[to Zed] A new game of Alchemists opens") for line in lines)
+    assert not any("[to Zed]" in line for line in await chat("Ann: /endgame",
+                                                             "Ann: /newgame"))
