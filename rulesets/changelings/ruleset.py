@@ -205,9 +205,13 @@ class Changelings(Ruleset):
             spec.id not in checks or checks[spec.id](game, p, (), None) is None)]
 
     def prompted(self, game: Game, p: Player) -> Sequence[ActionSpec]:
-        """The mayor's standing powers are not pushed at him; an owed choice is."""
+        """The mayor's standing powers are not pushed at him; an owed choice is. An action
+        sent already this night (the love poison's `love` at dusk) is not asked again at
+        dawn."""
         owed = game.current_owed()
+        sent = game.state.subs
         return [spec for spec in self.offers(game, p) if spec.id != "pass" and (
+            p.pid, spec.id) not in sent and (
             spec.id not in ("tiebreak", "successor")
             or (owed is not None and owed.player == p.pid and owed.kind == spec.id))]
 
