@@ -353,6 +353,10 @@ def morning_post(game: Game) -> None:
                             "again. {name} has lost their voice."), name=player(pid))
     if not night.gone and not night.released:
         game.narrate(GROUP, flavour.MORNING_QUIET)
+    heir = night.new_mayor
+    if heir is not None and game.state.players[heir].alive and \
+            "mayor" in game.state.players[heir].statuses:
+        game.tell(GROUP, N_("{name} is the new mayor."), name=player(heir))
     if night.abduction_text and any(w == "abducted" for _, w in night.gone):
         game.tell(GROUP, N_("A witness reports: “{text}”"), text=night.abduction_text)
     if state.letter is not None:

@@ -95,7 +95,10 @@ def take_office(game: Game, p: Player) -> None:
     cs(game).successor = None
     cs(game).tiebreak_pick = None
     game.event("mayor", player=p.pid)
-    game.tell(GROUP, N_("{name} is the new mayor."), name=player(p.pid))
+    if game.state.phase.kind == "night":  # the morning post tells it after the losses
+        cs(game).night.new_mayor = p.pid
+    else:
+        game.tell(GROUP, N_("{name} is the new mayor."), name=player(p.pid))
 
 
 def mayor(game: Game) -> Player | None:

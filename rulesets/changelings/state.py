@@ -20,6 +20,7 @@ class Night:
     held: list[tuple[str, str, str]] = field(default_factory=list)  # (lucky, cause, actor)
     gone: list[tuple[str, str]] = field(default_factory=list)  # removals for the morning post
     released: list[str] = field(default_factory=list)  # derpy released voiceless
+    new_mayor: str | None = None  # took office tonight: announced after the night's losses
 
 
 @dataclass(slots=True)

@@ -23,3 +23,22 @@ def test_the_love_poison_who_chose_at_dusk_is_not_asked_again_at_dawn():
     game.apply(Act("p4", "pass"))  # the dawn closes once pinkie is done: love counts
     assert str(game.state.phase) == "day 2 vote"
     assert game.state.players["p5"].statuses >= {"lover"}
+
+
+def test_the_new_mayor_is_announced_after_the_old_mayors_abduction():
+    names = ("Ann", "Bob", "May", "Dot", "Eve", "Fay", "Gus")
+    roles = ("changeling", "changeling", "pony", "pony", "pony", "pony", "pony")
+    game = Game(CHANGELINGS, GameSetup(
+        "changelings", tuple((f"p{i + 1}", n) for i, n in enumerate(names)), roles=roles,
+        options=(("random_lovers", False), ("early_close", False)), setup=(("mayor", "p3"),),
+        start="night 1 dusk"))
+    game.apply(Act("p1", "abduct", ("p3",)))
+    game.apply(Act("p2", "abduct", ("p3",)))
+    game.apply(Close())
+    morning = game.apply(Close())
+    assert str(game.state.phase) == "day 2 vote"
+    keys = [m.key for m in morning.messages]
+    new_mayor = keys.index("{name} is the new mayor.")
+    abducted = next(i for i, m in enumerate(morning.messages)
+                    if m.params.get("name") == ("player", "p3") and i != new_mayor)
+    assert abducted < new_mayor
