@@ -21,6 +21,7 @@ from core.storage.models import (
     Identity,
     KeyValue,
     LogEntry,
+    Outbox,
     Seat,
 )
 from core.storage.models import Game as GameRow
@@ -33,6 +34,8 @@ from .pace import due_at, reminder_lead, time_left, window_key
 from .replies import Reply
 
 log = logging.getLogger(__name__)
+# what a rule set tells a player whose action it took; a pressed button shows it itself
+NOTED = "Noted. You can change your choice until the phase closes."
 
 
 class StateMismatch(RuntimeError):
@@ -136,6 +139,9 @@ class Games:
         if new_window:  # the ballot closes before the group hears the result
             await self._close_ballot(row, game, outcome)
             await self._close_keyboards(row)
+        if refusal_as_reply:  # a pressed button: its notice and its keyboard say "noted"
+            outcome = Outcome(outcome.events, [m for m in outcome.messages
+                                               if m.key != NOTED or m.audience.kind != "player"])
         await self.deliver_outcome(row, game, outcome)
         await self._silence_removed(row, [e.data["player"] for e in outcome.events
                                           if e.kind == "removed"])
@@ -443,6 +449,29 @@ class Games:
         entries.append({"identity": person.id, "replace": replace, "payload": payload})
         await KeyValue.update_or_create(key=key, defaults={"value": entries})
 
+    async def show_choice(self, row: GameRow, person: Identity, token: str) -> None:
+        """A button pressed on a private keyboard: the keyboard's own message is edited to
+        say what is chosen now (its buttons stay: the choice may change until the phase
+        closes)."""
+        offered = await KeyValue.get_or_none(key=f"keyboards-{row.id}-{row.window}")
+        if offered is None:
+            return
+        versions = await Outbox.filter(game_id=row.id, identity_id=person.id,
+                                       private=True).order_by("-id").limit(100)
+        for entry in offered.value:
+            if entry["identity"] != person.id:
+                continue
+            version = next((v for v in versions
+                            if v.payload.get("replace") == entry["replace"]), None)
+            buttons = (version.payload.get("buttons") or []) if version is not None else []
+            pressed = next((b for b in buttons if b["token"] == token), None)
+            if pressed is None:
+                continue
+            await outbox.to_person(person, {**entry["payload"], "more": [
+                choice_part(pressed["label"])], "replace": entry["replace"]},
+                game=row, buttons=buttons)
+            return
+
     async def _close_keyboards(self, row: GameRow) -> None:
         """The window has closed: each private keyboard it offered is edited into its last
         version, without buttons and saying so (a press would only be answered as stale)."""
@@ -500,3 +529,16 @@ async def seat_identities(row: GameRow) -> dict[str, Identity]:
 def encode_snapshot(game: Game) -> Any:
     """The canonical state as stored JSON (tuples become lists)."""
     return json.loads(json.dumps(game.snapshot()))
+
+
+def choice_part(label: dict[str, Any]) -> dict[str, Any]:
+    """"Your choice now: …" for a pressed button's label (a name, a role, an action)."""
+    if "key" in label and label["key"] == texts.PASS_BUTTON:
+        return text_payload(texts.CHOICE_PASS)
+    if "key" in label:  # "{action}: {name}" or "{action}!": the same words, as a choice
+        params = label.get("params") or {}
+        key = texts.CHOICE_ACTION_ON if "name" in params else texts.CHOICE_ACTION
+        return {"key": key, "plural": None, "count": None, "params": params}
+    if "ref" in label:
+        return {**text_payload(texts.CHOICE_NOW), "params": {"choice": label}}
+    return text_payload(texts.CHOICE_NOW, choice=str(label.get("text", "")))

@@ -405,5 +405,7 @@ class GameService:
                                             tuple(command["targets"]), None,
                                             command.get("role"), at=now), person,
                                    refusal_as_reply=True)
+            if row.window == button.window:  # the keyboard shows what is chosen now
+                await self.games.show_choice(row, person, token)
         return None
 

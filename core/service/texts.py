@@ -172,3 +172,9 @@ VOTE_OPEN_FOR_YOU = N_("Your vote is still missing.")
 NOTHING_OPEN = N_("Nothing is open for you right now.")
 NEXTGAME_NOTED = N_("I will tell you here when the next game opens in {chat}.")
 NEXTGAME_OPEN = N_("A new game of {ruleset} opens in {chat}: join it there!")
+CHOICE_NOW = N_("Your choice now: {choice}. You can change it until the phase closes.")
+CHOICE_ACTION_ON = N_("Your choice now: {action} on {name}. You can change it until the "
+                      "phase closes.")
+CHOICE_ACTION = N_("Your choice now: {action}. You can change it until the phase closes.")
+CHOICE_PASS = N_("Your choice now: nothing tonight. You can change it until the phase "
+                 "closes.")
