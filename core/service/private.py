@@ -49,8 +49,10 @@ class PrivateChats:
             raise Reply(texts.NOT_PLAYING)
         row = await GameRow.get(id=seat.game_id)
         now = self.service.clock.now()
-        if not word:
-            await self.service.games.apply(row, Whisper(seat.pid, text, at=now), person)
+        if not word:  # "@Name text" is meant for that teammate alone (father → homunculus)
+            to, said = await self._addressee(row, text)
+            await self.service.games.apply(row, Whisper(seat.pid, said, to=to, at=now),
+                                           person)
             return
         game = await self.service.games.load(row)
         if word == "status":  # where the game is, what is open for him, what he was told
@@ -63,6 +65,17 @@ class PrivateChats:
             raise Reply(texts.UNKNOWN_COMMAND, command=word)
         await self.service.games.apply(row, self._act(game, seat.pid, word, rest,
                                               await self.service.roster(row), now), person)
+
+    async def _addressee(self, row: GameRow, text: str) -> tuple[str | None, str]:
+        """(teammate's pid, message) for "@Name message"; (None, text) for anything else."""
+        if not text.startswith("@"):
+            return None, text
+        roster = await self.service.roster(row)
+        try:
+            pids, said = roster.split(text[1:].split(), 1)
+        except Reply:
+            return None, text
+        return (pids[0], said) if said else (None, text)
 
     async def _status(self, row: GameRow, game: Any, pid: str, person: Identity) -> None:
         deadline = await Deadline.filter(game_id=row.id, state="pending").first()

@@ -482,3 +482,21 @@ async def test_nextgame_tells_a_player_when_sign_up_opens(db_url):
     assert any(line.startswith("[to Zed] A new game of Alchemists opens") for line in lines)
     assert not any("[to Zed]" in line for line in await chat("Ann: /endgame",
                                                              "Ann: /newgame"))
+
+
+async def test_father_writes_to_one_homunculus_by_name(db_url):
+    """Rules §8: father answers one named homunculus; "@Name message" names him."""
+    chat = await open_chat(db_url)
+    nine = (*PLAYERS, "Hal", "Ivy")
+    await chat("Ann: /newgame alchemists", *(f"{p}: /join" for p in nine[1:]),
+               "Ann: /setroles father,lust,envy,pride,ishvalan,crimson,greed,xing,crystal")
+    started = await chat("Ann: /startgame")
+    assert any("begins with 9 players" in line for line in started), started
+    game = await chat.session.service.games.load(await the_game())
+    by_role = {p.role: p.name for p in game.state.players.values()}
+    father, lust, envy = by_role["father"], by_role["lust"], by_role["envy"]
+    asked = " ".join(await chat(f"{father}> who goes tonight?"))
+    assert "Name the homunculus" in asked
+    lines = await chat(f"{father}> @{lust} you go tonight")
+    assert any(line.startswith(f"[to {lust}]") and "you go tonight" in line for line in lines)
+    assert not any(line.startswith(f"[to {envy}]") for line in lines)
