@@ -136,13 +136,15 @@ class Games:
         # such as naming the next mayor) still opens a new window: its own deadline, prompts
         reopened = "closed" in kinds and game.state.phase.kind != "ended"
         new_window = "phase" in kinds or reopened
+        noted = [m for m in outcome.messages if m.key == NOTED and m.audience.kind == "player"]
+        rest = Outcome(outcome.events, [m for m in outcome.messages if m not in noted])
+        if not refusal_as_reply:  # (a pressed button: its notice and keyboard say "noted")
+            # "noted" before "this choice is closed" when the choice closed its window
+            await self.deliver_outcome(row, game, Outcome([], noted))
         if new_window:  # the ballot closes before the group hears the result
             await self._close_ballot(row, game, outcome)
             await self._close_keyboards(row)
-        if refusal_as_reply:  # a pressed button: its notice and its keyboard say "noted"
-            outcome = Outcome(outcome.events, [m for m in outcome.messages
-                                               if m.key != NOTED or m.audience.kind != "player"])
-        await self.deliver_outcome(row, game, outcome)
+        await self.deliver_outcome(row, game, rest)
         await self._silence_removed(row, [e.data["player"] for e in outcome.events
                                           if e.kind == "removed"])
         if game.state.phase.kind != "ended":  # after the game its rooms are only closed

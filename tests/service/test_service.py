@@ -500,3 +500,25 @@ async def test_father_writes_to_one_homunculus_by_name(db_url):
     lines = await chat(f"{father}> @{lust} you go tonight")
     assert any(line.startswith(f"[to {lust}]") and "you go tonight" in line for line in lines)
     assert not any(line.startswith(f"[to {envy}]") for line in lines)
+
+
+async def test_noted_comes_before_the_choice_is_closed(db_url):
+    """The last night action closes the dusk: "Noted" once came after "This choice is
+    closed."."""
+    chat = await open_chat(db_url)
+    await started_changelings(chat)
+    await chat("Ann: /vote Cid", "Bob: /vote Cid", "Cid: /vote Cid", ":wait 400s")
+    game = await chat.session.service.games.load(await the_game())
+    by_role: dict[str, list[str]] = {}
+    for p in game.state.players.values():
+        by_role.setdefault(p.role, []).append(p.name)
+    first, second = by_role["changeling"]
+    victim = by_role["pony"][0]
+    researcher = by_role["researcher"][0]
+    await chat(f"{first}> /abduct {victim}", f"{second}> /abduct {victim}",
+               f"{by_role['shield'][0]}> /shield {by_role['pony'][1]}")
+    lines = [line for line in await chat(f"{researcher}> /check {first}")
+             if line.startswith(f"[to {researcher}]")]
+    noted = next(i for i, line in enumerate(lines) if "Noted." in line)
+    closed = next(i for i, line in enumerate(lines) if "This choice is closed." in line)
+    assert noted < closed
