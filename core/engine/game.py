@@ -346,6 +346,7 @@ class Game:
             target.name = (cmd.by or "").strip()
             self.tell(GROUP, N_("{new} takes over the seat of {old}."), new=target.name, old=old)
             self.tell(to_player(target.pid), N_("You take over a seat in this game."))
+            self.ruleset.on_replaced(self, target)
 
     # ------------------------------------------------------------------ helpers for rule sets
     def event(self, kind: str, **data: Any) -> None:

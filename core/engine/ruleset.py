@@ -213,6 +213,10 @@ class Ruleset:
     def after_host_removal(self, game: Game, player: Player) -> None:
         """A host removal happened; the rule set checks the end here."""
 
+    def on_replaced(self, game: Game, player: Player) -> None:
+        """A new account has taken over this seat (host `replace`); the seat keeps its role
+        and statuses, and the rule set may clear what belonged to the old account."""
+
     # --- what the outside may ask -----------------------------------------------------
     def side_of(self, game: Game, player: Player) -> str:
         return self.roles[player.role].side

@@ -55,8 +55,9 @@ def early_majority(game: Game) -> bool:
 def close_day(game: Game) -> None:
     state = als(game)
     number = game.state.phase.number
-    _missed_votes(game)
+    penalised = _missed_votes(game)
     tally = game.counted(game.tally())
+    _tell_penalties(game, penalised)
     living = len(game.state.living_ids())
     best = max(tally.values(), default=0)
     doomed: list[str] = []
@@ -87,15 +88,17 @@ def close_day(game: Game) -> None:
     continue_reactions(game, number)
 
 
-def _missed_votes(game: Game) -> None:
+def _missed_votes(game: Game) -> list[str]:
     """AL-MISS: a missing vote is a miss; the threshold-th miss removes the player before the
-    count (and votes for him drop), any other adds penalty votes against him."""
+    count (and votes for him drop), any other adds penalty votes against him. Returns who
+    carries penalty votes, in seat order."""
     state = als(game)
     s = game.state
     modkill_at = int(s.options.get("missed_votes_modkill") or 0)
     penalty = int(s.options.get("missed_vote_votes") or 0)
+    penalised: list[str] = []
     for p in list(s.living()):
-        if p.pid in s.votes or not p.alive:  # gone already: taken by a modkilled pride
+        if p.pid in s.votes or not p.alive:
             continue
         misses = state.misses.get(p.pid, 0) + 1
         state.misses[p.pid] = misses
@@ -106,6 +109,19 @@ def _missed_votes(game: Game) -> None:
         elif penalty:
             s.vote_extra[p.pid] = s.vote_extra.get(p.pid, 0) + penalty
             state.vote_log.append((f"penalty:{p.pid}", p.pid))
+            penalised.append(p.pid)
+    return penalised
+
+
+def _tell_penalties(game: Game, penalised: list[str]) -> None:
+    """AL-MISS: the final count says who carries penalty votes, and how many."""
+    if not penalised:
+        return
+    count = int(game.state.options.get("missed_vote_votes") or 0)
+    game.tell_n(GROUP, "The count includes {count} penalty vote against each player who did "
+                "not vote: {names}.", "The count includes {count} penalty votes against each "
+                "player who did not vote: {names}.", count,
+                names=tuple(player(pid) for pid in penalised))
 
 
 def _first_to_reach(game: Game, leaders: list[str], tally: dict[str, int]) -> str:
@@ -152,15 +168,24 @@ def _execute(game: Game, pid: str, reveal: bool) -> bool:
 
 
 def _explode(game: Game) -> None:
-    """Crimson's explosion takes the original xing and the original father with him."""
+    """Crimson's explosion takes the original xing and the original father with him; the
+    group is told their names, as of every death, but not their sides."""
     state = als(game)
     game.narrate(GROUP, flavour.EXPLOSION)
+    victims = []
     for pid, role_id in ((state.original_xing, "xing"), (state.original_father, "father")):
         if pid is None:
             continue
         victim = game.state.players[pid]
         if victim.alive and victim.role == role_id:
-            game.remove(victim, "exploded")
+            victims.append(victim)
+    if victims:
+        game.tell(GROUP, N_("The explosion takes {names} with him."),
+                  names=tuple(player(v.pid) for v in victims))
+    else:
+        game.tell(GROUP, N_("The explosion takes nobody with him."))
+    for victim in victims:
+        game.remove(victim, "exploded")
 
 
 def continue_reactions(game: Game, number: int) -> None:
@@ -177,11 +202,13 @@ def continue_reactions(game: Game, number: int) -> None:
 
 
 def settle_take(game: Game, pride: str, target: str | None) -> None:
-    """Pride's `take`: the named player leaves with him; nothing protects against it."""
+    """Pride's `take`: the named player leaves with him; nothing protects against it. A take
+    never names pride: at night the taken player is one more body in the morning post; by
+    day the group is told only that he has died as well (rules §5)."""
     if target is None:
         return
     victim = game.state.players[target]
     if victim.alive:
         game.remove(victim, "taken")
-        game.tell(GROUP, N_("{name} is taken away with {pride}."), name=player(target),
-                  pride=player(pride))
+        if game.state.phase.kind != "night":
+            game.tell(GROUP, N_("{name} has died as well."), name=player(target))

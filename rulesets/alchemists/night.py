@@ -75,6 +75,7 @@ def begin_night(game: Game, number: int) -> None:
     game.state.subs = {}
     state.night_dead = []
     state.changed_votes = []
+    state.voided_votes = []
     state.night_start_removals = len(game.state.removals)
     game.set_phase(Phase.of("night", number))
     game.narrate(GROUP, flavour.NIGHT_FALLS, number=number)
@@ -168,8 +169,14 @@ class _Night:
         self.state.links = self.links
         self.state.dodging = self.dodging
         self.game.state.vote_weights = {**self.weights, **dict.fromkeys(self.void, 0)}
-        for pid in sorted(self.void | set(self.weights), key=lambda x: self.players[x].seat):
-            self.state.changed_votes.append(pid)
+        # for the morning post: a backfire's void vote is "no vote today", unlike the notice
+        # of a vote_minus/vote_plus (which does not say which of the two it was)
+        self.state.voided_votes = self._living_by_seat(self.void)
+        self.state.changed_votes = self._living_by_seat(set(self.weights) - self.void)
+
+    def _living_by_seat(self, pids: set[str]) -> list[str]:
+        return sorted((pid for pid in pids if self.players[pid].alive),
+                      key=lambda pid: self.players[pid].seat)
 
     def _reach(self, intent: Intent, target: str) -> str | None:
         return self.board.reach(intent, target)
@@ -329,7 +336,7 @@ class _Night:
         elif it.kind == "link":
             self.step10.append(("link", holder))
         elif it.kind == "heal":
-            self.state.stone.poison.append(it.targets[0])
+            self.state.stone.poison.append((it.targets[0], holder))
             game.tell(to_player(holder), N_("The Stone failed you."))
         elif it.kind == "dome":
             self.board.redirect[it.targets[0]] = holder
@@ -338,19 +345,23 @@ class _Night:
             game.tell(to_player(holder), N_("The Stone failed you."))
 
     def _step10(self) -> None:
+        """Backfired kills and links, then the poisonings of last night's backfired heals.
+        Greed's shield stops only a death by another hand: his own Stone backfire kills him
+        (rules §5 [revised]) — his backfired kill, and the poison of his own backfired heal
+        on himself [decision]; another holder's poison does not."""
         for kind, pid in self.step10:
             holder = self.players[pid]
             if not holder.alive:
                 continue
-            if kind == "backfire" and holder.role != "greed":
+            if kind == "backfire":
                 self.remove(holder, "backfire", None)
             elif kind == "link":
                 others = [p.pid for p in self.game.state.living() if p.pid != pid]
                 if others:
                     self.links.append((pid, self.game.rng.choice(others)))
-        for pid in self.poison_now:
+        for pid, holder in self.poison_now:
             victim = self.players[pid]
-            if victim.alive and victim.role != "greed":
+            if victim.alive and (victim.role != "greed" or holder == pid):
                 self.remove(victim, "poisoned", None)
 
 
@@ -372,3 +383,6 @@ def morning_post(game: Game) -> None:
                             "each other."), first=player(a), second=player(b))
     for pid in state.changed_votes:
         game.tell(GROUP, N_("{name}'s vote weighs differently today."), name=player(pid))
+    for pid in state.voided_votes:
+        game.tell(GROUP, N_("{name} has no vote today: it counts for nothing, but must still "
+                            "be cast."), name=player(pid))

@@ -1,5 +1,10 @@
 """What follows a removal: the morning list, successions (AL-FATHER, the bodyguard), pride's
-`take`, the Stone passing on, and the finished Stone (AL-FINISHED)."""
+`take`, the Stone passing on, and the finished Stone (AL-FINISHED).
+
+A modkill (the host's, or AL-MISS's) is a penalty, not a death in the story: it triggers no
+reaction (no `take`; crimson explodes only when executed), while the structural successions
+still happen — father's successor, the bodyguard becoming xing, the Stone passing at random
+(rules §10 [revised])."""
 
 from __future__ import annotations
 
@@ -27,8 +32,8 @@ def on_removed(game: Game, p: Player, cause: str) -> None:
         _father_falls(game)
     if p.role == "xing" and cause != "absorbed":
         _bodyguard_steps_up(game)
-    if p.counters.get("take"):
-        _take(game, p, at_night)
+    if p.counters.get("take") and cause != "modkill":
+        _take(game, p, at_night)  # a modkill is a penalty, not a death in the story (§10)
     stone_rules.check_finished(game)
 
 

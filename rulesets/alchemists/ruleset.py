@@ -177,8 +177,8 @@ class Alchemists(Ruleset):
         state = als(game)
         reactions = game.state.reactions  # the first is `game.current_owed()`
         stage = game.state.phase.stage
-        # pride dead by day is asked in the reactions window, after a night death during the
-        # next day's vote; not before (a host's modkill during the vote owes it for later)
+        # pride dead by day (executed) is asked in the reactions window, after a night death
+        # during the next day's vote; a modkill owes nothing (rules §10)
         take_owed = (bool(reactions) and reactions[0].player == p.pid
                      and stage == "reactions") or (
             state.take_owed_next_day == p.pid and stage == "vote")
@@ -215,9 +215,26 @@ class Alchemists(Ruleset):
         return [spec for spec in self.offers(game, p) if spec.id != "pass" and (
             spec.id != "take" or is_owed)]
 
-    def awaited(self, game: Game, p: Player) -> bool:
-        """The Stone's powers are a free extra: a holder is not reminded of them."""
-        return any(not spec.id.startswith("stone_") for spec in self.prompted(game, p))
+    def _night_slots(self, game: Game, p: Player) -> set[str]:
+        """The night actions a player is waited for, one per slot (rules §3): each of his
+        role's actions (lust: her request and her block; a homunculus: his request too;
+        father: his answer, `choose` or `kill`), and the Stone's, one for all its powers.
+        Pride's standing `take` may be named at any time and is not waited for."""
+        return {spec.slot_id for spec in self.offers(game, p) if spec.id not in ("pass", "take")}
+
+    def _outstanding(self, game: Game, p: Player) -> set[str]:
+        """The night actions this player has neither sent nor passed."""
+        subs = game.state.subs
+        if (p.pid, "pass") in subs:
+            return set()
+        return {slot for slot in self._night_slots(game, p) if (p.pid, slot) not in subs}
+
+    def waiting_for(self, game: Game) -> list[str]:
+        """At night, whoever still owes one of his night actions (or a pass) is reminded —
+        the same players the night's early close waits for."""
+        if game.state.phase.kind != "night":
+            return super().waiting_for(game)
+        return [p.pid for p in game.state.living() if self._outstanding(game, p)]
 
     def may_act_removed(self, game: Game, p: Player, action: str) -> bool:
         return action == "take" and TAKE in self.abilities(game, p)
@@ -332,14 +349,8 @@ class Alchemists(Ruleset):
     def window_complete(self, game: Game) -> bool:
         s = game.state
         if s.phase.kind == "night":
-            submitted = {sub.actor for sub in s.subs.values()}
-            for p in s.living():
-                if p.pid in submitted or p.pid in s.acted:
-                    continue
-                if any(not spec.id.startswith("stone_") and spec.id not in ("pass", "take")
-                       for spec in self.offers(game, p)):
-                    return False
-            return True
+            # rules §3 [revised]: every night action of every living player, or his pass
+            return not any(self._outstanding(game, p) for p in s.living())
         if s.phase.stage == "reactions":
             owed = game.current_owed()
             return owed is not None and owed.player in s.acted
@@ -372,6 +383,11 @@ class Alchemists(Ruleset):
     def after_host_removal(self, game: Game, p: Player) -> None:
         if not check_end(game):
             _close_if_early(game)
+
+    def on_replaced(self, game: Game, p: Player) -> None:
+        """AL-MISS [revised]: the replacement is the source's alternative to the modkill, so
+        the newcomer starts with no misses."""
+        als(game).misses.pop(p.pid, None)
 
     def side_of(self, game: Game, p: Player) -> str:
         return side_of(p)

@@ -16,7 +16,8 @@ class Stone:
     removals_at_appearance: int = 0
     used: dict[str, tuple[str, int]] = field(default_factory=dict)  # holder -> (action, night)
     pass_to: str | None = None  # who removed the holder at night (gets it if alive at dawn)
-    poison: list[str] = field(default_factory=list)  # targets of a backfired heal, die next night
+    # a backfired heal's (target, holder): the target dies at step 10 of the next night
+    poison: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -29,7 +30,8 @@ class AlchemistsState:
     vote_log: list[tuple[str, str | None]] = field(default_factory=list)  # the day's votes
     take_owed_next_day: str | None = None  # pride died at night without a standing `take`
     night_dead: list[tuple[str, str]] = field(default_factory=list)
-    changed_votes: list[str] = field(default_factory=list)
+    changed_votes: list[str] = field(default_factory=list)  # vote_minus/vote_plus targets
+    voided_votes: list[str] = field(default_factory=list)  # holders whose backfire voids it
     absorbed_by: dict[str, str] = field(default_factory=dict)  # absorbed -> absorber
     night_start_removals: int = 0  # removals counted when the night began (backfire chance)
     remover: str | None = None  # whose action is removing a player right now (Stone passing)
