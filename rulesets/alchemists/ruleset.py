@@ -315,7 +315,8 @@ class Alchemists(Ruleset):
                 raise Refused(N_("You cannot reach {name} through me."), name=player(to))
             return [to]
         if p.alive and p.role == "father" and len(allowed) > 1:
-            raise Refused(N_("Name the homunculus your message is for."))
+            raise Refused(N_("Name the homunculus your message is for: write @NAME and then "
+                             "your message."))
         if not allowed:
             raise Refused(N_("You have nobody to talk to in private right now."))
         return allowed
