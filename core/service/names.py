@@ -54,11 +54,13 @@ def _seat_order(pid: str) -> tuple[int, str]:
 
 def bare(name: str) -> str:
     """A name without case, punctuation, symbols and emoji ("🦄Twilight!" → "twilight"), as a
-    player types it without the decorations."""
+    player types it without the decorations. Letters that only look alike stay apart."""
     kept = []
     for char in unicodedata.normalize("NFKC", name):
         category = unicodedata.category(char)
-        if category[0] in "PSC" or "\ufe00" <= char <= "\ufe0f":
+        # emoji (with their joiners and variation selectors) and punctuation go; invisible
+        # characters elsewhere stay, so that "Gus\ufeff" is no way of writing "Gus"
+        if category[0] in "PS" or char == "\u200d" or "\ufe00" <= char <= "\ufe0f":
             kept.append(" ")
         else:
             kept.append(char)

@@ -59,3 +59,9 @@ def test_every_shown_name_names_its_player(people):
     for pid, name in shown.items():
         if name.strip().rstrip(",.;:!?").strip():
             assert resolve(name, shown) == pid, (name, shown)
+
+
+@pytest.mark.parametrize("typed", ["Gus\ufeff", "B\u200bob", "Аnn-Marie", "D0t"])
+def test_names_that_only_look_like_a_players_are_nobody(typed):
+    with pytest.raises(NameProblem):
+        resolve(typed, {**PLAYERS, "p7": "Gus"})
