@@ -241,6 +241,8 @@ class Alchemists(Ruleset):
 
     def check_act(self, game: Game, p: Player, spec: ActionSpec, targets: tuple[str, ...],
                   text: str | None, role_id: str | None) -> None:
+        if spec.id == "pass" and not [s for s in self.offers(game, p) if s.id != "pass"]:
+            raise Refused(N_("There is nothing for you to pass now."))
         if spec.id == "choose":
             chosen = game.state.players[targets[0]]
             if (chosen.pid == p.pid or side_of(chosen) != "homunculi"
