@@ -28,6 +28,8 @@ class Audience(NamedTuple):
 
 GROUP = Audience("group")
 HOST = Audience("host")
+# what a rule set tells a player whose action it took (a platform's button shows it itself)
+NOTED = N_("Noted. You can change your choice until the phase closes.")
 
 
 _PLAYER_AUDIENCES: dict[str, Audience] = {}

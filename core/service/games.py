@@ -10,7 +10,7 @@ from typing import Any
 
 from core.engine import Act, Close, Command, Game, GameSetup, Host, Outcome, Refused, Vote, replay
 from core.engine.commands import MarkEarly
-from core.engine.messages import Message, Ref
+from core.engine.messages import NOTED, Message, Ref
 from core.engine.registry import load_ruleset
 from core.engine.ruleset import TeamChat
 from core.engine.state import Player
@@ -21,7 +21,6 @@ from core.storage.models import (
     Identity,
     KeyValue,
     LogEntry,
-    Outbox,
     Seat,
 )
 from core.storage.models import Game as GameRow
@@ -34,8 +33,6 @@ from .pace import due_at, reminder_lead, time_left, window_key
 from .replies import Reply
 
 log = logging.getLogger(__name__)
-# what a rule set tells a player whose action it took; a pressed button shows it itself
-NOTED = "Noted. You can change your choice until the phase closes."
 
 
 class StateMismatch(RuntimeError):
@@ -458,13 +455,11 @@ class Games:
         offered = await KeyValue.get_or_none(key=f"keyboards-{row.id}-{row.window}")
         if offered is None:
             return
-        versions = await Outbox.filter(game_id=row.id, identity_id=person.id,
-                                       private=True).order_by("-id").limit(100)
         for entry in offered.value:
             if entry["identity"] != person.id:
                 continue
-            version = next((v for v in versions
-                            if v.payload.get("replace") == entry["replace"]), None)
+            version = await outbox.newest_version(row.id, entry["replace"],
+                                                  identity_id=person.id)
             buttons = (version.payload.get("buttons") or []) if version is not None else []
             pressed = next((b for b in buttons if b["token"] == token), None)
             if pressed is None:

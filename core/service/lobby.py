@@ -165,7 +165,8 @@ class Lobby:
                                                 {"type": "leave"}, start=True)])
         await outbox.to_group(chat, {
             **text_payload(texts.SIGNUP_OPEN, host=host.name, ruleset=Ref("ruleset", row.ruleset)),
-            "more": [text_payload(texts.SIGNUP_LIST, count=len(names), names=", ".join(names))],
+            "more": [text_payload(texts.SIGNUP_LIST, count=len(names), names=", ".join(names))]
+            if names else [],  # an empty list would print as a bare dot (an anonymous host)
             "replace": f"signup-{row.id}"}, game=row, buttons=buttons.value)
 
     async def _not_elsewhere(self, person: Identity, allowed: GameRow | None = None) -> None:

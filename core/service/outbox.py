@@ -287,6 +287,21 @@ class Deliverer:
         self.failures[platform] = self.failures.get(platform, 0) + 1
 
 
+async def newest_version(game_id: int, replace: str, *, identity_id: int | None = None,
+                         statuses: list[str] | None = None) -> Outbox | None:
+    """The newest stored version of a message edited in place (its `replace` key): a group
+    message, or (with `identity_id`) one to that person."""
+    rows = Outbox.filter(game_id=game_id, private=identity_id is not None)
+    if identity_id is not None:
+        rows = rows.filter(identity_id=identity_id)
+    if statuses is not None:
+        rows = rows.filter(status__in=statuses)
+    for row in await rows.order_by("-id").limit(200):
+        if row.payload.get("replace") == replace:
+            return row
+    return None
+
+
 async def tell_group_unreachable(row: Outbox) -> None:
     """A player's private chat is closed to the bot: say so in the game's group, once, with
     a button that opens the private chat (what waits is sent when the player writes)."""

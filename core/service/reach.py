@@ -89,15 +89,10 @@ class Reach:
         """The newest version of the game's live group message (the ballot of the open
         window, or the sign-up), as a new message in the chat's new place."""
         live = f"ballot-{row.id}-{row.window}" if row.status == "running" else f"signup-{row.id}"
-        newest = await Outbox.filter(game_id=row.id, private=False,
-                                     status__in=["sent", *WAITING]).order_by("-id").limit(200)
-        for version in newest:
-            if version.payload.get("replace") != live:
-                continue
-            if version.status == "sent":  # else a newer version waits: it posts anew there
-                await Outbox.create(game_id=row.id, platform=chat.platform, chat_ref=chat.ref,
-                                    private=False, payload=version.payload)
-            return
+        version = await outbox.newest_version(row.id, live, statuses=["sent", *WAITING])
+        if version is not None and version.status == "sent":  # else a newer one waits: it
+            await Outbox.create(game_id=row.id, platform=chat.platform,  # posts anew there
+                                chat_ref=chat.ref, private=False, payload=version.payload)
 
     # ------------------------------------------------------------------ the bot loses a chat
     async def lost(self, platform: str, ref: str, reason: str, whole: bool = True) -> None:

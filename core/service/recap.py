@@ -83,8 +83,9 @@ async def brief_newcomer(row: GameRow, old: Identity, new: Identity) -> None:
     entries = []
     for entry in offered.value:
         if entry["identity"] == old.id:
-            versions = [r for r in told if r.payload.get("replace") == entry["replace"]]
-            buttons = versions[0].payload.get("buttons") if versions else []
+            version = await outbox.newest_version(row.id, entry["replace"],
+                                                  identity_id=old.id)
+            buttons = (version.payload.get("buttons") or []) if version is not None else []
             entry = {**entry, "identity": new.id, "replace": f"{entry['replace']}-{new.id}"}
             await outbox.to_person(new, {**entry["payload"], "replace": entry["replace"]},
                                    game=row, buttons=buttons)

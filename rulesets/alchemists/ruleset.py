@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.engine.game import Game
-from core.engine.messages import GROUP, N_, player, role, to_player
+from core.engine.messages import GROUP, N_, NOTED, player, role, to_player
 from core.engine.phase import Phase
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
@@ -277,8 +277,7 @@ class Alchemists(Ruleset):
         elif sub.action == "pass":
             for key in [k for k in game.state.subs if k[0] == p.pid and k[1] != "pass"]:
                 del game.state.subs[key]
-        game.tell(to_player(p.pid), N_("Noted. You can change your choice until the phase "
-                                       "closes."))
+        game.tell(to_player(p.pid), NOTED)
 
     def voting_open(self, game: Game) -> bool:
         return game.state.phase.stage == "vote"

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.engine.game import Game
-from core.engine.messages import GROUP, N_, Ref, player, role, to_player
+from core.engine.messages import GROUP, N_, NOTED, Ref, player, role, to_player
 from core.engine.phase import Phase
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
@@ -255,8 +255,7 @@ class Changelings(Ruleset):
                 if member.pid != p.pid:
                     game.tell(to_player(member.pid), key, name=player(p.pid),
                               target=player(sub.targets[0]))
-        game.tell(to_player(p.pid), N_("Noted. You can change your choice until the phase "
-                                       "closes."))
+        game.tell(to_player(p.pid), NOTED)
 
     def voting_open(self, game: Game) -> bool:
         return game.state.phase.stage in ("election", "vote")
