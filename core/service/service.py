@@ -28,6 +28,8 @@ from core.storage.models import Game as GameRow
 from . import outbox, texts
 from .clock import Clock
 from .codec import text_payload
+from .confirm import KINDS as CONFIRMATIONS
+from .confirm import Confirmations
 from .games import Games, locked_game, seat_identities
 from .lobby import Lobby
 from .names import Roster
@@ -59,6 +61,7 @@ class GameService:
         self.lobby = Lobby(self)
         self.private = PrivateChats(self)
         self.reach = Reach(self)
+        self.confirmations = Confirmations(self)
         self.lock = asyncio.Lock()
         self.rng = random.Random(seed)
         self.commands_applied = 0
@@ -283,6 +286,9 @@ class GameService:
                              admin: bool, mentioned: Mentioned = ()) -> None:
         if await self.lobby.handle(word, rest, chat, person, admin):
             return
+        if word == "flee":
+            await self.confirmations.ask_flee(person, chat)
+            return
         row = await self.current_game(chat)
         if word in ("vote", "unvote", "early") or word in HOST_WORDS:
             if row is None:
@@ -379,6 +385,8 @@ class GameService:
             if in_private:
                 await outbox.to_person(person, text_payload(texts.HELP_PRIVATE))
             return None
+        if command["type"] in CONFIRMATIONS:
+            return await self.confirmations.press(row, command, person, in_private)
         if in_private != (button.pid is not None):
             raise Reply(texts.UNKNOWN_BUTTON)  # a group button pressed elsewhere, or back
         if row.status != "running" or row.window != button.window:

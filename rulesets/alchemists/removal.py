@@ -4,11 +4,12 @@
 A modkill (the host's, or AL-MISS's) is a penalty, not a death in the story: it triggers no
 reaction (no `take`; crimson explodes only when executed), while the structural successions
 still happen — father's successor, the bodyguard becoming xing, the Stone passing at random
-(rules §10 [revised])."""
+(rules §10 [revised]). A player who leaves of his own accord (`left`, /flee) leaves the same
+way [decision]."""
 
 from __future__ import annotations
 
-from core.engine.game import Game
+from core.engine.game import OUT_OF_STORY, Game
 from core.engine.messages import GROUP, N_, player, role, to_player
 from core.engine.state import Player
 
@@ -22,17 +23,19 @@ RANK_TAKE = 1
 def on_removed(game: Game, p: Player, cause: str) -> None:
     state = als(game)
     at_night = game.state.phase.kind == "night"
-    if at_night and cause != "modkill":
+    if at_night and cause not in OUT_OF_STORY:
         state.night_dead.append((p.pid, cause))
     elif cause == "modkill":
         game.tell(GROUP, N_("{name} has been removed from the game."), name=player(p.pid))
+    elif cause == "left":
+        game.tell(GROUP, N_("{name} has left the game."), name=player(p.pid))
     if state.stone.holder == p.pid:
         stone_rules.holder_left(game, p, cause, state.remover)
     if p.role in ("father", "pride"):
         _father_falls(game)
     if p.role == "xing" and cause != "absorbed":
         _bodyguard_steps_up(game)
-    if p.counters.get("take") and cause != "modkill":
+    if p.counters.get("take") and cause not in OUT_OF_STORY:
         _take(game, p, at_night)  # a modkill is a penalty, not a death in the story (§10)
     stone_rules.check_finished(game)
 

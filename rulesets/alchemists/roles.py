@@ -12,7 +12,8 @@ STONE_SIDES = frozenset({TOWN, ISHVALAN, CRIMSON, GREED})
 HOSTILE_HOMUNCULI = frozenset({"father", "lust", "envy", "pride"})
 LONERS = frozenset({ISHVALAN, CRIMSON, GREED})
 
-CAUSES = ("killed", "absorbed", "executed", "exploded", "taken", "backfire", "poisoned", "modkill")
+CAUSES = ("killed", "absorbed", "executed", "exploded", "taken", "backfire", "poisoned", "modkill",
+          "left")
 
 NIGHT = frozenset({""})  # the single night stage (phase "night N")
 DAY = frozenset({"vote", "reactions"})
@@ -113,7 +114,7 @@ CAUSE_NAMES = {
     "killed": N_("killed"), "absorbed": N_("killed"), "executed": N_("executed"),
     "exploded": N_("caught in the explosion"), "taken": N_("taken by Pride"),
     "backfire": N_("destroyed by the Stone"), "poisoned": N_("poisoned"),
-    "modkill": N_("removed by the host"),
+    "modkill": N_("removed by the host"), "left": N_("left the game"),
 }
 
 CHECK_NAMES = {"homunculi": N_("a homunculus"), "town": N_("a State Alchemist"),

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from core.engine.game import Game
+from core.engine.game import OUT_OF_STORY, Game
 from core.engine.messages import GROUP, N_, player, role, to_player
 from core.engine.state import Player
 
@@ -18,7 +18,7 @@ DAY_EFFECTS = frozenset({"banished", "heartbreak", "chased"})
 
 def on_removed(game: Game, p: Player, why: str) -> None:
     state = cs(game)
-    at_night = game.state.phase.kind == "night" and why != "modkill"
+    at_night = game.state.phase.kind == "night" and why not in OUT_OF_STORY
     phase = game.state.phase
     state.timeline.append((phase.kind, phase.number, p.pid, why))
     if at_night:

@@ -13,7 +13,8 @@ from core.engine.ruleset import ActionSpec, RoleSpec
 PONIES, CHANGELINGS, LOVERS = "ponies", "changelings", "lovers"
 SIDES = (PONIES, CHANGELINGS, LOVERS)
 
-CAUSES = ("abducted", "banished", "pranked", "chased", "fanatic", "heartbreak", "fled", "modkill")
+CAUSES = ("abducted", "banished", "pranked", "chased", "fanatic", "heartbreak", "fled", "modkill",
+          "left")  # left: the player's own /flee, treated as the host's removal [decision]
 # Removals by a game effect break the partner's heart (CH-LOVE); a host removal does not.
 HEARTBREAKING = frozenset({"abducted", "banished", "pranked", "chased", "fanatic", "fled"})
 
@@ -125,7 +126,7 @@ CAUSE_NAMES = {
     "abducted": N_("abducted"), "banished": N_("banished"), "pranked": N_("pranked"),
     "chased": N_("chased away"), "fanatic": N_("struck by the fanatic"),
     "heartbreak": N_("died of a broken heart"), "fled": N_("fled screaming"),
-    "modkill": N_("removed by the host"),
+    "modkill": N_("removed by the host"), "left": N_("left the game"),
 }
 
 # Plain ponies get a kind for flavour only (rules §2).

@@ -13,11 +13,14 @@ from core.storage.models import LogEntry
 from .harness import (
     Player,
     Table,
+    choose_privately,
     event_texts,
     living,
     open_poll,
     open_table,
+    options,
     poll_answers,
+    private_prompt,
     sign_up,
 )
 
@@ -121,6 +124,10 @@ async def test_host_powers_come_from_room_power_levels(synapse, register, client
                                              {"msgtype": "m.text", "body": "boo"})
         assert not isinstance(refused, RoomSendResponse)
         await table.host.say(table.room, "!endgame")
+        await table.settle()
+        asked = private_prompt(table.host)  # the host confirms in his private room
+        assert asked is not None and (1, "End the game") in options(asked)
+        await choose_privately(table.host, asked, 1, "End the game", "number")
         await table.settle()
         levels = (await bob.client.room_get_state_event(table.room,
                                                         "m.room.power_levels")).content
