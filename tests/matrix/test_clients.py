@@ -18,6 +18,7 @@ from .harness import (
     open_polls,
     open_table,
     options,
+    poll_answers,
     sign_up,
 )
 from .test_behaviour import game_state
@@ -213,14 +214,16 @@ async def test_keycap_reactions_on_a_poll_answer_it(synapse, register, clients, 
     try:
         await sign_up(table, "changelings", "!option random_lovers false")
         [poll] = open_polls(table)
-        order = [label for _, label in element_x_poll(poll)[1]]
-        text = ballot_text(table)
+        order = [label for _, label in poll_answers(poll["content"])]
         bob, dot = table.players["Bob"], table.players["Dot"]
         before = await LogEntry.all().count()
         await bob.react(table.room, poll["event_id"], KEYCAPS[order.index("Cid")])
-        await dot.react(table.room, text["event_id"], KEYCAPS[order.index("Eve")])
         await table.settle()
         pids = await living(table)
+        assert (await game_state(table)).votes == {pids["Bob"]: pids["Cid"]}
+        await dot.react(table.room, ballot_text(table)["event_id"],
+                        KEYCAPS[order.index("Eve")])
+        await table.settle()
         assert (await game_state(table)).votes == {pids["Bob"]: pids["Cid"],
                                                    pids["Dot"]: pids["Eve"]}
         assert await LogEntry.all().count() == before + 2
