@@ -75,27 +75,17 @@ def end(poll_event_id: str, result: str) -> dict[str, Any]:
 
 
 def question(content: dict[str, Any]) -> str | None:
-    """The question of a poll start, unstable or stable (for readers of the room)."""
-    unstable = content.get(START)
-    if isinstance(unstable, dict):
-        return str((unstable.get("question") or {}).get(TEXT, ""))
-    stable = content.get("m.poll")
-    if isinstance(stable, dict):
-        texts = (stable.get("question") or {}).get("m.text") or []
-        if texts and isinstance(texts[0], dict):
-            return str(texts[0].get("body", ""))
-    return None
+    """The question of one of the bot's poll starts (for readers of the room)."""
+    block = content.get(START)
+    return str((block.get("question") or {}).get(TEXT, "")) if isinstance(block, dict) \
+        else None
 
 
 def answers(content: dict[str, Any]) -> list[tuple[str, str]]:
-    """(answer id, label) of a poll start, unstable or stable."""
-    unstable = content.get(START)
-    if isinstance(unstable, dict):
-        return [(a["id"], a[TEXT]) for a in unstable.get("answers", [])]
-    stable = content.get("m.poll")
-    if isinstance(stable, dict):
-        return [(a["m.id"], a["m.text"][0]["body"]) for a in stable.get("answers", [])]
-    return []
+    """(answer id, label) of one of the bot's poll starts."""
+    block = content.get(START)
+    return [(a["id"], a[TEXT]) for a in block.get("answers", [])] if isinstance(block, dict) \
+        else []
 
 
 def selections(content: dict[str, Any]) -> list[str] | None:
