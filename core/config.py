@@ -117,6 +117,7 @@ class MatrixSettingsSection(Section):
     device_id: str = "NIGHTFALL"
     store_path: Path = Path("matrix-store")
     allow: list[str] = Field(default_factory=list)  # "@user:server" or ":server"; [] = own server
+    room_mentions: bool = True  # @room the vote's opening and results (if the power suffices)
     rates: RateSettings = RateSettings()
 
     @model_validator(mode="after")

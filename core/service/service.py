@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Mapping
 
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
@@ -54,8 +55,12 @@ class GameService:
     """Everything between the adapters and the engine; one instance per process."""
 
     def __init__(self, clock: Clock, seed: int | None = None,
-                 defaults: GameDefaults | None = None) -> None:
+                 defaults: GameDefaults | None = None,
+                 command_prefixes: Mapping[str, str] | None = None) -> None:
         self.clock = clock
+        # how each platform's people type commands ("!" on Matrix), for the answers the
+        # service renders at once (a pressed button's notice); the outbox asks the adapter
+        self.command_prefixes = dict(command_prefixes or {})
         self.defaults = defaults or GameDefaults()
         self.games = Games(clock)
         self.lobby = Lobby(self)
@@ -98,7 +103,8 @@ class GameService:
                             await outbox.to_person(person, payload)
                     notice = None if answer is None or not incoming.button else Notice(
                         await personal_text(person, await self._context_locale(incoming),
-                                            answer, await self._button_game(incoming.button)),
+                                            answer, await self._button_game(incoming.button),
+                                            self.command_prefixes.get(incoming.platform, "/")),
                         taken)
             except Exception:
                 self.games.cache.clear()
