@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from core.engine.ruleset import SetupError
 
-from .roles import CHANGELING_ROLES
+from .hooks import CHANGELING_ROLES
 
 WALK = ("researcher", "shield", "love_poison", "pinkie_sense", "queen", "drama_queen", "derpy",
         "mare_do_well", "lucky", "liar", "fanatic", ("confused_changeling", "stalker"))
