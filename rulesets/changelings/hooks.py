@@ -115,6 +115,8 @@ REMOVED: ByKey[Callable[[Game, Player, str], None]] = ByKey("removed")
 CHECKED: ByKey[Callable[[Game, Player, bool], None]] = ByKey("checked")
 # the role a check shows (by_researcher); without a handler, the role itself
 SEEN_AS: ByKey[Callable[[Player, bool], str]] = ByKey("seen-as")
+# a dealt or listed set of roles with this role in it (raises SetupError if it may not play)
+SETUP_CHECKS: ByKey[Callable[[Sequence[str]], None]] = ByKey("setup-check")
 # at the start, after every player has his card and the team knows itself
 STARTED: ByKey[Callable[[Game, Player], None]] = ByKey("started")
 

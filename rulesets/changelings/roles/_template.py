@@ -73,6 +73,7 @@ def watch(game: Game) -> None:
 # @CHECKED.at("new_role")       # (game, p, by_researcher): a check of him was answered
 # @SEEN_AS.at("new_role")       # (p, by_researcher) -> the role a check shows
 # @STARTED.at("new_role")       # (game, p): at the start, after the cards
+# @SETUP_CHECKS.at("new_role")  # (roles): raise SetupError if a deal with him may not play
 # @REVERSES.at("new_role")      # (game, p) -> True: he could still turn the numbers (CH-END)
 # @AFTER_ACT.at("watch")        # (game, p, sub): after an accepted submission
 #

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from core.engine.game import Game
 from core.engine.messages import N_, player, to_player
-from core.engine.ruleset import RoleSpec
+from core.engine.ruleset import RoleSpec, SetupError
 from core.engine.state import Player
 
-from ..hooks import STARTED, define_role
+from ..hooks import SETUP_CHECKS, STARTED, define_role
 from ..vocabulary import PONIES
 
 ROLE = define_role(
@@ -15,6 +17,12 @@ ROLE = define_role(
     name=N_("Stalker"),
     card=N_("You are the Stalker. You know who the confused changeling is."),
 )
+
+
+@SETUP_CHECKS.at("stalker")
+def dealt_with_the_confused(roles: Sequence[str]) -> None:
+    if "confused_changeling" not in roles:
+        raise SetupError("The stalker is dealt only together with the confused changeling.")
 
 
 @STARTED.at("stalker")
