@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from enum import IntEnum
 from typing import NamedTuple
-from weakref import WeakKeyDictionary
 
 from core.engine.game import Game
 from core.engine.messages import GROUP, N_, Ref, player, to_player
@@ -163,12 +162,12 @@ class Night:
                       key=lambda pid: self.players[pid].seat)
 
 
-_TONIGHT: WeakKeyDictionary[Game, Night] = WeakKeyDictionary()
+_TONIGHT: dict[int, Night] = {}  # game's id -> its night, while the night is being resolved
 
 
 def tonight(game: Game) -> Night:
     """The night being resolved (for the step handlers)."""
-    return _TONIGHT[game]
+    return _TONIGHT[id(game)]
 
 
 @NIGHT.at(NightStep.COLLECT)
@@ -209,11 +208,11 @@ def begin_night(game: Game, number: int) -> None:
 
 def resolve_night(game: Game) -> None:
     night = Night(game)
-    _TONIGHT[game] = night
+    _TONIGHT[id(game)] = night
     try:
         NIGHT.walk(game, NightStep.COLLECT, NightStep.BACKFIRES)
     finally:
-        del _TONIGHT[game]
+        del _TONIGHT[id(game)]
     night.settle()
     stone_rules.settle_after_night(game)
 

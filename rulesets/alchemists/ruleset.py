@@ -168,13 +168,17 @@ class Alchemists(Ruleset):
     def abilities(self, game: Game, p: Player) -> Sequence[ActionSpec]:
         """What is owed to him (even dead), his role's actions (as they stand now), what he
         has gained in play, the Stone's powers if he holds it, and `pass`."""
-        found = [spec for owed in OWED_ACTIONS for spec in owed(game, p)]
+        found: list[ActionSpec] = []
+        for owed in OWED_ACTIONS:
+            found += owed(game, p)
         if not p.alive:
             return found
         own = OWN_ACTIONS.get(p.role)
         found += own(game, p) if own is not None else ROLE_SPECS[p.role].actions
         for gained in GAINED_ACTIONS:
-            found += [spec for spec in gained(game, p) if spec not in found]
+            for spec in gained(game, p):
+                if spec not in found:
+                    found.append(spec)
         if state_of(game).stone.holder == p.pid:
             found += STONE_SPECS
         found.append(PASS)

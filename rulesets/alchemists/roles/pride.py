@@ -80,9 +80,7 @@ def take_owed(game: Game, p: Player) -> bool:
         state_of(game).take_owed_next_day == p.pid and stage == "vote")
 
 
-@OWED_ACTIONS.append
-def owed_take(game: Game, p: Player) -> Sequence[ActionSpec]:
-    return (TAKE,) if take_owed(game, p) else ()
+OWED_ACTIONS.append(lambda game, p: (TAKE,) if take_owed(game, p) else ())
 
 
 @GAINED_ACTIONS.append
