@@ -37,6 +37,7 @@ ROLE = register(Role(
     name=text("Watcher"),
     card=text("You are the Watcher. Each night you learn whether one player acted."),
     setup="optional",
+    canonical=0,  # not one of the source's canonical fifteen
 ))
 
 # 3. Where the action resolves in the night's order. Pick the `NightStep` whose comment says
