@@ -126,18 +126,5 @@ def poll_selections(event_type: str, content: dict[str, Any]) -> list[str] | Non
     return [c for c in chosen if isinstance(c, str)]
 
 
-def allowed(inviter: str, own_user: str, allow: Sequence[str]) -> bool:
-    """Whether an invite from `inviter` may be accepted: an "@user:server" entry names one
-    person, a ":server" entry a whole server; no entries at all means the bot's own server."""
-    server = inviter.partition(":")[2]
-    entries = list(allow) or [":" + own_user.partition(":")[2]]
-    for entry in entries:
-        if entry.startswith("@") and entry == inviter:
-            return True
-        if entry.startswith(":") and entry[1:] == server:
-            return True
-    return False
-
-
 def localpart(user_id: str) -> str:
     return user_id[1:].split(":")[0] if user_id.startswith("@") else user_id

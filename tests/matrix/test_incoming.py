@@ -7,11 +7,9 @@ import pytest
 from nio import ErrorResponse
 
 from adapters.matrix import content
-from adapters.matrix.adapter import creators, level_of
 from adapters.matrix.errors import translate
 from adapters.matrix.incoming import (
     KEYCAPS,
-    allowed,
     as_command,
     choice_by_label,
     choice_number,
@@ -21,7 +19,9 @@ from adapters.matrix.incoming import (
     message_body,
     poll_selections,
 )
-from core.service.ports import PermanentError, TransientError, Unreachable
+from adapters.matrix.invites import allowed
+from adapters.matrix.power import creators, level_of
+from core.service.ports import ChatLost, PermanentError, TransientError, Unreachable
 
 BOT = "@nightfall:example.org"
 MENTIONS = mention_names(BOT, "Nightfall")
@@ -84,11 +84,11 @@ def test_the_poll_has_both_forms_and_a_text_fallback():
 
 
 def test_invites_follow_the_allowlist():
-    assert allowed("@ann:example.org", BOT, [])  # nothing configured: the bot's own server
-    assert not allowed("@eve:evil.org", BOT, [])
-    assert allowed("@eve:evil.org", BOT, [":evil.org"])
-    assert allowed("@ann:other.org", BOT, ["@ann:other.org"])
-    assert not allowed("@bob:other.org", BOT, ["@ann:other.org"])
+    assert not allowed("@ann:example.org", [])  # nothing configured: nobody yet
+    assert allowed("@ann:example.org", [":example.org"])
+    assert not allowed("@eve:evil.org", [":example.org"])
+    assert allowed("@ann:other.org", ["@ann:other.org"])
+    assert not allowed("@bob:other.org", ["@ann:other.org"])
 
 
 def test_power_levels_and_room_creators():
@@ -108,5 +108,7 @@ def test_errors_as_the_outbox_understands_them():
     forbidden = ErrorResponse("no", "M_FORBIDDEN")
     assert isinstance(translate(forbidden, private=True), Unreachable)
     assert type(translate(forbidden, private=False)) is PermanentError
+    lost = translate(forbidden, private=False, lost="silenced")
+    assert isinstance(lost, ChatLost) and lost.reason == "silenced"
     assert isinstance(translate(ErrorResponse("gone", "M_UNKNOWN"), private=False),
                       TransientError)  # no HTTP status known: may work later
