@@ -495,13 +495,16 @@ class MatrixAdapter:
         and his game's group once), rather than his commands vanishing."""
         sender = str(event.get("sender", ""))
         session = (event.get("content") or {}).get("session_id")
-        await self.tell_about(sender, room_id, "unreadable", f"unreadable-{sender}-{session}")
+        await self.tell_about(sender, room_id, "unreadable", f"unreadable-{sender}-{session}",
+                              group=self.is_group(room_id))
 
     async def tell_about(self, user: str, room_id: str, situation: Situation,
-                         update_id: str) -> None:
-        """Hand the service news about a person (see `ports.Situation`)."""
+                         update_id: str, group: bool = False) -> None:
+        """Hand the service news about a person (see `ports.Situation`), seen in a game
+        room (`group`) or elsewhere."""
         await self._give(Incoming(platform=PLATFORM, update_id=update_id, user=user,
-                                  user_name=self.name(room_id, user), situation=situation))
+                                  user_name=self.name(room_id, user), situation=situation,
+                                  chat=room_id if group else None))
 
     def _incoming(self, room_id: str, event_id: str, sender: str, private: bool,
                   **fields: Any) -> Incoming:

@@ -232,7 +232,8 @@ class GameService:
         """Do what the update asks; a pressed button may have its own answer (else it was
         noted). Refusals are raised as `Reply`."""
         if incoming.situation is not None:
-            await situations.tell(incoming, person)
+            await situations.tell(incoming, person,
+                                  await self._chat(incoming) if incoming.chat else None)
             return None
         if incoming.button is not None:
             return await self.press_token(incoming.button, person, in_private=incoming.private)

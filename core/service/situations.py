@@ -2,13 +2,13 @@
 an edit that does not count, messages the bot cannot decrypt, a private room it will not
 use, an invitation nobody accepted. The person is told privately; where the group must know
 (it would otherwise wait for commands that never reach the bot), their game's group is told
-too, once per game and person.
+too (the chat where it happened, else his game's), once per game and person.
 """
 
 from __future__ import annotations
 
+from core.storage.models import Chat, Identity, KeyValue, Seat
 from core.storage.models import Game as GameRow
-from core.storage.models import Identity, KeyValue, Seat
 
 from . import outbox, texts
 from .codec import text_payload
@@ -26,7 +26,9 @@ GROUP: dict[Situation, str] = {
 CURRENT = ("lobby", "running")
 
 
-async def tell(incoming: Incoming, person: Identity) -> None:
+async def tell(incoming: Incoming, person: Identity, chat: Chat | None) -> None:
+    """Tell the person, and where it matters the group: `chat` where the platform saw it
+    happen, else his current game's."""
     situation = incoming.situation
     assert situation is not None
     row = await _current_game(person)
@@ -34,13 +36,16 @@ async def tell(incoming: Incoming, person: Identity) -> None:
     if private is not None:
         await outbox.to_person(person, text_payload(private), game=row)
     group = GROUP.get(situation)
-    if group is None or row is None:
+    if chat is None and row is not None:
+        chat = await row.chat
+    if group is None or chat is None:
         return
-    flag = f"told-{situation}-{row.id}-{person.id}"
+    game = row if row is not None and row.chat_id == chat.id else None
+    flag = f"told-{situation}-{chat.id}-{game.id if game else 0}-{person.id}"
     if await KeyValue.exists(key=flag):
         return
     await KeyValue.create(key=flag, value=True)
-    await outbox.to_group(await row.chat, text_payload(group, name=person.name), game=row)
+    await outbox.to_group(chat, text_payload(group, name=person.name), game=game)
 
 
 async def _current_game(person: Identity) -> GameRow | None:

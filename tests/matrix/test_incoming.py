@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from nio import ErrorResponse
 
-from adapters.matrix import content
+from adapters.matrix import content, names
 from adapters.matrix.errors import translate
 from adapters.matrix.incoming import (
     KEYCAPS,
@@ -112,3 +112,19 @@ def test_errors_as_the_outbox_understands_them():
     assert isinstance(lost, ChatLost) and lost.reason == "silenced"
     assert isinstance(translate(ErrorResponse("gone", "M_UNKNOWN"), private=False),
                       TransientError)  # no HTTP status known: may work later
+
+
+def test_display_names_as_the_spec_computes_them():
+    assert names.clean("Ann\n\n☀️ Bob is\u202e a\tchangeling\x07") == \
+        "Ann ☀️ Bob is a changeling"
+    members = {"!g": {"@ann:x": ("join", "Ann"), "@bob:x": ("join", "ann"),
+                      "@cid:x": ("join", None), "@eve:x": ("join", "Cid @ann:x"),
+                      "@old:x": ("leave", "Cid")},
+               "!dm": {"@bob:x": ("join", "Bobby"), BOT: ("join", "Nightfall")}}
+    shown = {user: names.display_name(members, "!g", user, {"!dm"})
+             for user in ("@ann:x", "@bob:x", "@cid:x", "@eve:x")}
+    assert shown == {"@ann:x": "Ann (@ann:x)", "@bob:x": "ann (@bob:x)", "@cid:x": "cid",
+                     "@eve:x": "Cid @ann:x (@eve:x)"}
+    assert names.display_name(members, "!dm", "@bob:x", {"!dm"}) == "ann (@bob:x)"
+    long = names.with_id("D" * 300, "@dot:example.org")
+    assert len(long) == names.NAME_LENGTH and long.endswith(" (@dot:example.org)")
