@@ -28,7 +28,6 @@ from nio import (
     ErrorResponse,
     LoginResponse,
     MessageDirection,
-    RoomPreset,
     SyncResponse,
     WhoamiResponse,
 )
@@ -67,6 +66,7 @@ from .incoming import (
 from .invites import on_invite
 from .rooms import PrivateRooms
 from .standing import Standings
+from .teams import TeamRooms
 
 log = logging.getLogger(__name__)
 # what a homeserver answers to credentials that will never work
@@ -79,15 +79,6 @@ MAX_ANSWER_ID = 32  # longer button tokens get short poll answer ids, mapped bac
 MAX_BACKFILL_PAGES = 20
 MAX_EVENT_ATTEMPTS = 3  # an event the service keeps failing on is skipped after that
 SEEN_MEMORY = 20_000  # event ids remembered in memory (the service dedupes on all of them)
-# A team room: only the bot (its creator, power 100 before room version 12) may invite, kick
-# or change the room (encryption, history); members talk. History is visible from joining
-# on, as a relay would have shown a newcomer nothing older.
-TEAM_LEVELS = {"invite": 100, "kick": 100, "ban": 100, "redact": 50, "state_default": 100,
-               "events_default": 0, "users_default": 0}
-TEAM_STATE = ({"type": "m.room.history_visibility", "state_key": "",
-               "content": {"history_visibility": "joined"}},
-              {"type": "m.room.guest_access", "state_key": "",
-               "content": {"guest_access": "forbidden"}})
 
 
 @dataclass(frozen=True)
@@ -136,8 +127,7 @@ class MatrixAdapter:
         self._encrypted: set[str] = set()  # rooms with m.room.encryption
         self.rooms = PrivateRooms(self)
         self.standing = Standings(self)
-        self._teams: dict[str, str] = {}  # team key → its room
-        self._team_rooms: dict[str, str] = {}  # room → team key
+        self.teams = TeamRooms(self)
         self._failures: dict[str, int] = {}  # event id → failed attempts to hand it over
         self._txn = ""  # this database's prefix for transaction ids (outbox ids restart)
         self.crypto: Crypto | None = None  # end-to-end encryption, when on
@@ -166,7 +156,7 @@ class MatrixAdapter:
             self._since = await store.load("sync", self.user_id)
             self._full_state = True
             await self.rooms.load()
-            self._set_teams(await store.load("teams", self.user_id) or {})
+            await self.teams.load()
             self._txn = await store.load("txn", self.user_id) or secrets.token_hex(4)
             await store.save(self._txn, "txn", self.user_id)
             profile = await self.client.get_displayname(self.user_id)
@@ -400,6 +390,12 @@ class MatrixAdapter:
         member = self._members.get(room_id, {}).get(user)
         return None if member is None else member[0]
 
+    def members_of(self, room_id: str) -> list[str]:
+        return list(self._members.get(room_id, {}))
+
+    def forget_members(self, room_id: str) -> None:
+        self._members.pop(room_id, None)
+
     def note_membership(self, room_id: str, user: str, membership: str) -> None:
         self._members.setdefault(room_id, {})[user] = (membership, None)
 
@@ -417,11 +413,11 @@ class MatrixAdapter:
 
     def is_group(self, room_id: str) -> bool:
         """A room games are played in: not the bot's private or team rooms."""
-        return room_id not in self.rooms.rooms and room_id not in self._team_rooms
+        return room_id not in self.rooms.rooms and room_id not in self.teams.by_room
 
     def name(self, room_id: str, user: str) -> str:
         return names.display_name(self._members, room_id, user,
-                                  set(self.rooms.rooms) | set(self._team_rooms))
+                                  set(self.rooms.rooms) | set(self.teams.by_room))
 
     async def levels(self, room_id: str) -> dict[str, Any]:
         """The room's power levels (and creators), read from the server if no sync has
@@ -526,7 +522,7 @@ class MatrixAdapter:
         if not text:
             return
         command = as_command(text, mentions) or (text if text.startswith("/") else None)
-        team = self._team_rooms.get(room_id)
+        team = self.teams.by_room.get(room_id)
         if team is not None:  # the members read it here; a command is answered in private
             await self._give(self._incoming(room_id, event_id, sender, True,
                                             text=command or text,
@@ -737,71 +733,22 @@ class MatrixAdapter:
         return str(response.event_id)
 
     # ------------------------------------------------------------------ team rooms
-    def _set_teams(self, teams: dict[str, str]) -> None:
-        self._teams = dict(teams)
-        self._team_rooms = {room: key for key, room in self._teams.items()}
-
     async def team(self, order: TeamRoom) -> None:
-        """A team chat as a room of its own: created on first need with the members
-        invited, then kept in line: whoever joins the chat is invited, whoever leaves it
-        (the dead, a replaced player) is removed by the bot."""
-        assert self.client is not None
+        """A team chat as a room of its own (see teams.py); when the game is over the bot
+        says goodbye there and leaves."""
         try:
-            room_id = self._teams.get(order.key)
-            if order.closed:
-                if room_id is not None:
-                    await self._close_team_room(order, room_id)
-                return
-            wanted = {user for user in order.members if user.startswith("@")}  # not a seat
-            if room_id is None:  # given by /replace to a name that is no Matrix account
-                if wanted:
-                    await self._create_team_room(order, sorted(wanted))
-                return
-            present = {user for user, (membership, _) in self._members.get(room_id, {}).items()
-                       if membership in ("join", "invite") and user != self.user_id}
-            for user in sorted(wanted - present):
-                response = await self.client.room_invite(room_id, user)
-                if isinstance(response, ErrorResponse):
-                    raise Failed(response)
-                self._members.setdefault(room_id, {})[user] = ("invite", None)
-            for user in sorted(present - wanted):
-                response = await self.client.room_kick(room_id, user)
-                if isinstance(response, ErrorResponse):
-                    raise Failed(response)
-                self._members[room_id][user] = ("leave", None)
+            room_id = self.teams.by_key.get(order.key)
+            if not order.closed:
+                await self.teams.update(order)
+            elif room_id is not None:
+                txn = f"nightfall-{self._txn}-{order.outbox_id}"  # a retry is posted once
+                await self._send_event(room_id, "m.room.message", content.message(order.about),
+                                       txn)
+                await self.teams.close(order.key, room_id)
         except Failed as failed:
             raise translate(failed.response, private=False) from failed
         except NETWORK_ERRORS as err:
             raise network(err) from err
-
-    async def _create_team_room(self, order: TeamRoom, members: list[str]) -> None:
-        assert self.client is not None
-        created = await self.client.room_create(
-            name=order.title, topic=order.about, preset=RoomPreset.private_chat,
-            invite=members, initial_state=list(TEAM_STATE),
-            power_level_override=TEAM_LEVELS)
-        if isinstance(created, ErrorResponse):
-            raise Failed(created)
-        room_id = str(created.room_id)
-        self._members[room_id] = {user: ("invite", None) for user in members}
-        self._teams[order.key] = room_id
-        self._team_rooms[room_id] = order.key
-        await store.save(self._teams, "teams", self.user_id)
-
-    async def _close_team_room(self, order: TeamRoom, room_id: str) -> None:
-        """The game is over: say goodbye, leave and forget the room (the players keep it);
-        the bot no longer syncs it or answers there."""
-        assert self.client is not None
-        txn = f"nightfall-{self._txn}-{order.outbox_id}"  # a retry is posted once
-        await self._send_event(room_id, "m.room.message", content.message(order.about), txn)
-        response = await self.client.room_leave(room_id)
-        if isinstance(response, ErrorResponse):
-            raise Failed(response)
-        await self.client.room_forget(room_id)
-        self._teams.pop(order.key, None)
-        self._team_rooms.pop(room_id, None)
-        self._members.pop(room_id, None)
-        await store.save(self._teams, "teams", self.user_id)
 
     # ------------------------------------------------------------------ muting
     async def silence(self, order: Silence) -> None:

@@ -1,6 +1,6 @@
-"""The rooms themselves, against a real Synapse: private rooms whose creation half fails (no
-orphan room stays, a failure that may pass is retried on the same room, a person nobody
-can invite is unreachable), invitations nobody accepts (the group is reminded, once), a game
+"""The rooms themselves, against a real Synapse: private and team rooms whose creation half
+fails (no orphan room stays, a failure that may pass is retried on the same room, a person
+nobody can invite is unreachable), invitations nobody accepts (the group is reminded, once), a game
 room upgraded mid-game (the game follows to the replacement room), a bot kicked or demoted
 (the game pauses, the host is told privately, as on Telegram), and a bot with `allow` empty
 (it accepts no invites)."""
@@ -10,13 +10,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 from urllib.parse import quote
 
 import pytest
 from nio import ErrorResponse, RoomPreset
 
-from core.service.ports import Outgoing, Unreachable
+from core.service.ports import Outgoing, TeamRoom, TransientError, Unreachable
 from core.storage.models import Outbox
 
 from .harness import Player, Table, open_table, sign_up
@@ -202,5 +203,50 @@ async def test_with_allow_empty_the_bot_accepts_no_invites(synapse, register, cl
                                                       invite=[bot])
         assert await settled_membership(table.host, created.room_id, bot) == "leave"
         assert await membership(table.host, table.room, bot) == "leave"
+    finally:
+        await table.stop()
+
+
+async def test_a_team_room_whose_invite_fails_is_completed_in_the_same_room(
+        synapse, register, clients, tmp_path):
+    """A team room is created without invites and its members invited one by one: the one
+    invite that fails for a while fails the order after the others, and the retry invites
+    him into the same room."""
+    table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 3)
+    try:
+        client = table.adapter.client
+        assert client is not None
+        real_create, real_invite = client.room_create, client.room_invite
+        real_get = client.room_get_state_event
+        cid = table.players["Cid"]
+        stalled: list[str] = []
+
+        async def create(*args: Any, **kwargs: Any) -> Any:  # Synapse's half-failure
+            if cid.user_id in (kwargs.get("invite") or ()) and not stalled:
+                stalled.append("create")
+                await real_create(*args, **{**kwargs, "invite": []})
+                return ErrorResponse(STALLED, "M_UNKNOWN")
+            return await real_create(*args, **kwargs)
+
+        async def invite(room_id: str, user_id: str) -> Any:
+            if user_id == cid.user_id and not stalled:
+                stalled.append("invite")
+                return ErrorResponse(STALLED, "M_UNKNOWN")
+            return await real_invite(room_id, user_id)
+
+        client.room_create, client.room_invite = create, invite  # type: ignore[method-assign]
+        before = joined_rooms(table)
+        order = TeamRoom(outbox_id=10**6, chat_ref=table.room, key="1/team", title="Team",
+                         about="Talk here.",
+                         members=(table.players["Bob"].user_id, cid.user_id))
+        with pytest.raises(TransientError):
+            await table.adapter.team(order)
+        await table.adapter.team(replace(order, outbox_id=10**6 + 1))  # the retry
+        made = joined_rooms(table) - before
+        assert stalled and len(made) == 1  # one room, with both invited
+        room = next(iter(made))
+        for player in (cid, table.players["Bob"]):
+            state = await real_get(room, "m.room.member", player.user_id)
+            assert state.content["membership"] == "invite", player.name
     finally:
         await table.stop()
