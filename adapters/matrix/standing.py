@@ -25,6 +25,7 @@ from nio import ErrorResponse
 
 from core.service.ports import ChatEvent
 
+from . import store
 from .incoming import PLATFORM
 from .power import Standing, standing
 
@@ -81,8 +82,7 @@ class Standings:
         the replacement of an upgraded room takes over its games."""
         old = next((o for o, new in self.successors.items() if new == room_id), None)
         if old is not None:
-            self._followed.add(room_id)
-            await self._tell(ChatEvent(PLATFORM, old, "moved", new_ref=room_id))
+            await self._moved(old, room_id)
         await self._tell(ChatEvent(PLATFORM, room_id, "restored"))
 
     def is_replacement(self, room_id: str) -> bool:
@@ -116,8 +116,16 @@ class Standings:
                          old, new, response)
                 return
             log.info("matrix: %s was upgraded; joined its replacement %s", old, new)
+        await self._moved(old, new)
+
+    async def _moved(self, old: str, new: str) -> None:
+        """The games move once: a restart that reads the tombstone again finds the move
+        done (a chat the old room got since, by a stray command, stays where it is)."""
         self._followed.add(new)
+        if await store.load("upgraded", old) == new:
+            return
         await self._tell(ChatEvent(PLATFORM, old, "moved", new_ref=new))
+        await store.save(new, "upgraded", old)
 
     async def _tell(self, event: ChatEvent) -> None:
         await self.adapter.tell(event)

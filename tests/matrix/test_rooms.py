@@ -148,6 +148,12 @@ async def test_an_upgraded_game_room_takes_its_game_to_the_replacement_room(
         await cid.say(new, "!join")
         await eventually(table, lambda: any("Signed up (3): Ann, Bob, Cid." in t
                                             for t in signups()))
+
+        await table.stop()  # a restart reads the tombstone again: the game stays moved
+        await table.start()
+        await table.settle()
+        row = await table.game_row()
+        assert row is not None and (await row.chat).ref == new
     finally:
         await table.stop()
 
