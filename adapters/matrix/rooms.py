@@ -7,7 +7,8 @@ an empty room nobody knows of, and each retry would add one. So the new room is 
 before the invite: a failure that may pass (a 5xx, M_UNKNOWN, a 429, the network) is retried
 on the same room; one that cannot (the person does not exist, may not be invited, cannot
 join that room version) leaves and forgets the room, and the person counts as unreachable
-(the group is told, once).
+(the group is told, once). A server that does not know the room's version gets a new room
+in version 10 instead.
 
 An invite is only a door: no client joins it for the player, and what the bot writes waits
 behind it. A player who has not accepted it after `invite_wait` seconds is reminded in the
@@ -38,14 +39,26 @@ if TYPE_CHECKING:
     from .adapter import MatrixAdapter
 
 log = logging.getLogger(__name__)
+# what an invite answers when the invitee's server does not know the room's version: the
+# room is made again in this version (stable since 2022, known to every current server)
+OLDER_SERVER = ("M_UNSUPPORTED_ROOM_VERSION", "M_INCOMPATIBLE_ROOM_VERSION")
+FALLBACK_VERSION = "10"
+FINAL = ("M_FORBIDDEN", "M_NOT_FOUND", "M_INVALID_PARAM", "M_BAD_JSON", *OLDER_SERVER)
 MEGOLM = {"type": "m.room.encryption", "state_key": "",
           "content": {"algorithm": "m.megolm.v1.aes-sha2"}}
 
 
 def may_pass(response: ErrorResponse) -> bool:
-    """A failure worth retrying: rate limited, a server error, or no answer saying more."""
+    """A failure worth retrying: rate limited, a server error, or no answer saying more
+    (an error code that says why is final)."""
+    if response.status_code in FINAL:
+        return False
     status = http_status(response)
     return is_rate_limited(response) or status is None or status >= 500
+
+
+class OlderServer(Exception):
+    """The invitee's server does not know the room's version."""
 
 
 class PrivateRooms:
@@ -104,7 +117,15 @@ class PrivateRooms:
         if room_id is None:
             room_id = await self._create()
             await store.save(room_id, "creating", user)
-        await self._invite(room_id, user, created=True)
+        try:
+            await self._invite(room_id, user, created=True)
+        except OlderServer:  # once more, in a room version every server knows
+            room_id = await self._create(FALLBACK_VERSION)
+            await store.save(room_id, "creating", user)
+            try:
+                await self._invite(room_id, user, created=True)
+            except OlderServer as err:
+                raise Unreachable(f"matrix: {user} cannot be invited: {err}") from err
         await store.drop("creating", user)
         adapter.note_membership(room_id, user, "invite")
         await self.add(user, room_id)
@@ -133,11 +154,12 @@ class PrivateRooms:
     def _usable(self, room_id: str) -> bool:
         return self.adapter.settings.encrypt_private or not self.adapter.is_encrypted(room_id)
 
-    async def _create(self) -> str:
+    async def _create(self, version: str | None = None) -> str:
+        """A new private room, in the homeserver's default room version or `version`."""
         client = self.adapter.client
         assert client is not None
         created = await client.room_create(
-            is_direct=True, preset=RoomPreset.private_chat,
+            is_direct=True, preset=RoomPreset.private_chat, room_version=version,
             initial_state=[MEGOLM] if self.adapter.settings.encrypt_private else [])
         if isinstance(created, ErrorResponse):
             raise Failed(created)
@@ -147,7 +169,8 @@ class PrivateRooms:
         """Invite as a direct chat (the member event says `is_direct`, as createRoom's
         invite would). A failure that may pass is raised for a retry on this room; one that
         cannot makes the person unreachable, and a room just created for them is left and
-        forgotten (no orphan stays behind)."""
+        forgotten (no orphan stays behind); a server that does not know the room's version
+        raises `OlderServer`, for a new room in an older version."""
         client = self.adapter.client
         assert client is not None
         response = await client.room_put_state(room_id, "m.room.member",
@@ -157,9 +180,13 @@ class PrivateRooms:
             return
         if may_pass(response):
             raise Failed(response)
-        log.warning("matrix: %s cannot be invited to a private room: %s", user, response)
         if created:
             await self._abandon(room_id, user)
+            if response.status_code in OLDER_SERVER:
+                log.info("matrix: %s's server does not know the room version: %s", user,
+                         response)
+                raise OlderServer(str(response))
+        log.warning("matrix: %s cannot be invited to a private room: %s", user, response)
         raise Unreachable(f"matrix: {user} cannot be invited: {response}")
 
     async def _abandon(self, room_id: str, user: str) -> None:

@@ -50,12 +50,15 @@ async def test_a_private_room_is_created_once_and_a_failed_invite_leaves_no_orph
         synapse, register, clients, tmp_path):
     """Synapse creates a room, then invites: an invite that fails for a while (the player's
     server answers 502) is tried again on the same room; one that cannot work (a server the
-    bot may not reach) leaves and forgets the room, and the person is unreachable."""
+    bot may not reach) leaves and forgets the room, and the person is unreachable; a server
+    that does not know the room version gets a room of version 10."""
     table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 3)
     try:
         client = table.adapter.client
         assert client is not None
         real_create, real_put = client.room_create, client.room_put_state
+        real_get = client.room_get_state_event
+        cid = table.players["Cid"]
         stalled: list[str] = []
 
         async def create(*args: Any, **kwargs: Any) -> Any:  # Synapse's half-failure
@@ -70,6 +73,9 @@ async def test_a_private_room_is_created_once_and_a_failed_invite_leaves_no_orph
             if kind == "m.room.member" and body.get("membership") == "invite" and not stalled:
                 stalled.append("invite")
                 return ErrorResponse(STALLED, "M_UNKNOWN")
+            version = (await real_get(room_id, "m.room.create")).content["room_version"]
+            if state_key == cid.user_id and version != "10":  # Cid's server is older
+                return ErrorResponse("Room version not supported", "M_UNSUPPORTED_ROOM_VERSION")
             return await real_put(room_id, kind, body, state_key=state_key)
 
         client.room_create, client.room_put_state = create, put  # type: ignore[method-assign]
@@ -83,6 +89,13 @@ async def test_a_private_room_is_created_once_and_a_failed_invite_leaves_no_orph
         assert stalled  # the first invite failed
         assert joined_rooms(table) - before == {bob.dm}  # one room: no orphan beside it
         assert not any("I cannot write to you privately" in t for t in table.group_texts())
+
+        before = joined_rooms(table)
+        await cid.say(table.room, "!join")
+        await eventually(table, lambda: any(t.startswith("You are in!")
+                                            for t in private_texts(cid)))
+        assert joined_rooms(table) - before == {cid.dm}
+        assert (await real_get(cid.dm, "m.room.create")).content["room_version"] == "10"
 
         # a person on a server the bot may not reach: no room stays, he is unreachable
         before = joined_rooms(table)
