@@ -119,6 +119,7 @@ class MatrixSettingsSection(Section):
     # who may invite the bot into a room: "@user:server" or ":server"; [] = nobody yet
     allow: list[str] = Field(default_factory=list)
     encrypt_private: bool = False  # encrypted private rooms (players' clients may hide them)
+    room_mentions: bool = True  # @room the vote's opening and results (if the power suffices)
     rates: RateSettings = RateSettings()
 
     @model_validator(mode="after")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import re
 from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
@@ -21,6 +22,9 @@ from core.engine.messages import Message, Ref
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 DOMAIN = "nightfall"
 SOURCE_LOCALE = "en"
+# A command in a text: a slash at the start or after a space or an opening quote or bracket,
+# then a word (in any script) or a `{placeholder}`. URLs, "Europe/Berlin" and "1/2" are not.
+COMMAND_SLASH = re.compile(r"(?<![^\s(\[«„“\"'])/(?=[^\W\d_]|\{)")
 
 
 @cache
@@ -42,15 +46,24 @@ def available_locales() -> list[str]:
     return sorted({SOURCE_LOCALE, *found})
 
 
+def with_prefix(template: str, prefix: str) -> str:
+    """A text's commands written with the platform's command prefix (`!vote` on Matrix,
+    where clients take `/word` as their own command); only the template is changed, never
+    what fills it (a name, a link)."""
+    return template if prefix == "/" else COMMAND_SLASH.sub(prefix, template)
+
+
 class Renderer:
-    """Renders engine messages for one locale; `names` maps player ids to display names."""
+    """Renders engine messages for one locale; `names` maps player ids to display names;
+    commands are written with `command_prefix` (see `with_prefix`)."""
 
     def __init__(self, locale: str, vocabulary: Mapping[str, Mapping[str, str]],
-                 names: Callable[[str], str]) -> None:
+                 names: Callable[[str], str], command_prefix: str = "/") -> None:
         self.locale = locale
         self.t = translations(locale)
         self.vocabulary = vocabulary
         self.names = names
+        self.command_prefix = command_prefix
 
     def word(self, ref: Ref) -> str:
         if ref.kind == "player":
@@ -83,4 +96,5 @@ class Renderer:
                      params: Mapping[str, Any]) -> str:
         template = (self.t.ngettext(key, plural, count or 0) if plural is not None
                     else self.t.gettext(key))
-        return template.format(**{k: self.value(v) for k, v in params.items()})
+        return with_prefix(template, self.command_prefix).format(
+            **{k: self.value(v) for k, v in params.items()})

@@ -27,9 +27,10 @@ from core.storage.models import LogEntry, Outbox
 SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
-async def assert_no_early_secrets(seen: set[str], row: GameRow) -> int:
+async def assert_no_early_secrets(seen: set[str], row: GameRow, prefix: str = "/") -> int:
     """Check every engine message the group received (`seen`: every version of every text
-    the group's members could read); returns how many were checked."""
+    the group's members could read, its commands written with the platform's `prefix`);
+    returns how many were checked."""
     rows = [r for r in await Outbox.filter(game_id=row.id, private=False, status="sent")
             .order_by("id") if "seq" in r.payload]
     commands = [command_from_json(e.command)
@@ -39,7 +40,7 @@ async def assert_no_early_secrets(seen: set[str], row: GameRow) -> int:
     words = Renderer("en", rules.vocabulary, str)
     checked = 0
     for message in rows:
-        text = (await render(message)).text
+        text = (await render(message, prefix)).text
         assert text in seen, f"delivered but not in the group's history: {text}"
         seq = message.payload["seq"]
         state = replay(rules, setup, commands[:seq]).state

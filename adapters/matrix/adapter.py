@@ -47,12 +47,12 @@ from core.service.ports import (
 )
 from core.service.runtime import Handler
 
-from . import content, names, power, store
+from . import content, names, polls, power, store
+from .ballots import Ballots, keep_keyboard
 from .crypto import CRYPTO_ERRORS, Crypto, close_store, open_store
 from .errors import NETWORK_ERRORS, Failed, is_rate_limited, network, translate
 from .incoming import (
     PLATFORM,
-    POLL_RESPONSE_TYPES,
     as_command,
     choice_by_label,
     choice_number,
@@ -60,7 +60,6 @@ from .incoming import (
     keycap_number,
     mention_names,
     message_body,
-    poll_selections,
     relation,
 )
 from .invites import on_invite
@@ -75,7 +74,6 @@ REFUSED = ("M_FORBIDDEN", "M_UNKNOWN_TOKEN", "M_USER_DEACTIVATED", "M_INVALID_US
 # Synapse's default `rc_message`: 0.2 messages a second per account, edits included (exempt
 # the bot with the admin API's override_ratelimit and raise this in the settings).
 LIMITS = RateLimits(overall=0.2)
-MAX_ANSWER_ID = 32  # longer button tokens get short poll answer ids, mapped back on answer
 MAX_BACKFILL_PAGES = 20
 MAX_EVENT_ATTEMPTS = 3  # an event the service keeps failing on is skipped after that
 SEEN_MEMORY = 20_000  # event ids remembered in memory (the service dedupes on all of them)
@@ -98,11 +96,17 @@ class MatrixSettings:
     sync_timeout: float = 30.0  # seconds a long-poll sync waits for news
     timeline_limit: int = 50  # events per room per sync; more is fetched from /messages
     notices: bool = True  # answer a private choice ("noted", or why not) in the room
+    # `@room` the vote's opening and the results, where the room's power levels let the bot
+    # (`notifications.room`, 50 by default): else they notify as plain messages do
+    room_mentions: bool = True
     limits: RateLimits = field(default=LIMITS)
 
 
 class MatrixAdapter:
     platform = PLATFORM
+    # Element takes `/join` as its own command and asks about every other `/word`: the
+    # bot's texts say `!vote` (a `/vote` that a client lets through works as well)
+    command_prefix = "!"
 
     def __init__(self, settings: MatrixSettings) -> None:
         if not (settings.password or settings.access_token):
@@ -131,6 +135,7 @@ class MatrixAdapter:
         self._failures: dict[str, int] = {}  # event id → failed attempts to hand it over
         self._txn = ""  # this database's prefix for transaction ids (outbox ids restart)
         self.crypto: Crypto | None = None  # end-to-end encryption, when on
+        self.ballots = Ballots(self._send_event)
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self, handle: Handler) -> None:
@@ -479,8 +484,8 @@ class MatrixAdapter:
             await self._on_message(room_id, event_id, sender, body)
         elif kind == "m.reaction":
             await self._on_reaction(room_id, event_id, sender, body)
-        elif kind in POLL_RESPONSE_TYPES:
-            await self._on_poll_response(room_id, event_id, sender, str(kind), body)
+        elif kind in polls.RESPONSE_TYPES:
+            await self._on_poll_response(room_id, event_id, sender, body)
         elif kind == "m.room.encrypted":
             log.info("matrix: cannot read an encrypted event in %s (encryption is off)",
                      room_id)
@@ -575,7 +580,7 @@ class MatrixAdapter:
         await self._press(room_id, event_id, sender, str(keyboard["tokens"][number - 1]),
                           private=private)
 
-    async def _on_poll_response(self, room_id: str, event_id: str, sender: str, kind: str,
+    async def _on_poll_response(self, room_id: str, event_id: str, sender: str,
                                 body: dict[str, Any]) -> None:
         """An answer to one of the bot's polls: its answer id maps back to the ballot's
         button, which the service judges (an ended poll's answer is told, in private, that
@@ -583,7 +588,7 @@ class MatrixAdapter:
         answer ids, are no votes and are dropped."""
         _, poll_id = relation(body)
         poll = await store.load("poll", poll_id) if poll_id else None
-        chosen = poll_selections(kind, body)
+        chosen = polls.selections(body)
         if not poll or poll.get("room") != room_id or not chosen:
             return
         token = poll["answers"].get(chosen[0])
@@ -641,83 +646,53 @@ class MatrixAdapter:
 
     async def _deliver(self, room_id: str, message: Outgoing) -> None:
         """The first version of a message is posted; later versions (same `replace` key)
-        edit it in place. A group ballot is a poll: its later versions (the live tally) go
-        to one status message below it, edited in place, and the poll stays until a version
-        without buttons (the vote is closed) ends it."""
+        edit it in place. A group ballot is polls and a text message (ballots.py), which its
+        later versions (the live tally, then the closing count) edit."""
         buttons = message.buttons
         txn = f"nightfall-{self._txn}-{message.outbox_id}"  # a retry is sent once
         as_poll = bool(buttons) and not message.private and not any(b.start for b in buttons)
         ref = await store.load("ref", room_id, message.replace) if message.replace else None
         if ref is not None:
             if ref["kind"] == "poll":
-                if not buttons:
-                    await self._end_poll(room_id, ref["event_id"])
-                if ref.get("status"):
-                    await self._send_event(room_id, "m.room.message",
-                                           content.edit(ref["status"], message.text), txn)
-                else:
-                    ref["status"] = await self._send_event(
-                        room_id, "m.room.message", content.message(message.text), txn)
-                    await store.save(ref, "ref", room_id, str(message.replace))
+                updated = await self.ballots.update(room_id, ref, message, txn)
+                if updated != ref:
+                    await store.save(updated, "ref", room_id, str(message.replace))
                 return
             text = content.with_options(message.text, [b.label for b in buttons])
+            msgtype = str(ref.get("msgtype", content.NOTICE))
             await self._send_event(room_id, "m.room.message",
-                                   content.edit(ref["event_id"], text), txn)
+                                   content.edit(ref["event_id"], text, msgtype), txn)
             if buttons:
                 await self._keep_keyboard(ref["event_id"], room_id, message)
             return
+        loud = await self._loudness(room_id, message)
         if as_poll:
-            event_id = await self._post_poll(room_id, message, txn)
+            ref = await self.ballots.post(room_id, message, txn, loud)
         else:
             text = content.with_options(message.text, [b.label for b in buttons])
             event_id = await self._send_event(room_id, "m.room.message",
-                                              content.message(text), txn)
+                                              content.message(text, *loud), txn)
             if buttons:
                 await self._keep_keyboard(event_id, room_id, message)
+            ref = {"kind": "text", "event_id": event_id, "msgtype": loud[0]}
         if message.replace:
-            await store.save({"kind": "poll" if as_poll else "text", "event_id": event_id},
-                             "ref", room_id, message.replace)
+            await store.save(ref, "ref", room_id, message.replace)
+
+    async def _loudness(self, room_id: str, message: Outgoing) -> content.Loudness:
+        """How a message is to notify (content.loudness): an urgent one in the group pings
+        the room if the settings allow it and the room's power levels let the bot."""
+        if not message.urgent or message.private:
+            return content.loudness(message.urgent, message.chat_ref, False)
+        ping = self.settings.room_mentions and content.may_ping_room(
+            await self.levels(room_id), self.power_of(room_id, self.user_id))
+        return content.loudness(True, None, ping)
 
     async def _keep_keyboard(self, event_id: str, room_id: str, message: Outgoing) -> None:
         """Remember what each number of a numbered keyboard presses (for replies and
         reactions); a private room's newest keyboard answers plain numbers."""
-        await store.save({"room": room_id, "private": message.private,
-                          "tokens": [b.token for b in message.buttons],
-                          "labels": [b.label for b in message.buttons],
-                          "start": [b.start for b in message.buttons]}, "kb", event_id)
+        await keep_keyboard(event_id, room_id, message.private, message.buttons)
         if message.private:
             await store.save(event_id, "kbroom", room_id)
-
-    async def _post_poll(self, room_id: str, message: Outgoing, txn: str) -> str:
-        """A new ballot: the previous poll in the room ends (if its closing version never
-        came), the new one starts."""
-        previous = await store.load("openpoll", room_id)
-        if previous:
-            await self._end_poll(room_id, str(previous))
-        answers = {}
-        shown = []
-        for number, button in enumerate(message.buttons, start=1):
-            answer_id = button.token if len(button.token) <= MAX_ANSWER_ID else f"a{number}"
-            answers[answer_id] = button.token
-            shown.append((answer_id, button.label))
-        event_id = await self._send_event(room_id, "m.poll.start",
-                                          content.poll_start(message.text, shown), txn)
-        await store.save({"room": room_id, "answers": answers, "ended": False}, "poll",
-                         event_id)
-        await store.save(event_id, "openpoll", room_id)
-        return event_id
-
-    async def _end_poll(self, room_id: str, poll_id: str) -> None:
-        """End a poll (m.poll.end; a repeat is dropped by the homeserver's transaction id)."""
-        poll = await store.load("poll", poll_id)
-        if poll is not None and poll.get("ended"):
-            return
-        await self._send_event(room_id, "m.poll.end", content.poll_end(poll_id),
-                               f"nightfall-end-{poll_id}")
-        if poll is not None:
-            await store.save({**poll, "ended": True}, "poll", poll_id)
-        if await store.load("openpoll", room_id) == poll_id:
-            await store.drop("openpoll", room_id)
 
     async def _send_event(self, room_id: str, kind: str, body: dict[str, Any],
                           txn: str | None = None) -> str:
@@ -776,6 +751,7 @@ def matrix_adapter_from(section: Any) -> MatrixAdapter:
         password=secret(section.password), access_token=secret(section.access_token),
         device_id=section.device_id or None, store_path=str(section.store_path),
         encrypt_private=section.encrypt_private, allow=tuple(section.allow),
+        room_mentions=section.room_mentions,
         limits=replace(LIMITS, **rates)))
 
 

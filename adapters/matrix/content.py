@@ -1,10 +1,15 @@
-"""The events the bot sends, as client-server API content (pure functions).
+"""The messages the bot sends, as client-server API content (pure functions).
 
-Buttons have no Matrix equivalent that every client shows, so a group ballot becomes a
-native poll (MSC3381, stable `m.poll.*` and the unstable `org.matrix.msc3381.*` keys in one
-event, since deployed clients read one or the other) and every other keyboard becomes
-numbered options in the text, answered by number, keycap reaction or label. Plain-text
-fallbacks keep everything readable in clients that know no polls."""
+Buttons have no Matrix equivalent that every client shows, so a group ballot becomes native
+polls (polls.py) with a text message listing the same options, and every other keyboard
+becomes numbered options in the text, answered by number, keycap reaction or label.
+
+Loudness: the spec's default push rule `.m.rule.suppress_notices` silences `m.notice` before
+any mention or one-to-one rule, so what a player must act on or learn (`Outgoing.urgent`) is
+`m.text`, mentioning the reader in a private room, and the whole room (`@room`) in the group
+where the room's power levels let the bot (`notifications.room`); the rest stays a notice.
+Every `m.text` carries `m.mentions`, so that the names in it ping nobody by themselves (the
+legacy display-name rule applies only to events without it)."""
 
 from __future__ import annotations
 
@@ -13,8 +18,9 @@ from typing import Any
 
 from .incoming import KEYCAPS
 
-MSGTYPE = "m.notice"  # the bot's own messages: clients show them as a bot's, bots ignore them
-POLL_ENDED = "■"  # the poll end's fallback text; the result itself is the service's message
+NOTICE = "m.notice"  # the bot's chatter: clients show it as a bot's, bots ignore it
+TEXT = "m.text"  # what must reach a phone
+ROOM_NOTIFICATION_LEVEL = 50  # the spec's default for `notifications.room`
 
 
 def option_lines(labels: Sequence[str]) -> str:
@@ -27,78 +33,41 @@ def with_options(text: str, labels: Sequence[str]) -> str:
     return f"{text}\n\n{option_lines(labels)}" if labels else text
 
 
-def message(text: str) -> dict[str, Any]:
-    return {"msgtype": MSGTYPE, "body": text}
+def message(text: str, msgtype: str = NOTICE,
+            mentions: dict[str, Any] | None = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"msgtype": msgtype, "body": text}
+    if mentions is not None:
+        body["m.mentions"] = mentions
+    return body
 
 
-def edit(original: str, text: str) -> dict[str, Any]:
+def edit(original: str, text: str, msgtype: str = NOTICE) -> dict[str, Any]:
     """An `m.replace` of one of the bot's own messages (clients show the newest version in
-    place; the `* ` body is the fallback for those that do not)."""
-    return {"msgtype": MSGTYPE, "body": f"* {text}",
-            "m.new_content": {"msgtype": MSGTYPE, "body": text},
+    place; the `* ` body is the fallback for those that do not). It keeps the original's
+    `msgtype` and mentions nobody again (an edit is no news)."""
+    return {"msgtype": msgtype, "body": f"* {text}", "m.mentions": {},
+            "m.new_content": {"msgtype": msgtype, "body": text, "m.mentions": {}},
             "m.relates_to": {"rel_type": "m.replace", "event_id": original}}
 
 
-def poll_start(question: str, answers: Sequence[tuple[str, str]]) -> dict[str, Any]:
-    """A single-choice, disclosed poll: `answers` are (answer id, label)."""
-    fallback = with_options(question, [label for _, label in answers])
-    return {
-        "m.poll": {
-            "kind": "m.disclosed", "max_selections": 1,
-            "question": {"m.text": [{"body": question}]},
-            "answers": [{"m.id": aid, "m.text": [{"body": label}]} for aid, label in answers],
-        },
-        "m.text": [{"body": fallback}],
-        "org.matrix.msc3381.poll.start": {
-            "kind": "org.matrix.msc3381.poll.disclosed", "max_selections": 1,
-            "question": {"org.matrix.msc1767.text": question, "body": question,
-                         "msgtype": "m.text"},
-            "answers": [{"id": aid, "org.matrix.msc1767.text": label}
-                        for aid, label in answers],
-        },
-        "org.matrix.msc1767.text": fallback,
-        "body": fallback,
-    }
+Loudness = tuple[str, dict[str, Any] | None]  # (msgtype, m.mentions or None for none)
 
 
-def poll_end(poll_event_id: str) -> dict[str, Any]:
-    """Closes a poll (clients stop taking answers and show the final count)."""
-    return {
-        "m.relates_to": {"rel_type": "m.reference", "event_id": poll_event_id},
-        "m.text": [{"body": POLL_ENDED}],
-        "org.matrix.msc3381.poll.end": {},
-        "org.matrix.msc1767.text": POLL_ENDED,
-        "body": POLL_ENDED,
-    }
+def loudness(urgent: bool, reader: str | None, room_ping: bool) -> Loudness:
+    """(msgtype, m.mentions) of a message: a notice, unless `urgent`; then `m.text`,
+    mentioning the private room's `reader`, or in the group the whole room if `room_ping`."""
+    if not urgent:
+        return NOTICE, None
+    if reader is not None:
+        return TEXT, {"user_ids": [reader]} if reader.startswith("@") else {}
+    return TEXT, {"room": True} if room_ping else {}
 
 
-def poll_question(content: dict[str, Any]) -> str | None:
-    """The question of a poll start, stable or unstable (for readers of the room)."""
-    stable = content.get("m.poll")
-    if isinstance(stable, dict):
-        texts = stable.get("question", {}).get("m.text") or []
-        if texts and isinstance(texts[0], dict):
-            return str(texts[0].get("body", ""))
-    unstable = content.get("org.matrix.msc3381.poll.start")
-    if isinstance(unstable, dict):
-        return str(unstable.get("question", {}).get("org.matrix.msc1767.text", ""))
-    return None
-
-
-def poll_answers(content: dict[str, Any]) -> list[tuple[str, str]]:
-    """(answer id, label) of a poll start, stable or unstable."""
-    stable = content.get("m.poll")
-    if isinstance(stable, dict):
-        return [(a["m.id"], a["m.text"][0]["body"]) for a in stable.get("answers", [])]
-    unstable = content.get("org.matrix.msc3381.poll.start")
-    if isinstance(unstable, dict):
-        return [(a["id"], a["org.matrix.msc1767.text"]) for a in unstable.get("answers", [])]
-    return []
-
-
-def poll_response(poll_event_id: str, answer_id: str, stable: bool = True) -> dict[str, Any]:
-    """A poll answer as a client sends it (used by the tests' players)."""
-    relates = {"rel_type": "m.reference", "event_id": poll_event_id}
-    if stable:
-        return {"m.relates_to": relates, "m.selections": [answer_id]}
-    return {"m.relates_to": relates, "org.matrix.msc3381.poll.response": {"answers": [answer_id]}}
+def may_ping_room(levels: dict[str, Any], power: int) -> bool:
+    """Whether a sender with `power` makes `@room` notify (the push rule
+    `.m.rule.is_room_mention` checks `sender_notification_permission`)."""
+    wanted = (levels.get("notifications") or {}).get("room", ROOM_NOTIFICATION_LEVEL)
+    try:
+        return power >= int(wanted)
+    except (TypeError, ValueError):
+        return power >= ROOM_NOTIFICATION_LEVEL

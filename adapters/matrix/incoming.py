@@ -2,9 +2,9 @@
 
 Matrix bots take commands as `!word args` or by mention (`Bot: word args`); the service
 speaks Telegram's `/word args`, so both become that. Numbers, keycap reactions and option
-labels answer a numbered keyboard; poll responses answer a poll. Events arrive as the raw
-JSON of the client-server API (nio's parsed classes differ between sync and /messages and
-know nothing of polls)."""
+labels answer a numbered keyboard; poll responses answer a poll (polls.py). Events arrive
+as the raw JSON of the client-server API (nio's parsed classes differ between sync and
+/messages and know nothing of polls)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,6 @@ from typing import Any
 
 PLATFORM = "matrix"
 
-POLL_RESPONSE_TYPES = ("m.poll.response", "org.matrix.msc3381.poll.response")
-POLL_START_TYPES = ("m.poll.start", "org.matrix.msc3381.poll.start")
 KEYCAPS = (*(f"{n}\ufe0f\u20e3" for n in range(1, 10)), "\U0001f51f")  # 1️⃣ … 9️⃣ 🔟
 COMMAND = re.compile(r"^!([A-Za-z][\w-]*)(?:\s+(.*))?$", re.S)
 NUMBER = re.compile(r"^\s*#?(\d{1,3})[.)]?\s*$")
@@ -112,18 +110,6 @@ def choice_by_label(body: str, labels: Sequence[str]) -> int | None:
     return None
 
 
-def poll_selections(event_type: str, content: dict[str, Any]) -> list[str] | None:
-    """The answer ids of a poll response (stable `m.selections` or MSC3381 `answers`)."""
-    if event_type == "m.poll.response":
-        chosen = content.get("m.selections")
-        if chosen is None and isinstance(content.get("m.poll.response"), dict):
-            chosen = content["m.poll.response"].get("answers")
-    else:
-        unstable = content.get("org.matrix.msc3381.poll.response")
-        chosen = unstable.get("answers") if isinstance(unstable, dict) else None
-    if not isinstance(chosen, list):
-        return None
-    return [c for c in chosen if isinstance(c, str)]
 
 
 def localpart(user_id: str) -> str:

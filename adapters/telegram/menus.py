@@ -21,6 +21,7 @@ GROUP_COMMANDS = (
     ("roles", N_("The roles of this game")),
     ("role", N_("What a role does: /role NAME")),
     ("nextgame", N_("Tell me when the next game opens")),
+    ("flee", N_("Leave the running game")),
     ("language", N_("Language of this chat: de, ru or en")),
     ("help", N_("All commands")),
     ("endgame", N_("End the game (host)")),
@@ -30,6 +31,7 @@ PRIVATE_COMMANDS = (
     ("pass", N_("Do nothing tonight")),
     ("status", N_("Where the game is, what is open for me")),
     ("myrole", N_("My role and all I have learned")),
+    ("flee", N_("Leave the running game")),
     ("language", N_("My language: de, ru or en")),
 )
 SCOPES = ((BotCommandScopeAllGroupChats(), GROUP_COMMANDS),

@@ -58,6 +58,15 @@ class Whisper:
 
 
 @dataclass(frozen=True, slots=True)
+class Leave:
+    """A player leaves a running game of his own accord (`/flee`, confirmed). He leaves as a
+    host's removal takes a player out (cause `left`): each rule set treats both alike."""
+
+    by: str
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
 class Host:
     """A host command: pause, resume, extend, force, modkill, replace, announce."""
 
@@ -84,4 +93,4 @@ class Tick:
     at: float = 0.0
 
 
-Command = Act | Vote | MarkEarly | Say | Whisper | Host | Close | Tick
+Command = Act | Vote | MarkEarly | Say | Whisper | Leave | Host | Close | Tick

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .commands import Act, Close, Command, Host, MarkEarly, Say, Tick, Vote, Whisper
+from .commands import Act, Close, Command, Host, Leave, MarkEarly, Say, Tick, Vote, Whisper
 from .messages import GROUP, HOST, N_, Audience, Message, Ref, player, to_player
 from .phase import ENDED, Phase
 from .refusals import Refused, refused_n
@@ -54,6 +54,9 @@ WHISPER_MAX = 2000
 # `__new__` is a Python-level call, and a game makes hundreds of them.
 _new_tuple = tuple.__new__
 HOST_COMMANDS = ("pause", "resume", "extend", "force", "modkill", "replace", "announce")
+# The causes by which a player is taken out rather than dies in the story: the host's removal
+# and a player's own leaving. Rule sets treat them alike (no reactions, no night list).
+OUT_OF_STORY = frozenset({"modkill", "left"})
 
 
 class Game:
@@ -108,7 +111,8 @@ class Game:
             if s.phase.kind == "ended":
                 raise Refused(N_("The game is over."))
             # a pause refuses commands, not talk: a group message still counts as activity
-            if s.paused and kind is not Close and kind is not Say:
+            # (and a player may still leave, as the host may still remove him)
+            if s.paused and kind is not Close and kind is not Say and kind is not Leave:
                 raise Refused(N_("The game is paused."))
         validate, perform = _HANDLERS[kind]
         checked = validate(self, command)
@@ -286,6 +290,16 @@ class Game:
         self.event("voted", voter=voter.pid, target=cmd.target)
         self.ruleset.after_vote(self, voter.pid)
 
+    def _validate_leave(self, cmd: Leave) -> None:
+        if not self.player_or_refuse(cmd.by).alive:
+            raise Refused(N_("You are no longer in the game."))
+
+    def _perform_leave(self, cmd: Leave, _: None) -> None:
+        p = self.state.players[cmd.by]
+        self.event("left", player=p.pid)
+        self.remove(p, "left")
+        self.ruleset.after_host_removal(self, p)
+
     # ------------------------------------------------------------------ host
     def _check_host(self, cmd: Host) -> None:
         s = self.state
@@ -446,6 +460,7 @@ _HANDLERS: dict[type, tuple[Any, Any]] = {
     MarkEarly: (Game._validate_early, Game._perform_early),
     Say: (Game._validate_say, Game._perform_say),
     Whisper: (Game._validate_whisper, Game._perform_whisper),
+    Leave: (Game._validate_leave, Game._perform_leave),
     Close: (Game._validate_nothing, Game._perform_close),
     Tick: (Game._validate_nothing, Game._perform_tick),
     Host: (Game._check_host, Game._perform_host),

@@ -10,7 +10,7 @@ from core.engine.messages import Message, Ref
 from core.engine.phase import Phase
 
 _COMMANDS: dict[str, type] = {cls.__name__: cls for cls in (
-    c.Act, c.Vote, c.MarkEarly, c.Say, c.Whisper, c.Host, c.Close, c.Tick)}
+    c.Act, c.Vote, c.MarkEarly, c.Say, c.Whisper, c.Leave, c.Host, c.Close, c.Tick)}
 
 
 def command_to_json(command: c.Command) -> dict[str, Any]:

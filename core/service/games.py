@@ -99,7 +99,7 @@ class Games:
         row.window = 1
         await row.save()
         self.cache[row.id] = (row.version, game)
-        await self.deliver_outcome(row, game, game.opening)
+        await self.deliver_outcome(row, game, game.opening, urgent=True)  # the role cards
         await self.sync_teams(row, game, [])
         await self.window_opened(row, game)
         return game
@@ -141,7 +141,7 @@ class Games:
         if new_window:  # the ballot closes before the group hears the result
             await self._close_ballot(row, game, outcome)
             await self._close_keyboards(row)
-        await self.deliver_outcome(row, game, rest)
+        await self.deliver_outcome(row, game, rest, urgent=new_window)  # a window's results
         await self._silence_removed(row, [e.data["player"] for e in outcome.events
                                           if e.kind == "removed"])
         if game.state.phase.kind != "ended":  # after the game its rooms are only closed
@@ -213,7 +213,8 @@ class Games:
         seats = await seat_identities(row)
         for pid in game.ruleset.waiting_for(game):
             if pid in seats:
-                await outbox.to_person(seats[pid], text_payload(key, left=left), game=row)
+                await outbox.to_person(seats[pid], {**text_payload(key, left=left),
+                                                    "urgent": True}, game=row)
 
     async def window_opened(self, row: GameRow, game: Game) -> None:
         settings = row.settings or {}
@@ -285,12 +286,18 @@ class Games:
                 await outbox.silence(chat, seats[p.pid], muted=False, game=row)
 
     # ------------------------------------------------------------------ messages and prompts
-    async def deliver_outcome(self, row: GameRow, game: Game, outcome: Outcome) -> None:
+    async def deliver_outcome(self, row: GameRow, game: Game, outcome: Outcome,
+                              urgent: bool = False) -> None:
+        """The engine's messages to their readers; `urgent` ones (the opening's role cards,
+        what a closed window decided) notify where a platform keeps a bot's messages quiet,
+        the rest (what answers a command in the middle of a window) does not."""
         seats = await seat_identities(row)
         host = await Identity.get(id=row.host_id)
         chat = await row.chat
         for message in outcome.messages:
             payload = {**message_to_json(message), "seq": row.version}  # the command behind it
+            if urgent:
+                payload["urgent"] = True
             for person in self._readers(game, message, seats, host):
                 if person is None:
                     await outbox.to_group(chat, payload, game=row)
@@ -324,7 +331,7 @@ class Games:
             buttons.append(await self.button(row, None, {"key": texts.WITHDRAW_BUTTON},
                                               {"type": "vote", "target": None}))
             await KeyValue.create(key=self._ballot_key(row), value=buttons)
-            await outbox.to_group(chat, {**text_payload(texts.VOTE_PROMPT),
+            await outbox.to_group(chat, {**text_payload(texts.VOTE_PROMPT), "urgent": True,
                                          "replace": self._ballot_key(row)},
                                   game=row, buttons=buttons)
         seats = await seat_identities(row)
@@ -443,8 +450,8 @@ class Games:
         offered = await KeyValue.get_or_none(key=key)
         entries = list(offered.value) if offered is not None else []
         replace = f"choices-{row.id}-{row.window}-{len(entries)}"
-        await outbox.to_person(person, {**payload, "replace": replace}, game=row,
-                               buttons=buttons)
+        await outbox.to_person(person, {**payload, "replace": replace, "urgent": True},
+                               game=row, buttons=buttons)
         entries.append({"identity": person.id, "replace": replace, "payload": payload})
         await KeyValue.update_or_create(key=key, defaults={"value": entries})
 

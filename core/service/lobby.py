@@ -339,7 +339,7 @@ class Lobby:
             raise Reply(texts.NO_GAME)
         if row.host_id != person.id and not admin:
             raise Reply(texts.NOT_HOST)
-        await self.cancel(row, chat, person)
+        await self.service.confirmations.ask_endgame(row, person)
 
     async def end_unreachable(self, person: Identity) -> None:
         """/endgame in the host's private chat: the game whose group the bot cannot reach
@@ -348,9 +348,7 @@ class Lobby:
         row = next((r for r in rows if (r.settings or {}).get("lost")), None)
         if row is None:
             raise Reply(texts.ENDGAME_PRIVATE_NONE)
-        await self.cancel(row, await row.chat, person)
-        await outbox.to_person(person, text_payload(texts.CANCELLED, host=person.name),
-                               game=row)
+        await self.service.confirmations.ask_endgame(row, person)
 
     async def cancel(self, row: GameRow, chat: Chat, person: Identity) -> None:
         """The host ends the game before it is decided: everybody may speak again and is

@@ -267,17 +267,18 @@ class Deliverer:
         """Deliver one row; how many platform messages it took."""
         order = row.payload.get("silence")
         team = row.payload.get("team")
+        prefix = command_prefix(adapter)
         if order is not None:
             await adapter.silence(Silence(row.id, row.chat_ref, order["user"], order["muted"]))
         elif team is not None:
-            renderer = await game_renderer(row.game_id, await reader_locale(row))
+            renderer = await game_renderer(row.game_id, await reader_locale(row), prefix)
             await adapter.team(TeamRoom(
                 row.id, row.chat_ref, team["key"], renderer.render_parts(team["title"], None,
                                                                        None, {}),
                 renderer.render_parts(team["about"], None, None, {}), tuple(team["members"]),
                 bool(team.get("closed"))))
         else:
-            message = await render(row)
+            message = await render(row, prefix)
             await adapter.send(message)
             cost = getattr(adapter, "cost", None)
             return int(cost(message)) if cost is not None else 1
@@ -285,6 +286,11 @@ class Deliverer:
 
     def _failed(self, platform: str) -> None:
         self.failures[platform] = self.failures.get(platform, 0) + 1
+
+
+def command_prefix(adapter: Adapter) -> str:
+    """How commands are typed on the adapter's platform (see `Adapter`)."""
+    return str(getattr(adapter, "command_prefix", "/"))
 
 
 async def newest_version(game_id: int, replace: str, *, identity_id: int | None = None,
@@ -336,20 +342,22 @@ async def reopen(person: Identity) -> int:
 
 
 async def personal_text(person: Identity, fallback_locale: str, answer: Any,
-                        game_id: int | None) -> str:
+                        game_id: int | None, prefix: str = "/") -> str:
     """A service answer (a `Reply`) rendered at once for one person, for platforms that show
-    it immediately (a pressed button's notice) rather than through the outbox."""
+    it immediately (a pressed button's notice) rather than through the outbox; commands
+    written with the platform's `prefix`."""
     known = set(available_locales())
     locale = next((c for c in (person.locale, person.locale_hint, fallback_locale)
                    if c in known), "en")
     params = decode(text_payload(answer.key, answer.plural, answer.count,
                                  **answer.params)["params"])
-    renderer = await game_renderer(game_id, locale)
+    renderer = await game_renderer(game_id, locale, prefix)
     return renderer.render_parts(answer.key, answer.plural, answer.count, params)
 
 
-async def game_renderer(game_id: int | None, locale: str) -> Renderer:
-    """A renderer that knows a game's player names and its rule set's vocabulary."""
+async def game_renderer(game_id: int | None, locale: str, prefix: str = "/") -> Renderer:
+    """A renderer that knows a game's player names and its rule set's vocabulary, writing
+    commands with the platform's `prefix`."""
     names: dict[str, str] = {}
     vocabulary = every_vocabulary()  # outside a game (/roles before /newgame): all rule sets'
     if game_id is not None:
@@ -358,7 +366,7 @@ async def game_renderer(game_id: int | None, locale: str) -> Renderer:
         seats = await Seat.filter(game_id=game.id, active=True).prefetch_related("identity")
         names = shown_names({seat.pid: (seat.identity.name, seat.identity.handle)
                              for seat in seats})
-    return Renderer(locale, vocabulary, lambda pid: names.get(pid, pid))
+    return Renderer(locale, vocabulary, lambda pid: names.get(pid, pid), prefix)
 
 
 @functools.cache
@@ -390,8 +398,8 @@ async def reader_locale(row: Outbox) -> str:
     return "en"
 
 
-async def render(row: Outbox) -> Outgoing:
-    renderer = await game_renderer(row.game_id, await reader_locale(row))
+async def render(row: Outbox, prefix: str = "/") -> Outgoing:
+    renderer = await game_renderer(row.game_id, await reader_locale(row), prefix)
     payload = row.payload
     text = "\n\n".join(
         renderer.render_parts(part["key"], part.get("plural"), part.get("count"),
@@ -403,7 +411,7 @@ async def render(row: Outbox) -> Outgoing:
     if row.private and row.identity_id is not None:
         recipient = (await Identity.get(id=row.identity_id)).name
     return Outgoing(row.id, row.chat_ref, row.private, text, recipient, buttons,
-                    row.payload.get("replace"))
+                    row.payload.get("replace"), bool(row.payload.get("urgent")))
 
 
 def label_text(renderer: Renderer, label: dict[str, Any]) -> str:

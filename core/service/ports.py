@@ -88,6 +88,10 @@ class Outgoing:
     recipient: str | None = None  # the display name of a private message's reader
     buttons: tuple[ButtonOut, ...] = field(default=())
     replace: str | None = None  # a newer version of the message with this key (edit in place)
+    # the reader must act on it or learn what a window decided (a role card, a prompt, the
+    # vote's opening, a result, a reminder): platforms that keep a bot's ordinary messages
+    # quiet make this one notify
+    urgent: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +205,8 @@ class Unreachable(PermanentError):
 class Adapter(Protocol):
     """What the outbox needs of a platform. Optional: `cost(message) -> int`, how many
     platform messages one outgoing message becomes (a long text split in parts), for the rate
-    limits; without it every message costs one."""
+    limits; without it every message costs one. Optional: `command_prefix`, how people type
+    a command there ("!" on Matrix): texts are rendered with it; without it, "/"."""
 
     platform: str
     limits: RateLimits

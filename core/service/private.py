@@ -1,6 +1,6 @@
 """The private chat with the bot: night actions (`/ACTION NAME`), `/pass`, what is relayed
-to a team, the player's own `/status` and `/language`, the deep links from group buttons,
-and the host's `/endgame` for a game whose group the bot cannot reach."""
+to a team, the player's own `/status`, `/myrole`, `/flee` and `/language`, the deep links
+from group buttons, and the host's `/endgame` for a game whose group the bot cannot reach."""
 
 from __future__ import annotations
 
@@ -42,6 +42,9 @@ class PrivateChats:
             return
         if word == "endgame":  # the group is out of reach: the host ends its game from here
             await self.service.lobby.end_unreachable(person)
+            return
+        if word == "flee":
+            await self.service.confirmations.ask_flee(person)
             return
         seat = await Seat.filter(identity_id=person.id, active=True,
                                  game__status="running").order_by("-id").first()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.engine.messages import NOTED
 from core.storage.models import Game as GameRow
 from core.storage.models import Identity, KeyValue, Outbox
 
@@ -30,8 +31,10 @@ async def recap(row: GameRow, person: Identity, everything: bool = False) -> Non
     told = [r for r in told if "key" in r.payload]
     opening = [r for r in told if r.payload.get("seq") == 0]
     later = [r for r in told if r.payload.get("seq") != 0]
-    if everything:  # what he learned: engine messages, no keyboards, no service notices
-        later = [r for r in later if "seq" in r.payload and not r.payload.get("buttons")]
+    if everything:  # what he learned: engine messages, no keyboards, no service notices,
+        # no acknowledgements of his own choices
+        later = [r for r in later if "seq" in r.payload and not r.payload.get("buttons")
+                 and r.payload.get("key") != NOTED]
     else:
         later = later[-LATEST:]
     parts = [part for r in (*opening, *later) for part in _parts(r.payload)]

@@ -17,7 +17,7 @@ from typing import Protocol
 from core.storage.db import close_db, open_db
 
 from .clock import Clock, RealClock
-from .outbox import Deliverer
+from .outbox import Deliverer, command_prefix
 from .pace import GameDefaults
 from .ports import Adapter, ChatEvent, Incoming, LoginRefused, Notice
 from .service import GameService
@@ -64,7 +64,8 @@ class Runtime:
         """The database, the service and the scheduler loop, without the platforms (the
         health endpoint can then report while they connect)."""
         await open_db(self.db_url)
-        self.service = GameService(self.clock, self.seed, self.defaults)
+        self.service = GameService(self.clock, self.seed, self.defaults,
+                                   {a.platform: command_prefix(a) for a in self.adapters})
         # on PostgreSQL several workers may share the games: one of them delivers at a time
         shared = self.db_url.startswith(("postgres://", "postgresql://"))
         self.deliverer = Deliverer({a.platform: a for a in self.adapters}, self.clock, shared,

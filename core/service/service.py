@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Mapping
 
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
@@ -28,6 +29,8 @@ from core.storage.models import Game as GameRow
 from . import outbox, situations, texts
 from .clock import Clock
 from .codec import text_payload
+from .confirm import KINDS as CONFIRMATIONS
+from .confirm import Confirmations
 from .games import Games, locked_game, seat_identities
 from .lobby import Lobby
 from .names import Roster
@@ -52,13 +55,18 @@ class GameService:
     """Everything between the adapters and the engine; one instance per process."""
 
     def __init__(self, clock: Clock, seed: int | None = None,
-                 defaults: GameDefaults | None = None) -> None:
+                 defaults: GameDefaults | None = None,
+                 command_prefixes: Mapping[str, str] | None = None) -> None:
         self.clock = clock
+        # how each platform's people type commands ("!" on Matrix), for the answers the
+        # service renders at once (a pressed button's notice); the outbox asks the adapter
+        self.command_prefixes = dict(command_prefixes or {})
         self.defaults = defaults or GameDefaults()
         self.games = Games(clock)
         self.lobby = Lobby(self)
         self.private = PrivateChats(self)
         self.reach = Reach(self)
+        self.confirmations = Confirmations(self)
         self.lock = asyncio.Lock()
         self.rng = random.Random(seed)
         self.commands_applied = 0
@@ -95,7 +103,8 @@ class GameService:
                             await outbox.to_person(person, payload)
                     notice = None if answer is None or not incoming.button else Notice(
                         await personal_text(person, await self._context_locale(incoming),
-                                            answer, await self._button_game(incoming.button)),
+                                            answer, await self._button_game(incoming.button),
+                                            self.command_prefixes.get(incoming.platform, "/")),
                         taken)
             except Exception:
                 self.games.cache.clear()
@@ -287,6 +296,9 @@ class GameService:
                              admin: bool, mentioned: Mentioned = ()) -> None:
         if await self.lobby.handle(word, rest, chat, person, admin):
             return
+        if word == "flee":
+            await self.confirmations.ask_flee(person, chat)
+            return
         row = await self.current_game(chat)
         if word in ("vote", "unvote", "early") or word in HOST_WORDS:
             if row is None:
@@ -383,6 +395,8 @@ class GameService:
             if in_private:
                 await outbox.to_person(person, text_payload(texts.HELP_PRIVATE))
             return None
+        if command["type"] in CONFIRMATIONS:
+            return await self.confirmations.press(row, command, person, in_private)
         if in_private != (button.pid is not None):
             raise Reply(texts.UNKNOWN_BUTTON)  # a group button pressed elsewhere, or back
         if row.status != "running" or row.window != button.window:

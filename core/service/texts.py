@@ -8,7 +8,8 @@ from core.engine.messages import N_
 HELP_GROUP = N_(
     "Commands in the group: /newgame [ruleset] opens sign-up, /join and /leave, /startgame "
     "(host), /vote NAME and /unvote, /early, /status, /rules, /roles, /role NAME, /nextgame "
-    "(be told when the next game opens), /language de|ru|en, /endgame (host). Host settings "
+    "(be told when the next game opens), /flee (leave a running game), /language de|ru|en, "
+    "/endgame (host). Host settings "
     "before the start: /option (alone: every option, its value and what it does), "
     "/option NAME VALUE, /setroles (alone: the list) role, role, … or /setroles default, "
     "/pace quick|forum [time zone], /spectators LINK|off. Host powers during the game: "
@@ -19,7 +20,8 @@ HELP_PRIVATE = N_(
     "/check Bob), /ACTION NAME NAME for two targets, /pass to do nothing. Anything else you "
     "write here goes to your team chat, if you have one. /status tells you where the game "
     "is, what is open for you and what I told you last; /myrole repeats your role and all "
-    "you have learned; /language de|ru|en sets your language.")
+    "you have learned; /flee leaves the game (after a confirmation); /language de|ru|en sets "
+    "your language.")
 
 SIGNUP_OPEN = N_("{host} opens a game of {ruleset}. Join with the button below (it opens "
                  "your private chat with me, where your role will come) or with /join; the host "
@@ -39,7 +41,7 @@ STATUS_PAUSED = N_("The game is paused.")
 STATUS_LOBBY = N_("Sign-up for {ruleset} is open: {count} joined, {needed} needed.")
 NO_GAME = N_("There is no game in this chat. Start one with /newgame.")
 ROLES_IN_RULESET = N_("Roles of {ruleset}: {roles}.")
-VOTE_PROMPT = N_("Time to vote: who gets your vote?")
+VOTE_PROMPT = N_("Time to vote: who gets your vote? Choose below, or write /vote NAME.")
 VOTE_CLOSED = N_("The vote is closed.")
 CHOICES_CLOSED = N_("This choice is closed.")
 REMIND_VOTE = N_("Time is running out: {left} left, and your vote is missing.")
@@ -91,6 +93,19 @@ NOT_A_PLAYER = N_("You are not playing in this game.")
 STALE_BUTTON = N_("This button is from an earlier phase and no longer works.")
 UNKNOWN_BUTTON = N_("This button is not valid.")
 NOT_YOUR_BUTTON = N_("This button is not for you.")
+ALREADY_OUT = N_("You are no longer in the game.")
+FLEE_CONFIRM = N_("Do you really want to leave the game? You cannot come back, and the group "
+                  "will be told that you left.")
+FLEE_BUTTON = N_("Leave the game")
+FLEE_DONE = N_("You have left the game. Thank you for playing!")
+ENDGAME_CONFIRM = N_("Do you really want to end the game now? It cannot be resumed, and every "
+                     "role will be revealed in the group.")
+ENDGAME_CONFIRM_LOBBY = N_("Do you really want to close the sign-up? Everybody who joined will "
+                           "be free again.")
+ENDGAME_BUTTON = N_("End the game")
+ENDGAME_DONE = N_("The game is ended.")
+KEEP_BUTTON = N_("No, carry on")
+KEPT = N_("All right: nothing has changed.")
 UNKNOWN_LANGUAGE = N_("I speak {names}.")
 BAD_SETTING = N_("That setting is not valid: {why}")
 BAD_PACE = N_("The pace is quick or forum, optionally followed by a time zone like "

@@ -1,22 +1,53 @@
-"""Shared helpers of the homunculus game: sides, check results, the homunculi's chain of
-command (AL-FATHER), links and Stone-holder facts."""
+"""What every part of the homunculus game shares: the sides (rules §1), the removal causes
+(§9), the phase stages actions are sent in, their names, and small questions about players —
+the side, what a check shows, the homunculi's chain of command (AL-FATHER), links."""
 
 from __future__ import annotations
 
 from core.engine.game import Game
+from core.engine.messages import N_
 from core.engine.state import Player
 
-from .roles import HOMUNCULI, LONERS, ROLES
+from .hooks import ROLES
 from .state import AlchemistsState
 
+TOWN, HOMUNCULI, ISHVALAN, CRIMSON, GREED = "town", "homunculi", "ishvalan", "crimson", "greed"
+SIDES = (TOWN, HOMUNCULI, ISHVALAN, CRIMSON, GREED)
+# Sides that may receive the Stone when it appears or passes at random (AL-STONE).
+STONE_SIDES = frozenset({TOWN, ISHVALAN, CRIMSON, GREED})
+LONERS = frozenset({ISHVALAN, CRIMSON, GREED})
 
-def als(game: Game) -> AlchemistsState:
+CAUSES = ("killed", "absorbed", "executed", "exploded", "taken", "backfire", "poisoned", "modkill",
+          "left")
+
+AT_NIGHT = frozenset({""})  # the single night stage (phase "night N")
+BY_DAY = frozenset({"vote", "reactions"})
+ANY_TIME = AT_NIGHT | BY_DAY
+
+SIDE_NAMES = {TOWN: N_("the State Alchemists"), HOMUNCULI: N_("the homunculi"),
+              ISHVALAN: N_("the Ishvalan"), CRIMSON: N_("the Crimson Alchemist"),
+              GREED: N_("Greed")}
+
+CAUSE_NAMES = {
+    "killed": N_("killed"), "absorbed": N_("killed"), "executed": N_("executed"),
+    "exploded": N_("caught in the explosion"), "taken": N_("taken by Pride"),
+    "backfire": N_("destroyed by the Stone"), "poisoned": N_("poisoned"),
+    "modkill": N_("removed by the host"), "left": N_("left the game"),
+}
+
+CHECK_NAMES = {"homunculi": N_("a homunculus"), "town": N_("a State Alchemist"),
+               "loner": N_("a loner"), "same": N_("on the same side"),
+               "different": N_("on different sides")}
+
+
+def state_of(game: Game) -> AlchemistsState:
+    """The homunculus game's own part of the game state."""
     state: AlchemistsState = game.state.rs
     return state
 
 
 def side_of(p: Player) -> str:
-    return ROLES[p.role].side
+    return ROLES[p.role].spec.side
 
 
 def check_result(p: Player) -> str:
@@ -28,7 +59,7 @@ def check_result(p: Player) -> str:
 def father(game: Game) -> Player | None:
     """The living father. There is never more than one: pride takes the role only once the
     original father is gone (AL-FATHER), so while he lives he is the answer."""
-    first = game.state.players.get(als(game).original_father or "")
+    first = game.state.players.get(state_of(game).original_father or "")
     if first is not None and first.alive and first.role == "father":
         return first
     for p in game.state.players.values():
@@ -43,7 +74,7 @@ def homunculi(game: Game) -> list[Player]:
 
 def linked_partners(game: Game, pid: str) -> set[str]:
     found: set[str] = set()
-    for a, b in als(game).links:
+    for a, b in state_of(game).links:
         if a == pid:
             found.add(b)
         elif b == pid:

@@ -1,6 +1,7 @@
 """The day (rules §7): mandatory votes with penalties (AL-MISS), early votes (AL-EARLY), the
-tie rules (AL-TIE), the reveal (AL-REVEAL), crimson's explosion, and pride's `take` owed in
-the reactions window."""
+tie rules (AL-TIE), the reveal (AL-REVEAL), and the reactions window for what the day's
+removals owe (pride's `take`). Roles add to it through the hooks: after the executions
+(crimson's explosion), when a day begins or closes."""
 
 from __future__ import annotations
 
@@ -10,13 +11,14 @@ from core.engine.phase import Phase
 
 from . import flavour
 from . import stone as stone_rules
-from .common import als, side_of
+from .common import side_of, state_of
 from .end import check_end
+from .hooks import AFTER_EXECUTIONS, DAY_BEGUN, DAY_CLOSED, REACTIONS
 from .night import begin_night
 
 
 def begin_day(game: Game, number: int) -> None:
-    state = als(game)
+    state = state_of(game)
     game.state.votes = {}
     game.state.vote_extra = {}
     state.vote_log = []
@@ -24,10 +26,8 @@ def begin_day(game: Game, number: int) -> None:
         p.statuses.discard("early")
     game.set_phase(Phase.of("day", number, "vote"))
     game.narrate(GROUP, flavour.DAY_BEGINS, number=number)
-    owed = state.take_owed_next_day
-    if owed is not None:
-        game.tell(to_player(owed), N_("You fell in the night. Name the one who falls with you, "
-                                      "now or never."))
+    for begun in DAY_BEGUN:
+        begun(game)
 
 
 def early_majority(game: Game) -> bool:
@@ -53,7 +53,7 @@ def early_majority(game: Game) -> bool:
 
 
 def close_day(game: Game) -> None:
-    state = als(game)
+    state = state_of(game)
     number = game.state.phase.number
     penalised = _missed_votes(game)
     tally = game.counted(game.tally())
@@ -75,24 +75,37 @@ def close_day(game: Game) -> None:
     # A tie of two executes both; the explosion of an executed crimson follows the executions,
     # so it never takes a player the vote has already executed (AL-TIE, crimson); one already
     # gone (taken by an executed pride) is not executed again.
-    executed = [pid for pid in doomed
+    executed = [game.state.players[pid] for pid in doomed
                 if game.state.players[pid].alive and _execute(game, pid, reveal)]
-    if any(game.state.players[pid].role == "crimson" for pid in executed):
-        _explode(game)
+    for after in AFTER_EXECUTIONS:
+        after(game, executed)
     game.state.votes = {}
     game.state.vote_extra = {}
     game.state.vote_weights = {}
     state.links = []
     state.dodging = set()
-    state.take_owed_next_day = None
+    for closed in DAY_CLOSED:
+        closed(game)
     continue_reactions(game, number)
+
+
+def close_if_early(game: Game) -> None:
+    """AL-EARLY: the day closes at once when more than half of the living hold early votes;
+    a vote, or a removal by day that leaves fewer living players, can make it so."""
+    if game.state.phase.stage == "vote" and early_majority(game):
+        game.event("closed_early", phase=game.state.phase)
+        close_day(game)
+
+
+def early_votes_allowed(game: Game) -> bool:
+    return game.state.phase.stage == "vote" and game.state.phase.number >= 3
 
 
 def _missed_votes(game: Game) -> list[str]:
     """AL-MISS: a missing vote is a miss; the threshold-th miss removes the player before the
     count (and votes for him drop), any other adds penalty votes against him. Returns who
     carries penalty votes, in seat order."""
-    state = als(game)
+    state = state_of(game)
     s = game.state
     modkill_at = int(s.options.get("missed_votes_modkill") or 0)
     penalty = int(s.options.get("missed_vote_votes") or 0)
@@ -131,7 +144,7 @@ def _first_to_reach(game: Game, leaders: list[str], tally: dict[str, int]) -> st
     current: dict[str, str] = {}
     counts: dict[str, int] = {}
     reached: dict[str, int] = {}
-    for moment, (voter, target) in enumerate(als(game).vote_log):
+    for moment, (voter, target) in enumerate(state_of(game).vote_log):
         if voter.startswith("penalty:"):
             weight = s.vote_extra.get(target or "", 0)
             counts[target or ""] = counts.get(target or "", 0) + weight
@@ -155,7 +168,7 @@ def _first_to_reach(game: Game, leaders: list[str], tally: dict[str, int]) -> st
 def _execute(game: Game, pid: str, reveal: bool) -> bool:
     """Execute one player unless a dodge saves him; whether he was executed."""
     p = game.state.players[pid]
-    if pid in als(game).dodging:
+    if pid in state_of(game).dodging:
         game.event("dodged", player=pid)
         game.tell(GROUP, N_("{name} should have been executed, but escaped!"), name=player(pid))
         return False
@@ -167,48 +180,14 @@ def _execute(game: Game, pid: str, reveal: bool) -> bool:
     return True
 
 
-def _explode(game: Game) -> None:
-    """Crimson's explosion takes the original xing and the original father with him; the
-    group is told their names, as of every death, but not their sides."""
-    state = als(game)
-    game.narrate(GROUP, flavour.EXPLOSION)
-    victims = []
-    for pid, role_id in ((state.original_xing, "xing"), (state.original_father, "father")):
-        if pid is None:
-            continue
-        victim = game.state.players[pid]
-        if victim.alive and victim.role == role_id:
-            victims.append(victim)
-    if victims:
-        game.tell(GROUP, N_("The explosion takes {names} with him."),
-                  names=tuple(player(v.pid) for v in victims))
-    else:
-        game.tell(GROUP, N_("The explosion takes nobody with him."))
-    for victim in victims:
-        game.remove(victim, "exploded")
-
-
 def continue_reactions(game: Game, number: int) -> None:
     owed = game.current_owed()
     if owed is not None:
         if game.state.phase.stage != "reactions":
             game.set_phase(Phase.of("day", number, "reactions"))
-        game.tell(to_player(owed.player), N_("You have fallen. Name the one who falls with you."))
+        game.tell(to_player(owed.player), REACTIONS[owed.kind].prompt)
         return
     if check_end(game):
         return
     stone_rules.at_phase_end(game)
     begin_night(game, number + 1)
-
-
-def settle_take(game: Game, pride: str, target: str | None) -> None:
-    """Pride's `take`: the named player leaves with him; nothing protects against it. A take
-    never names pride: at night the taken player is one more body in the morning post; by
-    day the group is told only that he has died as well (rules §5)."""
-    if target is None:
-        return
-    victim = game.state.players[target]
-    if victim.alive:
-        game.remove(victim, "taken")
-        if game.state.phase.kind != "night":
-            game.tell(GROUP, N_("{name} has died as well."), name=player(target))

@@ -6,8 +6,7 @@ from core.engine.game import Game
 from core.engine.messages import GROUP, N_, player, role
 
 from . import flavour
-from .common import als, side_of
-from .roles import CRIMSON, GREED, HOMUNCULI, HOSTILE_HOMUNCULI, ISHVALAN, TOWN
+from .common import CRIMSON, GREED, HOMUNCULI, ISHVALAN, TOWN, side_of, state_of
 
 
 def winners(game: Game) -> list[str] | None:
@@ -16,17 +15,16 @@ def winners(game: Game) -> list[str] | None:
     if not living:
         return []
     sides = [side_of(p) for p in living]
-    ishvalan = next((p for p in living if p.role == "ishvalan"), None)
+    ishvalan = next((p for p, s in zip(living, sides, strict=True) if s == ISHVALAN), None)
     main: list[str] | None = None
     if ishvalan is not None:
         others = [s for p, s in zip(living, sides, strict=True) if p is not ishvalan]
         if not others or (len(others) == 1 and (others[0] in (HOMUNCULI, TOWN) or (
-                others[0] in (CRIMSON, GREED) and als(game).stone.holder == ishvalan.pid))):
+                others[0] in (CRIMSON, GREED) and state_of(game).stone.holder == ishvalan.pid))):
             main = [ISHVALAN]
     else:
-        hostile = [p for p in living if p.role in HOSTILE_HOMUNCULI]
-        homunculi = sides.count(HOMUNCULI)
-        if not hostile and TOWN in sides:
+        homunculi = sides.count(HOMUNCULI)  # every homunculus but greed is hostile (rules §1)
+        if not homunculi and TOWN in sides:
             main = [TOWN]
         elif homunculi and homunculi >= len(living) - homunculi:
             main = [HOMUNCULI]
@@ -53,7 +51,7 @@ def check_end(game: Game) -> bool:
         game.narrate(GROUP, flavour.WON[won])
     for p in game.state.players.values():
         game.tell(GROUP, N_("{name} was {role}."), name=player(p.pid), role=role(p.role))
-    holder = als(game).stone.holder
+    holder = state_of(game).stone.holder
     if holder is not None:
         game.tell(GROUP, N_("The Philosopher's Stone was held by {name}."), name=player(holder))
     game.end(result)

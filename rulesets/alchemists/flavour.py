@@ -70,13 +70,6 @@ NOBODY_EXECUTED = (
     N_("Nobody is executed. The night will not hesitate."),
     N_("No sentence today. Hesitation has its own price."),
 )
-EXPLOSION = (
-    N_("The Crimson Alchemist explodes!"),
-    N_("A red flash. The Crimson Alchemist's last transmutation tears the square apart!"),
-    N_("The Crimson Alchemist smiles, claps once, and explodes!"),
-    N_("One last beautiful sound: the Crimson Alchemist explodes!"),
-    N_("The Crimson Alchemist detonates. The ground shakes; the smoke is red."),
-)
 WON = {
     "town": (
         N_("The game is over. The State Alchemists have won."),

@@ -6,8 +6,8 @@ from core.engine.game import Game
 from core.engine.messages import GROUP, N_, to_player
 from core.engine.state import Player
 
-from .common import als, side_of
-from .roles import STONE_SIDES
+from .common import STONE_SIDES, side_of, state_of
+from .hooks import BACKFIRE_DISCOUNTS
 
 FINISHED_AT = 5  # AL-FINISHED: at this many living players or fewer
 
@@ -18,7 +18,7 @@ def eligible(game: Game) -> list[Player]:
 
 
 def give(game: Game, holder: Player | None) -> None:
-    stone = als(game).stone
+    stone = state_of(game).stone
     stone.holder = holder.pid if holder else None
     stone.pass_to = None
     if holder is None:
@@ -43,13 +43,13 @@ def give_at_random(game: Game) -> None:
 
 def at_phase_end(game: Game) -> None:
     """The Stone appears when the phase of the k-th removal ends."""
-    stone = als(game).stone
+    stone = state_of(game).stone
     if not stone.appeared and len(game.state.removals) >= stone.threshold:
         appear(game)
 
 
 def appear(game: Game) -> None:
-    stone = als(game).stone
+    stone = state_of(game).stone
     stone.appeared = True
     stone.removals_at_appearance = len(game.state.removals)
     game.tell(GROUP, N_("The Philosopher's Stone has appeared. Someone among you holds it now."))
@@ -59,7 +59,7 @@ def appear(game: Game) -> None:
 
 def check_finished(game: Game) -> None:
     """AL-FINISHED: with five or fewer alive the Stone is finished (appearing at once)."""
-    stone = als(game).stone
+    stone = state_of(game).stone
     if stone.finished or len(game.state.living_ids()) > FINISHED_AT:
         return
     if not stone.appeared:
@@ -72,27 +72,28 @@ def check_finished(game: Game) -> None:
 
 def backfires(game: Game, holder: Player, removals_at_night_start: int) -> bool:
     """Roll for one Stone action (AL-BACKFIRE), per the option `stone_backfire`."""
-    if als(game).stone.finished:
+    if state_of(game).stone.finished:
         return False
     mode = game.state.options.get("stone_backfire")
     if mode in ("never", "always"):
-        return mode == "always"
+        return bool(mode == "always")
     return game.rng.random() < backfire_chance(game, holder, removals_at_night_start)
 
 
 def backfire_chance(game: Game, holder: Player, removals_at_night_start: int) -> float:
     """25 % + 10 points per removal since the Stone appeared (counted when the night began),
-    10 points less for crimson, capped at 95 %."""
-    stone = als(game).stone
+    less a role's discount (crimson's 10 points), capped at 95 %."""
+    stone = state_of(game).stone
     victims = max(0, removals_at_night_start - stone.removals_at_appearance)
-    chance = 0.25 + 0.10 * victims - (0.10 if holder.role == "crimson" else 0.0)
+    discount = sum(points(holder) for points in BACKFIRE_DISCOUNTS)
+    chance = 0.25 + 0.10 * victims - discount
     return min(0.95, max(0.0, chance))
 
 
 def holder_left(game: Game, holder: Player, cause: str, by: str | None) -> None:
     """Passing: at night to the player whose action removed the holder, if he is alive when
     the night ends (`pass_to`, "" = at random); by day, or by any other cause, at random."""
-    stone = als(game).stone
+    stone = state_of(game).stone
     stone.holder = None
     if game.state.phase.kind != "night":
         give_at_random(game)
@@ -103,7 +104,7 @@ def holder_left(game: Game, holder: Player, cause: str, by: str | None) -> None:
 
 
 def settle_after_night(game: Game) -> None:
-    stone = als(game).stone
+    stone = state_of(game).stone
     if stone.pass_to is None:
         return
     heir = game.state.players.get(stone.pass_to) if stone.pass_to else None

@@ -4,15 +4,18 @@ window in which owed choices are settled one at a time (CH-REACT)."""
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import GROUP, N_, player, role, to_player
+from core.engine.messages import GROUP, N_
 from core.engine.phase import Phase
 from core.engine.state import Owed
 
 from . import flavour
-from . import standing as st
 from .end import check_end, winners
+from .hooks import ANSWER_OWED, DAY_BEGINS, PROMPT_OWED
 from .night import begin_night
-from .removal import RANK_TIEBREAK, strike
+from .removal import banish
+from .standing import mayor, take_office
+from .state import changelings_state
+from .vocabulary import RANK_TIEBREAK
 
 
 def begin_election(game: Game) -> None:
@@ -23,14 +26,11 @@ def begin_election(game: Game) -> None:
 
 
 def begin_day(game: Game, number: int) -> None:
-    state = st.cs(game)
     game.state.votes = {}
     game.state.vote_extra = {}
-    if state.letter is not None:
-        target, weight, _ = state.letter
-        game.state.vote_extra[target] = weight
-        state.letter = None
-    state.tiebreak_pick = None
+    for prepare in DAY_BEGINS:
+        prepare(game)
+    changelings_state(game).tiebreak_pick = None
     game.set_phase(Phase.of("day", number, "vote"))
     game.narrate(GROUP, flavour.DAY_BEGINS, number=number)
 
@@ -45,7 +45,7 @@ def close_election(game: Game) -> None:
     leaders = [pid for pid, n in tally.items() if n == best]
     chosen = leaders[0] if len(leaders) == 1 else game.rng.choice(leaders)
     game.state.votes = {}
-    st.take_office(game, game.state.players[chosen])
+    take_office(game, game.state.players[chosen])
     begin_night(game, 1)
 
 
@@ -64,34 +64,19 @@ def close_vote(game: Game) -> None:
             _tie(game, leaders)
     else:
         game.tell(GROUP, N_("Nopony voted today, so nopony is banished."))
-    st.cs(game).tiebreak_pick = None
+    changelings_state(game).tiebreak_pick = None
     continue_reactions(game, number)
 
 
 def _tie(game: Game, leaders: list[str]) -> None:
-    mayor = st.mayor(game)
-    pick = st.cs(game).tiebreak_pick
-    if mayor is not None and pick in leaders:
+    office = mayor(game)
+    pick = changelings_state(game).tiebreak_pick
+    if office is not None and pick is not None and pick in leaders:
         banish(game, pick)
-    elif mayor is not None and "inactive" not in mayor.statuses:
-        game.owe("tiebreak", mayor.pid, leaders, RANK_TIEBREAK)
+    elif office is not None and "inactive" not in office.statuses:
+        game.owe("tiebreak", office.pid, leaders, RANK_TIEBREAK)
     else:
         banish(game, game.rng.choice(leaders))
-
-
-def banish(game: Game, pid: str) -> None:
-    """Banish, unless it is the derpy's first escape (CH-DERPY)."""
-    p = game.state.players[pid]
-    if p.role == "derpy" and st.passive_works(p) and not p.counters.get("escaped"):
-        p.counters["escaped"] = True
-        if "mayor" not in p.statuses:
-            p.statuses.add("voiceless")
-        game.event("escaped", player=pid)
-        game.tell(GROUP, N_("{name} trips over their own hooves and escapes the banishment! "
-                            "{name} is revealed as {role} and has lost their voice."),
-                  name=player(pid), role=role("derpy"))
-        return
-    game.remove(p, "banished")
 
 
 def continue_reactions(game: Game, number: int) -> None:
@@ -103,7 +88,7 @@ def continue_reactions(game: Game, number: int) -> None:
     if owed is not None:
         if game.state.phase.stage != "reactions":
             game.set_phase(Phase.of("day", number, "reactions"))
-        _prompt(game, owed)
+        PROMPT_OWED[owed.kind](game, owed)
         return
     if check_end(game):
         return
@@ -114,17 +99,6 @@ def settled_without(game: Game) -> bool:
     """The game is decided and every choice still owed is a successor's (CH-END before
     CH-MAYOR, decision): nobody waits up to a day to name a mayor of a finished game."""
     return all(o.kind == "successor" for o in game.state.reactions) and winners(game) is not None
-
-
-def _prompt(game: Game, owed: Owed) -> None:
-    if owed.kind == "tiebreak":
-        game.tell(to_player(owed.player), N_("The vote is tied. As mayor, pick who is "
-                                             "banished."))
-        game.tell(GROUP, N_("The vote is tied; the mayor decides."))
-    elif owed.kind == "chase":
-        game.tell(to_player(owed.player), N_("Name a player who runs away with you."))
-    else:
-        game.tell(to_player(owed.player), N_("Name the next mayor."))
 
 
 def answer_of(game: Game, owed: Owed) -> str | None:
@@ -144,19 +118,7 @@ def answer(game: Game, owed: Owed, target: str | None) -> None:
     game.state.subs = {}
     game.state.acted = set()
     number = game.state.phase.number
-    living = game.state.living_ids()
     if target is not None and not game.state.players[target].alive:
         target = None  # the pick left while the prompt was open (a host removal): CH-GONE
-    if owed.kind == "tiebreak":
-        tied = [pid for pid in owed.options if game.state.players[pid].alive]
-        if target is None and tied:
-            target = game.rng.choice(tied)
-        if target is not None:
-            banish(game, target)
-    elif owed.kind == "chase":
-        if target is not None:
-            strike(game, game.state.players[target], "chased", owed.player, hold=False)
-    elif living:
-        heir = target if target is not None else game.rng.choice(living)
-        st.take_office(game, game.state.players[heir])
+    ANSWER_OWED[owed.kind](game, owed, target)
     continue_reactions(game, number)

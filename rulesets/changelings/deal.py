@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from core.engine.ruleset import SetupError
 
-from .roles import CHANGELING_ROLES
+from .hooks import CHANGELING_ROLES, SETUP_CHECKS
 
 WALK = ("researcher", "shield", "love_poison", "pinkie_sense", "queen", "drama_queen", "derpy",
         "mare_do_well", "lucky", "liar", "fanatic", ("confused_changeling", "stalker"))
@@ -51,7 +51,9 @@ def check_roles(roles: Sequence[str], changelings_option: int) -> None:
         raise SetupError("The number of changelings must be 2 to 4.")
     if team >= len(roles) - team:
         raise SetupError("There must be more ponies than changelings.")
-    if "stalker" in roles and "confused_changeling" not in roles:
-        raise SetupError("The stalker is dealt only together with the confused changeling.")
+    for role_id in dict.fromkeys(roles):  # each role once, in the order listed
+        role_check = SETUP_CHECKS.get(role_id)
+        if role_check is not None:
+            role_check(roles)
     if changelings_option and not 2 <= changelings_option <= 4:
         raise SetupError("The number of changelings must be 2 to 4.")

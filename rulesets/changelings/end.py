@@ -6,8 +6,10 @@ from core.engine.game import Game
 from core.engine.messages import GROUP, N_, cause, player, role
 
 from . import flavour
-from . import standing as st
-from .roles import CHANGELING_ROLES, CHANGELINGS, LOVERS, PONIES
+from .hooks import CHANGELING_ROLES, REVERSAL_OWED, REVERSES
+from .standing import is_changeling, is_counted, is_mixed_pair
+from .state import changelings_state
+from .vocabulary import CHANGELINGS, LOVERS, PONIES
 
 
 def winners(game: Game) -> list[str] | None:
@@ -15,15 +17,15 @@ def winners(game: Game) -> list[str] | None:
 
     Asked after every window, so one pass over the players gathers all the rules look at.
     """
-    lovers = st.cs(game).lovers
-    mixed = set(lovers) if lovers and st.is_mixed_pair(game) else set()
+    lovers = changelings_state(game).lovers
+    mixed = set(lovers) if lovers and is_mixed_pair(game) else set()
     anybody_left = team_left = False
     changelings = others = 0  # the counted ones (CH-COUNT)
     for p in game.state.players.values():
         if not p.alive:
             continue
         anybody_left = True
-        counted = not p.statuses or st.is_counted(p)
+        counted = not p.statuses or is_counted(p)
         if p.role not in CHANGELING_ROLES:
             if counted:
                 others += 1
@@ -44,21 +46,13 @@ def winners(game: Game) -> list[str] | None:
 
 def reversal_possible(game: Game) -> bool:
     """A counted non-changeling still holds a power that could turn the numbers."""
-    owed_at_night = st.cs(game).night.chase_owed
-    # a drama queen modkilled before her abduction takes effect is owed nothing (CH-GONE)
-    if (owed_at_night and game.state.players[owed_at_night].alive) or any(
-            o.kind == "chase" for o in game.state.reactions):
+    if any(owed(game) for owed in REVERSAL_OWED):
         return True
-    per_game = game.state.options.get("fanatic_uses") == "game"
     for p in game.state.living():
-        if not st.is_counted(p) or st.is_changeling(p):
+        if not is_counted(p) or is_changeling(p):
             continue
-        if p.role == "drama_queen":
-            return True
-        if p.role == "pinkie_sense" and not (p.counters.get("prank_used")
-                                             and p.counters.get("prevent_used")):
-            return True
-        if p.role == "fanatic" and not (per_game and p.counters.get("fanatic_used")):
+        reverses = REVERSES.get(p.role)
+        if reverses is not None and reverses(game, p):
             return True
     return False
 
@@ -74,7 +68,7 @@ def check_end(game: Game) -> bool:
         game.narrate(GROUP, flavour.DRAW)
     for p in game.state.players.values():
         game.tell(GROUP, N_("{name} was {role}."), name=player(p.pid), role=role(p.role))
-    for kind, number, pid, why in st.cs(game).timeline:
+    for kind, number, pid, why in changelings_state(game).timeline:
         key = (N_("Day {number}: {name} left the game ({cause}).") if kind == "day"
                else N_("Night {number}: {name} left the game ({cause})."))
         game.tell(GROUP, key, number=number, name=player(pid), cause=cause(why))
@@ -82,7 +76,7 @@ def check_end(game: Game) -> bool:
         key = (N_("Day {number}: the host used /{command}.") if kind == "day"
                else N_("Night {number}: the host used /{command}."))
         game.tell(GROUP, key, number=number, command=command)
-    lovers = st.cs(game).lovers
+    lovers = changelings_state(game).lovers
     if lovers:
         game.tell(GROUP, N_("{first} and {second} were lovers."), first=player(lovers[0]),
                   second=player(lovers[1]))

@@ -131,6 +131,11 @@ REMOVED = {
         N_("A scream echoes through the night, and a cloud of dust is all that is left of "
            "{name}. {name} was: {role}."),
     ),
+    "left": (
+        N_("{name} has left the game. {name} was: {role}."),
+        N_("{name} packs their saddlebags and trots out of the game. {name} was: {role}."),
+        N_("{name} has had enough adventure for now and leaves the game. {name} was: {role}."),
+    ),
     "modkill": (
         N_("The host has removed {name} from the game. {name} was: {role}."),
         N_("By order of the host, {name} leaves the game. {name} was: {role}."),

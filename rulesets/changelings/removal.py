@@ -1,24 +1,26 @@
 """What follows when a player leaves: publication, heartbreak (CH-LOVE), the mayor's succession
-(CH-MAYOR) and the banished drama queen's chase (CH-REACT)."""
+(CH-MAYOR), then what the player's role adds (`hooks.REMOVED`); and the strikes a role may turn
+aside (`hooks.STRUCK`)."""
 
 from __future__ import annotations
 
-from core.engine.game import Game
-from core.engine.messages import GROUP, N_, player, role, to_player
+from core.engine.game import OUT_OF_STORY, Game
+from core.engine.messages import GROUP, player, role
 from core.engine.state import Player
 
 from . import flavour
-from .roles import HEARTBREAKING
-from .standing import cs, partner_of, passive_works, random_living, take_office
+from .hooks import BANISHED, REMOVED, STRUCK
+from .standing import partner_of, random_living, take_office
+from .state import changelings_state
+from .vocabulary import HEARTBREAKING, RANK_SUCCESSOR
 
-# Ranks order the owed choices of a reactions window (CH-REACT).
-RANK_TIEBREAK, RANK_CHASE, RANK_SUCCESSOR = 1, 2, 3
+# Removals by day after which the leaving mayor names his successor himself.
 DAY_EFFECTS = frozenset({"banished", "heartbreak", "chased"})
 
 
 def on_removed(game: Game, p: Player, why: str) -> None:
-    state = cs(game)
-    at_night = game.state.phase.kind == "night" and why != "modkill"
+    state = changelings_state(game)
+    at_night = game.state.phase.kind == "night" and why not in OUT_OF_STORY
     phase = game.state.phase
     state.timeline.append((phase.kind, phase.number, p.pid, why))
     if at_night:
@@ -31,18 +33,15 @@ def on_removed(game: Game, p: Player, why: str) -> None:
         if other.alive:
             game.remove(other, "heartbreak")
     if "mayor" in p.statuses:
-        _succeed(game, p, why)
-    if why == "banished" and p.role == "drama_queen" and "inactive" not in p.statuses:
-        game.owe("chase", p.pid, [], RANK_CHASE)
+        succeed(game, p, why)
+    role_follows = REMOVED.get(p.role)
+    if role_follows is not None:
+        role_follows(game, p, why)
 
 
-def announce_removal(game: Game, pid: str, why: str) -> None:
-    p = game.state.players[pid]
-    game.narrate(GROUP, flavour.REMOVED[why], name=player(pid), role=role(p.role))
-
-
-def _succeed(game: Game, old: Player, why: str) -> None:
-    state = cs(game)
+def succeed(game: Game, old: Player, why: str) -> None:
+    """The mayor left: his named successor, else his own choice owed by day, else chance."""
+    state = changelings_state(game)
     old.statuses.discard("mayor")
     named = state.successor
     state.successor = None
@@ -57,31 +56,25 @@ def _succeed(game: Game, old: Player, why: str) -> None:
             take_office(game, heir)
 
 
-def strike(game: Game, target: Player, why: str, actor: str, *, hold: bool) -> None:
-    """A prank, chase or fanatic hit: lucky turns it onto someone else (CH-LUCKY).
+def banish(game: Game, pid: str) -> None:
+    """The vote's (or the tie-break's) banishment, unless the role turns it aside (the derpy's
+    first escape, CH-DERPY)."""
+    p = game.state.players[pid]
+    turned_aside = BANISHED.get(p.role)
+    if turned_aside is not None and turned_aside(game, p):
+        return
+    game.remove(p, "banished")
 
-    At night the redirect waits for step 10 (`hold`); by day it happens at once.
-    """
-    if target.role == "lucky" and passive_works(target) and not target.counters.get("luck_spent"):
-        if hold:
-            cs(game).night.held.append((target.pid, why, actor))
-        else:
-            redirect_luck(game, target, why, actor)
+
+def announce_removal(game: Game, pid: str, why: str) -> None:
+    p = game.state.players[pid]
+    game.narrate(GROUP, flavour.REMOVED[why], name=player(pid), role=role(p.role))
+
+
+def strike(game: Game, target: Player, why: str, actor: str, *, hold: bool) -> None:
+    """A prank, chase or fanatic hit removes the target unless his role turns it aside (the
+    lucky, CH-LUCKY). At night a role that does so waits for its own step (`hold`)."""
+    turns_aside = STRUCK.get(target.role)
+    if turns_aside is not None and turns_aside(game, target, why, actor, hold):
         return
     game.remove(target, why)
-
-
-def redirect_luck(game: Game, lucky: Player, why: str, actor: str,
-                  extra_exclude: frozenset[str] = frozenset()) -> Player | None:
-    """Draw the player who suffers lucky's fate; None (and luck kept) if the pool is empty."""
-    pool = [p for p in game.state.players.values()
-            if p.alive and p.pid not in (lucky.pid, actor) and p.pid not in extra_exclude]
-    if not pool:
-        return None
-    victim = game.rng.choice(pool)
-    lucky.counters["luck_spent"] = True
-    game.event("luck", lucky=lucky.pid, victim=victim.pid)
-    game.tell(to_player(lucky.pid), N_("Luck is on your side: someone else suffered your fate."))
-    if why != "abducted":
-        game.remove(victim, why)
-    return victim

@@ -7,13 +7,9 @@ from core.engine.game import Game
 from core.engine.messages import GROUP, N_, player, role, to_player
 from core.engine.state import Player
 
-from .roles import CHANGELING_ROLES, CHANGELINGS, LOVERS, PONIES
-from .state import ChangelingsState
-
-
-def cs(game: Game) -> ChangelingsState:
-    state: ChangelingsState = game.state.rs
-    return state
+from .hooks import CHANGELING_ROLES
+from .state import changelings_state
+from .vocabulary import CHANGELINGS, LOVERS, PONIES
 
 
 def is_changeling(p: Player) -> bool:
@@ -22,14 +18,14 @@ def is_changeling(p: Player) -> bool:
 
 
 def partner_of(game: Game, pid: str) -> str | None:
-    lovers = cs(game).lovers
+    lovers = changelings_state(game).lovers
     if lovers is None or pid not in lovers:
         return None
     return lovers[1] if lovers[0] == pid else lovers[0]
 
 
 def is_mixed_pair(game: Game) -> bool:
-    lovers = cs(game).lovers
+    lovers = changelings_state(game).lovers
     if lovers is None:
         return False
     players = game.state.players
@@ -37,7 +33,7 @@ def is_mixed_pair(game: Game) -> bool:
 
 
 def side_of(game: Game, p: Player) -> str:
-    if is_mixed_pair(game) and p.pid in (cs(game).lovers or ()):
+    if is_mixed_pair(game) and p.pid in (changelings_state(game).lovers or ()):
         return LOVERS
     return CHANGELINGS if is_changeling(p) else PONIES
 
@@ -76,7 +72,7 @@ def join_team(game: Game, newcomer: Player) -> None:
 
 
 def make_lovers(game: Game, a: str, b: str) -> None:
-    state = cs(game)
+    state = changelings_state(game)
     state.lovers = (a, b)
     state.lovers_chosen = True
     for x, y in ((a, b), (b, a)):
@@ -86,26 +82,27 @@ def make_lovers(game: Game, a: str, b: str) -> None:
     game.event("lovers", pair=(a, b))
 
 
-def take_office(game: Game, p: Player) -> None:
-    """p becomes mayor; a voiceless derpy regains his voice (CH-DERPY)."""
-    for other in game.state.players.values():
-        other.statuses.discard("mayor")
-    p.statuses.add("mayor")
-    p.statuses.discard("voiceless")
-    cs(game).successor = None
-    cs(game).tiebreak_pick = None
-    game.event("mayor", player=p.pid)
-    if game.state.phase.kind == "night":  # the morning post tells it after the losses
-        cs(game).night.new_mayor = p.pid
-    else:
-        game.tell(GROUP, N_("{name} is the new mayor."), name=player(p.pid))
-
-
 def mayor(game: Game) -> Player | None:
     for p in game.state.players.values():
         if p.alive and "mayor" in p.statuses:
             return p
     return None
+
+
+def take_office(game: Game, p: Player) -> None:
+    """p becomes mayor; a voiceless derpy regains his voice (CH-DERPY)."""
+    state = changelings_state(game)
+    for other in game.state.players.values():
+        other.statuses.discard("mayor")
+    p.statuses.add("mayor")
+    p.statuses.discard("voiceless")
+    state.successor = None
+    state.tiebreak_pick = None
+    game.event("mayor", player=p.pid)
+    if game.state.phase.kind == "night":  # the morning post tells it after the losses
+        state.night.new_mayor = p.pid
+    else:
+        game.tell(GROUP, N_("{name} is the new mayor."), name=player(p.pid))
 
 
 def random_living(game: Game, exclude: set[str] | None = None) -> Player | None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from core.engine.game import Game
+
 
 @dataclass(slots=True)
 class Night:
@@ -33,3 +35,9 @@ class ChangelingsState:
     letter: tuple[str, int, str | None] | None = None  # target, weight, text for the next day
     night: Night = field(default_factory=Night)
     timeline: list[tuple[str, int, str, str]] = field(default_factory=list)  # kind, n, who, what
+
+
+def changelings_state(game: Game) -> ChangelingsState:
+    """The pony game's part of a game's state."""
+    state: ChangelingsState = game.state.rs
+    return state

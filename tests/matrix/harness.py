@@ -25,10 +25,12 @@ from nio import (
     SyncResponse,
 )
 
+from adapters.matrix import polls
 from adapters.matrix.adapter import MatrixAdapter, MatrixSettings, raw
-from adapters.matrix.content import poll_answers, poll_response
 from adapters.matrix.crypto import Crypto
-from adapters.matrix.incoming import KEYCAPS, POLL_START_TYPES
+from adapters.matrix.incoming import KEYCAPS
+from adapters.matrix.polls import answers as poll_answers
+from adapters.matrix.polls import response as poll_response
 from core.service.ports import ChatEvent, Incoming, Notice, RateLimits
 from core.service.runtime import Handler, Runtime
 from core.storage.models import Game as GameRow
@@ -39,7 +41,7 @@ from tests.telegram.harness import OffsetClock
 from .synapse import Synapse
 
 NAMES = ("Ann", "Bob", "Cid", "Dot", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou",
-         "Max", "Ned", "Oli")
+         "Max", "Ned", "Oli", "Pia", "Quin", "Rob", "Sue", "Tom", "Uma", "Vic", "Wes")
 PLAYER_FILTER = {"room": {"timeline": {"limit": 1000}}, "presence": {"not_types": ["*"]}}
 OPTION = re.compile(r"^(?:(\d+)\ufe0f?\u20e3|(\U0001f51f)|(\d+)\.)\s+(.+)$")
 NOT_CHOSEN = ("Withdraw my vote", "Pass", "My vote is early")
@@ -131,7 +133,7 @@ class Player:
 
     async def answer(self, room_id: str, poll_id: str, answer_id: str,
                      stable: bool = True) -> str:
-        kind = "m.poll.response" if stable else "org.matrix.msc3381.poll.response"
+        kind = polls.STABLE_RESPONSE if stable else polls.RESPONSE
         return await self.send(room_id, kind, poll_response(poll_id, answer_id, stable))
 
     def from_bot(self, room_id: str | None) -> list[dict[str, Any]]:
@@ -326,15 +328,20 @@ async def living(table: Table) -> dict[str, str]:
     return {p.name: p.pid for p in game.state.players.values() if p.alive}
 
 
-def open_poll(table: Table) -> dict[str, Any] | None:
-    """The group's newest poll from the bot, unless it has been ended."""
+def open_polls(table: Table) -> list[dict[str, Any]]:
+    """The group's polls from the bot that have not been ended (one ballot's: more than 20
+    answers are several polls)."""
     events = table.host.from_bot(table.room)
     ended = {(e.get("content") or {}).get("m.relates_to", {}).get("event_id")
-             for e in events if e.get("type") in ("m.poll.end", "org.matrix.msc3381.poll.end")}
-    polls = [e for e in events if e.get("type") in POLL_START_TYPES]
-    if not polls or polls[-1]["event_id"] in ended:
-        return None
-    return polls[-1]
+             for e in events if e.get("type") in polls.END_TYPES}
+    return [e for e in events if e.get("type") in polls.START_TYPES
+            and e["event_id"] not in ended]
+
+
+def open_poll(table: Table) -> dict[str, Any] | None:
+    """The group's newest poll from the bot, unless it has been ended."""
+    found = open_polls(table)
+    return found[-1] if found else None
 
 
 def private_prompt(player: Player) -> dict[str, Any] | None:
@@ -354,23 +361,28 @@ async def choose_privately(player: Player, prompt: dict[str, Any], number: int, 
         await player.say(player.dm, str(number))
 
 
-async def play_round(table: Table, rng: random.Random) -> bool:
-    """Everybody alive answers the open poll and their newest private keyboard, if they have
-    not yet. Returns whether anybody did anything."""
+async def play_round(table: Table, rng: random.Random, text_votes: bool = False) -> bool:
+    """Everybody alive answers the open ballot (one of its polls; or, with `text_votes`,
+    half of the time by `!vote NAME`) and their newest private keyboard, if they have not
+    yet. Returns whether anybody did anything."""
     alive = await living(table)
     acted = False
-    poll = open_poll(table)
+    ballot = open_polls(table)
     for name, player in table.players.items():
         if name not in alive:
             continue
-        if poll is not None and (poll["event_id"], name) not in table.done:
-            answers = [(aid, label) for aid, label in poll_answers(poll["content"])
+        if ballot and (ballot[0]["event_id"], name) not in table.done:
+            answers = [(poll["event_id"], aid, label) for poll in ballot
+                       for aid, label in poll_answers(poll["content"])
                        if label not in NOT_CHOSEN and label != name]
-            table.done.add((poll["event_id"], name))
+            table.done.add((ballot[0]["event_id"], name))
             if answers:
-                answer_id, _ = rng.choice(answers)
-                await player.answer(table.room, poll["event_id"], answer_id,
-                                    stable=rng.random() < 0.5)
+                poll_id, answer_id, label = rng.choice(answers)
+                if text_votes and rng.random() < 0.5:
+                    await player.say(table.room, f"!vote {label}")
+                else:
+                    await player.answer(table.room, poll_id, answer_id,
+                                        stable=rng.random() < 0.5)
                 acted = True
         prompt = private_prompt(player)
         if prompt is not None and (prompt["event_id"], name) not in table.done:
@@ -386,6 +398,10 @@ async def play_round(table: Table, rng: random.Random) -> bool:
 
 
 async def play_to_the_end(table: Table, seed: int, max_rounds: int = 120,
-                          rng: random.Random | None = None) -> GameRow:
+                          rng: random.Random | None = None,
+                          text_votes: bool = False) -> GameRow:
     """Play until the game is over, answering what is offered (see tests/play.py)."""
-    return await play_until_over(table, play_round, rng or random.Random(seed), max_rounds)
+    async def play(table: Table, rng: random.Random) -> bool:
+        return await play_round(table, rng, text_votes)
+
+    return await play_until_over(table, play, rng or random.Random(seed), max_rounds)

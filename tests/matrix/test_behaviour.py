@@ -13,11 +13,14 @@ from core.storage.models import LogEntry
 from .harness import (
     Player,
     Table,
+    choose_privately,
     event_texts,
     living,
     open_poll,
     open_table,
+    options,
     poll_answers,
+    private_prompt,
     sign_up,
 )
 
@@ -122,6 +125,10 @@ async def test_host_powers_come_from_room_power_levels(synapse, register, client
         assert not isinstance(refused, RoomSendResponse)
         await table.host.say(table.room, "!endgame")
         await table.settle()
+        asked = private_prompt(table.host)  # the host confirms in his private room
+        assert asked is not None and (1, "End the game") in options(asked)
+        await choose_privately(table.host, asked, 1, "End the game", "number")
+        await table.settle()
         levels = (await bob.client.room_get_state_event(table.room,
                                                         "m.room.power_levels")).content
         assert bob.user_id not in levels["users"]  # his old (default) level again
@@ -169,8 +176,9 @@ async def test_forged_and_stale_poll_answers_and_edits_change_nothing(synapse, r
         assert state.votes == {pids["Bob"]: pids["Cid"], pids["Eve"]: pids["Dot"]}
         # the tally is one status message under the one poll, edited in place
         mine = table.host.from_bot(table.room)
-        polls = [e for e in mine if e["type"] == "m.poll.start"]
-        status = [e for e in mine if "Votes so far" in e["content"].get("body", "")
+        polls = [e for e in mine if e["type"] == "org.matrix.msc3381.poll.start"]
+        status = [e for e in mine if e["type"] == "m.room.message"
+                  and "Time to vote" in e["content"].get("body", "")
                   and "m.new_content" not in e["content"]]
         assert len(polls) == 1 and len(status) == 1
         assert "Cid (1)" in table.group_texts()[-1] and "Dot (1)" in table.group_texts()[-1]
@@ -178,9 +186,10 @@ async def test_forged_and_stale_poll_answers_and_edits_change_nothing(synapse, r
         # the election closes: its poll ends, and a late answer changes nothing
         await table.let_time_pass(400)
         mine = table.host.from_bot(table.room)
-        ended = [e for e in mine if e["type"] == "m.poll.end"]
+        ended = [e for e in mine if e["type"] == "org.matrix.msc3381.poll.end"]
         assert [e["content"]["m.relates_to"]["event_id"] for e in ended] == [poll["event_id"]]
-        final = next(e for e in mine if "The vote is closed." in "".join(event_texts(e)))
+        final = next(e for e in mine if e["type"] == "m.room.message"
+                     and "The vote is closed." in "".join(event_texts(e)))
         assert mine.index(ended[0]) < mine.index(final)  # the poll ends, then the final count
         assert "Final count:" in event_texts(final)[-1]
         count = await LogEntry.all().count()

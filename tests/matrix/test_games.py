@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from adapters.matrix import polls
+from adapters.matrix.adapter import MatrixAdapter
 from core.storage.models import Outbox
 from tests.secrecy import assert_no_early_secrets
 
@@ -48,6 +50,35 @@ async def test_a_whole_game_is_played_through_polls_and_private_rooms(
         assert " win" in final.lower() or " won" in final.lower()
         assert all(f"{p.name} was" in final for p in game.state.players.values())
         # nothing secret was read before its time
-        await assert_no_early_secrets(set(table.group_texts()), row)
+        await assert_no_early_secrets(set(table.group_texts()), row,
+                                      MatrixAdapter.command_prefix)
+    finally:
+        await table.stop()
+
+
+async def test_a_game_of_21_players_to_the_end_by_poll_answers_and_text_votes(
+        synapse, register, clients, tmp_path):
+    """21 players: each ballot is two polls (at most 20 answers each); the day votes are poll
+    answers in either poll, stable and unstable, and `!vote NAME` texts, to the end."""
+    table = await open_table(synapse, register, clients,
+                             f"sqlite://{tmp_path / 'mx.sqlite3'}", 21)
+    try:
+        await sign_up(table, "changelings", "!option random_lovers false")
+        assert len(await living(table)) == 21
+        row = await play_to_the_end(table, seed=21, text_votes=True)
+        assert row.status == "ended"
+        assert not await Outbox.filter(status__in=["pending", "sending", "failed",
+                                                   "unknown"]).exists()
+        game = await table.runtime.service.games.load(row)
+        assert game.state.winners
+        group = table.group()
+        by_players = [e for e in group if e.get("sender") != table.bot["user_id"]]
+        answered = {e["type"] for e in by_players if e["type"] in polls.RESPONSE_TYPES}
+        assert answered == set(polls.RESPONSE_TYPES)  # both forms were sent
+        assert any(e["content"].get("body", "").startswith("!vote ") for e in by_players)
+        starts = [e for e in table.host.from_bot(table.room) if e["type"] == polls.START]
+        assert all(len(polls.answers(e["content"])) <= polls.MAX_ANSWERS for e in starts)
+        assert any(polls.question(e["content"]).endswith("(2/2)")
+                   for e in starts)  # the first ballots were split
     finally:
         await table.stop()

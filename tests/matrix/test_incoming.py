@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from nio import ErrorResponse
 
-from adapters.matrix import content, names
+from adapters.matrix import content, names, polls
 from adapters.matrix.errors import translate
 from adapters.matrix.incoming import (
     KEYCAPS,
@@ -17,7 +17,6 @@ from adapters.matrix.incoming import (
     keycap_number,
     mention_names,
     message_body,
-    poll_selections,
 )
 from adapters.matrix.invites import allowed
 from adapters.matrix.power import creators, level_of
@@ -64,23 +63,43 @@ def test_choices_by_number_keycap_and_label():
 
 
 def test_poll_answers_stable_and_unstable():
-    assert poll_selections("m.poll.response", {"m.selections": ["a"]}) == ["a"]
-    assert poll_selections("org.matrix.msc3381.poll.response",
-                           {"org.matrix.msc3381.poll.response": {"answers": ["b"]}}) == ["b"]
-    assert poll_selections("m.poll.response", {}) is None
+    assert polls.selections({"m.selections": ["a"]}) == ["a"]
+    assert polls.selections({"org.matrix.msc3381.poll.response": {"answers": ["b"]}}) == ["b"]
+    assert polls.selections({"m.poll.response": {"answers": ["c"]}}) == ["c"]
+    assert polls.selections({}) is None
 
 
-def test_the_poll_has_both_forms_and_a_text_fallback():
-    poll = content.poll_start("Who?", [("t1", "Ann"), ("t2", "Bob")])
-    assert content.poll_answers(poll) == [("t1", "Ann"), ("t2", "Bob")]
+def test_the_poll_has_the_unstable_form_and_a_text_fallback():
+    poll = polls.start("Who?", [("t1", "Ann"), ("t2", "Bob")])
+    assert polls.answers(poll) == [("t1", "Ann"), ("t2", "Bob")]
     assert poll["org.matrix.msc3381.poll.start"]["answers"][1] == {
         "id": "t2", "org.matrix.msc1767.text": "Bob"}
-    assert poll["m.text"][0]["body"] == "Who?\n\n1️⃣ Ann\n2️⃣ Bob"
-    ended = content.poll_end("$p")
+    assert poll["org.matrix.msc1767.text"] == poll["body"] == "Who?\n\n1️⃣ Ann\n2️⃣ Bob"
+    ended = polls.end("$p", "Final count: Ann (2).")
     assert ended["m.relates_to"] == {"rel_type": "m.reference", "event_id": "$p"}
-    assert "org.matrix.msc3381.poll.end" in ended
+    assert ended["org.matrix.msc3381.poll.end"] == {}
+    assert ended["org.matrix.msc1767.text"] == "Final count: Ann (2)."
     edit = content.edit("$m", "new")
     assert edit["m.new_content"]["body"] == "new" and edit["body"] == "* new"
+
+
+@pytest.mark.parametrize("count", [1, 19, 20, 21, 22, 40, 41])
+def test_a_ballot_is_split_into_polls_of_at_most_twenty_answers(count):
+    parts = polls.split(count)
+    assert [n for part in parts for n in part] == list(range(count))  # all, in order
+    assert all(len(part) <= polls.MAX_ANSWERS for part in parts)
+    assert len(parts) == -(-count // polls.MAX_ANSWERS)
+    assert max(map(len, parts)) - min(map(len, parts)) <= 1  # evenly
+
+
+def test_only_what_must_reach_a_phone_is_loud():
+    assert content.loudness(False, "@ann:x", False) == ("m.notice", None)
+    assert content.loudness(True, "@ann:x", False) == ("m.text", {"user_ids": ["@ann:x"]})
+    assert content.loudness(True, None, True) == ("m.text", {"room": True})
+    assert content.loudness(True, None, False) == ("m.text", {})
+    assert content.may_ping_room({}, 50) and not content.may_ping_room({}, 49)
+    assert content.may_ping_room({"notifications": {"room": 0}}, 0)
+    assert not content.may_ping_room({"notifications": {"room": 100}}, 50)
 
 
 def test_invites_follow_the_allowlist():

@@ -455,7 +455,8 @@ async def test_role_help_and_the_roles_in_play(db_url):
     roles = [line for line in await chat("Ann: /roles") if line.startswith("[group]")]
     assert "The roles in this game:" in roles[0]
     assert "Anti-Hate-Shield" in " ".join(roles) and "Love Poison" not in " ".join(roles)
-    ended = " ".join(await chat("Ann: /endgame"))
+    await chat("Ann: /endgame")
+    ended = " ".join(await chat("Ann> [End the game]"))
     assert "Who was who:" in ended and "Gus was" in ended
 
 
@@ -470,8 +471,10 @@ async def test_a_players_own_view_in_private(db_url):
     await chat("Cid: /vote Ann", ":wait 400s")  # the election closes: night falls
     status = " ".join(await chat("Cid> /status"))
     assert "Still open for you: Check" in status
+    await chat("Cid> /check Ann")
     myrole = " ".join(await chat("Cid> /myrole"))
     assert "Your role:" in myrole and "Researcher" in myrole
+    assert "Noted." not in myrole  # what he learned, not what he chose
 
 
 async def test_nextgame_tells_a_player_when_sign_up_opens(db_url):
@@ -480,8 +483,8 @@ async def test_nextgame_tells_a_player_when_sign_up_opens(db_url):
         await chat("Zed: /nextgame"))
     lines = await chat("Ann: /newgame alchemists")
     assert any(line.startswith("[to Zed] A new game of Alchemists opens") for line in lines)
-    assert not any("[to Zed]" in line for line in await chat("Ann: /endgame",
-                                                             "Ann: /newgame"))
+    assert not any("[to Zed]" in line for line in await chat(
+        "Ann: /endgame", "Ann> [End the game]", "Ann: /newgame"))
 
 
 async def test_father_writes_to_one_homunculus_by_name(db_url):
@@ -522,3 +525,57 @@ async def test_noted_comes_before_the_choice_is_closed(db_url):
     noted = next(i for i, line in enumerate(lines) if "Noted." in line)
     closed = next(i for i, line in enumerate(lines) if "This choice is closed." in line)
     assert noted < closed
+
+
+async def test_a_player_flees_after_confirming(db_url):
+    """/flee asks first, privately; confirmed, the player leaves as a host's removal takes
+    him out (no heartbreak, no reaction), the group is told, and the question turns into its
+    answer. A second press, a press by someone else and /flee from the gone change nothing."""
+    chat = await open_chat(db_url)
+    await started_changelings(chat)
+    asked = await chat("Cid: /flee")
+    assert any(line.startswith("[to Cid] Do you really want to leave the game?")
+               for line in asked), asked
+    assert not any(line.startswith("[group]") for line in asked)
+    assert "[Leave the game]" in " ".join(asked) and "[No, carry on]" in " ".join(asked)
+    left = await chat("Cid> [Leave the game]")
+    group = " ".join(line for line in left if line.startswith("[group]"))
+    assert "Cid has left the game. Cid was: Researcher." in group or \
+        ("Cid" in group and "leaves the game" in group), left
+    assert any("[to Cid]" in line and "You have left the game" in line for line in left)
+    game = await chat.session.service.games.load(await the_game())
+    cid = next(p for p in game.state.players.values() if p.name == "Cid")
+    assert not cid.alive and cid.cause == "left"
+    again = " ".join(await chat("Cid> [Leave the game]", "Cid> /flee"))
+    assert "no longer in the game" in again or "no longer works" in again
+    assert (await chat.session.service.games.load(await the_game())).state.removals == [
+        (cid.pid, "left")]
+
+
+async def test_a_player_may_think_again_before_fleeing(db_url):
+    chat = await open_chat(db_url)
+    await started_changelings(chat)
+    await chat("Bob> /flee")
+    kept = " ".join(await chat("Bob> [No, carry on]"))
+    assert "nothing has changed" in kept
+    game = await chat.session.service.games.load(await the_game())
+    assert all(p.alive for p in game.state.players.values())
+
+
+async def test_endgame_asks_the_host_first(db_url):
+    """/endgame changes nothing until the host presses the button in his private chat; a
+    player cannot press it for him."""
+    chat = await open_chat(db_url)
+    await started_changelings(chat)
+    asked = await chat("Ann: /endgame")
+    assert any(line.startswith("[to Ann] Do you really want to end the game now?")
+               for line in asked), asked
+    assert (await the_game()).status == "running"
+    keyboards = chat.session.adapter.keyboards
+    keyboards["Bob"] = keyboards["Ann"]  # Bob presses Ann's button (a forwarded token)
+    assert "[notice to Bob] This button is not for you." in await chat("Bob> [End the game]")
+    assert (await the_game()).status == "running"
+    ended = await chat("Ann> [End the game]")
+    assert any(line.startswith("[group] Ann ended the game.") for line in ended), ended
+    assert (await the_game()).status == "cancelled"
+    assert "no longer works" in " ".join(await chat("Ann> [End the game]"))

@@ -133,6 +133,15 @@ async def sign_up(table: Table, ruleset: str, *commands: str) -> None:
     await table.settle()
 
 
+async def confirm(table: Table, user: FakeUser, label: str = "End the game") -> None:
+    """Press the button of the newest confirmation in the user's private chat (/endgame and
+    /flee ask there first)."""
+    asked = next(m for m in reversed(table.api.sent_to(user))
+                 if m.button(text=label) is not None)
+    await user.press(asked, text=label)
+    await table.settle()
+
+
 async def living(table: Table) -> dict[str, str]:
     """Display name → pid of the players still in the game (read from the service: the
     driver plays like a person who has followed the group's announcements)."""

@@ -9,7 +9,7 @@ import aiohttp
 
 from core.storage.models import LogEntry
 
-from .harness import living, open_table, sign_up, start_payload
+from .harness import confirm, living, open_table, sign_up, start_payload
 
 
 async def ballot_of(table):
@@ -141,6 +141,8 @@ async def test_the_dead_are_muted_until_the_end_and_invited_to_the_spectators(ap
         assert any("https://t.me/+ghosts" in m.text for m in api.sent_to(bob))
         await ann.send("/endgame", chat=table.group)
         await table.settle()
+        assert not table.group.can_send(bob)  # nothing happens before the host confirms
+        await confirm(table, ann)
         assert table.group.can_send(bob)  # the game is over: everybody may talk again
     finally:
         await table.stop()

@@ -10,7 +10,7 @@ import contextlib
 from core.storage.models import Game as GameRow
 from core.storage.models import Identity, Seat
 
-from .harness import Table, open_table, sign_up
+from .harness import Table, confirm, open_table, sign_up
 
 
 async def game_of(table: Table):
@@ -251,7 +251,9 @@ async def test_a_deleted_topic_pauses_its_game_and_the_host_ends_it_privately(ap
         assert "was deleted" in " ".join(m.text for m in api.sent_to(table.host))
         await table.host.send("/endgame")
         await table.settle()
+        assert (await GameRow.get(id=row.id)).status == "running"  # asked first
+        await confirm(table, table.host)
         assert (await GameRow.get(id=row.id)).status == "cancelled"
-        assert api.sent_to(table.host)[-1].text.endswith("ended the game.")
+        assert "The game is ended." in [m.text for m in api.sent_to(table.host)]
     finally:
         await table.runtime.stop()

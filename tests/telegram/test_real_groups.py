@@ -11,7 +11,7 @@ import logging
 from core.storage.models import Game as GameRow
 from core.storage.models import Identity, LogEntry, Seat
 
-from .harness import living, open_table, sign_up
+from .harness import confirm, living, open_table, sign_up
 
 
 async def game_of(table):
@@ -121,6 +121,7 @@ async def test_unmuting_waits_for_the_rights_and_the_host_is_told_whom(api, db_u
         await table.settle()
         await ann.send("/endgame", chat=table.group)
         await table.settle()
+        await confirm(table, ann)
         assert not table.group.can_send(bob)
         assert "I could not let Bob speak again" in private_texts(api, ann)
         table.group.set_bot_admin(True)

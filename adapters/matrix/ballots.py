@@ -1,0 +1,117 @@
+"""A group ballot on Matrix: native polls, and one text message beside them.
+
+The polls (polls.py: the unstable MSC3381 types the clients render, at most 20 answers each,
+so a long ballot is several polls) are what Element, Element X and FluffyChat show. The text
+message lists every option with its number and says how to vote by command: Cinny and Nheko
+show no polls at all, and every client shows and notifies for `m.room.message`. It is also
+where the live tally goes (edited in place), and the poll end's text is the result.
+
+Keycap reactions answer too: on a poll, the poll's own n-th answer; on the text message, its
+n-th option (both are kept as keyboards, as the adapter keeps the private ones)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from core.service.ports import ButtonOut, Outgoing
+
+from . import content, polls, store
+
+# (room, event type, content, transaction id) → event id; raises what the adapter maps
+SendEvent = Callable[[str, str, dict[str, Any], str | None], Awaitable[str]]
+MAX_ANSWER_ID = 32  # longer button tokens get short poll answer ids, mapped back on answer
+
+
+async def keep_keyboard(event_id: str, room_id: str, private: bool,
+                        buttons: Sequence[ButtonOut]) -> None:
+    """Remember what each number of an event's options presses (for numbers, labels and
+    keycap reactions)."""
+    await store.save({"room": room_id, "private": private,
+                      "tokens": [b.token for b in buttons],
+                      "labels": [b.label for b in buttons],
+                      "start": [b.start for b in buttons]}, "kb", event_id)
+
+
+class Ballots:
+    def __init__(self, send: SendEvent) -> None:
+        self.send = send
+
+    async def post(self, room_id: str, message: Outgoing, txn: str,
+                   loud: content.Loudness) -> dict[str, Any]:
+        """A new ballot: the room's previous polls end (if their closing version never
+        came), the new polls start, then the text message. Every event has a transaction id
+        of its own, derived from the message's, so a retry after a partial send posts each
+        once. Returns what later versions need (the "ref")."""
+        await self.end_open(room_id)
+        buttons = message.buttons
+        parts = polls.split(len(buttons))
+        ids = []
+        for part, numbers in enumerate(parts):
+            chunk = [buttons[n] for n in numbers]
+            answers = {}
+            shown = []
+            for number, button in zip(numbers, chunk, strict=True):
+                answer_id = button.token if len(button.token) <= MAX_ANSWER_ID \
+                    else f"a{number + 1}"
+                answers[answer_id] = button.token
+                shown.append((answer_id, button.label))
+            question = message.text if len(parts) == 1 \
+                else f"{message.text} ({part + 1}/{len(parts)})"
+            poll_id = await self.send(room_id, polls.START, polls.start(question, shown),
+                                      txn if part == 0 else f"{txn}-{part}")
+            await store.save({"room": room_id, "answers": answers, "ended": False}, "poll",
+                             poll_id)
+            await keep_keyboard(poll_id, room_id, False, chunk)
+            ids.append(poll_id)
+        msgtype, mentions = loud
+        status = await self.send(room_id, "m.room.message", content.message(
+            content.with_options(message.text, [b.label for b in buttons]), msgtype, mentions),
+            f"{txn}-text")
+        await keep_keyboard(status, room_id, False, buttons)
+        await store.save({"polls": ids, "text": message.text}, "openpoll", room_id)
+        return {"kind": "poll", "event_id": ids[0], "polls": ids, "status": status,
+                "msgtype": msgtype}
+
+    async def update(self, room_id: str, ref: dict[str, Any], message: Outgoing,
+                     txn: str) -> dict[str, Any]:
+        """A later version: the tally (the text message is edited, its options kept), or
+        the closing one without buttons (the polls end with it as their result). Returns
+        the ref, changed if a ballot of an older version got its text message only now."""
+        labels = [b.label for b in message.buttons]
+        text = content.with_options(message.text, labels)
+        if message.buttons:
+            await store.save({"polls": ref.get("polls") or [ref["event_id"]],
+                              "text": message.text}, "openpoll", room_id)
+        else:
+            for poll_id in ref.get("polls") or [ref["event_id"]]:
+                await self.end(room_id, poll_id, message.text)
+        msgtype = str(ref.get("msgtype", content.NOTICE))
+        if ref.get("status"):
+            await self.send(room_id, "m.room.message",
+                            content.edit(ref["status"], text, msgtype), txn)
+            return ref
+        status = await self.send(room_id, "m.room.message", content.message(text), txn)
+        return {**ref, "status": status}
+
+    async def end_open(self, room_id: str) -> None:
+        """End the room's open polls, with the newest text they had."""
+        open_polls = await store.load("openpoll", room_id)
+        if isinstance(open_polls, str):  # as an older version stored it: one poll, no text
+            open_polls = {"polls": [open_polls], "text": ""}
+        for poll_id in (open_polls or {}).get("polls", []):
+            await self.end(room_id, str(poll_id), str(open_polls.get("text", "")))
+
+    async def end(self, room_id: str, poll_id: str, result: str) -> None:
+        """End a poll (a repeat is dropped by the homeserver's transaction id)."""
+        poll = await store.load("poll", poll_id)
+        if poll is not None and poll.get("ended"):
+            return
+        await self.send(room_id, polls.END, polls.end(poll_id, result),
+                        f"nightfall-end-{poll_id}")
+        if poll is not None:
+            await store.save({**poll, "ended": True}, "poll", poll_id)
+        open_polls = await store.load("openpoll", room_id)
+        if open_polls == poll_id or (isinstance(open_polls, dict)
+                                     and poll_id in open_polls.get("polls", [])):
+            await store.drop("openpoll", room_id)

@@ -1,0 +1,116 @@
+"""The night actions roles share with each other and with the Stone, which imitates them
+(AL-STONE: "like the role actions"): their specs and names, and what each does when it
+resolves — block, check, heal, search, kill, link, copy."""
+
+from __future__ import annotations
+
+from core.engine.messages import N_, player, to_player
+from core.engine.resolution import Intent
+from core.engine.ruleset import ActionSpec
+from core.engine.state import Player
+
+from .common import ANY_TIME, AT_NIGHT, check_result
+from .hooks import ACTION_NAMES
+from .night import COPYABLE, Night
+
+KILL = ActionSpec("kill", AT_NIGHT, self_ok=False, harmful=True)
+SEARCH = ActionSpec("search", AT_NIGHT, self_ok=False, harmful=True)
+CHECK = ActionSpec("check", AT_NIGHT, self_ok=False)
+HEAL = ActionSpec("heal", AT_NIGHT)
+LINK = ActionSpec("link", AT_NIGHT, targets=2)
+PASS = ActionSpec("pass", ANY_TIME, targets=0)
+
+ACTION_NAMES.update({"kill": N_("Kill"), "search": N_("Search"), "check": N_("Check"),
+                     "link": N_("Link"), "heal": N_("Heal"), "pass": N_("Pass")})
+
+
+def block(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
+    """AL-BLOCK: stops the target's actions that resolve after this one."""
+    reached = night.reach(it, targets[0])
+    if reached is not None:
+        night.board.block(reached, it.pos)
+
+
+def check(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
+    """Xing's check: homunculi, town or loner, told under the name the checker gave (a
+    reflected or copied check reports under that name too)."""
+    named = str(it.tag.get("named", it.targets[0]))
+    reached = night.reach(it, targets[0])
+    if reached is None:
+        night.game.tell(to_player(it.actor), N_("Your check of {name} found nothing."),
+                        name=player(named))
+        return
+    night.tell_check(it.actor, named, check_result(night.players[reached]))
+
+
+def heal(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
+    """AL-HEAL: the target survives the kills and absorptions of steps 7–8."""
+    reached = night.reach(it, targets[0])
+    if reached is not None:
+        night.board.protected.add(reached)
+
+
+def kill(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
+    reached = night.reach(it, targets[0])
+    if reached is not None and night.players[reached].alive:
+        night.dies(night.players[reached], "killed", it)
+
+
+def search(night: Night, it: Intent, targets: tuple[str, ...], wanted: str,
+           cause: str) -> Player | None:
+    """A search for the role `wanted`: the found player leaves (`cause`) unless a heal or a
+    shield saves him; returns him if he left."""
+    reached = night.reach(it, targets[0])
+    if reached is None:
+        return None
+    found = night.players[reached]
+    if not found.alive or found.role != wanted or found.pid == it.actor:
+        return None
+    return found if night.dies(found, cause, it) else None
+
+
+def absorbed(night: Night, victim: Player, absorber: Player) -> None:
+    """An absorbed player may keep talking to his absorber (rules §5, §8)."""
+    night.state.absorbed_by[victim.pid] = absorber.pid
+
+
+def link(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
+    """The linker's link: the two cannot vote against each other tomorrow; a reflected half
+    links the sender with the other named player."""
+    if len(targets) < 2:
+        return
+    a, b = targets
+    first = night.reach(it, a)
+    if first is None:
+        return
+    if first == it.actor and a != it.actor:
+        pair = (it.actor, b)
+    else:
+        second = night.reach(it, b)
+        if second is None:
+            return
+        pair = (a, it.actor) if second == it.actor and b != it.actor else (a, b)
+    if pair[0] != pair[1]:
+        night.links.append(pair)
+
+
+def copy(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
+    """AL-COPY: the source's current main ability, used by the copier on the target at that
+    ability's own step (after the role's own use of it)."""
+    source, target = targets
+    if source in night.board.immune or target in night.board.immune:
+        return
+    copied = COPYABLE.get(night.players[source].role)
+    reached = night.reach(it, target)
+    if copied is None or reached is None:
+        night.game.tell(to_player(it.actor), N_("Your copy came to nothing."))
+        return
+    if copied.with_copier and reached == it.actor:
+        return
+    aim = (reached, it.actor) if copied.with_copier else (reached,)
+    order = 2 if it.tag.get("stone") else 1
+    # a copy reflected onto its sender still reports under the name he gave (like any
+    # reflected check: his own side under the checked name)
+    night.schedule(Intent(it.actor, copied.ability, aim,
+                          (copied.step, order, night.players[it.actor].seat),
+                          tag={"named": target}))

@@ -1,0 +1,42 @@
+"""What the homunculi who serve father share (lust, envy, pride): the kill `request` they send
+him, and AL-FATHER's leaderless band — with father and pride dead they make no requests and
+kill by agreement instead."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from core.engine.game import Game
+from core.engine.messages import N_, player, to_player
+from core.engine.ruleset import ActionSpec, RoleSpec
+from core.engine.state import Player, Submission
+
+from ..actions import KILL
+from ..common import AT_NIGHT, father
+from ..hooks import ACCEPTED, ACTION_NAMES
+
+REQUEST = ActionSpec("request", AT_NIGHT, harmful=True)
+ACTION_NAMES["request"] = N_("Request a kill")
+
+
+def leaderless_or_own(spec: RoleSpec) -> Callable[[Game, Player], Sequence[ActionSpec]]:
+    """The role's own actions while there is a father; without one, the same but the request,
+    and the band's kill."""
+    leaderless = (*(a for a in spec.actions if a.id != "request"), KILL)
+
+    def actions(game: Game, p: Player) -> Sequence[ActionSpec]:
+        return leaderless if father(game) is None else spec.actions
+
+    return actions
+
+
+def forward_request(game: Game, p: Player, sub: Submission) -> bool:
+    """The bot forwards a request to father with the sender's name."""
+    head = father(game)
+    if head is not None:
+        game.tell(to_player(head.pid), N_("{name} asks for {target}'s death."),
+                  name=player(p.pid), target=player(sub.targets[0]))
+    return True
+
+
+ACCEPTED["request"] = forward_request

@@ -1,0 +1,75 @@
+"""A template for a new role (not loaded: modules starting with `_` are not roles).
+
+Copy this file to `roles/<role>.py`, fill it in, add one import line at the right place in
+`roles/__init__.py` (the place is part of the rules: it orders the role list and the hooks
+that answer together), add the role's texts to the catalogs and write its scenarios in
+`tests/scenarios/alchemists/`. Nothing else needs to change.
+
+Below, a made-up town role, the "watcher", who each night learns whether his target acted.
+"""
+
+from __future__ import annotations
+
+from core.engine.game import Game
+from core.engine.messages import N_, player, to_player
+from core.engine.resolution import Intent
+from core.engine.ruleset import ActionSpec, RoleSpec
+
+from ..common import AT_NIGHT, TOWN
+from ..hooks import ACTION_NAMES, Role, register
+from ..night import NIGHT, ROLE_ACTS, Night, NightStep, tonight
+
+# In a real role every text is a msgid marked `N_("...")`, so that `make messages` extracts it
+# into the catalogs. The template's made-up texts must stay out of them, so here they go
+# through another name.
+text = N_
+
+# 1. The role's actions: the engine checks targets, stages and slots from these.
+WATCH = ActionSpec("watch", AT_NIGHT, self_ok=False)
+ACTION_NAMES["watch"] = text("Watch")  # its button
+
+# 2. The role's data: side, actions, name, card, and its place in a setup (AL-SIZE):
+#    "required" (exactly once), "optional" (at most once) or "filler"; `canonical` copies in
+#    the canonical game; `left_out` > 0 drops it from small default deals in that order;
+#    `team` shares a team chat (see `hooks.Team`, `bodyguard.py`).
+ROLE = register(Role(
+    RoleSpec("watcher", TOWN, (WATCH,)),
+    name=text("Watcher"),
+    card=text("You are the Watcher. Each night you learn whether one player acted."),
+    setup="optional",
+    canonical=0,  # not one of the source's canonical fifteen
+))
+
+# 3. Where the action resolves in the night's order. Pick the `NightStep` whose comment says
+#    what the action uses (a new kind of effect may need a new step in `night.NightStep`,
+#    commented with what it sets and uses; that is the one shared file a new role may need).
+ROLE_ACTS["watcher", "watch"] = NightStep.XING_CHECK
+#    (and, if envy may copy it: `COPYABLE["watcher"] = Copyable("watch", NightStep.X)`)
+
+
+# 4. What the action does when it resolves: `night.reach` applies the dome and the mirror;
+#    the board knows blocks, protection and redirection (`core.engine.resolution`).
+def watch(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
+    reached = night.reach(it, targets[0])
+    if reached is None:
+        return
+    acted = any(actor == reached for actor, _ in night.game.state.subs)
+    night.game.tell(to_player(it.actor), text("{name} acted tonight.") if acted else
+                    text("{name} did not act tonight."), name=player(targets[0]))
+
+
+# 5. The handler at the step: it resolves tonight's intents of its kind due there with the
+#    effect. Kinds sharing a step resolve in the order their handlers were attached (here
+#    after xing's checks and the copies of them, as xing's module is imported first).
+@NIGHT.at(NightStep.XING_CHECK)
+def watches(game: Game) -> None:
+    tonight(game).resolve(NightStep.XING_CHECK, "watch", watch)
+
+
+# 6. Anything else the role adds plugs into `hooks`: its own actions when they differ from
+#    the card (`OWN_ACTIONS`), actions gained in play (`GAINED_ACTIONS`), refusals
+#    (`CHECKS`), replies to a submission (`ACCEPTED`), what happens at the start
+#    (`AT_START`), at a removal (`ON_REMOVED`), after the day's executions
+#    (`AFTER_EXECUTIONS`), when a day begins or closes, shields against night deaths
+#    (`night.SHIELDS`), owed reactions (`REACTIONS`, `OWED_ACTIONS`). Per-player facts live in
+#    `Player.counters` (state is saved and replayed; never keep it in module globals).

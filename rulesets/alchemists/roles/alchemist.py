@@ -1,0 +1,18 @@
+"""The plain State Alchemist, town (rules §5): no night action; he makes up the numbers."""
+
+from __future__ import annotations
+
+from core.engine.messages import N_
+from core.engine.ruleset import RoleSpec
+
+from ..common import TOWN
+from ..hooks import Role, register
+
+ROLE = register(Role(
+    RoleSpec("alchemist", TOWN, special=False),
+    name=N_("State Alchemist"),
+    card=N_("You are a State Alchemist. You have no night action. Find the homunculi "
+            "and vote them out."),
+    setup="filler",
+    canonical=4,
+))

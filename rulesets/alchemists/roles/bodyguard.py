@@ -1,0 +1,54 @@
+"""The Xing Bodyguard, town (rules §5): shares the team chat with xing; when xing leaves the
+game by any cause but absorption, the bodyguard becomes xing (role id `xing`)."""
+
+from __future__ import annotations
+
+from core.engine.game import Game
+from core.engine.messages import N_, player, to_player
+from core.engine.ruleset import RoleSpec
+from core.engine.state import Player
+
+from ..common import TOWN
+from ..hooks import AT_START, ON_REMOVED, Role, Team, register, register_team
+
+GUARD = register_team(Team(
+    "guard",
+    title=N_("The Xing Alchemist and his bodyguard"),
+    about=N_("Only the Xing Alchemist and his bodyguard can read this room. Guard your "
+             "secrets well."),
+))
+ROLE = register(Role(
+    RoleSpec("bodyguard", TOWN),
+    name=N_("Xing Bodyguard"),
+    card=N_("You are the Xing Bodyguard. If the Xing Alchemist falls, you take his place."),
+    setup="optional",
+    team=GUARD.key,
+))
+
+
+@AT_START.append
+def introductions(game: Game) -> None:
+    """Rules §2: xing and the bodyguard know each other (recorded as learned)."""
+    players = game.state.players.values()
+    xing = next((p for p in players if p.role == "xing"), None)
+    guard = next((p for p in players if p.role == "bodyguard"), None)
+    if xing is not None and guard is not None:
+        game.learn(xing.pid, guard.pid, guard.role)
+        game.learn(guard.pid, xing.pid, xing.role)
+        game.tell(to_player(xing.pid), N_("{name} is your bodyguard."), name=player(guard.pid))
+        game.tell(to_player(guard.pid), N_("{name} is the Xing Alchemist you guard."),
+                  name=player(xing.pid))
+
+
+@ON_REMOVED.append
+def steps_up(game: Game, p: Player, cause: str) -> None:
+    if p.role != "xing" or cause == "absorbed":
+        return
+    for guard in game.state.players.values():
+        if guard.alive and guard.role == "bodyguard":
+            guard.role = "xing"
+            guard.counters["was_bodyguard"] = True
+            game.event("succession", role="xing", player=guard.pid)
+            game.tell(to_player(guard.pid), N_("The Xing Alchemist has fallen. You take his "
+                                               "place: each night you may check one player."))
+            return

@@ -1,0 +1,75 @@
+"""The Crimson Alchemist, a loner (rules §5): searches for the ishvalan each night and kills
+him if found; explodes when the day's vote executes him, taking the original xing and the
+original father with him; the Stone backfires on him 10 points less often."""
+
+from __future__ import annotations
+
+from core.engine.game import Game
+from core.engine.messages import GROUP, N_, player
+from core.engine.resolution import Intent
+from core.engine.ruleset import RoleSpec
+from core.engine.state import Player
+
+from .. import actions
+from ..common import CRIMSON, state_of
+from ..hooks import AFTER_EXECUTIONS, BACKFIRE_DISCOUNTS, Role, register
+from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, Night, NightStep, tonight
+
+ROLE = register(Role(
+    RoleSpec("crimson", CRIMSON, (actions.SEARCH,)),
+    name=N_("Crimson Alchemist"),
+    card=N_("You are the Crimson Alchemist. You stand alone. Each night you search for "
+            "the Ishvalan; find him and he dies. If the town executes you, you explode."),
+    setup="optional",
+))
+ROLE_ACTS["crimson", "search"] = NightStep.CRIMSON_SEARCH
+COPYABLE["crimson"] = Copyable("search", NightStep.CRIMSON_SEARCH)
+
+EXPLOSION = (
+    N_("The Crimson Alchemist explodes!"),
+    N_("A red flash. The Crimson Alchemist's last transmutation tears the square apart!"),
+    N_("The Crimson Alchemist smiles, claps once, and explodes!"),
+    N_("One last beautiful sound: the Crimson Alchemist explodes!"),
+    N_("The Crimson Alchemist detonates. The ground shakes; the smoke is red."),
+)
+
+
+def search(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
+    actions.search(night, it, targets, "ishvalan", "killed")
+
+
+@NIGHT.at(NightStep.CRIMSON_SEARCH)
+def searches(game: Game) -> None:
+    """Step 7: crimson's search, then copies of it."""
+    tonight(game).resolve(NightStep.CRIMSON_SEARCH, "search", search)
+
+
+@BACKFIRE_DISCOUNTS.append
+def steadier_hands(holder: Player) -> float:
+    return 0.10 if holder.role == "crimson" else 0.0
+
+
+@AFTER_EXECUTIONS.append
+def explodes(game: Game, executed: list[Player]) -> None:
+    """Only an execution makes him explode (a dodged crimson does not), after every execution
+    of the day, so it never takes a player the vote has already executed. It takes the
+    original xing and the original father if alive and still in those roles; the group is
+    told their names, as of every death, but not their sides."""
+    if not any(p.role == "crimson" for p in executed):
+        return
+    state = state_of(game)
+    game.narrate(GROUP, EXPLOSION)
+    victims = []
+    for pid, role_id in ((state.original_xing, "xing"), (state.original_father, "father")):
+        if pid is None:
+            continue
+        victim = game.state.players[pid]
+        if victim.alive and victim.role == role_id:
+            victims.append(victim)
+    if victims:
+        game.tell(GROUP, N_("The explosion takes {names} with him."),
+                  names=tuple(player(v.pid) for v in victims))
+    else:
+        game.tell(GROUP, N_("The explosion takes nobody with him."))
+    for victim in victims:
+        game.remove(victim, "exploded")

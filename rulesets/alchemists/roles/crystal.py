@@ -1,0 +1,28 @@
+"""The Crystal Alchemist, town (rules §5, AL-HEAL): heals one player each night (himself
+allowed, no repeat limit) against the kills and absorptions of steps 7–8."""
+
+from __future__ import annotations
+
+from core.engine.game import Game
+from core.engine.messages import N_
+from core.engine.ruleset import RoleSpec
+
+from .. import actions
+from ..common import TOWN
+from ..hooks import Role, register
+from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, NightStep, tonight
+
+ROLE = register(Role(
+    RoleSpec("crystal", TOWN, (actions.HEAL,)),
+    name=N_("Crystal Alchemist"),
+    card=N_("You are the Crystal Alchemist. Each night you heal one player, yourself "
+            "included, against the night's kills."),
+    setup="required",
+))
+ROLE_ACTS["crystal", "heal"] = NightStep.CRYSTAL_HEAL
+COPYABLE["crystal"] = Copyable("heal", NightStep.CRYSTAL_HEAL)
+
+
+@NIGHT.at(NightStep.CRYSTAL_HEAL)
+def heals(game: Game) -> None:
+    tonight(game).resolve(NightStep.CRYSTAL_HEAL, "heal", actions.heal)

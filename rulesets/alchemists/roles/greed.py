@@ -1,0 +1,82 @@
+"""Greed, a rebel homunculus and a loner (rules §5): an absolute shield against night deaths
+but the original father's own homunculi kill; searches for xing each night and absorbs him,
+gaining xing's check from the next night. Greed and father are told of each other."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.engine.game import Game
+from core.engine.messages import N_, player, to_player
+from core.engine.resolution import Intent
+from core.engine.ruleset import ActionSpec, RoleSpec
+from core.engine.state import Player
+
+from .. import actions
+from ..common import GREED
+from ..hooks import GAINED_ACTIONS, Role, register
+from ..night import NIGHT, ROLE_ACTS, SHIELDS, Night, NightStep, tonight
+from .father import FATHER_MEETS
+
+ROLE = register(Role(
+    RoleSpec("greed", GREED, (actions.SEARCH,)),
+    name=N_("Greed"),
+    card=N_("You are Greed, a rebel homunculus. No night death touches you but Father's "
+            "own hand. Each night you search for the Xing Alchemist to absorb him."),
+    setup="optional",
+))
+ROLE_ACTS["greed", "search"] = NightStep.GREED_SEARCH
+ROLE_ACTS["greed", "check"] = NightStep.GREED_CHECK
+
+
+@GAINED_ACTIONS.append
+def check_after_absorbing(game: Game, p: Player) -> Sequence[ActionSpec]:
+    """From the night after he absorbed xing, greed also checks [decision]."""
+    gained = p.role == "greed" and p.counters.get("check_from", 1 << 30) <= game.state.phase.number
+    return (actions.CHECK,) if gained else ()
+
+
+@FATHER_MEETS.append
+def meets_father(game: Game, head: Player) -> None:
+    """Rules §2: father is told who greed is, and greed who father is [decision]."""
+    greed = next((p for p in game.state.living() if p.role == "greed"), None)
+    if greed is not None:
+        game.learn(head.pid, greed.pid, greed.role)
+        game.tell(to_player(head.pid), N_("{name} is Greed."), name=player(greed.pid))
+        game.learn(greed.pid, head.pid, head.role)
+        game.tell(to_player(greed.pid), N_("{name} is Father."), name=player(head.pid))
+
+
+@SHIELDS.append
+def shield(night: Night, victim: Player, cause: str, it: Intent | None, by: str | None) -> bool:
+    """No night death by another hand touches greed but the homunculi kill executed by the
+    original father. His own Stone backfire is not another hand (rules §5 [revised]): his
+    backfired kill, and the poison of his own backfired heal on himself [decision]."""
+    if victim.role != "greed":
+        return False
+    if cause == "poisoned":
+        return by != victim.pid
+    fathers_own = (it is not None and bool(it.tag.get("homunculi"))
+                   and by is not None and by == night.state.original_father
+                   and night.players[by].role == "father")
+    return not fathers_own
+
+
+@NIGHT.at(NightStep.GREED_CHECK)
+def checks(game: Game) -> None:
+    tonight(game).resolve(NightStep.GREED_CHECK, "check", actions.check)
+
+
+def search(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
+    """He absorbs whoever holds the role `xing` at that moment (a bodyguard become xing
+    included) and checks from the next night on; he keeps his search."""
+    found = actions.search(night, it, targets, "xing", "absorbed")
+    if found is not None:
+        hunter = night.players[it.actor]
+        hunter.counters["check_from"] = night.number + 1
+        actions.absorbed(night, found, hunter)
+
+
+@NIGHT.at(NightStep.GREED_SEARCH)
+def searches(game: Game) -> None:
+    tonight(game).resolve(NightStep.GREED_SEARCH, "search", search)

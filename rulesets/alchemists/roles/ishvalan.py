@@ -1,0 +1,27 @@
+"""The Ishvalan, a loner (rules §5): kills one player each night, after the homunculi and the
+Stone. Envy may copy his kill."""
+
+from __future__ import annotations
+
+from core.engine.game import Game
+from core.engine.messages import N_
+from core.engine.ruleset import RoleSpec
+
+from .. import actions
+from ..common import ISHVALAN
+from ..hooks import Role, register
+from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, NightStep, tonight
+
+ROLE = register(Role(
+    RoleSpec("ishvalan", ISHVALAN, (actions.KILL,)),
+    name=N_("Ishvalan"),
+    card=N_("You are the Ishvalan. You stand alone. Each night you kill one player."),
+    setup="required",
+))
+ROLE_ACTS["ishvalan", "kill"] = NightStep.ISHVALAN_KILL
+COPYABLE["ishvalan"] = Copyable("kill", NightStep.ISHVALAN_KILL)
+
+
+@NIGHT.at(NightStep.ISHVALAN_KILL)
+def kills(game: Game) -> None:
+    tonight(game).resolve(NightStep.ISHVALAN_KILL, "kill", actions.kill)

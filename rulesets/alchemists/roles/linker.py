@@ -1,0 +1,30 @@
+"""The Life-Linking Alchemist, town (rules §5): links two players each night (himself
+allowed); the next day they cannot vote against each other. A copied link joins the copier
+with the target."""
+
+from __future__ import annotations
+
+from core.engine.game import Game
+from core.engine.messages import N_
+from core.engine.ruleset import RoleSpec
+
+from .. import actions
+from ..common import TOWN
+from ..hooks import Role, register
+from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, NightStep, tonight
+
+ROLE = register(Role(
+    RoleSpec("linker", TOWN, (actions.LINK,)),
+    name=N_("Life-Linking Alchemist"),
+    card=N_("You are the Life-Linking Alchemist. Each night you link two players: the "
+            "next day they cannot vote against each other."),
+    setup="optional",
+    left_out=1,
+))
+ROLE_ACTS["linker", "link"] = NightStep.LINKER_LINK
+COPYABLE["linker"] = Copyable("link", NightStep.LINKER_LINK, with_copier=True)
+
+
+@NIGHT.at(NightStep.LINKER_LINK)
+def links(game: Game) -> None:
+    tonight(game).resolve(NightStep.LINKER_LINK, "link", actions.link)

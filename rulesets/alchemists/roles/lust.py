@@ -1,0 +1,32 @@
+"""Lust, a homunculus (rules §5): blocks one player's later actions each night (AL-BLOCK)."""
+
+from __future__ import annotations
+
+from core.engine.game import Game
+from core.engine.messages import N_
+from core.engine.ruleset import ActionSpec, RoleSpec
+
+from .. import actions
+from ..common import AT_NIGHT, HOMUNCULI
+from ..hooks import ACTION_NAMES, OWN_ACTIONS, Role, register
+from ..night import NIGHT, ROLE_ACTS, NightStep, tonight
+from ._homunculi import REQUEST, leaderless_or_own
+
+BLOCK = ActionSpec("block", AT_NIGHT, self_ok=False, harmful=True)
+ACTION_NAMES["block"] = N_("Block")
+
+ROLE = register(Role(
+    RoleSpec("lust", HOMUNCULI, (REQUEST, BLOCK)),
+    name=N_("Lust"),
+    card=N_("You are Lust, a homunculus. Each night you may block one player's action. "
+            "Send your kill requests to Father."),
+    setup="optional",
+))
+OWN_ACTIONS["lust"] = leaderless_or_own(ROLE.spec)
+ROLE_ACTS["lust", "block"] = NightStep.LUST_BLOCK
+
+
+@NIGHT.at(NightStep.LUST_BLOCK)
+def blocks(game: Game) -> None:
+    """Step 2, after the Stone's block (which may have stopped hers)."""
+    tonight(game).resolve(NightStep.LUST_BLOCK, "block", actions.block)

@@ -1,0 +1,162 @@
+"""Pride, a homunculus (rules §5): searches for crimson each night and absorbs him if found,
+gaining `take`: whoever he names (at any time, the last naming counts) leaves with him when he
+dies. Dead by day with no standing choice, he is asked in the reactions window; dead at night
+with none, during the next day. Nothing protects against a take. He becomes father when
+father dies (AL-FATHER, see `father.py`), keeping his search and his take."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.engine.game import OUT_OF_STORY, Game
+from core.engine.messages import GROUP, N_, player, to_player
+from core.engine.refusals import Refused
+from core.engine.resolution import Intent
+from core.engine.ruleset import ActionSpec, RoleSpec
+from core.engine.state import Player, Submission
+
+from .. import actions
+from ..common import ANY_TIME, HOMUNCULI, state_of
+from ..day import close_if_early
+from ..hooks import (
+    ACCEPTED,
+    ACTION_NAMES,
+    CHECKS,
+    DAY_BEGUN,
+    DAY_CLOSED,
+    GAINED_ACTIONS,
+    ON_REMOVED,
+    OWED_ACTIONS,
+    OWN_ACTIONS,
+    REACTIONS,
+    STANDING,
+    Reaction,
+    Role,
+    register,
+)
+from ..night import NIGHT, ROLE_ACTS, Night, NightStep, tonight
+from ._homunculi import REQUEST, leaderless_or_own
+
+TAKE = ActionSpec("take", ANY_TIME, self_ok=False, harmful=True)
+ACTION_NAMES["take"] = N_("Take")
+RANK_TAKE = 1  # its place among owed reactions
+
+ROLE = register(Role(
+    RoleSpec("pride", HOMUNCULI, (REQUEST, actions.SEARCH)),
+    name=N_("Pride"),
+    card=N_("You are Pride, a homunculus. Each night you search for the Crimson Alchemist; "
+            "find him and you absorb him, and whoever you name will fall with you. You "
+            "take Father's place if he dies."),
+    setup="optional",
+))
+OWN_ACTIONS["pride"] = leaderless_or_own(ROLE.spec)
+# pride's search, and his search as father
+ROLE_ACTS["pride", "search"] = NightStep.PRIDE_SEARCH
+ROLE_ACTS["father", "search"] = NightStep.PRIDE_SEARCH
+
+
+def search(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
+    found = actions.search(night, it, targets, "crimson", "absorbed")
+    if found is not None:
+        hunter = night.players[it.actor]
+        hunter.counters["take"] = True
+        night.game.tell(to_player(hunter.pid), N_("You absorbed the Crimson Alchemist. Name "
+                                                  "whoever shall fall with you."))
+        actions.absorbed(night, found, hunter)
+
+
+@NIGHT.at(NightStep.PRIDE_SEARCH)
+def searches(game: Game) -> None:
+    tonight(game).resolve(NightStep.PRIDE_SEARCH, "search", search)
+
+
+# -------------------------------------------------------------- the take
+def take_owed(game: Game, p: Player) -> bool:
+    """Whether his take is owed now: dead by day (executed), he is asked in the reactions
+    window; dead at night, during the next day's vote. A modkill owes nothing (rules §10)."""
+    reactions = game.state.reactions  # the first is `game.current_owed()`
+    stage = game.state.phase.stage
+    return (bool(reactions) and reactions[0].player == p.pid and stage == "reactions") or (
+        state_of(game).take_owed_next_day == p.pid and stage == "vote")
+
+
+OWED_ACTIONS.append(lambda game, p: (TAKE,) if take_owed(game, p) else ())
+
+
+@GAINED_ACTIONS.append
+def standing_take(game: Game, p: Player) -> Sequence[ActionSpec]:
+    return (TAKE,) if p.counters.get("take") else ()
+
+
+def prompt_take(game: Game, p: Player) -> bool:
+    """His standing take is not pushed at him by night; an owed one is."""
+    owed = game.current_owed()
+    return (owed is not None and owed.player == p.pid) or (
+        state_of(game).take_owed_next_day == p.pid)
+
+
+def check_take(game: Game, p: Player, spec: ActionSpec, targets: tuple[str, ...]) -> None:
+    if game.current_owed() is None and (
+            state_of(game).take_owed_next_day != p.pid and not p.alive):
+        raise Refused(N_("You cannot take anyone now."))
+
+
+def accept_take(game: Game, p: Player, sub: Submission) -> bool:
+    """A standing take is remembered (and confirmed); an owed one in the reactions window
+    counts when the prompt closes; one owed since a night death applies at once."""
+    if game.state.phase.stage == "reactions":
+        return False
+    if not p.alive:
+        state_of(game).take_owed_next_day = None
+        settle_take(game, p.pid, sub.targets[0])
+        close_if_early(game)
+        return False
+    p.counters["take_target"] = sub.targets[0]
+    return True
+
+
+def settle_take(game: Game, pride: str, target: str | None) -> None:
+    """The named player leaves with him; nothing protects against it. A take never names
+    pride: at night the taken player is one more body in the morning post; by day the group
+    is told only that he has died as well (rules §5)."""
+    if target is None:
+        return
+    victim = game.state.players[target]
+    if victim.alive:
+        game.remove(victim, "taken")
+        if game.state.phase.kind != "night":
+            game.tell(GROUP, N_("{name} has died as well."), name=player(target))
+
+
+STANDING["take"] = prompt_take
+CHECKS["take"] = check_take
+ACCEPTED["take"] = accept_take
+REACTIONS["take"] = Reaction(N_("You have fallen. Name the one who falls with you."),
+                             settle_take)
+
+
+@ON_REMOVED.append
+def falls_with_him(game: Game, p: Player, cause: str) -> None:
+    """A modkill is a penalty, not a death in the story (§10): no take follows it."""
+    if not p.counters.get("take") or cause in OUT_OF_STORY:
+        return
+    target = p.counters.get("take_target")
+    if target is not None:
+        settle_take(game, p.pid, target)
+    elif game.state.phase.kind == "night":
+        state_of(game).take_owed_next_day = p.pid
+    else:
+        game.owe("take", p.pid, [], RANK_TAKE)
+
+
+@DAY_BEGUN.append
+def ask_after_night_death(game: Game) -> None:
+    owed = state_of(game).take_owed_next_day
+    if owed is not None:
+        game.tell(to_player(owed), N_("You fell in the night. Name the one who falls with you, "
+                                      "now or never."))
+
+
+@DAY_CLOSED.append
+def too_late(game: Game) -> None:
+    state_of(game).take_owed_next_day = None

@@ -1,0 +1,38 @@
+"""The Xing Alchemist, town (rules §5): checks one player each night — homunculi, town or
+loner. Shares a team chat with his bodyguard, who takes his place if he falls."""
+
+from __future__ import annotations
+
+from core.engine.game import Game
+from core.engine.messages import N_
+from core.engine.ruleset import RoleSpec
+
+from .. import actions
+from ..common import TOWN, state_of
+from ..hooks import AT_START, Role, register
+from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, NightStep, tonight
+
+ROLE = register(Role(
+    RoleSpec("xing", TOWN, (actions.CHECK,)),
+    name=N_("Xing Alchemist"),
+    card=N_("You are the Xing Alchemist. Each night you check one player: homunculus, town "
+            "or loner."),
+    setup="required",
+    team="guard",
+))
+ROLE_ACTS["xing", "check"] = NightStep.XING_CHECK
+COPYABLE["xing"] = Copyable("check", NightStep.XING_CHECK)
+
+
+@AT_START.append
+def remember_the_original(game: Game) -> None:
+    """Crimson's explosion takes the original xing only (not a bodyguard become xing)."""
+    first = next((p for p in game.state.players.values() if p.role == "xing"), None)
+    if first is not None:
+        state_of(game).original_xing = first.pid
+
+
+@NIGHT.at(NightStep.XING_CHECK)
+def checks(game: Game) -> None:
+    """Step 5: xing's check (a bodyguard become xing's too), then the copies of it."""
+    tonight(game).resolve(NightStep.XING_CHECK, "check", actions.check)

@@ -1,0 +1,134 @@
+"""The seams a role module plugs into: its role's data, the checks of its actions, and what it
+does when the shared mechanics (the vote, removals, the abduction, the end check) reach a
+player of its role.
+
+The night's steps are the other seam (`night.NIGHT`, walked step by step). Every table here is
+filled once, when `roles/` is imported, and never changes during a game: game state lives in
+`state.py` and on the players, never in these tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from core.engine.game import Game
+from core.engine.ruleset import ActionSpec, RoleSpec
+from core.engine.state import Owed, Player, Submission
+
+from .vocabulary import CHANGELINGS
+
+F = TypeVar("F", bound=Callable[..., object])
+
+
+class ByKey(dict[str, F]):
+    """One handler per key (a role id or an action id), attached with `@TABLE.at(key)`."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__()
+        self.what = what
+
+    def at(self, key: str) -> Callable[[F], F]:
+        def attach(handler: F) -> F:
+            if key in self:
+                raise ValueError(f"a second {self.what} handler for {key!r}")
+            self[key] = handler
+            return handler
+
+        return attach
+
+
+class InOrder(list[F]):
+    """Handlers that all run, in the order they were attached (`@TABLE.add`)."""
+
+    def add(self, handler: F) -> F:
+        self.append(handler)
+        return handler
+
+
+# --------------------------------------------------------------------------- the roles' data
+ROLES: dict[str, RoleSpec] = {}  # in the order the role modules are imported
+ROLE_NAMES: dict[str, str] = {}
+ROLE_CARDS: dict[str, str] = {}
+ACTION_NAMES: dict[str, str] = {}
+CHANGELING_ROLES: set[str] = set()  # the roles of the changelings' team (an awake changeling)
+SHOWN_AS: dict[str, str] = {}  # the role a player is told he has, if not his own (CH-CONF)
+
+
+def define_role(spec: RoleSpec, *, name: str, card: str,
+                actions: dict[str, str] | None = None) -> RoleSpec:
+    """Register a role: its spec, its name and card (msgids) and the names of actions it
+    brings (msgids by action id)."""
+    if spec.id in ROLES:
+        raise ValueError(f"the role {spec.id!r} is defined twice")
+    ROLES[spec.id] = spec
+    ROLE_NAMES[spec.id] = name
+    ROLE_CARDS[spec.id] = card
+    ACTION_NAMES.update(actions or {})
+    if spec.side == CHANGELINGS:
+        CHANGELING_ROLES.add(spec.id)
+    return spec
+
+
+# --------------------------------------------------------------------------- actions
+# A check raises `Refused` when the player may not send the action (now, or with these
+# targets); `targets` is empty when `offers` asks whether the power is still usable at all.
+ActionCheck = Callable[[Game, Player, tuple[str, ...], str | None], None]
+ACTION_CHECKS: ByKey[ActionCheck] = ByKey("check")
+# What follows an accepted submission besides the engine's "Noted" (action id -> handler).
+AFTER_ACT: ByKey[Callable[[Game, Player, Submission], None]] = ByKey("after-act")
+# Actions whose actor must still send something before a night stage may close early
+# (CH-EARLY), by stage.
+STAGE_DUTIES: dict[str, set[str]] = {"dusk": set(), "dawn": set()}
+# Owed choices of the reactions window (CH-REACT): kind -> the action that answers it.
+OWED_ACTIONS: dict[str, ActionSpec] = {}
+# How an owed choice is asked for, and settled (target None: no answer before the prompt
+# closed, or a pass; a target who has left meanwhile is None too).
+PROMPT_OWED: ByKey[Callable[[Game, Owed], None]] = ByKey("owed-prompt")
+ANSWER_OWED: ByKey[Callable[[Game, Owed, str | None], None]] = ByKey("owed-answer")
+# Actions a player may have besides his role's and the mayor's (after those, before `pass`).
+EXTRA_ABILITIES: InOrder[Callable[[Game, Player], Sequence[ActionSpec]]] = InOrder()
+
+
+def duty(stage: str, *actions: ActionSpec) -> None:
+    STAGE_DUTIES[stage].update(spec.id for spec in actions)
+
+
+def owed_action(spec: ActionSpec, name: str) -> ActionSpec:
+    """An action that answers an owed choice of the same id (tie-break, chase, successor)."""
+    OWED_ACTIONS[spec.id] = spec
+    ACTION_NAMES[spec.id] = name
+    return spec
+
+
+# --------------------------------------------------------------------------- effects on a role
+# Each returns True when the role turns the effect aside (then the shared mechanic does
+# nothing more); keyed by the role of the player it reaches.
+BANISHED: ByKey[Callable[[Game, Player], bool]] = ByKey("banished")
+ABDUCTED: ByKey[Callable[[Game, Player], bool]] = ByKey("abducted")
+EXCHANGED: ByKey[Callable[[Game, Player], bool]] = ByKey("exchanged")
+# a prank, chase or fanatic strike (why, actor, hold: at night, wait for the step that says)
+STRUCK: ByKey[Callable[[Game, Player, str, str, bool], bool]] = ByKey("struck")
+# after the shared consequences of a removal (publication, heartbreak, succession)
+REMOVED: ByKey[Callable[[Game, Player, str], None]] = ByKey("removed")
+# a check's answer was told (by_researcher: the researcher's, else the queen's)
+CHECKED: ByKey[Callable[[Game, Player, bool], None]] = ByKey("checked")
+# the role a check shows (by_researcher); without a handler, the role itself
+SEEN_AS: ByKey[Callable[[Player, bool], str]] = ByKey("seen-as")
+# a dealt or listed set of roles with this role in it (raises SetupError if it may not play)
+SETUP_CHECKS: ByKey[Callable[[Sequence[str]], None]] = ByKey("setup-check")
+# at the start, after every player has his card and the team knows itself
+STARTED: ByKey[Callable[[Game, Player], None]] = ByKey("started")
+
+# --------------------------------------------------------------------------- the end (CH-END)
+# A living counted non-changeling of this role could still turn the numbers.
+REVERSES: ByKey[Callable[[Game, Player], bool]] = ByKey("reverses")
+# Something owed in the game could still turn the numbers, whoever holds it.
+REVERSAL_OWED: InOrder[Callable[[Game], bool]] = InOrder()
+
+# --------------------------------------------------------------------------- days and mornings
+DAY_BEGINS: InOrder[Callable[[Game], None]] = InOrder()  # before the vote opens
+# Told in the morning post after the night's losses; True if it told something (else the
+# morning is quiet).
+MORNING_NEWS: InOrder[Callable[[Game], bool]] = InOrder()
+MORNING_NOTES: InOrder[Callable[[Game], None]] = InOrder()  # after the new mayor

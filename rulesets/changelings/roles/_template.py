@@ -1,0 +1,82 @@
+"""A template for a new role (not loaded: its name starts with `_`).
+
+To add a role: copy this file to `roles/<role id>.py`, replace `new_role` by the role's id
+(snake_case) and `watch` by its action's id, and keep only what the role needs. The module is
+found and imported by `roles/__init__.py` (after the roles of `ORDER`); nothing else in the
+rule set changes. Then add the texts (`make messages`, translate the new msgids in
+`locales/*/LC_MESSAGES/nightfall.po`) and write the role's scenarios in
+`tests/scenarios/changelings/`.
+
+This example — the Night Owl — watches one player each dusk and learns at the end of dawn
+whether that player was out and about (sent anything) that night.
+"""
+
+from __future__ import annotations
+
+from core.engine.game import Game
+from core.engine.messages import N_, player, to_player
+from core.engine.refusals import Refused
+from core.engine.ruleset import ActionSpec, RoleSpec
+from core.engine.state import Player
+
+from ..hooks import ACTION_CHECKS, define_role, duty
+from ..night import NIGHT, NightStep, subs_for
+from ..vocabulary import DUSK, PONIES
+
+# 1. The role's actions: the id, the window stages it may be sent in (vocabulary.py), and
+#    what it accepts (`ActionSpec`: targets, self_ok, harmful, slot, text_max, takes_role).
+WATCH = ActionSpec("watch", DUSK, self_ok=False)
+# An early close (CH-EARLY) waits until the role has sent it (or passed) in this stage.
+duty("dusk", WATCH)
+
+# 2. The role's data: its spec (id, side, actions; `special=False` for a plain role), its name
+#    and the card a player of it receives (both msgids), and the names of its actions.
+ROLE = define_role(
+    RoleSpec("new_role", PONIES, (WATCH,)),
+    name=N_("Night Owl"),
+    card=N_("You are the Night Owl. Each night you watch one other player and learn by morning "
+            "whether they were out and about."),
+    actions={"watch": N_("Watch")},
+)
+
+
+# 3. Checks: raise `Refused` when the action may not be sent now (with these targets). Asked
+#    with no targets too, by `offers`: a spent power is then neither offered nor waited for.
+@ACTION_CHECKS.at("watch")
+def check_watch(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+    if game.state.phase.number < 1:
+        raise Refused(N_("There is nothing to watch yet."))
+
+
+# 4. Night steps: attach to the step the role acts at (`night.NightStep` says what each step
+#    sets and uses); handlers of one step run in the order their modules are imported. Read
+#    the night's submissions with `subs_for` (living actors, seat order).
+@NIGHT.at(NightStep.LOVE_POISON)
+def watch(game: Game) -> None:
+    for sub in subs_for(game, "watch"):
+        target = game.state.players[sub.targets[0]]
+        busy = any(other.actor == target.pid and other.action != "pass"
+                   for other in game.state.subs.values())
+        game.event("watched", owl=sub.actor, target=target.pid, busy=busy)
+        key = (N_("{name} was out and about tonight.") if busy
+               else N_("{name} stayed at home tonight."))
+        game.tell(to_player(sub.actor), key, name=player(target.pid))
+
+
+# 5. Other seams, in hooks.py, keyed by this role's id — uncomment what the role needs:
+#
+# @BANISHED.at("new_role")      # (game, p) -> True: the banishment is turned aside
+# @ABDUCTED.at("new_role")      # (game, p) -> True: the abduction is turned aside
+# @EXCHANGED.at("new_role")     # (game, p) -> True: the exchange is turned aside
+# @STRUCK.at("new_role")        # (game, p, why, actor, hold) -> True: prank/chase/fanatic
+# @REMOVED.at("new_role")       # (game, p, why): after publication, heartbreak, succession
+# @CHECKED.at("new_role")       # (game, p, by_researcher): a check of him was answered
+# @SEEN_AS.at("new_role")       # (p, by_researcher) -> the role a check shows
+# @STARTED.at("new_role")       # (game, p): at the start, after the cards
+# @SETUP_CHECKS.at("new_role")  # (roles): raise SetupError if a deal with him may not play
+# @REVERSES.at("new_role")      # (game, p) -> True: he could still turn the numbers (CH-END)
+# @AFTER_ACT.at("watch")        # (game, p, sub): after an accepted submission
+#
+# and hooks that run for every game: EXTRA_ABILITIES, REVERSAL_OWED, DAY_BEGINS,
+# MORNING_NEWS, MORNING_NOTES (`@TABLE.add`). Keep per-game state on the players
+# (`p.counters`), never in module globals.

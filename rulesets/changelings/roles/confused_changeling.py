@@ -1,0 +1,60 @@
+"""The confused changeling (CH-CONF) is told "pony" and plays as one until he awakens: checked
+by the queen, exchanged or abducted, he becomes a changeling. Checked by the researcher first,
+he is turned for good: the team's plan fails that night, and if the queen checks him as well,
+or the team tries to abduct him, he flees."""
+
+from __future__ import annotations
+
+from core.engine.game import Game
+from core.engine.messages import N_, to_player
+from core.engine.ruleset import RoleSpec
+from core.engine.state import Player
+
+from ..hooks import ABDUCTED, CHECKED, EXCHANGED, SHOWN_AS, define_role
+from ..standing import join_team
+from ..state import changelings_state
+from ..vocabulary import PONIES
+
+ROLE = define_role(
+    RoleSpec("confused_changeling", PONIES),
+    name=N_("Confused Changeling"),
+    card=N_("You are a pony. You have no power at night; by day you vote to banish the "
+            "changelings hiding among you."),
+)
+SHOWN_AS["confused_changeling"] = "pony"
+
+
+def awaken(game: Game, p: Player) -> None:
+    p.role = "changeling"
+    game.event("awakened", player=p.pid)
+    game.tell(to_player(p.pid), N_("You wake up: you were a changeling all along! You now play "
+                                   "with the changelings."))
+    join_team(game, p)
+
+
+@CHECKED.at("confused_changeling")
+def checked(game: Game, target: Player, by_researcher: bool) -> None:
+    """The researcher turns him, the queen awakens him, both in one night: he flees."""
+    night = changelings_state(game).night
+    if target.pid in night.turned_now:
+        if not by_researcher:
+            game.remove(target, "fled")
+        return
+    if target.counters.get("turned"):
+        return
+    if by_researcher:
+        target.counters["turned"] = True
+        night.turned_now.add(target.pid)
+        night.team_fails = True
+        game.event("turned", player=target.pid)
+    else:
+        awaken(game, target)
+
+
+@EXCHANGED.at("confused_changeling")
+@ABDUCTED.at("confused_changeling")
+def awakens_unless_turned(game: Game, p: Player) -> bool:
+    if p.counters.get("turned"):
+        return False
+    awaken(game, p)
+    return True

@@ -1,0 +1,60 @@
+"""Derpy's first banishment or abduction fails (CH-DERPY): he stays, but loses his voice (he
+cannot vote and is not counted) unless he is the mayor."""
+
+from __future__ import annotations
+
+from core.engine.game import Game
+from core.engine.messages import GROUP, N_, player, role
+from core.engine.ruleset import RoleSpec
+from core.engine.state import Player
+
+from ..hooks import ABDUCTED, BANISHED, MORNING_NEWS, define_role
+from ..standing import passive_works
+from ..state import changelings_state
+from ..vocabulary import PONIES
+
+ROLE = define_role(
+    RoleSpec("derpy", PONIES),
+    name=N_("Derpy"),
+    card=N_("You are Derpy. The first time you would be banished or abducted you get away, "
+            "but you lose your voice."),
+)
+
+
+def escapes(p: Player) -> bool:
+    """The escape works once per game [decision], and not while inactive (CH-INACT)."""
+    if not passive_works(p) or p.counters.get("escaped"):
+        return False
+    p.counters["escaped"] = True
+    if "mayor" not in p.statuses:
+        p.statuses.add("voiceless")
+    return True
+
+
+@BANISHED.at("derpy")
+def escape_banishment(game: Game, p: Player) -> bool:
+    if not escapes(p):
+        return False
+    game.event("escaped", player=p.pid)
+    game.tell(GROUP, N_("{name} trips over their own hooves and escapes the banishment! "
+                        "{name} is revealed as {role} and has lost their voice."),
+              name=player(p.pid), role=role("derpy"))
+    return True
+
+
+@ABDUCTED.at("derpy")
+def escape_abduction(game: Game, p: Player) -> bool:
+    if not escapes(p):
+        return False
+    changelings_state(game).night.released.append(p.pid)
+    game.event("released", player=p.pid)
+    return True
+
+
+@MORNING_NEWS.add
+def tell_the_released(game: Game) -> bool:
+    released = changelings_state(game).night.released
+    for pid in released:
+        game.tell(GROUP, N_("The changelings dragged {name} away in the night, but let them go "
+                            "again. {name} has lost their voice."), name=player(pid))
+    return bool(released)

@@ -1,0 +1,114 @@
+"""The drama queen: abducted (at step 8) or banished (in the reactions window, CH-REACT), she
+names a player who runs away with her — a chase."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.engine.game import Game
+from core.engine.messages import N_, to_player
+from core.engine.refusals import Refused
+from core.engine.ruleset import ActionSpec, RoleSpec
+from core.engine.state import Owed, Player
+
+from ..hooks import (
+    ACTION_CHECKS,
+    ANSWER_OWED,
+    EXTRA_ABILITIES,
+    PROMPT_OWED,
+    REMOVED,
+    REVERSAL_OWED,
+    REVERSES,
+    define_role,
+    duty,
+    owed_action,
+)
+from ..night import NIGHT, NightStep
+from ..removal import strike
+from ..standing import passive_works
+from ..state import changelings_state
+from ..vocabulary import PONIES, RANK_CHASE
+
+CHASE = owed_action(ActionSpec("chase", frozenset({"dawn", "reactions"}), self_ok=False,
+                               harmful=True), N_("Chase"))
+duty("dawn", CHASE)
+
+ROLE = define_role(
+    RoleSpec("drama_queen", PONIES),
+    name=N_("Drama Queen"),
+    card=N_("You are the Drama Queen. If you are abducted or banished, you pick a player who "
+            "runs away with you."),
+)
+
+
+def chase_owed_tonight(game: Game, p: Player) -> bool:
+    return changelings_state(game).night.chase_owed == p.pid and game.state.phase.stage == "dawn"
+
+
+@EXTRA_ABILITIES.add
+def chase_at_dawn(game: Game, p: Player) -> Sequence[ActionSpec]:
+    return (CHASE,) if chase_owed_tonight(game, p) else ()
+
+
+@ACTION_CHECKS.at("chase")
+def check_chase(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+    owed = game.current_owed()
+    if not chase_owed_tonight(game, p) and not (
+            owed and owed.kind == "chase" and owed.player == p.pid):
+        raise Refused(N_("You can only chase when you are abducted or banished."))
+
+
+@NIGHT.at(NightStep.CHASE_OWED)
+def warn_the_abducted(game: Game) -> None:
+    night = changelings_state(game).night
+    if night.abduction:
+        target = game.state.players[night.abduction]
+        if target.role == "drama_queen" and passive_works(target):
+            night.chase_owed = target.pid
+            game.tell(to_player(target.pid), N_("The changelings are coming for you! Before dawn "
+                                                "you may name a player who runs away with you."))
+
+
+@NIGHT.at(NightStep.DRAMA_QUEEN)
+def chase_at_night(game: Game) -> None:
+    night = changelings_state(game).night
+    queen_id = night.chase_owed
+    night.chase_owed = None  # settled at step 8: no longer owed (CH-END)
+    if queen_id is None or game.state.players[queen_id].alive:
+        return
+    sub = game.state.subs.get((queen_id, "chase"))
+    if sub is None:
+        return
+    target = game.state.players[sub.targets[0]]
+    if target.alive:
+        strike(game, target, "chased", queen_id, hold=True)
+
+
+@REMOVED.at("drama_queen")
+def banished_owes_chase(game: Game, p: Player, why: str) -> None:
+    if why == "banished" and "inactive" not in p.statuses:
+        game.owe("chase", p.pid, [], RANK_CHASE)
+
+
+@PROMPT_OWED.at("chase")
+def ask_chase(game: Game, owed: Owed) -> None:
+    game.tell(to_player(owed.player), N_("Name a player who runs away with you."))
+
+
+@ANSWER_OWED.at("chase")
+def settle_chase(game: Game, owed: Owed, target: str | None) -> None:
+    if target is not None:
+        strike(game, game.state.players[target], "chased", owed.player, hold=False)
+
+
+@REVERSAL_OWED.add
+def chase_still_owed(game: Game) -> bool:
+    owed_at_night = changelings_state(game).night.chase_owed
+    # a drama queen modkilled before her abduction takes effect is owed nothing (CH-GONE)
+    return bool(owed_at_night and game.state.players[owed_at_night].alive) or any(
+        o.kind == "chase" for o in game.state.reactions)
+
+
+@REVERSES.at("drama_queen")
+def may_still_chase(game: Game, p: Player) -> bool:
+    return True

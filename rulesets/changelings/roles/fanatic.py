@@ -1,0 +1,52 @@
+"""The fanatic strikes at dawn (step 9): a random other player leaves the game — once a night
+or once a game (option `fanatic_uses`)."""
+
+from __future__ import annotations
+
+from core.engine.game import Game
+from core.engine.messages import N_
+from core.engine.refusals import Refused
+from core.engine.ruleset import ActionSpec, RoleSpec
+from core.engine.state import Player
+
+from ..hooks import ACTION_CHECKS, REVERSES, define_role, duty
+from ..night import NIGHT, NightStep, subs_for
+from ..removal import strike
+from ..vocabulary import NIGHT as WHOLE_NIGHT
+from ..vocabulary import PONIES
+
+FANATIC = ActionSpec("fanatic", WHOLE_NIGHT, targets=0)
+duty("dawn", FANATIC)
+
+ROLE = define_role(
+    RoleSpec("fanatic", PONIES, (FANATIC,)),
+    name=N_("Fanatic"),
+    card=N_("You are the Fanatic. Each night you may strike: a random other player leaves the "
+            "game."),
+    actions={"fanatic": N_("Strike")},
+)
+
+
+def strikes_once_a_game(game: Game) -> bool:
+    return game.state.options.get("fanatic_uses") == "game"
+
+
+@ACTION_CHECKS.at("fanatic")
+def check_fanatic(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+    if strikes_once_a_game(game) and p.counters.get("fanatic_used"):
+        raise Refused(N_("You have already struck in this game."))
+
+
+@NIGHT.at(NightStep.FANATIC)
+def fanatic_strikes(game: Game) -> None:
+    for sub in subs_for(game, "fanatic"):
+        fanatic = game.state.players[sub.actor]
+        fanatic.counters["fanatic_used"] = True
+        pool = [p for p in game.state.living() if p.pid != fanatic.pid]
+        if pool:
+            strike(game, game.rng.choice(pool), "fanatic", fanatic.pid, hold=True)
+
+
+@REVERSES.at("fanatic")
+def may_still_strike(game: Game, p: Player) -> bool:
+    return not (strikes_once_a_game(game) and p.counters.get("fanatic_used"))

@@ -1,0 +1,61 @@
+"""The liar (CH-LIAR), a member of the team: once per game (within one night the last choice
+counts) he picks a special pony role that the researcher sees when checking him (step 1)."""
+
+from __future__ import annotations
+
+from core.engine.game import Game
+from core.engine.messages import N_, role, to_player
+from core.engine.refusals import Refused
+from core.engine.ruleset import ActionSpec, RoleSpec
+from core.engine.state import Player
+
+from ..hooks import ACTION_CHECKS, ROLES, SEEN_AS, define_role, duty
+from ..night import NIGHT, NightStep, subs_for
+from ..state import changelings_state
+from ..team import ACTIONS
+from ..vocabulary import CHANGELINGS, DUSK, PONIES
+
+FAKE = ActionSpec("fake", DUSK, targets=0, takes_role=True)
+duty("dusk", FAKE)
+
+ROLE = define_role(
+    RoleSpec("liar", CHANGELINGS, (*ACTIONS, FAKE)),
+    name=N_("Liar"),
+    card=N_("You are the Liar, a changeling. Once per game you may pick a pony role that the "
+            "Researcher will see when checking you."),
+    actions={"fake": N_("Fake a role")},
+)
+
+
+def fakeable(role_id: str) -> bool:
+    """The pony-side special roles the liar may pretend to be."""
+    spec = ROLES.get(role_id)
+    return spec is not None and spec.side == PONIES and spec.special
+
+
+@ACTION_CHECKS.at("fake")
+def check_fake(game: Game, p: Player, targets: tuple[str, ...], role_id: str | None) -> None:
+    used = p.counters.get("fake_night")
+    if used is not None and used != game.state.phase.number:
+        raise Refused(N_("You can fake a role only once per game."))
+    if role_id is not None and not fakeable(role_id):
+        raise Refused(N_("You can only pretend to be a special pony role."))
+
+
+@NIGHT.at(NightStep.LIAR)
+def fake_a_role(game: Game) -> None:
+    for sub in subs_for(game, "fake"):
+        liar = game.state.players[sub.actor]
+        liar.counters["fake"] = sub.role
+        liar.counters["fake_night"] = changelings_state(game).night.number
+        game.event("faked", liar=liar.pid, role=sub.role)
+        game.tell(to_player(liar.pid), N_("From now on the Researcher sees you as: {role}."),
+                  role=role(sub.role or ""))
+
+
+@SEEN_AS.at("liar")
+def seen_by_a_check(target: Player, by_researcher: bool) -> str:
+    """The fake only to the researcher, once faked."""
+    if by_researcher:
+        return str(target.counters.get("fake") or "liar")
+    return target.role

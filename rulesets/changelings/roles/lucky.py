@@ -1,0 +1,83 @@
+"""Lucky (CH-LUCKY): the first time he would be abducted (step 6), pranked, chased or struck by
+the fanatic (step 10 at night, at once by day), someone else drawn at random suffers it."""
+
+from __future__ import annotations
+
+from core.engine.game import Game
+from core.engine.messages import N_, to_player
+from core.engine.ruleset import RoleSpec
+from core.engine.state import Player
+
+from ..hooks import STRUCK, define_role
+from ..night import NIGHT, NightStep
+from ..standing import partner_of, passive_works, team
+from ..state import changelings_state
+from ..vocabulary import PONIES
+
+ROLE = define_role(
+    RoleSpec("lucky", PONIES),
+    name=N_("Lucky"),
+    card=N_("You are Lucky. The first time you would be abducted, pranked, chased or struck by "
+            "the fanatic, someone else suffers it instead."),
+)
+
+
+def has_luck(p: Player) -> bool:
+    return p.role == "lucky" and passive_works(p) and not p.counters.get("luck_spent")
+
+
+def redirect_luck(game: Game, lucky: Player, why: str, actor: str,
+                  extra_exclude: frozenset[str] = frozenset()) -> Player | None:
+    """Draw the player who suffers lucky's fate; None (and luck kept) if the pool is empty."""
+    pool = [p for p in game.state.players.values()
+            if p.alive and p.pid not in (lucky.pid, actor) and p.pid not in extra_exclude]
+    if not pool:
+        return None
+    victim = game.rng.choice(pool)
+    lucky.counters["luck_spent"] = True
+    game.event("luck", lucky=lucky.pid, victim=victim.pid)
+    game.tell(to_player(lucky.pid), N_("Luck is on your side: someone else suffered your fate."))
+    if why != "abducted":
+        game.remove(victim, why)
+    return victim
+
+
+@STRUCK.at("lucky")
+def luck_against_strikes(game: Game, target: Player, why: str, actor: str, hold: bool) -> bool:
+    if not has_luck(target):
+        return False
+    if hold:
+        changelings_state(game).night.held.append((target.pid, why, actor))
+    else:
+        redirect_luck(game, target, why, actor)
+    return True
+
+
+@NIGHT.at(NightStep.LUCKY_VS_CHANGELINGS)
+def luck_against_abduction(game: Game) -> None:
+    night = changelings_state(game).night
+    if not night.abduction:
+        return
+    target = game.state.players[night.abduction]
+    if not has_luck(target):
+        return
+    lovers_of_changelings: set[str] = set()
+    for member in team(game):
+        partner = partner_of(game, member.pid)
+        if partner:
+            lovers_of_changelings.add(partner)
+    exclude = frozenset({p.pid for p in team(game)} | night.shielded | lovers_of_changelings)
+    victim = redirect_luck(game, target, "abducted", target.pid, exclude)
+    night.abduction = victim.pid if victim else None
+
+
+@NIGHT.at(NightStep.LUCKY_OTHER)
+def luck_against_the_rest(game: Game) -> None:
+    for lucky_id, why, actor in changelings_state(game).night.held:
+        lucky = game.state.players[lucky_id]
+        if not lucky.alive:
+            continue
+        if lucky.counters.get("luck_spent"):
+            game.remove(lucky, why)
+        else:
+            redirect_luck(game, lucky, why, actor)

@@ -1,0 +1,61 @@
+"""Mare Do Well writes an anonymous letter each night (step 11): its target carries extra
+votes in the next day's vote (two when more than 12 players count, CH-COUNT, else one)."""
+
+from __future__ import annotations
+
+from core.engine.game import Game
+from core.engine.messages import GROUP, N_, player
+from core.engine.ruleset import ActionSpec, RoleSpec
+
+from ..hooks import DAY_BEGINS, MORNING_NOTES, define_role, duty
+from ..night import NIGHT, NightStep, subs_for
+from ..standing import is_counted
+from ..state import changelings_state
+from ..vocabulary import NIGHT as WHOLE_NIGHT
+from ..vocabulary import PONIES
+
+LETTER = ActionSpec("letter", WHOLE_NIGHT, harmful=True, text_max=500)
+duty("dawn", LETTER)
+
+ROLE = define_role(
+    RoleSpec("mare_do_well", PONIES, (LETTER,)),
+    name=N_("Mare Do Well"),
+    card=N_("You are Mare Do Well. Each night you write an anonymous letter naming a player, "
+            "who then carries extra votes in the next day's vote."),
+    actions={"letter": N_("Letter")},
+)
+
+
+@NIGHT.at(NightStep.MARE_DO_WELL)
+def write_letter(game: Game) -> None:
+    state = changelings_state(game)
+    state.letter = None
+    for sub in subs_for(game, "letter"):
+        target = game.state.players[sub.targets[0]]
+        if not target.alive:
+            continue
+        counted = sum(1 for p in game.state.players.values() if is_counted(p))
+        weight = 2 if counted > 12 else 1
+        state.letter = (target.pid, weight, sub.text)
+        game.event("letter", target=target.pid, weight=weight)
+
+
+@MORNING_NOTES.add
+def publish_letter(game: Game) -> None:
+    letter = changelings_state(game).letter
+    if letter is not None:
+        target, weight, text = letter
+        game.tell_n(GROUP, "An anonymous letter names {name}: {count} vote against them today.",
+                    "An anonymous letter names {name}: {count} votes against them today.",
+                    weight, name=player(target))
+        if text:
+            game.tell(GROUP, N_("The letter reads: “{text}”"), text=text)
+
+
+@DAY_BEGINS.add
+def letter_weighs(game: Game) -> None:
+    state = changelings_state(game)
+    if state.letter is not None:
+        target, weight, _ = state.letter
+        game.state.vote_extra[target] = weight
+        state.letter = None

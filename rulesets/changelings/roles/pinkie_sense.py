@@ -1,0 +1,91 @@
+"""Pinkie Sense foresees at dusk who will be abducted; at dawn (step 7), once per game each,
+she prevents a foreseen abduction or pranks a player out of the game."""
+
+from __future__ import annotations
+
+from core.engine.game import Game
+from core.engine.messages import N_, player, to_player
+from core.engine.refusals import Refused
+from core.engine.ruleset import ActionSpec, RoleSpec
+from core.engine.state import Player
+
+from ..hooks import ACTION_CHECKS, REVERSES, define_role, duty
+from ..night import NIGHT, NightStep
+from ..removal import strike
+from ..standing import is_changeling, passive_works
+from ..state import changelings_state
+from ..team import call_off_abduction
+from ..vocabulary import DAWN, PONIES
+from ..vocabulary import NIGHT as WHOLE_NIGHT
+
+PREVENT = ActionSpec("prevent", DAWN, targets=0, slot="pinkie")
+PRANK = ActionSpec("prank", WHOLE_NIGHT, self_ok=False, harmful=True, slot="pinkie")
+duty("dawn", PREVENT, PRANK)
+
+ROLE = define_role(
+    RoleSpec("pinkie_sense", PONIES, (PREVENT, PRANK)),
+    name=N_("Pinkie Sense"),
+    card=N_("You have the Pinkie Sense. At dusk you sense who will be abducted. Once per game "
+            "you may prevent an abduction you foresaw, and once per game you may prank a "
+            "player out of the game."),
+    actions={"prevent": N_("Prevent"), "prank": N_("Prank")},
+)
+
+
+@ACTION_CHECKS.at("prevent")
+def check_prevent(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+    if p.counters.get("prevent_used"):
+        raise Refused(N_("You have already prevented an abduction in this game."))
+    if not changelings_state(game).night.foresight.get(p.pid):
+        raise Refused(N_("You foresaw no abduction tonight, so there is nothing to prevent."))
+
+
+@ACTION_CHECKS.at("prank")
+def check_prank(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+    if p.counters.get("prank_used"):
+        raise Refused(N_("You have already played your prank in this game."))
+
+
+@NIGHT.at(NightStep.FORESIGHT)
+def foresee(game: Game) -> None:
+    # pinkie foresees only an abduction that will take effect: not one on a changeling (the
+    # team's target awakened by the queen this very night is one now)
+    night = changelings_state(game).night
+    pending = night.abduction
+    if pending is not None and is_changeling(game.state.players[pending]):
+        pending = None
+    for p in game.state.living():
+        if p.role == "pinkie_sense" and passive_works(p):
+            night.foresight[p.pid] = pending
+            if pending:
+                game.tell(to_player(p.pid), N_("Your Pinkie Sense tingles: {name} will be "
+                                               "abducted tonight."), name=player(pending))
+            else:
+                game.tell(to_player(p.pid), N_("Your Pinkie Sense is quiet tonight."))
+
+
+@NIGHT.at(NightStep.PINKIE)
+def prevent_or_prank(game: Game) -> None:
+    night = changelings_state(game).night
+    for sub in sorted((s for s in game.state.subs.values() if s.action in ("prevent", "prank")),
+                      key=lambda s: game.state.players[s.actor].seat):
+        pinkie = game.state.players[sub.actor]
+        if not pinkie.alive:
+            continue
+        if sub.action == "prevent":  # used up only when it stopped an abduction
+            if night.abduction is not None and not is_changeling(
+                    game.state.players[night.abduction]):
+                pinkie.counters["prevent_used"] = True
+                game.event("prevented", target=night.abduction)
+                call_off_abduction(night)
+                game.tell(to_player(pinkie.pid), N_("You stopped the abduction in time!"))
+        else:
+            pinkie.counters["prank_used"] = True
+            target = game.state.players[sub.targets[0]]
+            if target.alive:
+                strike(game, target, "pranked", pinkie.pid, hold=True)
+
+
+@REVERSES.at("pinkie_sense")
+def may_still_prank_or_prevent(game: Game, p: Player) -> bool:
+    return not (p.counters.get("prank_used") and p.counters.get("prevent_used"))

@@ -1,0 +1,16 @@
+"""The plain pony: no power at night; votes by day (rules §5)."""
+
+from __future__ import annotations
+
+from core.engine.messages import N_
+from core.engine.ruleset import RoleSpec
+
+from ..hooks import define_role
+from ..vocabulary import PONIES
+
+ROLE = define_role(
+    RoleSpec("pony", PONIES, special=False),
+    name=N_("Pony"),
+    card=N_("You are a pony. You have no power at night; by day you vote to banish the "
+            "changelings hiding among you."),
+)

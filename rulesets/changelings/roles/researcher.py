@@ -1,0 +1,48 @@
+"""The researcher checks one other player each dusk and learns his role (step 2). The queen
+checks the same way at step 5, so the check itself lives here."""
+
+from __future__ import annotations
+
+from core.engine.game import Game
+from core.engine.messages import N_, player, role, to_player
+from core.engine.ruleset import ActionSpec, RoleSpec
+
+from ..hooks import CHECKED, SEEN_AS, define_role, duty
+from ..night import NIGHT, NightStep, subs_for
+from ..vocabulary import DUSK, PONIES
+
+CHECK = ActionSpec("check", DUSK, self_ok=False)
+duty("dusk", CHECK)
+
+ROLE = define_role(
+    RoleSpec("researcher", PONIES, (CHECK,)),
+    name=N_("Researcher"),
+    card=N_("You are the Researcher. Each night you check one other player and learn their "
+            "role."),
+    actions={"check": N_("Check")},
+)
+
+
+def check_step(game: Game, checker_role: str) -> None:
+    """Every check sent by a living player of `checker_role`, in seat order."""
+    for sub in subs_for(game, "check"):
+        checker = game.state.players[sub.actor]
+        target = game.state.players[sub.targets[0]]
+        if checker.role != checker_role or not target.alive:
+            continue
+        by_researcher = checker_role == "researcher"
+        seen_as = SEEN_AS.get(target.role)
+        seen = seen_as(target, by_researcher) if seen_as is not None else target.role
+        game.tell(to_player(checker.pid), N_("Your check: {name} is {role}."),
+                  name=player(target.pid), role=role(seen))
+        checked = CHECKED.get(target.role)
+        if checked is not None:
+            checked(game, target, by_researcher)
+        # recorded after an awakening, which tells the team of its newcomer: the queen's
+        # answer stays the role as it was when her step began
+        game.learn(checker.pid, target.pid, seen)
+
+
+@NIGHT.at(NightStep.RESEARCHER)
+def researcher_checks(game: Game) -> None:
+    check_step(game, "researcher")

@@ -1,0 +1,45 @@
+"""The Anti-Hate-Shield protects one player a night from abduction and exchange, never the
+same player two nights in a row (step 3)."""
+
+from __future__ import annotations
+
+from core.engine.game import Game
+from core.engine.messages import N_
+from core.engine.refusals import Refused
+from core.engine.ruleset import ActionSpec, RoleSpec
+from core.engine.state import Player
+
+from ..hooks import ACTION_CHECKS, define_role, duty
+from ..night import NIGHT, NightStep, subs_for
+from ..state import changelings_state
+from ..vocabulary import DUSK, PONIES
+
+SHIELD = ActionSpec("shield", DUSK)
+duty("dusk", SHIELD)
+
+ROLE = define_role(
+    RoleSpec("shield", PONIES, (SHIELD,)),
+    name=N_("Anti-Hate-Shield"),
+    card=N_("You are the Anti-Hate-Shield. Each night you protect one player (yourself too) "
+            "from abduction and exchange, but never the same player two nights in a row."),
+    actions={"shield": N_("Shield")},
+)
+
+
+@ACTION_CHECKS.at("shield")
+def check_shield(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+    last = p.counters.get("shield_last")
+    if targets and last and last[0] == targets[0] and last[1] == game.state.phase.number - 1:
+        raise Refused(N_("You cannot shield the same player two nights in a row."))
+
+
+@NIGHT.at(NightStep.SHIELD)
+def shield_step(game: Game) -> None:
+    night = changelings_state(game).night
+    by_shield = {s.actor: s.targets[0] for s in subs_for(game, "shield")}
+    for p in game.state.living():
+        if p.role == "shield":
+            target = by_shield.get(p.pid)
+            p.counters["shield_last"] = [target, night.number] if target else None
+            if target and game.state.players[target].alive:
+                night.shielded.add(target)

@@ -1,0 +1,127 @@
+"""The changelings' team (rules §5): what every member may send — one abduction a night
+(CH-AGREE, CH-ABDUCT) or, once per game, an exchange (CH-EXCH) — shared by the roles of the
+team (`roles/changeling.py`, `roles/queen.py`, `roles/liar.py`)."""
+
+from __future__ import annotations
+
+from core.engine.game import Game
+from core.engine.messages import N_, player, to_player
+from core.engine.refusals import Refused
+from core.engine.ruleset import ActionSpec
+from core.engine.state import Player, Submission
+
+from . import flavour
+from .hooks import ABDUCTED, ACTION_CHECKS, AFTER_ACT, EXCHANGED, duty
+from .night import NIGHT, NightStep
+from .standing import is_changeling, join_team, team, tell_team
+from .state import Night, changelings_state
+from .vocabulary import DUSK
+
+ABDUCT = ActionSpec("abduct", DUSK, harmful=True, slot="team", text_max=500)
+EXCHANGE = ActionSpec("exchange", DUSK, harmful=True, slot="team")
+ACTIONS = (ABDUCT, EXCHANGE)
+ACTION_NAMES = {"abduct": N_("Abduct"), "exchange": N_("Exchange")}
+duty("dusk", ABDUCT, EXCHANGE)
+
+
+@ACTION_CHECKS.at("abduct")
+def check_team_target(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+    if targets and is_changeling(game.state.players[targets[0]]):
+        raise Refused(N_("{name} is one of your own."), name=player(targets[0]))
+
+
+@ACTION_CHECKS.at("exchange")
+def check_exchange(game: Game, p: Player, targets: tuple[str, ...], role_id: str | None) -> None:
+    if changelings_state(game).exchange_used:
+        raise Refused(N_("Your team has already used its exchange."))
+    check_team_target(game, p, targets, role_id)
+
+
+@AFTER_ACT.at("abduct")
+@AFTER_ACT.at("exchange")
+def tell_the_others(game: Game, p: Player, sub: Submission) -> None:
+    key = (N_("{name} wants to abduct {target}.") if sub.action == "abduct"
+           else N_("{name} wants to exchange {target}."))
+    for member in team(game):
+        if member.pid != p.pid:
+            game.tell(to_player(member.pid), key, name=player(p.pid),
+                      target=player(sub.targets[0]))
+
+
+@NIGHT.at(NightStep.CHANGELINGS)
+def agree(game: Game) -> None:
+    """CH-AGREE: exactly one distinct (action, target) among the team's last submissions."""
+    night = changelings_state(game).night
+    members = {p.pid for p in team(game)}
+    subs = [sub for (actor, slot), sub in game.state.subs.items()
+            if slot == "team" and actor in members]
+    choices = {(s.action, s.targets[0]) for s in subs}
+    if not choices:
+        return
+    if len(choices) > 1:
+        tell_team(game, N_("You did not agree on one target, so nothing happens tonight."))
+        game.event("disagreed")
+        return
+    action, target_id = choices.pop()
+    target = game.state.players[target_id]
+    if not target.alive:
+        return
+    if night.team_fails:
+        if target.pid in night.turned_now and action == "abduct":
+            game.remove(target, "fled")
+        tell_team(game, N_("Something went wrong tonight: your plan failed."))
+        return
+    if target.pid in night.shielded:
+        game.event("shielded", target=target.pid)
+        return
+    if action == "exchange":
+        exchange(game, target)
+        return
+    night.abduction = target.pid
+    last = max((s for s in subs if s.targets[0] == target.pid), key=lambda s: s.seq)
+    night.abduction_text = last.text
+    game.event("abduction_fixed", target=target.pid)
+
+
+def exchange(game: Game, target: Player) -> None:
+    """CH-EXCH: the target becomes a changeling and keeps his statuses; nothing is published.
+
+    He loses any special role at step 4, so what he sent for its later steps (a prank, the
+    fanatic's strike, a letter, the love poison's pair) lapses; a love poison's lapsed pair is
+    not replaced by a random one, as the role was dealt.
+    """
+    changelings_state(game).exchange_used = True
+    for key in [k for k in game.state.subs if k[0] == target.pid]:
+        del game.state.subs[key]
+    target.counters["exchanged_from"] = target.role
+    turned_aside = EXCHANGED.get(target.role)
+    if turned_aside is not None and turned_aside(game, target):
+        return
+    target.role = "changeling"
+    game.event("exchanged", player=target.pid)
+    game.narrate(to_player(target.pid), flavour.EXCHANGED)
+    tell_team(game, N_("The exchange worked: {name} is one of you now."),
+              name=player(target.pid))
+    join_team(game, target)
+
+
+def call_off_abduction(night: Night) -> None:
+    """Tonight's abduction will not happen (pinkie prevented it): nor is a chase owed."""
+    night.abduction = None
+    night.chase_owed = None
+
+
+@NIGHT.at(NightStep.ABDUCTION)
+def abduction_takes_effect(game: Game) -> None:
+    """CH-ABDUCT: the pending abduction's target leaves, unless his role turns it aside."""
+    night = changelings_state(game).night
+    if night.abduction is None:
+        return
+    target = game.state.players[night.abduction]
+    if not target.alive or is_changeling(target):
+        night.chase_owed = None  # the abduction did not happen: no chase is owed
+        return
+    turned_aside = ABDUCTED.get(target.role)
+    if turned_aside is not None and turned_aside(game, target):
+        return
+    game.remove(target, "abducted")

@@ -1,0 +1,57 @@
+"""The pony game's words: sides, removal causes, the windows' stages, kinds of pony, deadlines
+and the rules summary. (Roles and their actions are named in their own modules, `roles/`.)"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.engine.messages import N_
+
+PONIES, CHANGELINGS, LOVERS = "ponies", "changelings", "lovers"
+SIDES = (PONIES, CHANGELINGS, LOVERS)
+
+CAUSES = ("abducted", "banished", "pranked", "chased", "fanatic", "heartbreak", "fled", "modkill",
+          "left")  # left: the player's own /flee, treated as the host's removal [decision]
+# Removals by a game effect break the partner's heart (CH-LOVE); a host removal does not.
+HEARTBREAKING = frozenset({"abducted", "banished", "pranked", "chased", "fanatic", "fled"})
+
+# Action stages: `dusk` and `dawn` are the two night windows (rules §4), `election`, `vote` and
+# `reactions` the day windows. Dawn-step actions may already be sent at dusk (the source lets
+# the night's actions arrive from its start), except those that need what dusk reveals.
+NIGHT = frozenset({"dusk", "dawn"})
+DUSK = frozenset({"dusk"})
+DAWN = frozenset({"dawn"})
+ANY_DAY = frozenset({"vote", "reactions"})
+ALWAYS = frozenset({"election", "vote", "reactions", "dusk", "dawn"})
+
+SIDE_NAMES = {PONIES: N_("the ponies"), CHANGELINGS: N_("the changelings"),
+              LOVERS: N_("the lovers")}
+
+CAUSE_NAMES = {
+    "abducted": N_("abducted"), "banished": N_("banished"), "pranked": N_("pranked"),
+    "chased": N_("chased away"), "fanatic": N_("struck by the fanatic"),
+    "heartbreak": N_("died of a broken heart"), "fled": N_("fled screaming"),
+    "modkill": N_("removed by the host"), "left": N_("left the game"),
+}
+
+# Plain ponies get a kind for flavour only (rules §2).
+KIND_NAMES = {"earth_pony": N_("earth pony"), "unicorn": N_("unicorn"), "pegasus": N_("pegasus")}
+
+# Deadlines per window (rules §3): seconds, or a clock time in the game's time zone, or
+# (clock time, minimum seconds).
+PACE: dict[str, dict[str, Any]] = {
+    "quick": {"election": 180, "vote": 240, "reactions": 45, "dusk": 90, "dawn": 60},
+    "forum": {"election": "19:30", "vote": "19:30", "reactions": ("20:00", 600),
+              "dusk": "22:30", "dawn": "08:00"},
+}
+
+RULES_SUMMARY = N_(
+    "Changelings hide among the ponies of Ponyville. Day 1 elects a mayor; then each night "
+    "the changelings abduct a pony (dusk) and the night roles act (dusk and dawn), and each "
+    "day everypony votes to banish a suspect. The ponies win when no changeling is left; the "
+    "changelings win when they are as many as the others. A mixed pair of lovers wins if "
+    "they are the last two.")
+
+# Ranks order the owed choices of a reactions window (CH-REACT): the tie-break, then the
+# drama queen's chase, then the successor.
+RANK_TIEBREAK, RANK_CHASE, RANK_SUCCESSOR = 1, 2, 3

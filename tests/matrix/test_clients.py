@@ -1,0 +1,231 @@
+"""Matrix as players use it (issue 16): ballots every poll-capable client shows (asserted
+against what their sources read, see client_shapes.py), notifications for what a player must
+act on (Synapse's own push rule evaluation, read back from /notifications), commands typed
+with `!`, ballots of more than 20 answers, and keycap reactions on a poll."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.storage.models import LogEntry
+
+from .client_shapes import element_web_poll, element_x_poll, ends, fluffychat_poll
+from .harness import (
+    KEYCAPS,
+    Player,
+    Table,
+    living,
+    open_polls,
+    open_table,
+    options,
+    poll_answers,
+    sign_up,
+)
+from .test_behaviour import game_state
+
+
+def bot_messages(player: Player, room_id: str | None) -> list[dict[str, Any]]:
+    return [e for e in player.from_bot(room_id) if e.get("type") == "m.room.message"]
+
+
+def ballot_text(table: Table) -> dict[str, Any]:
+    """The text message the bot posts beside a ballot's polls (its first version)."""
+    return next(e for e in reversed(bot_messages(table.host, table.room))
+                if "Time to vote" in e["content"]["body"] and "m.new_content" not in e["content"])
+
+
+def notifications(table: Table, player: Player) -> list[dict[str, Any]]:
+    """What Synapse's push rules decided to notify the player of (what reaches a phone)."""
+    return table.synapse.http("GET", "/_matrix/client/v3/notifications",
+                              token=player.client.access_token)["notifications"]
+
+
+def highlighted(notification: dict[str, Any]) -> bool:
+    return any(isinstance(a, dict) and a.get("set_tweak") == "highlight"
+               and a.get("value", True) for a in notification["actions"])
+
+
+async def test_ballots_are_polls_that_element_x_fluffychat_and_element_web_show(
+        synapse, register, clients, tmp_path):
+    """The ballot is `org.matrix.msc3381.poll.start` (what Element X and FluffyChat render),
+    with a text fallback; a text message lists the candidates and `!vote NAME` for clients
+    without polls; answers count in both forms; the poll end says the result."""
+    table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 8)
+    try:
+        await sign_up(table, "changelings", "!option random_lovers false")
+        [poll] = open_polls(table)
+        names = set(await living(table))
+        for read in (element_x_poll, fluffychat_poll, element_web_poll):
+            question, answers = read(poll)
+            assert "Time to vote" in question and "!vote NAME" in question
+            assert names <= {label for _, label in answers}
+        fallback = poll["content"]["org.matrix.msc1767.text"]
+        assert poll["content"]["body"] == fallback
+        assert all(name in fallback for name in names)
+        text = ballot_text(table)  # for Cinny, Nheko and any client without polls
+        assert all(name in text["content"]["body"] for name in names)
+        assert "!vote NAME" in text["content"]["body"]
+
+        answers = {label: aid for aid, label in element_x_poll(poll)[1]}
+        bob, cid, dot = (table.players[n] for n in ("Bob", "Cid", "Dot"))
+        await bob.answer(table.room, poll["event_id"], answers["Eve"], stable=False)
+        await cid.answer(table.room, poll["event_id"], answers["Eve"], stable=True)
+        await dot.send(table.room, "m.poll.response", {  # the stable type, MSC3381's keys
+            "m.relates_to": {"rel_type": "m.reference", "event_id": poll["event_id"]},
+            "m.poll.response": {"answers": [answers["Fay"]]}})
+        await table.settle()
+        pids = await living(table)
+        assert (await game_state(table)).votes == {
+            pids["Bob"]: pids["Eve"], pids["Cid"]: pids["Eve"], pids["Dot"]: pids["Fay"]}
+
+        await table.let_time_pass(400)
+        [end] = [e for e in table.host.from_bot(table.room)
+                 if e["type"] in ("m.poll.end", "org.matrix.msc3381.poll.end")]
+        result = ends(end, poll)
+        assert "The vote is closed." in result and "Final count" in result
+        assert "Eve (2)" in result and "Fay (1)" in result
+        assert end["content"]["body"] == result
+    finally:
+        await table.stop()
+
+
+async def test_role_cards_prompts_and_the_vote_opening_notify(synapse, register, clients,
+                                                              tmp_path):
+    """`.m.rule.suppress_notices` silences `m.notice`: the role card and the vote's opening
+    are `m.text` with `m.mentions` (the reader; `@room` where the bot's power level allows
+    it), and Synapse notifies the players of them; chatter stays quiet."""
+    table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 6)
+    try:
+        await sign_up(table, "changelings", "!option random_lovers false")
+        bob = table.players["Bob"]
+        events = {n["event"]["event_id"]: n for n in notifications(table, bob)
+                  if n["event"]["sender"] == table.bot["user_id"]}
+        card = next(e for e in bot_messages(bob, bob.dm)
+                    if e["content"]["body"].startswith("Your role:"))
+        assert card["content"]["msgtype"] == "m.text"
+        assert card["content"]["m.mentions"] == {"user_ids": [bob.user_id]}
+        assert card["event_id"] in events and highlighted(events[card["event_id"]])
+        opening = ballot_text(table)
+        assert opening["content"]["m.mentions"] == {"room": True}  # the bot has power 100
+        assert opening["event_id"] in events and highlighted(events[opening["event_id"]])
+        for event_id in events:  # nothing else the bot sent was loud: no notice notifies
+            event = next((e for e in table.host.from_bot(table.room) + bob.from_bot(bob.dm)
+                          if e["event_id"] == event_id), None)
+            assert event is None or event["content"].get("msgtype") != "m.notice", event
+
+        # a vote's tally (an edit) and the "noted" answers are no news: nobody is pinged
+        before = len(notifications(table, table.host))
+        [poll] = open_polls(table)
+        answers = {label: aid for aid, label in element_x_poll(poll)[1]}
+        await bob.answer(table.room, poll["event_id"], answers["Cid"])
+        await table.settle()
+        assert len(notifications(table, table.host)) == before
+        tally = bot_messages(table.host, table.room)[-1]
+        assert tally["content"]["msgtype"] == "m.text"  # the ballot's message keeps its type
+        assert tally["content"]["m.new_content"]["m.mentions"] == {}
+
+        # without the power for @room (notifications.room), the opening is a plain message
+        levels = await table.host.client.room_get_state_event(table.room,
+                                                              "m.room.power_levels")
+        users = {**levels.content["users"], table.bot["user_id"]: 0}
+        await table.host.client.room_put_state(table.room, "m.room.power_levels",
+                                               {**levels.content, "users": users})
+        await table.let_time_pass(400)  # the day closes, the night's prompts come
+        prompts = [(p, e) for p in table.players.values() for e in bot_messages(p, p.dm)
+                   if options(e) and "m.new_content" not in e["content"]]
+        assert prompts
+        for player, prompt in prompts:
+            assert prompt["content"]["msgtype"] == "m.text"
+            assert prompt["content"]["m.mentions"] == {"user_ids": [player.user_id]}
+            assert prompt["event_id"] in {n["event"]["event_id"]
+                                          for n in notifications(table, player)}
+        while not open_polls(table):
+            await table.let_time_pass(400)
+        assert ballot_text(table)["content"]["m.mentions"] == {}
+    finally:
+        await table.stop()
+
+
+async def test_the_bots_texts_say_bang_commands_and_slash_still_works(synapse, register,
+                                                                      clients, tmp_path):
+    """Element takes `/join` as its own command: the bot's texts say `!join`, `!vote NAME`
+    on Matrix (and leave what is no command alone); a `/join` a client lets through works."""
+    table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 3)
+    try:
+        ann, bob = table.players["Ann"], table.players["Bob"]
+        await ann.say(table.room, "!help")
+        await ann.say(table.room, "!newgame changelings")
+        await table.settle()
+        await bob.say(table.room, "/join")  # as typed in a client that lets it through
+        await ann.say(table.room, "!pace slowly")
+        await table.settle()
+        group = [e["content"]["body"] for e in bot_messages(ann, table.room)]
+        helped = next(t for t in group if t.startswith("Commands in the group"))
+        assert "!newgame" in helped and "!vote NAME" in helped and "!join" in helped
+        assert "/vote" not in helped and "de|ru|en" in helped
+        signup = next(t for t in group if "opens a game" in t)
+        assert "!join" in signup and "!startgame" in signup and "/join" not in signup
+        assert any("Signed up (2)" in t and "Bob" in t for t in table.group_texts())
+        private = [e["content"]["body"] for e in bot_messages(ann, ann.dm)]
+        assert any("Europe/Berlin" in t for t in private)  # no command: left alone
+    finally:
+        await table.stop()
+
+
+async def test_a_ballot_of_more_than_twenty_answers_is_two_polls(synapse, register, clients,
+                                                                 tmp_path):
+    """Clients show 20 answers of a poll (ruma truncates, matrix-js-sdk slices): with 21
+    players the ballot is two polls, and the last candidate and "Withdraw my vote" can be
+    picked; a vote by text works as well."""
+    table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 21)
+    try:
+        await sign_up(table, "changelings", "!option random_lovers false")
+        ballot = open_polls(table)
+        assert len(ballot) == 2
+        shown = [answer for poll in ballot for answer in element_x_poll(poll)[1]]
+        assert all(len(element_web_poll(poll)[1]) == len(element_x_poll(poll)[1])
+                   for poll in ballot)  # nothing cut
+        alive = list(await living(table))
+        labels = [label for _, label in shown]
+        assert set(alive) <= set(labels) and labels[-1] == "Withdraw my vote"
+        assert all(len(element_x_poll(poll)[1]) <= 20 for poll in ballot)
+        assert "22" in ballot_text(table)["content"]["body"]  # every option, numbered
+        last = alive[-1]
+        where = {label: (poll, aid) for poll in ballot for aid, label in element_x_poll(poll)[1]}
+        bob, cid, dot = (table.players[n] for n in ("Bob", "Cid", "Dot"))
+        await bob.answer(table.room, where[last][0]["event_id"], where[last][1])
+        await cid.say(table.room, f"!vote {last}")
+        await dot.answer(table.room, where[last][0]["event_id"], where[last][1])
+        await table.settle()
+        withdraw = where["Withdraw my vote"]
+        await dot.answer(table.room, withdraw[0]["event_id"], withdraw[1], stable=False)
+        await table.settle()
+        pids = await living(table)
+        assert (await game_state(table)).votes == {pids["Bob"]: pids[last],
+                                                   pids["Cid"]: pids[last]}
+    finally:
+        await table.stop()
+
+
+async def test_keycap_reactions_on_a_poll_answer_it(synapse, register, clients, tmp_path):
+    """Every client can react: a keycap on a poll picks its n-th answer; on the ballot's
+    text message, its n-th option."""
+    table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 8)
+    try:
+        await sign_up(table, "changelings", "!option random_lovers false")
+        [poll] = open_polls(table)
+        order = [label for _, label in poll_answers(poll["content"])]
+        bob, dot = table.players["Bob"], table.players["Dot"]
+        before = await LogEntry.all().count()
+        await bob.react(table.room, poll["event_id"], KEYCAPS[order.index("Cid")])
+        await table.settle()
+        pids = await living(table)
+        assert (await game_state(table)).votes == {pids["Bob"]: pids["Cid"]}
+        await dot.react(table.room, ballot_text(table)["event_id"],
+                        KEYCAPS[order.index("Eve")])
+        await table.settle()
+        assert (await game_state(table)).votes == {pids["Bob"]: pids["Cid"],
+                                                   pids["Dot"]: pids["Eve"]}
+        assert await LogEntry.all().count() == before + 2
+    finally:
+        await table.stop()
