@@ -116,7 +116,9 @@ class MatrixSettingsSection(Section):
     access_token_file: Path | None = None
     device_id: str = "NIGHTFALL"
     store_path: Path = Path("matrix-store")
-    allow: list[str] = Field(default_factory=list)  # "@user:server" or ":server"; [] = own server
+    # who may invite the bot into a room: "@user:server" or ":server"; [] = nobody yet
+    allow: list[str] = Field(default_factory=list)
+    encrypt_private: bool = False  # encrypted private rooms (players' clients may hide them)
     room_mentions: bool = True  # @room the vote's opening and results (if the power suffices)
     rates: RateSettings = RateSettings()
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 from collections import OrderedDict
@@ -29,28 +28,29 @@ from nio import (
     ErrorResponse,
     LoginResponse,
     MessageDirection,
-    RoomPreset,
     SyncResponse,
     WhoamiResponse,
 )
-from nio.api import Api
 
 from core.service.ports import (
+    ChatEvent,
+    ChatMoved,
     Incoming,
     LoginRefused,
     Notice,
     Outgoing,
     RateLimits,
     Silence,
+    Situation,
     TeamRoom,
     TransientError,
 )
 from core.service.runtime import Handler
 
-from . import content, polls, store
+from . import content, names, polls, power, store
 from .ballots import Ballots, keep_keyboard
 from .crypto import CRYPTO_ERRORS, Crypto, close_store, open_store
-from .errors import NETWORK_ERRORS, Failed, is_forbidden, is_rate_limited, network, translate
+from .errors import NETWORK_ERRORS, Failed, is_rate_limited, network, translate
 from .incoming import (
     PLATFORM,
     as_command,
@@ -58,12 +58,14 @@ from .incoming import (
     choice_number,
     is_edit,
     keycap_number,
-    localpart,
     mention_names,
     message_body,
     relation,
 )
-from .incoming import allowed as invite_allowed
+from .invites import on_invite
+from .rooms import PrivateRooms
+from .standing import Standings
+from .teams import TeamRooms
 
 log = logging.getLogger(__name__)
 # what a homeserver answers to credentials that will never work
@@ -75,16 +77,6 @@ LIMITS = RateLimits(overall=0.2)
 MAX_BACKFILL_PAGES = 20
 MAX_EVENT_ATTEMPTS = 3  # an event the service keeps failing on is skipped after that
 SEEN_MEMORY = 20_000  # event ids remembered in memory (the service dedupes on all of them)
-CREATOR_POWER = 1 << 62  # room version 12: creators outrank every power level
-# A team room: only the bot (its creator, power 100 before room version 12) may invite, kick
-# or change the room (encryption, history); members talk. History is visible from joining
-# on, as a relay would have shown a newcomer nothing older.
-TEAM_LEVELS = {"invite": 100, "kick": 100, "ban": 100, "redact": 50, "state_default": 100,
-               "events_default": 0, "users_default": 0}
-TEAM_STATE = ({"type": "m.room.history_visibility", "state_key": "",
-               "content": {"history_visibility": "joined"}},
-              {"type": "m.room.guest_access", "state_key": "",
-               "content": {"guest_access": "forbidden"}})
 
 
 @dataclass(frozen=True)
@@ -97,7 +89,10 @@ class MatrixSettings:
     device_name: str = "Nightfall"
     store_path: str | None = None  # nio's key store: keep it as long as the device id
     encryption: bool = True  # read and write encrypted rooms (needs the store_path)
-    allow: tuple[str, ...] = ()  # who may invite the bot: "@user:server" or ":server"
+    encrypt_private: bool = False  # the host wants private rooms encrypted (see rooms.py)
+    allow: tuple[str, ...] = ()  # who may invite the bot: "@user:server" or ":server"; none
+    key_wait: float = 60.0  # seconds an undecryptable event waits for its key, then is told
+    invite_wait: float = 600.0  # seconds until a player is reminded of his private room
     sync_timeout: float = 30.0  # seconds a long-poll sync waits for news
     timeline_limit: int = 50  # events per room per sync; more is fetched from /messages
     notices: bool = True  # answer a private choice ("noted", or why not) in the room
@@ -133,11 +128,10 @@ class MatrixAdapter:
         self._power: dict[str, dict[str, Any]] = {}
         self._creators: dict[str, set[str]] = {}  # rooms (v12+) whose creators outrank all
         self._members: dict[str, dict[str, tuple[str, str | None]]] = {}
-        self._dms: dict[str, list[str]] = {}  # user → their private rooms, newest last
-        self._dm_rooms: dict[str, str] = {}  # room → user
-        self._teams: dict[str, str] = {}  # team key → its room
-        self._team_rooms: dict[str, str] = {}  # room → team key
-        self._reinvited: set[str] = set()
+        self._encrypted: set[str] = set()  # rooms with m.room.encryption
+        self.rooms = PrivateRooms(self)
+        self.standing = Standings(self)
+        self.teams = TeamRooms(self)
         self._failures: dict[str, int] = {}  # event id → failed attempts to hand it over
         self._txn = ""  # this database's prefix for transaction ids (outbox ids restart)
         self.crypto: Crypto | None = None  # end-to-end encryption, when on
@@ -160,13 +154,14 @@ class MatrixAdapter:
                                   store_path=self.settings.store_path or "", config=config)
         try:
             await self._login()
-            self.crypto = Crypto(self.client) if self.client.olm else None
+            self.crypto = Crypto(self.client, self.settings.key_wait) \
+                if self.client.olm else None
             if self.crypto is not None:
                 await self.crypto.upload_keys()
             self._since = await store.load("sync", self.user_id)
             self._full_state = True
-            self._set_dms(await store.load("dm", self.user_id) or {})
-            self._set_teams(await store.load("teams", self.user_id) or {})
+            await self.rooms.load()
+            await self.teams.load()
             self._txn = await store.load("txn", self.user_id) or secrets.token_hex(4)
             await store.save(self._txn, "txn", self.user_id)
             profile = await self.client.get_displayname(self.user_id)
@@ -265,8 +260,14 @@ class MatrixAdapter:
         try:
             await self._process(response, history=self._since is None)
             if self.crypto is not None:  # events whose room key came with this sync
-                for room_id, event in self.crypto.release():
+                ready, given_up = self.crypto.release()
+                for room_id, event in ready:
                     await self._on_event(room_id, event)
+                for room_id, event in given_up:
+                    await self._unreadable(room_id, event)
+            await self.standing.apply()
+            for user, room_id in await self.rooms.overdue():
+                await self.tell_about(user, room_id, "invite_waiting", f"invite-{room_id}")
             self._since = response.next_batch
             self._full_state = False
             await store.save(response.next_batch, "sync", self.user_id)
@@ -282,6 +283,11 @@ class MatrixAdapter:
         """One sync's news: invites first, then each joined room's timeline in order. On the
         bot's very first sync (no stored token) the timelines are history and only read for
         state."""
+        for room_id, info in response.rooms.join.items():  # an upgrade's invite may come
+            for event in (*info.state, *info.timeline.events):  # with its tombstone
+                source = raw(event)
+                if source.get("type") == "m.room.tombstone":
+                    self.standing.note(room_id, source)
         for room_id, invite in response.rooms.invite.items():
             await self._on_invite(room_id, [raw(e) for e in invite.invite_state])
         for room_id, info in response.rooms.join.items():
@@ -305,6 +311,8 @@ class MatrixAdapter:
             for event in events:
                 await self._on_event(room_id, event)
         for room_id in response.rooms.leave:
+            if self.is_group(room_id) and self.membership(room_id, self.user_id) == "join":
+                await self.standing.left(room_id)
             self._forget_room(room_id)
 
     async def _backfill(self, room_id: str, prev_batch: str, since: str) -> list[dict[str, Any]]:
@@ -361,36 +369,62 @@ class MatrixAdapter:
         private room's reader is still there), from state and timeline events."""
         kind, state_key = event.get("type"), event.get("state_key")
         body = event.get("content") or {}
-        if kind == "m.room.power_levels" and state_key == "":
+        if state_key is not None:
+            self.standing.note(room_id, event)
+        if kind == "m.room.encryption" and state_key == "":
+            self._encrypted.add(room_id)
+        elif kind == "m.room.power_levels" and state_key == "":
             self._power[room_id] = body
         elif kind == "m.room.create" and state_key == "":
-            self._creators[room_id] = creators(event)
+            self._creators[room_id] = power.creators(event)
         elif kind == "m.room.member" and isinstance(state_key, str):
             name = body.get("displayname")
             self._members.setdefault(room_id, {})[state_key] = (
                 str(body.get("membership", "leave")), name if isinstance(name, str) else None)
-            if state_key in self._dms and body.get("membership") == "join":
-                self._reinvited.discard(state_key)
+            if state_key in self.rooms.by_user and body.get("membership") == "join":
+                self.rooms.reinvited.discard(state_key)
 
     def _forget_room(self, room_id: str) -> None:
         self._power.pop(room_id, None)
         self._creators.pop(room_id, None)
         self._members.pop(room_id, None)
-        user = self._dm_rooms.pop(room_id, None)
-        if user is not None and room_id in self._dms.get(user, []):
-            self._dms[user].remove(room_id)
+        self._encrypted.discard(room_id)
+        self.rooms.forget(room_id)
 
-    def _name(self, room_id: str, user: str) -> str:
+    def membership(self, room_id: str, user: str) -> str | None:
         member = self._members.get(room_id, {}).get(user)
-        if member is not None and member[1]:
-            return member[1]
-        for members in self._members.values():
-            other = members.get(user)
-            if other is not None and other[1]:
-                return other[1]
-        return localpart(user)
+        return None if member is None else member[0]
 
-    async def _levels(self, room_id: str) -> dict[str, Any]:
+    def members_of(self, room_id: str) -> list[str]:
+        return list(self._members.get(room_id, {}))
+
+    def forget_members(self, room_id: str) -> None:
+        self._members.pop(room_id, None)
+
+    def note_membership(self, room_id: str, user: str, membership: str) -> None:
+        self._members.setdefault(room_id, {})[user] = (membership, None)
+
+    def note_levels(self, room_id: str, levels: dict[str, Any]) -> None:
+        self._power[room_id] = levels
+
+    @property
+    def power_levels(self) -> dict[str, dict[str, Any]]:
+        return self._power
+
+    def is_encrypted(self, room_id: str) -> bool:
+        assert self.client is not None
+        room = self.client.rooms.get(room_id)
+        return room_id in self._encrypted or bool(room is not None and room.encrypted)
+
+    def is_group(self, room_id: str) -> bool:
+        """A room games are played in: not the bot's private or team rooms."""
+        return room_id not in self.rooms.rooms and room_id not in self.teams.by_room
+
+    def name(self, room_id: str, user: str) -> str:
+        return names.display_name(self._members, room_id, user,
+                                  set(self.rooms.rooms) | set(self.teams.by_room))
+
+    async def levels(self, room_id: str) -> dict[str, Any]:
         """The room's power levels (and creators), read from the server if no sync has
         shown them yet."""
         if room_id not in self._power or room_id not in self._creators:
@@ -404,40 +438,20 @@ class MatrixAdapter:
     async def _is_admin(self, room_id: str, user: str) -> bool:
         """Host rights: the sender may kick in this room (power level 50 by default), or
         created it (room version 12 gives creators unlimited power)."""
-        levels = await self._levels(room_id)
-        return self._power_of(room_id, user) >= _int(levels.get("kick"), 50)
+        levels = await self.levels(room_id)
+        return self.power_of(room_id, user) >= power.as_int(levels.get("kick"), 50)
 
-    def _power_of(self, room_id: str, user: str) -> int:
+    def power_of(self, room_id: str, user: str) -> int:
         if user in self._creators.get(room_id, set()):
-            return CREATOR_POWER
-        return level_of(self._power.get(room_id) or {}, user)
+            return power.CREATOR_POWER
+        return power.level_of(self._power.get(room_id) or {}, user)
 
     # ------------------------------------------------------------------ invites
     async def _on_invite(self, room_id: str, state: list[dict[str, Any]]) -> None:
-        """Join where an allowed person (or server) invites the bot, and a private room
-        opened by someone who plays with the bot; decline everything else."""
-        assert self.client is not None
-        invite = next((e for e in state if e.get("type") == "m.room.member"
-                       and e.get("state_key") == self.user_id), None)
-        if invite is None:
-            return
-        inviter = str(invite.get("sender", ""))
-        direct = bool((invite.get("content") or {}).get("is_direct"))
-        if invite_allowed(inviter, self.user_id, self.settings.allow) or (
-                direct and self._shares_a_room(inviter)):
-            response = await self.client.join(room_id)
-            if isinstance(response, ErrorResponse):
-                log.warning("matrix: cannot join %s: %s", room_id, response)
-                return
-            log.info("matrix: joined %s on %s's invite", room_id, inviter)
-            if direct:
-                await self._add_dm(inviter, room_id)
-            return
-        log.info("matrix: declined %s's invite to %s", inviter, room_id)
-        await self.client.room_leave(room_id)
+        await on_invite(self, room_id, state)
 
-    def _shares_a_room(self, user: str) -> bool:
-        return any(members.get(user, ("",))[0] == "join" and room not in self._dm_rooms
+    def shares_a_room(self, user: str) -> bool:
+        return any(members.get(user, ("",))[0] == "join" and self.is_group(room)
                    for room, members in self._members.items())
 
     # ------------------------------------------------------------------ receiving
@@ -475,29 +489,51 @@ class MatrixAdapter:
         elif kind == "m.room.encrypted":
             log.info("matrix: cannot read an encrypted event in %s (encryption is off)",
                      room_id)
+            await self._unreadable(room_id, event)
+
+    async def _unreadable(self, room_id: str, event: dict[str, Any]) -> None:
+        """An event the bot could not decrypt: its sender is told (once per Megolm session,
+        and his game's group once), rather than his commands vanishing."""
+        sender = str(event.get("sender", ""))
+        session = (event.get("content") or {}).get("session_id")
+        await self.tell_about(sender, room_id, "unreadable", f"unreadable-{sender}-{session}",
+                              group=self.is_group(room_id))
+
+    async def tell_about(self, user: str, room_id: str, situation: Situation,
+                         update_id: str, group: bool = False) -> None:
+        """Hand the service news about a person (see `ports.Situation`), seen in a game
+        room (`group`) or elsewhere."""
+        await self._give(Incoming(platform=PLATFORM, update_id=update_id, user=user,
+                                  user_name=self.name(room_id, user), situation=situation,
+                                  chat=room_id if group else None))
 
     def _incoming(self, room_id: str, event_id: str, sender: str, private: bool,
                   **fields: Any) -> Incoming:
         return Incoming(platform=PLATFORM, update_id=event_id, user=sender,
-                        user_name=self._name(room_id, sender),
+                        user_name=self.name(room_id, sender),
                         chat=None if private else room_id, **fields)
 
     async def _on_message(self, room_id: str, event_id: str, sender: str,
                           body: dict[str, Any]) -> None:
-        if is_edit(body):
-            return  # edits never count, as the rules say
+        mentions = mention_names(self.user_id, self.display_name)
+        if is_edit(body):  # edits never count, as the rules say; a command's author is told
+            new = body.get("m.new_content")
+            text = message_body(new) if isinstance(new, dict) else None
+            if text and (as_command(text, mentions) or text.startswith("/")
+                         or room_id in self.rooms.rooms):
+                await self.tell_about(sender, room_id, "edited", event_id)
+            return
         text = message_body(body)
         if not text:
             return
-        mentions = mention_names(self.user_id, self.display_name)
         command = as_command(text, mentions) or (text if text.startswith("/") else None)
-        team = self._team_rooms.get(room_id)
+        team = self.teams.by_room.get(room_id)
         if team is not None:  # the members read it here; a command is answered in private
             await self._give(self._incoming(room_id, event_id, sender, True,
                                             text=command or text,
                                             team=None if command else team))
             return
-        if room_id in self._dm_rooms:
+        if room_id in self.rooms.rooms:
             token = await self._keyboard_choice(room_id, text)
             if token is not None:
                 await self._press(room_id, event_id, sender, token, private=True)
@@ -539,7 +575,7 @@ class MatrixAdapter:
             return
         start = bool(keyboard["start"][number - 1])
         if start:  # "open my private chat" and the like: a private room may be offered again
-            self._reinvited.discard(sender)
+            self.rooms.reinvited.discard(sender)
         private = bool(keyboard.get("private")) or start
         await self._press(room_id, event_id, sender, str(keyboard["tokens"][number - 1]),
                           private=private)
@@ -566,11 +602,10 @@ class MatrixAdapter:
                                                  button=token))
         if not notice or not self.settings.notices:
             return
-        in_private = room_id in self._dm_rooms
+        in_private = room_id in self.rooms.rooms
         if not in_private and notice.taken:
             return  # a poll shows the answer itself; a refusal goes to the private room
-        target = room_id if in_private else next(iter(reversed(self._dms.get(sender, []))),
-                                                 None)
+        target = room_id if in_private else self.rooms.newest(sender)
         if target is None:
             return
         try:
@@ -582,18 +617,28 @@ class MatrixAdapter:
         assert self._handle is not None
         return await self._handle(incoming)
 
+    async def tell(self, event: ChatEvent) -> None:
+        """News about a game room itself (see standing.py)."""
+        assert self._handle is not None
+        await self._handle(event)
+
     # ------------------------------------------------------------------ sending
     async def can_resend(self, chat_ref: str, replace: str | None) -> bool:
         """Every send carries its outbox row's transaction id: the homeserver drops a repeat."""
         return True
 
     async def send(self, message: Outgoing) -> None:
+        moved = None if message.private else self.standing.moved_to(message.chat_ref)
+        if moved is not None:  # an upgraded room: the message goes to its replacement
+            raise ChatMoved(f"matrix: {message.chat_ref} was upgraded", moved)
         try:
-            room_id = await self._private_room(message.chat_ref) if message.private \
+            room_id = await self.rooms.room_for(message.chat_ref) if message.private \
                 else message.chat_ref
             await self._deliver(room_id, message)
         except Failed as failed:
-            raise translate(failed.response, message.private) from failed
+            gone = self.membership(message.chat_ref, self.user_id) != "join"
+            raise translate(failed.response, message.private,
+                            lost="removed" if gone else "silenced") from failed
         except NETWORK_ERRORS as err:
             raise network(err) from err
         except CRYPTO_ERRORS as err:  # e.g. the members' keys could not be fetched: later
@@ -639,7 +684,7 @@ class MatrixAdapter:
         if not message.urgent or message.private:
             return content.loudness(message.urgent, message.chat_ref, False)
         ping = self.settings.room_mentions and content.may_ping_room(
-            await self._levels(room_id), self._power_of(room_id, self.user_id))
+            await self.levels(room_id), self.power_of(room_id, self.user_id))
         return content.loudness(True, None, ping)
 
     async def _keep_keyboard(self, event_id: str, room_id: str, message: Outgoing) -> None:
@@ -662,193 +707,32 @@ class MatrixAdapter:
             raise Failed(response)
         return str(response.event_id)
 
-    # ------------------------------------------------------------------ private rooms
-    def _set_dms(self, dms: dict[str, list[str]]) -> None:
-        self._dms = {user: list(rooms) for user, rooms in dms.items()}
-        self._dm_rooms = {room: user for user, rooms in self._dms.items() for room in rooms}
-
-    async def _add_dm(self, user: str, room_id: str) -> None:
-        """Remember a private room (in the database and in the bot's m.direct account data,
-        which clients read to show it as a direct chat)."""
-        rooms = [r for r in self._dms.get(user, []) if r != room_id] + [room_id]
-        self._dms[user] = rooms
-        self._dm_rooms[room_id] = user
-        await store.save(self._dms, "dm", self.user_id)
-        try:
-            await self._put_direct()
-        except (Failed, *NETWORK_ERRORS) as err:
-            log.info("matrix: m.direct not updated: %s", err)
-
-    async def _put_direct(self) -> None:
-        current = await self._account_data("GET", "m.direct") or {}
-        merged = {user: list(rooms) for user, rooms in current.items() if isinstance(rooms,
-                                                                                       list)}
-        for user, rooms in self._dms.items():
-            merged[user] = [r for r in merged.get(user, []) if r not in rooms] + rooms
-        await self._account_data("PUT", "m.direct", merged)
-
-    async def _account_data(self, method: str, kind: str,
-                            body: dict[str, Any] | None = None) -> dict[str, Any] | None:
-        """nio has no setter for global account data: the plain client-server call."""
-        assert self.client is not None
-        path = Api._build_path(["user", self.user_id, "account_data", kind])
-        headers = {"Authorization": f"Bearer {self.client.access_token}",
-                   "Content-Type": "application/json"}
-        reply = await self.client.send(method, path, None if body is None else json.dumps(body),
-                                       headers)
-        try:
-            if reply.status == 404 and method == "GET":
-                return None
-            data = await reply.json(content_type=None)
-            if reply.status >= 400:
-                raise Failed(ErrorResponse.from_dict(data if isinstance(data, dict) else {}))
-            return data if isinstance(data, dict) else None
-        finally:
-            reply.release()
-
-    async def _private_room(self, user: str) -> str:
-        """The person's private room with the bot, created (and the person invited) on
-        first need. Someone who left it is invited again, once; who left again, or may
-        not be invited, is unreachable until they write to the bot."""
-        assert self.client is not None
-        rooms = self._dms.get(user)
-        if rooms:
-            room_id = rooms[-1]
-            membership = self._members.get(room_id, {}).get(user, ("invite", None))[0]
-            if membership in ("join", "invite"):
-                return room_id
-            if membership == "ban" or user in self._reinvited:
-                raise Failed(ErrorResponse("the person left the private room", "M_FORBIDDEN"))
-            response = await self.client.room_invite(room_id, user)
-            if isinstance(response, ErrorResponse):
-                raise Failed(response)
-            self._reinvited.add(user)
-            return room_id
-        created = await self.client.room_create(is_direct=True,
-                                                preset=RoomPreset.trusted_private_chat,
-                                                invite=[user])
-        if isinstance(created, ErrorResponse):
-            if created.status_code in ("M_NOT_FOUND", "M_UNKNOWN", "M_INVALID_PARAM"):
-                created.status_code = "M_FORBIDDEN"  # nobody to write to: unreachable
-            raise Failed(created)
-        room_id = str(created.room_id)
-        self._members.setdefault(room_id, {})[user] = ("invite", None)
-        await self._add_dm(user, room_id)
-        return room_id
-
     # ------------------------------------------------------------------ team rooms
-    def _set_teams(self, teams: dict[str, str]) -> None:
-        self._teams = dict(teams)
-        self._team_rooms = {room: key for key, room in self._teams.items()}
-
     async def team(self, order: TeamRoom) -> None:
-        """A team chat as a room of its own: created on first need with the members
-        invited, then kept in line: whoever joins the chat is invited, whoever leaves it
-        (the dead, a replaced player) is removed by the bot."""
-        assert self.client is not None
+        """A team chat as a room of its own (see teams.py); when the game is over the bot
+        says goodbye there and leaves."""
         try:
-            room_id = self._teams.get(order.key)
-            if order.closed:
-                if room_id is not None:
-                    await self._close_team_room(order, room_id)
-                return
-            wanted = {user for user in order.members if user.startswith("@")}  # not a seat
-            if room_id is None:  # given by /replace to a name that is no Matrix account
-                if wanted:
-                    await self._create_team_room(order, sorted(wanted))
-                return
-            present = {user for user, (membership, _) in self._members.get(room_id, {}).items()
-                       if membership in ("join", "invite") and user != self.user_id}
-            for user in sorted(wanted - present):
-                response = await self.client.room_invite(room_id, user)
-                if isinstance(response, ErrorResponse):
-                    raise Failed(response)
-                self._members.setdefault(room_id, {})[user] = ("invite", None)
-            for user in sorted(present - wanted):
-                response = await self.client.room_kick(room_id, user)
-                if isinstance(response, ErrorResponse):
-                    raise Failed(response)
-                self._members[room_id][user] = ("leave", None)
+            room_id = self.teams.by_key.get(order.key)
+            if not order.closed:
+                await self.teams.update(order)
+            elif room_id is not None:
+                txn = f"nightfall-{self._txn}-{order.outbox_id}"  # a retry is posted once
+                await self._send_event(room_id, "m.room.message", content.message(order.about),
+                                       txn)
+                await self.teams.close(order.key, room_id)
         except Failed as failed:
             raise translate(failed.response, private=False) from failed
         except NETWORK_ERRORS as err:
             raise network(err) from err
 
-    async def _create_team_room(self, order: TeamRoom, members: list[str]) -> None:
-        assert self.client is not None
-        created = await self.client.room_create(
-            name=order.title, topic=order.about, preset=RoomPreset.private_chat,
-            invite=members, initial_state=list(TEAM_STATE),
-            power_level_override=TEAM_LEVELS)
-        if isinstance(created, ErrorResponse):
-            raise Failed(created)
-        room_id = str(created.room_id)
-        self._members[room_id] = {user: ("invite", None) for user in members}
-        self._teams[order.key] = room_id
-        self._team_rooms[room_id] = order.key
-        await store.save(self._teams, "teams", self.user_id)
-
-    async def _close_team_room(self, order: TeamRoom, room_id: str) -> None:
-        """The game is over: say goodbye, leave and forget the room (the players keep it);
-        the bot no longer syncs it or answers there."""
-        assert self.client is not None
-        txn = f"nightfall-{self._txn}-{order.outbox_id}"  # a retry is posted once
-        await self._send_event(room_id, "m.room.message", content.message(order.about), txn)
-        response = await self.client.room_leave(room_id)
-        if isinstance(response, ErrorResponse):
-            raise Failed(response)
-        await self.client.room_forget(room_id)
-        self._teams.pop(order.key, None)
-        self._team_rooms.pop(room_id, None)
-        self._members.pop(room_id, None)
-        await store.save(self._teams, "teams", self.user_id)
-
     # ------------------------------------------------------------------ muting
     async def silence(self, order: Silence) -> None:
-        """Mute: the player's power level goes below what sending needs (events_default),
-        the old level is kept; unmute restores it. Without the power to change power
-        levels, nothing happens."""
+        """Mute or unmute (see power.py); a person who is no Matrix account is skipped."""
         if not order.user_ref.startswith("@"):
             return
-        room_id, user = order.chat_ref, order.user_ref
         try:
-            assert self.client is not None
-            response = await self.client.room_get_state_event(room_id, "m.room.power_levels")
-            if isinstance(response, ErrorResponse):
-                raise Failed(response)
-            levels = dict(response.content)
-            self._power[room_id] = levels
-            await self._levels(room_id)  # and who created the room
-            mine, current = self._power_of(room_id, self.user_id), self._power_of(room_id, user)
-            needed = _int((levels.get("events") or {}).get("m.room.power_levels"),
-                          _int(levels.get("state_default"), 50))
-            users = dict(levels.get("users") or {})
-            if order.muted:
-                target = _int(levels.get("events_default"), 0) - 1
-                if mine < needed or current >= mine or current <= target:
-                    log.info("matrix: cannot mute %s in %s", user, room_id)
-                    return
-                await store.save({"level": users.get(user)}, "mute", room_id, user)
-                users[user] = target
-            else:
-                saved = await store.load("mute", room_id, user)
-                if saved is None or mine < needed:
-                    return
-                if saved.get("level") is None:
-                    users.pop(user, None)
-                else:
-                    users[user] = saved["level"]
-            levels["users"] = users
-            put = await self.client.room_put_state(room_id, "m.room.power_levels", levels)
-            if isinstance(put, ErrorResponse):
-                raise Failed(put)
-            self._power[room_id] = levels
-            if not order.muted:
-                await store.drop("mute", room_id, user)
+            await power.silence(self, order)
         except Failed as failed:
-            if is_forbidden(failed.response):
-                log.info("matrix: cannot change %s's power in %s: %s", user, room_id, failed)
-                return
             raise translate(failed.response, private=False) from failed
         except NETWORK_ERRORS as err:
             raise network(err) from err
@@ -866,7 +750,8 @@ def matrix_adapter_from(section: Any) -> MatrixAdapter:
         homeserver=section.homeserver, user_id=section.user_id,
         password=secret(section.password), access_token=secret(section.access_token),
         device_id=section.device_id or None, store_path=str(section.store_path),
-        allow=tuple(section.allow), room_mentions=section.room_mentions,
+        encrypt_private=section.encrypt_private, allow=tuple(section.allow),
+        room_mentions=section.room_mentions,
         limits=replace(LIMITS, **rates)))
 
 
@@ -877,30 +762,3 @@ def raw(event: Any) -> dict[str, Any]:
     if "content" not in source and isinstance(getattr(event, "content", None), dict):
         source["content"] = event.content
     return source
-
-
-def _int(value: Any, default: int) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return default
-
-
-def creators(create_event: dict[str, Any]) -> set[str]:
-    """Who outranks every power level: the creators, in room versions that say so (12 and
-    later); none in older rooms, where the creator's level is in the power levels."""
-    body = create_event.get("content") or {}
-    version = str(body.get("room_version", "1"))
-    if version in {str(v) for v in range(1, 12)}:
-        return set()
-    found = {str(create_event.get("sender", ""))} - {""}
-    extra = body.get("additional_creators")
-    if isinstance(extra, list):
-        found |= {u for u in extra if isinstance(u, str)}
-    return found
-
-
-def level_of(levels: dict[str, Any], user: str) -> int:
-    users = levels.get("users") or {}
-    return _int(users.get(user), _int(levels.get("users_default"), 0))
-

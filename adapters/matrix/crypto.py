@@ -12,6 +12,13 @@ The key store is nio's SQLite file in `store_path`, one per account and device: 
 identity keys and every room key it was given. It must live as long as the device id: a bot
 that loses it can never read again what was encrypted for that device, and the server keeps
 the old device's keys, so a new store needs a new device id.
+
+nio has no cross-signing: clients show the bot's device as unverified, and those that share
+room keys only with verified devices (where Element is heading) never give it theirs. An
+event that stays undecryptable is therefore not dropped quietly: its room key is requested
+(nio's `request_room_key`, which asks the bot's own other devices, the only ones nio accepts
+forwarded keys from), and after `wait` seconds it is given up and its sender named to the
+adapter, which tells him, and his group, that the bot cannot read him.
 """
 
 from __future__ import annotations
@@ -39,7 +46,6 @@ log = logging.getLogger(__name__)
 
 # what nio raises (instead of returning an error response) when it cannot encrypt a send
 CRYPTO_ERRORS = (LocalProtocolError, EncryptionError, OlmTrustError)
-HOLD_SECONDS = 600.0  # how long an undecryptable event waits for its room key
 HOLD_MAX = 1000
 
 
@@ -59,10 +65,12 @@ def close_store(client: AsyncClient) -> None:
 class Crypto:
     """The encryption chores of one logged-in client (with nio's Olm machine loaded)."""
 
-    def __init__(self, client: AsyncClient) -> None:
+    def __init__(self, client: AsyncClient, wait: float = 60.0) -> None:
         self.client = client
+        self.wait = wait  # how long an undecryptable event waits for its room key
         self.upload_refused: str | None = None
         self._held: OrderedDict[str, tuple[str, dict[str, Any], float]] = OrderedDict()
+        self._to_request: list[MegolmEvent] = []
 
     @property
     def held(self) -> int:
@@ -91,7 +99,22 @@ class Crypto:
         await self.query_keys()
         if client.should_claim_keys:
             await client.keys_claim(client.get_users_for_key_claiming())
+        await self._request_keys()
         await client.send_to_device_messages()
+
+    async def _request_keys(self) -> None:
+        """Ask for the room keys of held events, once per Megolm session."""
+        requests, self._to_request = self._to_request, []
+        for event in requests:
+            if event.session_id in self.client.outgoing_key_requests:
+                continue
+            try:
+                response = await self.client.request_room_key(event)
+            except LocalProtocolError:  # asked already (nio remembers it in its store)
+                continue
+            if isinstance(response, ErrorResponse):
+                log.info("matrix: room key request for %s failed: %s", event.event_id,
+                         response)
 
     async def query_keys(self) -> None:
         if self.client.should_query_keys:
@@ -124,24 +147,32 @@ class Crypto:
         event_id = str(event.get("event_id"))
         if event_id not in self._held:
             self._held[event_id] = (room_id, event, time.monotonic())
+            megolm = MegolmEvent.from_dict(event)
+            if isinstance(megolm, MegolmEvent):
+                megolm.room_id = room_id
+                self._to_request.append(megolm)
         while len(self._held) > HOLD_MAX:
             dropped, _ = self._held.popitem(last=False)
             log.warning("matrix: encrypted event %s dropped undecrypted", dropped)
 
-    def release(self) -> list[tuple[str, dict[str, Any]]]:
+    def release(self) -> tuple[list[tuple[str, dict[str, Any]]],
+                               list[tuple[str, dict[str, Any]]]]:
         """The held events that can be decrypted now, as (room, decrypted event JSON), oldest
-        first; events waiting too long are given up."""
+        first; and those given up after waiting too long, as (room, encrypted event JSON)."""
         ready: list[tuple[str, dict[str, Any]]] = []
+        given_up: list[tuple[str, dict[str, Any]]] = []
         now = time.monotonic()
         for event_id, (room_id, source, since) in list(self._held.items()):
             decrypted = self._decrypt(room_id, source)
             if decrypted is not None:
                 ready.append((room_id, decrypted))
                 del self._held[event_id]
-            elif now - since > HOLD_SECONDS:
-                log.warning("matrix: no room key for %s in %s; not read", event_id, room_id)
+            elif now - since > self.wait:
+                log.warning("matrix: no room key for %s from %s in %s; not read", event_id,
+                            source.get("sender"), room_id)
+                given_up.append((room_id, source))
                 del self._held[event_id]
-        return ready
+        return ready, given_up
 
     def _decrypt(self, room_id: str, source: dict[str, Any]) -> dict[str, Any] | None:
         event = MegolmEvent.from_dict(source)

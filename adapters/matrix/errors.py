@@ -7,7 +7,7 @@ import asyncio
 from aiohttp import ClientError
 from nio import ErrorResponse
 
-from core.service.ports import PermanentError, TransientError, Unreachable
+from core.service.ports import ChatLost, PermanentError, TransientError, Unreachable
 
 NETWORK_ERRORS = (ClientError, TimeoutError, asyncio.TimeoutError, ConnectionError)
 
@@ -26,15 +26,19 @@ def is_forbidden(response: ErrorResponse) -> bool:
     return response.status_code == "M_FORBIDDEN" or http_status(response) == 403
 
 
-def translate(response: ErrorResponse, private: bool) -> Exception:
+def translate(response: ErrorResponse, private: bool, lost: str | None = None) -> Exception:
     """M_LIMIT_EXCEEDED waits `retry_after_ms`; a forbidden private room means the person
-    cannot be reached; other client errors never work; server errors may work later."""
+    cannot be reached, a forbidden game room (`lost` says why: "removed", "silenced") that
+    the bot lost it, and its game pauses; other client errors never work; server errors may
+    work later."""
     if is_rate_limited(response):
         retry = response.retry_after_ms
         return TransientError(str(response),
                               retry_after=retry / 1000 if retry else None)
     if is_forbidden(response):
-        return Unreachable(str(response)) if private else PermanentError(str(response))
+        if private:
+            return Unreachable(str(response))
+        return ChatLost(str(response), lost) if lost else PermanentError(str(response))
     status = http_status(response)
     if status is not None and 400 <= status < 500:
         return PermanentError(str(response))

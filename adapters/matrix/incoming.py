@@ -110,17 +110,6 @@ def choice_by_label(body: str, labels: Sequence[str]) -> int | None:
     return None
 
 
-def allowed(inviter: str, own_user: str, allow: Sequence[str]) -> bool:
-    """Whether an invite from `inviter` may be accepted: an "@user:server" entry names one
-    person, a ":server" entry a whole server; no entries at all means the bot's own server."""
-    server = inviter.partition(":")[2]
-    entries = list(allow) or [":" + own_user.partition(":")[2]]
-    for entry in entries:
-        if entry.startswith("@") and entry == inviter:
-            return True
-        if entry.startswith(":") and entry[1:] == server:
-            return True
-    return False
 
 
 def localpart(user_id: str) -> str:

@@ -15,6 +15,14 @@ def chat_family(ref: str) -> str:
     return ref.split(THREAD_SEPARATOR, 1)[0]
 
 
+#: What a platform can tell the service about a person, for the service to tell them (and,
+#: where it matters, their game's group): `edited` a command changed by an edit (edits never
+#: count, as the forum rules say); `unreadable` the bot could not decrypt what they wrote;
+#: `encrypted_room` the private room they opened is encrypted, so the bot writes to them in
+#: its own; `invite_waiting` they have not accepted the bot's private room for a while.
+Situation = Literal["edited", "unreadable", "encrypted_room", "invite_waiting"]
+
+
 @dataclass(frozen=True, slots=True)
 class Incoming:
     """One update from a platform, already stripped of platform types.
@@ -25,7 +33,8 @@ class Incoming:
     members read it there already, so it only counts as the sender's activity. `anonymous`
     says the sender is not a person the bot can seat or write to (a Telegram admin posting as
     the group); `handle` is the sender's public @username, if the platform has one; `chat_title` the
-    group's name.
+    group's name. `situation` is news about the person rather than a command (see
+    `Situation`): the service tells them, and where it says so their game's group.
     """
 
     platform: str
@@ -44,6 +53,7 @@ class Incoming:
     # the people the message points at, as the platform knows them: the author of the
     # message it replies to, then those it mentions — (user ref, display name, @username)
     mentioned: tuple[tuple[str, str, str | None], ...] = ()
+    situation: Situation | None = None
 
     @property
     def private(self) -> bool:

@@ -26,7 +26,7 @@ from core.storage.models import (
 )
 from core.storage.models import Game as GameRow
 
-from . import outbox, texts
+from . import outbox, situations, texts
 from .clock import Clock
 from .codec import text_payload
 from .confirm import KINDS as CONFIRMATIONS
@@ -240,6 +240,10 @@ class GameService:
     async def _dispatch(self, incoming: Incoming, person: Identity) -> Reply | None:
         """Do what the update asks; a pressed button may have its own answer (else it was
         noted). Refusals are raised as `Reply`."""
+        if incoming.situation is not None:
+            await situations.tell(incoming, person,
+                                  await self._chat(incoming) if incoming.chat else None)
+            return None
         if incoming.button is not None:
             return await self.press_token(incoming.button, person, in_private=incoming.private)
         text = incoming.text.strip()

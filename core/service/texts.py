@@ -193,3 +193,18 @@ CHOICE_ACTION_ON = N_("Your choice now: {action} on {name}. You can change it un
 CHOICE_ACTION = N_("Your choice now: {action}. You can change it until the phase closes.")
 CHOICE_PASS = N_("Your choice now: nothing tonight. You can change it until the phase "
                  "closes.")
+
+# What a platform says about a person (see ports.Situation)
+EDIT_IGNORED = N_("Edits do not count: I read a command only as it was first sent. Send it "
+                  "again as a new message.")
+UNREADABLE_YOU = N_("I cannot read your encrypted messages: your client did not give my "
+                    "device their keys (a bot's device cannot be verified). Write your "
+                    "commands to me here, or let your client send keys to unverified "
+                    "devices.")
+UNREADABLE_PLAYER = N_("I cannot read {name}'s encrypted messages, so their commands do not "
+                       "reach me. {name}, I have written to you privately why.")
+ENCRYPTED_ROOM = N_("You opened an encrypted room with me; I do not use it, as your client "
+                    "may hide what my unverified device writes there. Your role and night "
+                    "actions come here.")
+INVITE_WAITING = N_("{name}, your private room with me is waiting: please accept my "
+                    "invitation. Your role and night actions come there.")

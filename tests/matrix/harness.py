@@ -31,7 +31,7 @@ from adapters.matrix.crypto import Crypto
 from adapters.matrix.incoming import KEYCAPS
 from adapters.matrix.polls import answers as poll_answers
 from adapters.matrix.polls import response as poll_response
-from core.service.ports import Incoming, Notice, RateLimits
+from core.service.ports import ChatEvent, Incoming, Notice, RateLimits
 from core.service.runtime import Handler, Runtime
 from core.storage.models import Game as GameRow
 from core.storage.models import Outbox
@@ -71,8 +71,9 @@ class RecordingAdapter(MatrixAdapter):
         self.handed = handed
 
     async def start(self, handle: Handler) -> None:
-        async def recorded(incoming: Incoming) -> Notice | None:
-            self.handed.append(incoming.update_id)
+        async def recorded(incoming: Incoming | ChatEvent) -> Notice | None:
+            if isinstance(incoming, Incoming):
+                self.handed.append(incoming.update_id)
             return await handle(incoming)
 
         await super().start(recorded)
@@ -88,6 +89,7 @@ class Player:
     since: str | None = None
     rooms: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     dm: str | None = None
+    accepts: bool = True  # joins the rooms the bot invites him to (as no client does alone)
 
     async def sync(self) -> int:
         """Read what is new; accept the bot's invites (its private room). Returns how many
@@ -99,7 +101,7 @@ class Player:
         for room_id, invite in response.rooms.invite.items():
             mine = next((raw(e) for e in invite.invite_state
                          if raw(e).get("state_key") == self.user_id), None)
-            if mine is None or mine.get("sender") != self.bot_id:
+            if mine is None or mine.get("sender") != self.bot_id or not self.accepts:
                 continue
             await self.client.join(room_id)
             joined += 1
@@ -225,12 +227,13 @@ def event_texts(event: dict[str, Any]) -> list[str]:
 
 
 async def open_table(synapse: Synapse, register: Any, clients: Any, db_url: str, count: int,
-                     seed: int = 5, allow: tuple[str, ...] = (), host_only: bool = False,
-                     limits: RateLimits | None = None, encrypted: bool = False,
-                     **settings: Any) -> Table:
+                     seed: int = 5, allow: tuple[str, ...] | None = None,
+                     host_only: bool = False, limits: RateLimits | None = None,
+                     encrypted: bool = False, bot_level: int = 100, **settings: Any) -> Table:
     """A fresh bot and `count` players; the first creates the game room (giving the bot
-    power to mute), invites the bot and the others, who join; then the bot starts. The bot
-    accepts invites from its own server, or only from the host (`host_only`). The bot's key
+    power to mute, or `bot_level`), invites the bot and the others, who join; then the bot
+    starts. The bot accepts invites from its own server, or only from the host
+    (`host_only`), or as `allow` says. The bot's key
     store lies beside the database file; `encrypted` gives the players key stores too and
     makes the game room an encrypted one."""
     folder = Path(db_url.removeprefix("sqlite://")).parent
@@ -247,12 +250,14 @@ async def open_table(synapse: Synapse, register: Any, clients: Any, db_url: str,
     created = await host.client.room_create(
         name="Game night", preset=RoomPreset.private_chat,
         invite=[bot["user_id"], *(p.user_id for p in players.values() if p is not host)],
-        power_level_override={"users": {bot["user_id"]: 100}},
+        power_level_override={"users": {bot["user_id"]: bot_level}},
         initial_state=[MEGOLM] if encrypted else ())
     assert isinstance(created, RoomCreateResponse), created
     room = created.room_id
     if host_only:
         allow = (host.user_id,)
+    elif allow is None:  # the bot's own server, as a host would configure it
+        allow = (":" + synapse.server_name,)
     for player in players.values():
         if player is not host:
             await player.client.join(room)

@@ -1,10 +1,15 @@
-"""Encrypted rooms: a game in an encrypted group room, with role cards and night actions in
-private rooms the players opened encrypted themselves (as Element does), the players' clients
-encrypting too; and a restarted bot that still reads and answers there, with the same device
-and key store.
+"""Encrypted rooms: a game in an encrypted group room where the host asked for encrypted
+private rooms (`encrypt_private`), with role cards and night actions in private rooms the
+players opened encrypted themselves (as Element does) or the bot opened encrypted, the
+players' clients encrypting too; and a restarted bot that still reads and answers there,
+with the same device and key store.
+
+By default the bot keeps secrets where it can read and write them: an encrypted room a
+player opens is declined (he is told why in the bot's own, unencrypted room); a player whose
+messages it cannot decrypt is told so, privately and once in the group.
 
 What the server holds is checked as well: in an encrypted room nothing the bot said is
-plaintext, and the private rooms the bot opens itself stay unencrypted."""
+plaintext."""
 
 from __future__ import annotations
 
@@ -20,7 +25,7 @@ from core.storage.models import LogEntry
 
 from .harness import MEGOLM, Player, Table, open_table, play_to_the_end, sign_up, signup_message
 from .synapse import Synapse
-from .test_behaviour import settled_membership
+from .test_behaviour import membership, settled_membership
 
 NOTED = "Your choice was noted."
 
@@ -66,15 +71,15 @@ def bodies(player: Player) -> list[str]:
 async def test_a_game_in_an_encrypted_group_with_encrypted_private_rooms(
         synapse, register, clients, tmp_path):
     table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 6,
-                             encrypted=True, seed=6)
+                             encrypted=True, seed=6, encrypt_private=True)
     try:
         own = {name: await open_encrypted_dm(table, table.players[name])
                for name in ("Ann", "Cid", "Eve")}
         await sign_up(table, "changelings", "!option random_lovers false")
-        for name, player in table.players.items():  # role cards, encrypted where asked for
+        for name, player in table.players.items():  # role cards, all encrypted
             assert any(t.startswith("Your role:") for t in bodies(player)), name
             assert (player.dm == own[name]) if name in own else player.dm not in own.values()
-            assert is_encrypted(synapse, player.dm, table.bot["access_token"]) == (name in own)
+            assert is_encrypted(synapse, player.dm, table.bot["access_token"])
 
         row = await play_to_the_end(table, seed=6)
         assert row.status == "ended"
@@ -100,7 +105,7 @@ async def test_a_game_in_an_encrypted_group_with_encrypted_private_rooms(
 async def test_a_restarted_bot_reads_its_encrypted_rooms_with_the_same_key_store(
         synapse, register, clients, tmp_path):
     table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 3,
-                             encrypted=True)
+                             encrypted=True, encrypt_private=True)
     try:
         ann, bob = table.players["Ann"], table.players["Bob"]
         await open_encrypted_dm(table, bob)
@@ -171,5 +176,81 @@ async def test_a_message_whose_room_key_comes_late_is_read_when_it_comes(
         await table.settle()
         signup_message(table)  # the command was read
         assert table.adapter.crypto.held == 0
+    finally:
+        await table.stop()
+
+
+async def test_a_player_opened_encrypted_room_is_not_used_for_secrets(
+        synapse, register, clients, tmp_path):
+    """Unless the host asks for encryption, the bot keeps secrets where it can read and
+    write them, and no client hides them: in its own unencrypted room, not in the encrypted
+    one the player opened (declined, and he is told why)."""
+    table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 3,
+                             encrypted=True)
+    try:
+        bob, bot = table.players["Bob"], table.bot["user_id"]
+        created = await bob.client.room_create(is_direct=True, invite=[bot],
+                                               preset=RoomPreset.trusted_private_chat,
+                                               initial_state=[MEGOLM])
+        deadline = time.monotonic() + 15  # the bot joins, sees the encryption and leaves
+        while await membership(bob, created.room_id, bot) != "leave":
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.05)
+        await table.settle()
+        assert bob.dm is not None and bob.dm != created.room_id
+        assert not is_encrypted(synapse, bob.dm, table.bot["access_token"])
+        assert any(t.startswith("You opened an encrypted room with me") for t in bodies(bob))
+        await table.host.say(table.room, "!newgame changelings")
+        await bob.say(table.room, "!join")
+        await table.settle()
+        assert any(t.startswith("You are in!") for t in bodies(bob))  # in the bot's room
+    finally:
+        await table.stop()
+
+
+async def withheld(table: Table, player: Player, text: str) -> str:
+    """An encrypted message whose room key the bot's device never gets (as from a client
+    that shares keys only with verified devices)."""
+    olm = player.client.olm
+    assert olm is not None
+    olm.create_outbound_group_session(table.room)
+    olm.outbound_group_sessions[table.room].shared = True
+    kind, payload = player.client.encrypt(table.room, "m.room.message",
+                                          {"msgtype": "m.text", "body": text})
+    return str(table.synapse.http("PUT", f"{room_path(table.room)}/send/{kind}/"
+                                  f"{secrets.token_hex(8)}", payload,
+                                  token=player.client.access_token)["event_id"])
+
+
+async def test_a_player_the_bot_cannot_decrypt_is_told_privately_and_the_group_once(
+        synapse, register, clients, tmp_path):
+    table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 2,
+                             encrypted=True, key_wait=1.0)
+    try:
+        ann = table.host
+        await ann.say(table.room, "!newgame changelings")
+        await table.settle()
+        await withheld(table, ann, "!status")
+        group = "I cannot read Ann's encrypted messages, so their commands do not reach me."
+
+        def told() -> int:
+            return sum(t.startswith(group) for t in table.group_texts())
+
+        deadline = time.monotonic() + 30
+        while not told() and time.monotonic() < deadline:
+            await asyncio.sleep(0.2)
+            await table.settle()
+        assert told() == 1
+        assert any(t.startswith("I cannot read your encrypted messages") for t in bodies(ann))
+        olm = table.adapter.client.olm if table.adapter.client else None
+        assert olm is not None and olm.outgoing_key_requests  # the key was asked for
+
+        privately = len(bodies(ann))
+        await withheld(table, ann, "!status")  # a new session: told privately again
+        deadline = time.monotonic() + 30
+        while len(bodies(ann)) == privately and time.monotonic() < deadline:
+            await asyncio.sleep(0.2)
+            await table.settle()
+        assert len(bodies(ann)) == privately + 1 and told() == 1  # the group: once
     finally:
         await table.stop()

@@ -6,12 +6,10 @@ from __future__ import annotations
 import pytest
 from nio import ErrorResponse
 
-from adapters.matrix import content, polls
-from adapters.matrix.adapter import creators, level_of
+from adapters.matrix import content, names, polls
 from adapters.matrix.errors import translate
 from adapters.matrix.incoming import (
     KEYCAPS,
-    allowed,
     as_command,
     choice_by_label,
     choice_number,
@@ -20,7 +18,9 @@ from adapters.matrix.incoming import (
     mention_names,
     message_body,
 )
-from core.service.ports import PermanentError, TransientError, Unreachable
+from adapters.matrix.invites import allowed
+from adapters.matrix.power import creators, level_of
+from core.service.ports import ChatLost, PermanentError, TransientError, Unreachable
 
 BOT = "@nightfall:example.org"
 MENTIONS = mention_names(BOT, "Nightfall")
@@ -103,11 +103,11 @@ def test_only_what_must_reach_a_phone_is_loud():
 
 
 def test_invites_follow_the_allowlist():
-    assert allowed("@ann:example.org", BOT, [])  # nothing configured: the bot's own server
-    assert not allowed("@eve:evil.org", BOT, [])
-    assert allowed("@eve:evil.org", BOT, [":evil.org"])
-    assert allowed("@ann:other.org", BOT, ["@ann:other.org"])
-    assert not allowed("@bob:other.org", BOT, ["@ann:other.org"])
+    assert not allowed("@ann:example.org", [])  # nothing configured: nobody yet
+    assert allowed("@ann:example.org", [":example.org"])
+    assert not allowed("@eve:evil.org", [":example.org"])
+    assert allowed("@ann:other.org", ["@ann:other.org"])
+    assert not allowed("@bob:other.org", ["@ann:other.org"])
 
 
 def test_power_levels_and_room_creators():
@@ -127,5 +127,23 @@ def test_errors_as_the_outbox_understands_them():
     forbidden = ErrorResponse("no", "M_FORBIDDEN")
     assert isinstance(translate(forbidden, private=True), Unreachable)
     assert type(translate(forbidden, private=False)) is PermanentError
+    lost = translate(forbidden, private=False, lost="silenced")
+    assert isinstance(lost, ChatLost) and lost.reason == "silenced"
     assert isinstance(translate(ErrorResponse("gone", "M_UNKNOWN"), private=False),
                       TransientError)  # no HTTP status known: may work later
+
+
+def test_display_names_as_the_spec_computes_them():
+    assert names.clean("Ann\n\n☀️ Bob is\u202e a\tchangeling\x07") == \
+        "Ann ☀️ Bob is a changeling"
+    members = {"!g": {"@ann:x": ("join", "Ann"), "@bob:x": ("join", "ann"),
+                      "@cid:x": ("join", None), "@eve:x": ("join", "Cid @ann:x"),
+                      "@old:x": ("leave", "Cid")},
+               "!dm": {"@bob:x": ("join", "Bobby"), BOT: ("join", "Nightfall")}}
+    shown = {user: names.display_name(members, "!g", user, {"!dm"})
+             for user in ("@ann:x", "@bob:x", "@cid:x", "@eve:x")}
+    assert shown == {"@ann:x": "Ann (@ann:x)", "@bob:x": "ann (@bob:x)", "@cid:x": "cid",
+                     "@eve:x": "Cid @ann:x (@eve:x)"}
+    assert names.display_name(members, "!dm", "@bob:x", {"!dm"}) == "ann (@bob:x)"
+    long = names.with_id("D" * 300, "@dot:example.org")
+    assert len(long) == names.NAME_LENGTH and long.endswith(" (@dot:example.org)")

@@ -1,0 +1,131 @@
+"""What happens to a game room itself, as the service's `ChatEvent`s (the Telegram adapter's
+`member_events` and `service_event` for Matrix):
+
+- the bot kicked or banned: `lost` ("removed"); let back in (invited again by someone it
+  accepts, and joined): `restored`;
+- the bot's power level below what sending needs: `lost` ("silenced"); raised again:
+  `restored`; the power to change power levels (muting) gained: `rights`;
+- the room upgraded (`m.room.tombstone`): the bot joins the replacement room and the games
+  move there (`moved`), as a Telegram group that became a supergroup. An upgrade of an
+  invite-only room invites nobody by itself: the bot joins when the one who upgraded it (or
+  anybody) invites it there, whoever that is, since only the tombstone's sender could name
+  the room.
+
+Without this a kicked or silenced bot would see every message fail while the game's
+deadlines went on deciding things nobody could read; the service instead pauses the game and
+tells the host privately.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from nio import ErrorResponse
+
+from core.service.ports import ChatEvent
+
+from . import store
+from .incoming import PLATFORM
+from .power import Standing, standing
+
+if TYPE_CHECKING:
+    from .adapter import MatrixAdapter
+
+log = logging.getLogger(__name__)
+
+
+class Standings:
+    def __init__(self, adapter: MatrixAdapter) -> None:
+        self.adapter = adapter
+        self.successors: dict[str, str] = {}  # upgraded room → its replacement
+        self._followed: set[str] = set()  # replacement rooms the bot has joined
+        self._known: dict[str, Standing] = {}
+        self._changed: set[str] = set()
+        self._moving: set[str] = set()
+
+    def note(self, room_id: str, event: dict[str, Any]) -> None:
+        """A state event of a room (read in a sync): whether it may change the bot's
+        standing there is worked out after the sync's events (`apply`)."""
+        kind, state_key = event.get("type"), event.get("state_key")
+        if kind == "m.room.power_levels" or (kind == "m.room.member"
+                                             and state_key == self.adapter.user_id):
+            self._changed.add(room_id)
+        elif kind == "m.room.tombstone" and state_key == "":
+            replacement = (event.get("content") or {}).get("replacement_room")
+            if isinstance(replacement, str) and replacement != room_id:
+                self.successors[room_id] = replacement
+                self._moving.add(room_id)
+
+    def moved_to(self, room_id: str) -> str | None:
+        """The room that replaced this one, once the bot is in it."""
+        new = self.successors.get(room_id)
+        return new if new in self._followed else None
+
+    async def apply(self) -> None:
+        changed, self._changed = self._changed, set()
+        for room_id in sorted(changed):
+            if self.adapter.is_group(room_id):
+                await self._check(room_id)
+        moving, self._moving = self._moving, set()
+        for room_id in sorted(moving):
+            await self._follow(room_id, self.successors[room_id])
+
+    async def left(self, room_id: str) -> None:
+        """The bot is out of a room it was in (kicked or banned: it never leaves a game room
+        by itself)."""
+        self._known.pop(room_id, None)
+        await self._tell(ChatEvent(PLATFORM, room_id, "lost", reason="removed"))
+
+    async def joined(self, room_id: str) -> None:
+        """The bot accepted an invite into a group room: back, if it had been removed; and
+        the replacement of an upgraded room takes over its games."""
+        old = next((o for o, new in self.successors.items() if new == room_id), None)
+        if old is not None:
+            await self._moved(old, room_id)
+        await self._tell(ChatEvent(PLATFORM, room_id, "restored"))
+
+    def is_replacement(self, room_id: str) -> bool:
+        return room_id in self.successors.values()
+
+    async def _check(self, room_id: str) -> None:
+        adapter = self.adapter
+        if adapter.membership(room_id, adapter.user_id) != "join":
+            return  # a kick shows as a left room (`left`)
+        now = standing(adapter.power_levels.get(room_id) or {},
+                       adapter.power_of(room_id, adapter.user_id))
+        before = self._known.get(room_id)
+        self._known[room_id] = now
+        if not now.can_write and (before is None or before.can_write):
+            log.warning("matrix: the bot may no longer write in %s", room_id)
+            await self._tell(ChatEvent(PLATFORM, room_id, "lost", reason="silenced"))
+        elif now.can_write and before is not None and not before.can_write:
+            await self._tell(ChatEvent(PLATFORM, room_id, "restored"))
+        if now.can_mute and (before is None or not before.can_mute):
+            await self._tell(ChatEvent(PLATFORM, room_id, "rights", can_restrict=True))
+
+    async def _follow(self, old: str, new: str) -> None:
+        """Join the replacement room; if the bot may not yet (not invited), it joins on the
+        invite (`joined`)."""
+        client = self.adapter.client
+        assert client is not None
+        if self.adapter.membership(new, self.adapter.user_id) != "join":
+            response = await client.join(new)
+            if isinstance(response, ErrorResponse):
+                log.info("matrix: %s was upgraded to %s, which the bot cannot join yet: %s",
+                         old, new, response)
+                return
+            log.info("matrix: %s was upgraded; joined its replacement %s", old, new)
+        await self._moved(old, new)
+
+    async def _moved(self, old: str, new: str) -> None:
+        """The games move once: a restart that reads the tombstone again finds the move
+        done (a chat the old room got since, by a stray command, stays where it is)."""
+        self._followed.add(new)
+        if await store.load("upgraded", old) == new:
+            return
+        await self._tell(ChatEvent(PLATFORM, old, "moved", new_ref=new))
+        await store.save(new, "upgraded", old)
+
+    async def _tell(self, event: ChatEvent) -> None:
+        await self.adapter.tell(event)

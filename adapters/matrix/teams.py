@@ -1,0 +1,108 @@
+"""Team chats as rooms of their own (the changelings, xing and the bodyguard, the dead...):
+created on first need, then kept in line with the team: whoever joins the team chat is
+invited, whoever leaves it (the dead, a replaced player) is removed by the bot.
+
+As with private rooms (rooms.py), the room is created without invites and its members are
+invited one by one: Synapse creates a room before it invites, so one invitee whose server
+fails would otherwise leave an orphan room behind and make each retry create another. An
+invite that may pass later makes the order fail after the others were invited (the retry
+invites who is still missing, in the same room); one that cannot work is logged and the
+rest of the team gets its room.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from nio import ErrorResponse, RoomPreset
+
+from core.service.ports import TeamRoom
+
+from . import store
+from .errors import Failed
+from .rooms import may_pass
+
+if TYPE_CHECKING:
+    from .adapter import MatrixAdapter
+
+log = logging.getLogger(__name__)
+# A team room: only the bot (its creator, power 100 before room version 12) may invite, kick
+# or change the room (encryption, history); members talk. History is visible from joining
+# on, as a relay would have shown a newcomer nothing older.
+TEAM_LEVELS = {"invite": 100, "kick": 100, "ban": 100, "redact": 50, "state_default": 100,
+               "events_default": 0, "users_default": 0}
+TEAM_STATE = ({"type": "m.room.history_visibility", "state_key": "",
+               "content": {"history_visibility": "joined"}},
+              {"type": "m.room.guest_access", "state_key": "",
+               "content": {"guest_access": "forbidden"}})
+
+
+class TeamRooms:
+    def __init__(self, adapter: MatrixAdapter) -> None:
+        self.adapter = adapter
+        self.by_key: dict[str, str] = {}  # team key → its room
+        self.by_room: dict[str, str] = {}  # room → team key
+
+    async def load(self) -> None:
+        self.by_key = dict(await store.load("teams", self.adapter.user_id) or {})
+        self.by_room = {room: key for key, room in self.by_key.items()}
+
+    async def update(self, order: TeamRoom) -> None:
+        """Create the room if need be, invite who is missing, remove who left the team."""
+        adapter, client = self.adapter, self.adapter.client
+        assert client is not None
+        wanted = {user for user in order.members if user.startswith("@")}  # not a seat
+        room_id = self.by_key.get(order.key)
+        if room_id is None:  # (given by /replace to a name that is no Matrix account)
+            if not wanted:
+                return
+            room_id = await self._create(order)
+        present = {user for user in adapter.members_of(room_id)
+                   if adapter.membership(room_id, user) in ("join", "invite")
+                   and user != adapter.user_id}
+        later: ErrorResponse | None = None
+        for user in sorted(wanted - present):
+            response = await client.room_invite(room_id, user)
+            if not isinstance(response, ErrorResponse):
+                adapter.note_membership(room_id, user, "invite")
+            elif may_pass(response):
+                later = later or response
+            else:
+                log.warning("matrix: %s cannot be invited to team room %s: %s", user,
+                            room_id, response)
+        for user in sorted(present - wanted):
+            response = await client.room_kick(room_id, user)
+            if isinstance(response, ErrorResponse):
+                raise Failed(response)
+            adapter.note_membership(room_id, user, "leave")
+        if later is not None:
+            raise Failed(later)
+
+    async def close(self, key: str, room_id: str) -> None:
+        """The game is over (its farewell posted): leave and forget the room (the players
+        keep it); the bot no longer syncs it or answers there."""
+        client = self.adapter.client
+        assert client is not None
+        response = await client.room_leave(room_id)
+        if isinstance(response, ErrorResponse):
+            raise Failed(response)
+        await client.room_forget(room_id)
+        self.by_key.pop(key, None)
+        self.by_room.pop(room_id, None)
+        self.adapter.forget_members(room_id)
+        await store.save(self.by_key, "teams", self.adapter.user_id)
+
+    async def _create(self, order: TeamRoom) -> str:
+        client = self.adapter.client
+        assert client is not None
+        created = await client.room_create(
+            name=order.title, topic=order.about, preset=RoomPreset.private_chat,
+            initial_state=list(TEAM_STATE), power_level_override=TEAM_LEVELS)
+        if isinstance(created, ErrorResponse):
+            raise Failed(created)
+        room_id = str(created.room_id)
+        self.by_key[order.key] = room_id
+        self.by_room[room_id] = order.key
+        await store.save(self.by_key, "teams", self.adapter.user_id)
+        return room_id

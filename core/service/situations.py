@@ -1,0 +1,56 @@
+"""News from a platform about a person rather than a command from them (`ports.Situation`):
+an edit that does not count, messages the bot cannot decrypt, a private room it will not
+use, an invitation nobody accepted. The person is told privately; where the group must know
+(it would otherwise wait for commands that never reach the bot), their game's group is told
+too (the chat where it happened, else his game's), once per game and person.
+"""
+
+from __future__ import annotations
+
+from core.storage.models import Chat, Identity, KeyValue, Seat
+from core.storage.models import Game as GameRow
+
+from . import outbox, texts
+from .codec import text_payload
+from .ports import Incoming, Situation
+
+PRIVATE: dict[Situation, str] = {
+    "edited": texts.EDIT_IGNORED,
+    "unreadable": texts.UNREADABLE_YOU,
+    "encrypted_room": texts.ENCRYPTED_ROOM,
+}
+GROUP: dict[Situation, str] = {
+    "unreadable": texts.UNREADABLE_PLAYER,
+    "invite_waiting": texts.INVITE_WAITING,
+}
+CURRENT = ("lobby", "running")
+
+
+async def tell(incoming: Incoming, person: Identity, chat: Chat | None) -> None:
+    """Tell the person, and where it matters the group: `chat` where the platform saw it
+    happen, else his current game's."""
+    situation = incoming.situation
+    assert situation is not None
+    row = await _current_game(person)
+    private = PRIVATE.get(situation)
+    if private is not None:
+        await outbox.to_person(person, text_payload(private), game=row)
+    group = GROUP.get(situation)
+    if chat is None and row is not None:
+        chat = await row.chat
+    if group is None or chat is None:
+        return
+    game = row if row is not None and row.chat_id == chat.id else None
+    flag = f"told-{situation}-{chat.id}-{game.id if game else 0}-{person.id}"
+    if await KeyValue.exists(key=flag):
+        return
+    await KeyValue.create(key=flag, value=True)
+    await outbox.to_group(chat, text_payload(group, name=person.name), game=game)
+
+
+async def _current_game(person: Identity) -> GameRow | None:
+    """The game the person sits in (sign-up or running), if any: its group is told."""
+    seat = await Seat.filter(identity_id=person.id, active=True,
+                             game__status__in=CURRENT).order_by("-game_id").first()
+    return None if seat is None else await GameRow.get(id=seat.game_id)
+
