@@ -13,7 +13,7 @@ from typing import Any
 from core.engine import replay
 from core.engine.registry import load_ruleset
 from core.service.codec import command_from_json, encode
-from core.service.games import setup_from_json
+from core.service.stored import setup_from_json
 from core.storage.models import Game, Identity, LogEntry, Outbox, Seat
 
 FINISHED = ("ended", "cancelled")
