@@ -10,11 +10,6 @@ from typing import Literal, NamedTuple, Protocol
 THREAD_SEPARATOR = "#"
 
 
-def chat_family(ref: str) -> str:
-    """The chat a (thread) ref belongs to."""
-    return ref.split(THREAD_SEPARATOR, 1)[0]
-
-
 @dataclass(frozen=True, slots=True)
 class Incoming:
     """One update from a platform, already stripped of platform types.
