@@ -12,8 +12,9 @@ from typing import Any
 
 from core.engine import replay
 from core.engine.registry import load_ruleset
+from core.plugins import forget_in_adapters
 from core.service.codec import command_from_json, encode
-from core.service.games import setup_from_json
+from core.service.stored import setup_from_json
 from core.storage.models import Game, Identity, LogEntry, Outbox, Seat
 
 FINISHED = ("ended", "cancelled")
@@ -130,10 +131,7 @@ async def forget_person(platform: str, ref: str) -> int:
         await Outbox.filter(game_id=row.id).delete()
         scrubbed += 1
     await Outbox.filter(identity_id=person.id).delete()
-    if platform == "matrix":  # the bot's map of private rooms names the person
-        from adapters.matrix.store import forget_user
-
-        await forget_user(ref)
+    await forget_in_adapters(platform, ref)  # what the platform's adapter keeps of him
     person.ref = placeholder
     person.name = placeholder
     person.locale = None

@@ -7,44 +7,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-from dataclasses import replace
 
-from core.config import ConfigError, RateSettings, Settings
+from core.config import Settings
 from core.health import HealthServer
 from core.logs import setup_logging
+from core.plugins import build_adapters
 from core.service.pace import GameDefaults
-from core.service.ports import RateLimits
-from core.service.runtime import PlatformAdapter, Runtime
+from core.service.runtime import Runtime
 
 log = logging.getLogger("nightfall")
-
-
-def _rates(base: RateLimits, override: RateSettings) -> RateLimits:
-    """The platform's own limits, with what the host configured instead."""
-    return replace(base, **{k: v for k, v in override.model_dump().items() if v is not None})
-
-
-def build_adapters(settings: Settings) -> list[PlatformAdapter]:
-    adapters: list[PlatformAdapter] = []
-    if settings.telegram.enabled:
-        from adapters.telegram.adapter import LIMITS, TelegramAdapter, TelegramSettings
-
-        tg = settings.telegram
-        assert tg.token is not None
-        adapters.append(TelegramAdapter(TelegramSettings(
-            token=tg.token.get_secret_value(), base_url=tg.api_url,
-            webhook_url=tg.webhook_url, webhook_listen=tg.webhook_listen,
-            webhook_port=tg.webhook_port,
-            webhook_secret=tg.webhook_secret.get_secret_value() if tg.webhook_secret else None,
-            request_timeout=tg.request_timeout,
-            limits=_rates(LIMITS, tg.rates))))
-    if settings.matrix.enabled:
-        from adapters.matrix.adapter import matrix_adapter_from
-
-        adapters.append(matrix_adapter_from(settings.matrix))
-    if not adapters:
-        raise ConfigError("no platform is enabled: set telegram.enabled or matrix.enabled")
-    return adapters
 
 
 async def serve(settings: Settings) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -11,6 +10,7 @@ from typing import Any
 import click
 
 from core.engine.registry import available, load_ruleset
+from core.plugins import adapter_plugins
 
 
 @click.group()
@@ -61,39 +61,6 @@ def simulate(ruleset_id: str, players: int, games: int, seed: int) -> None:
 
 
 @main.command()
-@click.option("--ruleset", "ruleset_id", default="changelings",
-              type=click.Choice(sorted(available())), show_default=True)
-@click.option("--players", default=None, type=click.IntRange(6, 20),
-              help="Default: 8 for changelings, 15 for alchemists.")
-@click.option("--locale", default="en", show_default=True)
-@click.option("--seed", default=None, type=int, help="Default: a random seed.")
-def demo(ruleset_id: str, players: int | None, locale: str, seed: int | None) -> None:
-    """Watch a whole game with simulated players, through the whole service stack."""
-    from adapters.console.demo import run_demo
-
-    ruleset = load_ruleset(ruleset_id)
-    count = players or max(ruleset.min_players, 8 if ruleset_id == "changelings" else 15)
-    chosen = seed if seed is not None else random.randrange(1 << 30)
-    asyncio.run(run_demo(ruleset_id, count, locale, chosen, sys.stdout))
-
-
-@main.command()
-@click.argument("script", type=click.File("r"), default="-")
-@click.option("--db", default="sqlite://nightfall.sqlite3", show_default=True,
-              help="Database URL: sqlite://FILE or postgres://USER@HOST:PORT/DB.")
-@click.option("--locale", default="en", show_default=True, help="The group's language.")
-@click.option("--clock", "clock_mode", type=click.Choice(["manual", "real"]), default="manual",
-              show_default=True)
-@click.option("--seed", default=None, type=int, help="Seed for dealing and random events.")
-def play(script: Any, db: str, locale: str, clock_mode: str, seed: int | None) -> None:
-    """A whole group chat in the terminal: read script lines (a file or stdin), print the
-    bot's messages."""
-    from adapters.console.play import run_play
-
-    sys.exit(asyncio.run(run_play(script, db, locale, clock_mode, seed, sys.stdout)))
-
-
-@main.command()
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False,
                                                           path_type=Path),
               default=None, help="nightfall.toml (keys may also come from NIGHTFALL_* variables).")
@@ -116,8 +83,8 @@ def run(config_path: Path | None) -> None:
 @click.argument("config_path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def check_config(config_path: Path) -> None:
     """Validate a configuration file (and the NIGHTFALL_* environment) without starting."""
-    from core.app import build_adapters
     from core.config import ConfigError, load_settings
+    from core.plugins import build_adapters
 
     try:
         settings = load_settings(config_path)
@@ -222,3 +189,9 @@ def forget(user: str, db: str | None, config_path: Path | None) -> None:
         raise click.ClickException("write the person as PLATFORM:ID, e.g. telegram:123456")
     count = _admin(_database(db, config_path), lambda: forget_person(platform, ref))
     click.echo(f"forgotten; {count} finished game(s) scrubbed")
+
+
+# what the installed adapters add (the console adapter: `demo` and `play`)
+for _plugin in adapter_plugins().values():
+    for _command in _plugin.commands:
+        main.add_command(_command)

@@ -19,8 +19,8 @@ from core.engine.messages import Ref
 from core.engine.registry import load_ruleset
 from core.i18n import Renderer
 from core.service.codec import command_from_json
-from core.service.games import setup_from_json
 from core.service.outbox import render
+from core.service.stored import setup_from_json
 from core.storage.models import Game as GameRow
 from core.storage.models import LogEntry, Outbox
 

@@ -9,61 +9,31 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from .commands import Act, Close, Command, Host, Leave, MarkEarly, Say, Tick, Vote, Whisper
-from .messages import GROUP, HOST, N_, Audience, Message, Ref, player, to_player
-from .phase import ENDED, Phase
+from .messages import GROUP, N_, Ref, player, to_player
+from .outcome import Event, GameSetup, Outcome
+from .phase import Phase
 from .refusals import Refused, refused_n
-from .ruleset import ActionSpec, Ruleset, SetupError
-from .state import GameState, Owed, Player, Submission, canonical
-
-
-class Event(NamedTuple):
-    """A fact that happened, in order; the audit trail of a game."""
-
-    kind: str
-    data: dict[str, Any]
-
-
-@dataclass(slots=True)
-class Outcome:
-    """What one accepted command produced."""
-
-    events: list[Event] = field(default_factory=list)
-    messages: list[Message] = field(default_factory=list)
-
-
-@dataclass(frozen=True, slots=True)
-class GameSetup:
-    """Everything needed to start (and so to replay) a game."""
-
-    ruleset: str
-    players: tuple[tuple[str, str], ...]  # (pid, display name) in seat order
-    seed: int = 0
-    roles: tuple[str, ...] | None = None  # one per seat; None = the rule set's deal
-    options: tuple[tuple[str, Any], ...] = ()
-    setup: tuple[tuple[str, Any], ...] = ()  # starting statuses (scenario `setup`)
-    start: str | None = None
-    at: float = 0.0  # when the game begins: every player's clock (his last activity) starts
-
+from .rules import Rules
+from .specs import ActionSpec, SetupError
+from .state import GameState, Player, Submission
+from .table import Table
 
 WHISPER_MAX = 2000
-# Events and messages are built with the plain tuple constructor: a named tuple's generated
-# `__new__` is a Python-level call, and a game makes hundreds of them.
-_new_tuple = tuple.__new__
 HOST_COMMANDS = ("pause", "resume", "extend", "force", "modkill", "replace", "announce")
 # The causes by which a player is taken out rather than dies in the story: the host's removal
 # and a player's own leaving. Rule sets treat them alike (no reactions, no night list).
 OUT_OF_STORY = frozenset({"modkill", "left"})
 
 
-class Game:
-    """One running game. Rule sets call the helper methods below while a command is applied."""
+class Game(Table):
+    """One running game. Rule sets call the helper methods below (and `Table`'s) while a
+    command is applied."""
 
-    def __init__(self, ruleset: Ruleset, setup: GameSetup) -> None:
-        self.ruleset = ruleset
+    def __init__(self, ruleset: Rules[Game], setup: GameSetup) -> None:
+        self.ruleset: Rules[Game] = ruleset
         self.setup = setup
         options = dict(ruleset.default_options)
         given = dict(setup.options)
@@ -363,41 +333,7 @@ class Game:
             self.ruleset.on_replaced(self, target)
 
     # ------------------------------------------------------------------ helpers for rule sets
-    def event(self, kind: str, **data: Any) -> None:
-        self._out.events.append(_new_tuple(Event, (kind, data)))
-
-    def tell(self, audience: Audience, key: str, **params: Any) -> None:
-        self._out.messages.append(_new_tuple(Message, (audience, key, params, None, None)))
-
-    def tell_n(self, audience: Audience, singular: str, plural: str, count: int,
-               **params: Any) -> None:
-        params["count"] = count
-        self._out.messages.append(_new_tuple(Message, (audience, singular, params, plural, count)))
-
-    def narrate(self, audience: Audience, variants: Sequence[str], **params: Any) -> None:
-        """Tell one of several flavour texts, picked by the game's own generator so that a
-        replay narrates the same way."""
-        key = variants[0] if len(variants) == 1 else self.state.rng.choice(variants)
-        self.tell(audience, key, **params)
-
-    def tell_host(self, key: str, **params: Any) -> None:
-        self.tell(HOST, key, **params)
-
-    @property
-    def rng(self) -> random.Random:
-        return self.state.rng
-
-    def set_phase(self, phase: Phase) -> None:
-        s = self.state
-        s.phase = phase
-        s.acted = set()
-        self.event("phase", phase=phase)
-
-    def end(self, winners: Sequence[str]) -> None:
-        self.state.winners = list(winners)
-        self.set_phase(ENDED)
-        self.event("ended", winners=tuple(winners))
-
+    # (the others, which call no hook, are `Table`'s)
     def remove(self, p: Player, cause: str) -> None:
         """Take a player out of the game and let the rule set react."""
         p.alive = False
@@ -406,48 +342,6 @@ class Game:
         self.state.votes.pop(p.pid, None)
         self.event("removed", player=p.pid, cause=cause, role=p.role)
         self.ruleset.on_removed(self, p, cause)
-
-    def learn(self, observer: str, subject: str, value: str) -> None:
-        self.state.learned.setdefault(observer, {})[subject] = value
-        self.event("learned", observer=observer, subject=subject, value=value)
-
-    def tally(self) -> dict[str, int]:
-        """Weighted votes per living player (0 for those with none), plus extra weights.
-
-        In a day's reactions window the vote is closed: its deciding count (penalties
-        included) is what stands, for the players still in the game."""
-        s = self.state
-        if s.phase.stage == "reactions":
-            return {p.pid: s.closed_count.get(p.pid, 0) for p in s.players.values() if p.alive}
-        counts = {p.pid: 0 for p in s.players.values() if p.alive}
-        for voter, target in s.votes.items():
-            if target in counts:  # votes for a player who has left are dropped
-                counts[target] += s.vote_weights.get(voter, 1)
-        for target, extra in s.vote_extra.items():
-            if target in counts:
-                counts[target] += extra
-        return counts
-
-    def counted(self, votes: dict[str, int]) -> dict[str, int]:
-        """Record the count that decides a vote as a `counted` event (the platforms show it
-        as the ballot's final state, penalties and extra weights included); returns it."""
-        self.event("counted", votes=dict(votes))
-        self.state.closed_count = dict(votes)
-        return votes
-
-    def owe(self, kind: str, pid: str, options: Sequence[str], rank: int) -> None:
-        s = self.state
-        s.reactions.append(Owed(kind, pid, tuple(options), rank, s.next_seq()))
-        s.reactions.sort(key=lambda o: (o.rank, o.seq))
-
-    def current_owed(self) -> Owed | None:
-        return self.state.reactions[0] if self.state.reactions else None
-
-    def snapshot(self) -> Any:
-        return canonical(self.state)
-
-    def name(self, pid: str) -> str:
-        return self.state.players[pid].name
 
 
 def _no_such_player(pid: str) -> Refused:
@@ -467,7 +361,7 @@ _HANDLERS: dict[type, tuple[Any, Any]] = {
 }
 
 
-def replay(ruleset: Ruleset, setup: GameSetup, commands: Sequence[Command]) -> Game:
+def replay(ruleset: Rules[Game], setup: GameSetup, commands: Sequence[Command]) -> Game:
     """Rebuild a game from its setup and its accepted commands."""
     game = Game(ruleset, setup)
     for command in commands:
@@ -475,4 +369,4 @@ def replay(ruleset: Ruleset, setup: GameSetup, commands: Sequence[Command]) -> G
     return game
 
 
-__all__ = ["Event", "Game", "GameSetup", "Outcome", "Ref", "replay"]
+__all__ = ["OUT_OF_STORY", "Event", "Game", "GameSetup", "Outcome", "Ref", "replay"]

@@ -86,5 +86,7 @@ class Message(NamedTuple):
     key: str
     params: dict[str, Any]
     plural: str | None = None
-    count: int | None = None
+    # shadows `tuple.count` on purpose: the field names are part of the repr that replays and
+    # the digests compare, and `count` is ngettext's word for it
+    count: int | None = None  # type: ignore[assignment]
 

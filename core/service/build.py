@@ -11,21 +11,22 @@ import hashlib
 import inspect
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import core.engine
-from core.engine.ruleset import Ruleset
+from core.engine.rules import Rules
 
 ENGINE = Path(core.engine.__file__).resolve().parent
 
 
-def build_of(ruleset: Ruleset) -> str:
+def build_of(ruleset: Rules[Any]) -> str:
     """The fingerprint of the engine and of the package that defines this rule set (read
     once per rule set and process: every applied command stores it)."""
     return _build_of(type(ruleset))
 
 
 @cache
-def _build_of(kind: type[Ruleset]) -> str:
+def _build_of(kind: type) -> str:
     digest = hashlib.sha256()
     for folder in (ENGINE, Path(inspect.getfile(kind)).resolve().parent):
         for source in sorted(folder.rglob("*.py")):

@@ -7,24 +7,23 @@ came of it, so a second press finds nothing to press."""
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from core.engine import Leave
 from core.storage.models import Chat, Identity, Seat
 from core.storage.models import Game as GameRow
 
 from . import outbox, texts
+from .buttons import button
 from .codec import text_payload
+from .context import ServiceContext
 from .replies import Reply
-
-if TYPE_CHECKING:
-    from .service import GameService
 
 KINDS = ("flee", "endgame", "keep")
 
 
 class Confirmations:
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: ServiceContext) -> None:
         self.service = service
 
     async def ask_flee(self, person: Identity, chat: Chat | None = None) -> None:
@@ -77,9 +76,9 @@ class Confirmations:
         into its own answer."""
         replace = f"confirm-{row.id}-{person.id}-{secrets.token_hex(4)}"
         asked = {"identity": person.id, "replace": replace}
-        buttons = [await self.service.games.button(row, None, {"key": button_text},
+        buttons = [await button(row, None, {"key": button_text},
                                                    {"type": kind, **asked}),
-                   await self.service.games.button(row, None, {"key": texts.KEEP_BUTTON},
+                   await button(row, None, {"key": texts.KEEP_BUTTON},
                                                    {"type": "keep", **asked})]
         await outbox.to_person(person, {**text_payload(question), "replace": replace},
                                game=row, buttons=buttons)

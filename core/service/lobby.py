@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from core.engine import GameSetup, SetupError
 from core.engine.messages import Ref
@@ -15,19 +15,20 @@ from core.storage.models import DUE_STATES, Chat, Deadline, Identity, KeyValue, 
 from core.storage.models import Game as GameRow
 
 from . import outbox, texts
+from .buttons import button
 from .codec import text_payload
-from .games import relock
+from .context import ServiceContext
+from .muting import unmute_the_dead
 from .pace import DEFAULT_TZ, PACES, time_left, valid_timezone
 from .reach import chat_title
 from .replies import Reply
 from .settings import changed_settings, options_overview, role_id_named, role_line
-
-if TYPE_CHECKING:
-    from .service import GameService
+from .stored import relock
+from .teams import close_teams
 
 
 class Lobby:
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: ServiceContext) -> None:
         self.service = service
 
     async def handle(self, word: str, rest: str, chat: Chat, person: Identity,
@@ -159,9 +160,9 @@ class Lobby:
         buttons = await KeyValue.get_or_none(key=f"signup-{row.id}")
         if buttons is None:
             buttons = await KeyValue.create(key=f"signup-{row.id}", value=[
-                await self.service.games.button(row, None, {"key": texts.JOIN_BUTTON},
+                await button(row, None, {"key": texts.JOIN_BUTTON},
                                                 {"type": "join"}, start=True),
-                await self.service.games.button(row, None, {"key": texts.LEAVE_BUTTON},
+                await button(row, None, {"key": texts.LEAVE_BUTTON},
                                                 {"type": "leave"}, start=True)])
         await outbox.to_group(chat, {
             **text_payload(texts.SIGNUP_OPEN, host=host.name, ruleset=Ref("ruleset", row.ruleset)),
@@ -357,8 +358,8 @@ class Lobby:
         row.status = "cancelled"
         await row.save(update_fields=["status"])
         if row.setup is not None:
-            await self.service.games.unmute_the_dead(row, await self.service.games.load(row))
-            await self.service.games.close_teams(row)
+            await unmute_the_dead(row, await self.service.games.load(row))
+            await close_teams(row)
         await Deadline.filter(game_id=row.id, state__in=DUE_STATES).update(state="void")
         self.service.games.forget(row.id)
         await outbox.to_group(chat, text_payload(texts.CANCELLED, host=person.name))

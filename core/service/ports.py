@@ -10,11 +10,6 @@ from typing import Literal, NamedTuple, Protocol
 THREAD_SEPARATOR = "#"
 
 
-def chat_family(ref: str) -> str:
-    """The chat a (thread) ref belongs to."""
-    return ref.split(THREAD_SEPARATOR, 1)[0]
-
-
 #: What a platform can tell the service about a person, for the service to tell them (and,
 #: where it matters, their game's group): `edited` a command changed by an edit (edits never
 #: count, as the forum rules say); `unreadable` the bot could not decrypt what they wrote;

@@ -4,7 +4,7 @@ from group buttons, and the host's `/endgame` for a game whose group the bot can
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from core.engine import Act, Whisper
 from core.engine.messages import Ref
@@ -14,17 +14,15 @@ from core.storage.models import Game as GameRow
 
 from . import outbox, texts
 from .codec import text_payload
+from .context import ServiceContext
 from .names import Roster
 from .pace import time_left
 from .recap import recap
 from .replies import Reply
 
-if TYPE_CHECKING:
-    from .service import GameService
-
 
 class PrivateChats:
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: ServiceContext) -> None:
         self.service = service
 
     async def handle(self, text: str, person: Identity) -> None:

@@ -10,7 +10,6 @@ meanwhile wait and are posted, in order, once the bot can write there again.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 from core.engine import Host
 from core.storage.models import DUE_STATES, GIVE_UP, Chat, Deadline, Identity, Outbox, Seat
@@ -18,10 +17,10 @@ from core.storage.models import Game as GameRow
 
 from . import outbox, texts
 from .codec import text_payload
+from .context import ServiceContext
+from .muting import unmute_the_dead
 from .ports import THREAD_SEPARATOR, ChatEvent
-
-if TYPE_CHECKING:
-    from .service import GameService
+from .teams import close_teams
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +49,7 @@ def _moved_ref(ref: str, old: str, new: str) -> str:
 class Reach:
     """Applies `ChatEvent`s; called with the service's lock held, inside a transaction."""
 
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: ServiceContext) -> None:
         self.service = service
 
     async def apply(self, event: ChatEvent) -> None:
@@ -150,8 +149,8 @@ class Reach:
         await row.save(update_fields=["status"])
         await Deadline.filter(game_id=row.id, state__in=DUE_STATES).update(state="void")
         if row.setup is not None:
-            await service.games.unmute_the_dead(row, await service.games.load(row))
-            await service.games.close_teams(row)
+            await unmute_the_dead(row, await service.games.load(row))
+            await close_teams(row)
         service.games.forget(row.id)
         people = {seat.identity_id for seat in await Seat.filter(game_id=row.id, active=True)}
         people.add(row.host_id)

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
-from core.engine import Act, Host, MarkEarly, Say, Vote
+from core.engine import Act, MarkEarly, Say, Vote
 from core.storage.models import (
     DUE_STATES,
     GIVE_UP,
@@ -31,24 +31,23 @@ from .clock import Clock
 from .codec import text_payload
 from .confirm import KINDS as CONFIRMATIONS
 from .confirm import Confirmations
-from .games import Games, locked_game, seat_identities
+from .games import Games
+from .hosting import HOST_WORDS, HostPowers, Mentioned
 from .lobby import Lobby
 from .names import Roster
 from .outbox import personal_text
 from .pace import GameDefaults
 from .ports import ChatEvent, Incoming, Notice
 from .private import PrivateChats
+from .prompts import second_pick, show_choice
 from .reach import Reach
-from .recap import brief_newcomer, newcomer_named
 from .replies import Reply
+from .stored import locked_game, seat_identities
 
 log = logging.getLogger(__name__)
-Mentioned = tuple[tuple[str, str, str | None], ...]  # see Incoming.mentioned
 RETRY_PAUSE = 30.0  # seconds before a deadline that failed is tried again
 
 TOKEN_LENGTH = Button._meta.fields_map["token"].max_length  # longer data is forged
-HOST_WORDS = {"pause", "resume", "extend", "force", "modkill", "replace", "announce"}
-MAX_EXTEND_MINUTES = 7 * 24 * 60
 
 
 class GameService:
@@ -67,6 +66,7 @@ class GameService:
         self.private = PrivateChats(self)
         self.reach = Reach(self)
         self.confirmations = Confirmations(self)
+        self.host_powers = HostPowers(self)
         self.lock = asyncio.Lock()
         self.rng = random.Random(seed)
         self.commands_applied = 0
@@ -306,7 +306,7 @@ class GameService:
             if row.status != "running":
                 raise Reply(texts.NOT_STARTED)
             if word in HOST_WORDS:
-                await self._host(word, rest, row, person, admin, mentioned)
+                await self.host_powers.handle(word, rest, row, person, admin, mentioned)
                 return
             seat = await Seat.filter(game_id=row.id, identity_id=person.id, active=True).first()
             if seat is None:
@@ -321,60 +321,6 @@ class GameService:
                 await self.games.apply(row, MarkEarly(seat.pid, at=now), person)
             return
         raise Reply(texts.UNKNOWN_COMMAND, command=word)
-
-    async def _host(self, word: str, rest: str, row: GameRow, person: Identity,
-                    admin: bool, mentioned: Mentioned = ()) -> None:
-        if row.host_id != person.id and not admin:
-            raise Reply(texts.NOT_HOST)
-        now = self.clock.now()
-        roster = await self.roster(row)
-        if word == "modkill":
-            await self.games.apply(row, Host("modkill", roster.resolve(rest), at=now), person)
-            return
-        if word == "replace":
-            await self._replace(row, roster, rest, person, mentioned)
-            return
-        if word == "extend":
-            try:
-                minutes = int(rest)
-            except ValueError:
-                raise Reply(texts.NEED_MINUTES) from None
-            await self._extend_within_bounds(row, minutes)
-            await self.games.apply(row, Host("extend", minutes=minutes, at=now), person)
-            return
-        await self.games.apply(row, Host(word, text=rest or None, at=now), person)
-
-    async def _replace(self, row: GameRow, roster: Roster, rest: str, host: Identity,
-                       mentioned: Mentioned) -> None:
-        """/replace OLD NEW: the seat goes to the account the host points at — by replying
-        to the newcomer's message, by mentioning him, or by his @username or (Matrix) user
-        id — who is then told everything the seat knows and asked what is open."""
-        pids, named = roster.split(rest.split(), 1) if rest.strip() else ([], "")
-        if not pids:
-            raise Reply(texts.NAME_NEEDED)
-        newcomer = await newcomer_named(host.platform, named, mentioned)
-        if await Seat.filter(game_id=row.id, identity_id=newcomer.id, active=True).exists():
-            raise Reply(texts.ALREADY_PLAYS, name=newcomer.name)
-        await self.lobby.not_elsewhere(newcomer)
-        command = Host("replace", pids[0], by=newcomer.name, at=self.clock.now())
-        game = await self.games.load(row)
-        refusal = game.check(command)
-        if refusal is not None:
-            raise Reply(refusal.key, refusal.plural, refusal.count, **dict(refusal.params))
-        old = await self.lobby.move_seat(row, pids[0], newcomer)
-        await self.games.apply(row, command, host)
-        await brief_newcomer(row, old, newcomer)
-        game = await self.games.load(row)  # the newcomer takes the seat's team rooms
-        await self.games.sync_teams(row, game, game.ruleset.team_chats(game), moved=pids[0])
-
-    async def _extend_within_bounds(self, row: GameRow, minutes: int) -> None:
-        """A deadline moves back at most to now, and on by at most a week."""
-        pending = await Deadline.filter(game_id=row.id, state="pending").first()
-        left = (pending.due_at - self.clock.now() if pending is not None
-                else row.paused_left or 0.0)
-        low = -int(max(0.0, left) // 60)
-        if not low <= minutes <= MAX_EXTEND_MINUTES:
-            raise Reply(texts.EXTEND_RANGE, low=low, high=MAX_EXTEND_MINUTES)
 
     async def roster(self, row: GameRow) -> Roster:
         return Roster({pid: (person.name, person.handle)
@@ -415,7 +361,7 @@ class GameService:
                                    refusal_as_reply=True)
         elif command["type"] == "pick":  # the first of two targets: offer the second
             game = await self.games.load(row)
-            await self.games.second_pick(row, game, seat.pid, command["action"],
+            await second_pick(row, game, seat.pid, command["action"],
                                          command["targets"][0], person)
             return Reply(texts.PICK_SECOND)
         else:
@@ -424,6 +370,6 @@ class GameService:
                                             command.get("role"), at=now), person,
                                    refusal_as_reply=True)
             if row.window == button.window:  # the keyboard shows what is chosen now
-                await self.games.show_choice(row, person, token)
+                await show_choice(row, person, token)
         return None
 

@@ -107,7 +107,6 @@ ENDGAME_DONE = N_("The game is ended.")
 KEEP_BUTTON = N_("No, carry on")
 KEPT = N_("All right: nothing has changed.")
 UNKNOWN_LANGUAGE = N_("I speak {names}.")
-BAD_SETTING = N_("That setting is not valid: {why}")
 BAD_PACE = N_("The pace is quick or forum, optionally followed by a time zone like "
               "Europe/Berlin.")
 UNKNOWN_ROLE = N_("There is no role called {name} in this game.")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from core.service.games import StateMismatch
 from core.service.ports import Incoming
+from core.service.stored import StateMismatch
 from core.storage.models import Deadline, LogEntry, Outbox, Seat
 from core.storage.models import Game as GameRow
 

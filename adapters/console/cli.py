@@ -1,0 +1,55 @@
+"""The console adapter's commands: `nightfall demo` and `nightfall play`, added to the
+command line through its plugin (see core/plugins.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+from typing import Any
+
+import click
+
+from core.engine.registry import available, load_ruleset
+from core.plugins import AdapterPlugin
+
+
+@click.command()
+@click.option("--ruleset", "ruleset_id", default="changelings",
+              type=click.Choice(sorted(available())), show_default=True)
+@click.option("--players", default=None, type=click.IntRange(6, 20),
+              help="Default: 8 for changelings, 15 for alchemists.")
+@click.option("--locale", default="en", show_default=True)
+@click.option("--seed", default=None, type=int, help="Default: a random seed.")
+def demo(ruleset_id: str, players: int | None, locale: str, seed: int | None) -> None:
+    """Watch a whole game with simulated players, through the whole service stack."""
+    from .demo import run_demo
+
+    ruleset = load_ruleset(ruleset_id)
+    count = players or max(ruleset.min_players, 8 if ruleset_id == "changelings" else 15)
+    chosen = seed if seed is not None else random.randrange(1 << 30)
+    asyncio.run(run_demo(ruleset_id, count, locale, chosen, sys.stdout))
+
+
+@click.command()
+@click.argument("script", type=click.File("r"), default="-")
+@click.option("--db", default="sqlite://nightfall.sqlite3", show_default=True,
+              help="Database URL: sqlite://FILE or postgres://USER@HOST:PORT/DB.")
+@click.option("--locale", default="en", show_default=True, help="The group's language.")
+@click.option("--clock", "clock_mode", type=click.Choice(["manual", "real"]), default="manual",
+              show_default=True)
+@click.option("--seed", default=None, type=int, help="Seed for dealing and random events.")
+def play(script: Any, db: str, locale: str, clock_mode: str, seed: int | None) -> None:
+    """A whole group chat in the terminal: read script lines (a file or stdin), print the
+    bot's messages."""
+    from .play import run_play
+
+    sys.exit(asyncio.run(run_play(script, db, locale, clock_mode, seed, sys.stdout)))
+
+
+def _never(settings: Any) -> bool:
+    """The console is not a platform `nightfall run` serves: it has its own commands."""
+    return False
+
+
+PLUGIN = AdapterPlugin(platform="console", enabled=_never, commands=(demo, play))

@@ -1,0 +1,31 @@
+"""The Matrix adapter's entry in the `nightfall.adapters` group (see core/plugins.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from core.plugins import AdapterPlugin
+
+if TYPE_CHECKING:
+    from core.config import Settings
+    from core.service.runtime import PlatformAdapter
+
+
+def _enabled(settings: Settings) -> bool:
+    return settings.matrix.enabled
+
+
+def _build(settings: Settings) -> PlatformAdapter:
+    from .adapter import matrix_adapter_from
+
+    return matrix_adapter_from(settings.matrix)
+
+
+async def _forget(user_id: str) -> None:
+    """The bot's map of private rooms names the person."""
+    from .store import forget_user
+
+    await forget_user(user_id)
+
+
+PLUGIN = AdapterPlugin(platform="matrix", enabled=_enabled, build=_build, forget=_forget)

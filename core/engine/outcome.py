@@ -1,0 +1,38 @@
+"""What a game starts from and what each accepted command leaves behind: the setup that
+replays a game, the events of its audit trail, and one command's outcome."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from .messages import Message
+
+
+class Event(NamedTuple):
+    """A fact that happened, in order; the audit trail of a game."""
+
+    kind: str
+    data: dict[str, Any]
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What one accepted command produced."""
+
+    events: list[Event] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class GameSetup:
+    """Everything needed to start (and so to replay) a game."""
+
+    ruleset: str
+    players: tuple[tuple[str, str], ...]  # (pid, display name) in seat order
+    seed: int = 0
+    roles: tuple[str, ...] | None = None  # one per seat; None = the rule set's deal
+    options: tuple[tuple[str, Any], ...] = ()
+    setup: tuple[tuple[str, Any], ...] = ()  # starting statuses (scenario `setup`)
+    start: str | None = None
+    at: float = 0.0  # when the game begins: every player's clock (his last activity) starts

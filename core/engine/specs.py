@@ -1,0 +1,60 @@
+"""The data a rule set declares: its roles, their actions, the private chats the rules give,
+and the error for a setup the rules forbid. Plain values that know no game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+class SetupError(ValueError):
+    """A game setup the rules forbid; `key`/`params` explain why in a translatable way."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key.format(**params) if params else key)
+        self.key = key
+        self.params = params
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSpec:
+    """What one action accepts. `stages` are the phase stages in which it may be submitted;
+    actions sharing a `slot` replace each other (last submission wins)."""
+
+    id: str
+    stages: frozenset[str]
+    targets: int = 1
+    self_ok: bool = True
+    harmful: bool = False
+    slot: str = ""
+    text_max: int = 0
+    takes_role: bool = False
+    removed_targets: bool = False  # targets must have left the game (an autopsy)
+
+    @property
+    def slot_id(self) -> str:
+        return self.slot or self.id
+
+
+@dataclass(frozen=True, slots=True)
+class TeamChat:
+    """A private chat the rules give some players: a team, a pair allowed to talk, the
+    spectators of a side. `key` stays the same while the members change, so a platform that
+    can create rooms keeps one room per key and invites and removes people to match;
+    elsewhere the bot relays such talk through private chats (`whisper_recipients`).
+    `title` and `about` are msgids (the room's name and topic)."""
+
+    key: str
+    title: str
+    about: str
+    members: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoleSpec:
+    """A role: its id, its side at the start, and the actions it may send."""
+
+    id: str
+    side: str
+    actions: tuple[ActionSpec, ...] = ()
+    special: bool = True

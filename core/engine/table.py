@@ -1,0 +1,95 @@
+"""The game's state and the helpers a rule set writes through while a command is applied:
+events, messages, phases, votes counted, reactions owed. `Game` builds on it with applying
+commands; nothing here calls a rule set back."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from .messages import Audience, Message
+from .outcome import Event, Outcome
+from .phase import ENDED, Phase
+from .state import GameState, Owed, canonical
+
+
+class Table:
+    """One game's state and the record of what the command being applied causes (`_out`)."""
+
+    state: GameState
+    _out: Outcome
+
+    def event(self, kind: str, **data: Any) -> None:
+        self._out.events.append(Event(kind, data))
+
+    def tell(self, audience: Audience, key: str, **params: Any) -> None:
+        self._out.messages.append(Message(audience, key, params))
+
+    def tell_n(self, audience: Audience, singular: str, plural: str, count: int,
+               **params: Any) -> None:
+        params["count"] = count
+        self._out.messages.append(Message(audience, singular, params, plural, count))
+
+    def narrate(self, audience: Audience, variants: Sequence[str], **params: Any) -> None:
+        """Tell one of several flavour texts, picked by the game's own generator so that a
+        replay narrates the same way."""
+        key = variants[0] if len(variants) == 1 else self.state.rng.choice(variants)
+        self.tell(audience, key, **params)
+
+    @property
+    def rng(self) -> random.Random:
+        return self.state.rng
+
+    def set_phase(self, phase: Phase) -> None:
+        s = self.state
+        s.phase = phase
+        s.acted = set()
+        self.event("phase", phase=phase)
+
+    def end(self, winners: Sequence[str]) -> None:
+        self.state.winners = list(winners)
+        self.set_phase(ENDED)
+        self.event("ended", winners=tuple(winners))
+
+    def learn(self, observer: str, subject: str, value: str) -> None:
+        self.state.learned.setdefault(observer, {})[subject] = value
+        self.event("learned", observer=observer, subject=subject, value=value)
+
+    def tally(self) -> dict[str, int]:
+        """Weighted votes per living player (0 for those with none), plus extra weights.
+
+        In a day's reactions window the vote is closed: its deciding count (penalties
+        included) is what stands, for the players still in the game."""
+        s = self.state
+        if s.phase.stage == "reactions":
+            return {p.pid: s.closed_count.get(p.pid, 0) for p in s.players.values() if p.alive}
+        counts = {p.pid: 0 for p in s.players.values() if p.alive}
+        for voter, target in s.votes.items():
+            if target in counts:  # votes for a player who has left are dropped
+                counts[target] += s.vote_weights.get(voter, 1)
+        for target, extra in s.vote_extra.items():
+            if target in counts:
+                counts[target] += extra
+        return counts
+
+    def counted(self, votes: dict[str, int]) -> dict[str, int]:
+        """Record the count that decides a vote as a `counted` event (the platforms show it
+        as the ballot's final state, penalties and extra weights included); returns it."""
+        self.event("counted", votes=dict(votes))
+        self.state.closed_count = dict(votes)
+        return votes
+
+    def owe(self, kind: str, pid: str, options: Sequence[str], rank: int) -> None:
+        s = self.state
+        s.reactions.append(Owed(kind, pid, tuple(options), rank, s.next_seq()))
+        s.reactions.sort(key=lambda o: (o.rank, o.seq))
+
+    def current_owed(self) -> Owed | None:
+        return self.state.reactions[0] if self.state.reactions else None
+
+    def snapshot(self) -> Any:
+        return canonical(self.state)
+
+    def name(self, pid: str) -> str:
+        return self.state.players[pid].name

@@ -1,0 +1,55 @@
+"""What the service's rooms (lobby, private chats, reach, confirmations) may use of the
+service and of each other, as protocols: `GameService` implements `ServiceContext` and hands
+itself to each room, so that no room imports the service that imports it."""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from core.storage.models import Chat, Identity
+from core.storage.models import Game as GameRow
+
+from .clock import Clock
+from .games import Games
+from .names import Roster
+from .pace import GameDefaults
+from .replies import Reply
+
+
+class LobbyActions(Protocol):
+    """What the other rooms ask of the lobby."""
+
+    async def cancel(self, row: GameRow, chat: Chat, person: Identity) -> None: ...
+    async def end_unreachable(self, person: Identity) -> None: ...
+    async def not_elsewhere(self, person: Identity) -> None: ...
+    async def move_seat(self, row: GameRow, pid: str, newcomer: Identity) -> Identity: ...
+
+
+class ConfirmActions(Protocol):
+    """The questions a confirmation button answers."""
+
+    async def ask_flee(self, person: Identity, chat: Chat | None = None) -> None: ...
+    async def ask_endgame(self, row: GameRow, host: Identity) -> None: ...
+
+
+class ServiceContext(Protocol):
+    """The service as its rooms see it."""
+
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def defaults(self) -> GameDefaults: ...
+    @property
+    def rng(self) -> random.Random: ...
+    @property
+    def games(self) -> Games: ...
+    @property
+    def lobby(self) -> LobbyActions: ...
+    @property
+    def confirmations(self) -> ConfirmActions: ...
+
+    async def current_game(self, chat: Chat) -> GameRow | None: ...
+    async def roster(self, row: GameRow) -> Roster: ...
+    async def press_token(self, token: str, person: Identity,
+                          in_private: bool) -> Reply | None: ...

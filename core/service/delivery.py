@@ -1,0 +1,44 @@
+"""An outcome's messages into the outbox, each to the people its audience names: the group,
+a player's seat, a team's members now, or the host."""
+
+from __future__ import annotations
+
+from core.engine import Game, Message, Outcome
+from core.storage.models import Game as GameRow
+from core.storage.models import Identity
+
+from . import outbox
+from .codec import message_to_json
+from .stored import seat_identities
+
+
+async def deliver_outcome(row: GameRow, game: Game, outcome: Outcome,
+                          urgent: bool = False) -> None:
+    """The engine's messages to their readers; `urgent` ones (the opening's role cards, what
+    a closed window decided) notify where a platform keeps a bot's messages quiet, the rest
+    (what answers a command in the middle of a window) does not."""
+    seats = await seat_identities(row)
+    host = await Identity.get(id=row.host_id)
+    chat = await row.chat
+    for message in outcome.messages:
+        payload = {**message_to_json(message), "seq": row.version}  # the command behind it
+        if urgent:
+            payload["urgent"] = True
+        for person in _readers(game, message, seats, host):
+            if person is None:
+                await outbox.to_group(chat, payload, game=row)
+            else:
+                await outbox.to_person(person, payload, game=row)
+
+
+def _readers(game: Game, message: Message, seats: dict[str, Identity],
+             host: Identity) -> list[Identity | None]:
+    audience = message.audience
+    if audience.kind == "group":
+        return [None]
+    if audience.kind == "player":
+        return [seats[audience.ref]] if audience.ref in seats else []
+    if audience.kind == "team":
+        members = game.ruleset.team_members(game, audience.ref or "")
+        return [seats[m] for m in members if m in seats]
+    return [host]

@@ -1,0 +1,79 @@
+"""The host's powers over a running game: pause, resume, extend (within bounds), force,
+modkill, announce, and replace (the seat goes to the account the host points at)."""
+
+from __future__ import annotations
+
+from core.engine import Host
+from core.storage.models import Deadline, Identity, Seat
+from core.storage.models import Game as GameRow
+
+from . import texts
+from .context import ServiceContext
+from .names import Roster
+from .recap import brief_newcomer, newcomer_named
+from .replies import Reply
+from .teams import sync_teams
+
+Mentioned = tuple[tuple[str, str, str | None], ...]  # see Incoming.mentioned
+HOST_WORDS = {"pause", "resume", "extend", "force", "modkill", "replace", "announce"}
+MAX_EXTEND_MINUTES = 7 * 24 * 60
+
+
+class HostPowers:
+    def __init__(self, service: ServiceContext) -> None:
+        self.service = service
+
+    async def handle(self, word: str, rest: str, row: GameRow, person: Identity,
+                     admin: bool, mentioned: Mentioned = ()) -> None:
+        if row.host_id != person.id and not admin:
+            raise Reply(texts.NOT_HOST)
+        now = self.service.clock.now()
+        roster = await self.service.roster(row)
+        games = self.service.games
+        if word == "modkill":
+            await games.apply(row, Host("modkill", roster.resolve(rest), at=now), person)
+            return
+        if word == "replace":
+            await self._replace(row, roster, rest, person, mentioned)
+            return
+        if word == "extend":
+            try:
+                minutes = int(rest)
+            except ValueError:
+                raise Reply(texts.NEED_MINUTES) from None
+            await self._extend_within_bounds(row, minutes)
+            await games.apply(row, Host("extend", minutes=minutes, at=now), person)
+            return
+        await games.apply(row, Host(word, text=rest or None, at=now), person)
+
+    async def _replace(self, row: GameRow, roster: Roster, rest: str, host: Identity,
+                       mentioned: Mentioned) -> None:
+        """/replace OLD NEW: the seat goes to the account the host points at — by replying
+        to the newcomer's message, by mentioning him, or by his @username or (Matrix) user
+        id — who is then told everything the seat knows and asked what is open."""
+        pids, named = roster.split(rest.split(), 1) if rest.strip() else ([], "")
+        if not pids:
+            raise Reply(texts.NAME_NEEDED)
+        newcomer = await newcomer_named(host.platform, named, mentioned)
+        if await Seat.filter(game_id=row.id, identity_id=newcomer.id, active=True).exists():
+            raise Reply(texts.ALREADY_PLAYS, name=newcomer.name)
+        await self.service.lobby.not_elsewhere(newcomer)
+        command = Host("replace", pids[0], by=newcomer.name, at=self.service.clock.now())
+        game = await self.service.games.load(row)
+        refusal = game.check(command)
+        if refusal is not None:
+            raise Reply(refusal.key, refusal.plural, refusal.count, **dict(refusal.params))
+        old = await self.service.lobby.move_seat(row, pids[0], newcomer)
+        await self.service.games.apply(row, command, host)
+        await brief_newcomer(row, old, newcomer)
+        game = await self.service.games.load(row)  # the newcomer takes the seat's team rooms
+        await sync_teams(row, game, game.ruleset.team_chats(game), moved=pids[0])
+
+    async def _extend_within_bounds(self, row: GameRow, minutes: int) -> None:
+        """A deadline moves back at most to now, and on by at most a week."""
+        pending = await Deadline.filter(game_id=row.id, state="pending").first()
+        left = (pending.due_at - self.service.clock.now() if pending is not None
+                else row.paused_left or 0.0)
+        low = -int(max(0.0, left) // 60)
+        if not low <= minutes <= MAX_EXTEND_MINUTES:
+            raise Reply(texts.EXTEND_RANGE, low=low, high=MAX_EXTEND_MINUTES)

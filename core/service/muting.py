@@ -1,0 +1,38 @@
+"""The dead go silent: muted in the group (where the platform lets the bot) and invited to
+the spectators' chat; everybody may speak again when the game is over."""
+
+from __future__ import annotations
+
+from core.engine import Game
+from core.storage.models import Game as GameRow
+
+from . import outbox, texts
+from .codec import text_payload
+from .stored import seat_identities
+
+
+async def silence_removed(row: GameRow, pids: list[str]) -> None:
+    """The rules silence the dead in the group: mute them there (where the platform lets
+    the bot) and invite them to the spectators' chat, if the host named one."""
+    if not pids:
+        return
+    seats = await seat_identities(row)
+    chat = await row.chat
+    link = (chat.settings or {}).get("spectators")
+    for pid in pids:
+        person = seats.get(pid)
+        if person is None:
+            continue
+        await outbox.silence(chat, person, muted=True, game=row)
+        if link:
+            await outbox.to_person(person, text_payload(texts.SPECTATORS_INVITE, link=link),
+                                   game=row)
+
+
+async def unmute_the_dead(row: GameRow, game: Game) -> None:
+    """The game is over: everybody may speak again."""
+    seats = await seat_identities(row)
+    chat = await row.chat
+    for p in game.state.players.values():
+        if not p.alive and p.pid in seats:
+            await outbox.silence(chat, seats[p.pid], muted=False, game=row)

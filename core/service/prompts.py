@@ -1,0 +1,174 @@
+"""Each actor's private keyboards for a window: every valid (action, target) as a button, a
+second keyboard for a second target or a role, the keyboard edited to show the choice made,
+and every keyboard closed with its window."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from core.engine import Act, ActionSpec, Game
+from core.engine.messages import Ref
+from core.engine.state import Player
+from core.storage.models import Game as GameRow
+from core.storage.models import Identity, KeyValue
+
+from . import outbox, texts
+from .buttons import button
+from .codec import encode, text_payload
+from .replies import Reply
+from .stored import seat_identities
+
+
+async def offer_keyboards(row: GameRow, game: Game) -> None:
+    """The keyboards of the window that just opened, for each actor it prompts."""
+    seats = await seat_identities(row)
+    for p in game.state.players.values():
+        specs = game.ruleset.prompted(game, p) if p.pid in seats else []
+        if specs:
+            await _keyboard(row, game, p, specs, seats[p.pid])
+
+
+async def _keyboard(row: GameRow, game: Game, p: Player, specs: Sequence[ActionSpec],
+                    person: Identity) -> None:
+    """One keyboard per player and window: every valid (action, target) as a button
+    (labelled by the target's name, or "action: name" when he has several actions); an
+    action with two targets or a role gets a keyboard of its own (the first player, then
+    the second; or the roles). Writing the command works as well."""
+    pressable = [s for s in specs if s.targets < 2 and not s.takes_role]
+    several = len(pressable) > 1
+    buttons = []
+    for spec in pressable:
+        action = Ref("action", spec.id)
+        choices: list[tuple[str, ...]] = [()] if spec.targets == 0 else [
+            (t.pid,) for t in game.state.players.values()]
+        for targets in choices:
+            if game.check(Act(p.pid, spec.id, targets)) is not None:
+                continue
+            if targets:
+                name = Ref("player", targets[0])
+                label = encode(name) if not several else {
+                    "key": texts.ACTION_ON, "params": encode({"action": action, "name": name})}
+            else:
+                label = {"key": texts.ACTION_ONLY, "params": encode({"action": action})}
+            buttons.append(await button(row, p.pid, label, {
+                "type": "act", "action": spec.id, "targets": list(targets)}))
+    if buttons:
+        buttons.append(await button(row, p.pid, {"key": texts.PASS_BUTTON},
+                                    {"type": "act", "action": "pass", "targets": []}))
+        await _offer(row, person, text_payload(
+            texts.ACTION_PROMPT, action=tuple(Ref("action", s.id) for s in pressable)),
+            buttons)
+    for spec in specs:
+        if spec.takes_role:
+            await _role_keyboard(row, game, p, spec, person)
+        elif spec.targets == 2:
+            await _first_pick(row, game, p, spec, person)
+
+
+async def _first_pick(row: GameRow, game: Game, p: Player, spec: ActionSpec,
+                      person: Identity) -> None:
+    """Two targets: first the players who can come first (some second one makes a
+    valid choice with them); pressing one offers the second (`second_pick`)."""
+    players = list(game.state.players)
+    buttons = []
+    for first in players:
+        if any(game.check(Act(p.pid, spec.id, (first, second))) is None
+               for second in players if second != first):
+            buttons.append(await button(row, p.pid, encode(Ref("player", first)), {
+                "type": "pick", "action": spec.id, "targets": [first]}))
+    if buttons:
+        await _offer(row, person, text_payload(
+            texts.PICK_FIRST, action=Ref("action", spec.id), command=spec.id), buttons)
+
+
+async def second_pick(row: GameRow, game: Game, pid: str, action: str, first: str,
+                      person: Identity) -> None:
+    """The first target was pressed: the valid second ones, as a new keyboard."""
+    buttons = [await button(row, pid, encode(Ref("player", second)), {
+                   "type": "act", "action": action, "targets": [first, second]})
+               for second in game.state.players
+               if second != first and game.check(Act(pid, action, (first, second))) is None]
+    if not buttons:
+        raise Reply(texts.PICK_NONE)
+    await _offer(row, person, text_payload(
+        texts.PICK_NEXT, action=Ref("action", action), name=Ref("player", first)), buttons)
+
+
+async def _role_keyboard(row: GameRow, game: Game, p: Player, spec: ActionSpec,
+                         person: Identity) -> None:
+    """An action that names a role: every role it may name, as a button."""
+    buttons = [await button(row, p.pid, encode(Ref("role", role_id)), {
+                   "type": "act", "action": spec.id, "targets": [], "role": role_id})
+               for role_id in game.ruleset.roles
+               if game.check(Act(p.pid, spec.id, (), None, role_id)) is None]
+    if buttons:
+        await _offer(row, person, text_payload(
+            texts.PICK_ROLE, action=Ref("action", spec.id), command=spec.id), buttons)
+
+
+def _offered_key(row: GameRow) -> str:
+    return f"keyboards-{row.id}-{row.window}"
+
+
+async def _offer(row: GameRow, person: Identity, payload: dict[str, Any],
+                 buttons: list[dict[str, Any]]) -> None:
+    """A private keyboard of this window, remembered so that it closes with the window."""
+    offered = await KeyValue.get_or_none(key=_offered_key(row))
+    entries = list(offered.value) if offered is not None else []
+    replace = f"choices-{row.id}-{row.window}-{len(entries)}"
+    await outbox.to_person(person, {**payload, "replace": replace, "urgent": True},
+                           game=row, buttons=buttons)
+    entries.append({"identity": person.id, "replace": replace, "payload": payload})
+    await KeyValue.update_or_create(key=_offered_key(row), defaults={"value": entries})
+
+
+async def show_choice(row: GameRow, person: Identity, token: str) -> None:
+    """A button pressed on a private keyboard: the keyboard's own message is edited to
+    say what is chosen now (its buttons stay: the choice may change until the phase
+    closes)."""
+    offered = await KeyValue.get_or_none(key=_offered_key(row))
+    if offered is None:
+        return
+    for entry in offered.value:
+        if entry["identity"] != person.id:
+            continue
+        version = await outbox.newest_version(row.id, entry["replace"], identity_id=person.id)
+        buttons = (version.payload.get("buttons") or []) if version is not None else []
+        pressed = next((b for b in buttons if b["token"] == token), None)
+        if pressed is None:
+            continue
+        await outbox.to_person(person, {**entry["payload"], "more": [
+            choice_part(pressed["label"])], "replace": entry["replace"]},
+            game=row, buttons=buttons)
+        return
+
+
+async def close_keyboards(row: GameRow) -> None:
+    """The window has closed: each private keyboard it offered is edited into its last
+    version, without buttons and saying so (a press would only be answered as stale)."""
+    offered = await KeyValue.get_or_none(key=_offered_key(row))
+    if offered is None:
+        return
+    people = {i.id: i for i in await Identity.filter(
+        id__in={entry["identity"] for entry in offered.value})}
+    for entry in offered.value:
+        person = people.get(entry["identity"])
+        if person is not None:
+            await outbox.to_person(person, {
+                **entry["payload"], "more": [text_payload(texts.CHOICES_CLOSED)],
+                "replace": entry["replace"]}, game=row)
+    await offered.delete()
+
+
+def choice_part(label: dict[str, Any]) -> dict[str, Any]:
+    """"Your choice now: …" for a pressed button's label (a name, a role, an action)."""
+    if "key" in label and label["key"] == texts.PASS_BUTTON:
+        return text_payload(texts.CHOICE_PASS)
+    if "key" in label:  # "{action}: {name}" or "{action}!": the same words, as a choice
+        params = label.get("params") or {}
+        key = texts.CHOICE_ACTION_ON if "name" in params else texts.CHOICE_ACTION
+        return {"key": key, "plural": None, "count": None, "params": params}
+    if "ref" in label:
+        return {**text_payload(texts.CHOICE_NOW), "params": {"choice": label}}
+    return text_payload(texts.CHOICE_NOW, choice=str(label.get("text", "")))

@@ -1,0 +1,81 @@
+"""A game's rows and its engine game: the setup as stored JSON, loading by replaying the log
+(checked against the stored snapshot), the row's lock, and who sits in which seat."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from core.engine import Game, GameSetup, Refused, replay
+from core.engine.registry import load_ruleset
+from core.storage.models import Game as GameRow
+from core.storage.models import Identity, LogEntry, Seat
+
+from .build import build_of
+from .codec import command_from_json
+
+log = logging.getLogger(__name__)
+
+
+class StateMismatch(RuntimeError):
+    """The stored snapshot and the replayed log disagree: the game must not go on silently."""
+
+
+def setup_to_json(setup: GameSetup) -> dict[str, Any]:
+    return {"ruleset": setup.ruleset, "players": [list(p) for p in setup.players],
+            "seed": setup.seed, "roles": None if setup.roles is None else list(setup.roles),
+            "options": [list(o) for o in setup.options], "setup": [list(s) for s in setup.setup],
+            "start": setup.start, "at": setup.at}
+
+
+def setup_from_json(data: dict[str, Any]) -> GameSetup:
+    return GameSetup(
+        ruleset=data["ruleset"], players=tuple((p[0], p[1]) for p in data["players"]),
+        seed=data["seed"], roles=None if data["roles"] is None else tuple(data["roles"]),
+        options=tuple((o[0], o[1]) for o in data["options"]),
+        setup=tuple((s[0], s[1]) for s in data["setup"]), start=data["start"],
+        at=float(data.get("at", 0.0)))  # games begun before setups knew their time: 0
+
+
+def encode_snapshot(game: Game) -> Any:
+    """The canonical state as stored JSON (tuples become lists)."""
+    return json.loads(json.dumps(game.snapshot()))
+
+
+async def replayed(row: GameRow) -> Game:
+    """The game rebuilt from its setup and log; a snapshot that disagrees is corruption
+    under the same code, and only a warning after the rules' code changed."""
+    ruleset = load_ruleset(row.ruleset)
+    entries = await LogEntry.filter(game_id=row.id).order_by("seq")
+    try:
+        game = replay(ruleset, setup_from_json(row.setup or {}),
+                      [command_from_json(e.command) for e in entries])
+    except Refused as refusal:  # only after an upgrade: the new code refuses an old move
+        raise StateMismatch(f"game {row.id}: the log no longer replays: "
+                            f"{refusal.key}") from refusal
+    if row.snapshot is not None and encode_snapshot(game) != row.snapshot:
+        if row.build == build_of(ruleset):
+            raise StateMismatch(f"game {row.id}: snapshot and replay disagree")
+        log.warning("game %s: the rules' code changed since its snapshot; it goes on "
+                    "from its log, replayed under the new code", row.id)
+    return game
+
+
+async def locked_game(game_id: int) -> GameRow:
+    """The game's row, locked until the transaction ends (PostgreSQL; SQLite has one writer
+    anyway): commands for one game are applied one at a time, whichever worker has them."""
+    return await GameRow.filter(id=game_id).select_for_update().get()
+
+
+async def relock(row: GameRow) -> None:
+    """Lock an already loaded row and bring it up to date: another worker may have applied a
+    command since it was read."""
+    fresh = await locked_game(row.id)
+    for name in ("status", "version", "window", "snapshot", "settings", "setup", "paused_left"):
+        setattr(row, name, getattr(fresh, name))
+
+
+async def seat_identities(row: GameRow) -> dict[str, Identity]:
+    seats = await Seat.filter(game_id=row.id, active=True).prefetch_related("identity")
+    return {seat.pid: seat.identity for seat in seats}

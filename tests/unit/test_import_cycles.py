@@ -1,0 +1,102 @@
+"""No import cycle among the `core` modules, counting every import a module makes (at its top,
+inside functions, and under `TYPE_CHECKING`): the layers stay one-way, and a seam between two
+modules that need each other is a protocol (core/engine/rules.py, core/service/context.py).
+And `core` imports no module of `adapters`: adapters come in through `core/plugins.py`."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from ..conftest import ROOT
+
+
+def core_modules() -> dict[str, Path]:
+    modules = {}
+    for path in (ROOT / "core").rglob("*.py"):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        if "migrations" in parts:
+            continue
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        modules[name] = path
+    return modules
+
+
+def imports_of(name: str, path: Path) -> set[str]:
+    """Every module `name` imports (dotted, absolute), including `from pkg import module`."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            found.add(module)
+            found |= {f"{module}.{alias.name}" for alias in node.names}
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    modules = core_modules()
+    return {name: {m for m in imports_of(name, path) if m in modules and m != name}
+            for name, path in modules.items()}
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(edges[node]):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_walk_sees_a_cycle() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_the_graph_has_the_seams() -> None:
+    edges = graph()
+    assert "core.engine.game" in edges["core.engine.ruleset"]
+    assert "core.engine.rules" in edges["core.engine.game"]
+    assert "core.service.lobby" in edges["core.service.service"]
+
+
+def test_no_import_cycle_among_core_modules() -> None:
+    assert cycles(graph()) == []
+
+
+def test_core_imports_no_adapter() -> None:
+    offenders = {name: sorted(m for m in imports_of(name, path) if m.split(".")[0] == "adapters")
+                 for name, path in core_modules().items()}
+    assert {name: found for name, found in offenders.items() if found} == {}
