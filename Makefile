@@ -21,7 +21,7 @@ demo: install
 # ruff everywhere; strict types for the engine (the rule sets join once they are clean)
 lint: install
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy --strict core/engine
+	$(VENV)/bin/mypy --strict core/engine rulesets
 
 bench: install
 	$(PY) bench/engine.py
