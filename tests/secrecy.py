@@ -3,7 +3,8 @@ message the engine produced carries the number of the command behind it, so the 
 replayed to that point and the text the group really received is checked against the
 secrets of that moment:
 - until the game ends, a living player's role never stands in one sentence with their name
-  (role cards, checks, team knowledge stay private);
+  (role cards, checks, team knowledge stay private) — unless the rules made it public (Derpy
+  escaping a banishment is revealed to the group, an `escaped` event);
 - while a night runs (not the command that ends it), the group hears no player's name
   (night targets stay secret until the morning post);
 - the lovers are never named together while both live.
@@ -25,6 +26,7 @@ from core.storage.models import Game as GameRow
 from core.storage.models import LogEntry, Outbox
 
 SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+PUBLIC_REVEALS = frozenset({"escaped"})  # events after which a living player's role is public
 
 
 async def assert_no_early_secrets(seen: set[str], row: GameRow, prefix: str = "/") -> int:
@@ -43,25 +45,31 @@ async def assert_no_early_secrets(seen: set[str], row: GameRow, prefix: str = "/
         text = (await render(message, prefix)).text
         assert text in seen, f"delivered but not in the group's history: {text}"
         seq = message.payload["seq"]
-        state = replay(rules, setup, commands[:seq]).state
+        game = replay(rules, setup, commands[:seq])
+        state = game.state
+        public = {e.data["player"] for _, outcome in game.log for e in outcome.events
+                  if e.kind in PUBLIC_REVEALS}
         before = replay(rules, setup, commands[:seq - 1]).state if seq else state
         in_the_night = before.phase.kind == state.phase.kind == "night"
         if state.phase.kind == "ended":
             continue  # the end-of-game summary makes every secret public
-        problems = leaks(text, state, in_the_night, words)
+        problems = leaks(text, state, in_the_night, words, public)
         assert not problems, problems
         checked += 1
     assert checked > 10  # a whole game's announcements were checked
     return checked
 
 
-def leaks(text: str, state: Any, in_the_night: bool, words: Renderer) -> list[str]:
-    """What in a group text gives away a secret of this moment of the game."""
+def leaks(text: str, state: Any, in_the_night: bool, words: Renderer,
+          public: frozenset[str] | set[str] = frozenset()) -> list[str]:
+    """What in a group text gives away a secret of this moment of the game (`public`: the
+    players whose role the rules have revealed to the group while they live)."""
     found = []
     for sentence in SENTENCE.split(text):
         for p in state.players.values():
             role = words.word(Ref("role", p.role))
-            if p.alive and _names(sentence, p.name) and _names(sentence, role):
+            if p.alive and p.pid not in public and _names(sentence, p.name) and \
+                    _names(sentence, role):
                 found.append(f"{p.name} ({role}) revealed while alive: {sentence}")
         if in_the_night and any(_names(sentence, p.name) for p in state.players.values()):
             found.append(f"a name in the group during the night: {sentence}")

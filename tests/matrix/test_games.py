@@ -78,6 +78,9 @@ async def test_a_game_of_21_players_to_the_end_by_poll_answers_and_text_votes(
         assert any(e["content"].get("body", "").startswith("!vote ") for e in by_players)
         starts = [e for e in table.host.from_bot(table.room) if e["type"] == polls.START]
         assert all(len(polls.answers(e["content"])) <= polls.MAX_ANSWERS for e in starts)
+        # nothing secret was read before its time (Derpy's escape is public by the rules)
+        await assert_no_early_secrets(set(table.group_texts()), row,
+                                      MatrixAdapter.command_prefix)
         assert any(polls.question(e["content"]).endswith("(2/2)")
                    for e in starts)  # the first ballots were split
     finally:
