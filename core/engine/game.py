@@ -96,12 +96,11 @@ class Game(Table):
         return out
 
     def check(self, command: Command) -> Refused | None:
-        """Whether the command would be refused (and why), without applying it."""
+        """Whether the command would be refused (and why), without applying it: its type's
+        validator, which changes nothing (the service asks before a host's replacement or a
+        player's leaving is confirmed)."""
         try:
-            if type(command) is Act:
-                self._validate_act(command)
-            elif type(command) is Vote:
-                self._validate_vote(command)
+            _HANDLERS[type(command)][0](self, command)
         except Refused as refusal:
             return refusal
         return None

@@ -36,8 +36,9 @@ class Confirmations:
             raise Reply(texts.NOT_PLAYING)
         row = await GameRow.get(id=seat.game_id)
         game = await self.service.games.load(row)
-        if not game.state.players[seat.pid].alive:
-            raise Reply(texts.ALREADY_OUT)
+        refusal = game.check(Leave(seat.pid, at=self.service.clock.now()))
+        if refusal is not None:  # already out of the game: nothing to confirm
+            raise Reply(refusal.key, refusal.plural, refusal.count, **dict(refusal.params))
         await self._ask(row, person, texts.FLEE_CONFIRM, "flee", texts.FLEE_BUTTON)
 
     async def ask_endgame(self, row: GameRow, host: Identity) -> None:

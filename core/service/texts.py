@@ -93,7 +93,6 @@ NOT_A_PLAYER = N_("You are not playing in this game.")
 STALE_BUTTON = N_("This button is from an earlier phase and no longer works.")
 UNKNOWN_BUTTON = N_("This button is not valid.")
 NOT_YOUR_BUTTON = N_("This button is not for you.")
-ALREADY_OUT = N_("You are no longer in the game.")
 FLEE_CONFIRM = N_("Do you really want to leave the game? You cannot come back, and the group "
                   "will be told that you left.")
 FLEE_BUTTON = N_("Leave the game")
