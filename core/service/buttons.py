@@ -6,11 +6,10 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from core.storage.models import Button
-from core.storage.models import Game as GameRow
+from core.storage.models import Button, GameRecord
 
 
-async def button(row: GameRow, pid: str | None, label: dict[str, Any],
+async def button(row: GameRecord, pid: str | None, label: dict[str, Any],
                  command: dict[str, Any], start: bool = False) -> dict[str, Any]:
     """A button offered in this window; `start` ones are pressed from the private chat."""
     token = secrets.token_urlsafe(12)
