@@ -11,18 +11,10 @@ from core.engine import GameSetup, SetupError
 from core.engine.messages import Ref
 from core.engine.registry import available, load_ruleset
 from core.i18n import available_locales
-from core.storage.models import (
-    DUE_STATES,
-    Chat,
-    Deadline,
-    GameRecord,
-    Identity,
-    Seat,
-    SignupButtons,
-)
+from core.storage.models import DUE_STATES, Chat, Deadline, GameRecord, Identity, Seat
 
 from . import outbox, texts
-from .buttons import button
+from .buttons import signup_buttons
 from .codec import text_payload
 from .context import ServiceContext
 from .muting import unmute_the_dead
@@ -124,9 +116,9 @@ class Lobby:
         if not person.anonymous:
             await self._not_elsewhere(person)
         row = await GameRecord.create(chat=chat, ruleset=ruleset_id, host=person,
-                                   settings={"pace": self.service.defaults.pace,
-                                             "tz": self.service.defaults.timezone,
-                                             "roles": None, "options": {}})
+                                      settings={"pace": self.service.defaults.pace,
+                                                "tz": self.service.defaults.timezone,
+                                                "roles": None, "options": {}})
         await self._tell_the_waiting(chat, row)
         if person.anonymous:  # hosts, but is nobody the bot could seat or write to
             await outbox.to_group(chat, text_payload(texts.ANONYMOUS_HOST), game=row)
@@ -164,18 +156,11 @@ class Lobby:
         (one group message instead of one per join: groups have a small message budget).
         Its buttons open the private chat, where the bot may then write to the player."""
         host = await Identity.get(id=row.host_id)
-        buttons = await SignupButtons.get_or_none(game_id=row.id)
-        if buttons is None:
-            buttons = await SignupButtons.create(game=row, buttons=[
-                await button(row, None, {"key": texts.JOIN_BUTTON},
-                                                {"type": "join"}, start=True),
-                await button(row, None, {"key": texts.LEAVE_BUTTON},
-                                                {"type": "leave"}, start=True)])
         await outbox.to_group(chat, {
             **text_payload(texts.SIGNUP_OPEN, host=host.name, ruleset=Ref("ruleset", row.ruleset)),
             "more": [text_payload(texts.SIGNUP_LIST, count=len(names), names=", ".join(names))]
             if names else [],  # an empty list would print as a bare dot (an anonymous host)
-            "replace": f"signup-{row.id}"}, game=row, buttons=buttons.buttons)
+            "replace": f"signup-{row.id}"}, game=row, buttons=await signup_buttons(row))
 
     async def _not_elsewhere(self, person: Identity, allowed: GameRecord | None = None) -> None:
         seats = await Seat.filter(identity_id=person.id, active=True,

@@ -172,6 +172,7 @@ async def sender_in_a_group(api, tmp_path):
     """The adapter's Sender with its own database and a PTB bot against the fake: (sender,
     group, the group's chat ref)."""
     from adapters.telegram.sending import Sender
+    from core.service.adapter_tables import TableStore
     from core.storage.db import close_db, open_db
 
     await open_db(f"sqlite://{tmp_path / 'parts.sqlite3'}")
@@ -179,7 +180,7 @@ async def sender_in_a_group(api, tmp_path):
     app = api.builder().build()
     await app.initialize()
     try:
-        yield Sender(app.bot), group, str(group.id)
+        yield Sender(app.bot, TableStore("telegram")), group, str(group.id)
     finally:
         await app.shutdown()
         await close_db()
