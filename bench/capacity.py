@@ -22,8 +22,7 @@ from core.service.clock import ManualClock
 from core.service.ports import Incoming
 from core.service.service import GameService
 from core.storage.db import close_db, open_db
-from core.storage.models import Deadline
-from core.storage.models import Game as GameRow
+from core.storage.models import Deadline, GameRecord
 
 PLAYERS = ("Ann", "Bob", "Cid", "Dot", "Eve", "Fay", "Gus")
 
@@ -64,7 +63,7 @@ async def main(games: int) -> None:
         print(f"set-up: {games} games to mid-game in {time.perf_counter() - started:.1f} s")
         service.games.cache.clear()
         before = rss_mib()
-        for row in await GameRow.filter(status="running"):
+        for row in await GameRecord.filter(status="running"):
             await service.games.load(row)
         after = rss_mib()
         print(f"memory: {after - before:.1f} MiB for {games} games in mid-game "

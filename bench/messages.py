@@ -22,7 +22,7 @@ from pathlib import Path
 from adapters.console.demo import run_demo
 from core.service.outbox import ORDERS
 from core.storage.db import close_db, open_db
-from core.storage.models import Game, LogEntry, Outbox
+from core.storage.models import GameRecord, LogEntry, Outbox
 
 CASES = (("changelings", 8), ("changelings", 15), ("changelings", 25), ("alchemists", 15))
 
@@ -32,7 +32,7 @@ async def count(db_url: str) -> dict[str, float]:
     messages, votes cast."""
     await open_db(db_url)
     try:
-        row = await Game.all().order_by("-id").first()
+        row = await GameRecord.all().order_by("-id").first()
         assert row is not None
         entries = await LogEntry.filter(game_id=row.id)
         days = max([1] + [int(str(data["phase"]).split()[1]) for e in entries

@@ -15,7 +15,7 @@ from core.engine.registry import load_ruleset
 from core.plugins import forget_in_adapters
 from core.service.codec import command_from_json, encode
 from core.service.stored import setup_from_json
-from core.storage.models import Game, Identity, LogEntry, Outbox, Seat
+from core.storage.models import GameRecord, Identity, LogEntry, Outbox, Prompt, Seat
 
 FINISHED = ("ended", "cancelled")
 
@@ -27,7 +27,7 @@ class AdminError(Exception):
 async def export_game(game_id: int) -> dict[str, Any]:
     """Everything about one finished game: setup, seats, every command with its events, the
     winners and every player's final role and side."""
-    row = await Game.get_or_none(id=game_id).prefetch_related("chat")
+    row = await GameRecord.get_or_none(id=game_id).prefetch_related("chat")
     if row is None:
         raise AdminError(f"there is no game {game_id}")
     if row.status not in FINISHED:
@@ -52,7 +52,7 @@ async def export_game(game_id: int) -> dict[str, Any]:
     return encode(result)  # type: ignore[no-any-return]
 
 
-def _replayed(row: Game, entries: list[LogEntry]) -> Any:
+def _replayed(row: GameRecord, entries: list[LogEntry]) -> Any:
     return replay(load_ruleset(row.ruleset), setup_from_json(row.setup or {}),
                   [command_from_json(e.command) for e in entries])
 
@@ -64,7 +64,7 @@ async def community_stats(top: int = 10) -> dict[str, Any]:
     sides_won: Counter[tuple[str, str]] = Counter()
     roles_played: Counter[tuple[str, str]] = Counter()
     roles_won: Counter[tuple[str, str]] = Counter()
-    for row in await Game.filter(status="ended").order_by("id"):
+    for row in await GameRecord.filter(status="ended").order_by("id"):
         per_ruleset[row.ruleset] += 1
         entries = await LogEntry.filter(game_id=row.id).order_by("seq")
         game = _replayed(row, entries)
@@ -131,6 +131,7 @@ async def forget_person(platform: str, ref: str) -> int:
         await Outbox.filter(game_id=row.id).delete()
         scrubbed += 1
     await Outbox.filter(identity_id=person.id).delete()
+    await Prompt.filter(identity_id=person.id).delete()  # what was offered to him
     await forget_in_adapters(platform, ref)  # what the platform's adapter keeps of him
     person.ref = placeholder
     person.name = placeholder

@@ -15,7 +15,7 @@ from prometheus_client.registry import Collector
 from tortoise import connections
 
 from core.service.runtime import Runtime
-from core.storage.models import Game, Outbox
+from core.storage.models import GameRecord, Outbox
 
 log = logging.getLogger(__name__)
 STALE_LOOP = 30.0  # seconds without a scheduler round: the loop is stuck
@@ -29,7 +29,7 @@ class Snapshot:
         self.backlog: dict[str, int] = {}
 
     async def refresh(self) -> None:
-        self.active_games = await Game.filter(status="running").count()
+        self.active_games = await GameRecord.filter(status="running").count()
         rows = await Outbox.filter(status="pending").values_list("platform", flat=True)
         backlog: dict[str, int] = {}
         for platform in rows:

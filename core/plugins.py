@@ -18,6 +18,7 @@ import click
 
 if TYPE_CHECKING:
     from core.config import Settings
+    from core.service.adapter_store import AdapterStore
     from core.service.runtime import PlatformAdapter
 
 GROUP = "nightfall.adapters"
@@ -29,13 +30,13 @@ class AdapterPlugin:
 
     `enabled(settings)` says whether the configuration turns the platform on, `build(settings)`
     makes its adapter (import the platform library there, not at module level: the command
-    line loads every plugin); `forget(ref)` drops what the adapter keeps about a person
-    outside the core's tables; `commands` are added to the `nightfall` command line."""
+    line loads every plugin); `forget(store, ref)` drops what the adapter keeps about a
+    person in its store; `commands` are added to the `nightfall` command line."""
 
     platform: str
     enabled: Callable[[Settings], bool]
     build: Callable[[Settings], PlatformAdapter] | None = None
-    forget: Callable[[str], Awaitable[None]] | None = None
+    forget: Callable[[AdapterStore, str], Awaitable[None]] | None = None
     commands: tuple[click.Command, ...] = ()
 
 
@@ -64,6 +65,8 @@ def build_adapters(settings: Settings) -> list[PlatformAdapter]:
 
 async def forget_in_adapters(platform: str, ref: str) -> None:
     """Let the person's platform drop what its adapter keeps about him."""
+    from core.service.adapter_tables import TableStore
+
     plugin = adapter_plugins().get(platform)
     if plugin is not None and plugin.forget is not None:
-        await plugin.forget(ref)
+        await plugin.forget(TableStore(platform), ref)

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from core.engine.registry import load_ruleset
-from core.storage.models import Game as GameRow
+from core.storage.models import GameRecord
 
 
 def ruleset_longest_window(ruleset_id: str) -> float:
@@ -21,8 +21,8 @@ def ruleset_longest_window(ruleset_id: str) -> float:
 
 async def play_until_over(table: Any, play_round: Callable[[Any, random.Random], Awaitable[bool]],
                           rng: random.Random, max_rounds: int = 120,
-                          after_round: Callable[[GameRow], Awaitable[None]] | None = None,
-                          ) -> GameRow:
+                          after_round: Callable[[GameRecord], Awaitable[None]] | None = None,
+                          ) -> GameRecord:
     """`table` is a platform harness's table (settle, game_row, let_time_pass); `after_round`
     may check something whenever everything has settled."""
     for _ in range(max_rounds):

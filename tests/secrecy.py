@@ -22,14 +22,13 @@ from core.i18n import Renderer
 from core.service.codec import command_from_json
 from core.service.outbox import render
 from core.service.stored import setup_from_json
-from core.storage.models import Game as GameRow
-from core.storage.models import LogEntry, Outbox
+from core.storage.models import GameRecord, LogEntry, Outbox
 
 SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 PUBLIC_REVEALS = frozenset({"escaped"})  # events after which a living player's role is public
 
 
-async def assert_no_early_secrets(seen: set[str], row: GameRow, prefix: str = "/") -> int:
+async def assert_no_early_secrets(seen: set[str], row: GameRecord, prefix: str = "/") -> int:
     """Check every engine message the group received (`seen`: every version of every text
     the group's members could read, its commands written with the platform's `prefix`);
     returns how many were checked."""

@@ -1,16 +1,19 @@
 """Printing what the bot says: `[group] text`, `[to Ann] text`, keyboards as
 `[group] buttons: [Bob] [Cid]`, a pressed button's notice as `[notice to Ann] text`. A message
 edited in place is printed again, its keyboard only when it changed. It remembers the newest
-keyboard offered in the group and to each person, so that `Ann: [Bob]` can press a button by
-its label."""
+keyboard offered in the group and to each person (in its store, so a restart keeps them),
+so that `Ann: [Bob]` can press a button by its label."""
 
 from __future__ import annotations
 
 from typing import TextIO
 
+from core.service.adapter_store import AdapterStore
 from core.service.ports import ButtonOut, Outgoing, RateLimits, Silence, TeamRoom
+from core.service.runtime import Handler
 
 GROUP = "group"
+KEYBOARD = "keyboard"  # the store's namespace: chat → the newest keyboard shown there
 
 
 class ConsoleAdapter:
@@ -21,6 +24,17 @@ class ConsoleAdapter:
         self.out = out
         self.keyboards: dict[str, tuple[ButtonOut, ...]] = {}
         self.transcript: list[str] = []
+        self.store: AdapterStore | None = None
+
+    async def start(self, handle: Handler, store: AdapterStore) -> None:
+        """The console reads its script itself (see session.py): only the keyboards shown
+        before a restart are read back."""
+        self.store = store
+        self.keyboards = {chat: tuple(ButtonOut(*button) for button in buttons)
+                          for chat, buttons in await store.scan(KEYBOARD)}
+
+    async def stop(self) -> None:
+        self.store = None
 
     async def send(self, message: Outgoing) -> None:
         where = f"to {message.recipient}" if message.private else "group"
@@ -33,6 +47,8 @@ class ConsoleAdapter:
             labels = " ".join(f"[{button.label}]" for button in message.buttons)
             self._print(f"[{where}] buttons: {labels}")
             self.keyboards[chat] = message.buttons
+            if self.store is not None:
+                await self.store.put(KEYBOARD, chat, [list(b) for b in message.buttons])
 
     async def team(self, order: TeamRoom) -> None:
         """A terminal has no rooms: team talk is relayed, as the transcript shows."""

@@ -8,9 +8,8 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
+from core.service.local import next_close, running, window_of
 from core.service.ports import ButtonOut
-from core.storage.models import Deadline
-from core.storage.models import Game as GameRow
 
 from .adapter import GROUP
 from .session import ConsoleSession
@@ -45,11 +44,11 @@ async def run_demo(ruleset: str, players: int, locale: str, seed: int, out: Text
 async def _play(session: ConsoleSession, names: list[str], rng: random.Random) -> None:
     answered: dict[str, object] = {}
     for _ in range(400):
-        row = await GameRow.filter(status__in=["running"]).first()
-        if row is None:
-            return
         assert session.service is not None
-        game = await session.service.games.load(row)
+        now = await running(session.service.games, session.adapter.platform, GROUP)
+        if now is None:
+            return
+        game = now.game
         living = {p.name for p in game.state.players.values() if p.alive}
         keyboards = session.adapter.keyboards
         for name in names:
@@ -64,18 +63,18 @@ async def _play(session: ConsoleSession, names: list[str], rng: random.Random) -
             for name in names:
                 if name in living:
                     await session.say(name, False, f"[{_pick(group[:-1] or group, rng)}]")
-        if (await GameRow.get(id=row.id)).window != row.window:
+        if await window_of(now.game_id) != now.window:
             continue  # the answers closed the window early: answer the next one first
-        await session.feed(f":wait {await _until_next_deadline(session, row)}s")
+        await session.feed(f":wait {await _until_next_deadline(session, now.game_id)}s")
 
 
-async def _until_next_deadline(session: ConsoleSession, row: GameRow) -> int:
+async def _until_next_deadline(session: ConsoleSession, game_id: int) -> int:
     """Seconds until the current window's deadline has passed: exactly one window closes per
     round, so every window (a short dusk too) gets its players' answers first."""
-    pending = await Deadline.filter(game_id=row.id, state="pending").order_by("due_at").first()
-    if pending is None:
+    due = await next_close(game_id)
+    if due is None:
         return 300
-    return max(1, int(pending.due_at - session.clock.now()) + 1)
+    return max(1, int(due - session.clock.now()) + 1)
 
 
 def _pick(board: tuple[ButtonOut, ...], rng: random.Random) -> str:

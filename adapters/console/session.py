@@ -4,6 +4,10 @@ Input: `Ann: text` (Ann writes in the group), `Ann> text` (privately to the bot)
 `Ann: [Label]` / `Ann> [Label]` (Ann presses that button on the newest group / private
 keyboard offered to her), `:wait 90s` / `:wait 2h` (the manual clock moves on and due deadlines
 fire), `:restart` (the service stops and starts again from the database), `#` comments.
+
+The session runs the service's `Runtime` without its loop: it fires deadlines and delivers
+after each line itself. What it keeps across restarts (the manual clock, its update counter)
+is in the console's store.
 """
 
 from __future__ import annotations
@@ -11,12 +15,13 @@ from __future__ import annotations
 import re
 from typing import TextIO
 
+from core.service.adapter_store import AdapterStore
 from core.service.clock import MANUAL_EPOCH, Clock, ManualClock, RealClock
-from core.service.outbox import Deliverer, render
+from core.service.local import open_group
+from core.service.outbox import Deliverer
 from core.service.ports import Incoming
+from core.service.runtime import Runtime
 from core.service.service import GameService
-from core.storage.db import close_db, open_db
-from core.storage.models import Chat, KeyValue, Outbox
 
 from .adapter import GROUP, ConsoleAdapter
 
@@ -38,41 +43,28 @@ class ConsoleSession:
         self.clock: Clock = ManualClock() if self.manual else RealClock()
         self.seed = seed
         self.adapter = ConsoleAdapter(out)
+        self.runtime = Runtime(db_url, [self.adapter], clock=self.clock, seed=seed)
+        self.store: AdapterStore = self.runtime.stores[self.adapter.platform]
         self.service: GameService | None = None
         self.deliverer: Deliverer | None = None
 
     async def start(self) -> None:
-        await open_db(self.db_url)
+        await self.runtime.open(loop=False)
+        self.service, self.deliverer = self.runtime.service, self.runtime.deliverer
         if isinstance(self.clock, ManualClock):
-            stored = await KeyValue.get_or_none(key="console_clock")
-            self.clock.current = float(stored.value) if stored else MANUAL_EPOCH
-        self.service = GameService(self.clock, self.seed)
-        self.deliverer = Deliverer({"console": self.adapter}, self.clock)
-        chat, created = await Chat.get_or_create(platform="console", ref=GROUP,
-                                                 defaults={"locale": self.locale})
-        if not created and chat.locale != self.locale and self.locale != "en":
-            chat.locale = self.locale
-            await chat.save(update_fields=["locale"])
-        await self._restore_keyboards()
+            stored = await self.store.get("clock", "manual")
+            self.clock.current = float(stored) if stored is not None else MANUAL_EPOCH
+        await open_group(self.adapter.platform, GROUP, self.locale)
+        await self.runtime.connect()  # the console adapter reads back its keyboards
         await self.pump()
 
     async def stop(self) -> None:
-        await close_db()
+        await self.runtime.stop()
 
     async def restart(self) -> None:
         await self.stop()
         self.adapter.keyboards.clear()
         await self.start()
-
-    async def _restore_keyboards(self) -> None:
-        """After a restart, the newest keyboard each chat was shown (from the outbox)."""
-        seen: set[str] = set()
-        for row in await Outbox.filter(platform="console", status="sent").order_by("-id") \
-                .limit(500):
-            if row.chat_ref in seen or not row.payload.get("buttons"):
-                continue
-            seen.add(row.chat_ref)
-            self.adapter.keyboards[row.chat_ref] = (await render(row)).buttons
 
     # ------------------------------------------------------------------ input
     async def feed(self, line: str) -> None:
@@ -115,8 +107,7 @@ class ConsoleSession:
         """Fire due deadlines and deliver until nothing is left to do."""
         assert self.service is not None and self.deliverer is not None
         if isinstance(self.clock, ManualClock):
-            await KeyValue.update_or_create(key="console_clock",
-                                            defaults={"value": self.clock.current})
+            await self.store.put("clock", "manual", self.clock.current)
         while True:
             fired = await self.service.fire_due_deadlines()
             sent = await self.deliverer.deliver_due()
@@ -124,7 +115,6 @@ class ConsoleSession:
                 return
 
     async def _next_update_id(self) -> str:
-        row, _ = await KeyValue.get_or_create(key="console_update", defaults={"value": 0})
-        row.value = int(row.value) + 1
-        await row.save()
-        return f"console-{row.value}"
+        count = int(await self.store.get("update", "last") or 0) + 1
+        await self.store.put("update", "last", count)
+        return f"console-{count}"

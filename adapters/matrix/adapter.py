@@ -32,6 +32,7 @@ from nio import (
     WhoamiResponse,
 )
 
+from core.service.adapter_store import AdapterStore
 from core.service.ports import (
     ChatEvent,
     ChatMoved,
@@ -138,10 +139,11 @@ class MatrixAdapter:
         self.ballots = Ballots(self._send_event)
 
     # ------------------------------------------------------------------ lifecycle
-    async def start(self, handle: Handler) -> None:
+    async def start(self, handle: Handler, kept: AdapterStore) -> None:
         """Log in, read where the last run stopped, and sync once before returning (pending
         invites and missed commands are handled by then); then keep syncing in a task."""
         self._handle = handle
+        store.use(kept)
         self._stopping = False
         encrypted = bool(self.settings.encryption and self.settings.store_path)
         if encrypted:

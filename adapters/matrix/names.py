@@ -18,11 +18,10 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping
 
-from core.storage.models import Identity
+from core.service.adapter_store import NAME_LENGTH
 
 from .incoming import localpart
 
-NAME_LENGTH = Identity._meta.fields_map["name"].max_length
 PRESENT = ("join", "invite")
 Members = Mapping[str, Mapping[str, tuple[str, str | None]]]  # room → user → (membership, name)
 # invisible format characters that reorder or hide text; emoji joiners and selectors stay

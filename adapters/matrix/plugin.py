@@ -8,6 +8,7 @@ from core.plugins import AdapterPlugin
 
 if TYPE_CHECKING:
     from core.config import Settings
+    from core.service.adapter_store import AdapterStore
     from core.service.runtime import PlatformAdapter
 
 
@@ -21,11 +22,11 @@ def _build(settings: Settings) -> PlatformAdapter:
     return matrix_adapter_from(settings.matrix)
 
 
-async def _forget(user_id: str) -> None:
+async def _forget(store: AdapterStore, user_id: str) -> None:
     """The bot's map of private rooms names the person."""
     from .store import forget_user
 
-    await forget_user(user_id)
+    await forget_user(store, user_id)
 
 
 PLUGIN = AdapterPlugin(platform="matrix", enabled=_enabled, build=_build, forget=_forget)

@@ -20,9 +20,9 @@ from telegram.error import BadRequest, InvalidToken, RetryAfter, TelegramError
 from telegram.ext import Application, ApplicationBuilder
 
 from core.redaction import hide
+from core.service.adapter_store import AdapterStore
 from core.service.ports import LoginRefused, Outgoing, RateLimits, Silence, TeamRoom
 from core.service.runtime import Handler
-from core.storage.models import KeyValue
 
 from . import menus
 from .errors import retry_seconds, translate_restrict_error
@@ -37,7 +37,7 @@ from .incoming import (
 from .keyboards import keyboard
 from .receiving import Poller, WebhookServer
 from .refs import anonymous_chat, parse_chat
-from .sending import Sender, cost, message_key
+from .sending import Sender, cost
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +88,8 @@ class TelegramAdapter:
         if settings.base_url:
             builder = builder.base_url(settings.base_url)
         self.app: Application = builder.build()  # type: ignore[type-arg]
-        self.sender = Sender(self.app.bot)
+        self.store: AdapterStore | None = None  # handed over at start
+        self.sender: Sender | None = None
         self._handle: Handler | None = None
         self._admins: dict[tuple[int, int], tuple[float, bool]] = {}
         self._anonymous_threads: dict[str, str] = {}  # anon ref → where they last posted
@@ -98,10 +99,12 @@ class TelegramAdapter:
         self.connected = False
 
     # ------------------------------------------------------------------ lifecycle
-    async def start(self, handle: Handler) -> None:
+    async def start(self, handle: Handler, store: AdapterStore) -> None:
         """Connect (getMe); a token Telegram refuses raises `LoginRefused`, anything else
         (Telegram unreachable) is raised for the runtime to try again later."""
         self._handle = handle
+        self.store = store
+        self.sender = Sender(self.app.bot, store)
         try:
             await self.app.initialize()
         except InvalidToken as err:
@@ -194,7 +197,8 @@ class TelegramAdapter:
         event = service_event(message)
         if event is not None:
             if event.kind == "moved":  # the old chat's message ids mean nothing in the new
-                await KeyValue.filter(key__startswith=f"tg:{event.chat_ref}:").delete()
+                assert self.store is not None
+                await self.store.drop_messages(event.chat_ref)
             await self._handle(event)
             return
         if not message.text:
@@ -249,6 +253,7 @@ class TelegramAdapter:
             chat = self._anonymous_threads.get(chat, str(group))
             private = False
         parse_chat(chat)  # a ref that is no Telegram chat fails for good, here
+        assert self.sender is not None, "telegram: sending before start"
         await self.sender.send(message, chat, keyboard(message.buttons, self.username),
                                private)
 
@@ -258,7 +263,8 @@ class TelegramAdapter:
     async def can_resend(self, chat_ref: str, replace: str | None) -> bool:
         """Only an edit of a message whose id we know: sending it twice changes nothing that
         anybody sees. A new message sent twice would be announced twice."""
-        return replace is not None and await KeyValue.exists(key=message_key(chat_ref, replace))
+        assert self.store is not None
+        return replace is not None and await self.store.message(chat_ref, replace) is not None
 
     async def team(self, order: TeamRoom) -> None:
         """A Telegram bot cannot create groups: team chats stay relays through the players'

@@ -19,7 +19,7 @@ from aiohttp import web
 from telegram import Bot, Update
 from telegram.error import TelegramError
 
-from core.storage.db import database_unavailable
+from core.service.adapter_store import is_outage
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ async def handle_once(update: Update, handle: UpdateHandler) -> None:
     except asyncio.CancelledError:
         raise
     except Exception as err:
-        if database_unavailable(err):
+        if is_outage(err):
             raise Outage(str(err)) from err
         log.exception("telegram: update %s could not be handled; it is skipped",
                       update.update_id)

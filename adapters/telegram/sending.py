@@ -7,6 +7,10 @@ on the third part sends the third part, not the first again), an edit edits ever
 posts or deletes parts when the new version is longer or shorter), and the rate limits count
 parts. A message Telegram no longer lets us edit is posted anew, once, and the old one
 retired. A post that got no answer in time may have arrived: it is never posted again.
+
+The ids of an edited-in-place message's parts are kept as the store's platform message (the
+chat and the message's key); the parts of a new message that have arrived, until all have,
+under its outbox id (namespace "parts").
 """
 
 from __future__ import annotations
@@ -18,8 +22,8 @@ from telegram import Bot, InlineKeyboardMarkup
 from telegram.constants import MessageLimit
 from telegram.error import TelegramError, TimedOut
 
+from core.service.adapter_store import AdapterStore
 from core.service.ports import Outgoing, TransientError, UnknownOutcome
-from core.storage.models import KeyValue
 
 from .errors import not_editable, not_modified, translate_error
 from .refs import parse_chat
@@ -43,33 +47,15 @@ def split_text(text: str, limit: int = MessageLimit.MAX_TEXT_LENGTH) -> list[str
     return chunks
 
 
-def message_key(chat_ref: str, replace: str) -> str:
-    """Where the Telegram ids of the parts of an edited-in-place message are kept."""
-    return f"tg:{chat_ref}:{replace}"[:64]
-
-
-def progress_key(outbox_id: int) -> str:
-    """Where the parts of a new message that have arrived are kept until all have."""
-    return f"tg-parts:{outbox_id}"
-
-
-async def known_parts(key: str) -> list[int]:
-    stored = await KeyValue.get_or_none(key=key)
-    if stored is None:
-        return []
-    value = stored.value
-    return [int(v) for v in value] if isinstance(value, list) else [int(value)]
-
-
-async def remember(key: str, parts: list[int]) -> None:
-    await KeyValue.update_or_create(key=key, defaults={"value": parts})
+PARTS = "parts"  # the store's namespace of new messages' parts, by outbox id
 
 
 class Sender:
     """Sends one outbox message into one Telegram chat (a topic of it, if any)."""
 
-    def __init__(self, bot: Bot) -> None:
+    def __init__(self, bot: Bot, store: AdapterStore) -> None:
         self.bot = bot
+        self.store = store
 
     async def send(self, message: Outgoing, chat: str, markup: InlineKeyboardMarkup | None,
                    private: bool) -> None:
@@ -78,9 +64,9 @@ class Sender:
         chunks = split_text(message.text)
         try:
             if message.replace is not None:
-                await self._version(chat, message_key(chat, message.replace), chunks, markup)
+                await self._version(chat, message.replace, chunks, markup)
             else:
-                await self._post_all(chat, progress_key(message.outbox_id), chunks, markup)
+                await self._post_all(chat, str(message.outbox_id), chunks, markup)
         except TelegramError as err:
             raise translate_error(err, private) from err
 
@@ -93,26 +79,27 @@ class Sender:
     async def _post_all(self, chat: str, key: str, chunks: list[str],
                         markup: InlineKeyboardMarkup | None) -> None:
         """A new message: the parts not yet posted, each remembered as soon as it is."""
-        done = await known_parts(key)
+        done = [int(part) for part in await self.store.get(PARTS, key) or []]
         for index in range(len(done), len(chunks)):
             last = index == len(chunks) - 1
             try:
                 done.append(await self._post(chat, chunks[index], markup if last else None))
             except TimedOut as err:  # it may be there: never post this part again
                 done.append(UNKNOWN_PART)
-                await remember(key, done)
+                await self.store.put(PARTS, key, done)
                 if last:
                     raise UnknownOutcome(str(err)) from err
                 raise TransientError(str(err)) from err
-            await remember(key, done)
-        await KeyValue.filter(key=key).delete()
+            await self.store.put(PARTS, key, done)
+        await self.store.delete(PARTS, key)
 
     async def _version(self, chat: str, key: str, chunks: list[str],
                        markup: InlineKeyboardMarkup | None) -> None:
         """A new version of a message edited in place: every part edited, parts added or
         removed as the text grew or shrank; a message Telegram refuses to edit is posted
         anew and the old parts deleted."""
-        parts = await known_parts(key)
+        kept = await self.store.message(chat, key)
+        parts = [int(part) for part in kept.ids] if kept is not None else []
         chat_id, _ = parse_chat(chat)
         if UNKNOWN_PART in parts:  # a part went astray: this version starts afresh
             await self._retire(chat_id, parts)
@@ -132,7 +119,7 @@ class Sender:
                     log.info("telegram: message %s in %s cannot be edited (%s); posting it "
                              "anew", parts[index], chat, err)
                     await self._retire(chat_id, parts)
-                    await remember(key, [])
+                    await self.store.keep_message(chat, key, [])
                     await self._version(chat, key, chunks, markup)
                     return
                 continue
@@ -140,12 +127,12 @@ class Sender:
                 parts.append(await self._post(chat, text, reply_markup))
             except TimedOut as err:
                 parts.append(UNKNOWN_PART)
-                await remember(key, parts)
+                await self.store.keep_message(chat, key, parts)
                 raise TransientError(str(err)) from err  # the next version starts afresh
-            await remember(key, parts)
+            await self.store.keep_message(chat, key, parts)
         if len(parts) > len(chunks):  # the new version is shorter: the rest goes
             await self._retire(chat_id, parts[len(chunks):])
-            await remember(key, parts[:len(chunks)])
+            await self.store.keep_message(chat, key, parts[:len(chunks)])
 
     async def _retire(self, chat_id: int, parts: list[int]) -> None:
         """Old parts are deleted where Telegram still allows it (else they simply stay)."""

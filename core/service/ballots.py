@@ -7,19 +7,18 @@ from typing import Any
 
 from core.engine import Game, Outcome
 from core.engine.messages import Ref
-from core.storage.models import Game as GameRow
-from core.storage.models import KeyValue
+from core.storage.models import Ballot, GameRecord
 
 from . import outbox, texts
 from .buttons import button
 from .codec import encode, text_payload
 
 
-def ballot_key(row: GameRow) -> str:
+def ballot_key(row: GameRecord) -> str:
     return f"ballot-{row.id}-{row.window}"
 
 
-async def open_ballot(row: GameRow, game: Game) -> None:
+async def open_ballot(row: GameRecord, game: Game) -> None:
     """The vote's buttons: every living player, early (where the rules have it), withdraw."""
     living = [p for p in game.state.players.values() if p.alive]
     buttons = [await button(row, None, encode(Ref("player", p.pid)),
@@ -28,32 +27,32 @@ async def open_ballot(row: GameRow, game: Game) -> None:
         buttons.append(await button(row, None, {"key": texts.EARLY_BUTTON}, {"type": "early"}))
     buttons.append(await button(row, None, {"key": texts.WITHDRAW_BUTTON},
                                 {"type": "vote", "target": None}))
-    await KeyValue.create(key=ballot_key(row), value=buttons)
+    await Ballot.create(game=row, window=row.window, buttons=buttons)
     await outbox.to_group(await row.chat, {**text_payload(texts.VOTE_PROMPT), "urgent": True,
                                            "replace": ballot_key(row)},
                           game=row, buttons=buttons)
 
 
-async def tally(row: GameRow, game: Game) -> None:
+async def tally(row: GameRecord, game: Game) -> None:
     """The live tally, under the window's ballot: one group message, edited in place
     (adapters that cannot edit post the newest version)."""
     chat = await row.chat
     payload = tally_payload(game, game.tally())
-    ballot = await KeyValue.get_or_none(key=ballot_key(row))
+    ballot = await Ballot.get_or_none(game_id=row.id, window=row.window)
     if ballot is None:  # a vote without a ballot (a reaction window): the tally alone
         await outbox.to_group(chat, {**payload, "replace": f"tally-{row.id}-{row.window}"},
                               game=row)
         return
     await outbox.to_group(chat, {**text_payload(texts.VOTE_PROMPT), "more": [payload],
                                  "replace": ballot_key(row)},
-                          game=row, buttons=ballot.value)
+                          game=row, buttons=ballot.buttons)
 
 
-async def close_ballot(row: GameRow, game: Game, outcome: Outcome) -> None:
+async def close_ballot(row: GameRecord, game: Game, outcome: Outcome) -> None:
     """The window with a ballot has closed: its last version has no buttons (nobody
     presses a stale one, a poll ends) and shows the count that decided, if the rules
     counted (the result follows from them)."""
-    if not await KeyValue.exists(key=ballot_key(row)):
+    if not await Ballot.exists(game_id=row.id, window=row.window):
         return
     counted = next((e.data["votes"] for e in outcome.events if e.kind == "counted"), None)
     more = [] if counted is None else [tally_payload(game, counted, final=True)]

@@ -1,19 +1,32 @@
 """A button offered in a window: stored under a random token, which is all a platform
-carries back when it is pressed."""
+carries back when it is pressed; and the sign-up's buttons, made once per game."""
 
 from __future__ import annotations
 
 import secrets
 from typing import Any
 
-from core.storage.models import Button
-from core.storage.models import Game as GameRow
+from core.storage.models import Button, GameRecord, SignupButtons
+
+from . import texts
 
 
-async def button(row: GameRow, pid: str | None, label: dict[str, Any],
+async def button(row: GameRecord, pid: str | None, label: dict[str, Any],
                  command: dict[str, Any], start: bool = False) -> dict[str, Any]:
     """A button offered in this window; `start` ones are pressed from the private chat."""
     token = secrets.token_urlsafe(12)
     await Button.create(token=token, game=row, window=row.window, pid=pid, label=label,
                         command=command)
     return {"label": label, "token": token, "start": start}
+
+
+async def signup_buttons(row: GameRecord) -> list[dict[str, Any]]:
+    """Join and leave under the sign-up message: made once, kept while its list is edited
+    (they open the private chat, where the bot may then write to the player)."""
+    kept = await SignupButtons.get_or_none(game_id=row.id)
+    if kept is None:
+        kept = await SignupButtons.create(game=row, buttons=[
+            await button(row, None, {"key": texts.JOIN_BUTTON}, {"type": "join"}, start=True),
+            await button(row, None, {"key": texts.LEAVE_BUTTON}, {"type": "leave"},
+                         start=True)])
+    return list(kept.buttons)

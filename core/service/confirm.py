@@ -10,8 +10,7 @@ import secrets
 from typing import Any
 
 from core.engine import Leave
-from core.storage.models import Chat, Identity, Seat
-from core.storage.models import Game as GameRow
+from core.storage.models import Chat, GameRecord, Identity, Seat
 
 from . import outbox, texts
 from .buttons import button
@@ -34,19 +33,19 @@ class Confirmations:
         seat = await query.order_by("-id").first()
         if seat is None:
             raise Reply(texts.NOT_PLAYING)
-        row = await GameRow.get(id=seat.game_id)
+        row = await GameRecord.get(id=seat.game_id)
         game = await self.service.games.load(row)
         refusal = game.check(Leave(seat.pid, at=self.service.clock.now()))
         if refusal is not None:  # already out of the game: nothing to confirm
             raise Reply(refusal.key, refusal.plural, refusal.count, **dict(refusal.params))
         await self._ask(row, person, texts.FLEE_CONFIRM, "flee", texts.FLEE_BUTTON)
 
-    async def ask_endgame(self, row: GameRow, host: Identity) -> None:
+    async def ask_endgame(self, row: GameRecord, host: Identity) -> None:
         question = texts.ENDGAME_CONFIRM if row.setup is not None else \
             texts.ENDGAME_CONFIRM_LOBBY
         await self._ask(row, host, question, "endgame", texts.ENDGAME_BUTTON)
 
-    async def press(self, row: GameRow, command: dict[str, Any], person: Identity,
+    async def press(self, row: GameRecord, command: dict[str, Any], person: Identity,
                     in_private: bool) -> Reply:
         """A confirmation's button: only the one asked, only in his private chat, and only
         while the game it asked about is still going."""
@@ -71,7 +70,7 @@ class Confirmations:
         await self._settle(row, person, replace, texts.ENDGAME_DONE)
         return Reply(texts.ENDGAME_DONE)
 
-    async def _ask(self, row: GameRow, person: Identity, question: str, kind: str,
+    async def _ask(self, row: GameRecord, person: Identity, question: str, kind: str,
                    button_text: str) -> None:
         """A new question each time (an old one may be far up the chat); each is edited
         into its own answer."""
@@ -85,6 +84,6 @@ class Confirmations:
                                game=row, buttons=buttons)
 
     @staticmethod
-    async def _settle(row: GameRow, person: Identity, replace: str, outcome: str) -> None:
+    async def _settle(row: GameRecord, person: Identity, replace: str, outcome: str) -> None:
         """The question becomes its answer, without buttons."""
         await outbox.to_person(person, {**text_payload(outcome), "replace": replace}, game=row)

@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from core.engine import Game, Host
-from core.storage.models import OPEN_DEADLINES, Deadline
-from core.storage.models import Game as GameRow
+from core.storage.models import OPEN_DEADLINES, Deadline, GameRecord
 
 from . import outbox, texts
 from .clock import Clock
@@ -20,7 +19,7 @@ class Deadlines:
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
 
-    async def window_opened(self, row: GameRow, game: Game) -> None:
+    async def window_opened(self, row: GameRecord, game: Game) -> None:
         """The new window's deadline from the game's pace (none while paused, none for a
         window the pace leaves open)."""
         settings = row.settings or {}
@@ -30,7 +29,7 @@ class Deadlines:
             await self.schedule(row, due_at(preset, self.clock.now(),
                                             settings.get("tz", "Europe/Berlin")))
 
-    async def host_timing(self, row: GameRow, command: Host) -> None:
+    async def host_timing(self, row: GameRecord, command: Host) -> None:
         now = self.clock.now()
         pending = await Deadline.filter(game_id=row.id, state="pending").first()
         if command.command == "pause" and pending is not None:
@@ -47,14 +46,14 @@ class Deadlines:
             elif row.paused_left is not None:
                 row.paused_left = max(0.0, row.paused_left + command.minutes * 60)
 
-    async def schedule(self, row: GameRow, due: float) -> None:
+    async def schedule(self, row: GameRecord, due: float) -> None:
         """The open window's deadline, and its reminder (`reminder_lead`) before it."""
         await Deadline.create(game=row, window=row.window, due_at=due)
         lead = reminder_lead(due - self.clock.now())
         if lead is not None:
             await Deadline.create(game=row, window=row.window, due_at=due - lead, state="remind")
 
-    async def remind(self, row: GameRow, load: Callable[[GameRow], Awaitable[Game]]) -> None:
+    async def remind(self, row: GameRecord, load: Callable[[GameRecord], Awaitable[Game]]) -> None:
         """Tell each player the window still waits for how long is left (a missing vote
         costs the alchemists votes; an unsent action is simply lost)."""
         close = await Deadline.filter(game_id=row.id, window=row.window, state="pending").first()
@@ -70,6 +69,6 @@ class Deadlines:
                                                     "urgent": True}, game=row)
 
 
-async def void(row: GameRow) -> None:
+async def void(row: GameRecord) -> None:
     """The game's open deadlines (and reminders) no longer count."""
     await Deadline.filter(game_id=row.id, state__in=OPEN_DEADLINES).update(state="void")

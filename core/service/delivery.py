@@ -4,15 +4,14 @@ a player's seat, a team's members now, or the host."""
 from __future__ import annotations
 
 from core.engine import Game, Message, Outcome
-from core.storage.models import Game as GameRow
-from core.storage.models import Identity
+from core.storage.models import GameRecord, Identity
 
 from . import outbox
 from .codec import message_to_json
 from .stored import seat_identities
 
 
-async def deliver_outcome(row: GameRow, game: Game, outcome: Outcome,
+async def deliver_outcome(row: GameRecord, game: Game, outcome: Outcome,
                           urgent: bool = False) -> None:
     """The engine's messages to their readers; `urgent` ones (the opening's role cards, what
     a closed window decided) notify where a platform keeps a bot's messages quiet, the rest

@@ -12,8 +12,7 @@ from core.engine import Close, Command, Game, GameSetup, Host, Outcome, Refused,
 from core.engine.commands import MarkEarly
 from core.engine.messages import NOTED
 from core.engine.registry import load_ruleset
-from core.storage.models import Deadline, Identity, LogEntry
-from core.storage.models import Game as GameRow
+from core.storage.models import Deadline, GameRecord, Identity, LogEntry
 
 from . import outbox
 from .ballots import close_ballot, open_ballot, tally
@@ -37,7 +36,7 @@ class Games:
         self.deadlines = Deadlines(clock)
         self.cache: dict[int, tuple[int, Game]] = {}
 
-    async def load(self, row: GameRow) -> Game:
+    async def load(self, row: GameRecord) -> Game:
         cached = self.cache.get(row.id)
         if cached is not None and cached[0] == row.version:
             return cached[1]
@@ -48,7 +47,7 @@ class Games:
     def forget(self, game_id: int) -> None:
         self.cache.pop(game_id, None)
 
-    async def start(self, row: GameRow, setup: GameSetup,
+    async def start(self, row: GameRecord, setup: GameSetup,
                     announce: dict[str, Any] | None = None) -> Game:
         """Deal and begin; `announce` is told to the group first, before the opening and the
         first window's ballot (only once the setup is known to be valid)."""
@@ -67,7 +66,7 @@ class Games:
         await self.window_opened(row, game)
         return game
 
-    async def apply(self, row: GameRow, command: Command, sender: Identity | None,
+    async def apply(self, row: GameRecord, command: Command, sender: Identity | None,
                     refusal_as_reply: bool = False) -> bool:
         """Apply one command; a refusal changes nothing and is answered to the sender (or
         raised as a Reply, for a pressed button's short notice)."""
@@ -126,7 +125,7 @@ class Games:
         self.cache[row.id] = (row.version, game)
         return True
 
-    async def fire(self, row: GameRow, deadline: Deadline) -> bool:
+    async def fire(self, row: GameRecord, deadline: Deadline) -> bool:
         """A due deadline: close its window (once), if it is still the game's window; or
         remind those it waits for. Whether a window's deadline fired."""
         closes = deadline.state == "pending"
@@ -139,7 +138,7 @@ class Games:
                 await self.deadlines.remind(row, self.load)
         return closes
 
-    async def window_opened(self, row: GameRow, game: Game) -> None:
+    async def window_opened(self, row: GameRecord, game: Game) -> None:
         """A new window: its deadline, then the group's ballot (if it has a vote) and each
         actor's keyboards."""
         await self.deadlines.window_opened(row, game)

@@ -4,8 +4,7 @@ modkill, announce, and replace (the seat goes to the account the host points at)
 from __future__ import annotations
 
 from core.engine import Host
-from core.storage.models import Deadline, Identity, Seat
-from core.storage.models import Game as GameRow
+from core.storage.models import Deadline, GameRecord, Identity, Seat
 
 from . import texts
 from .context import ServiceContext
@@ -23,7 +22,7 @@ class HostPowers:
     def __init__(self, service: ServiceContext) -> None:
         self.service = service
 
-    async def handle(self, word: str, rest: str, row: GameRow, person: Identity,
+    async def handle(self, word: str, rest: str, row: GameRecord, person: Identity,
                      admin: bool, mentioned: Mentioned = ()) -> None:
         if row.host_id != person.id and not admin:
             raise Reply(texts.NOT_HOST)
@@ -46,7 +45,7 @@ class HostPowers:
             return
         await games.apply(row, Host(word, text=rest or None, at=now), person)
 
-    async def _replace(self, row: GameRow, roster: Roster, rest: str, host: Identity,
+    async def _replace(self, row: GameRecord, roster: Roster, rest: str, host: Identity,
                        mentioned: Mentioned) -> None:
         """/replace OLD NEW: the seat goes to the account the host points at — by replying
         to the newcomer's message, by mentioning him, or by his @username or (Matrix) user
@@ -69,7 +68,7 @@ class HostPowers:
         game = await self.service.games.load(row)  # the newcomer takes the seat's team rooms
         await sync_teams(row, game, game.ruleset.team_chats(game), moved=pids[0])
 
-    async def _extend_within_bounds(self, row: GameRow, minutes: int) -> None:
+    async def _extend_within_bounds(self, row: GameRecord, minutes: int) -> None:
         """A deadline moves back at most to now, and on by at most a week."""
         pending = await Deadline.filter(game_id=row.id, state="pending").first()
         left = (pending.due_at - self.service.clock.now() if pending is not None

@@ -11,11 +11,10 @@ from core.engine import GameSetup, SetupError
 from core.engine.messages import Ref
 from core.engine.registry import available, load_ruleset
 from core.i18n import available_locales
-from core.storage.models import DUE_STATES, Chat, Deadline, Identity, KeyValue, Seat
-from core.storage.models import Game as GameRow
+from core.storage.models import DUE_STATES, Chat, Deadline, GameRecord, Identity, Seat
 
 from . import outbox, texts
-from .buttons import button
+from .buttons import signup_buttons
 from .codec import text_payload
 from .context import ServiceContext
 from .muting import unmute_the_dead
@@ -116,10 +115,10 @@ class Lobby:
             await chat.save(update_fields=["locale"])
         if not person.anonymous:
             await self._not_elsewhere(person)
-        row = await GameRow.create(chat=chat, ruleset=ruleset_id, host=person,
-                                   settings={"pace": self.service.defaults.pace,
-                                             "tz": self.service.defaults.timezone,
-                                             "roles": None, "options": {}})
+        row = await GameRecord.create(chat=chat, ruleset=ruleset_id, host=person,
+                                      settings={"pace": self.service.defaults.pace,
+                                                "tz": self.service.defaults.timezone,
+                                                "roles": None, "options": {}})
         await self._tell_the_waiting(chat, row)
         if person.anonymous:  # hosts, but is nobody the bot could seat or write to
             await outbox.to_group(chat, text_payload(texts.ANONYMOUS_HOST), game=row)
@@ -141,7 +140,7 @@ class Lobby:
         await outbox.to_person(person, text_payload(texts.NEXTGAME_NOTED,
                                                     chat=chat_title(chat)))
 
-    async def _tell_the_waiting(self, chat: Chat, row: GameRow) -> None:
+    async def _tell_the_waiting(self, chat: Chat, row: GameRecord) -> None:
         waiting = (chat.settings or {}).get("waiting") or []
         if not waiting:
             return
@@ -152,31 +151,24 @@ class Lobby:
         chat.settings = {k: v for k, v in chat.settings.items() if k != "waiting"}
         await chat.save(update_fields=["settings"])
 
-    async def _signup_message(self, row: GameRow, chat: Chat, names: list[str]) -> None:
+    async def _signup_message(self, row: GameRecord, chat: Chat, names: list[str]) -> None:
         """The sign-up message with the current list, edited in place as players come and go
         (one group message instead of one per join: groups have a small message budget).
         Its buttons open the private chat, where the bot may then write to the player."""
         host = await Identity.get(id=row.host_id)
-        buttons = await KeyValue.get_or_none(key=f"signup-{row.id}")
-        if buttons is None:
-            buttons = await KeyValue.create(key=f"signup-{row.id}", value=[
-                await button(row, None, {"key": texts.JOIN_BUTTON},
-                                                {"type": "join"}, start=True),
-                await button(row, None, {"key": texts.LEAVE_BUTTON},
-                                                {"type": "leave"}, start=True)])
         await outbox.to_group(chat, {
             **text_payload(texts.SIGNUP_OPEN, host=host.name, ruleset=Ref("ruleset", row.ruleset)),
             "more": [text_payload(texts.SIGNUP_LIST, count=len(names), names=", ".join(names))]
             if names else [],  # an empty list would print as a bare dot (an anonymous host)
-            "replace": f"signup-{row.id}"}, game=row, buttons=buttons.value)
+            "replace": f"signup-{row.id}"}, game=row, buttons=await signup_buttons(row))
 
-    async def _not_elsewhere(self, person: Identity, allowed: GameRow | None = None) -> None:
+    async def _not_elsewhere(self, person: Identity, allowed: GameRecord | None = None) -> None:
         seats = await Seat.filter(identity_id=person.id, active=True,
                                   game__status__in=["lobby", "running"]).all()
         if any(allowed is None or seat.game_id != allowed.id for seat in seats):
             raise Reply(texts.IN_OTHER_GAME)
 
-    async def _lobby_row(self, chat: Chat) -> GameRow:
+    async def _lobby_row(self, chat: Chat) -> GameRecord:
         row = await self.service.current_game(chat)
         if row is None:
             raise Reply(texts.NO_GAME)
@@ -190,7 +182,7 @@ class Lobby:
     async def _cmd_leave(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         await self.press("leave", await self._lobby_row(chat), person)
 
-    async def press(self, what: str, row: GameRow, person: Identity) -> None:
+    async def press(self, what: str, row: GameRecord, person: Identity) -> None:
         await relock(row)
         if row.status != "lobby":
             raise Reply(texts.NOT_IN_LOBBY)
@@ -216,7 +208,7 @@ class Lobby:
         await self._signup_message(row, chat, names)
 
     # ------------------------------------------------------------------ host settings
-    async def _host_lobby(self, chat: Chat, person: Identity, admin: bool) -> GameRow:
+    async def _host_lobby(self, chat: Chat, person: Identity, admin: bool) -> GameRecord:
         row = await self._lobby_row(chat)
         await relock(row)
         if row.status != "lobby":
@@ -345,13 +337,13 @@ class Lobby:
     async def end_unreachable(self, person: Identity) -> None:
         """/endgame in the host's private chat: the game whose group the bot cannot reach
         (removed, or its topic deleted) ends without the group."""
-        rows = await GameRow.filter(host_id=person.id, status__in=["lobby", "running"])
+        rows = await GameRecord.filter(host_id=person.id, status__in=["lobby", "running"])
         row = next((r for r in rows if (r.settings or {}).get("lost")), None)
         if row is None:
             raise Reply(texts.ENDGAME_PRIVATE_NONE)
         await self.service.confirmations.ask_endgame(row, person)
 
-    async def cancel(self, row: GameRow, chat: Chat, person: Identity) -> None:
+    async def cancel(self, row: GameRecord, chat: Chat, person: Identity) -> None:
         """The host ends the game before it is decided: everybody may speak again and is
         free for another game."""
         await relock(row)
@@ -370,7 +362,7 @@ class Lobby:
                              role=Ref("role", p.role))
                 for p in game.state.players.values()]}, game=row)
 
-    async def move_seat(self, row: GameRow, pid: str, newcomer: Identity) -> Identity:
+    async def move_seat(self, row: GameRecord, pid: str, newcomer: Identity) -> Identity:
         """The host replaced a player: the seat goes to the newcomer's account; the old
         account is returned."""
         old = await Seat.get(game_id=row.id, pid=pid, active=True).prefetch_related("identity")

@@ -4,14 +4,14 @@ the spectators' chat; everybody may speak again when the game is over."""
 from __future__ import annotations
 
 from core.engine import Game
-from core.storage.models import Game as GameRow
+from core.storage.models import GameRecord
 
 from . import outbox, texts
 from .codec import text_payload
 from .stored import seat_identities
 
 
-async def silence_removed(row: GameRow, pids: list[str]) -> None:
+async def silence_removed(row: GameRecord, pids: list[str]) -> None:
     """The rules silence the dead in the group: mute them there (where the platform lets
     the bot) and invite them to the spectators' chat, if the host named one."""
     if not pids:
@@ -29,7 +29,7 @@ async def silence_removed(row: GameRow, pids: list[str]) -> None:
                                    game=row)
 
 
-async def unmute_the_dead(row: GameRow, game: Game) -> None:
+async def unmute_the_dead(row: GameRecord, game: Game) -> None:
     """The game is over: everybody may speak again."""
     seats = await seat_identities(row)
     chat = await row.chat

@@ -21,7 +21,16 @@ from tortoise.transactions import in_transaction
 
 from core.engine.registry import available, load_ruleset
 from core.i18n import Renderer, available_locales
-from core.storage.models import Button, Chat, Game, Identity, KeyValue, Outbox, Seat
+from core.storage.models import (
+    Button,
+    Chat,
+    DeliveryLease,
+    GameRecord,
+    Identity,
+    Outbox,
+    Seat,
+    Told,
+)
 
 from . import texts
 from .clock import Clock
@@ -50,27 +59,28 @@ MAX_ATTEMPTS = 8
 MAX_BACKOFF = 300.0
 
 
-async def to_group(chat: Chat, payload: dict[str, Any], game: Game | None = None,
+async def to_group(chat: Chat, payload: dict[str, Any], game: GameRecord | None = None,
                    buttons: list[dict[str, Any]] | None = None) -> None:
     await Outbox.create(game=game, platform=chat.platform, chat_ref=chat.ref, private=False,
                         payload={**payload, "buttons": buttons or []})
 
 
-async def to_person(identity: Identity, payload: dict[str, Any], game: Game | None = None,
+async def to_person(identity: Identity, payload: dict[str, Any], game: GameRecord | None = None,
                     buttons: list[dict[str, Any]] | None = None) -> None:
     await Outbox.create(game=game, platform=identity.platform, chat_ref=identity.ref,
                         private=True, identity=identity,
                         payload={**payload, "buttons": buttons or []})
 
 
-async def silence(chat: Chat, person: Identity, muted: bool, game: Game | None = None) -> None:
+async def silence(chat: Chat, person: Identity, muted: bool,
+                  game: GameRecord | None = None) -> None:
     """Mute or unmute a person in a group, in order with the messages around it."""
     await Outbox.create(game=game, platform=chat.platform, chat_ref=chat.ref, private=False,
                         identity=person,
                         payload={"silence": {"user": person.ref, "muted": muted}})
 
 
-async def team_room(chat: Chat, game: Game, key: str, title: str, about: str,
+async def team_room(chat: Chat, game: GameRecord, key: str, title: str, about: str,
                     members: list[Identity], closed: bool = False) -> None:
     """Bring a team room in line with its members now (see `ports.TeamRoom`), in order with
     the messages around it."""
@@ -91,8 +101,9 @@ class Watcher(Protocol):
     async def order_refused(self, outbox_id: int) -> None: ...
 
 
-LEASE_KEY = "outbox-lease"
+LEASE_KEY = "outbox"  # the DeliveryLease row
 LEASE_SECONDS = 15.0
+UNREACHABLE = "unreachable"  # the Told kind: the group heard that a private chat is closed
 
 
 def worker_name() -> str:
@@ -126,20 +137,19 @@ class Deliverer:
                 self.leading = True
                 await self.recover()
             return True
-        lease = await KeyValue.get_or_none(key=LEASE_KEY)
-        if lease is None:
+        if not await DeliveryLease.exists(name=LEASE_KEY):
             with contextlib.suppress(IntegrityError):
-                await KeyValue.create(key=LEASE_KEY, value={"worker": "", "until": 0.0})
+                await DeliveryLease.create(name=LEASE_KEY)
         async with in_transaction():
-            lease = await KeyValue.filter(key=LEASE_KEY).select_for_update().get()
-            holder, until = lease.value.get("worker"), float(lease.value.get("until", 0.0))
-            mine = holder == self.worker
+            lease = await DeliveryLease.filter(name=LEASE_KEY).select_for_update().get()
+            mine = lease.worker == self.worker
+            until = lease.until
             if not mine and until > now:
                 self.leading = False
                 return False
             if not mine or until - now < LEASE_SECONDS / 2:
-                lease.value = {"worker": self.worker, "until": now + LEASE_SECONDS}
-                await lease.save(update_fields=["value"])
+                lease.worker, lease.until = self.worker, now + LEASE_SECONDS
+                await lease.save(update_fields=["worker", "until"])
         if not self.leading:
             self.leading = True
             await self.recover()
@@ -149,10 +159,10 @@ class Deliverer:
         """A clean stop: let the next worker (or this one restarted) deliver at once."""
         if self.shared and self.leading:
             async with in_transaction():
-                lease = await KeyValue.filter(key=LEASE_KEY).select_for_update().first()
-                if lease is not None and lease.value.get("worker") == self.worker:
-                    lease.value = {"worker": "", "until": 0.0}
-                    await lease.save(update_fields=["value"])
+                lease = await DeliveryLease.filter(name=LEASE_KEY).select_for_update().first()
+                if lease is not None and lease.worker == self.worker:
+                    lease.worker, lease.until = "", 0.0
+                    await lease.save(update_fields=["worker", "until"])
         self.leading = False
 
     async def recover(self) -> None:
@@ -313,11 +323,10 @@ async def tell_group_unreachable(row: Outbox) -> None:
     a button that opens the private chat (what waits is sent when the player writes)."""
     if row.game_id is None or row.identity_id is None:
         return
-    flag = f"unreachable-{row.game_id}-{row.identity_id}"
-    if await KeyValue.exists(key=flag):
+    if await Told.exists(kind=UNREACHABLE, game_id=row.game_id, identity_id=row.identity_id):
         return
-    await KeyValue.create(key=flag, value=True)
-    game = await Game.get(id=row.game_id).prefetch_related("chat")
+    await Told.create(kind=UNREACHABLE, game_id=row.game_id, identity_id=row.identity_id)
+    game = await GameRecord.get(id=row.game_id).prefetch_related("chat")
     person = await Identity.get(id=row.identity_id)
     token = secrets.token_urlsafe(12)
     await Button.create(token=token, game=game, window=game.window, pid=None,
@@ -332,12 +341,11 @@ async def reopen(person: Identity) -> int:
     games still running, or outside any game), and let the group hear again next time."""
     rows = Outbox.filter(identity_id=person.id, status="unreachable")
     waiting = [r.id for r in await rows if r.game_id is None or (
-        await Game.get(id=r.game_id)).status in ("lobby", "running")]
+        await GameRecord.get(id=r.game_id)).status in ("lobby", "running")]
     if waiting:
         await Outbox.filter(id__in=waiting).update(status="pending", next_try_at=0.0)
     await Outbox.filter(identity_id=person.id, status="unreachable").update(status="failed")
-    await KeyValue.filter(key__startswith="unreachable-",
-                          key__endswith=f"-{person.id}").delete()
+    await Told.filter(kind=UNREACHABLE, identity_id=person.id).delete()
     return len(waiting)
 
 
@@ -361,7 +369,7 @@ async def game_renderer(game_id: int | None, locale: str, prefix: str = "/") -> 
     names: dict[str, str] = {}
     vocabulary = every_vocabulary()  # outside a game (/roles before /newgame): all rule sets'
     if game_id is not None:
-        game = await Game.get(id=game_id)
+        game = await GameRecord.get(id=game_id)
         vocabulary = load_ruleset(game.ruleset).vocabulary
         seats = await Seat.filter(game_id=game.id, active=True).prefetch_related("identity")
         names = shown_names({seat.pid: (seat.identity.name, seat.identity.handle)
@@ -389,7 +397,7 @@ async def reader_locale(row: Outbox) -> str:
             if choice in known:
                 return str(choice)
     if row.game_id is not None:
-        game = await Game.get(id=row.game_id).prefetch_related("chat")
+        game = await GameRecord.get(id=row.game_id).prefetch_related("chat")
         return str(game.chat.locale)
     if not row.private:
         chat = await Chat.get_or_none(platform=row.platform, ref=row.chat_ref)

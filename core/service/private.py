@@ -9,8 +9,7 @@ from typing import Any
 from core.engine import Act, Whisper
 from core.engine.messages import Ref
 from core.i18n import available_locales
-from core.storage.models import Deadline, Identity, Seat
-from core.storage.models import Game as GameRow
+from core.storage.models import Deadline, GameRecord, Identity, Seat
 
 from . import outbox, texts
 from .codec import text_payload
@@ -48,7 +47,7 @@ class PrivateChats:
                                  game__status="running").order_by("-id").first()
         if seat is None:
             raise Reply(texts.NOT_PLAYING)
-        row = await GameRow.get(id=seat.game_id)
+        row = await GameRecord.get(id=seat.game_id)
         now = self.service.clock.now()
         if not word:  # "@Name text" is meant for that teammate alone (father → homunculus)
             to, said = await self._addressee(row, text)
@@ -67,7 +66,7 @@ class PrivateChats:
         await self.service.games.apply(row, self._act(game, seat.pid, word, rest,
                                               await self.service.roster(row), now), person)
 
-    async def _addressee(self, row: GameRow, text: str) -> tuple[str | None, str]:
+    async def _addressee(self, row: GameRecord, text: str) -> tuple[str | None, str]:
         """(teammate's pid, message) for "@Name message"; (None, text) for anything else."""
         if not text.startswith("@"):
             return None, text
@@ -78,7 +77,7 @@ class PrivateChats:
             return None, text
         return (pids[0], said) if said else (None, text)
 
-    async def _status(self, row: GameRow, game: Any, pid: str, person: Identity) -> None:
+    async def _status(self, row: GameRecord, game: Any, pid: str, person: Identity) -> None:
         deadline = await Deadline.filter(game_id=row.id, state="pending").first()
         left = "—" if deadline is None else time_left(
             deadline.due_at - self.service.clock.now())

@@ -10,8 +10,7 @@ from typing import Any
 from core.engine import Act, ActionSpec, Game
 from core.engine.messages import Ref
 from core.engine.state import Player
-from core.storage.models import Game as GameRow
-from core.storage.models import Identity, KeyValue
+from core.storage.models import GameRecord, Identity, Prompt
 
 from . import outbox, texts
 from .buttons import button
@@ -20,7 +19,7 @@ from .replies import Reply
 from .stored import seat_identities
 
 
-async def offer_keyboards(row: GameRow, game: Game) -> None:
+async def offer_keyboards(row: GameRecord, game: Game) -> None:
     """The keyboards of the window that just opened, for each actor it prompts."""
     seats = await seat_identities(row)
     for p in game.state.players.values():
@@ -29,7 +28,7 @@ async def offer_keyboards(row: GameRow, game: Game) -> None:
             await _keyboard(row, game, p, specs, seats[p.pid])
 
 
-async def _keyboard(row: GameRow, game: Game, p: Player, specs: Sequence[ActionSpec],
+async def _keyboard(row: GameRecord, game: Game, p: Player, specs: Sequence[ActionSpec],
                     person: Identity) -> None:
     """One keyboard per player and window: every valid (action, target) as a button
     (labelled by the target's name, or "action: name" when he has several actions); an
@@ -66,7 +65,7 @@ async def _keyboard(row: GameRow, game: Game, p: Player, specs: Sequence[ActionS
             await _first_pick(row, game, p, spec, person)
 
 
-async def _first_pick(row: GameRow, game: Game, p: Player, spec: ActionSpec,
+async def _first_pick(row: GameRecord, game: Game, p: Player, spec: ActionSpec,
                       person: Identity) -> None:
     """Two targets: first the players who can come first (some second one makes a
     valid choice with them); pressing one offers the second (`second_pick`)."""
@@ -82,7 +81,7 @@ async def _first_pick(row: GameRow, game: Game, p: Player, spec: ActionSpec,
             texts.PICK_FIRST, action=Ref("action", spec.id), command=spec.id), buttons)
 
 
-async def second_pick(row: GameRow, game: Game, pid: str, action: str, first: str,
+async def second_pick(row: GameRecord, game: Game, pid: str, action: str, first: str,
                       person: Identity) -> None:
     """The first target was pressed: the valid second ones, as a new keyboard."""
     buttons = [await button(row, pid, encode(Ref("player", second)), {
@@ -95,7 +94,7 @@ async def second_pick(row: GameRow, game: Game, pid: str, action: str, first: st
         texts.PICK_NEXT, action=Ref("action", action), name=Ref("player", first)), buttons)
 
 
-async def _role_keyboard(row: GameRow, game: Game, p: Player, spec: ActionSpec,
+async def _role_keyboard(row: GameRecord, game: Game, p: Player, spec: ActionSpec,
                          person: Identity) -> None:
     """An action that names a role: every role it may name, as a button."""
     buttons = [await button(row, p.pid, encode(Ref("role", role_id)), {
@@ -107,57 +106,44 @@ async def _role_keyboard(row: GameRow, game: Game, p: Player, spec: ActionSpec,
             texts.PICK_ROLE, action=Ref("action", spec.id), command=spec.id), buttons)
 
 
-def _offered_key(row: GameRow) -> str:
-    return f"keyboards-{row.id}-{row.window}"
-
-
-async def _offer(row: GameRow, person: Identity, payload: dict[str, Any],
+async def _offer(row: GameRecord, person: Identity, payload: dict[str, Any],
                  buttons: list[dict[str, Any]]) -> None:
     """A private keyboard of this window, remembered so that it closes with the window."""
-    offered = await KeyValue.get_or_none(key=_offered_key(row))
-    entries = list(offered.value) if offered is not None else []
-    replace = f"choices-{row.id}-{row.window}-{len(entries)}"
+    offered = await Prompt.filter(game_id=row.id, window=row.window).count()
+    replace = f"choices-{row.id}-{row.window}-{offered}"
     await outbox.to_person(person, {**payload, "replace": replace, "urgent": True},
                            game=row, buttons=buttons)
-    entries.append({"identity": person.id, "replace": replace, "payload": payload})
-    await KeyValue.update_or_create(key=_offered_key(row), defaults={"value": entries})
+    await Prompt.create(game=row, window=row.window, identity=person, message_key=replace,
+                        payload=payload)
 
 
-async def show_choice(row: GameRow, person: Identity, token: str) -> None:
+async def show_choice(row: GameRecord, person: Identity, token: str) -> None:
     """A button pressed on a private keyboard: the keyboard's own message is edited to
     say what is chosen now (its buttons stay: the choice may change until the phase
     closes)."""
-    offered = await KeyValue.get_or_none(key=_offered_key(row))
-    if offered is None:
-        return
-    for entry in offered.value:
-        if entry["identity"] != person.id:
-            continue
-        version = await outbox.newest_version(row.id, entry["replace"], identity_id=person.id)
+    for entry in await Prompt.filter(game_id=row.id, window=row.window,
+                                     identity_id=person.id).order_by("id"):
+        version = await outbox.newest_version(row.id, entry.message_key,
+                                              identity_id=person.id)
         buttons = (version.payload.get("buttons") or []) if version is not None else []
         pressed = next((b for b in buttons if b["token"] == token), None)
         if pressed is None:
             continue
-        await outbox.to_person(person, {**entry["payload"], "more": [
-            choice_part(pressed["label"])], "replace": entry["replace"]},
+        await outbox.to_person(person, {**entry.payload, "more": [
+            choice_part(pressed["label"])], "replace": entry.message_key},
             game=row, buttons=buttons)
         return
 
 
-async def close_keyboards(row: GameRow) -> None:
+async def close_keyboards(row: GameRecord) -> None:
     """The window has closed: each private keyboard it offered is edited into its last
     version, without buttons and saying so (a press would only be answered as stale)."""
-    offered = await KeyValue.get_or_none(key=_offered_key(row))
-    if offered is None:
-        return
-    people = {i.id: i for i in await Identity.filter(
-        id__in={entry["identity"] for entry in offered.value})}
-    for entry in offered.value:
-        person = people.get(entry["identity"])
-        if person is not None:
-            await outbox.to_person(person, {
-                **entry["payload"], "more": [text_payload(texts.CHOICES_CLOSED)],
-                "replace": entry["replace"]}, game=row)
+    offered = Prompt.filter(game_id=row.id, window=row.window)
+    entries = await offered.order_by("id").prefetch_related("identity")
+    for entry in entries:
+        await outbox.to_person(entry.identity, {
+            **entry.payload, "more": [text_payload(texts.CHOICES_CLOSED)],
+            "replace": entry.message_key}, game=row)
     await offered.delete()
 
 

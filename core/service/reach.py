@@ -12,8 +12,16 @@ from __future__ import annotations
 import logging
 
 from core.engine import Host
-from core.storage.models import DUE_STATES, GIVE_UP, Chat, Deadline, Identity, Outbox, Seat
-from core.storage.models import Game as GameRow
+from core.storage.models import (
+    DUE_STATES,
+    GIVE_UP,
+    Chat,
+    Deadline,
+    GameRecord,
+    Identity,
+    Outbox,
+    Seat,
+)
 
 from . import outbox, texts
 from .codec import text_payload
@@ -74,17 +82,17 @@ class Reach:
             target = _moved_ref(chat.ref, old, new)
             twin = await Chat.get_or_none(platform=platform, ref=target)
             if twin is not None:  # somebody wrote in the new chat before the move was known
-                await GameRow.filter(chat_id=twin.id).update(chat_id=chat.id)
+                await GameRecord.filter(chat_id=twin.id).update(chat_id=chat.id)
                 await twin.delete()
             chat.ref = target
             await chat.save(update_fields=["ref"])
             await Outbox.filter(platform=platform, chat_ref=_moved_ref(target, new, old),
                                 status__in=WAITING).update(chat_ref=target)
-            for row in await GameRow.filter(chat_id=chat.id, status__in=CURRENT):
+            for row in await GameRecord.filter(chat_id=chat.id, status__in=CURRENT):
                 await self._post_again(row, chat)
         log.info("%s chat %s moved to %s", platform, old, new)
 
-    async def _post_again(self, row: GameRow, chat: Chat) -> None:
+    async def _post_again(self, row: GameRecord, chat: Chat) -> None:
         """The newest version of the game's live group message (the ballot of the open
         window, or the sign-up), as a new message in the chat's new place."""
         live = f"ballot-{row.id}-{row.window}" if row.status == "running" else f"signup-{row.id}"
@@ -101,7 +109,7 @@ class Reach:
         service = self.service
         now = service.clock.now()
         for chat in await family(platform, ref, whole):
-            for row in await GameRow.filter(chat_id=chat.id, status__in=CURRENT):
+            for row in await GameRecord.filter(chat_id=chat.id, status__in=CURRENT):
                 if row.status == "running" and not (await service.games.load(row)).state.paused:
                     await service.games.apply(
                         row, Host("pause", at=now, extra={"reason": "unreachable"}), None)
@@ -125,7 +133,7 @@ class Reach:
         the bot back: each ends only its own kind of loss."""
         for chat in await family(platform, ref, whole):
             still_lost = False
-            for row in await GameRow.filter(chat_id=chat.id, status__in=CURRENT):
+            for row in await GameRecord.filter(chat_id=chat.id, status__in=CURRENT):
                 lost = (row.settings or {}).get("lost")
                 if not lost:
                     continue
@@ -142,7 +150,7 @@ class Reach:
                 await Outbox.filter(platform=platform, chat_ref=chat.ref, status="lost") \
                     .update(status="pending", next_try_at=0.0)
 
-    async def give_up(self, row: GameRow) -> None:
+    async def give_up(self, row: GameRecord) -> None:
         """The group stayed unreachable: the game is cancelled, its players are free."""
         service = self.service
         row.status = "cancelled"
@@ -172,7 +180,7 @@ class Reach:
         mutes, by name for each unmute, since that player stays silenced)."""
         if row.game_id is None or row.identity_id is None:
             return
-        game = await GameRow.get_or_none(id=row.game_id)
+        game = await GameRecord.get_or_none(id=row.game_id)
         if game is None:
             return
         muted = bool(row.payload["silence"]["muted"])
@@ -186,7 +194,7 @@ class Reach:
             person = await Identity.get(id=row.identity_id)
             await self._tell_host(game, texts.CANNOT_UNMUTE, name=person.name)
 
-    async def _tell_host(self, row: GameRow, text: str | tuple[str, str],
+    async def _tell_host(self, row: GameRecord, text: str | tuple[str, str],
                          count: int | None = None, **params: object) -> None:
         host = await Identity.get(id=row.host_id)
         if host.anonymous:  # an anonymous admin has no private chat: nobody else to tell

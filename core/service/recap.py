@@ -7,8 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.engine.messages import NOTED
-from core.storage.models import Game as GameRow
-from core.storage.models import Identity, KeyValue, Outbox
+from core.storage.models import GameRecord, Identity, Outbox, Prompt
 
 from . import outbox, texts
 from .codec import text_payload
@@ -23,7 +22,7 @@ def _parts(payload: dict[str, Any]) -> list[dict[str, Any]]:
     return [head, *payload.get("more", ())]
 
 
-async def recap(row: GameRow, person: Identity, everything: bool = False) -> None:
+async def recap(row: GameRecord, person: Identity, everything: bool = False) -> None:
     """The role card (the game's opening messages to him) and the newest messages since;
     `everything` (/myrole): every result he was told, without the prompts and reminders."""
     told = await Outbox.filter(game_id=row.id, identity_id=person.id, private=True,
@@ -70,7 +69,7 @@ async def newcomer_named(platform: str, named: str,
     return found[0]
 
 
-async def brief_newcomer(row: GameRow, old: Identity, new: Identity) -> None:
+async def brief_newcomer(row: GameRecord, old: Identity, new: Identity) -> None:
     """The newcomer learns what the seat knows — the role card, the team, what it was told
     since (checks, lovers) — and is offered what is still open in this window."""
     told = await Outbox.filter(game_id=row.id, identity_id=old.id, private=True,
@@ -80,18 +79,12 @@ async def brief_newcomer(row: GameRow, old: Identity, new: Identity) -> None:
     if parts:
         await outbox.to_person(new, {**text_payload(texts.RECAP_SEAT), "more": parts},
                                game=row)
-    offered = await KeyValue.get_or_none(key=f"keyboards-{row.id}-{row.window}")
-    if offered is None:
-        return
-    entries = []
-    for entry in offered.value:
-        if entry["identity"] == old.id:
-            version = await outbox.newest_version(row.id, entry["replace"],
-                                                  identity_id=old.id)
-            buttons = (version.payload.get("buttons") or []) if version is not None else []
-            entry = {**entry, "identity": new.id, "replace": f"{entry['replace']}-{new.id}"}
-            await outbox.to_person(new, {**entry["payload"], "replace": entry["replace"]},
-                                   game=row, buttons=buttons)
-        entries.append(entry)
-    offered.value = entries
-    await offered.save(update_fields=["value"])
+    for entry in await Prompt.filter(game_id=row.id, window=row.window,
+                                     identity_id=old.id).order_by("id"):
+        version = await outbox.newest_version(row.id, entry.message_key, identity_id=old.id)
+        buttons = (version.payload.get("buttons") or []) if version is not None else []
+        entry.identity_id = new.id
+        entry.message_key = f"{entry.message_key}-{new.id}"
+        await outbox.to_person(new, {**entry.payload, "replace": entry.message_key},
+                               game=row, buttons=buttons)
+        await entry.save(update_fields=["identity_id", "message_key"])

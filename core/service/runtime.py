@@ -16,6 +16,8 @@ from typing import Protocol
 
 from core.storage.db import close_db, open_db
 
+from .adapter_store import AdapterStore
+from .adapter_tables import TableStore
 from .clock import Clock, RealClock
 from .outbox import Deliverer, command_prefix
 from .pace import GameDefaults
@@ -29,10 +31,11 @@ Handler = Callable[[Incoming | ChatEvent], Awaitable[Notice | None]]
 
 
 class PlatformAdapter(Adapter, Protocol):
-    """An adapter that also receives: started with the runtime's handler, stopped before the
-    database closes."""
+    """An adapter that also receives: started with the runtime's handler and its own store
+    (what it keeps across restarts, see `AdapterStore`), stopped before the database
+    closes."""
 
-    async def start(self, handle: Handler) -> None: ...
+    async def start(self, handle: Handler, store: AdapterStore) -> None: ...
 
     async def stop(self) -> None: ...
 
@@ -44,6 +47,7 @@ class Runtime:
         self.db_url = db_url
         self.defaults = defaults
         self.adapters = adapters
+        self.stores = {a.platform: TableStore(a.platform) for a in adapters}
         self.clock = clock or RealClock()
         self.seed = seed
         self.tick = tick
@@ -60,9 +64,10 @@ class Runtime:
         await self.open()
         await self.connect()
 
-    async def open(self) -> None:
+    async def open(self, loop: bool = True) -> None:
         """The database, the service and the scheduler loop, without the platforms (the
-        health endpoint can then report while they connect)."""
+        health endpoint can then report while they connect). Without the `loop`, whoever
+        opened it fires deadlines and delivers (the console, step by step)."""
         await open_db(self.db_url)
         self.service = GameService(self.clock, self.seed, self.defaults,
                                    {a.platform: command_prefix(a) for a in self.adapters})
@@ -70,7 +75,8 @@ class Runtime:
         shared = self.db_url.startswith(("postgres://", "postgresql://"))
         self.deliverer = Deliverer({a.platform: a for a in self.adapters}, self.clock, shared,
                                    watcher=self.service)
-        self._loop_task = asyncio.create_task(self._run(), name="nightfall-loop")
+        if loop:
+            self._loop_task = asyncio.create_task(self._run(), name="nightfall-loop")
 
     async def connect(self) -> None:
         for adapter in self.adapters:
@@ -81,7 +87,7 @@ class Runtime:
         propagates); a platform that cannot be reached now is tried again in the
         background, with back-off, while the rest runs (it shows as down in /healthz)."""
         try:
-            await adapter.start(self.handle)
+            await adapter.start(self.handle, self.stores[adapter.platform])
         except LoginRefused:
             raise
         except Exception as err:
@@ -95,7 +101,7 @@ class Runtime:
         while True:
             await asyncio.sleep(delay)
             try:
-                await adapter.start(self.handle)
+                await adapter.start(self.handle, self.stores[adapter.platform])
             except LoginRefused as err:
                 log.error("%s", err)
                 self.refused = err

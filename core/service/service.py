@@ -19,12 +19,12 @@ from core.storage.models import (
     Button,
     Chat,
     Deadline,
+    GameRecord,
     Identity,
     Outbox,
     ProcessedUpdate,
     Seat,
 )
-from core.storage.models import Game as GameRow
 
 from . import outbox, situations, texts
 from .clock import Clock
@@ -201,7 +201,7 @@ class GameService:
                                      identity__ref=incoming.user).order_by("-game_id").first()
             if seat is None:
                 return "en"
-            game = await GameRow.get(id=seat.game_id).prefetch_related("chat")
+            game = await GameRecord.get(id=seat.game_id).prefetch_related("chat")
             return str(game.chat.locale)
         chat = await Chat.get_or_none(platform=incoming.platform, ref=ref)
         return str(chat.locale) if chat is not None else "en"
@@ -269,7 +269,7 @@ class GameService:
         has been active (the inactivity rules count it like a relayed whisper). Anything
         else (an ended game, someone the room should not hold) changes nothing."""
         game_id, _, chat_key = key.partition("/")
-        row = await GameRow.get_or_none(id=int(game_id)) if game_id.isdigit() else None
+        row = await GameRecord.get_or_none(id=int(game_id)) if game_id.isdigit() else None
         if row is None or row.status != "running":
             return
         seat = await Seat.filter(game_id=row.id, identity_id=person.id, active=True).first()
@@ -280,12 +280,12 @@ class GameService:
         if chat is not None and seat.pid in chat.members and game.state.players[seat.pid].alive:
             await self.games.apply(row, Say(seat.pid, at=self.clock.now()), None)
 
-    async def current_game(self, chat: Chat) -> GameRow | None:
-        return await GameRow.filter(chat_id=chat.id, status__in=["lobby", "running"]).first()
+    async def current_game(self, chat: Chat) -> GameRecord | None:
+        return await GameRecord.filter(chat_id=chat.id, status__in=["lobby", "running"]).first()
 
-    async def _running_seat(self, chat: Chat, person: Identity) -> tuple[GameRow | None,
+    async def _running_seat(self, chat: Chat, person: Identity) -> tuple[GameRecord | None,
                                                                            Seat | None]:
-        row = await GameRow.filter(chat_id=chat.id, status="running").first()
+        row = await GameRecord.filter(chat_id=chat.id, status="running").first()
         if row is None:
             return None, None
         seat = await Seat.filter(game_id=row.id, identity_id=person.id, active=True).first()
@@ -322,7 +322,7 @@ class GameService:
             return
         raise Reply(texts.UNKNOWN_COMMAND, command=word)
 
-    async def roster(self, row: GameRow) -> Roster:
+    async def roster(self, row: GameRecord) -> Roster:
         return Roster({pid: (person.name, person.handle)
                        for pid, person in (await seat_identities(row)).items()})
 
@@ -332,7 +332,7 @@ class GameService:
         button = await self._button(token)
         if button is None:
             raise Reply(texts.UNKNOWN_BUTTON)
-        row = await GameRow.get(id=button.game_id)
+        row = await GameRecord.get(id=button.game_id)
         command = button.command
         if command["type"] in ("join", "leave"):
             await self.lobby.press(command["type"], row, person)

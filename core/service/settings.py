@@ -10,7 +10,7 @@ from core.engine.messages import Ref
 from core.engine.registry import load_ruleset
 from core.engine.ruleset import Ruleset
 from core.i18n import available_locales, translations
-from core.storage.models import Game as GameRow
+from core.storage.models import GameRecord
 
 from . import texts
 from .codec import text_payload
@@ -24,7 +24,7 @@ def shown_value(value: Any) -> str:
     return str(value) if value not in ("", None) else "—"
 
 
-def current_options(row: GameRow) -> dict[str, Any]:
+def current_options(row: GameRecord) -> dict[str, Any]:
     """The options the game will start with: the rule set's defaults, the pace's, the host's."""
     ruleset = load_ruleset(row.ruleset)
     settings = row.settings or {}
@@ -32,7 +32,7 @@ def current_options(row: GameRow) -> dict[str, Any]:
             **settings.get("options", {})}
 
 
-def options_overview(row: GameRow) -> dict[str, Any]:
+def options_overview(row: GameRecord) -> dict[str, Any]:
     """`/option` alone: one line per option (name = value: what it does and may be)."""
     ruleset = load_ruleset(row.ruleset)
     lines = [text_payload(texts.OPTION_LINE, name=name, value=shown_value(value),
@@ -42,7 +42,7 @@ def options_overview(row: GameRow) -> dict[str, Any]:
             "more": lines}
 
 
-def changed_settings(row: GameRow, default_pace: str) -> str:
+def changed_settings(row: GameRecord, default_pace: str) -> str:
     """What the host changed from the defaults, for the lobby's /status ("" for nothing)."""
     ruleset = load_ruleset(row.ruleset)
     settings = row.settings or {}

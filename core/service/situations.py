@@ -7,8 +7,7 @@ too (the chat where it happened, else his game's), once per game and person.
 
 from __future__ import annotations
 
-from core.storage.models import Chat, Identity, KeyValue, Seat
-from core.storage.models import Game as GameRow
+from core.storage.models import Chat, GameRecord, Identity, Seat, Told
 
 from . import outbox, texts
 from .codec import text_payload
@@ -41,16 +40,16 @@ async def tell(incoming: Incoming, person: Identity, chat: Chat | None) -> None:
     if group is None or chat is None:
         return
     game = row if row is not None and row.chat_id == chat.id else None
-    flag = f"told-{situation}-{chat.id}-{game.id if game else 0}-{person.id}"
-    if await KeyValue.exists(key=flag):
+    if await Told.exists(kind=situation, chat_id=chat.id, game_id=game.id if game else None,
+                         identity_id=person.id):
         return
-    await KeyValue.create(key=flag, value=True)
+    await Told.create(kind=situation, chat=chat, game=game, identity=person)
     await outbox.to_group(chat, text_payload(group, name=person.name), game=game)
 
 
-async def _current_game(person: Identity) -> GameRow | None:
+async def _current_game(person: Identity) -> GameRecord | None:
     """The game the person sits in (sign-up or running), if any: its group is told."""
     seat = await Seat.filter(identity_id=person.id, active=True,
                              game__status__in=CURRENT).order_by("-game_id").first()
-    return None if seat is None else await GameRow.get(id=seat.game_id)
+    return None if seat is None else await GameRecord.get(id=seat.game_id)
 

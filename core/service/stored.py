@@ -9,8 +9,7 @@ from typing import Any
 
 from core.engine import Game, GameSetup, Refused, replay
 from core.engine.registry import load_ruleset
-from core.storage.models import Game as GameRow
-from core.storage.models import Identity, LogEntry, Seat
+from core.storage.models import GameRecord, Identity, LogEntry, Seat
 
 from .build import build_of
 from .codec import command_from_json
@@ -43,7 +42,7 @@ def encode_snapshot(game: Game) -> Any:
     return json.loads(json.dumps(game.snapshot()))
 
 
-async def replayed(row: GameRow) -> Game:
+async def replayed(row: GameRecord) -> Game:
     """The game rebuilt from its setup and log; a snapshot that disagrees is corruption
     under the same code, and only a warning after the rules' code changed."""
     ruleset = load_ruleset(row.ruleset)
@@ -62,13 +61,13 @@ async def replayed(row: GameRow) -> Game:
     return game
 
 
-async def locked_game(game_id: int) -> GameRow:
+async def locked_game(game_id: int) -> GameRecord:
     """The game's row, locked until the transaction ends (PostgreSQL; SQLite has one writer
     anyway): commands for one game are applied one at a time, whichever worker has them."""
-    return await GameRow.filter(id=game_id).select_for_update().get()
+    return await GameRecord.filter(id=game_id).select_for_update().get()
 
 
-async def relock(row: GameRow) -> None:
+async def relock(row: GameRecord) -> None:
     """Lock an already loaded row and bring it up to date: another worker may have applied a
     command since it was read."""
     fresh = await locked_game(row.id)
@@ -76,6 +75,6 @@ async def relock(row: GameRow) -> None:
         setattr(row, name, getattr(fresh, name))
 
 
-async def seat_identities(row: GameRow) -> dict[str, Identity]:
+async def seat_identities(row: GameRecord) -> dict[str, Identity]:
     seats = await Seat.filter(game_id=row.id, active=True).prefetch_related("identity")
     return {seat.pid: seat.identity for seat in seats}

@@ -4,18 +4,13 @@ kept in step, and every room closed when the game ends."""
 from __future__ import annotations
 
 from core.engine import Game, TeamChat
-from core.storage.models import Game as GameRow
-from core.storage.models import KeyValue
+from core.storage.models import GameRecord, KnownTeamRoom
 
 from . import outbox, texts
 from .stored import seat_identities
 
 
-def _rooms_key(row: GameRow) -> str:
-    return f"teams-{row.id}"
-
-
-async def sync_teams(row: GameRow, game: Game, before: list[TeamChat],
+async def sync_teams(row: GameRecord, game: Game, before: list[TeamChat],
                      moved: str | None = None) -> None:
     """Team rooms follow their chats: one order for each chat whose members changed
     (or that holds the `moved` seat, now someone else's account). A chat that never had
@@ -30,20 +25,20 @@ async def sync_teams(row: GameRow, game: Game, before: list[TeamChat],
     for chat in changed:
         await outbox.team_room(group, row, f"{row.id}/{chat.key}", chat.title, chat.about,
                                [seats[pid] for pid in chat.members if pid in seats])
-    ordered = await KeyValue.get_or_none(key=_rooms_key(row))
-    known = dict(ordered.value) if ordered is not None else {}
-    known.update({chat.key: chat.title for chat in changed if chat.members})
-    await KeyValue.update_or_create(key=_rooms_key(row), defaults={"value": known})
+    for chat in changed:
+        if chat.members:
+            await KnownTeamRoom.update_or_create(game=row, key=chat.key,
+                                                 defaults={"title": chat.title})
 
 
-async def close_teams(row: GameRow) -> None:
+async def close_teams(row: GameRecord) -> None:
     """The game is over: each team room it had says goodbye and the bot leaves it (the
     players keep it); nothing more will happen there."""
-    ordered = await KeyValue.get_or_none(key=_rooms_key(row))
-    if ordered is None:
+    rooms = await KnownTeamRoom.filter(game_id=row.id).order_by("id")
+    if not rooms:
         return
     group = await row.chat
-    for key, title in ordered.value.items():
-        await outbox.team_room(group, row, f"{row.id}/{key}", title, texts.TEAM_ROOM_CLOSED,
-                               [], closed=True)
-    await ordered.delete()
+    for room in rooms:
+        await outbox.team_room(group, row, f"{row.id}/{room.key}", room.title,
+                               texts.TEAM_ROOM_CLOSED, [], closed=True)
+    await KnownTeamRoom.filter(game_id=row.id).delete()

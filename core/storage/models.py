@@ -1,8 +1,12 @@
 """The stored shape of Nightfall: chats, identities, games, their event log, the outbox,
-deadlines, buttons and processed updates.
+deadlines, buttons and processed updates; what the service remembers of a game's messages
+(ballots, offered keyboards, sign-up buttons, team rooms, what a group was told once); the
+outbox's delivery lease; and what the adapters keep (`AdapterState`, `MessageRef`, handed to
+them through `core.service.adapter_store`, never imported by them).
 
-The event log is the source of truth; `Game.snapshot` is a cached projection checked against
-a replay when a game is loaded.
+The event log is the source of truth; `GameRecord.snapshot` is a cached projection checked
+against a replay when a game is loaded. Whatever belongs to one game points at its row and
+goes with it (ON DELETE CASCADE).
 """
 
 from __future__ import annotations
@@ -45,8 +49,8 @@ class Identity(Model):
         unique_together = (("platform", "ref"),)
 
 
-class Game(Model):
-    """One game from sign-up to its end."""
+class GameRecord(Model):
+    """One game from sign-up to its end (the engine's `Game` is its live state)."""
 
     id = fields.IntField(primary_key=True)
     chat = fields.ForeignKeyField("models.Chat", related_name="games")
@@ -70,7 +74,7 @@ class Seat(Model):
     """A player of a game: identity, seat and engine player id."""
 
     id = fields.IntField(primary_key=True)
-    game = fields.ForeignKeyField("models.Game", related_name="seats", db_index=True)
+    game = fields.ForeignKeyField("models.GameRecord", related_name="seats", db_index=True)
     identity = fields.ForeignKeyField("models.Identity", related_name="seats", db_index=True)
     pid = fields.CharField(max_length=16)
     position = fields.IntField()
@@ -84,7 +88,7 @@ class LogEntry(Model):
     """One accepted command and the events it caused, in order."""
 
     id = fields.IntField(primary_key=True)
-    game = fields.ForeignKeyField("models.Game", related_name="log")
+    game = fields.ForeignKeyField("models.GameRecord", related_name="log")
     seq = fields.IntField()
     command = fields.JSONField()
     events = fields.JSONField()
@@ -98,7 +102,7 @@ class Outbox(Model):
     """A message waiting for delivery, rendered in its reader's language when delivered."""
 
     id = fields.IntField(primary_key=True)
-    game = fields.ForeignKeyField("models.Game", related_name="outbox", null=True)
+    game = fields.ForeignKeyField("models.GameRecord", related_name="outbox", null=True)
     platform = fields.CharField(max_length=32)
     chat_ref = fields.CharField(max_length=255)  # the group chat, or a user's private chat
     private = fields.BooleanField(default=False)
@@ -124,7 +128,7 @@ class Deadline(Model):
     for are reminded."""
 
     id = fields.IntField(primary_key=True)
-    game = fields.ForeignKeyField("models.Game", related_name="deadlines", db_index=True)
+    game = fields.ForeignKeyField("models.GameRecord", related_name="deadlines", db_index=True)
     window = fields.IntField()
     due_at = fields.FloatField(db_index=True)
     # pending|fired|void for the close; remind|reminded|void for the reminder before it;
@@ -139,7 +143,7 @@ class Button(Model):
     """An opaque token behind an inline button, resolved against stored state when pressed."""
 
     token = fields.CharField(max_length=32, primary_key=True)
-    game = fields.ForeignKeyField("models.Game", related_name="buttons", db_index=True)
+    game = fields.ForeignKeyField("models.GameRecord", related_name="buttons", db_index=True)
     window = fields.IntField()
     pid = fields.CharField(max_length=16, null=True)  # whose private keyboard, None = group
     label = fields.JSONField()  # {"text": ...} or {"key": msgid}
@@ -161,11 +165,116 @@ class ProcessedUpdate(Model):
         unique_together = (("platform", "update_id"),)
 
 
-class KeyValue(Model):
-    """Small persistent settings of the service itself (the console's manual clock)."""
+class Ballot(Model):
+    """The buttons of a window's group vote: the live tally and the closing count edit the
+    message they are under."""
 
-    key = fields.CharField(max_length=64, primary_key=True)
-    value = fields.JSONField()
+    id = fields.IntField(primary_key=True)
+    game = fields.ForeignKeyField("models.GameRecord", related_name="ballots")
+    window = fields.IntField()
+    buttons = fields.JSONField()  # [{"label": ..., "token": ..., "start": ...}]
 
     class Meta:
-        table = "key_value"
+        table = "ballot"
+        unique_together = (("game", "window"),)
+
+
+class Prompt(Model):
+    """A private keyboard offered to a player in a window: edited to show the choice made,
+    closed with the window (the rows go then), handed on with a replaced seat."""
+
+    id = fields.IntField(primary_key=True)  # the order they were offered in
+    game = fields.ForeignKeyField("models.GameRecord", related_name="prompts")
+    window = fields.IntField()
+    identity = fields.ForeignKeyField("models.Identity", related_name="prompts")
+    message_key = fields.CharField(max_length=128)  # the outbox's `replace` key of its message
+    payload = fields.JSONField()  # the prompt's text, without its buttons
+
+    class Meta:
+        table = "prompt"
+        indexes = (("game_id", "window"),)
+
+
+class SignupButtons(Model):
+    """The join and leave buttons under a game's sign-up message (made once, kept while
+    the list is edited)."""
+
+    id = fields.IntField(primary_key=True)
+    game = fields.OneToOneField("models.GameRecord", related_name="signup_buttons")
+    buttons = fields.JSONField()
+
+    class Meta:
+        table = "signup_buttons"
+
+
+class KnownTeamRoom(Model):
+    """A team chat of a game that got a room, with its title: each says goodbye when the
+    game ends."""
+
+    id = fields.IntField(primary_key=True)  # the order the rooms were opened in
+    game = fields.ForeignKeyField("models.GameRecord", related_name="team_rooms")
+    key = fields.CharField(max_length=64)  # the engine's team chat key
+    title = fields.CharField(max_length=255)
+
+    class Meta:
+        table = "team_room"
+        unique_together = (("game", "key"),)
+
+
+class Told(Model):
+    """A group was told something about a person once, not to be told again: `unreachable`
+    (the person's private chat is closed to the bot; gone when he writes to it) or a
+    `ports.Situation`."""
+
+    id = fields.IntField(primary_key=True)
+    kind = fields.CharField(max_length=32)
+    chat = fields.ForeignKeyField("models.Chat", related_name="told", null=True)
+    game = fields.ForeignKeyField("models.GameRecord", related_name="told", null=True)
+    identity = fields.ForeignKeyField("models.Identity", related_name="told")
+
+    class Meta:
+        table = "told"
+        indexes = (("identity_id", "kind"),)
+
+
+class DeliveryLease(Model):
+    """Which of several workers on one database delivers the outbox, and until when (it
+    renews the lease while alive)."""
+
+    name = fields.CharField(max_length=32, primary_key=True)
+    worker = fields.CharField(max_length=40, default="")
+    until = fields.FloatField(default=0.0)
+
+    class Meta:
+        table = "delivery_lease"
+
+
+class AdapterState(Model):
+    """A small JSON value an adapter keeps across restarts (a sync token, a private room
+    map), in its platform's namespace."""
+
+    id = fields.IntField(primary_key=True)
+    platform = fields.CharField(max_length=32)
+    namespace = fields.CharField(max_length=32)
+    key = fields.CharField(max_length=255)
+    value = fields.JSONField()  # {"v": value}: the field takes a bare string for JSON text
+
+    class Meta:
+        table = "adapter_state"
+        unique_together = (("platform", "namespace", "key"),)
+
+
+class MessageRef(Model):
+    """Which platform messages show one of our messages that is edited in place (a chat
+    and the outbox's `replace` key): Telegram's message ids of its parts, Matrix's event."""
+
+    id = fields.IntField(primary_key=True)
+    platform = fields.CharField(max_length=32)
+    chat_ref = fields.CharField(max_length=255)
+    key = fields.CharField(max_length=128)
+    ids = fields.JSONField()  # the platform's message ids, in order
+    detail = fields.JSONField(default=dict)  # what else the platform needs to edit it
+
+    class Meta:
+        table = "message_ref"
+        unique_together = (("platform", "chat_ref", "key"),)

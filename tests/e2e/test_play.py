@@ -16,8 +16,7 @@ import pytest
 from core.service import texts
 from core.service.outbox import ORDERS
 from core.storage.db import close_db, open_db
-from core.storage.models import Deadline, LogEntry, Outbox
-from core.storage.models import Game as GameRow
+from core.storage.models import Deadline, GameRecord, LogEntry, Outbox
 
 SCRIPTS = Path(__file__).parent / "scripts"
 NIGHTFALL = str(Path(sys.executable).parent / "nightfall")
@@ -30,10 +29,10 @@ def play(db: Path, script: str, *args: str) -> list[str]:
     return result.stdout.splitlines()
 
 
-async def stored(db: Path) -> tuple[GameRow, list[LogEntry], list[Deadline], list[Outbox]]:
+async def stored(db: Path) -> tuple[GameRecord, list[LogEntry], list[Deadline], list[Outbox]]:
     await open_db(f"sqlite://{db}")
     try:
-        row = await GameRow.all().order_by("-id").first()
+        row = await GameRecord.all().order_by("-id").first()
         return (row, await LogEntry.all().order_by("seq"), await Deadline.all().order_by("id"),
                 await Outbox.all().order_by("id"))
     finally:

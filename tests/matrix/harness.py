@@ -31,10 +31,10 @@ from adapters.matrix.crypto import Crypto
 from adapters.matrix.incoming import KEYCAPS
 from adapters.matrix.polls import answers as poll_answers
 from adapters.matrix.polls import response as poll_response
+from core.service.adapter_store import AdapterStore
 from core.service.ports import ChatEvent, Incoming, Notice, RateLimits
 from core.service.runtime import Handler, Runtime
-from core.storage.models import Game as GameRow
-from core.storage.models import Outbox
+from core.storage.models import GameRecord, Outbox
 from tests.play import play_until_over
 from tests.telegram.harness import OffsetClock
 
@@ -70,13 +70,13 @@ class RecordingAdapter(MatrixAdapter):
         super().__init__(settings)
         self.handed = handed
 
-    async def start(self, handle: Handler) -> None:
+    async def start(self, handle: Handler, store: AdapterStore) -> None:
         async def recorded(incoming: Incoming | ChatEvent) -> Notice | None:
             if isinstance(incoming, Incoming):
                 self.handed.append(incoming.update_id)
             return await handle(incoming)
 
-        await super().start(recorded)
+        await super().start(recorded, store)
 
 
 @dataclass
@@ -211,8 +211,8 @@ class Table:
             await self.runtime.stop()
             raise
 
-    async def game_row(self) -> GameRow | None:
-        return await GameRow.all().order_by("-id").first()
+    async def game_row(self) -> GameRecord | None:
+        return await GameRecord.all().order_by("-id").first()
 
 
 def event_texts(event: dict[str, Any]) -> list[str]:
@@ -399,7 +399,7 @@ async def play_round(table: Table, rng: random.Random, text_votes: bool = False)
 
 async def play_to_the_end(table: Table, seed: int, max_rounds: int = 120,
                           rng: random.Random | None = None,
-                          text_votes: bool = False) -> GameRow:
+                          text_votes: bool = False) -> GameRecord:
     """Play until the game is over, answering what is offered (see tests/play.py)."""
     async def play(table: Table, rng: random.Random) -> bool:
         return await play_round(table, rng, text_votes)

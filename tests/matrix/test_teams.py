@@ -13,7 +13,7 @@ from nio import RoomInviteResponse
 
 from adapters.matrix import store
 from core.service.texts import TEAM_ROOM_CLOSED
-from core.storage.models import Game as GameRow
+from core.storage.models import GameRecord
 from tests.play import play_until_over
 
 from .harness import Table, open_table, play_round, sign_up
@@ -29,7 +29,7 @@ def room_members(table: Table, room_id: str) -> set[str]:
             and e["state_key"] != bot["user_id"]}
 
 
-async def check_team_rooms(table: Table, row: GameRow) -> dict[str, set[str]]:
+async def check_team_rooms(table: Table, row: GameRecord) -> dict[str, set[str]]:
     """Every team chat the rules give now has a room with exactly its members (as Matrix
     users); a chat that never had members has none. Returns the rooms' members by key."""
     game = await table.runtime.service.games.load(row)
@@ -47,7 +47,7 @@ async def check_team_rooms(table: Table, row: GameRow) -> dict[str, set[str]]:
     return found
 
 
-async def check_rooms_closed(table: Table, row: GameRow, room_ids: set[str]) -> None:
+async def check_rooms_closed(table: Table, row: GameRecord, room_ids: set[str]) -> None:
     """After the game the bot has said goodbye in every team room and left it; the players
     keep the rooms."""
     assert room_ids
@@ -88,7 +88,7 @@ async def test_team_rooms_hold_exactly_their_members_through_a_whole_game(
         seen: set[str] = set()
         room_ids: set[str] = set()
 
-        async def rooms_are_right(row: GameRow) -> None:
+        async def rooms_are_right(row: GameRecord) -> None:
             if row.status == "running":
                 seen.update(await check_team_rooms(table, row))
                 room_ids.update((await store.load("teams", table.bot["user_id"])).values())

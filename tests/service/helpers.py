@@ -5,8 +5,7 @@ from __future__ import annotations
 import io
 
 from adapters.console.session import ConsoleSession
-from core.storage.models import Game as GameRow
-from core.storage.models import LogEntry
+from core.storage.models import GameRecord, LogEntry
 
 PLAYERS = ("Ann", "Bob", "Cid", "Dot", "Eve", "Fay", "Gus")
 
@@ -52,7 +51,7 @@ async def log_size() -> int:
     return await LogEntry.all().count()
 
 
-async def the_game() -> GameRow:
-    row = await GameRow.all().order_by("-id").first()
+async def the_game() -> GameRecord:
+    row = await GameRecord.all().order_by("-id").first()
     assert row is not None
     return row

@@ -14,12 +14,12 @@ import pytest
 
 from core.config import Settings
 from core.plugins import adapter_plugins, build_adapters
+from core.service.adapter_tables import TableStore
 from core.service.clock import ManualClock
 from core.service.outbox import Deliverer
 from core.service.service import GameService
 from core.storage.db import close_db, open_db
-from core.storage.models import Deadline
-from core.storage.models import Game as GameRow
+from core.storage.models import Deadline, GameRecord
 
 TINY = '''
 """A chat platform in memory: keyboards by chat, every text kept."""
@@ -38,7 +38,7 @@ class TinyAdapter:
         self.texts = []
         self.updates = 0
 
-    async def start(self, handle):
+    async def start(self, handle, store):
         self.handle = handle
 
     async def stop(self):
@@ -95,7 +95,7 @@ async def test_a_game_through_an_adapter_found_by_its_entry_point(tiny_package, 
     try:
         service = GameService(clock, seed=3)
         deliverer = Deliverer({"tiny": adapter}, clock)
-        await adapter.start(service.handle)
+        await adapter.start(service.handle, TableStore(adapter.platform))
 
         async def pump() -> None:
             while await service.fire_due_deadlines() or await deliverer.deliver_due():
@@ -109,7 +109,7 @@ async def test_a_game_through_an_adapter_found_by_its_entry_point(tiny_package, 
         rng = random.Random(3)
         answered: dict[str, object] = {}
         for _ in range(400):
-            row = await GameRow.filter(status="running").first()
+            row = await GameRecord.filter(status="running").first()
             if row is None:
                 break
             game = await service.games.load(row)
@@ -128,13 +128,13 @@ async def test_a_game_through_an_adapter_found_by_its_entry_point(tiny_package, 
                     if name in living:
                         await adapter.say(name, button=rng.choice(group[:-1] or group).token)
                 await pump()
-            if (await GameRow.get(id=row.id)).window != row.window:
+            if (await GameRecord.get(id=row.id)).window != row.window:
                 continue
             pending = await Deadline.filter(game_id=row.id, state="pending") \
                 .order_by("due_at").first()
             clock.advance(300 if pending is None else max(1.0, pending.due_at - clock.now() + 1))
             await pump()
-        finished = await GameRow.get(chat__platform="tiny")
+        finished = await GameRecord.get(chat__platform="tiny")
         assert finished.status == "ended"
         assert {chat for chat, _ in adapter.texts} >= {"group", "Ann"}
         await adapter.stop()

@@ -9,8 +9,7 @@ import pytest
 
 from core.service.ports import Incoming
 from core.service.stored import StateMismatch
-from core.storage.models import Deadline, LogEntry, Outbox, Seat
-from core.storage.models import Game as GameRow
+from core.storage.models import Deadline, GameRecord, LogEntry, Outbox, Seat
 
 from .helpers import PLAYERS, log_size, open_chat, started_changelings, the_game
 
@@ -39,7 +38,7 @@ async def test_one_game_per_group_and_one_game_per_player(db_url):
     chat = await open_chat(db_url)
     await chat("Ann: /newgame")
     assert "[to Bob] A game is already running in this chat." in await chat("Bob: /newgame")
-    assert await GameRow.all().count() == 1
+    assert await GameRecord.all().count() == 1
     assert "[to Ann] You have already joined." in await chat("Ann: /join")
 
 

@@ -13,8 +13,7 @@ from urllib.parse import parse_qs, urlparse
 from adapters.telegram.adapter import TelegramAdapter, TelegramSettings
 from core.service.ports import RateLimits
 from core.service.runtime import Runtime
-from core.storage.models import Game as GameRow
-from core.storage.models import Outbox
+from core.storage.models import GameRecord, Outbox
 from tests.play import play_until_over
 
 from .fake_botapi import FakeBotAPI, FakeGroup, FakeUser, MessageView, assert_no_violations
@@ -81,8 +80,8 @@ class Table:
         await self.runtime.stop()
         assert_no_violations(self.api)
 
-    async def game_row(self) -> GameRow | None:
-        return await GameRow.all().order_by("-id").first()
+    async def game_row(self) -> GameRecord | None:
+        return await GameRecord.all().order_by("-id").first()
 
 
 async def open_table(api: FakeBotAPI, db_url: str, count: int,
@@ -182,6 +181,6 @@ async def play_round(table: Table, rng: random.Random) -> bool:
     return acted
 
 
-async def play_to_the_end(table: Table, seed: int, max_rounds: int = 120) -> GameRow:
+async def play_to_the_end(table: Table, seed: int, max_rounds: int = 120) -> GameRecord:
     """Play until the game is over, pressing what is offered (see tests/play.py)."""
     return await play_until_over(table, play_round, random.Random(seed), max_rounds)

@@ -22,8 +22,7 @@ import asyncpg  # noqa: F401  (imported by the storage layer too; keeps the impo
 
 from core.service.outbox import ORDERS
 from core.storage.db import close_db, open_db
-from core.storage.models import Deadline, LogEntry, Outbox, ProcessedUpdate
-from core.storage.models import Game as GameRow
+from core.storage.models import Deadline, GameRecord, LogEntry, Outbox, ProcessedUpdate
 
 from .test_run import free_port, wait_healthy
 
@@ -112,7 +111,7 @@ level = "ERROR"
         assert max(Counter((d.game_id, d.window) for d in fired).values(), default=1) == 1
         closes = [e for e in await LogEntry.all() if e.command["type"] == "Close"]
         assert len(closes) == len(fired)
-        for row in await GameRow.filter(status="running"):
+        for row in await GameRecord.filter(status="running"):
             assert await Deadline.filter(game_id=row.id, state="pending").count() == 1
         rows = [r for r in await Outbox.all() if not any(o in r.payload for o in ORDERS)]
         status = Counter(r.status for r in rows)

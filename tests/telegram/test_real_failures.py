@@ -7,8 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from core.storage.models import Game as GameRow
-from core.storage.models import Identity, Seat
+from core.storage.models import GameRecord, Identity, Seat
 
 from .harness import Table, confirm, open_table, sign_up
 
@@ -115,7 +114,7 @@ async def test_a_linked_channels_posts_are_nobody(api, tmp_path):
         assert names == ["Ann"]
         assert not await Identity.filter(name="Telegram").exists()
         assert api.pending_updates == 0
-        assert (await GameRow.get(id=row.id)).status == "lobby"
+        assert (await GameRecord.get(id=row.id)).status == "lobby"
     finally:
         await table.runtime.stop()
 
@@ -173,6 +172,7 @@ async def sender_in_a_group(api, tmp_path):
     """The adapter's Sender with its own database and a PTB bot against the fake: (sender,
     group, the group's chat ref)."""
     from adapters.telegram.sending import Sender
+    from core.service.adapter_tables import TableStore
     from core.storage.db import close_db, open_db
 
     await open_db(f"sqlite://{tmp_path / 'parts.sqlite3'}")
@@ -180,7 +180,7 @@ async def sender_in_a_group(api, tmp_path):
     app = api.builder().build()
     await app.initialize()
     try:
-        yield Sender(app.bot), group, str(group.id)
+        yield Sender(app.bot, TableStore("telegram")), group, str(group.id)
     finally:
         await app.shutdown()
         await close_db()
@@ -251,9 +251,9 @@ async def test_a_deleted_topic_pauses_its_game_and_the_host_ends_it_privately(ap
         assert "was deleted" in " ".join(m.text for m in api.sent_to(table.host))
         await table.host.send("/endgame")
         await table.settle()
-        assert (await GameRow.get(id=row.id)).status == "running"  # asked first
+        assert (await GameRecord.get(id=row.id)).status == "running"  # asked first
         await confirm(table, table.host)
-        assert (await GameRow.get(id=row.id)).status == "cancelled"
+        assert (await GameRecord.get(id=row.id)).status == "cancelled"
         assert "The game is ended." in [m.text for m in api.sent_to(table.host)]
     finally:
         await table.runtime.stop()

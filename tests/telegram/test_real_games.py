@@ -9,8 +9,7 @@ import random
 
 import pytest
 
-from core.storage.models import Game as GameRow
-from core.storage.models import Outbox
+from core.storage.models import GameRecord, Outbox
 
 from .harness import NAMES, OffsetClock, Table, living, open_table, play_round, sign_up
 
@@ -28,11 +27,11 @@ class ChatTable(Table):
 
     chat_ref: str = ""
 
-    async def game_row(self) -> GameRow | None:
-        return await GameRow.filter(chat__ref=self.chat_ref).order_by("-id").first()
+    async def game_row(self) -> GameRecord | None:
+        return await GameRecord.filter(chat__ref=self.chat_ref).order_by("-id").first()
 
 
-async def play_all(tables: list[Table], seed: int, max_rounds: int = 150) -> list[GameRow]:
+async def play_all(tables: list[Table], seed: int, max_rounds: int = 150) -> list[GameRecord]:
     """Every table plays its round; when nobody anywhere can act, the clock runs on."""
     rng = random.Random(seed)
     longest = 660.0
@@ -50,7 +49,7 @@ async def play_all(tables: list[Table], seed: int, max_rounds: int = 150) -> lis
     raise AssertionError("the games did not end")
 
 
-async def assert_clean_end(api, row: GameRow) -> None:
+async def assert_clean_end(api, row: GameRecord) -> None:
     assert row.status == "ended"
     assert api.unknown_methods == [] and api.internal_errors == []
     assert api.violations == []

@@ -8,8 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from core.storage.models import Game as GameRow
-from core.storage.models import Identity, LogEntry, Seat
+from core.storage.models import GameRecord, Identity, LogEntry, Seat
 
 from .harness import confirm, living, open_table, sign_up
 
@@ -71,14 +70,14 @@ async def test_the_bot_removed_from_the_group_pauses_the_game_and_tells_the_host
         table.group.kick_bot()  # gone for good this time
         await table.settle()
         await table.let_time_pass(25 * 3600)
-        row = await GameRow.get(id=row.id)
+        row = await GameRecord.get(id=row.id)
         assert row.status == "cancelled"
         bob = table.users["Bob"]
         assert "cancelled" in private_texts(api, bob)
         other = api.group("Elsewhere", members=[bob], supergroup=True)
         await bob.send("/newgame alchemists", chat=other)  # he is free to play elsewhere
         await table.settle()
-        assert await GameRow.filter(status="lobby").exists()
+        assert await GameRecord.filter(status="lobby").exists()
     finally:
         await table.stop()
 

@@ -17,8 +17,7 @@ import asyncpg
 
 from core.service.outbox import ORDERS
 from core.storage.db import close_db, open_db
-from core.storage.models import Deadline, LogEntry, Outbox, ProcessedUpdate
-from core.storage.models import Game as GameRow
+from core.storage.models import Deadline, GameRecord, LogEntry, Outbox, ProcessedUpdate
 from tests.service.conftest import POSTGRES, reset_postgres
 
 from .test_run import free_port, wait_healthy
@@ -167,7 +166,7 @@ async def test_two_workers_apply_each_command_and_fire_each_deadline_once(api, t
         # once: a second worker firing it again would have added a second Close
         assert fired >= GROUPS * 3
         assert len(closes) == fired
-        for row in await GameRow.all():
+        for row in await GameRecord.all():
             seqs = [e.seq for e in await LogEntry.filter(game_id=row.id).order_by("seq")]
             assert seqs == list(range(1, row.version + 1))
         sent = sum(1 for row in await Outbox.filter(status="sent")
