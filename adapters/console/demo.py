@@ -12,7 +12,7 @@ from core.service.ports import ButtonOut
 from core.storage.models import Deadline
 from core.storage.models import Game as GameRow
 
-from .adapter import GROUP
+from .adapter import CONSOLE_CHAT
 from .session import ConsoleSession
 
 NAMES = ("Ann", "Bob", "Cid", "Dot", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lea",
@@ -58,9 +58,9 @@ async def _play(session: ConsoleSession, names: list[str], rng: random.Random) -
                 answered[name] = board
                 await session.say(name, True, f"[{_pick(board, rng)}]")
                 board = keyboards.get(name)
-        group = keyboards.get(GROUP)
-        if group and answered.get(GROUP) is not group:
-            answered[GROUP] = group
+        group = keyboards.get(str(CONSOLE_CHAT))
+        if group and answered.get("group") is not group:
+            answered["group"] = group
             for name in names:
                 if name in living:
                     await session.say(name, False, f"[{_pick(group[:-1] or group, rng)}]")

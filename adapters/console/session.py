@@ -12,13 +12,16 @@ import re
 from typing import TextIO
 
 from core.service.clock import MANUAL_EPOCH, Clock, ManualClock, RealClock
-from core.service.outbox import Deliverer, render
-from core.service.ports import Incoming
+from core.service.deliverer import Deliverer
+from core.service.outbox import stored
+from core.service.payloads import BallotPayload, KeyboardPayload, Payload
+from core.service.ports import Ballot, Incoming, Keyboard
+from core.service.rendering import render
 from core.service.service import GameService
 from core.storage.db import close_db, open_db
 from core.storage.models import Chat, KeyValue, Outbox
 
-from .adapter import GROUP, ConsoleAdapter
+from .adapter import CONSOLE_CHAT, ConsoleAdapter
 
 LINE = re.compile(r"^(?P<who>[^:>#\[\]]+?)\s*(?P<mode>[:>])\s?(?P<text>.*)$")
 WAIT = re.compile(r"^:wait\s+(?P<amount>\d+(?:\.\d+)?)\s*(?P<unit>[smhd]?)$")
@@ -48,7 +51,7 @@ class ConsoleSession:
             self.clock.current = float(stored.value) if stored else MANUAL_EPOCH
         self.service = GameService(self.clock, self.seed)
         self.deliverer = Deliverer({"console": self.adapter}, self.clock)
-        chat, created = await Chat.get_or_create(platform="console", ref=GROUP,
+        chat, created = await Chat.get_or_create(platform="console", ref=str(CONSOLE_CHAT),
                                                  defaults={"locale": self.locale})
         if not created and chat.locale != self.locale and self.locale != "en":
             chat.locale = self.locale
@@ -69,10 +72,14 @@ class ConsoleSession:
         seen: set[str] = set()
         for row in await Outbox.filter(platform="console", status="sent").order_by("-id") \
                 .limit(500):
-            if row.chat_ref in seen or not row.payload.get("buttons"):
+            if row.chat_ref in seen or not offered(stored(row)):
                 continue
             seen.add(row.chat_ref)
-            self.adapter.keyboards[row.chat_ref] = (await render(row)).buttons
+            shown = await render(row)
+            if isinstance(shown, Ballot):
+                self.adapter.keyboards[row.chat_ref] = shown.options
+            elif isinstance(shown, Keyboard):
+                self.adapter.keyboards[row.chat_ref] = shown.buttons
 
     # ------------------------------------------------------------------ input
     async def feed(self, line: str) -> None:
@@ -102,11 +109,12 @@ class ConsoleSession:
         user = who
         button = None
         if text.startswith("[") and text.endswith("]"):
-            chat_ref = user if private else GROUP
-            button = self.adapter.token_for(chat_ref, text[1:-1]) or f"unknown:{text}"
+            chat = user if private else str(CONSOLE_CHAT)
+            button = self.adapter.token_for(chat, text[1:-1]) or f"unknown:{text}"
         notice = await self.service.handle(Incoming(
             platform="console", update_id=update, user=user, user_name=who,
-            text="" if button else text, chat=None if private else GROUP, button=button))
+            text="" if button else text, chat=None if private else str(CONSOLE_CHAT),
+            button=button))
         if notice is not None:
             self.adapter.notice(who, notice.text)
         await self.pump()
@@ -128,3 +136,9 @@ class ConsoleSession:
         row.value = int(row.value) + 1
         await row.save()
         return f"console-{row.value}"
+
+
+def offered(payload: Payload) -> bool:
+    """Whether a stored message offers buttons (a keyboard, or a ballot still open)."""
+    return bool(payload.options if isinstance(payload, BallotPayload) else
+                payload.buttons if isinstance(payload, KeyboardPayload) else ())

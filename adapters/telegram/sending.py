@@ -18,11 +18,11 @@ from telegram import Bot, InlineKeyboardMarkup
 from telegram.constants import MessageLimit
 from telegram.error import TelegramError, TimedOut
 
-from core.service.ports import Outgoing, TransientError, UnknownOutcome
+from core.service.ports import ChatRef, Outgoing, TransientError, UnknownOutcome
 from core.storage.models import KeyValue
 
 from .errors import not_editable, not_modified, translate_error
-from .refs import parse_chat
+from .refs import chat_ids
 
 log = logging.getLogger(__name__)
 
@@ -71,26 +71,28 @@ class Sender:
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
-    async def send(self, message: Outgoing, chat: str, markup: InlineKeyboardMarkup | None,
+    async def send(self, message: Outgoing, chat: ChatRef, markup: InlineKeyboardMarkup | None,
                    private: bool) -> None:
-        """`chat` is the ref to post in (an anonymous admin's private message goes to their
-        group); raises the outbox's errors."""
+        """`chat` is the chat to post in (a private chat's id is its reader's; an anonymous
+        admin's private message goes to their group); raises the outbox's errors."""
         chunks = split_text(message.text)
+        chat_ids(chat)  # a ref that is no Telegram chat fails for good, here
         try:
             if message.replace is not None:
-                await self._version(chat, message_key(chat, message.replace), chunks, markup)
+                await self._version(chat, message_key(str(chat), message.replace), chunks,
+                                    markup)
             else:
                 await self._post_all(chat, progress_key(message.outbox_id), chunks, markup)
         except TelegramError as err:
             raise translate_error(err, private) from err
 
-    async def _post(self, chat: str, text: str, markup: InlineKeyboardMarkup | None) -> int:
-        chat_id, thread = parse_chat(chat)
+    async def _post(self, chat: ChatRef, text: str, markup: InlineKeyboardMarkup | None) -> int:
+        chat_id, thread = chat_ids(chat)
         sent = await self.bot.send_message(chat_id, text, reply_markup=markup,
                                            message_thread_id=thread)
         return int(sent.message_id)
 
-    async def _post_all(self, chat: str, key: str, chunks: list[str],
+    async def _post_all(self, chat: ChatRef, key: str, chunks: list[str],
                         markup: InlineKeyboardMarkup | None) -> None:
         """A new message: the parts not yet posted, each remembered as soon as it is."""
         done = await known_parts(key)
@@ -107,13 +109,13 @@ class Sender:
             await remember(key, done)
         await KeyValue.filter(key=key).delete()
 
-    async def _version(self, chat: str, key: str, chunks: list[str],
+    async def _version(self, chat: ChatRef, key: str, chunks: list[str],
                        markup: InlineKeyboardMarkup | None) -> None:
         """A new version of a message edited in place: every part edited, parts added or
         removed as the text grew or shrank; a message Telegram refuses to edit is posted
         anew and the old parts deleted."""
         parts = await known_parts(key)
-        chat_id, _ = parse_chat(chat)
+        chat_id, _ = chat_ids(chat)
         if UNKNOWN_PART in parts:  # a part went astray: this version starts afresh
             await self._retire(chat_id, parts)
             parts = []

@@ -9,11 +9,13 @@ from typing import Any
 from core.storage.models import Button
 from core.storage.models import Game as GameRow
 
+from .payloads import StoredButton
+
 
 async def button(row: GameRow, pid: str | None, label: dict[str, Any],
-                 command: dict[str, Any], start: bool = False) -> dict[str, Any]:
+                 command: dict[str, Any], start: bool = False) -> StoredButton:
     """A button offered in this window; `start` ones are pressed from the private chat."""
     token = secrets.token_urlsafe(12)
     await Button.create(token=token, game=row, window=row.window, pid=pid, label=label,
                         command=command)
-    return {"label": label, "token": token, "start": start}
+    return StoredButton(label, token, start)

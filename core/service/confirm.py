@@ -15,8 +15,8 @@ from core.storage.models import Game as GameRow
 
 from . import outbox, texts
 from .buttons import button
-from .codec import text_payload
 from .context import ServiceContext
+from .payloads import KeyboardPayload, part
 from .replies import Reply
 
 KINDS = ("flee", "endgame", "keep")
@@ -81,10 +81,11 @@ class Confirmations:
                                                    {"type": kind, **asked}),
                    await button(row, None, {"key": texts.KEEP_BUTTON},
                                                    {"type": "keep", **asked})]
-        await outbox.to_person(person, {**text_payload(question), "replace": replace},
-                               game=row, buttons=buttons)
+        await outbox.to_person(person, KeyboardPayload((part(question),), tuple(buttons),
+                                                       replace), game=row)
 
     @staticmethod
     async def _settle(row: GameRow, person: Identity, replace: str, outcome: str) -> None:
         """The question becomes its answer, without buttons."""
-        await outbox.to_person(person, {**text_payload(outcome), "replace": replace}, game=row)
+        await outbox.to_person(person, KeyboardPayload((part(outcome),), (), replace),
+                               game=row)

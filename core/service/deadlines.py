@@ -11,8 +11,8 @@ from core.storage.models import Game as GameRow
 
 from . import outbox, texts
 from .clock import Clock
-from .codec import text_payload
 from .pace import due_at, reminder_lead, time_left, window_key
+from .payloads import PostPayload, part
 from .stored import seat_identities
 
 
@@ -66,8 +66,8 @@ class Deadlines:
         seats = await seat_identities(row)
         for pid in game.ruleset.waiting_for(game):
             if pid in seats:
-                await outbox.to_person(seats[pid], {**text_payload(key, left=left),
-                                                    "urgent": True}, game=row)
+                await outbox.to_person(seats[pid], PostPayload(
+                    (part(key, left=left),), urgent=True), game=row)
 
 
 async def void(row: GameRow) -> None:

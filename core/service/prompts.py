@@ -4,7 +4,7 @@ and every keyboard closed with its window."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.engine import Act, ActionSpec, Game
@@ -15,7 +15,8 @@ from core.storage.models import Identity, KeyValue
 
 from . import outbox, texts
 from .buttons import button
-from .codec import encode, text_payload
+from .codec import encode
+from .payloads import KeyboardPayload, Part, StoredButton, part
 from .replies import Reply
 from .stored import seat_identities
 
@@ -56,7 +57,7 @@ async def _keyboard(row: GameRow, game: Game, p: Player, specs: Sequence[ActionS
     if buttons:
         buttons.append(await button(row, p.pid, {"key": texts.PASS_BUTTON},
                                     {"type": "act", "action": "pass", "targets": []}))
-        await _offer(row, person, text_payload(
+        await _offer(row, person, part(
             texts.ACTION_PROMPT, action=tuple(Ref("action", s.id) for s in pressable)),
             buttons)
     for spec in specs:
@@ -78,7 +79,7 @@ async def _first_pick(row: GameRow, game: Game, p: Player, spec: ActionSpec,
             buttons.append(await button(row, p.pid, encode(Ref("player", first)), {
                 "type": "pick", "action": spec.id, "targets": [first]}))
     if buttons:
-        await _offer(row, person, text_payload(
+        await _offer(row, person, part(
             texts.PICK_FIRST, action=Ref("action", spec.id), command=spec.id), buttons)
 
 
@@ -91,7 +92,7 @@ async def second_pick(row: GameRow, game: Game, pid: str, action: str, first: st
                if second != first and game.check(Act(pid, action, (first, second))) is None]
     if not buttons:
         raise Reply(texts.PICK_NONE)
-    await _offer(row, person, text_payload(
+    await _offer(row, person, part(
         texts.PICK_NEXT, action=Ref("action", action), name=Ref("player", first)), buttons)
 
 
@@ -103,7 +104,7 @@ async def _role_keyboard(row: GameRow, game: Game, p: Player, spec: ActionSpec,
                for role_id in game.ruleset.roles
                if game.check(Act(p.pid, spec.id, (), None, role_id)) is None]
     if buttons:
-        await _offer(row, person, text_payload(
+        await _offer(row, person, part(
             texts.PICK_ROLE, action=Ref("action", spec.id), command=spec.id), buttons)
 
 
@@ -111,15 +112,15 @@ def _offered_key(row: GameRow) -> str:
     return f"keyboards-{row.id}-{row.window}"
 
 
-async def _offer(row: GameRow, person: Identity, payload: dict[str, Any],
-                 buttons: list[dict[str, Any]]) -> None:
+async def _offer(row: GameRow, person: Identity, prompt: Part,
+                 buttons: list[StoredButton]) -> None:
     """A private keyboard of this window, remembered so that it closes with the window."""
     offered = await KeyValue.get_or_none(key=_offered_key(row))
     entries = list(offered.value) if offered is not None else []
     replace = f"choices-{row.id}-{row.window}-{len(entries)}"
-    await outbox.to_person(person, {**payload, "replace": replace, "urgent": True},
-                           game=row, buttons=buttons)
-    entries.append({"identity": person.id, "replace": replace, "payload": payload})
+    await outbox.to_person(person, KeyboardPayload((prompt,), tuple(buttons), replace,
+                                                   urgent=True), game=row)
+    entries.append({"identity": person.id, "replace": replace, "payload": prompt.to_json()})
     await KeyValue.update_or_create(key=_offered_key(row), defaults={"value": entries})
 
 
@@ -134,13 +135,13 @@ async def show_choice(row: GameRow, person: Identity, token: str) -> None:
         if entry["identity"] != person.id:
             continue
         version = await outbox.newest_version(row.id, entry["replace"], identity_id=person.id)
-        buttons = (version.payload.get("buttons") or []) if version is not None else []
-        pressed = next((b for b in buttons if b["token"] == token), None)
+        buttons = outbox.offered_buttons(version)
+        pressed = next((b for b in buttons if b.token == token), None)
         if pressed is None:
             continue
-        await outbox.to_person(person, {**entry["payload"], "more": [
-            choice_part(pressed["label"])], "replace": entry["replace"]},
-            game=row, buttons=buttons)
+        await outbox.to_person(person, KeyboardPayload(
+            (Part.from_json(entry["payload"]), choice_part(pressed.label)), buttons,
+            entry["replace"]), game=row)
         return
 
 
@@ -155,20 +156,20 @@ async def close_keyboards(row: GameRow) -> None:
     for entry in offered.value:
         person = people.get(entry["identity"])
         if person is not None:
-            await outbox.to_person(person, {
-                **entry["payload"], "more": [text_payload(texts.CHOICES_CLOSED)],
-                "replace": entry["replace"]}, game=row)
+            await outbox.to_person(person, KeyboardPayload(
+                (Part.from_json(entry["payload"]), part(texts.CHOICES_CLOSED)), (),
+                entry["replace"]), game=row)
     await offered.delete()
 
 
-def choice_part(label: dict[str, Any]) -> dict[str, Any]:
+def choice_part(label: Mapping[str, Any]) -> Part:
     """"Your choice now: …" for a pressed button's label (a name, a role, an action)."""
     if "key" in label and label["key"] == texts.PASS_BUTTON:
-        return text_payload(texts.CHOICE_PASS)
+        return part(texts.CHOICE_PASS)
     if "key" in label:  # "{action}: {name}" or "{action}!": the same words, as a choice
         params = label.get("params") or {}
         key = texts.CHOICE_ACTION_ON if "name" in params else texts.CHOICE_ACTION
-        return {"key": key, "plural": None, "count": None, "params": params}
+        return Part(key, params=params)
     if "ref" in label:
-        return {**text_payload(texts.CHOICE_NOW), "params": {"choice": label}}
-    return text_payload(texts.CHOICE_NOW, choice=str(label.get("text", "")))
+        return Part(texts.CHOICE_NOW, params={"choice": dict(label)})
+    return part(texts.CHOICE_NOW, choice=str(label.get("text", "")))

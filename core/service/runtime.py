@@ -17,9 +17,10 @@ from typing import Protocol
 from core.storage.db import close_db, open_db
 
 from .clock import Clock, RealClock
-from .outbox import Deliverer, command_prefix
+from .deliverer import Deliverer
 from .pace import GameDefaults
 from .ports import Adapter, ChatEvent, Incoming, LoginRefused, Notice
+from .rendering import command_prefix
 from .service import GameService
 
 log = logging.getLogger(__name__)

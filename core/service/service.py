@@ -28,19 +28,19 @@ from core.storage.models import Game as GameRow
 
 from . import outbox, situations, texts
 from .clock import Clock
-from .codec import text_payload
 from .confirm import KINDS as CONFIRMATIONS
 from .confirm import Confirmations
 from .games import Games
 from .hosting import HOST_WORDS, HostPowers, Mentioned
 from .lobby import Lobby
 from .names import Roster
-from .outbox import personal_text
 from .pace import GameDefaults
+from .payloads import PostPayload, part, post
 from .ports import ChatEvent, Incoming, Notice
 from .private import PrivateChats
 from .prompts import second_pick, show_choice
 from .reach import Reach
+from .rendering import personal_text
 from .replies import Reply
 from .stored import locked_game, seat_identities
 
@@ -97,10 +97,10 @@ class GameService:
                         answer = refused
                         taken = False
                         if not incoming.button:
-                            payload = text_payload(answer.key, answer.plural, answer.count,
-                                                   **answer.params)
-                            payload["locale"] = await self._context_locale(incoming)
-                            await outbox.to_person(person, payload)
+                            await outbox.to_person(person, PostPayload(
+                                (part(answer.key, answer.plural, answer.count,
+                                      **answer.params),),
+                                locale=await self._context_locale(incoming)))
                     notice = None if answer is None or not incoming.button else Notice(
                         await personal_text(person, await self._context_locale(incoming),
                                             answer, await self._button_game(incoming.button),
@@ -339,7 +339,7 @@ class GameService:
             return None
         if command["type"] == "hello":  # "open the private chat": what waited is sent
             if in_private:
-                await outbox.to_person(person, text_payload(texts.HELP_PRIVATE))
+                await outbox.to_person(person, post(texts.HELP_PRIVATE))
             return None
         if command["type"] in CONFIRMATIONS:
             return await self.confirmations.press(row, command, person, in_private)

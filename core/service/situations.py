@@ -11,7 +11,7 @@ from core.storage.models import Chat, Identity, KeyValue, Seat
 from core.storage.models import Game as GameRow
 
 from . import outbox, texts
-from .codec import text_payload
+from .payloads import post
 from .ports import Incoming, Situation
 
 PRIVATE: dict[Situation, str] = {
@@ -34,7 +34,7 @@ async def tell(incoming: Incoming, person: Identity, chat: Chat | None) -> None:
     row = await _current_game(person)
     private = PRIVATE.get(situation)
     if private is not None:
-        await outbox.to_person(person, text_payload(private), game=row)
+        await outbox.to_person(person, post(private), game=row)
     group = GROUP.get(situation)
     if chat is None and row is not None:
         chat = await row.chat
@@ -45,7 +45,7 @@ async def tell(incoming: Incoming, person: Identity, chat: Chat | None) -> None:
     if await KeyValue.exists(key=flag):
         return
     await KeyValue.create(key=flag, value=True)
-    await outbox.to_group(chat, text_payload(group, name=person.name), game=game)
+    await outbox.to_group(chat, post(group, name=person.name), game=game)
 
 
 async def _current_game(person: Identity) -> GameRow | None:
