@@ -15,7 +15,7 @@ from core.service.clock import MANUAL_EPOCH, Clock, ManualClock, RealClock
 from core.service.deliverer import Deliverer
 from core.service.outbox import stored
 from core.service.payloads import BallotPayload, KeyboardPayload, Payload
-from core.service.ports import Ballot, Incoming, Keyboard
+from core.service.ports import Ballot, Incoming, Keyboard, UserRef
 from core.service.rendering import render
 from core.service.service import GameService
 from core.storage.db import close_db, open_db
@@ -112,8 +112,8 @@ class ConsoleSession:
             chat = user if private else str(CONSOLE_CHAT)
             button = self.adapter.token_for(chat, text[1:-1]) or f"unknown:{text}"
         notice = await self.service.handle(Incoming(
-            platform="console", update_id=update, user=user, user_name=who,
-            text="" if button else text, chat=None if private else str(CONSOLE_CHAT),
+            platform="console", update_id=update, user=UserRef(user), user_name=who,
+            text="" if button else text, chat=None if private else CONSOLE_CHAT,
             button=button))
         if notice is not None:
             self.adapter.notice(who, notice.text)

@@ -103,7 +103,7 @@ class TelegramAdapter:
         self.sender = Sender(self.app.bot)
         self._handle: Handler | None = None
         self._admins: dict[tuple[int, int], tuple[float, bool]] = {}
-        self._anonymous_threads: dict[str, str] = {}  # anon ref → where they last posted
+        self._anonymous_threads: dict[str, ChatRef] = {}  # anon ref → where they last posted
         self._in_flight = 0
         self._poller: Poller | None = None
         self._webhook: WebhookServer | None = None
@@ -206,7 +206,7 @@ class TelegramAdapter:
         event = service_event(message)
         if event is not None:
             if event.kind == "moved":  # the old chat's message ids mean nothing in the new
-                await KeyValue.filter(key__startswith=f"tg:{event.chat_ref}:").delete()
+                await KeyValue.filter(key__startswith=f"tg:{event.chat}:").delete()
             await self._handle(event)
             return
         if not message.text:
@@ -217,8 +217,8 @@ class TelegramAdapter:
         incoming = from_message(update, message, self.username, admin)
         if incoming is None:
             return
-        if incoming.anonymous and incoming.chat is not None:
-            self._anonymous_threads[incoming.user] = incoming.chat
+        if incoming.user.anonymous and incoming.chat is not None:
+            self._anonymous_threads[incoming.user.id] = incoming.chat
         await self._handle(incoming)
 
     async def _pressed(self, update: Update) -> None:
@@ -278,7 +278,7 @@ class TelegramAdapter:
         group = anonymous_chat(to.user.id)
         if group is None:
             raise PermanentError(f"telegram: no group for {to.user.id}")
-        return ChatRef.parse(self._anonymous_threads.get(to.user.id, str(group)))
+        return self._anonymous_threads.get(to.user.id, ChatRef(str(group)))
 
     def cost(self, message: Outgoing) -> int:
         return cost(message)

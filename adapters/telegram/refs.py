@@ -15,8 +15,8 @@ from core.service.ports import ChatRef, PermanentError, UserRef
 ANONYMOUS = "anon"
 
 
-def chat_ref(chat_id: int, thread_id: int | None = None) -> str:
-    return str(ChatRef(str(chat_id), str(thread_id) if thread_id else None))
+def chat_ref(chat_id: int, thread_id: int | None = None) -> ChatRef:
+    return ChatRef(str(chat_id), str(thread_id) if thread_id else None)
 
 
 def chat_ids(chat: ChatRef) -> tuple[int, int | None]:

@@ -28,6 +28,7 @@ from .ports import (
     ChatEvent,
     ChatLost,
     ChatMoved,
+    ChatRef,
     Keyboard,
     NotAllowed,
     Order,
@@ -165,9 +166,9 @@ class Deliverer:
         newest: dict[str, int] = {}
         payloads = {row.id: from_json(row.payload) for row in rows}
         for row in rows:
-            key = replace_key(payloads[row.id])
-            if key:
-                newest[key] = row.id
+            version_of = replace_key(payloads[row.id])
+            if version_of:
+                newest[version_of] = row.id
         for row in rows:
             replaced = replace_key(payloads[row.id])
             if replaced and newest[replaced] != row.id:
@@ -191,7 +192,7 @@ class Deliverer:
                 row.next_try_at = now
                 blocked.add(key)
                 await row.save(update_fields=["status", "next_try_at"])
-                await self._tell(ChatEvent(row.platform, row.chat_ref, "moved",
+                await self._tell(ChatEvent(row.platform, ChatRef.parse(row.chat_ref), "moved",
                                            new_ref=err.new_ref))
                 continue
             except TransientError as err:
@@ -213,7 +214,7 @@ class Deliverer:
                 self._failed(row.platform)
                 blocked.add(key)
                 await row.save(update_fields=["status"])
-                await self._tell(ChatEvent(row.platform, row.chat_ref, "lost",
+                await self._tell(ChatEvent(row.platform, ChatRef.parse(row.chat_ref), "lost",
                                            reason=err.reason, whole=not err.reason.startswith(
                                                "topic")))
                 continue

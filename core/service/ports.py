@@ -80,32 +80,32 @@ Situation = Literal["edited", "unreadable", "encrypted_room", "invite_waiting"]
 class Incoming:
     """One update from a platform, already stripped of platform types.
 
-    `chat` is the group chat's ref, or None for a private message to the bot; `button` is the
-    opaque token of a pressed button; `admin` says the platform knows the sender as a chat admin;
-    `team` is the key of the team room (see `TeamRoom`) the text was written in: the room's
-    members read it there already, so it only counts as the sender's activity. `anonymous`
-    says the sender is not a person the bot can seat or write to (a Telegram admin posting as
-    the group); `handle` is the sender's public @username, if the platform has one; `chat_title` the
-    group's name. `situation` is news about the person rather than a command (see
-    `Situation`): the service tells them, and where it says so their game's group.
+    `user` is the sender (an anonymous one is not a person the bot can seat or write to: a
+    Telegram admin posting as the group); `chat` is the group chat's ref, or None for a
+    private message to the bot; `button` is the opaque token of a pressed button; `admin`
+    says the platform knows the sender as a chat admin; `team` is the key of the team room
+    (see `TeamRoom`) the text was written in: the room's members read it there already, so
+    it only counts as the sender's activity. `handle` is the sender's public @username, if
+    the platform has one; `chat_title` the group's name. `situation` is news about the
+    person rather than a command (see `Situation`): the service tells them, and where it
+    says so their game's group.
     """
 
     platform: str
     update_id: str
-    user: str
+    user: UserRef
     user_name: str
     text: str = ""
-    chat: str | None = None
+    chat: ChatRef | None = None
     button: str | None = None
     admin: bool = False
     locale_hint: str | None = None
     team: str | None = None
-    anonymous: bool = False
     handle: str | None = None
     chat_title: str | None = None
     # the people the message points at, as the platform knows them: the author of the
-    # message it replies to, then those it mentions — (user ref, display name, @username)
-    mentioned: tuple[tuple[str, str, str | None], ...] = ()
+    # message it replies to, then those it mentions — (user, display name, @username)
+    mentioned: tuple[tuple[UserRef, str, str | None], ...] = ()
     situation: Situation | None = None
 
     @property
@@ -233,12 +233,12 @@ class ChatEvent:
     """
 
     platform: str
-    chat_ref: str
+    chat: ChatRef
     kind: Literal["moved", "lost", "restored", "rights"]
-    new_ref: str | None = None
+    new_ref: ChatRef | None = None
     reason: str | None = None
     can_restrict: bool | None = None
-    whole: bool = True  # the chat with all of its threads, or (False) this thread alone
+    whole: bool = True  # the chat with all of its topics, or (False) this topic alone
 
 
 class TransientError(Exception):
@@ -261,7 +261,7 @@ class UnknownOutcome(Exception):
 class ChatMoved(TransientError):
     """The chat has a new ref (see `ChatEvent` "moved"); the message is to be sent there."""
 
-    def __init__(self, message: str, new_ref: str) -> None:
+    def __init__(self, message: str, new_ref: ChatRef) -> None:
         super().__init__(message, retry_after=None)
         self.new_ref = new_ref
 
@@ -292,10 +292,16 @@ class Unreachable(PermanentError):
 class Adapter(Protocol):
     """What the outbox needs of a platform: one method per kind of message and order, each
     delivering it or raising TransientError / PermanentError / Unreachable (and the others
-    above). Optional: `cost(message) -> int`, how many platform messages one outgoing message
-    becomes (a long text split in parts), for the rate limits; without it every message costs
-    one. Optional: `command_prefix`, how people type a command there ("!" on Matrix): texts
-    are rendered with it; without it, "/"."""
+    above).
+
+    Optional: `cost(message) -> int`, how many platform messages one outgoing message becomes
+    (a long text split in parts), for the rate limits; without it every message costs one.
+    `command_prefix`, how people type a command there ("!" on Matrix): texts are rendered
+    with it; without it, "/". `async can_resend(chat_ref, replace) -> bool`, whether sending
+    a message again that may already have arrived (a crash came between handing it over and
+    marking it sent) is harmless: an edit of a known message, or a send the platform
+    deduplicates (`chat_ref` is the stored ref of the group, or of the reader); without it,
+    such a message is given up rather than maybe announced twice."""
 
     platform: str
     limits: RateLimits
@@ -318,11 +324,4 @@ class Adapter(Protocol):
 
     async def team(self, order: TeamRoom) -> None:
         """Create or update a team room, or return where the platform has none."""
-        ...
-
-    async def can_resend(self, chat_ref: str, replace: str | None) -> bool:
-        """Whether sending a message again that may already have arrived (a crash came
-        between handing it over and marking it sent) is harmless: an edit of a known message,
-        or a send the platform deduplicates. `chat_ref` is the stored ref of the group, or of
-        the reader for a private message."""
         ...

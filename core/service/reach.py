@@ -54,15 +54,15 @@ class Reach:
         self.service = service
 
     async def apply(self, event: ChatEvent) -> None:
+        ref = str(event.chat)  # as the chats are stored
         if event.kind == "moved" and event.new_ref:
-            await self.moved(event.platform, event.chat_ref, event.new_ref)
+            await self.moved(event.platform, ref, str(event.new_ref))
         elif event.kind == "lost":
-            await self.lost(event.platform, event.chat_ref, event.reason or "removed",
-                            event.whole)
+            await self.lost(event.platform, ref, event.reason or "removed", event.whole)
         elif event.kind == "restored":
-            await self.restored(event.platform, event.chat_ref, event.whole)
+            await self.restored(event.platform, ref, event.whole)
         elif event.kind == "rights" and event.can_restrict:
-            await self.may_restrict(event.platform, event.chat_ref)
+            await self.may_restrict(event.platform, ref)
 
     # ------------------------------------------------------------------ a chat moves
     async def moved(self, platform: str, old: str, new: str) -> None:

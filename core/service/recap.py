@@ -10,6 +10,7 @@ from core.storage.models import Identity, KeyValue, Outbox
 
 from . import outbox, texts
 from .payloads import KeyboardPayload, Part, PostPayload, TextPayload, part, post
+from .ports import UserRef
 from .replies import Reply
 
 LATEST = 4  # the newest messages told again, beside the role card
@@ -43,14 +44,14 @@ async def recap(row: GameRow, person: Identity, everything: bool = False) -> Non
 
 
 async def newcomer_named(platform: str, named: str,
-                         mentioned: tuple[tuple[str, str, str | None], ...]) -> Identity:
+                         mentioned: tuple[tuple[UserRef, str, str | None], ...]) -> Identity:
     """The account a host means in /replace: the one he replied to or mentioned, else the
     one with that @username or (Matrix) user id, else the one person of that name the bot
     knows. A name nobody answers to is refused: a seat given to it would reach nobody."""
     if mentioned:
-        ref, name, handle = mentioned[0]
+        user, name, handle = mentioned[0]
         person, _ = await Identity.get_or_create(
-            platform=platform, ref=ref, defaults={"name": name, "handle": handle})
+            platform=platform, ref=user.id, defaults={"name": name, "handle": handle})
         return person
     typed = named.strip()
     if typed.startswith("@") and ":" in typed:  # a Matrix user id: the bot may write to it

@@ -25,7 +25,7 @@ TINY = '''
 """A chat platform in memory: keyboards by chat, every text kept."""
 
 from core.plugins import AdapterPlugin
-from core.service.ports import Incoming, RateLimits, Reader
+from core.service.ports import ChatRef, Incoming, RateLimits, Reader, UserRef
 
 
 class TinyAdapter:
@@ -67,9 +67,9 @@ class TinyAdapter:
 
     async def say(self, user, text="", button=None, private=False):
         self.updates += 1
-        await self.handle(Incoming(platform="tiny", update_id=str(self.updates), user=user,
-                                   user_name=user, text=text, button=button,
-                                   chat=None if private else "group"))
+        await self.handle(Incoming(platform="tiny", update_id=str(self.updates),
+                                   user=UserRef(user), user_name=user, text=text, button=button,
+                                   chat=None if private else ChatRef("group")))
 
 
 def where(to):
