@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 
 from adapters.console.demo import run_demo
-from core.service.outbox import ORDERS
+from core.service.payloads import ORDERS, from_json
 from core.storage.db import close_db, open_db
 from core.storage.models import GameRecord, LogEntry, Outbox
 
@@ -41,12 +41,13 @@ async def count(db_url: str) -> dict[str, float]:
         seen: set[str] = set()
         sends = edits = private = 0
         for out in await Outbox.filter(status__in=["sent", "superseded"]).order_by("id"):
-            if any(order in out.payload for order in ORDERS):
+            payload = from_json(out.payload)
+            if isinstance(payload, ORDERS):
                 continue  # a mute or a team room's members: no message
             if out.private:
                 private += 1
                 continue
-            key = out.payload.get("replace")
+            key = payload.replace
             if key and key in seen:
                 edits += out.status == "sent"
                 continue

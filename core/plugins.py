@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from core.service.adapter_store import AdapterStore
     from core.service.runtime import PlatformAdapter
 
-GROUP = "nightfall.adapters"
+ADAPTER_ENTRY_POINTS = "nightfall.adapters"
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ class AdapterPlugin:
 def adapter_plugins() -> dict[str, AdapterPlugin]:
     """Platform → plugin, for every installed entry point of the group."""
     found: dict[str, AdapterPlugin] = {}
-    for ep in entry_points(group=GROUP):
+    for ep in entry_points(group=ADAPTER_ENTRY_POINTS):
         plugin = ep.load()
         if not isinstance(plugin, AdapterPlugin):
             raise TypeError(f"entry point {ep.value} is not an AdapterPlugin")

@@ -20,7 +20,8 @@ from core.engine.messages import Ref
 from core.engine.registry import load_ruleset
 from core.i18n import Renderer
 from core.service.codec import command_from_json
-from core.service.outbox import render
+from core.service.payloads import PostPayload, from_json
+from core.service.rendering import render
 from core.service.stored import setup_from_json
 from core.storage.models import GameRecord, LogEntry, Outbox
 
@@ -33,7 +34,7 @@ async def assert_no_early_secrets(seen: set[str], row: GameRecord, prefix: str =
     the group's members could read, its commands written with the platform's `prefix`);
     returns how many were checked."""
     rows = [r for r in await Outbox.filter(game_id=row.id, private=False, status="sent")
-            .order_by("id") if "seq" in r.payload]
+            .order_by("id") if engine_seq(r) is not None]
     commands = [command_from_json(e.command)
                 for e in await LogEntry.filter(game_id=row.id).order_by("seq")]
     setup = setup_from_json(row.setup or {})
@@ -43,7 +44,7 @@ async def assert_no_early_secrets(seen: set[str], row: GameRecord, prefix: str =
     for message in rows:
         text = (await render(message, prefix)).text
         assert text in seen, f"delivered but not in the group's history: {text}"
-        seq = message.payload["seq"]
+        seq = engine_seq(message)
         game = replay(rules, setup, commands[:seq])
         state = game.state
         public = {e.data["player"] for _, outcome in game.log for e in outcome.events
@@ -57,6 +58,12 @@ async def assert_no_early_secrets(seen: set[str], row: GameRecord, prefix: str =
         checked += 1
     assert checked > 10  # a whole game's announcements were checked
     return checked
+
+
+def engine_seq(row: Outbox) -> int | None:
+    """The game version an engine message came from; None for anything else."""
+    payload = from_json(row.payload)
+    return payload.seq if isinstance(payload, PostPayload) else None
 
 
 def leaks(text: str, state: Any, in_the_night: bool, words: Renderer,

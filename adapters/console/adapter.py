@@ -2,18 +2,35 @@
 `[group] buttons: [Bob] [Cid]`, a pressed button's notice as `[notice to Ann] text`. A message
 edited in place is printed again, its keyboard only when it changed. It remembers the newest
 keyboard offered in the group and to each person (in its store, so a restart keeps them),
-so that `Ann: [Bob]` can press a button by its label."""
+so that `Ann: [Bob]` can press a button by its label. A ballot is printed as a keyboard: a
+terminal has no polls."""
 
 from __future__ import annotations
 
 from typing import TextIO
 
 from core.service.adapter_store import AdapterStore
-from core.service.ports import ButtonOut, Outgoing, RateLimits, Silence, TeamRoom
+from core.service.ports import (
+    Ballot,
+    ButtonOut,
+    ChatRef,
+    Keyboard,
+    Post,
+    RateLimits,
+    Reader,
+    Silence,
+    TeamRoom,
+)
 from core.service.runtime import Handler
 
-GROUP = "group"
+#: The one group chat of a terminal session.
+CONSOLE_CHAT = ChatRef("group")
 KEYBOARD = "keyboard"  # the store's namespace: chat → the newest keyboard shown there
+
+
+def chat_key(to: ChatRef | Reader) -> str:
+    """Where a keyboard is remembered: "group", or the reader's ref (their name)."""
+    return to.user.id if isinstance(to, Reader) else str(to)
 
 
 class ConsoleAdapter:
@@ -36,19 +53,33 @@ class ConsoleAdapter:
     async def stop(self) -> None:
         self.store = None
 
-    async def send(self, message: Outgoing) -> None:
-        where = f"to {message.recipient}" if message.private else "group"
-        for line in message.text.split("\n"):
+    async def send_post(self, post: Post) -> None:
+        self._show(post.to, post.text)
+
+    async def send_ballot(self, ballot: Ballot) -> None:
+        self._show(ballot.to, ballot.text)
+        await self._offer(ballot.to, ballot.options, edited=True)
+
+    async def send_keyboard(self, keyboard: Keyboard) -> None:
+        self._show(keyboard.to, keyboard.text)
+        await self._offer(keyboard.to, keyboard.buttons, edited=keyboard.replace is not None)
+
+    def _show(self, to: ChatRef | Reader, text: str) -> None:
+        for line in text.split("\n"):
             if line:
-                self._print(f"[{where}] {line}")
-        chat = message.chat_ref if message.private else GROUP
-        if message.buttons and (message.replace is None
-                                or self.keyboards.get(chat) != message.buttons):
-            labels = " ".join(f"[{button.label}]" for button in message.buttons)
-            self._print(f"[{where}] buttons: {labels}")
-            self.keyboards[chat] = message.buttons
+                self._print(f"[{_where(to)}] {line}")
+
+    async def _offer(self, to: ChatRef | Reader, buttons: tuple[ButtonOut, ...],
+                     edited: bool) -> None:
+        """A keyboard is printed when it is new, or an edit changed it (an edit showing the
+        choice made keeps the buttons as they were)."""
+        chat = chat_key(to)
+        if buttons and (not edited or self.keyboards.get(chat) != buttons):
+            labels = " ".join(f"[{button.label}]" for button in buttons)
+            self._print(f"[{_where(to)}] buttons: {labels}")
+            self.keyboards[chat] = buttons
             if self.store is not None:
-                await self.store.put(KEYBOARD, chat, [list(b) for b in message.buttons])
+                await self.store.put(KEYBOARD, chat, [list(b) for b in buttons])
 
     async def team(self, order: TeamRoom) -> None:
         """A terminal has no rooms: team talk is relayed, as the transcript shows."""
@@ -64,10 +95,14 @@ class ConsoleAdapter:
         self.out.write(line + "\n")
         self.out.flush()
 
-    def token_for(self, chat_ref: str, label: str) -> str | None:
+    def token_for(self, chat: str, label: str) -> str | None:
         """The token of the button with this label on the newest keyboard of that chat."""
         wanted = label.strip().casefold()
-        for button in self.keyboards.get(chat_ref, ()):
+        for button in self.keyboards.get(chat, ()):
             if button.label.casefold() == wanted:
                 return button.token
         return None
+
+
+def _where(to: ChatRef | Reader) -> str:
+    return f"to {to.name}" if isinstance(to, Reader) else "group"

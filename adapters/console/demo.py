@@ -11,7 +11,7 @@ from typing import TextIO
 from core.service.local import next_close, running, window_of
 from core.service.ports import ButtonOut
 
-from .adapter import GROUP
+from .adapter import CONSOLE_CHAT
 from .session import ConsoleSession
 
 NAMES = ("Ann", "Bob", "Cid", "Dot", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lea",
@@ -45,7 +45,8 @@ async def _play(session: ConsoleSession, names: list[str], rng: random.Random) -
     answered: dict[str, object] = {}
     for _ in range(400):
         assert session.service is not None
-        now = await running(session.service.games, session.adapter.platform, GROUP)
+        now = await running(session.service.games, session.adapter.platform,
+                              str(CONSOLE_CHAT))
         if now is None:
             return
         game = now.game
@@ -57,9 +58,9 @@ async def _play(session: ConsoleSession, names: list[str], rng: random.Random) -
                 answered[name] = board
                 await session.say(name, True, f"[{_pick(board, rng)}]")
                 board = keyboards.get(name)
-        group = keyboards.get(GROUP)
-        if group and answered.get(GROUP) is not group:
-            answered[GROUP] = group
+        group = keyboards.get(str(CONSOLE_CHAT))
+        if group and answered.get("group") is not group:
+            answered["group"] = group
             for name in names:
                 if name in living:
                     await session.say(name, False, f"[{_pick(group[:-1] or group, rng)}]")

@@ -17,13 +17,13 @@ from typing import TextIO
 
 from core.service.adapter_store import AdapterStore
 from core.service.clock import MANUAL_EPOCH, Clock, ManualClock, RealClock
+from core.service.deliverer import Deliverer
 from core.service.local import open_group
-from core.service.outbox import Deliverer
-from core.service.ports import Incoming
+from core.service.ports import Incoming, UserRef
 from core.service.runtime import Runtime
 from core.service.service import GameService
 
-from .adapter import GROUP, ConsoleAdapter
+from .adapter import CONSOLE_CHAT, ConsoleAdapter
 
 LINE = re.compile(r"^(?P<who>[^:>#\[\]]+?)\s*(?P<mode>[:>])\s?(?P<text>.*)$")
 WAIT = re.compile(r"^:wait\s+(?P<amount>\d+(?:\.\d+)?)\s*(?P<unit>[smhd]?)$")
@@ -54,7 +54,7 @@ class ConsoleSession:
         if isinstance(self.clock, ManualClock):
             stored = await self.store.get("clock", "manual")
             self.clock.current = float(stored) if stored is not None else MANUAL_EPOCH
-        await open_group(self.adapter.platform, GROUP, self.locale)
+        await open_group(self.adapter.platform, str(CONSOLE_CHAT), self.locale)
         await self.runtime.connect()  # the console adapter reads back its keyboards
         await self.pump()
 
@@ -94,11 +94,12 @@ class ConsoleSession:
         user = who
         button = None
         if text.startswith("[") and text.endswith("]"):
-            chat_ref = user if private else GROUP
-            button = self.adapter.token_for(chat_ref, text[1:-1]) or f"unknown:{text}"
+            chat = user if private else str(CONSOLE_CHAT)
+            button = self.adapter.token_for(chat, text[1:-1]) or f"unknown:{text}"
         notice = await self.service.handle(Incoming(
-            platform="console", update_id=update, user=user, user_name=who,
-            text="" if button else text, chat=None if private else GROUP, button=button))
+            platform="console", update_id=update, user=UserRef(user), user_name=who,
+            text="" if button else text, chat=None if private else CONSOLE_CHAT,
+            button=button))
         if notice is not None:
             self.adapter.notice(who, notice.text)
         await self.pump()

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from core.service.ports import ButtonOut, Outgoing
+from core.service.ports import Ballot, ButtonOut
 
 from . import content, polls, store
 
@@ -37,14 +37,14 @@ class Ballots:
     def __init__(self, send: SendEvent) -> None:
         self.send = send
 
-    async def post(self, room_id: str, message: Outgoing, txn: str,
+    async def post(self, room_id: str, message: Ballot, txn: str,
                    loud: content.Loudness) -> dict[str, Any]:
         """A new ballot: the room's previous polls end (if their closing version never
         came), the new polls start, then the text message. Every event has a transaction id
         of its own, derived from the message's, so a retry after a partial send posts each
         once. Returns what later versions need (the "ref")."""
         await self.end_open(room_id)
-        buttons = message.buttons
+        buttons = message.options
         parts = polls.split(len(buttons))
         ids = []
         for part, numbers in enumerate(parts):
@@ -73,14 +73,14 @@ class Ballots:
         return {"kind": "poll", "event_id": ids[0], "polls": ids, "status": status,
                 "msgtype": msgtype}
 
-    async def update(self, room_id: str, ref: dict[str, Any], message: Outgoing,
+    async def update(self, room_id: str, ref: dict[str, Any], message: Ballot,
                      txn: str) -> dict[str, Any]:
         """A later version: the tally (the text message is edited, its options kept), or
         the closing one without buttons (the polls end with it as their result). Returns
         the ref, changed if a ballot of an older version got its text message only now."""
-        labels = [b.label for b in message.buttons]
+        labels = [b.label for b in message.options]
         text = content.with_options(message.text, labels)
-        if message.buttons:
+        if message.options:
             await store.save({"polls": ref.get("polls") or [ref["event_id"]],
                               "text": message.text}, "openpoll", room_id)
         else:

@@ -59,7 +59,7 @@ def loudness(urgent: bool, reader: str | None, room_ping: bool) -> Loudness:
     if not urgent:
         return NOTICE, None
     if reader is not None:
-        return TEXT, {"user_ids": [reader]} if reader.startswith("@") else {}
+        return TEXT, {"user_ids": [reader]}
     return TEXT, {"room": True} if room_ping else {}
 
 

@@ -50,7 +50,7 @@ async def on_invite(adapter: MatrixAdapter, room_id: str, state: list[dict[str, 
     direct = bool((invite.get("content") or {}).get("is_direct"))
     permitted = allowed(inviter, adapter.settings.allow)
     replacement = adapter.standing.is_replacement(room_id)
-    if direct and (permitted or adapter.shares_a_room(inviter)):
+    if direct and (permitted or adapter.state.shares_a_room(inviter)):
         if not await _join(adapter, room_id, inviter):
             return
         if adapter.settings.encrypt_private or not await _encrypted(adapter, room_id):
@@ -59,7 +59,8 @@ async def on_invite(adapter: MatrixAdapter, room_id: str, state: list[dict[str, 
         log.info("matrix: left %s's encrypted direct chat %s", inviter, room_id)
         if not isinstance(await client.room_leave(room_id), ErrorResponse):
             await client.room_forget(room_id)
-        await adapter.tell_about(inviter, room_id, "encrypted_room", f"encrypted-{room_id}")
+        await adapter.receiver.tell_about(inviter, room_id, "encrypted_room",
+                                          f"encrypted-{room_id}")
         return
     if permitted or replacement:
         if await _join(adapter, room_id, inviter):

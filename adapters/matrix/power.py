@@ -78,14 +78,15 @@ async def silence(adapter: MatrixAdapter, order: Silence) -> None:
     order waits for the power and the host is told."""
     client = adapter.client
     assert client is not None
-    room_id, user = order.chat_ref, order.user_ref
+    room_id, user = order.chat.chat, order.user.id
     response = await client.room_get_state_event(room_id, "m.room.power_levels")
     if isinstance(response, ErrorResponse):
         raise Failed(response)
     levels = dict(response.content)
-    adapter.note_levels(room_id, levels)
-    await adapter.levels(room_id)  # and who created the room
-    mine, current = adapter.power_of(room_id, adapter.user_id), adapter.power_of(room_id, user)
+    adapter.state.note_levels(room_id, levels)
+    await adapter.state.levels(room_id)  # and who created the room
+    state = adapter.state
+    mine, current = state.power_of(room_id, adapter.user_id), state.power_of(room_id, user)
     may = standing(levels, mine).can_mute
     users = dict(levels.get("users") or {})
     if order.muted:
@@ -112,6 +113,6 @@ async def silence(adapter: MatrixAdapter, order: Silence) -> None:
         if is_forbidden(put):
             raise NotAllowed(f"matrix: cannot change {user}'s power in {room_id}: {put}")
         raise Failed(put)
-    adapter.note_levels(room_id, levels)
+    adapter.state.note_levels(room_id, levels)
     if not order.muted:
         await store.drop("mute", room_id, user)

@@ -105,7 +105,7 @@ class PrivateRooms:
         rooms = [r for r in self.by_user.get(user, []) if self._usable(r)]
         if rooms:
             room_id = rooms[-1]
-            membership = adapter.membership(room_id, user) or "invite"
+            membership = adapter.state.membership(room_id, user) or "invite"
             if membership in ("join", "invite"):
                 return room_id
             if membership == "ban" or user in self.reinvited:
@@ -127,7 +127,7 @@ class PrivateRooms:
             except OlderServer as err:
                 raise Unreachable(f"matrix: {user} cannot be invited: {err}") from err
         await store.drop("creating", user)
-        adapter.note_membership(room_id, user, "invite")
+        adapter.state.note_membership(room_id, user, "invite")
         await self.add(user, room_id)
         self.waiting[room_id] = time.time()
         await store.save(self.waiting, "invites", adapter.user_id)
@@ -140,7 +140,7 @@ class PrivateRooms:
         now, found, changed = time.time(), [], False
         for room_id, since in list(self.waiting.items()):
             user = self.rooms.get(room_id)
-            if user is None or adapter.membership(room_id, user) not in (None, "invite"):
+            if user is None or adapter.state.membership(room_id, user) not in (None, "invite"):
                 del self.waiting[room_id]
                 changed = True
             elif now - since >= adapter.settings.invite_wait:
@@ -152,7 +152,7 @@ class PrivateRooms:
         return found
 
     def _usable(self, room_id: str) -> bool:
-        return self.adapter.settings.encrypt_private or not self.adapter.is_encrypted(room_id)
+        return self.adapter.settings.encrypt_private or not self.adapter.state.is_encrypted(room_id)
 
     async def _create(self, version: str | None = None) -> str:
         """A new private room, in the homeserver's default room version or `version`."""

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from nio import ErrorResponse
 
-from core.service.ports import ChatEvent
+from core.service.ports import ChatEvent, ChatRef
 
 from . import store
 from .incoming import PLATFORM
@@ -65,7 +65,7 @@ class Standings:
     async def apply(self) -> None:
         changed, self._changed = self._changed, set()
         for room_id in sorted(changed):
-            if self.adapter.is_group(room_id):
+            if self.adapter.state.is_group(room_id):
                 await self._check(room_id)
         moving, self._moving = self._moving, set()
         for room_id in sorted(moving):
@@ -75,7 +75,7 @@ class Standings:
         """The bot is out of a room it was in (kicked or banned: it never leaves a game room
         by itself)."""
         self._known.pop(room_id, None)
-        await self._tell(ChatEvent(PLATFORM, room_id, "lost", reason="removed"))
+        await self._tell(ChatEvent(PLATFORM, ChatRef(room_id), "lost", reason="removed"))
 
     async def joined(self, room_id: str) -> None:
         """The bot accepted an invite into a group room: back, if it had been removed; and
@@ -83,33 +83,33 @@ class Standings:
         old = next((o for o, new in self.successors.items() if new == room_id), None)
         if old is not None:
             await self._moved(old, room_id)
-        await self._tell(ChatEvent(PLATFORM, room_id, "restored"))
+        await self._tell(ChatEvent(PLATFORM, ChatRef(room_id), "restored"))
 
     def is_replacement(self, room_id: str) -> bool:
         return room_id in self.successors.values()
 
     async def _check(self, room_id: str) -> None:
         adapter = self.adapter
-        if adapter.membership(room_id, adapter.user_id) != "join":
+        if adapter.state.membership(room_id, adapter.user_id) != "join":
             return  # a kick shows as a left room (`left`)
-        now = standing(adapter.power_levels.get(room_id) or {},
-                       adapter.power_of(room_id, adapter.user_id))
+        now = standing(adapter.state.power_levels.get(room_id) or {},
+                       adapter.state.power_of(room_id, adapter.user_id))
         before = self._known.get(room_id)
         self._known[room_id] = now
         if not now.can_write and (before is None or before.can_write):
             log.warning("matrix: the bot may no longer write in %s", room_id)
-            await self._tell(ChatEvent(PLATFORM, room_id, "lost", reason="silenced"))
+            await self._tell(ChatEvent(PLATFORM, ChatRef(room_id), "lost", reason="silenced"))
         elif now.can_write and before is not None and not before.can_write:
-            await self._tell(ChatEvent(PLATFORM, room_id, "restored"))
+            await self._tell(ChatEvent(PLATFORM, ChatRef(room_id), "restored"))
         if now.can_mute and (before is None or not before.can_mute):
-            await self._tell(ChatEvent(PLATFORM, room_id, "rights", can_restrict=True))
+            await self._tell(ChatEvent(PLATFORM, ChatRef(room_id), "rights", can_restrict=True))
 
     async def _follow(self, old: str, new: str) -> None:
         """Join the replacement room; if the bot may not yet (not invited), it joins on the
         invite (`joined`)."""
         client = self.adapter.client
         assert client is not None
-        if self.adapter.membership(new, self.adapter.user_id) != "join":
+        if self.adapter.state.membership(new, self.adapter.user_id) != "join":
             response = await client.join(new)
             if isinstance(response, ErrorResponse):
                 log.info("matrix: %s was upgraded to %s, which the bot cannot join yet: %s",
@@ -124,7 +124,7 @@ class Standings:
         self._followed.add(new)
         if await store.load("upgraded", old) == new:
             return
-        await self._tell(ChatEvent(PLATFORM, old, "moved", new_ref=new))
+        await self._tell(ChatEvent(PLATFORM, ChatRef(old), "moved", new_ref=ChatRef(new)))
         await store.save(new, "upgraded", old)
 
     async def _tell(self, event: ChatEvent) -> None:

@@ -52,20 +52,20 @@ class TeamRooms:
         """Create the room if need be, invite who is missing, remove who left the team."""
         adapter, client = self.adapter, self.adapter.client
         assert client is not None
-        wanted = {user for user in order.members if user.startswith("@")}  # not a seat
+        wanted = {member.id for member in order.members if not member.anonymous}
         room_id = self.by_key.get(order.key)
-        if room_id is None:  # (given by /replace to a name that is no Matrix account)
+        if room_id is None:
             if not wanted:
                 return
             room_id = await self._create(order)
-        present = {user for user in adapter.members_of(room_id)
-                   if adapter.membership(room_id, user) in ("join", "invite")
+        present = {user for user in adapter.state.members_of(room_id)
+                   if adapter.state.membership(room_id, user) in ("join", "invite")
                    and user != adapter.user_id}
         later: ErrorResponse | None = None
         for user in sorted(wanted - present):
             response = await client.room_invite(room_id, user)
             if not isinstance(response, ErrorResponse):
-                adapter.note_membership(room_id, user, "invite")
+                adapter.state.note_membership(room_id, user, "invite")
             elif may_pass(response):
                 later = later or response
             else:
@@ -75,7 +75,7 @@ class TeamRooms:
             response = await client.room_kick(room_id, user)
             if isinstance(response, ErrorResponse):
                 raise Failed(response)
-            adapter.note_membership(room_id, user, "leave")
+            adapter.state.note_membership(room_id, user, "leave")
         if later is not None:
             raise Failed(later)
 
@@ -90,7 +90,7 @@ class TeamRooms:
         await client.room_forget(room_id)
         self.by_key.pop(key, None)
         self.by_room.pop(room_id, None)
-        self.adapter.forget_members(room_id)
+        self.adapter.state.forget_members(room_id)
         await store.save(self.by_key, "teams", self.adapter.user_id)
 
     async def _create(self, order: TeamRoom) -> str:

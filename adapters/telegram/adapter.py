@@ -14,14 +14,26 @@ import time
 from dataclasses import dataclass
 from urllib.parse import urlparse
 
-from telegram import ChatPermissions, Message, Update
+from telegram import ChatPermissions, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatMemberStatus
 from telegram.error import BadRequest, InvalidToken, RetryAfter, TelegramError
 from telegram.ext import Application, ApplicationBuilder
 
 from core.redaction import hide
 from core.service.adapter_store import AdapterStore
-from core.service.ports import LoginRefused, Outgoing, RateLimits, Silence, TeamRoom
+from core.service.ports import (
+    Ballot,
+    ChatRef,
+    Keyboard,
+    LoginRefused,
+    Outgoing,
+    PermanentError,
+    Post,
+    RateLimits,
+    Reader,
+    Silence,
+    TeamRoom,
+)
 from core.service.runtime import Handler
 
 from . import menus
@@ -36,7 +48,7 @@ from .incoming import (
 )
 from .keyboards import keyboard
 from .receiving import Poller, WebhookServer
-from .refs import anonymous_chat, parse_chat
+from .refs import anonymous_chat, chat_ids, user_id
 from .sending import Sender, cost
 
 log = logging.getLogger(__name__)
@@ -92,7 +104,7 @@ class TelegramAdapter:
         self.sender: Sender | None = None
         self._handle: Handler | None = None
         self._admins: dict[tuple[int, int], tuple[float, bool]] = {}
-        self._anonymous_threads: dict[str, str] = {}  # anon ref → where they last posted
+        self._anonymous_threads: dict[str, ChatRef] = {}  # anon ref → where they last posted
         self._in_flight = 0
         self._poller: Poller | None = None
         self._webhook: WebhookServer | None = None
@@ -198,7 +210,7 @@ class TelegramAdapter:
         if event is not None:
             if event.kind == "moved":  # the old chat's message ids mean nothing in the new
                 assert self.store is not None
-                await self.store.drop_messages(event.chat_ref)
+                await self.store.drop_messages(str(event.chat))
             await self._handle(event)
             return
         if not message.text:
@@ -209,8 +221,8 @@ class TelegramAdapter:
         incoming = from_message(update, message, self.username, admin)
         if incoming is None:
             return
-        if incoming.anonymous and incoming.chat is not None:
-            self._anonymous_threads[incoming.user] = incoming.chat
+        if incoming.user.anonymous and incoming.chat is not None:
+            self._anonymous_threads[incoming.user.id] = incoming.chat
         await self._handle(incoming)
 
     async def _pressed(self, update: Update) -> None:
@@ -245,17 +257,33 @@ class TelegramAdapter:
         return admin
 
     # ------------------------------------------------------------------ sending
-    async def send(self, message: Outgoing) -> None:
-        chat = message.chat_ref
-        private = message.private
-        group = anonymous_chat(chat)
-        if group is not None:  # an anonymous admin reads where they posted: in the group
-            chat = self._anonymous_threads.get(chat, str(group))
-            private = False
-        parse_chat(chat)  # a ref that is no Telegram chat fails for good, here
+    async def send_post(self, post: Post) -> None:
+        await self._send(post, None)
+
+    async def send_ballot(self, ballot: Ballot) -> None:
+        """A ballot is an inline keyboard under the question (its last version drops it)."""
+        await self._send(ballot, keyboard(ballot.options, self.username))
+
+    async def send_keyboard(self, board: Keyboard) -> None:
+        await self._send(board, keyboard(board.buttons, self.username))
+
+    async def _send(self, message: Outgoing, markup: InlineKeyboardMarkup | None) -> None:
+        to = message.to
+        private = isinstance(to, Reader) and not to.user.anonymous
         assert self.sender is not None, "telegram: sending before start"
-        await self.sender.send(message, chat, keyboard(message.buttons, self.username),
-                               private)
+        await self.sender.send(message, self._chat_of(to), markup, private)
+
+    def _chat_of(self, to: ChatRef | Reader) -> ChatRef:
+        """Where a message is posted: the group (topic), or the reader's private chat, which
+        for an anonymous admin is the group (topic) where they last posted."""
+        if isinstance(to, ChatRef):
+            return to
+        if not to.user.anonymous:
+            return ChatRef(to.user.id)
+        group = anonymous_chat(to.user.id)
+        if group is None:
+            raise PermanentError(f"telegram: no group for {to.user.id}")
+        return self._anonymous_threads.get(to.user.id, ChatRef(str(group)))
 
     def cost(self, message: Outgoing) -> int:
         return cost(message)
@@ -274,16 +302,16 @@ class TelegramAdapter:
         """Mute a removed player in the group, or let him speak again with exactly the
         group's own permissions. Missing rights raise `NotAllowed`: the order waits for them
         and the host is told."""
-        chat_id, _ = parse_chat(order.chat_ref)
-        if not order.user_ref.isdigit():
-            return  # an anonymous admin or a seat given to someone not on Telegram
+        chat_id, _ = chat_ids(order.chat)
+        if order.user.anonymous:
+            return  # an admin posting as the group is nobody to mute
         try:
             if order.muted:
                 permissions = MUTED
             else:
                 chat = await self.app.bot.get_chat(chat_id)
                 permissions = chat.permissions or ChatPermissions.all_permissions()
-            await self.app.bot.restrict_chat_member(chat_id, int(order.user_ref), permissions,
+            await self.app.bot.restrict_chat_member(chat_id, user_id(order.user), permissions,
                                                     use_independent_chat_permissions=True)
         except TelegramError as err:
             raise translate_restrict_error(err) from err

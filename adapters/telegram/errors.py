@@ -20,6 +20,7 @@ from telegram.error import (
 from core.service.ports import (
     ChatLost,
     ChatMoved,
+    ChatRef,
     NotAllowed,
     PermanentError,
     TransientError,
@@ -62,7 +63,7 @@ def translate_error(err: TelegramError, private: bool, posting: bool = False) ->
     if isinstance(err, RetryAfter):
         return TransientError(str(err), retry_after=retry_seconds(err))
     if isinstance(err, ChatMigrated):
-        return ChatMoved(str(err), new_ref=str(err.new_chat_id))
+        return ChatMoved(str(err), new_ref=ChatRef(str(err.new_chat_id)))
     if isinstance(err, TimedOut):
         return UnknownOutcome(str(err)) if posting else TransientError(str(err))
     if isinstance(err, Forbidden):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from telegram import Chat, ChatMember, ChatMemberUpdated, Message, Update, User
 from telegram.constants import ChatMemberStatus
 
-from core.service.ports import ChatEvent, Incoming
+from core.service.ports import ChatEvent, ChatRef, Incoming, UserRef
 
 from .refs import anonymous_ref, chat_ref
 
@@ -47,7 +47,7 @@ def anonymous_admin(message: Message) -> bool:
     return message.sender_chat is not None and message.sender_chat.id == message.chat.id
 
 
-def message_chat(message: Message) -> str:
+def message_chat(message: Message) -> ChatRef:
     """The chat ref of a group message: the forum topic it was written in, if any (replies
     in an ordinary supergroup also carry a thread id: that is no topic)."""
     thread = message.message_thread_id if message.is_topic_message else None
@@ -67,24 +67,24 @@ def from_message(update: Update, message: Message, bot_username: str,
         text = "/help"  # "Start" pressed on the bot's profile inside a group
     if anonymous_admin(message):
         return Incoming(platform=PLATFORM, update_id=str(update.update_id),
-                        user=anonymous_ref(chat.id), user_name=chat.title or str(chat.id),
-                        text=text, chat=message_chat(message), admin=True, anonymous=True,
-                        chat_title=chat.title)
+                        user=UserRef(anonymous_ref(chat.id), anonymous=True),
+                        user_name=chat.title or str(chat.id), text=text,
+                        chat=message_chat(message), admin=True, chat_title=chat.title)
     if message.sender_chat is not None or message.is_automatic_forward:
         return None  # a channel speaking (a linked channel's post, a user posting as one)
     user = message.from_user
     if user is None or user.is_bot or user.id == TELEGRAM_SERVICE_USER:
         return None
     private = chat.type == Chat.PRIVATE
-    return Incoming(platform=PLATFORM, update_id=str(update.update_id), user=str(user.id),
-                    user_name=display_name(user), text=text,
+    return Incoming(platform=PLATFORM, update_id=str(update.update_id),
+                    user=UserRef(str(user.id)), user_name=display_name(user), text=text,
                     chat=None if private else message_chat(message), admin=admin,
                     locale_hint=locale_hint(user), handle=user.username,
                     chat_title=None if private else chat.title,
                     mentioned=mentioned(message, user))
 
 
-def mentioned(message: Message, author: User) -> tuple[tuple[str, str, str | None], ...]:
+def mentioned(message: Message, author: User) -> tuple[tuple[UserRef, str, str | None], ...]:
     """Whom a message points at: the author of the message it replies to (a topic's own
     opening message aside), then users mentioned by a link to their account."""
     people: list[User] = []
@@ -93,7 +93,7 @@ def mentioned(message: Message, author: User) -> tuple[tuple[str, str, str | Non
             message.is_topic_message and replied.forum_topic_created is not None):
         people.append(replied.from_user)
     people += [e.user for e in message.entities or () if e.type == "text_mention" and e.user]
-    return tuple((str(u.id), display_name(u), u.username) for u in people
+    return tuple((UserRef(str(u.id)), display_name(u), u.username) for u in people
                  if not u.is_bot and u.id != author.id)
 
 
@@ -111,8 +111,9 @@ def from_callback(update: Update) -> Incoming | None:
     elif in_group and chat is not None:
         where = chat_ref(chat.id)
     user = query.from_user
-    return Incoming(platform=PLATFORM, update_id=str(update.update_id), user=str(user.id),
-                    user_name=display_name(user), chat=where, button=query.data or "",
+    return Incoming(platform=PLATFORM, update_id=str(update.update_id),
+                    user=UserRef(str(user.id)), user_name=display_name(user), chat=where,
+                    button=query.data or "",
                     locale_hint=locale_hint(user), handle=user.username)
 
 
@@ -121,10 +122,11 @@ def service_event(message: Message) -> ChatEvent | None:
     forum topic was closed or reopened."""
     chat_id = message.chat.id
     if message.migrate_to_chat_id:
-        return ChatEvent(PLATFORM, str(chat_id), "moved", new_ref=str(message.migrate_to_chat_id))
+        return ChatEvent(PLATFORM, chat_ref(chat_id), "moved",
+                         new_ref=chat_ref(message.migrate_to_chat_id))
     if message.migrate_from_chat_id:
-        return ChatEvent(PLATFORM, str(message.migrate_from_chat_id), "moved",
-                         new_ref=str(chat_id))
+        return ChatEvent(PLATFORM, chat_ref(message.migrate_from_chat_id), "moved",
+                         new_ref=chat_ref(chat_id))
     if message.forum_topic_closed is not None:
         return ChatEvent(PLATFORM, message_chat(message), "lost", reason="topic_closed",
                          whole=False)

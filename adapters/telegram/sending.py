@@ -23,10 +23,10 @@ from telegram.constants import MessageLimit
 from telegram.error import TelegramError, TimedOut
 
 from core.service.adapter_store import AdapterStore
-from core.service.ports import Outgoing, TransientError, UnknownOutcome
+from core.service.ports import ChatRef, Outgoing, TransientError, UnknownOutcome
 
 from .errors import not_editable, not_modified, translate_error
-from .refs import parse_chat
+from .refs import chat_ids
 
 log = logging.getLogger(__name__)
 
@@ -57,11 +57,12 @@ class Sender:
         self.bot = bot
         self.store = store
 
-    async def send(self, message: Outgoing, chat: str, markup: InlineKeyboardMarkup | None,
+    async def send(self, message: Outgoing, chat: ChatRef, markup: InlineKeyboardMarkup | None,
                    private: bool) -> None:
-        """`chat` is the ref to post in (an anonymous admin's private message goes to their
-        group); raises the outbox's errors."""
+        """`chat` is the chat to post in (a private chat's id is its reader's; an anonymous
+        admin's private message goes to their group); raises the outbox's errors."""
         chunks = split_text(message.text)
+        chat_ids(chat)  # a ref that is no Telegram chat fails for good, here
         try:
             if message.replace is not None:
                 await self._version(chat, message.replace, chunks, markup)
@@ -70,13 +71,13 @@ class Sender:
         except TelegramError as err:
             raise translate_error(err, private) from err
 
-    async def _post(self, chat: str, text: str, markup: InlineKeyboardMarkup | None) -> int:
-        chat_id, thread = parse_chat(chat)
+    async def _post(self, chat: ChatRef, text: str, markup: InlineKeyboardMarkup | None) -> int:
+        chat_id, thread = chat_ids(chat)
         sent = await self.bot.send_message(chat_id, text, reply_markup=markup,
                                            message_thread_id=thread)
         return int(sent.message_id)
 
-    async def _post_all(self, chat: str, key: str, chunks: list[str],
+    async def _post_all(self, chat: ChatRef, key: str, chunks: list[str],
                         markup: InlineKeyboardMarkup | None) -> None:
         """A new message: the parts not yet posted, each remembered as soon as it is."""
         done = [int(part) for part in await self.store.get(PARTS, key) or []]
@@ -93,14 +94,14 @@ class Sender:
             await self.store.put(PARTS, key, done)
         await self.store.delete(PARTS, key)
 
-    async def _version(self, chat: str, key: str, chunks: list[str],
+    async def _version(self, chat: ChatRef, key: str, chunks: list[str],
                        markup: InlineKeyboardMarkup | None) -> None:
         """A new version of a message edited in place: every part edited, parts added or
         removed as the text grew or shrank; a message Telegram refuses to edit is posted
         anew and the old parts deleted."""
-        kept = await self.store.message(chat, key)
+        kept = await self.store.message(str(chat), key)
         parts = [int(part) for part in kept.ids] if kept is not None else []
-        chat_id, _ = parse_chat(chat)
+        chat_id, _ = chat_ids(chat)
         if UNKNOWN_PART in parts:  # a part went astray: this version starts afresh
             await self._retire(chat_id, parts)
             parts = []
@@ -119,7 +120,7 @@ class Sender:
                     log.info("telegram: message %s in %s cannot be edited (%s); posting it "
                              "anew", parts[index], chat, err)
                     await self._retire(chat_id, parts)
-                    await self.store.keep_message(chat, key, [])
+                    await self.store.keep_message(str(chat), key, [])
                     await self._version(chat, key, chunks, markup)
                     return
                 continue
@@ -127,12 +128,12 @@ class Sender:
                 parts.append(await self._post(chat, text, reply_markup))
             except TimedOut as err:
                 parts.append(UNKNOWN_PART)
-                await self.store.keep_message(chat, key, parts)
+                await self.store.keep_message(str(chat), key, parts)
                 raise TransientError(str(err)) from err  # the next version starts afresh
-            await self.store.keep_message(chat, key, parts)
+            await self.store.keep_message(str(chat), key, parts)
         if len(parts) > len(chunks):  # the new version is shorter: the rest goes
             await self._retire(chat_id, parts[len(chunks):])
-            await self.store.keep_message(chat, key, parts[:len(chunks)])
+            await self.store.keep_message(str(chat), key, parts[:len(chunks)])
 
     async def _retire(self, chat_id: int, parts: list[int]) -> None:
         """Old parts are deleted where Telegram still allows it (else they simply stay)."""

@@ -8,18 +8,18 @@ from importlib.metadata import entry_points
 
 from .ruleset import Ruleset
 
-GROUP = "nightfall.rulesets"
+RULESET_ENTRY_POINTS = "nightfall.rulesets"
 
 
 @cache
 def available() -> dict[str, str]:
     """Rule set id → entry point value."""
-    return {ep.name: ep.value for ep in entry_points(group=GROUP)}
+    return {ep.name: ep.value for ep in entry_points(group=RULESET_ENTRY_POINTS)}
 
 
 @cache
 def load_ruleset(ruleset_id: str) -> Ruleset:
-    for ep in entry_points(group=GROUP):
+    for ep in entry_points(group=RULESET_ENTRY_POINTS):
         if ep.name == ruleset_id:
             ruleset = ep.load()
             if not isinstance(ruleset, Ruleset):

@@ -3,15 +3,14 @@ under it, and its last version when the window closes."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from core.engine import Game, Outcome
 from core.engine.messages import Ref
 from core.storage.models import Ballot, GameRecord
 
 from . import outbox, texts
 from .buttons import button
-from .codec import encode, text_payload
+from .codec import encode
+from .payloads import BallotPayload, Part, PostPayload, StoredButton, part
 
 
 def ballot_key(row: GameRecord) -> str:
@@ -27,25 +26,24 @@ async def open_ballot(row: GameRecord, game: Game) -> None:
         buttons.append(await button(row, None, {"key": texts.EARLY_BUTTON}, {"type": "early"}))
     buttons.append(await button(row, None, {"key": texts.WITHDRAW_BUTTON},
                                 {"type": "vote", "target": None}))
-    await Ballot.create(game=row, window=row.window, buttons=buttons)
-    await outbox.to_group(await row.chat, {**text_payload(texts.VOTE_PROMPT), "urgent": True,
-                                           "replace": ballot_key(row)},
-                          game=row, buttons=buttons)
+    await Ballot.create(game=row, window=row.window, buttons=[b.to_json() for b in buttons])
+    await outbox.to_group(await row.chat, BallotPayload(
+        (part(texts.VOTE_PROMPT),), tuple(buttons), ballot_key(row), urgent=True), game=row)
 
 
 async def tally(row: GameRecord, game: Game) -> None:
     """The live tally, under the window's ballot: one group message, edited in place
     (adapters that cannot edit post the newest version)."""
     chat = await row.chat
-    payload = tally_payload(game, game.tally())
+    counts = tally_part(game, game.tally())
     ballot = await Ballot.get_or_none(game_id=row.id, window=row.window)
     if ballot is None:  # a vote without a ballot (a reaction window): the tally alone
-        await outbox.to_group(chat, {**payload, "replace": f"tally-{row.id}-{row.window}"},
+        await outbox.to_group(chat, PostPayload((counts,), f"tally-{row.id}-{row.window}"),
                               game=row)
         return
-    await outbox.to_group(chat, {**text_payload(texts.VOTE_PROMPT), "more": [payload],
-                                 "replace": ballot_key(row)},
-                          game=row, buttons=ballot.buttons)
+    options = tuple(StoredButton.from_json(b) for b in ballot.buttons)
+    await outbox.to_group(chat, BallotPayload((part(texts.VOTE_PROMPT), counts), options,
+                                              ballot_key(row)), game=row)
 
 
 async def close_ballot(row: GameRecord, game: Game, outcome: Outcome) -> None:
@@ -55,16 +53,16 @@ async def close_ballot(row: GameRecord, game: Game, outcome: Outcome) -> None:
     if not await Ballot.exists(game_id=row.id, window=row.window):
         return
     counted = next((e.data["votes"] for e in outcome.events if e.kind == "counted"), None)
-    more = [] if counted is None else [tally_payload(game, counted, final=True)]
-    await outbox.to_group(await row.chat, {**text_payload(texts.VOTE_CLOSED), "more": more,
-                                           "replace": ballot_key(row)}, game=row)
+    more = () if counted is None else (tally_part(game, counted, final=True),)
+    await outbox.to_group(await row.chat, BallotPayload(
+        (part(texts.VOTE_CLOSED), *more), (), ballot_key(row)), game=row)
 
 
-def tally_payload(game: Game, votes: dict[str, int], final: bool = False) -> dict[str, Any]:
+def tally_part(game: Game, votes: dict[str, int], final: bool = False) -> Part:
     """Who has how many votes, most first (seat order among equals)."""
     counts = sorted(((n, pid) for pid, n in votes.items() if n > 0),
                     key=lambda item: (-item[0], game.state.players[item[1]].seat))
     if not counts:
-        return text_payload(texts.TALLY_FINAL_EMPTY if final else texts.TALLY_EMPTY)
-    return text_payload(texts.TALLY_FINAL if final else texts.TALLY,
+        return part(texts.TALLY_FINAL_EMPTY if final else texts.TALLY_EMPTY)
+    return part(texts.TALLY_FINAL if final else texts.TALLY,
                         tally=tuple((Ref("player", pid), n) for n, pid in counts))

@@ -9,24 +9,26 @@ from typing import Any
 from core.storage.models import Button, GameRecord, SignupButtons
 
 from . import texts
+from .payloads import StoredButton
 
 
 async def button(row: GameRecord, pid: str | None, label: dict[str, Any],
-                 command: dict[str, Any], start: bool = False) -> dict[str, Any]:
+                 command: dict[str, Any], start: bool = False) -> StoredButton:
     """A button offered in this window; `start` ones are pressed from the private chat."""
     token = secrets.token_urlsafe(12)
     await Button.create(token=token, game=row, window=row.window, pid=pid, label=label,
                         command=command)
-    return {"label": label, "token": token, "start": start}
+    return StoredButton(label, token, start)
 
 
-async def signup_buttons(row: GameRecord) -> list[dict[str, Any]]:
+async def signup_buttons(row: GameRecord) -> tuple[StoredButton, ...]:
     """Join and leave under the sign-up message: made once, kept while its list is edited
     (they open the private chat, where the bot may then write to the player)."""
     kept = await SignupButtons.get_or_none(game_id=row.id)
     if kept is None:
-        kept = await SignupButtons.create(game=row, buttons=[
-            await button(row, None, {"key": texts.JOIN_BUTTON}, {"type": "join"}, start=True),
-            await button(row, None, {"key": texts.LEAVE_BUTTON}, {"type": "leave"},
-                         start=True)])
-    return list(kept.buttons)
+        made = (await button(row, None, {"key": texts.JOIN_BUTTON}, {"type": "join"},
+                             start=True),
+                await button(row, None, {"key": texts.LEAVE_BUTTON}, {"type": "leave"},
+                             start=True))
+        kept = await SignupButtons.create(game=row, buttons=[b.to_json() for b in made])
+    return tuple(StoredButton.from_json(b) for b in kept.buttons)

@@ -1,4 +1,4 @@
-"""JSON forms of engine commands and messages, for the event log and the outbox."""
+"""JSON forms of engine commands and of message parameters, for the event log and the outbox."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from dataclasses import asdict
 from typing import Any
 
 from core.engine import commands as c
-from core.engine.messages import Message, Ref
+from core.engine.messages import Ref
 from core.engine.phase import Phase
 
 _COMMANDS: dict[str, type] = {cls.__name__: cls for cls in (
@@ -51,16 +51,3 @@ def decode(value: Any) -> Any:
             return tuple(decode(v) for v in value["list"])
         return {k: decode(v) for k, v in value.items()}
     return value
-
-
-def message_to_json(message: Message) -> dict[str, Any]:
-    return {"key": message.key, "plural": message.plural, "count": message.count,
-            "params": encode(message.params)}
-
-
-def text_payload(key: str, plural: str | None = None, count: int | None = None,
-                 **params: Any) -> dict[str, Any]:
-    """A service message (not from the engine) in the same form."""
-    if count is not None:
-        params["count"] = count
-    return {"key": key, "plural": plural, "count": count, "params": encode(params)}

@@ -14,8 +14,8 @@ from core.storage.models import Chat, GameRecord, Identity, Seat
 
 from . import outbox, texts
 from .buttons import button
-from .codec import text_payload
 from .context import ServiceContext
+from .payloads import KeyboardPayload, part
 from .replies import Reply
 
 KINDS = ("flee", "endgame", "keep")
@@ -80,10 +80,11 @@ class Confirmations:
                                                    {"type": kind, **asked}),
                    await button(row, None, {"key": texts.KEEP_BUTTON},
                                                    {"type": "keep", **asked})]
-        await outbox.to_person(person, {**text_payload(question), "replace": replace},
-                               game=row, buttons=buttons)
+        await outbox.to_person(person, KeyboardPayload((part(question),), tuple(buttons),
+                                                       replace), game=row)
 
     @staticmethod
     async def _settle(row: GameRecord, person: Identity, replace: str, outcome: str) -> None:
         """The question becomes its answer, without buttons."""
-        await outbox.to_person(person, {**text_payload(outcome), "replace": replace}, game=row)
+        await outbox.to_person(person, KeyboardPayload((part(outcome),), (), replace),
+                               game=row)

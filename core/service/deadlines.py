@@ -10,8 +10,8 @@ from core.storage.models import OPEN_DEADLINES, Deadline, GameRecord
 
 from . import outbox, texts
 from .clock import Clock
-from .codec import text_payload
 from .pace import due_at, reminder_lead, time_left, window_key
+from .payloads import PostPayload, part
 from .stored import seat_identities
 
 
@@ -65,8 +65,8 @@ class Deadlines:
         seats = await seat_identities(row)
         for pid in game.ruleset.waiting_for(game):
             if pid in seats:
-                await outbox.to_person(seats[pid], {**text_payload(key, left=left),
-                                                    "urgent": True}, game=row)
+                await outbox.to_person(seats[pid], PostPayload(
+                    (part(key, left=left),), urgent=True), game=row)
 
 
 async def void(row: GameRecord) -> None:

@@ -7,7 +7,7 @@ from core.engine import Game, Message, Outcome
 from core.storage.models import GameRecord, Identity
 
 from . import outbox
-from .codec import message_to_json
+from .payloads import PostPayload, message_part
 from .stored import seat_identities
 
 
@@ -20,9 +20,8 @@ async def deliver_outcome(row: GameRecord, game: Game, outcome: Outcome,
     host = await Identity.get(id=row.host_id)
     chat = await row.chat
     for message in outcome.messages:
-        payload = {**message_to_json(message), "seq": row.version}  # the command behind it
-        if urgent:
-            payload["urgent"] = True
+        payload = PostPayload((message_part(message),), urgent=urgent,
+                              seq=row.version)  # the command behind it
         for person in _readers(game, message, seats, host):
             if person is None:
                 await outbox.to_group(chat, payload, game=row)

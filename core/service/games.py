@@ -6,8 +6,6 @@ deadline. The rooms it calls on have one job each: `stored` (rows, replay, locks
 
 from __future__ import annotations
 
-from typing import Any
-
 from core.engine import Close, Command, Game, GameSetup, Host, Outcome, Refused, Vote
 from core.engine.commands import MarkEarly
 from core.engine.messages import NOTED
@@ -18,10 +16,11 @@ from . import outbox
 from .ballots import close_ballot, open_ballot, tally
 from .build import build_of
 from .clock import Clock
-from .codec import command_to_json, encode, text_payload
+from .codec import command_to_json, encode
 from .deadlines import Deadlines, void
 from .delivery import deliver_outcome
 from .muting import silence_removed, unmute_the_dead
+from .payloads import PostPayload, post
 from .prompts import close_keyboards, offer_keyboards
 from .replies import Reply
 from .stored import encode_snapshot, relock, replayed, setup_to_json
@@ -48,7 +47,7 @@ class Games:
         self.cache.pop(game_id, None)
 
     async def start(self, row: GameRecord, setup: GameSetup,
-                    announce: dict[str, Any] | None = None) -> Game:
+                    announce: PostPayload | None = None) -> Game:
         """Deal and begin; `announce` is told to the group first, before the opening and the
         first window's ballot (only once the setup is known to be valid)."""
         game = Game(load_ruleset(row.ruleset), setup)
@@ -81,7 +80,7 @@ class Games:
             if refusal_as_reply:
                 raise Reply(refusal.key, refusal.plural, refusal.count, **params) from None
             if sender is not None:
-                await outbox.to_person(sender, text_payload(
+                await outbox.to_person(sender, post(
                     refusal.key, refusal.plural, refusal.count, **params), game=row)
             return False
         self.forget(row.id)  # until the transaction has stored it

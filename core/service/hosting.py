@@ -9,11 +9,12 @@ from core.storage.models import Deadline, GameRecord, Identity, Seat
 from . import texts
 from .context import ServiceContext
 from .names import Roster
+from .ports import UserRef
 from .recap import brief_newcomer, newcomer_named
 from .replies import Reply
 from .teams import sync_teams
 
-Mentioned = tuple[tuple[str, str, str | None], ...]  # see Incoming.mentioned
+Mentioned = tuple[tuple[UserRef, str, str | None], ...]  # see Incoming.mentioned
 HOST_WORDS = {"pause", "resume", "extend", "force", "modkill", "replace", "announce"}
 MAX_EXTEND_MINUTES = 7 * 24 * 60
 

@@ -15,10 +15,10 @@ from core.storage.models import DUE_STATES, Chat, Deadline, GameRecord, Identity
 
 from . import outbox, texts
 from .buttons import signup_buttons
-from .codec import text_payload
 from .context import ServiceContext
 from .muting import unmute_the_dead
 from .pace import DEFAULT_TZ, PACES, time_left, valid_timezone
+from .payloads import KeyboardPayload, PostPayload, part, post
 from .reach import chat_title
 from .replies import Reply
 from .settings import changed_settings, options_overview, role_id_named, role_line
@@ -41,19 +41,19 @@ class Lobby:
 
     # ------------------------------------------------------------------ information
     async def _cmd_help(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
-        await outbox.to_group(chat, text_payload(texts.HELP_GROUP))
+        await outbox.to_group(chat, post(texts.HELP_GROUP))
 
     async def _cmd_rules(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         row = await self.service.current_game(chat)
         ruleset = load_ruleset(row.ruleset if row else _default_ruleset())
-        await outbox.to_group(chat, text_payload(ruleset.summary), game=row)
+        await outbox.to_group(chat, post(ruleset.summary), game=row)
 
     async def _cmd_roles(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         """The roles of the rule set; in a running game those in play, one line each."""
         row = await self.service.current_game(chat)
         ruleset = load_ruleset(row.ruleset if row else _default_ruleset())
         if row is None or row.status != "running":
-            await outbox.to_group(chat, text_payload(
+            await outbox.to_group(chat, post(
                 texts.ROLES_IN_RULESET, ruleset=Ref("ruleset", ruleset.id),
                 roles=tuple(Ref("role", r) for r in ruleset.roles)), game=row)
             return
@@ -62,8 +62,8 @@ class Lobby:
             raise Reply(texts.ROLES_SECRET)
         in_play = [r for r in ruleset.roles if any(p.role == r for p in
                                                    game.state.players.values())]
-        await outbox.to_group(chat, {**text_payload(texts.ROLES_IN_PLAY), "more": [
-            role_line(ruleset, r) for r in in_play]}, game=row)
+        await outbox.to_group(chat, PostPayload((part(texts.ROLES_IN_PLAY), *(
+            role_line(ruleset, r) for r in in_play))), game=row)
 
     async def _cmd_role(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         """/role NAME: what a role does, from its role card (a name in any language)."""
@@ -71,7 +71,8 @@ class Lobby:
         ruleset = load_ruleset(row.ruleset if row else _default_ruleset())
         if not rest.strip():
             raise Reply(texts.ROLE_NEEDED)
-        await outbox.to_group(chat, role_line(ruleset, role_id_named(ruleset, rest)), game=row)
+        line = role_line(ruleset, role_id_named(ruleset, rest))
+        await outbox.to_group(chat, PostPayload((line,)), game=row)
 
     async def _cmd_status(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         row = await self.service.current_game(chat)
@@ -79,26 +80,26 @@ class Lobby:
             raise Reply(texts.NO_GAME)
         if row.status == "lobby":
             seats = await Seat.filter(game_id=row.id, active=True).count()
-            await outbox.to_group(chat, text_payload(
+            await outbox.to_group(chat, post(
                 texts.STATUS_LOBBY, ruleset=Ref("ruleset", row.ruleset), count=seats,
                 needed=load_ruleset(row.ruleset).min_players), game=row)
             changed = changed_settings(row, self.service.defaults.pace)
             if changed:
-                await outbox.to_group(chat, text_payload(texts.STATUS_SETTINGS,
+                await outbox.to_group(chat, post(texts.STATUS_SETTINGS,
                                                          settings=changed), game=row)
             return
         game = await self.service.games.load(row)
         deadline = await Deadline.filter(game_id=row.id, state="pending").first()
         left = "—" if deadline is None else time_left(deadline.due_at - self.service.clock.now())
-        await outbox.to_group(chat, text_payload(texts.STATUS, ruleset=Ref("ruleset", row.ruleset),
+        await outbox.to_group(chat, post(texts.STATUS, ruleset=Ref("ruleset", row.ruleset),
                                                  phase=str(game.state.phase), left=left),
                               game=row)
         if game.state.paused:
-            await outbox.to_group(chat, text_payload(texts.STATUS_PAUSED), game=row)
+            await outbox.to_group(chat, post(texts.STATUS_PAUSED), game=row)
         if game.ruleset.voting_open(game):
             waiting = tuple(Ref("player", p.pid) for p in game.state.living()
                             if p.pid not in game.state.votes)
-            await outbox.to_group(chat, text_payload(texts.STATUS_WAITING, names=waiting),
+            await outbox.to_group(chat, post(texts.STATUS_WAITING, names=waiting),
                                   game=row)
 
     # ------------------------------------------------------------------ sign-up
@@ -116,12 +117,12 @@ class Lobby:
         if not person.anonymous:
             await self._not_elsewhere(person)
         row = await GameRecord.create(chat=chat, ruleset=ruleset_id, host=person,
-                                      settings={"pace": self.service.defaults.pace,
-                                                "tz": self.service.defaults.timezone,
-                                                "roles": None, "options": {}})
+                                   settings={"pace": self.service.defaults.pace,
+                                             "tz": self.service.defaults.timezone,
+                                             "roles": None, "options": {}})
         await self._tell_the_waiting(chat, row)
         if person.anonymous:  # hosts, but is nobody the bot could seat or write to
-            await outbox.to_group(chat, text_payload(texts.ANONYMOUS_HOST), game=row)
+            await outbox.to_group(chat, post(texts.ANONYMOUS_HOST), game=row)
             await self._signup_message(row, chat, [])
             return
         await Seat.create(game=row, identity=person, pid="", position=0)
@@ -137,7 +138,7 @@ class Lobby:
             waiting.append(person.id)
             chat.settings = {**(chat.settings or {}), "waiting": waiting}
             await chat.save(update_fields=["settings"])
-        await outbox.to_person(person, text_payload(texts.NEXTGAME_NOTED,
+        await outbox.to_person(person, post(texts.NEXTGAME_NOTED,
                                                     chat=chat_title(chat)))
 
     async def _tell_the_waiting(self, chat: Chat, row: GameRecord) -> None:
@@ -145,7 +146,7 @@ class Lobby:
         if not waiting:
             return
         for person in await Identity.filter(id__in=waiting):
-            await outbox.to_person(person, text_payload(
+            await outbox.to_person(person, post(
                 texts.NEXTGAME_OPEN, chat=chat_title(chat), ruleset=Ref("ruleset", row.ruleset)),
                 game=row)
         chat.settings = {k: v for k, v in chat.settings.items() if k != "waiting"}
@@ -156,11 +157,12 @@ class Lobby:
         (one group message instead of one per join: groups have a small message budget).
         Its buttons open the private chat, where the bot may then write to the player."""
         host = await Identity.get(id=row.host_id)
-        await outbox.to_group(chat, {
-            **text_payload(texts.SIGNUP_OPEN, host=host.name, ruleset=Ref("ruleset", row.ruleset)),
-            "more": [text_payload(texts.SIGNUP_LIST, count=len(names), names=", ".join(names))]
-            if names else [],  # an empty list would print as a bare dot (an anonymous host)
-            "replace": f"signup-{row.id}"}, game=row, buttons=await signup_buttons(row))
+        listed = (part(texts.SIGNUP_LIST, count=len(names), names=", ".join(names)),) \
+            if names else ()  # an empty list would print as a bare dot (an anonymous host)
+        await outbox.to_group(chat, KeyboardPayload(
+            (part(texts.SIGNUP_OPEN, host=host.name, ruleset=Ref("ruleset", row.ruleset)),
+             *listed), await signup_buttons(row),
+            f"signup-{row.id}"), game=row)
 
     async def _not_elsewhere(self, person: Identity, allowed: GameRecord | None = None) -> None:
         seats = await Seat.filter(identity_id=person.id, active=True,
@@ -196,13 +198,13 @@ class Lobby:
             await self._not_elsewhere(person, allowed=row)
             count = await Seat.filter(game_id=row.id, active=True).count()
             await Seat.create(game=row, identity=person, pid="", position=count)
-            await outbox.to_person(person, text_payload(texts.JOINED_PRIVATE), game=row)
+            await outbox.to_person(person, post(texts.JOINED_PRIVATE), game=row)
         else:
             if seat is None:
                 raise Reply(texts.NOT_JOINED)
             seat.active = False
             await seat.save(update_fields=["active"])
-            await outbox.to_person(person, text_payload(texts.LEFT_PRIVATE), game=row)
+            await outbox.to_person(person, post(texts.LEFT_PRIVATE), game=row)
         names = [s.identity.name for s in await Seat.filter(game_id=row.id, active=True)
                  .order_by("position").prefetch_related("identity")]
         await self._signup_message(row, chat, names)
@@ -226,7 +228,7 @@ class Lobby:
             raise Reply(texts.NOT_HOST)
         chat.locale = wanted
         await chat.save(update_fields=["locale"])
-        await outbox.to_group(chat, text_payload(texts.LANGUAGE_SET))
+        await outbox.to_group(chat, post(texts.LANGUAGE_SET))
 
     async def _cmd_pace(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         row = await self._host_lobby(chat, person, admin)
@@ -237,16 +239,16 @@ class Lobby:
         row.settings = {**row.settings, "pace": words[0],
                         "tz": words[1] if len(words) > 1 else row.settings.get("tz", DEFAULT_TZ)}
         await row.save(update_fields=["settings"])
-        await outbox.to_group(chat, text_payload(texts.SETTING_CHANGED, name="pace",
+        await outbox.to_group(chat, post(texts.SETTING_CHANGED, name="pace",
                                                  value=" ".join(words)), game=row)
 
     async def _cmd_setroles(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         if not rest.strip():  # alone: the list as it stands, changing nothing
             row = await self._lobby_row(chat)
             roles = (row.settings or {}).get("roles")
-            await outbox.to_group(chat, text_payload(
+            await outbox.to_group(chat, post(
                 texts.ROLES_CURRENT, roles=tuple(Ref("role", r) for r in roles))
-                if roles else text_payload(texts.ROLES_BY_DEFAULT), game=row)
+                if roles else post(texts.ROLES_BY_DEFAULT), game=row)
             return
         row = await self._host_lobby(chat, person, admin)
         ruleset = load_ruleset(row.ruleset)
@@ -256,7 +258,7 @@ class Lobby:
             roles = [role_id_named(ruleset, r) for r in rest.split(",") if r.strip()]
         row.settings = {**row.settings, "roles": roles}
         await row.save(update_fields=["settings"])
-        await outbox.to_group(chat, text_payload(texts.SETTING_CHANGED, name="roles",
+        await outbox.to_group(chat, post(texts.SETTING_CHANGED, name="roles",
                                                  value=", ".join(roles or ["default"])),
                               game=row)
 
@@ -275,7 +277,7 @@ class Lobby:
         row.settings = {**row.settings, "options": {**row.settings.get("options", {}),
                                                     name: value}}
         await row.save(update_fields=["settings"])
-        await outbox.to_group(chat, text_payload(texts.SETTING_CHANGED, name=name,
+        await outbox.to_group(chat, post(texts.SETTING_CHANGED, name=name,
                                                  value=raw.strip()), game=row)
 
     async def _cmd_spectators(self, rest: str, chat: Chat, person: Identity,
@@ -294,7 +296,7 @@ class Lobby:
         else:
             raise Reply(texts.BAD_LINK)
         await chat.save(update_fields=["settings"])
-        await outbox.to_group(chat, text_payload(reply), game=row)
+        await outbox.to_group(chat, post(reply), game=row)
 
     async def _cmd_startgame(self, rest: str, chat: Chat, person: Identity,
                              admin: bool) -> None:
@@ -322,7 +324,7 @@ class Lobby:
             options=tuple({**pace_defaults, **settings.get("options", {})}.items()),
             at=self.service.clock.now())
         try:  # "the game begins" comes before the opening and the first ballot
-            await self.service.games.start(row, setup, announce=text_payload(texts.STARTED))
+            await self.service.games.start(row, setup, announce=post(texts.STARTED))
         except SetupError as err:
             raise Reply(err.key, **err.params) from None
 
@@ -354,13 +356,12 @@ class Lobby:
             await close_teams(row)
         await Deadline.filter(game_id=row.id, state__in=DUE_STATES).update(state="void")
         self.service.games.forget(row.id)
-        await outbox.to_group(chat, text_payload(texts.CANCELLED, host=person.name))
+        await outbox.to_group(chat, post(texts.CANCELLED, host=person.name))
         if row.setup is not None:  # the roles are no secret any more
             game = await self.service.games.load(row)
-            await outbox.to_group(chat, {**text_payload(texts.ROLES_REVEALED), "more": [
-                text_payload(texts.PLAYER_WAS, name=Ref("player", p.pid),
-                             role=Ref("role", p.role))
-                for p in game.state.players.values()]}, game=row)
+            await outbox.to_group(chat, PostPayload((part(texts.ROLES_REVEALED), *(
+                part(texts.PLAYER_WAS, name=Ref("player", p.pid), role=Ref("role", p.role))
+                for p in game.state.players.values()))), game=row)
 
     async def move_seat(self, row: GameRecord, pid: str, newcomer: Identity) -> Identity:
         """The host replaced a player: the seat goes to the newcomer's account; the old

@@ -7,7 +7,7 @@ from core.engine import Game
 from core.storage.models import GameRecord
 
 from . import outbox, texts
-from .codec import text_payload
+from .payloads import post
 from .stored import seat_identities
 
 
@@ -25,7 +25,7 @@ async def silence_removed(row: GameRecord, pids: list[str]) -> None:
             continue
         await outbox.silence(chat, person, muted=True, game=row)
         if link:
-            await outbox.to_person(person, text_payload(texts.SPECTATORS_INVITE, link=link),
+            await outbox.to_person(person, post(texts.SPECTATORS_INVITE, link=link),
                                    game=row)
 
 

@@ -1,13 +1,71 @@
-"""What the service and the adapters exchange: incoming updates, outgoing messages, errors."""
+"""What the service and the adapters exchange: refs, incoming updates, outgoing messages and
+orders, errors.
+
+Outgoing messages are typed: a `Post` (a text), a `Ballot` (the group's vote with its
+options), a `Keyboard` (a message with buttons that is no vote); an adapter renders each kind
+by a method of its own (`send_post`, `send_ballot`, `send_keyboard`), never by guessing from
+a message's fields. Orders change a chat instead of posting to it: `Silence`, `TeamRoom`.
+A `Picture` (a document or photo with a caption) will join the messages the same way: a
+kind here, a method on every adapter, a case in the deliverer's dispatch.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal, NamedTuple, Protocol
+from dataclasses import dataclass
+from typing import ClassVar, Literal, NamedTuple, Protocol
 
-#: A chat ref may name one thread of a chat (a Telegram forum topic): "<chat>#<thread>".
-#: What happens to a chat (it moves, the bot is removed) happens to all of its threads.
-THREAD_SEPARATOR = "#"
+
+@dataclass(frozen=True, slots=True)
+class ChatRef:
+    """A group chat as its platform names it, or one topic of it (a Telegram forum topic:
+    each topic is a chat of its own to the service, with its own game and language). What
+    happens to a chat (it moves, the bot is removed) happens to all of its topics.
+
+    Stored as text, `str(ref)`: "<chat>" or "<chat>#<topic>"; `ChatRef.parse` reads it back.
+    """
+
+    chat: str
+    topic: str | None = None
+
+    SEPARATOR: ClassVar[str] = "#"
+
+    def __str__(self) -> str:
+        return self.chat if self.topic is None else f"{self.chat}{self.SEPARATOR}{self.topic}"
+
+    @classmethod
+    def parse(cls, text: str) -> ChatRef:
+        chat, _, topic = text.partition(cls.SEPARATOR)
+        return cls(chat, topic or None)
+
+    @property
+    def whole(self) -> ChatRef:
+        """The chat itself, without the topic."""
+        return ChatRef(self.chat)
+
+    def topics_prefix(self) -> str:
+        """What the stored refs of this chat's topics begin with."""
+        return f"{self.chat}{self.SEPARATOR}"
+
+
+@dataclass(frozen=True, slots=True)
+class UserRef:
+    """A person as their platform names them (a Telegram user id, a Matrix user id).
+    `anonymous`: no person the bot can write to, mute or invite stands behind it (a Telegram
+    admin posting as the group); what is sent to them goes where they posted."""
+
+    id: str
+    anonymous: bool = False
+
+    def __str__(self) -> str:
+        return self.id
+
+
+@dataclass(frozen=True, slots=True)
+class Reader:
+    """The one person a private message is for: who they are and the name they go by."""
+
+    user: UserRef
+    name: str
 
 
 #: What a platform can tell the service about a person, for the service to tell them (and,
@@ -22,32 +80,32 @@ Situation = Literal["edited", "unreadable", "encrypted_room", "invite_waiting"]
 class Incoming:
     """One update from a platform, already stripped of platform types.
 
-    `chat` is the group chat's ref, or None for a private message to the bot; `button` is the
-    opaque token of a pressed button; `admin` says the platform knows the sender as a chat admin;
-    `team` is the key of the team room (see `TeamRoom`) the text was written in: the room's
-    members read it there already, so it only counts as the sender's activity. `anonymous`
-    says the sender is not a person the bot can seat or write to (a Telegram admin posting as
-    the group); `handle` is the sender's public @username, if the platform has one; `chat_title` the
-    group's name. `situation` is news about the person rather than a command (see
-    `Situation`): the service tells them, and where it says so their game's group.
+    `user` is the sender (an anonymous one is not a person the bot can seat or write to: a
+    Telegram admin posting as the group); `chat` is the group chat's ref, or None for a
+    private message to the bot; `button` is the opaque token of a pressed button; `admin`
+    says the platform knows the sender as a chat admin; `team` is the key of the team room
+    (see `TeamRoom`) the text was written in: the room's members read it there already, so
+    it only counts as the sender's activity. `handle` is the sender's public @username, if
+    the platform has one; `chat_title` the group's name. `situation` is news about the
+    person rather than a command (see `Situation`): the service tells them, and where it
+    says so their game's group.
     """
 
     platform: str
     update_id: str
-    user: str
+    user: UserRef
     user_name: str
     text: str = ""
-    chat: str | None = None
+    chat: ChatRef | None = None
     button: str | None = None
     admin: bool = False
     locale_hint: str | None = None
     team: str | None = None
-    anonymous: bool = False
     handle: str | None = None
     chat_title: str | None = None
     # the people the message points at, as the platform knows them: the author of the
-    # message it replies to, then those it mentions — (user ref, display name, @username)
-    mentioned: tuple[tuple[str, str, str | None], ...] = ()
+    # message it replies to, then those it mentions — (user, display name, @username)
+    mentioned: tuple[tuple[UserRef, str, str | None], ...] = ()
     situation: Situation | None = None
 
     @property
@@ -72,21 +130,52 @@ class ButtonOut(NamedTuple):
     start: bool = False
 
 
+# `urgent` on a message: the reader must act on it or learn what a window decided (a role
+# card, a prompt, the vote's opening, a result, a reminder): platforms that keep a bot's
+# ordinary messages quiet make this one notify. `replace`: the message is a newer version of
+# the one with this key (edited in place); every version of one message is of the same kind.
+
+
 @dataclass(frozen=True, slots=True)
-class Outgoing:
-    """A rendered message for an adapter to send."""
+class Post:
+    """A text, to a group (a topic of it) or to one person."""
 
     outbox_id: int
-    chat_ref: str
-    private: bool
+    to: ChatRef | Reader
     text: str
-    recipient: str | None = None  # the display name of a private message's reader
-    buttons: tuple[ButtonOut, ...] = field(default=())
-    replace: str | None = None  # a newer version of the message with this key (edit in place)
-    # the reader must act on it or learn what a window decided (a role card, a prompt, the
-    # vote's opening, a result, a reminder): platforms that keep a bot's ordinary messages
-    # quiet make this one notify
+    replace: str | None = None
     urgent: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Ballot:
+    """The group's vote: the question (with the live tally, later the count that decided)
+    and its options. Matrix shows it as polls, Telegram as an inline keyboard. The last
+    version has no options: the vote is over (a poll ends, the keyboard goes)."""
+
+    outbox_id: int
+    to: ChatRef
+    text: str
+    options: tuple[ButtonOut, ...]
+    replace: str  # the ballot's key: every version after the first edits it
+    urgent: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Keyboard:
+    """A message with buttons that is no vote: a private prompt, a confirmation, the
+    group's sign-up (its `start` buttons open the presser's private chat). A version
+    without buttons closes it (the choice is over)."""
+
+    outbox_id: int
+    to: ChatRef | Reader
+    text: str
+    buttons: tuple[ButtonOut, ...]
+    replace: str | None = None
+    urgent: bool = False
+
+
+Outgoing = Post | Ballot | Keyboard
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,27 +184,30 @@ class Silence:
     Adapters that cannot do it where they lack the rights simply return."""
 
     outbox_id: int
-    chat_ref: str
-    user_ref: str
+    chat: ChatRef
+    user: UserRef
     muted: bool
 
 
 @dataclass(frozen=True, slots=True)
 class TeamRoom:
     """A team chat of a game (engine `TeamChat`) as it should be now: a platform whose bot
-    can create rooms keeps one room per `key` with exactly these `members` (user refs),
-    inviting and removing people to match; the others return, as their players talk through
-    relays in private chats. `title` and `about` are rendered in the game's language."""
+    can create rooms keeps one room per `key` with exactly these `members`, inviting and
+    removing people to match; the others return, as their players talk through relays in
+    private chats. `title` and `about` are rendered in the game's language."""
 
     outbox_id: int
-    chat_ref: str  # the game's group chat
+    chat: ChatRef  # the game's group chat
     key: str  # "<game id>/<team chat key>", stable for the game
     title: str
     about: str
-    members: tuple[str, ...]
+    members: tuple[UserRef, ...]
     # the game is over: `about` is a farewell posted in the room, which the bot then leaves
     # (the players keep it and may go on talking); `members` is empty
     closed: bool = False
+
+
+Order = Silence | TeamRoom
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,12 +233,12 @@ class ChatEvent:
     """
 
     platform: str
-    chat_ref: str
+    chat: ChatRef
     kind: Literal["moved", "lost", "restored", "rights"]
-    new_ref: str | None = None
+    new_ref: ChatRef | None = None
     reason: str | None = None
     can_restrict: bool | None = None
-    whole: bool = True  # the chat with all of its threads, or (False) this thread alone
+    whole: bool = True  # the chat with all of its topics, or (False) this topic alone
 
 
 class TransientError(Exception):
@@ -169,7 +261,7 @@ class UnknownOutcome(Exception):
 class ChatMoved(TransientError):
     """The chat has a new ref (see `ChatEvent` "moved"); the message is to be sent there."""
 
-    def __init__(self, message: str, new_ref: str) -> None:
+    def __init__(self, message: str, new_ref: ChatRef) -> None:
         super().__init__(message, retry_after=None)
         self.new_ref = new_ref
 
@@ -198,29 +290,38 @@ class Unreachable(PermanentError):
 
 
 class Adapter(Protocol):
-    """What the outbox needs of a platform. Optional: `cost(message) -> int`, how many
-    platform messages one outgoing message becomes (a long text split in parts), for the rate
-    limits; without it every message costs one. Optional: `command_prefix`, how people type
-    a command there ("!" on Matrix): texts are rendered with it; without it, "/"."""
+    """What the outbox needs of a platform: one method per kind of message and order, each
+    delivering it or raising TransientError / PermanentError / Unreachable (and the others
+    above).
+
+    Optional: `cost(message) -> int`, how many platform messages one outgoing message becomes
+    (a long text split in parts), for the rate limits; without it every message costs one.
+    `command_prefix`, how people type a command there ("!" on Matrix): texts are rendered
+    with it; without it, "/". `async can_resend(chat_ref, replace) -> bool`, whether sending
+    a message again that may already have arrived (a crash came between handing it over and
+    marking it sent) is harmless: an edit of a known message, or a send the platform
+    deduplicates (`chat_ref` is the stored ref of the group, or of the reader); without it,
+    such a message is given up rather than maybe announced twice."""
 
     platform: str
     limits: RateLimits
 
-    async def send(self, message: Outgoing) -> None:
-        """Deliver one message or raise TransientError / PermanentError / Unreachable."""
+    async def send_post(self, post: Post) -> None:
+        """Post a text, or edit the earlier version with its `replace` key."""
+        ...
+
+    async def send_ballot(self, ballot: Ballot) -> None:
+        """Open the group's vote, show its tally, or close it (no options)."""
+        ...
+
+    async def send_keyboard(self, keyboard: Keyboard) -> None:
+        """Post a message with buttons, or edit the earlier version."""
         ...
 
     async def silence(self, order: Silence) -> None:
-        """Apply a mute or unmute, or raise as `send` does."""
+        """Apply a mute or unmute."""
         ...
 
     async def team(self, order: TeamRoom) -> None:
-        """Create or update a team room, or return where the platform has none; raise as
-        `send` does."""
-        ...
-
-    async def can_resend(self, chat_ref: str, replace: str | None) -> bool:
-        """Whether sending a message again that may already have arrived (a crash came
-        between handing it over and marking it sent) is harmless: an edit of a known message,
-        or a send the platform deduplicates."""
+        """Create or update a team room, or return where the platform has none."""
         ...

@@ -12,10 +12,10 @@ from core.i18n import available_locales
 from core.storage.models import Deadline, GameRecord, Identity, Seat
 
 from . import outbox, texts
-from .codec import text_payload
 from .context import ServiceContext
 from .names import Roster
 from .pace import time_left
+from .payloads import post
 from .recap import recap
 from .replies import Reply
 
@@ -29,7 +29,7 @@ class PrivateChats:
         word = word.lower()
         await outbox.reopen(person)
         if word in ("help", "start") and not rest:
-            await outbox.to_person(person, text_payload(texts.HELP_PRIVATE))
+            await outbox.to_person(person, post(texts.HELP_PRIVATE))
             return
         if word == "start":  # a deep link from a group button: press it here
             await self.service.press_token(rest.strip(), person, in_private=True)
@@ -85,17 +85,17 @@ class PrivateChats:
         open_now = [s.id for s in game.ruleset.prompted(game, player)] if player.alive else []
         voting = player.alive and game.ruleset.voting_open(game) and \
             pid not in game.state.votes
-        await outbox.to_person(person, text_payload(
+        await outbox.to_person(person, post(
             texts.STATUS, ruleset=Ref("ruleset", row.ruleset), phase=str(game.state.phase),
             left=left), game=row)
         if open_now:
-            await outbox.to_person(person, text_payload(
+            await outbox.to_person(person, post(
                 texts.OPEN_FOR_YOU, actions=tuple(Ref("action", a) for a in open_now)),
                 game=row)
         elif voting:
-            await outbox.to_person(person, text_payload(texts.VOTE_OPEN_FOR_YOU), game=row)
+            await outbox.to_person(person, post(texts.VOTE_OPEN_FOR_YOU), game=row)
         else:
-            await outbox.to_person(person, text_payload(texts.NOTHING_OPEN), game=row)
+            await outbox.to_person(person, post(texts.NOTHING_OPEN), game=row)
         await recap(row, person)
 
     def _act(self, game: Any, pid: str, action: str, rest: str, roster: Roster,
@@ -123,4 +123,4 @@ class PrivateChats:
             raise Reply(texts.UNKNOWN_LANGUAGE, names=", ".join(available_locales()))
         person.locale = wanted
         await person.save(update_fields=["locale"])
-        await outbox.to_person(person, text_payload(texts.LANGUAGE_SET))
+        await outbox.to_person(person, post(texts.LANGUAGE_SET))

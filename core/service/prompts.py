@@ -4,7 +4,7 @@ and every keyboard closed with its window."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.engine import Act, ActionSpec, Game
@@ -14,7 +14,8 @@ from core.storage.models import GameRecord, Identity, Prompt
 
 from . import outbox, texts
 from .buttons import button
-from .codec import encode, text_payload
+from .codec import encode
+from .payloads import KeyboardPayload, Part, StoredButton, part
 from .replies import Reply
 from .stored import seat_identities
 
@@ -55,7 +56,7 @@ async def _keyboard(row: GameRecord, game: Game, p: Player, specs: Sequence[Acti
     if buttons:
         buttons.append(await button(row, p.pid, {"key": texts.PASS_BUTTON},
                                     {"type": "act", "action": "pass", "targets": []}))
-        await _offer(row, person, text_payload(
+        await _offer(row, person, part(
             texts.ACTION_PROMPT, action=tuple(Ref("action", s.id) for s in pressable)),
             buttons)
     for spec in specs:
@@ -77,7 +78,7 @@ async def _first_pick(row: GameRecord, game: Game, p: Player, spec: ActionSpec,
             buttons.append(await button(row, p.pid, encode(Ref("player", first)), {
                 "type": "pick", "action": spec.id, "targets": [first]}))
     if buttons:
-        await _offer(row, person, text_payload(
+        await _offer(row, person, part(
             texts.PICK_FIRST, action=Ref("action", spec.id), command=spec.id), buttons)
 
 
@@ -90,7 +91,7 @@ async def second_pick(row: GameRecord, game: Game, pid: str, action: str, first:
                if second != first and game.check(Act(pid, action, (first, second))) is None]
     if not buttons:
         raise Reply(texts.PICK_NONE)
-    await _offer(row, person, text_payload(
+    await _offer(row, person, part(
         texts.PICK_NEXT, action=Ref("action", action), name=Ref("player", first)), buttons)
 
 
@@ -102,19 +103,19 @@ async def _role_keyboard(row: GameRecord, game: Game, p: Player, spec: ActionSpe
                for role_id in game.ruleset.roles
                if game.check(Act(p.pid, spec.id, (), None, role_id)) is None]
     if buttons:
-        await _offer(row, person, text_payload(
+        await _offer(row, person, part(
             texts.PICK_ROLE, action=Ref("action", spec.id), command=spec.id), buttons)
 
 
-async def _offer(row: GameRecord, person: Identity, payload: dict[str, Any],
-                 buttons: list[dict[str, Any]]) -> None:
+async def _offer(row: GameRecord, person: Identity, prompt: Part,
+                 buttons: list[StoredButton]) -> None:
     """A private keyboard of this window, remembered so that it closes with the window."""
     offered = await Prompt.filter(game_id=row.id, window=row.window).count()
     replace = f"choices-{row.id}-{row.window}-{offered}"
-    await outbox.to_person(person, {**payload, "replace": replace, "urgent": True},
-                           game=row, buttons=buttons)
+    await outbox.to_person(person, KeyboardPayload((prompt,), tuple(buttons), replace,
+                                                   urgent=True), game=row)
     await Prompt.create(game=row, window=row.window, identity=person, message_key=replace,
-                        payload=payload)
+                        payload=prompt.to_json())
 
 
 async def show_choice(row: GameRecord, person: Identity, token: str) -> None:
@@ -125,13 +126,13 @@ async def show_choice(row: GameRecord, person: Identity, token: str) -> None:
                                      identity_id=person.id).order_by("id"):
         version = await outbox.newest_version(row.id, entry.message_key,
                                               identity_id=person.id)
-        buttons = (version.payload.get("buttons") or []) if version is not None else []
-        pressed = next((b for b in buttons if b["token"] == token), None)
+        buttons = outbox.offered_buttons(version)
+        pressed = next((b for b in buttons if b.token == token), None)
         if pressed is None:
             continue
-        await outbox.to_person(person, {**entry.payload, "more": [
-            choice_part(pressed["label"])], "replace": entry.message_key},
-            game=row, buttons=buttons)
+        await outbox.to_person(person, KeyboardPayload(
+            (Part.from_json(entry.payload), choice_part(pressed.label)), buttons,
+            entry.message_key), game=row)
         return
 
 
@@ -139,22 +140,21 @@ async def close_keyboards(row: GameRecord) -> None:
     """The window has closed: each private keyboard it offered is edited into its last
     version, without buttons and saying so (a press would only be answered as stale)."""
     offered = Prompt.filter(game_id=row.id, window=row.window)
-    entries = await offered.order_by("id").prefetch_related("identity")
-    for entry in entries:
-        await outbox.to_person(entry.identity, {
-            **entry.payload, "more": [text_payload(texts.CHOICES_CLOSED)],
-            "replace": entry.message_key}, game=row)
+    for entry in await offered.order_by("id").prefetch_related("identity"):
+        await outbox.to_person(entry.identity, KeyboardPayload(
+            (Part.from_json(entry.payload), part(texts.CHOICES_CLOSED)), (),
+            entry.message_key), game=row)
     await offered.delete()
 
 
-def choice_part(label: dict[str, Any]) -> dict[str, Any]:
+def choice_part(label: Mapping[str, Any]) -> Part:
     """"Your choice now: …" for a pressed button's label (a name, a role, an action)."""
     if "key" in label and label["key"] == texts.PASS_BUTTON:
-        return text_payload(texts.CHOICE_PASS)
+        return part(texts.CHOICE_PASS)
     if "key" in label:  # "{action}: {name}" or "{action}!": the same words, as a choice
         params = label.get("params") or {}
         key = texts.CHOICE_ACTION_ON if "name" in params else texts.CHOICE_ACTION
-        return {"key": key, "plural": None, "count": None, "params": params}
+        return Part(key, params=params)
     if "ref" in label:
-        return {**text_payload(texts.CHOICE_NOW), "params": {"choice": label}}
-    return text_payload(texts.CHOICE_NOW, choice=str(label.get("text", "")))
+        return Part(texts.CHOICE_NOW, params={"choice": dict(label)})
+    return part(texts.CHOICE_NOW, choice=str(label.get("text", "")))

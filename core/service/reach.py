@@ -24,10 +24,10 @@ from core.storage.models import (
 )
 
 from . import outbox, texts
-from .codec import text_payload
 from .context import ServiceContext
 from .muting import unmute_the_dead
-from .ports import THREAD_SEPARATOR, ChatEvent
+from .payloads import SilencePayload, post, to_json
+from .ports import ChatEvent, ChatRef
 from .teams import close_teams
 
 log = logging.getLogger(__name__)
@@ -43,11 +43,12 @@ WAITING = ("pending", "sending", "lost")  # outbox rows not yet posted
 
 
 async def family(platform: str, ref: str, whole: bool = True) -> list[Chat]:
-    """The chat `ref` names and, for a whole chat, each of its threads."""
-    if THREAD_SEPARATOR in ref or not whole:
+    """The chat `ref` names and, for a whole chat, each of its topics."""
+    chat = ChatRef.parse(ref)
+    if chat.topic is not None or not whole:
         return await Chat.filter(platform=platform, ref=ref)
     return await Chat.filter(platform=platform, ref=ref) + await Chat.filter(
-        platform=platform, ref__startswith=ref + THREAD_SEPARATOR)
+        platform=platform, ref__startswith=chat.topics_prefix())
 
 
 def _moved_ref(ref: str, old: str, new: str) -> str:
@@ -61,15 +62,15 @@ class Reach:
         self.service = service
 
     async def apply(self, event: ChatEvent) -> None:
+        ref = str(event.chat)  # as the chats are stored
         if event.kind == "moved" and event.new_ref:
-            await self.moved(event.platform, event.chat_ref, event.new_ref)
+            await self.moved(event.platform, ref, str(event.new_ref))
         elif event.kind == "lost":
-            await self.lost(event.platform, event.chat_ref, event.reason or "removed",
-                            event.whole)
+            await self.lost(event.platform, ref, event.reason or "removed", event.whole)
         elif event.kind == "restored":
-            await self.restored(event.platform, event.chat_ref, event.whole)
+            await self.restored(event.platform, ref, event.whole)
         elif event.kind == "rights" and event.can_restrict:
-            await self.may_restrict(event.platform, event.chat_ref)
+            await self.may_restrict(event.platform, ref)
 
     # ------------------------------------------------------------------ a chat moves
     async def moved(self, platform: str, old: str, new: str) -> None:
@@ -99,7 +100,8 @@ class Reach:
         version = await outbox.newest_version(row.id, live, statuses=["sent", *WAITING])
         if version is not None and version.status == "sent":  # else a newer one waits: it
             await Outbox.create(game_id=row.id, platform=chat.platform,  # posts anew there
-                                chat_ref=chat.ref, private=False, payload=version.payload)
+                                chat_ref=chat.ref, private=False,
+                                payload=to_json(outbox.stored(version)))
 
     # ------------------------------------------------------------------ the bot loses a chat
     async def lost(self, platform: str, ref: str, reason: str, whole: bool = True) -> None:
@@ -164,7 +166,7 @@ class Reach:
         people.add(row.host_id)
         title = chat_title(await row.chat)
         for person in await Identity.filter(id__in=people, anonymous=False):
-            await outbox.to_person(person, text_payload(texts.GAVE_UP, chat=title), game=row)
+            await outbox.to_person(person, post(texts.GAVE_UP, chat=title), game=row)
         log.warning("game %s cancelled: its group stayed unreachable", row.id)
 
     # ------------------------------------------------------------------ muting
@@ -181,10 +183,10 @@ class Reach:
         if row.game_id is None or row.identity_id is None:
             return
         game = await GameRecord.get_or_none(id=row.game_id)
-        if game is None:
+        order = outbox.stored(row)
+        if game is None or not isinstance(order, SilencePayload):
             return
-        muted = bool(row.payload["silence"]["muted"])
-        if muted:
+        if order.muted:
             if (game.settings or {}).get("mute_told"):
                 return
             game.settings = {**game.settings, "mute_told": True}
@@ -200,8 +202,8 @@ class Reach:
         if host.anonymous:  # an anonymous admin has no private chat: nobody else to tell
             return
         key, plural = (text, None) if isinstance(text, str) else text
-        payload = text_payload(key, plural, count, chat=chat_title(await row.chat), **params)
-        await outbox.to_person(host, payload, game=row)
+        await outbox.to_person(host, post(key, plural, count, chat=chat_title(await row.chat),
+                                          **params), game=row)
 
 
 def chat_title(chat: Chat) -> str:

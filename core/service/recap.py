@@ -4,22 +4,21 @@ confirm in time is not repeated, to never post anything twice), or who lost trac
 
 from __future__ import annotations
 
-from typing import Any
-
 from core.engine.messages import NOTED
 from core.storage.models import GameRecord, Identity, Outbox, Prompt
 
 from . import outbox, texts
-from .codec import text_payload
+from .payloads import KeyboardPayload, Part, PostPayload, TextPayload, part, post
+from .ports import UserRef
 from .replies import Reply
 
 LATEST = 4  # the newest messages told again, beside the role card
 
 
-def _parts(payload: dict[str, Any]) -> list[dict[str, Any]]:
-    """A stored message's texts, without its buttons (they belong to their own phase)."""
-    head = {k: payload[k] for k in ("key", "plural", "count", "params") if k in payload}
-    return [head, *payload.get("more", ())]
+def _told(rows: list[Outbox]) -> list[TextPayload]:
+    """The texts among stored rows (not the mutes and team rooms)."""
+    payloads = (outbox.stored(r) for r in rows)
+    return [p for p in payloads if isinstance(p, TextPayload)]
 
 
 async def recap(row: GameRecord, person: Identity, everything: bool = False) -> None:
@@ -27,31 +26,31 @@ async def recap(row: GameRecord, person: Identity, everything: bool = False) -> 
     `everything` (/myrole): every result he was told, without the prompts and reminders."""
     told = await Outbox.filter(game_id=row.id, identity_id=person.id, private=True,
                                status__in=["sent", "unknown", "failed"]).order_by("id")
-    told = [r for r in told if "key" in r.payload]
-    opening = [r for r in told if r.payload.get("seq") == 0]
-    later = [r for r in told if r.payload.get("seq") != 0]
+    texts_told = _told(told)
+    opening = [p for p in texts_told if isinstance(p, PostPayload) and p.seq == 0]
+    later = [p for p in texts_told if not isinstance(p, PostPayload) or p.seq != 0]
     if everything:  # what he learned: engine messages, no keyboards, no service notices,
         # no acknowledgements of his own choices
-        later = [r for r in later if "seq" in r.payload and not r.payload.get("buttons")
-                 and r.payload.get("key") != NOTED]
+        later = [p for p in later if isinstance(p, PostPayload) and p.seq is not None
+                 and p.parts[0].key != NOTED]
     else:
         later = later[-LATEST:]
-    parts = [part for r in (*opening, *later) for part in _parts(r.payload)]
+    parts = [told_part for p in (*opening, *later) for told_part in p.parts]
     if not parts:
-        await outbox.to_person(person, text_payload(texts.RECAP_NOTHING), game=row)
+        await outbox.to_person(person, post(texts.RECAP_NOTHING), game=row)
         return
-    await outbox.to_person(person, {**text_payload(texts.RECAP), "more": parts}, game=row)
+    await outbox.to_person(person, PostPayload((part(texts.RECAP), *parts)), game=row)
 
 
 async def newcomer_named(platform: str, named: str,
-                         mentioned: tuple[tuple[str, str, str | None], ...]) -> Identity:
+                         mentioned: tuple[tuple[UserRef, str, str | None], ...]) -> Identity:
     """The account a host means in /replace: the one he replied to or mentioned, else the
     one with that @username or (Matrix) user id, else the one person of that name the bot
     knows. A name nobody answers to is refused: a seat given to it would reach nobody."""
     if mentioned:
-        ref, name, handle = mentioned[0]
+        user, name, handle = mentioned[0]
         person, _ = await Identity.get_or_create(
-            platform=platform, ref=ref, defaults={"name": name, "handle": handle})
+            platform=platform, ref=user.id, defaults={"name": name, "handle": handle})
         return person
     typed = named.strip()
     if typed.startswith("@") and ":" in typed:  # a Matrix user id: the bot may write to it
@@ -75,16 +74,15 @@ async def brief_newcomer(row: GameRecord, old: Identity, new: Identity) -> None:
     told = await Outbox.filter(game_id=row.id, identity_id=old.id, private=True,
                                status__in=["sent", "unknown", "failed", "pending"]) \
         .order_by("id")
-    parts = [part for r in told if "key" in r.payload for part in _parts(r.payload)]
+    parts = [told_part for p in _told(told) for told_part in p.parts]
     if parts:
-        await outbox.to_person(new, {**text_payload(texts.RECAP_SEAT), "more": parts},
-                               game=row)
+        await outbox.to_person(new, PostPayload((part(texts.RECAP_SEAT), *parts)), game=row)
     for entry in await Prompt.filter(game_id=row.id, window=row.window,
                                      identity_id=old.id).order_by("id"):
         version = await outbox.newest_version(row.id, entry.message_key, identity_id=old.id)
-        buttons = (version.payload.get("buttons") or []) if version is not None else []
         entry.identity_id = new.id
         entry.message_key = f"{entry.message_key}-{new.id}"
-        await outbox.to_person(new, {**entry.payload, "replace": entry.message_key},
-                               game=row, buttons=buttons)
+        await outbox.to_person(new, KeyboardPayload(
+            (Part.from_json(entry.payload),), outbox.offered_buttons(version),
+            entry.message_key), game=row)
         await entry.save(update_fields=["identity_id", "message_key"])

@@ -19,9 +19,10 @@ from core.storage.db import close_db, open_db
 from .adapter_store import AdapterStore
 from .adapter_tables import TableStore
 from .clock import Clock, RealClock
-from .outbox import Deliverer, command_prefix
+from .deliverer import Deliverer
 from .pace import GameDefaults
 from .ports import Adapter, ChatEvent, Incoming, LoginRefused, Notice
+from .rendering import command_prefix
 from .service import GameService
 
 log = logging.getLogger(__name__)

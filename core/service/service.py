@@ -28,19 +28,19 @@ from core.storage.models import (
 
 from . import outbox, situations, texts
 from .clock import Clock
-from .codec import text_payload
 from .confirm import KINDS as CONFIRMATIONS
 from .confirm import Confirmations
 from .games import Games
 from .hosting import HOST_WORDS, HostPowers, Mentioned
 from .lobby import Lobby
 from .names import Roster
-from .outbox import personal_text
 from .pace import GameDefaults
+from .payloads import PostPayload, part, post
 from .ports import ChatEvent, Incoming, Notice
 from .private import PrivateChats
 from .prompts import second_pick, show_choice
 from .reach import Reach
+from .rendering import personal_text
 from .replies import Reply
 from .stored import locked_game, seat_identities
 
@@ -97,10 +97,10 @@ class GameService:
                         answer = refused
                         taken = False
                         if not incoming.button:
-                            payload = text_payload(answer.key, answer.plural, answer.count,
-                                                   **answer.params)
-                            payload["locale"] = await self._context_locale(incoming)
-                            await outbox.to_person(person, payload)
+                            await outbox.to_person(person, PostPayload(
+                                (part(answer.key, answer.plural, answer.count,
+                                      **answer.params),),
+                                locale=await self._context_locale(incoming)))
                     notice = None if answer is None or not incoming.button else Notice(
                         await personal_text(person, await self._context_locale(incoming),
                                             answer, await self._button_game(incoming.button),
@@ -194,24 +194,23 @@ class GameService:
 
     async def _context_locale(self, incoming: Incoming) -> str:
         """The language of the chat the input came from (for a reply outside any game)."""
-        ref = incoming.chat
-        if ref is None:
+        if incoming.chat is None:
             # the newest game's chat (one that has just ended still speaks its language)
             seat = await Seat.filter(identity__platform=incoming.platform,
-                                     identity__ref=incoming.user).order_by("-game_id").first()
+                                     identity__ref=incoming.user.id).order_by("-game_id").first()
             if seat is None:
                 return "en"
             game = await GameRecord.get(id=seat.game_id).prefetch_related("chat")
             return str(game.chat.locale)
-        chat = await Chat.get_or_none(platform=incoming.platform, ref=ref)
+        chat = await Chat.get_or_none(platform=incoming.platform, ref=str(incoming.chat))
         return str(chat.locale) if chat is not None else "en"
 
     # ------------------------------------------------------------------ dispatch
     async def _identity(self, incoming: Incoming) -> Identity:
         person, _ = await Identity.get_or_create(
-            platform=incoming.platform, ref=incoming.user,
+            platform=incoming.platform, ref=incoming.user.id,
             defaults={"name": incoming.user_name, "locale_hint": incoming.locale_hint,
-                      "handle": incoming.handle, "anonymous": incoming.anonymous})
+                      "handle": incoming.handle, "anonymous": incoming.user.anonymous})
         changed = []
         if person.name != incoming.user_name and incoming.user_name:
             person.name = incoming.user_name
@@ -219,7 +218,7 @@ class GameService:
         if incoming.locale_hint and person.locale_hint != incoming.locale_hint:
             person.locale_hint = incoming.locale_hint
             changed.append("locale_hint")
-        if person.handle != incoming.handle and not incoming.anonymous:
+        if person.handle != incoming.handle and not incoming.user.anonymous:
             person.handle = incoming.handle
             changed.append("handle")
         if changed:
@@ -229,7 +228,7 @@ class GameService:
     async def _chat(self, incoming: Incoming) -> Chat:
         """The group chat row (created on first contact), its title kept current: the host
         is told about the group by name when the bot loses it."""
-        chat, _ = await Chat.get_or_create(platform=incoming.platform, ref=incoming.chat,
+        chat, _ = await Chat.get_or_create(platform=incoming.platform, ref=str(incoming.chat),
                                            defaults={"locale": self.defaults.language})
         title = incoming.chat_title
         if title and (chat.settings or {}).get("title") != title:
@@ -339,7 +338,7 @@ class GameService:
             return None
         if command["type"] == "hello":  # "open the private chat": what waited is sent
             if in_private:
-                await outbox.to_person(person, text_payload(texts.HELP_PRIVATE))
+                await outbox.to_person(person, post(texts.HELP_PRIVATE))
             return None
         if command["type"] in CONFIRMATIONS:
             return await self.confirmations.press(row, command, person, in_private)

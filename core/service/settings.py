@@ -13,7 +13,7 @@ from core.i18n import available_locales, translations
 from core.storage.models import GameRecord
 
 from . import texts
-from .codec import text_payload
+from .payloads import Part, PostPayload, part
 from .replies import Reply
 
 
@@ -32,14 +32,13 @@ def current_options(row: GameRecord) -> dict[str, Any]:
             **settings.get("options", {})}
 
 
-def options_overview(row: GameRecord) -> dict[str, Any]:
+def options_overview(row: GameRecord) -> PostPayload:
     """`/option` alone: one line per option (name = value: what it does and may be)."""
     ruleset = load_ruleset(row.ruleset)
-    lines = [text_payload(texts.OPTION_LINE, name=name, value=shown_value(value),
-                          about=Ref("option", name))
+    lines = [part(texts.OPTION_LINE, name=name, value=shown_value(value),
+                  about=Ref("option", name))
              for name, value in current_options(row).items() if name in ruleset.option_about]
-    return {**text_payload(texts.OPTIONS_HEAD, ruleset=Ref("ruleset", ruleset.id)),
-            "more": lines}
+    return PostPayload((part(texts.OPTIONS_HEAD, ruleset=Ref("ruleset", ruleset.id)), *lines))
 
 
 def changed_settings(row: GameRecord, default_pace: str) -> str:
@@ -84,8 +83,7 @@ def role_id_named(ruleset: Ruleset, text: str) -> str:
     return found
 
 
-def role_line(ruleset: Ruleset, role_id: str) -> dict[str, Any]:
+def role_line(ruleset: Ruleset, role_id: str) -> Part:
     """One role explained: its name, its side, what its card says."""
-    return text_payload(texts.ROLE_LINE, role=Ref("role", role_id),
-                        side=Ref("side", ruleset.roles[role_id].side),
-                        card=Ref("card", role_id))
+    return part(texts.ROLE_LINE, role=Ref("role", role_id),
+                side=Ref("side", ruleset.roles[role_id].side), card=Ref("card", role_id))

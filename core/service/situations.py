@@ -10,7 +10,7 @@ from __future__ import annotations
 from core.storage.models import Chat, GameRecord, Identity, Seat, Told
 
 from . import outbox, texts
-from .codec import text_payload
+from .payloads import post
 from .ports import Incoming, Situation
 
 PRIVATE: dict[Situation, str] = {
@@ -33,7 +33,7 @@ async def tell(incoming: Incoming, person: Identity, chat: Chat | None) -> None:
     row = await _current_game(person)
     private = PRIVATE.get(situation)
     if private is not None:
-        await outbox.to_person(person, text_payload(private), game=row)
+        await outbox.to_person(person, post(private), game=row)
     group = GROUP.get(situation)
     if chat is None and row is not None:
         chat = await row.chat
@@ -44,7 +44,7 @@ async def tell(incoming: Incoming, person: Identity, chat: Chat | None) -> None:
                          identity_id=person.id):
         return
     await Told.create(kind=situation, chat=chat, game=game, identity=person)
-    await outbox.to_group(chat, text_payload(group, name=person.name), game=game)
+    await outbox.to_group(chat, post(group, name=person.name), game=game)
 
 
 async def _current_game(person: Identity) -> GameRecord | None:

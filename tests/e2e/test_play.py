@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from core.service import texts
-from core.service.outbox import ORDERS
+from core.service.payloads import ORDERS, from_json
 from core.storage.db import close_db, open_db
 from core.storage.models import Deadline, GameRecord, LogEntry, Outbox
 
@@ -87,8 +87,8 @@ def test_sigkill_in_the_middle_of_a_night_loses_nothing_and_repeats_nothing(tmp_
     printed = [line for line in everything
                if line and " buttons: " not in line and not line.startswith("[notice")]
     delivered = [row for row in outbox if row.status in ("sent", "unknown")
-                 and not any(order in row.payload for order in ORDERS)]
-    lines = sum(1 + len(row.payload.get("more", ())) for row in delivered)  # one per part
+                 and not isinstance(from_json(row.payload), ORDERS)]
+    lines = sum(len(from_json(row.payload).parts) for row in delivered)  # one per part
     assert len(printed) == lines, "every delivered message printed exactly once"
     repeated = {line for line in printed if printed.count(line) > 1}
     # the sign-up message, the ballot and each private keyboard (closed with its window) are

@@ -26,11 +26,12 @@ from nio import (
 )
 
 from adapters.matrix import polls
-from adapters.matrix.adapter import MatrixAdapter, MatrixSettings, raw
+from adapters.matrix.adapter import MatrixAdapter, MatrixSettings
 from adapters.matrix.crypto import Crypto
 from adapters.matrix.incoming import KEYCAPS
 from adapters.matrix.polls import answers as poll_answers
 from adapters.matrix.polls import response as poll_response
+from adapters.matrix.sync import raw
 from core.service.adapter_store import AdapterStore
 from core.service.ports import ChatEvent, Incoming, Notice, RateLimits
 from core.service.runtime import Handler, Runtime

@@ -17,7 +17,15 @@ from urllib.parse import quote
 import pytest
 from nio import ErrorResponse, RoomPreset
 
-from core.service.ports import Outgoing, TeamRoom, TransientError, Unreachable
+from core.service.ports import (
+    ChatRef,
+    Post,
+    Reader,
+    TeamRoom,
+    TransientError,
+    Unreachable,
+    UserRef,
+)
 from core.storage.models import Outbox
 
 from .harness import Player, Table, open_table, sign_up
@@ -100,8 +108,8 @@ async def test_a_private_room_is_created_once_and_a_failed_invite_leaves_no_orph
         # a person on a server the bot may not reach: no room stays, he is unreachable
         before = joined_rooms(table)
         with pytest.raises(Unreachable):
-            await table.adapter.send(Outgoing(outbox_id=10**6, chat_ref="@zed:elsewhere.example",
-                                              private=True, text="Your role: …"))
+            zed = Reader(UserRef("@zed:elsewhere.example"), "Zed")
+            await table.adapter.send_post(Post(outbox_id=10**6, to=zed, text="Your role: …"))
         assert joined_rooms(table) == before
     finally:
         await table.stop()
@@ -255,9 +263,9 @@ async def test_a_team_room_whose_invite_fails_is_completed_in_the_same_room(
 
         client.room_create, client.room_invite = create, invite  # type: ignore[method-assign]
         before = joined_rooms(table)
-        order = TeamRoom(outbox_id=10**6, chat_ref=table.room, key="1/team", title="Team",
+        order = TeamRoom(outbox_id=10**6, chat=ChatRef(table.room), key="1/team", title="Team",
                          about="Talk here.",
-                         members=(table.players["Bob"].user_id, cid.user_id))
+                         members=(UserRef(table.players["Bob"].user_id), UserRef(cid.user_id)))
         with pytest.raises(TransientError):
             await table.adapter.team(order)
         await table.adapter.team(replace(order, outbox_id=10**6 + 1))  # the retry

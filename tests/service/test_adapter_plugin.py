@@ -16,7 +16,7 @@ from core.config import Settings
 from core.plugins import adapter_plugins, build_adapters
 from core.service.adapter_tables import TableStore
 from core.service.clock import ManualClock
-from core.service.outbox import Deliverer
+from core.service.deliverer import Deliverer
 from core.service.service import GameService
 from core.storage.db import close_db, open_db
 from core.storage.models import Deadline, GameRecord
@@ -25,7 +25,7 @@ TINY = '''
 """A chat platform in memory: keyboards by chat, every text kept."""
 
 from core.plugins import AdapterPlugin
-from core.service.ports import Incoming, RateLimits
+from core.service.ports import ChatRef, Incoming, RateLimits, Reader, UserRef
 
 
 class TinyAdapter:
@@ -44,12 +44,20 @@ class TinyAdapter:
     async def stop(self):
         self.handle = None
 
-    async def send(self, message):
-        chat = message.chat_ref if message.private else "group"
-        self.texts.append((chat, message.text))
-        if message.buttons and (message.replace is None
-                                or self.keyboards.get(chat) != message.buttons):
-            self.keyboards[chat] = message.buttons  # (an edit showing the choice is no new one)
+    async def send_post(self, post):
+        self.texts.append((where(post.to), post.text))
+
+    async def send_ballot(self, ballot):
+        await self.send_post(ballot)
+        if ballot.options and self.keyboards.get("group") != ballot.options:
+            self.keyboards["group"] = ballot.options  # (a tally under it is no new one)
+
+    async def send_keyboard(self, keyboard):
+        await self.send_post(keyboard)
+        chat = where(keyboard.to)
+        if keyboard.buttons and (keyboard.replace is None
+                                 or self.keyboards.get(chat) != keyboard.buttons):
+            self.keyboards[chat] = keyboard.buttons  # (an edit showing the choice is no new one)
 
     async def team(self, order):
         pass
@@ -59,9 +67,13 @@ class TinyAdapter:
 
     async def say(self, user, text="", button=None, private=False):
         self.updates += 1
-        await self.handle(Incoming(platform="tiny", update_id=str(self.updates), user=user,
-                                   user_name=user, text=text, button=button,
-                                   chat=None if private else "group"))
+        await self.handle(Incoming(platform="tiny", update_id=str(self.updates),
+                                   user=UserRef(user), user_name=user, text=text, button=button,
+                                   chat=None if private else ChatRef("group")))
+
+
+def where(to):
+    return to.user.id if isinstance(to, Reader) else "group"
 
 
 PLUGIN = AdapterPlugin(platform="tiny", enabled=lambda settings: True,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from core.service import outbox
 from core.service.clock import ManualClock
-from core.service.codec import text_payload
-from core.service.outbox import Deliverer
+from core.service.deliverer import Deliverer
+from core.service.payloads import post
 from core.service.ports import Outgoing, PermanentError, RateLimits, TransientError
 from core.storage.db import open_db
 from core.storage.models import Chat, Identity, Outbox
@@ -22,17 +22,19 @@ class FlakyAdapter:
         self.limits = limits
         self.sent: list[Outgoing] = []
 
-    async def send(self, message: Outgoing) -> None:
+    async def send_post(self, message: Outgoing) -> None:
         failure = self.failures.pop(0) if self.failures else None
         if failure is not None:
             raise failure
         self.sent.append(message)
 
+    send_ballot = send_keyboard = send_post
+
 
 async def test_transient_failures_are_retried_with_backoff_then_delivered(db_url):
     await open_db(db_url)
     chat = await Chat.create(platform="test", ref="g", locale="de")
-    await outbox.to_group(chat, text_payload("Nobody is executed today."))
+    await outbox.to_group(chat, post("Nobody is executed today."))
     clock = ManualClock()
     adapter = FlakyAdapter([TransientError("flood"), TransientError("flood", retry_after=30)])
     deliverer = Deliverer({"test": adapter}, clock)
@@ -54,7 +56,7 @@ async def test_transient_failures_are_retried_with_backoff_then_delivered(db_url
 async def test_a_permanent_failure_is_given_up(db_url):
     await open_db(db_url)
     person = await Identity.create(platform="test", ref="u1", name="Ann", locale="ru")
-    await outbox.to_person(person, text_payload("The game is paused."))
+    await outbox.to_person(person, post("The game is paused."))
     deliverer = Deliverer({"test": FlakyAdapter([PermanentError("blocked")])}, ManualClock())
     assert await deliverer.deliver_due() == 0
     assert (await Outbox.get()).status == "failed"
@@ -64,7 +66,7 @@ async def test_the_per_chat_rate_limit_spaces_messages_and_keeps_their_order(db_
     await open_db(db_url)
     chat = await Chat.create(platform="test", ref="g")
     for key in ("Nobody is executed today.", "The game is paused."):
-        await outbox.to_group(chat, text_payload(key))
+        await outbox.to_group(chat, post(key))
     clock = ManualClock()
     adapter = FlakyAdapter([], RateLimits(per_chat=1.0))
     deliverer = Deliverer({"test": adapter}, clock)
@@ -86,7 +88,7 @@ async def test_a_message_sent_in_parts_spends_the_rate_budget_of_every_part(db_u
     await open_db(db_url)
     chat = await Chat.create(platform="test", ref="g")
     for key in ("Nobody is executed today.", "The game is paused."):
-        await outbox.to_group(chat, text_payload(key))
+        await outbox.to_group(chat, post(key))
     clock = ManualClock()
     adapter = SplittingAdapter([], RateLimits(per_chat=1.0, per_group_minute=4))
     deliverer = Deliverer({"test": adapter}, clock)
@@ -103,7 +105,7 @@ async def test_a_send_of_unknown_outcome_is_never_repeated(db_url):
 
     await open_db(db_url)
     chat = await Chat.create(platform="test", ref="g")
-    await outbox.to_group(chat, text_payload("Nobody is executed today."))
+    await outbox.to_group(chat, post("Nobody is executed today."))
     clock = ManualClock()
     adapter = FlakyAdapter([UnknownOutcome("timed out")])
     deliverer = Deliverer({"test": adapter}, clock)

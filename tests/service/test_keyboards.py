@@ -5,6 +5,9 @@ the count that decided; private keyboards close with their window too."""
 
 from __future__ import annotations
 
+from core.service import texts
+from core.service.outbox import stored
+from core.service.payloads import KeyboardPayload, part
 from core.storage.models import Outbox
 
 from .helpers import log_size, open_chat, started_changelings, the_game
@@ -88,9 +91,9 @@ async def test_private_keyboards_close_with_their_window(db_url):
                if i + 1 < len(lines))
     rows = await Outbox.filter(private=True).order_by("id")
     dusk = (await the_game()).window - 1  # the window that closed
-    offered = {row.payload["replace"]: row for row in rows
-               if row.payload.get("buttons")
-               and row.payload.get("replace", "").startswith(f"choices-1-{dusk}-")}
-    last = {row.payload["replace"]: row for row in rows if row.payload.get("replace") in offered}
-    assert offered and all(not row.payload["buttons"] and row.payload["more"]
-                           for row in last.values())
+    keyboards = [p for p in map(stored, rows) if isinstance(p, KeyboardPayload)]
+    offered = {p.replace for p in keyboards
+               if p.buttons and (p.replace or "").startswith(f"choices-1-{dusk}-")}
+    last = {p.replace: p for p in keyboards if p.replace in offered}  # the newest versions
+    assert offered and all(not p.buttons and p.parts[-1] == part(texts.CHOICES_CLOSED)
+                           for p in last.values())

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core.service.ports import Incoming
+from core.service.ports import ChatRef, Incoming, UserRef
 from core.service.stored import StateMismatch
 from core.storage.models import Deadline, GameRecord, LogEntry, Outbox, Seat
 
@@ -55,8 +55,8 @@ async def test_a_duplicate_update_is_applied_once(db_url):
     chat = await open_chat(db_url)
     await started_changelings(chat)
     service = chat.session.service
-    vote = Incoming(platform="console", update_id="tg-42", user="ann", user_name="Ann",
-                    text="/vote Bob", chat="group")
+    vote = Incoming(platform="console", update_id="tg-42", user=UserRef("ann"),
+                    user_name="Ann", text="/vote Bob", chat=ChatRef("group"))
     await service.handle(vote)
     before = await log_size()
     await service.handle(vote)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import asyncpg  # noqa: F401  (imported by the storage layer too; keeps the import cost out)
 
-from core.service.outbox import ORDERS
+from core.service.payloads import ORDERS, from_json
 from core.storage.db import close_db, open_db
 from core.storage.models import Deadline, GameRecord, LogEntry, Outbox, ProcessedUpdate
 
@@ -113,7 +113,8 @@ level = "ERROR"
         assert len(closes) == len(fired)
         for row in await GameRecord.filter(status="running"):
             assert await Deadline.filter(game_id=row.id, state="pending").count() == 1
-        rows = [r for r in await Outbox.all() if not any(o in r.payload for o in ORDERS)]
+        rows = [r for r in await Outbox.all()
+                if not isinstance(from_json(r.payload), ORDERS)]
         status = Counter(r.status for r in rows)
         assert status["pending"] == status["sending"] == 0
         methods = ("sendMessage", "editMessageText")

@@ -173,6 +173,7 @@ async def sender_in_a_group(api, tmp_path):
     group, the group's chat ref)."""
     from adapters.telegram.sending import Sender
     from core.service.adapter_tables import TableStore
+    from core.service.ports import ChatRef
     from core.storage.db import close_db, open_db
 
     await open_db(f"sqlite://{tmp_path / 'parts.sqlite3'}")
@@ -180,7 +181,7 @@ async def sender_in_a_group(api, tmp_path):
     app = api.builder().build()
     await app.initialize()
     try:
-        yield Sender(app.bot, TableStore("telegram")), group, str(group.id)
+        yield Sender(app.bot, TableStore("telegram")), group, ChatRef(str(group.id))
     finally:
         await app.shutdown()
         await close_db()
@@ -189,13 +190,13 @@ async def sender_in_a_group(api, tmp_path):
 async def test_a_long_text_is_one_unit_when_its_second_part_fails(api, tmp_path):
     """(8) A text over 4096 characters goes in two parts; Telegram refuses the second (a
     flood limit): the retry sends the second part, never the first again."""
-    from core.service.ports import Outgoing, TransientError
+    from core.service.ports import Post, TransientError
 
     from .fake_botapi import FloodRules
 
     async with sender_in_a_group(api, tmp_path) as (sender, group, ref):
         text = "\n\n".join(f"Paragraph {i}: " + "y" * 900 for i in range(6))
-        message = Outgoing(7, ref, False, text)
+        message = Post(7, ref, text)
         api.flood = FloodRules(per_chat_per_second=1.0, per_group_per_minute=None,
                                overall_per_second=None, burst=1)
         try:
@@ -214,13 +215,13 @@ async def test_a_long_text_is_one_unit_when_its_second_part_fails(api, tmp_path)
 async def test_an_edit_of_a_long_message_edits_every_part(api, tmp_path):
     """(8) A message edited in place that is longer than Telegram's limit: every part is
     edited, a part is added when it grows and deleted when it shrinks."""
-    from core.service.ports import Outgoing
+    from core.service.ports import Post
 
     async with sender_in_a_group(api, tmp_path) as (sender, group, ref):
         async def version(number: int, paragraphs: int) -> None:
             text = "\n\n".join(f"Version {number}, paragraph {i}: " + "x" * 900
                                for i in range(paragraphs))
-            await sender.send(Outgoing(number, ref, False, text, replace="tally-1"), ref,
+            await sender.send(Post(number, ref, text, replace="tally-1"), ref,
                               None, private=False)
 
         await version(1, 6)  # about 5500 characters: two parts

@@ -1,0 +1,207 @@
+"""What people write, react and answer in the bot's rooms, handed to the service as
+`Incoming`: commands in a game room, anything in a private room (a number or a label there
+presses the newest keyboard's button), keycap reactions on a numbered keyboard, answers to the
+bot's polls. What the bot cannot read (an undecryptable event) or an edited command is told to
+its sender rather than dropped silently."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from core.service.ports import ChatRef, Incoming, Notice, Situation, UserRef
+
+from . import content, polls, store
+from .crypto import CRYPTO_ERRORS
+from .errors import NETWORK_ERRORS, Failed
+from .incoming import (
+    PLATFORM,
+    as_command,
+    choice_by_label,
+    choice_number,
+    is_edit,
+    keycap_number,
+    mention_names,
+    message_body,
+    relation,
+)
+
+if TYPE_CHECKING:
+    from .adapter import MatrixAdapter
+
+log = logging.getLogger(__name__)
+MAX_EVENT_ATTEMPTS = 3  # an event the service keeps failing on is skipped after that
+
+
+class Receiver:
+    def __init__(self, adapter: MatrixAdapter) -> None:
+        self.adapter = adapter
+        self._failures: dict[str, int] = {}  # event id → failed attempts to hand it over
+
+    async def on_event(self, room_id: str, event: dict[str, Any]) -> None:
+        adapter = self.adapter
+        event_id = event.get("event_id")
+        if not isinstance(event_id, str) or adapter.syncer.has_seen(event_id):
+            return
+        if adapter.crypto is not None and event.get("type") == "m.room.encrypted" and \
+                event.get("sender") != adapter.user_id:
+            adapter.crypto.hold(room_id, event)  # not read yet: handled once its key comes
+            return
+        adapter.state.note(room_id, event)
+        try:
+            if event.get("sender") != adapter.user_id and "state_key" not in event:
+                await self._dispatch(room_id, event_id, event)
+        except Exception:
+            failures = self._failures[event_id] = self._failures.get(event_id, 0) + 1
+            if failures < MAX_EVENT_ATTEMPTS:
+                raise  # the sync token stays: the event is read (and handed) again
+            log.exception("matrix: event %s in %s failed %s times; skipped", event_id,
+                          room_id, failures)
+        self._failures.pop(event_id, None)
+        adapter.syncer.remember(event_id)
+
+    async def _dispatch(self, room_id: str, event_id: str, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        body = event.get("content") or {}
+        sender = str(event.get("sender", ""))
+        if kind == "m.room.message":
+            await self._on_message(room_id, event_id, sender, body)
+        elif kind == "m.reaction":
+            await self._on_reaction(room_id, event_id, sender, body)
+        elif kind in polls.RESPONSE_TYPES:
+            await self._on_poll_response(room_id, event_id, sender, body)
+        elif kind == "m.room.encrypted":
+            log.info("matrix: cannot read an encrypted event in %s (encryption is off)",
+                     room_id)
+            await self.unreadable(room_id, event)
+
+    async def unreadable(self, room_id: str, event: dict[str, Any]) -> None:
+        """An event the bot could not decrypt: its sender is told (once per Megolm session,
+        and his game's group once), rather than his commands vanishing."""
+        sender = str(event.get("sender", ""))
+        session = (event.get("content") or {}).get("session_id")
+        await self.tell_about(sender, room_id, "unreadable", f"unreadable-{sender}-{session}",
+                              group=self.adapter.state.is_group(room_id))
+
+    async def tell_about(self, user: str, room_id: str, situation: Situation,
+                         update_id: str, group: bool = False) -> None:
+        """Hand the service news about a person (see `ports.Situation`), seen in a game
+        room (`group`) or elsewhere."""
+        await self._give(Incoming(platform=PLATFORM, update_id=update_id, user=UserRef(user),
+                                  user_name=self.adapter.state.name(room_id, user),
+                                  situation=situation,
+                                  chat=ChatRef(room_id) if group else None))
+
+    def _incoming(self, room_id: str, event_id: str, sender: str, private: bool,
+                  **fields: Any) -> Incoming:
+        return Incoming(platform=PLATFORM, update_id=event_id, user=UserRef(sender),
+                        user_name=self.adapter.state.name(room_id, sender),
+                        chat=None if private else ChatRef(room_id), **fields)
+
+    async def _on_message(self, room_id: str, event_id: str, sender: str,
+                          body: dict[str, Any]) -> None:
+        adapter = self.adapter
+        mentions = mention_names(adapter.user_id, adapter.display_name)
+        if is_edit(body):  # edits never count, as the rules say; a command's author is told
+            new = body.get("m.new_content")
+            text = message_body(new) if isinstance(new, dict) else None
+            if text and (as_command(text, mentions) or text.startswith("/")
+                         or room_id in adapter.rooms.rooms):
+                await self.tell_about(sender, room_id, "edited", event_id)
+            return
+        text = message_body(body)
+        if not text:
+            return
+        command = as_command(text, mentions) or (text if text.startswith("/") else None)
+        team = adapter.teams.by_room.get(room_id)
+        if team is not None:  # the members read it here; a command is answered in private
+            await self._give(self._incoming(room_id, event_id, sender, True,
+                                            text=command or text,
+                                            team=None if command else team))
+            return
+        if room_id in adapter.rooms.rooms:
+            token = await self._keyboard_choice(room_id, text)
+            if token is not None:
+                await self._press(room_id, event_id, sender, token, private=True)
+                return
+            await self._give(self._incoming(room_id, event_id, sender, True,
+                                            text=command or text))
+            return
+        if command is not None:
+            admin = await adapter.state.is_admin(room_id, sender)
+            await self._give(self._incoming(room_id, event_id, sender, False, text=command,
+                                            admin=admin))
+        else:
+            await self._give(self._incoming(room_id, event_id, sender, False, text=text))
+
+    async def _keyboard_choice(self, room_id: str, text: str) -> str | None:
+        """A number or an option's label written in a private room: the matching button of
+        the room's newest keyboard (the service answers if its window is over)."""
+        latest = await store.load("kbroom", room_id)
+        keyboard = await store.load("kb", latest) if latest else None
+        if not keyboard:
+            return None
+        number = choice_number(text) or choice_by_label(text, keyboard["labels"])
+        if number is None or not 1 <= number <= len(keyboard["tokens"]):
+            return None
+        return str(keyboard["tokens"][number - 1])
+
+    async def _on_reaction(self, room_id: str, event_id: str, sender: str,
+                           body: dict[str, Any]) -> None:
+        """A keycap on a numbered keyboard presses that option; a `start` option (join,
+        leave) counts as pressed in the presser's private room, as the service expects."""
+        rel_type, target = relation(body)
+        key = (body.get("m.relates_to") or {}).get("key")
+        if rel_type != "m.annotation" or not target or not isinstance(key, str):
+            return
+        number = keycap_number(key)
+        keyboard = await store.load("kb", target)
+        if number is None or not keyboard or keyboard.get("room") != room_id or \
+                not 1 <= number <= len(keyboard["tokens"]):
+            return
+        start = bool(keyboard["start"][number - 1])
+        if start:  # "open my private chat" and the like: a private room may be offered again
+            self.adapter.rooms.reinvited.discard(sender)
+        private = bool(keyboard.get("private")) or start
+        await self._press(room_id, event_id, sender, str(keyboard["tokens"][number - 1]),
+                          private=private)
+
+    async def _on_poll_response(self, room_id: str, event_id: str, sender: str,
+                                body: dict[str, Any]) -> None:
+        """An answer to one of the bot's polls: its answer id maps back to the ballot's
+        button, which the service judges (an ended poll's answer is told, in private, that
+        its vote is over). Answers to polls the bot does not know in this room, and unknown
+        answer ids, are no votes and are dropped."""
+        _, poll_id = relation(body)
+        poll = await store.load("poll", poll_id) if poll_id else None
+        chosen = polls.selections(body)
+        if not poll or poll.get("room") != room_id or not chosen:
+            return
+        token = poll["answers"].get(chosen[0])
+        if token is None:
+            return
+        await self._press(room_id, event_id, sender, str(token), private=False)
+
+    async def _press(self, room_id: str, event_id: str, sender: str, token: str,
+                     private: bool) -> None:
+        adapter = self.adapter
+        notice = await self._give(self._incoming(room_id, event_id, sender, private,
+                                                 button=token))
+        if not notice or not adapter.settings.notices:
+            return
+        in_private = room_id in adapter.rooms.rooms
+        if not in_private and notice.taken:
+            return  # a poll shows the answer itself; a refusal goes to the private room
+        target = room_id if in_private else adapter.rooms.newest(sender)
+        if target is None:
+            return
+        try:
+            await adapter.sender.send_event(target, "m.room.message",
+                                            content.message(notice.text))
+        except (Failed, *NETWORK_ERRORS, *CRYPTO_ERRORS) as err:
+            log.info("matrix: notice for %s not sent: %s", sender, err)
+
+    async def _give(self, incoming: Incoming) -> Notice | None:
+        handle = self.adapter.handle
+        assert handle is not None
+        return await handle(incoming)

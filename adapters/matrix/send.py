@@ -1,0 +1,149 @@
+"""Posting for the outbox, one method per kind of message: a `Post` is a text message, a
+`Keyboard` a text message with its options numbered (a number, a label or a keycap reaction
+presses one), a `Ballot` polls and a text message beside them (ballots.py). The first version
+of a message is posted; later versions (same `replace` key) edit it in place. Every send
+carries its outbox row's transaction id, so the homeserver drops a repeat."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from nio import ErrorResponse
+
+from core.service.ports import (
+    Ballot,
+    ChatMoved,
+    ChatRef,
+    Keyboard,
+    Outgoing,
+    Post,
+    Reader,
+    TransientError,
+)
+
+from . import content, store
+from .ballots import Ballots, keep_keyboard
+from .crypto import CRYPTO_ERRORS
+from .errors import NETWORK_ERRORS, Failed, network, translate
+
+if TYPE_CHECKING:
+    from .adapter import MatrixAdapter
+
+
+class Sender:
+    def __init__(self, adapter: MatrixAdapter) -> None:
+        self.adapter = adapter
+        self.ballots = Ballots(self.send_event)
+
+    async def send_post(self, post: Post) -> None:
+        await self._send(post, self._text)
+
+    async def send_keyboard(self, keyboard: Keyboard) -> None:
+        await self._send(keyboard, self._text)
+
+    async def send_ballot(self, ballot: Ballot) -> None:
+        await self._send(ballot, self._ballot)
+
+    def txn(self, outbox_id: int) -> str:
+        """The transaction id of what an outbox row posts: a retry is posted once."""
+        return f"nightfall-{self.adapter.txn_prefix}-{outbox_id}"
+
+    async def _send(self, message: Outgoing,
+                    deliver: Callable[[str, Any], Awaitable[None]]) -> None:
+        """Into the group's room or the reader's private room, the platform's failures
+        raised as the outbox's."""
+        adapter, to = self.adapter, message.to
+        private = isinstance(to, Reader)
+        where = to.user.id if isinstance(to, Reader) else to.chat
+        moved = None if private else adapter.standing.moved_to(where)
+        if moved is not None:  # an upgraded room: the message goes to its replacement
+            raise ChatMoved(f"matrix: {where} was upgraded", ChatRef(moved))
+        try:
+            room_id = await adapter.rooms.room_for(where) if private else where
+            await deliver(room_id, message)
+        except Failed as failed:
+            gone = adapter.state.membership(where, adapter.user_id) != "join"
+            raise translate(failed.response, private,
+                            lost="removed" if gone else "silenced") from failed
+        except NETWORK_ERRORS as err:
+            raise network(err) from err
+        except CRYPTO_ERRORS as err:  # e.g. the members' keys could not be fetched: later
+            raise TransientError(f"matrix: not encrypted: {err}") from err
+
+    async def _text(self, room_id: str, message: Post | Keyboard) -> None:
+        """A text message (a keyboard's options numbered under it), or an edit of it."""
+        buttons = message.buttons if isinstance(message, Keyboard) else ()
+        text = content.with_options(message.text, [b.label for b in buttons])
+        txn = self.txn(message.outbox_id)
+        ref = await store.load("ref", room_id, message.replace) if message.replace else None
+        if ref is not None:
+            msgtype = str(ref.get("msgtype", content.NOTICE))
+            await self.send_event(room_id, "m.room.message",
+                                  content.edit(ref["event_id"], text, msgtype), txn)
+            if isinstance(message, Keyboard) and buttons:
+                await self._keep_keyboard(ref["event_id"], room_id, message)
+            return
+        loud = await self._loudness(room_id, message)
+        event_id = await self.send_event(room_id, "m.room.message",
+                                         content.message(text, *loud), txn)
+        if isinstance(message, Keyboard) and buttons:
+            await self._keep_keyboard(event_id, room_id, message)
+        if message.replace:
+            await store.save({"kind": "text", "event_id": event_id, "msgtype": loud[0]},
+                             "ref", room_id, message.replace)
+
+    async def _ballot(self, room_id: str, ballot: Ballot) -> None:
+        """Polls and their text message (ballots.py); later versions edit the text (the live
+        tally), the last one ends the polls. A ballot whose only version to go out is its
+        last (the earlier ones were superseded) is a text: nothing is left to vote on."""
+        txn = self.txn(ballot.outbox_id)
+        ref = await store.load("ref", room_id, ballot.replace)
+        if (ref is None and not ballot.options) or (ref is not None and ref["kind"] != "poll"):
+            await self._text(room_id, Post(ballot.outbox_id, ballot.to, ballot.text,
+                                           ballot.replace, ballot.urgent))
+            return
+        if ref is not None:
+            updated = await self.ballots.update(room_id, ref, ballot, txn)
+            if updated != ref:
+                await store.save(updated, "ref", room_id, ballot.replace)
+            return
+        loud = await self._loudness(room_id, ballot)
+        ref = await self.ballots.post(room_id, ballot, txn, loud)
+        await store.save(ref, "ref", room_id, ballot.replace)
+
+    async def _loudness(self, room_id: str, message: Outgoing) -> content.Loudness:
+        """How a message is to notify (content.loudness): an urgent one in the group pings
+        the room if the settings allow it and the room's power levels let the bot."""
+        adapter, to = self.adapter, message.to
+        if isinstance(to, Reader):
+            return content.loudness(message.urgent, to.user.id, False)
+        if not message.urgent:
+            return content.loudness(False, None, False)
+        state = adapter.state
+        ping = adapter.settings.room_mentions and content.may_ping_room(
+            await state.levels(room_id), state.power_of(room_id, adapter.user_id))
+        return content.loudness(True, None, ping)
+
+    async def _keep_keyboard(self, event_id: str, room_id: str, keyboard: Keyboard) -> None:
+        """Remember what each number of a numbered keyboard presses (for replies and
+        reactions); a private room's newest keyboard answers plain numbers."""
+        private = isinstance(keyboard.to, Reader)
+        await keep_keyboard(event_id, room_id, private, keyboard.buttons)
+        if private:
+            await store.save(event_id, "kbroom", room_id)
+
+    async def send_event(self, room_id: str, kind: str, body: dict[str, Any],
+                         txn: str | None = None) -> str:
+        adapter = self.adapter
+        client = adapter.client
+        assert client is not None
+        if adapter.crypto is not None:
+            await adapter.crypto.before_send(room_id)
+        # a bot cannot verify anyone: every member's device gets the room key (nio has no
+        # cross-signing, so clients see the bot's device as unverified as well)
+        response = await client.room_send(room_id, kind, body, tx_id=txn,
+                                          ignore_unverified_devices=True)
+        if isinstance(response, ErrorResponse):
+            raise Failed(response)
+        return str(response.event_id)

@@ -1,0 +1,196 @@
+"""Reading the bot's rooms through matrix-nio's sync: one long poll after the other, in a
+task the adapter starts and cancels (never `sync_forever`).
+
+The sync token lives in the game database and moves on only after a sync's events were
+handed to the service, so a crash or a restart neither skips nor (the service dedupes on
+event ids anyway) repeats a command; a `limited` timeline is filled from /messages so no vote
+falls into the gap. On the bot's very first sync (no stored token) the timelines are history
+and only read for state; so is what came before the bot joined a room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
+
+from nio import ErrorResponse, MessageDirection, SyncResponse
+
+from . import store
+from .crypto import CRYPTO_ERRORS
+from .errors import NETWORK_ERRORS, is_rate_limited
+from .invites import on_invite
+
+if TYPE_CHECKING:
+    from .adapter import MatrixAdapter
+
+log = logging.getLogger(__name__)
+
+MAX_BACKFILL_PAGES = 20
+SEEN_MEMORY = 20_000  # event ids remembered in memory (the service dedupes on all of them)
+
+
+def raw(event: Any) -> dict[str, Any]:
+    """An event's JSON. nio pops `content` out of the invite state's member events (it
+    keeps it as an attribute): put it back."""
+    source = dict(getattr(event, "source", None) or {})
+    if "content" not in source and isinstance(getattr(event, "content", None), dict):
+        source["content"] = event.content
+    return source
+
+
+class Syncer:
+    def __init__(self, adapter: MatrixAdapter) -> None:
+        self.adapter = adapter
+        self.since: str | None = None
+        self.full_state = True
+        self.busy = False  # a sync's events are being handed to the service
+        self.backfilled = 0  # events fetched from /messages for gaps (limited syncs)
+        self._seen: OrderedDict[str, None] = OrderedDict()
+
+    async def load(self) -> None:
+        self.since = await store.load("sync", self.adapter.user_id)
+        self.full_state = True
+
+    def sync_filter(self) -> dict[str, Any]:
+        return {"room": {"timeline": {"limit": self.adapter.settings.timeline_limit}},
+                "presence": {"not_types": ["*"]}}
+
+    async def loop(self) -> None:
+        adapter = self.adapter
+        pause = 1.0
+        while not adapter.stopping:
+            try:
+                await self.once(timeout=adapter.settings.sync_timeout)
+                adapter.connected = True
+                pause = 1.0
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:  # a broken sync must not end the bot: try again later
+                adapter.connected = False  # /healthz says so until a sync works again
+                if adapter.stopping:
+                    return
+                log.warning("matrix: sync failed (%s); again in %.0f s", err, pause)
+                await asyncio.sleep(pause)
+                pause = min(60.0, pause * 2)
+
+    async def once(self, timeout: float) -> None:
+        adapter = self.adapter
+        client = adapter.client
+        assert client is not None
+        response = await client.sync(timeout=int(timeout * 1000), since=self.since,
+                                     full_state=self.full_state or None,
+                                     sync_filter=self.sync_filter())
+        if not isinstance(response, SyncResponse):
+            if isinstance(response, ErrorResponse) and is_rate_limited(response):
+                await asyncio.sleep((response.retry_after_ms or 1000) / 1000)
+                return
+            raise RuntimeError(str(response))
+        receiver = adapter.receiver
+        self.busy = True
+        try:
+            await self._process(response, history=self.since is None)
+            if adapter.crypto is not None:  # events whose room key came with this sync
+                ready, given_up = adapter.crypto.release()
+                for room_id, event in ready:
+                    await receiver.on_event(room_id, event)
+                for room_id, event in given_up:
+                    await receiver.unreadable(room_id, event)
+            await adapter.standing.apply()
+            for user, room_id in await adapter.rooms.overdue():
+                await receiver.tell_about(user, room_id, "invite_waiting", f"invite-{room_id}")
+            self.since = response.next_batch
+            self.full_state = False
+            await store.save(response.next_batch, "sync", adapter.user_id)
+        finally:
+            self.busy = False
+        if adapter.crypto is not None:
+            try:
+                await adapter.crypto.after_sync()
+            except (*NETWORK_ERRORS, *CRYPTO_ERRORS) as err:  # tried again after the next sync
+                log.warning("matrix: key maintenance failed: %s", err)
+
+    async def _process(self, response: SyncResponse, history: bool) -> None:
+        """One sync's news: invites first, then each joined room's timeline in order."""
+        adapter, state = self.adapter, self.adapter.state
+        for room_id, info in response.rooms.join.items():  # an upgrade's invite may come
+            for event in (*info.state, *info.timeline.events):  # with its tombstone
+                source = raw(event)
+                if source.get("type") == "m.room.tombstone":
+                    adapter.standing.note(room_id, source)
+        for room_id, invite in response.rooms.invite.items():
+            await on_invite(adapter, room_id, [raw(e) for e in invite.invite_state])
+        for room_id, info in response.rooms.join.items():
+            for event in info.state:
+                state.note(room_id, raw(event))
+            events = [raw(e) for e in info.timeline.events]
+            if history:
+                for event in events:
+                    state.note(room_id, event)
+                    self.remember(event.get("event_id"))
+                continue
+            joined = [i for i, e in enumerate(events) if self._own_join(e)]
+            if joined:  # newly joined: what came before is history
+                for event in events[:joined[-1] + 1]:
+                    state.note(room_id, event)
+                    self.remember(event.get("event_id"))
+                events = events[joined[-1] + 1:]
+            elif info.timeline.limited and info.timeline.prev_batch and self.since:
+                events = await self._backfill(room_id, info.timeline.prev_batch,
+                                              self.since) + events
+            for event in events:
+                await adapter.receiver.on_event(room_id, event)
+        for room_id in response.rooms.leave:
+            if state.is_group(room_id) and state.membership(room_id, adapter.user_id) == "join":
+                await adapter.standing.left(room_id)
+            state.forget(room_id)
+
+    async def _backfill(self, room_id: str, prev_batch: str, since: str) -> list[dict[str, Any]]:
+        """The events between the last sync and a limited timeline, oldest first (stopping
+        at the bot's own join: what came before is history)."""
+        client = self.adapter.client
+        assert client is not None
+        found: list[dict[str, Any]] = []
+        start = prev_batch
+        for _ in range(MAX_BACKFILL_PAGES):
+            response = await client.room_messages(room_id, start=start, end=since,
+                                                  direction=MessageDirection.back, limit=100)
+            chunk = getattr(response, "chunk", None)
+            if chunk is None:
+                log.warning("matrix: backfill of %s failed: %s", room_id, response)
+                break
+            stop = False
+            for event in chunk:
+                source = getattr(event, "source", None)
+                if not isinstance(source, dict):
+                    continue
+                if self._own_join(source):
+                    stop = True
+                    break
+                found.append(source)
+            end = getattr(response, "end", None)
+            if stop or not chunk or not end or end == start:
+                break
+            start = end
+        self.backfilled += len(found)
+        log.info("matrix: %s events fetched for a gap in %s", len(found), room_id)
+        return list(reversed(found))
+
+    def _own_join(self, event: dict[str, Any]) -> bool:
+        user_id = self.adapter.user_id
+        if event.get("type") != "m.room.member" or event.get("state_key") != user_id:
+            return False
+        before = (event.get("unsigned") or {}).get("prev_content") or {}
+        return (event.get("content") or {}).get("membership") == "join" and \
+            before.get("membership") != "join"
+
+    def remember(self, event_id: Any) -> None:
+        if isinstance(event_id, str):
+            self._seen[event_id] = None
+            while len(self._seen) > SEEN_MEMORY:
+                self._seen.popitem(last=False)
+
+    def has_seen(self, event_id: str) -> bool:
+        """Whether this event was read (and handed over, if it was for the service)."""
+        return event_id in self._seen

@@ -1,0 +1,258 @@
+"""Delivering from the outbox: due rows handed to their adapters, each kind of message by
+its own method, transient failures retried with exponential backoff, every adapter kept
+within its per-chat and overall rate limits. A row is marked "sending" before it is handed
+to the adapter, so a crash never announces anything twice (see `Deliverer.recover`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import secrets
+import socket
+from typing import Protocol
+
+from tortoise.exceptions import IntegrityError
+from tortoise.transactions import in_transaction
+
+from core.storage.models import DeliveryLease, Outbox
+
+from .clock import Clock
+from .outbox import replace_key, tell_group_unreachable
+from .pacing import RateLimiter
+from .payloads import ORDERS, from_json
+from .ports import (
+    Adapter,
+    Ballot,
+    ChatEvent,
+    ChatLost,
+    ChatMoved,
+    ChatRef,
+    Keyboard,
+    NotAllowed,
+    Order,
+    Outgoing,
+    PermanentError,
+    Post,
+    Silence,
+    TeamRoom,
+    TransientError,
+    UnknownOutcome,
+    Unreachable,
+)
+from .rendering import command_prefix, render
+
+log = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 8
+MAX_BACKOFF = 300.0
+
+
+async def hand_to(adapter: Adapter, item: Outgoing | Order) -> None:
+    """Each kind to the adapter's method for it."""
+    match item:
+        case Post():
+            await adapter.send_post(item)
+        case Ballot():
+            await adapter.send_ballot(item)
+        case Keyboard():
+            await adapter.send_keyboard(item)
+        case Silence():
+            await adapter.silence(item)
+        case TeamRoom():
+            await adapter.team(item)
+
+
+class Watcher(Protocol):
+    """Who hears what delivery learned about a chat (the game service)."""
+
+    async def chat_event(self, event: ChatEvent) -> None: ...
+
+    async def order_refused(self, outbox_id: int) -> None: ...
+
+
+LEASE_KEY = "outbox"  # the DeliveryLease row
+LEASE_SECONDS = 15.0
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()[:20]}-{os.getpid()}-{secrets.token_hex(4)}"
+
+
+class Deliverer:
+    """Hands due outbox rows to their adapters.
+
+    With several workers on one database (`shared`), one of them delivers at a time: it holds
+    a lease that it renews while alive, so each chat's order and the platforms' rate limits
+    (kept in that worker's memory) hold; when it dies, another takes the lease after at most
+    LEASE_SECONDS and recovers what the dead one was sending.
+    """
+
+    def __init__(self, adapters: dict[str, Adapter], clock: Clock, shared: bool = False,
+                 watcher: Watcher | None = None) -> None:
+        self.adapters = adapters
+        self.clock = clock
+        self.shared = shared
+        self.watcher = watcher
+        self.worker = worker_name()
+        self.leading = False
+        self.limiter = RateLimiter()
+        self.failures: dict[str, int] = {}
+
+    async def _lead(self, now: float) -> bool:
+        """Hold (or take, or renew) the delivery lease; recover when newly taken."""
+        if not self.shared:
+            if not self.leading:
+                self.leading = True
+                await self.recover()
+            return True
+        if not await DeliveryLease.exists(name=LEASE_KEY):
+            with contextlib.suppress(IntegrityError):
+                await DeliveryLease.create(name=LEASE_KEY)
+        async with in_transaction():
+            lease = await DeliveryLease.filter(name=LEASE_KEY).select_for_update().get()
+            mine = lease.worker == self.worker
+            until = lease.until
+            if not mine and until > now:
+                self.leading = False
+                return False
+            if not mine or until - now < LEASE_SECONDS / 2:
+                lease.worker, lease.until = self.worker, now + LEASE_SECONDS
+                await lease.save(update_fields=["worker", "until"])
+        if not self.leading:
+            self.leading = True
+            await self.recover()
+        return True
+
+    async def release(self) -> None:
+        """A clean stop: let the next worker (or this one restarted) deliver at once."""
+        if self.shared and self.leading:
+            async with in_transaction():
+                lease = await DeliveryLease.filter(name=LEASE_KEY).select_for_update().first()
+                if lease is not None and lease.worker == self.worker:
+                    lease.worker, lease.until = "", 0.0
+                    await lease.save(update_fields=["worker", "until"])
+        self.leading = False
+
+    async def recover(self) -> None:
+        """After a crash, a message caught between "sending" and "sent" may or may not have
+        arrived: send it again only where the platform makes that harmless (an edit in place),
+        otherwise give it up rather than announce something twice. A mute or a team room's
+        membership is a state, so setting it again is always harmless."""
+        for row in await Outbox.filter(status="sending", platform__in=list(self.adapters)) \
+                .exclude(worker=self.worker):
+            adapter = self.adapters[row.platform]
+            resend = getattr(adapter, "can_resend", None)
+            payload = from_json(row.payload)
+            again = isinstance(payload, ORDERS) or (
+                resend is not None and await resend(row.chat_ref, replace_key(payload)))
+            row.status = "pending" if again else "unknown"
+            await row.save(update_fields=["status"])
+
+    async def deliver_due(self, limit: int = 200) -> int:
+        """Deliver what is due now; return how many were sent."""
+        now = self.clock.now()
+        if not await self._lead(now):
+            return 0
+        ready = [name for name, adapter in self.adapters.items()
+                 if getattr(adapter, "connected", True)]  # a platform not reached yet waits
+        rows = await (Outbox.filter(status="pending", next_try_at__lte=now,
+                                    platform__in=ready)
+                      .order_by("id").limit(limit))
+        sent = 0
+        blocked: set[tuple[str, str]] = set()
+        newest: dict[str, int] = {}
+        payloads = {row.id: from_json(row.payload) for row in rows}
+        for row in rows:
+            version_of = replace_key(payloads[row.id])
+            if version_of:
+                newest[version_of] = row.id
+        for row in rows:
+            replaced = replace_key(payloads[row.id])
+            if replaced and newest[replaced] != row.id:
+                row.status = "superseded"  # a newer version of the same message waits
+                await row.save(update_fields=["status"])
+                continue
+            adapter = self.adapters[row.platform]
+            key = (row.platform, row.chat_ref)
+            paced = not isinstance(payloads[row.id], ORDERS)  # a message, not an order
+            if key in blocked or (paced and not self.limiter.allow(adapter, row.chat_ref,
+                                                                   row.private, now)):
+                blocked.add(key)  # keep each chat's order: nothing later for it this round
+                continue
+            row.status = "sending"  # committed before the send: a crash cannot repeat it
+            row.worker = self.worker
+            await row.save(update_fields=["status", "worker"])
+            try:
+                parts = await self._hand_over(adapter, row)
+            except ChatMoved as err:  # the failed message goes to the chat's new place
+                row.status = "pending"
+                row.next_try_at = now
+                blocked.add(key)
+                await row.save(update_fields=["status", "next_try_at"])
+                await self._tell(ChatEvent(row.platform, ChatRef.parse(row.chat_ref), "moved",
+                                           new_ref=err.new_ref))
+                continue
+            except TransientError as err:
+                row.attempts += 1
+                delay = err.retry_after or min(MAX_BACKOFF, 2.0 ** row.attempts)
+                row.next_try_at = now + delay
+                row.status = "failed" if row.attempts >= MAX_ATTEMPTS else "pending"
+                if err.retry_after:
+                    self.limiter.hold(row.platform, row.chat_ref, row.next_try_at)
+                self._failed(row.platform)
+                blocked.add(key)
+                log.warning("delivery %s failed (attempt %s): %s", row.id, row.attempts, err)
+            except UnknownOutcome as err:
+                row.status = "unknown"  # may have arrived: posting it again could double it
+                self._failed(row.platform)
+                log.warning("delivery %s may or may not have arrived: %s", row.id, err)
+            except ChatLost as err:
+                row.status = "lost"  # posted when the bot can write there again
+                self._failed(row.platform)
+                blocked.add(key)
+                await row.save(update_fields=["status"])
+                await self._tell(ChatEvent(row.platform, ChatRef.parse(row.chat_ref), "lost",
+                                           reason=err.reason, whole=not err.reason.startswith(
+                                               "topic")))
+                continue
+            except NotAllowed as err:
+                row.status = "norights"  # done when the bot has the right again
+                await row.save(update_fields=["status"])
+                log.info("delivery %s waits for the right to do it: %s", row.id, err)
+                if self.watcher is not None:
+                    await self.watcher.order_refused(row.id)
+                continue
+            except Unreachable as err:
+                row.status = "unreachable"
+                self._failed(row.platform)
+                log.info("delivery %s waits for its reader: %s", row.id, err)
+                await tell_group_unreachable(row)
+            except PermanentError as err:
+                row.status = "failed"
+                self._failed(row.platform)
+                log.warning("delivery %s failed for good: %s", row.id, err)
+            else:
+                row.status = "sent"
+                sent += 1
+                if paced and parts > 1:  # a long text went as several messages
+                    self.limiter.spend(adapter, row.chat_ref, row.private, now, parts - 1)
+            await row.save(update_fields=["status", "attempts", "next_try_at"])
+        return sent
+
+    async def _tell(self, event: ChatEvent) -> None:
+        if self.watcher is not None:
+            await self.watcher.chat_event(event)
+
+    async def _hand_over(self, adapter: Adapter, row: Outbox) -> int:
+        """Deliver one row; how many platform messages it took."""
+        item = await render(row, command_prefix(adapter))
+        await hand_to(adapter, item)
+        if isinstance(item, Silence | TeamRoom):
+            return 1
+        cost = getattr(adapter, "cost", None)
+        return int(cost(item)) if cost is not None else 1
+
+    def _failed(self, platform: str) -> None:
+        self.failures[platform] = self.failures.get(platform, 0) + 1

@@ -1,0 +1,154 @@
+"""An outbox row made into what its adapter is handed: its payload decoded, its texts
+rendered in the reader's language (with the game's player names and its rule set's words),
+its destination typed (a group chat, or one reader)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from typing import Any
+
+from core.engine.registry import available, load_ruleset
+from core.i18n import Renderer, available_locales
+from core.storage.models import Chat, GameRecord, Identity, Outbox, Seat
+
+from .codec import decode
+from .names import shown_names
+from .payloads import (
+    BallotPayload,
+    KeyboardPayload,
+    Part,
+    PostPayload,
+    SilencePayload,
+    StoredButton,
+    TeamPayload,
+    from_json,
+    part,
+)
+from .ports import (
+    Adapter,
+    Ballot,
+    ButtonOut,
+    ChatRef,
+    Keyboard,
+    Order,
+    Outgoing,
+    Post,
+    Reader,
+    Silence,
+    TeamRoom,
+    UserRef,
+)
+
+
+def command_prefix(adapter: Adapter) -> str:
+    """How commands are typed on the adapter's platform (see `Adapter`)."""
+    return str(getattr(adapter, "command_prefix", "/"))
+
+
+async def render(row: Outbox, prefix: str = "/") -> Outgoing | Order:
+    """The row as its adapter is handed it, commands written with the platform's `prefix`."""
+    payload = from_json(row.payload)
+    if isinstance(payload, SilencePayload):
+        person = await Identity.get_or_none(id=row.identity_id) if row.identity_id else None
+        user = UserRef(person.ref, person.anonymous) if person is not None \
+            else UserRef(payload.user)
+        return Silence(row.id, ChatRef.parse(row.chat_ref), user, payload.muted)
+    locale = payload.locale if isinstance(payload, PostPayload) else None
+    renderer = await game_renderer(row.game_id, await reader_locale(row, locale), prefix)
+    if isinstance(payload, TeamPayload):
+        return TeamRoom(row.id, ChatRef.parse(row.chat_ref), payload.key,
+                        renderer.render_parts(payload.title, None, None, {}),
+                        renderer.render_parts(payload.about, None, None, {}),
+                        tuple(UserRef(ref) for ref in payload.members), payload.closed)
+    to = await destination(row)
+    text = "\n\n".join(render_part(renderer, p) for p in payload.parts)
+    if isinstance(payload, BallotPayload):
+        assert isinstance(to, ChatRef), "a ballot is the group's"
+        return Ballot(row.id, to, text, buttons_out(renderer, payload.options),
+                      payload.replace, payload.urgent)
+    if isinstance(payload, KeyboardPayload):
+        return Keyboard(row.id, to, text, buttons_out(renderer, payload.buttons),
+                        payload.replace, payload.urgent)
+    return Post(row.id, to, text, payload.replace, payload.urgent)
+
+
+async def destination(row: Outbox) -> ChatRef | Reader:
+    """The group chat of a group message, the reader of a private one."""
+    if not row.private:
+        return ChatRef.parse(row.chat_ref)
+    person = await Identity.get_or_none(id=row.identity_id) if row.identity_id else None
+    if person is None:
+        return Reader(UserRef(row.chat_ref), row.chat_ref)
+    return Reader(UserRef(person.ref, person.anonymous), person.name)
+
+
+def render_part(renderer: Renderer, text: Part) -> str:
+    return renderer.render_parts(text.key, text.plural, text.count, decode(dict(text.params)))
+
+
+def buttons_out(renderer: Renderer, buttons: tuple[StoredButton, ...]) -> tuple[ButtonOut, ...]:
+    return tuple(ButtonOut(label_text(renderer, b.label), b.token, b.start) for b in buttons)
+
+
+def label_text(renderer: Renderer, label: Mapping[str, Any]) -> str:
+    if "text" in label:
+        return str(label["text"])
+    if "ref" in label:
+        return str(renderer.value(decode(dict(label))))
+    return renderer.text(label["key"], decode(label.get("params") or {}))
+
+
+async def personal_text(person: Identity, fallback_locale: str, answer: Any,
+                        game_id: int | None, prefix: str = "/") -> str:
+    """A service answer (a `Reply`) rendered at once for one person, for platforms that show
+    it immediately (a pressed button's notice) rather than through the outbox; commands
+    written with the platform's `prefix`."""
+    known = set(available_locales())
+    locale = next((c for c in (person.locale, person.locale_hint, fallback_locale)
+                   if c in known), "en")
+    renderer = await game_renderer(game_id, locale, prefix)
+    return render_part(renderer, part(answer.key, answer.plural, answer.count, **answer.params))
+
+
+async def game_renderer(game_id: int | None, locale: str, prefix: str = "/") -> Renderer:
+    """A renderer that knows a game's player names and its rule set's vocabulary, writing
+    commands with the platform's `prefix`."""
+    names: dict[str, str] = {}
+    vocabulary = every_vocabulary()  # outside a game (/roles before /newgame): all rule sets'
+    if game_id is not None:
+        game = await GameRecord.get(id=game_id)
+        vocabulary = load_ruleset(game.ruleset).vocabulary
+        seats = await Seat.filter(game_id=game.id, active=True).prefetch_related("identity")
+        names = shown_names({seat.pid: (seat.identity.name, seat.identity.handle)
+                             for seat in seats})
+    return Renderer(locale, vocabulary, lambda pid: names.get(pid, pid), prefix)
+
+
+@functools.cache
+def every_vocabulary() -> dict[str, dict[str, str]]:
+    """The words of every rule set (role, action, side names...), merged."""
+    merged: dict[str, dict[str, str]] = {}
+    for ruleset_id in sorted(available()):
+        for kind, words in load_ruleset(ruleset_id).vocabulary.items():
+            merged.setdefault(kind, {}).update(words)
+    return merged
+
+
+async def reader_locale(row: Outbox, asked_in: str | None = None) -> str:
+    """A private message: the reader's own setting, else the platform's hint, else the
+    language of where the answer was asked for (`asked_in`); a group message: the chat's."""
+    known = set(available_locales())
+    if row.private and row.identity_id is not None:
+        person = await Identity.get(id=row.identity_id)
+        for choice in (person.locale, person.locale_hint, asked_in):
+            if choice in known:
+                return str(choice)
+    if row.game_id is not None:
+        game = await GameRecord.get(id=row.game_id).prefetch_related("chat")
+        return str(game.chat.locale)
+    if not row.private:
+        chat = await Chat.get_or_none(platform=row.platform, ref=row.chat_ref)
+        if chat is not None:
+            return str(chat.locale)
+    return "en"
