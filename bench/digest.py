@@ -61,7 +61,7 @@ def text_parts(text: Any) -> list[Any]:
 
 def message_form(message: Any) -> list[Any]:
     audience = message.audience
-    return ["message", audience.kind, audience.ref, *text_parts(message)]
+    return ["message", audience.kind, audience.ref, *text_parts(message.text)]
 
 
 def outcome_form(outcome: Any) -> list[Any]:
@@ -88,7 +88,7 @@ def digest(ruleset_id: str, players: int, games: int, seed: int, early_close: bo
         try:
             outcome = original(self, command)
         except Refused as refusal:
-            _feed(hashed, ["refused", *text_parts(refusal)])
+            _feed(hashed, ["refused", *text_parts(refusal.text)])
             raise
         _feed(hashed, outcome_form(outcome))
         return outcome

@@ -17,7 +17,7 @@ from typing import Any
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from core.engine.messages import Message, Ref
+from core.engine.messages import Ref, Text
 
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 DOMAIN = "nightfall"
@@ -88,9 +88,8 @@ class Renderer:
     def text(self, key: str, params: Mapping[str, Any] | None = None) -> str:
         return self.render_parts(key, None, None, params or {})
 
-    def render(self, message: Message) -> str:
-        return self.render_parts(message.key, message.plural, message.count,
-                                 message.params)
+    def render(self, text: Text) -> str:
+        return self.render_parts(text.key, text.plural, text.count, text.params)
 
     def render_parts(self, key: str, plural: str | None, count: int | None,
                      params: Mapping[str, Any]) -> str:

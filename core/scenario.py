@@ -269,7 +269,7 @@ class _Runner:
         try:
             outcome = self.game.apply(command)
         except Refused as err:
-            reason = self.renderer.render_parts(err.key, err.plural, err.count, err.params)
+            reason = self.renderer.render(err.text)
             if not refused:
                 raise self._fail(f"{what} was refused: {reason}") from err
             if self.game.snapshot() != before:
@@ -282,7 +282,7 @@ class _Runner:
 
     def _record(self, outcome: Outcome) -> None:
         for message in outcome.messages:
-            carried = set(_refs(message.params))
+            carried = set(_refs(message.text.params))
             for reader in self._readers(message.audience):
                 self.told.setdefault(reader, set()).update(carried)
         if not self.show:
@@ -299,7 +299,7 @@ class _Runner:
                 where = f"to {self.game.name(audience.ref or '')}"
             else:
                 where = str(audience)
-            self.transcript.append(f"[{where}] {self.renderer.render(message)}")
+            self.transcript.append(f"[{where}] {self.renderer.render(message.text)}")
 
     def _readers(self, audience: Any) -> list[str]:
         """Who reads a message: "group", a player id, a team's members at the time."""

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .commands import Act, Close, Command, Host, Leave, MarkEarly, Say, Tick, Vote, Whisper
-from .messages import GROUP, N_, Ref, player, to_player
+from .messages import GROUP, N_, Ref, ToPlayer, player
 from .outcome import Event, GameSetup, Outcome
 from .phase import Phase
 from .refusals import Refused, refused_n
@@ -147,7 +147,7 @@ class Game(Table):
         sender = self.state.players[command.by]
         self._activity(sender, command.at)
         for pid in recipients:
-            self.tell(to_player(pid), N_("{name} whispers: {text}"), name=player(sender.pid),
+            self.tell(ToPlayer(pid), N_("{name} whispers: {text}"), name=player(sender.pid),
                       text=command.text.strip())
 
     def _validate_nothing(self, command: Command) -> None:
@@ -328,7 +328,7 @@ class Game(Table):
             old = target.name
             target.name = (cmd.by or "").strip()
             self.tell(GROUP, N_("{new} takes over the seat of {old}."), new=target.name, old=old)
-            self.tell(to_player(target.pid), N_("You take over a seat in this game."))
+            self.tell(ToPlayer(target.pid), N_("You take over a seat in this game."))
             self.ruleset.on_replaced(self, target)
 
     # ------------------------------------------------------------------ helpers for rule sets

@@ -8,7 +8,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from .messages import Audience, Message
+from .messages import Audience, Message, Text
 from .outcome import Event, Outcome
 from .phase import ENDED, Phase
 from .state import GameState, Owed, canonical
@@ -24,12 +24,12 @@ class Table:
         self._out.events.append(Event(kind, data))
 
     def tell(self, audience: Audience, key: str, **params: Any) -> None:
-        self._out.messages.append(Message(audience, key, params))
+        self._out.messages.append(Message(audience, Text(key, params)))
 
     def tell_n(self, audience: Audience, singular: str, plural: str, count: int,
                **params: Any) -> None:
         params["count"] = count
-        self._out.messages.append(Message(audience, singular, params, plural, count))
+        self._out.messages.append(Message(audience, Text(singular, params, plural, count)))
 
     def narrate(self, audience: Audience, variants: Sequence[str], **params: Any) -> None:
         """Tell one of several flavour texts, picked by the game's own generator so that a

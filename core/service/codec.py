@@ -6,7 +6,7 @@ from dataclasses import asdict
 from typing import Any
 
 from core.engine import commands as c
-from core.engine.messages import Message, Ref
+from core.engine.messages import Message, Ref, Text
 from core.engine.phase import Phase
 
 _COMMANDS: dict[str, type] = {cls.__name__: cls for cls in (
@@ -53,14 +53,20 @@ def decode(value: Any) -> Any:
     return value
 
 
+def text_to_json(text: Text) -> dict[str, Any]:
+    """A text in the outbox's form (a `count` is also one of the parameters)."""
+    params = dict(text.params)
+    if text.count is not None:
+        params["count"] = text.count
+    return {"key": text.key, "plural": text.plural, "count": text.count,
+            "params": encode(params)}
+
+
 def message_to_json(message: Message) -> dict[str, Any]:
-    return {"key": message.key, "plural": message.plural, "count": message.count,
-            "params": encode(message.params)}
+    return text_to_json(message.text)
 
 
 def text_payload(key: str, plural: str | None = None, count: int | None = None,
                  **params: Any) -> dict[str, Any]:
     """A service message (not from the engine) in the same form."""
-    if count is not None:
-        params["count"] = count
-    return {"key": key, "plural": plural, "count": count, "params": encode(params)}
+    return text_to_json(Text(key, params, plural, count))

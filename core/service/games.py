@@ -19,7 +19,7 @@ from . import outbox
 from .ballots import close_ballot, open_ballot, tally
 from .build import build_of
 from .clock import Clock
-from .codec import command_to_json, encode, text_payload
+from .codec import command_to_json, encode, text_to_json
 from .deadlines import Deadlines, void
 from .delivery import deliver_outcome
 from .muting import silence_removed, unmute_the_dead
@@ -77,13 +77,10 @@ class Games:
         try:
             outcome = game.apply(command)
         except Refused as refusal:
-            params = dict(refusal.params)
-            params.pop("count", None)
             if refusal_as_reply:
-                raise Reply(refusal.key, refusal.plural, refusal.count, **params) from None
+                raise Reply.saying(refusal.text) from None
             if sender is not None:
-                await outbox.to_person(sender, text_payload(
-                    refusal.key, refusal.plural, refusal.count, **params), game=row)
+                await outbox.to_person(sender, text_to_json(refusal.text), game=row)
             return False
         self.forget(row.id)  # until the transaction has stored it
         row.version += 1
@@ -96,7 +93,7 @@ class Games:
         # such as naming the next mayor) still opens a new window: its own deadline, prompts
         reopened = "closed" in kinds and game.state.phase.kind != "ended"
         new_window = "phase" in kinds or reopened
-        noted = [m for m in outcome.messages if m.key == NOTED and m.audience.kind == "player"]
+        noted = [m for m in outcome.messages if m.text.key == NOTED and m.audience.kind == "player"]
         rest = Outcome(outcome.events, [m for m in outcome.messages if m not in noted])
         if not refusal_as_reply:  # (a pressed button: its notice and keyboard say "noted")
             # "noted" before "this choice is closed" when the choice closed its window

@@ -62,7 +62,7 @@ class HostPowers:
         game = await self.service.games.load(row)
         refusal = game.check(command)
         if refusal is not None:
-            raise Reply(refusal.key, refusal.plural, refusal.count, **dict(refusal.params))
+            raise Reply.saying(refusal.text)
         old = await self.service.lobby.move_seat(row, pids[0], newcomer)
         await self.service.games.apply(row, command, host)
         await brief_newcomer(row, old, newcomer)

@@ -349,10 +349,8 @@ async def personal_text(person: Identity, fallback_locale: str, answer: Any,
     known = set(available_locales())
     locale = next((c for c in (person.locale, person.locale_hint, fallback_locale)
                    if c in known), "en")
-    params = decode(text_payload(answer.key, answer.plural, answer.count,
-                                 **answer.params)["params"])
     renderer = await game_renderer(game_id, locale, prefix)
-    return renderer.render_parts(answer.key, answer.plural, answer.count, params)
+    return renderer.render(answer.text)
 
 
 async def game_renderer(game_id: int | None, locale: str, prefix: str = "/") -> Renderer:

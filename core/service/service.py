@@ -28,7 +28,7 @@ from core.storage.models import Game as GameRow
 
 from . import outbox, situations, texts
 from .clock import Clock
-from .codec import text_payload
+from .codec import text_payload, text_to_json
 from .confirm import KINDS as CONFIRMATIONS
 from .confirm import Confirmations
 from .games import Games
@@ -97,8 +97,7 @@ class GameService:
                         answer = refused
                         taken = False
                         if not incoming.button:
-                            payload = text_payload(answer.key, answer.plural, answer.count,
-                                                   **answer.params)
+                            payload = text_to_json(answer.text)
                             payload["locale"] = await self._context_locale(incoming)
                             await outbox.to_person(person, payload)
                     notice = None if answer is None or not incoming.button else Notice(

@@ -4,7 +4,7 @@ resolves — block, check, heal, search, kill, link, copy."""
 
 from __future__ import annotations
 
-from core.engine.messages import N_, player, to_player
+from core.engine.messages import N_, ToPlayer, player
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec
 from core.engine.state import Player
@@ -37,7 +37,7 @@ def check(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
     named = str(it.tag.get("named", it.targets[0]))
     reached = night.reach(it, targets[0])
     if reached is None:
-        night.game.tell(to_player(it.actor), N_("Your check of {name} found nothing."),
+        night.game.tell(ToPlayer(it.actor), N_("Your check of {name} found nothing."),
                         name=player(named))
         return
     night.tell_check(it.actor, named, check_result(night.players[reached]))
@@ -103,7 +103,7 @@ def copy(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
     copied = COPYABLE.get(night.players[source].role)
     reached = night.reach(it, target)
     if copied is None or reached is None:
-        night.game.tell(to_player(it.actor), N_("Your copy came to nothing."))
+        night.game.tell(ToPlayer(it.actor), N_("Your copy came to nothing."))
         return
     if copied.with_copier and reached == it.actor:
         return

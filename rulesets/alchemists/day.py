@@ -6,7 +6,7 @@ removals owe (pride's `take`). Roles add to it through the hooks: after the exec
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import GROUP, N_, player, side, to_player
+from core.engine.messages import GROUP, N_, ToPlayer, player, side
 from core.engine.phase import Phase
 
 from . import flavour
@@ -185,7 +185,7 @@ def continue_reactions(game: Game, number: int) -> None:
     if owed is not None:
         if game.state.phase.stage != "reactions":
             game.set_phase(Phase.of("day", number, "reactions"))
-        game.tell(to_player(owed.player), REACTIONS[owed.kind].prompt)
+        game.tell(ToPlayer(owed.player), REACTIONS[owed.kind].prompt)
         return
     if check_end(game):
         return

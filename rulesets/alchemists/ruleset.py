@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.engine.game import Game
-from core.engine.messages import GROUP, N_, NOTED, player, role, to_player
+from core.engine.messages import GROUP, N_, NOTED, ToPlayer, player, role
 from core.engine.phase import Phase
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
@@ -143,8 +143,8 @@ class Alchemists(Ruleset):
         game.tell(GROUP, N_("Play from your main account. No private talk outside the team "
                             "chats, no screenshots, no insults."))
         for p in players.values():
-            game.tell(to_player(p.pid), N_("Your role: {role}."), role=role(p.role))
-            game.tell(to_player(p.pid), ROLE_CARDS[p.role])
+            game.tell(ToPlayer(p.pid), N_("Your role: {role}."), role=role(p.role))
+            game.tell(ToPlayer(p.pid), ROLE_CARDS[p.role])
         for introduce in AT_START:  # rules §2: who is told whom
             introduce(game)
         self._enter(game, start_phase)
@@ -236,7 +236,7 @@ class Alchemists(Ruleset):
                 del game.state.subs[key]
         accepted = ACCEPTED.get(sub.action)
         if accepted is None or accepted(game, p, sub):
-            game.tell(to_player(p.pid), NOTED)
+            game.tell(ToPlayer(p.pid), NOTED)
 
     def voting_open(self, game: Game) -> bool:
         return game.state.phase.stage == "vote"

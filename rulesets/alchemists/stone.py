@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import GROUP, N_, to_player
+from core.engine.messages import GROUP, N_, ToPlayer
 from core.engine.state import Player
 
 from .common import STONE_SIDES, side_of, state_of
@@ -24,7 +24,7 @@ def give(game: Game, holder: Player | None) -> None:
     if holder is None:
         return
     game.event("stone", holder=holder.pid)
-    game.tell(to_player(holder.pid), N_("The Philosopher's Stone is yours. Each night you may "
+    game.tell(ToPlayer(holder.pid), N_("The Philosopher's Stone is yours. Each night you may "
                                         "use one of its powers besides your own; it may turn "
                                         "against you."))
 

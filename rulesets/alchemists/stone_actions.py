@@ -6,7 +6,7 @@ AL-REPEAT. `stone.py` holds the rest of the Stone (appearance, passing on, the c
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import N_, Ref, player, role, to_player
+from core.engine.messages import N_, Ref, ToPlayer, player, role
 from core.engine.refusals import Refused
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec
@@ -88,14 +88,14 @@ def compare(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
     value = "same" if same else "different"
     night.game.learn(it.actor, a, value)
     night.game.learn(it.actor, b, value)
-    night.game.tell(to_player(it.actor), N_("{first} and {second} are {result}."),
+    night.game.tell(ToPlayer(it.actor), N_("{first} and {second} are {result}."),
                     first=player(a), second=player(b), result=Ref("check", value))
 
 
 def autopsy(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
     dead = night.players[targets[0]]
     night.game.learn(it.actor, dead.pid, dead.role)
-    night.game.tell(to_player(it.actor), N_("The autopsy shows: {name} was {role}."),
+    night.game.tell(ToPlayer(it.actor), N_("The autopsy shows: {name} was {role}."),
                     name=player(dead.pid), role=role(dead.role))
 
 
@@ -113,12 +113,12 @@ def backfire(night: Night, it: Intent) -> None:
         night.at_backfires.append(("link", holder))
     elif it.kind == "heal":
         night.state.stone.poison.append((it.targets[0], holder))
-        game.tell(to_player(holder), N_("The Stone failed you."))
+        game.tell(ToPlayer(holder), N_("The Stone failed you."))
     elif it.kind == "dome":
         night.board.redirect[it.targets[0]] = holder
     else:
         night.void.add(holder)
-        game.tell(to_player(holder), N_("The Stone failed you."))
+        game.tell(ToPlayer(holder), N_("The Stone failed you."))
 
 
 def _rolled(effect: Effect) -> Effect:

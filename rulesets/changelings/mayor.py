@@ -4,7 +4,7 @@ and names his successor. (Taking office is in `standing.py`, the succession in `
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import GROUP, N_, player, to_player
+from core.engine.messages import GROUP, N_, ToPlayer, player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec
 from core.engine.state import Owed, Player, Submission
@@ -52,7 +52,7 @@ def successor_named(game: Game, p: Player, sub: Submission) -> None:
 
 @PROMPT_OWED.at("tiebreak")
 def ask_tiebreak(game: Game, owed: Owed) -> None:
-    game.tell(to_player(owed.player), N_("The vote is tied. As mayor, pick who is banished."))
+    game.tell(ToPlayer(owed.player), N_("The vote is tied. As mayor, pick who is banished."))
     game.tell(GROUP, N_("The vote is tied; the mayor decides."))
 
 
@@ -67,7 +67,7 @@ def settle_tiebreak(game: Game, owed: Owed, target: str | None) -> None:
 
 @PROMPT_OWED.at("successor")
 def ask_successor(game: Game, owed: Owed) -> None:
-    game.tell(to_player(owed.player), N_("Name the next mayor."))
+    game.tell(ToPlayer(owed.player), N_("Name the next mayor."))
 
 
 @ANSWER_OWED.at("successor")

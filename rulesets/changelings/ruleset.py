@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.engine.game import Game
-from core.engine.messages import GROUP, N_, NOTED, Ref, player, role, to_player
+from core.engine.messages import GROUP, N_, NOTED, Ref, ToPlayer, player, role
 from core.engine.phase import Phase
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
@@ -128,18 +128,18 @@ class Changelings(Ruleset):
             if shown == "pony":
                 kind = game.rng.choice(PONY_KINDS)
                 p.counters["kind"] = kind
-                game.tell(to_player(p.pid), N_("Your role: {role} ({kind})."),
+                game.tell(ToPlayer(p.pid), N_("Your role: {role} ({kind})."),
                           role=role(shown), kind=Ref("kind", kind))
             else:
-                game.tell(to_player(p.pid), N_("Your role: {role}."), role=role(shown))
-            game.tell(to_player(p.pid), ROLE_CARDS[shown])
+                game.tell(ToPlayer(p.pid), N_("Your role: {role}."), role=role(shown))
+            game.tell(ToPlayer(p.pid), ROLE_CARDS[shown])
         members = changeling_team(game)
         for p in players.values():
             if is_changeling(p):
                 for other in members:
                     if other.pid != p.pid:
                         game.learn(p.pid, other.pid, other.role)
-                        game.tell(to_player(p.pid), N_("{name} is one of your fellow changelings "
+                        game.tell(ToPlayer(p.pid), N_("{name} is one of your fellow changelings "
                                                        "({role})."), name=player(other.pid),
                                   role=role(other.role))
             started = STARTED.get(p.role)
@@ -237,7 +237,7 @@ class Changelings(Ruleset):
                 del game.state.subs[key]
         elif sub.action in AFTER_ACT:
             AFTER_ACT[sub.action](game, p, sub)
-        game.tell(to_player(p.pid), NOTED)
+        game.tell(ToPlayer(p.pid), NOTED)
 
     def voting_open(self, game: Game) -> bool:
         return game.state.phase.stage in ("election", "vote")

@@ -5,7 +5,7 @@ team (`roles/changeling.py`, `roles/queen.py`, `roles/liar.py`)."""
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import N_, player, to_player
+from core.engine.messages import N_, ToPlayer, player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec
 from core.engine.state import Player, Submission
@@ -44,7 +44,7 @@ def tell_the_others(game: Game, p: Player, sub: Submission) -> None:
            else N_("{name} wants to exchange {target}."))
     for member in team(game):
         if member.pid != p.pid:
-            game.tell(to_player(member.pid), key, name=player(p.pid),
+            game.tell(ToPlayer(member.pid), key, name=player(p.pid),
                       target=player(sub.targets[0]))
 
 
@@ -99,7 +99,7 @@ def exchange(game: Game, target: Player) -> None:
         return
     target.role = "changeling"
     game.event("exchanged", player=target.pid)
-    game.narrate(to_player(target.pid), flavour.EXCHANGED)
+    game.narrate(ToPlayer(target.pid), flavour.EXCHANGED)
     tell_team(game, N_("The exchange worked: {name} is one of you now."),
               name=player(target.pid))
     join_team(game, target)

@@ -138,7 +138,7 @@ def test_a_refused_command_changes_nothing(seed, table, noise):
                 game.apply(command)
             except Refused as refusal:
                 assert game.snapshot() == before, f"{command} was refused but changed the game"
-                assert refusal.key, "a refusal carries a reason"
+                assert refusal.text.key, "a refusal carries a reason"
         drive_window(game, rng)
         if game.state.phase.kind != "ended":
             game.apply(Close())

@@ -13,7 +13,7 @@ from rulesets.changelings import RULESET as CHANGELINGS
 
 
 def recipients(outcome) -> set[str]:
-    return {m.audience.ref for m in outcome.messages if m.key == "{name} whispers: {text}"}
+    return {m.audience.ref for m in outcome.messages if m.text.key == "{name} whispers: {text}"}
 
 
 def changelings_game() -> Game:

@@ -11,7 +11,7 @@ Below, a made-up town role, the "watcher", who each night learns whether his tar
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import N_, player, to_player
+from core.engine.messages import N_, ToPlayer, player
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec, RoleSpec
 
@@ -54,7 +54,7 @@ def watch(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
     if reached is None:
         return
     acted = any(actor == reached for actor, _ in night.game.state.subs)
-    night.game.tell(to_player(it.actor), text("{name} acted tonight.") if acted else
+    night.game.tell(ToPlayer(it.actor), text("{name} acted tonight.") if acted else
                     text("{name} did not act tonight."), name=player(targets[0]))
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.engine.game import Game
-from core.engine.messages import N_, player, to_player
+from core.engine.messages import N_, ToPlayer, player
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
@@ -42,9 +42,9 @@ def meets_father(game: Game, head: Player) -> None:
     greed = next((p for p in game.state.living() if p.role == "greed"), None)
     if greed is not None:
         game.learn(head.pid, greed.pid, greed.role)
-        game.tell(to_player(head.pid), N_("{name} is Greed."), name=player(greed.pid))
+        game.tell(ToPlayer(head.pid), N_("{name} is Greed."), name=player(greed.pid))
         game.learn(greed.pid, head.pid, head.role)
-        game.tell(to_player(greed.pid), N_("{name} is Father."), name=player(head.pid))
+        game.tell(ToPlayer(greed.pid), N_("{name} is Father."), name=player(head.pid))
 
 
 @SHIELDS.append

@@ -14,7 +14,7 @@ whether that player was out and about (sent anything) that night.
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import N_, player, to_player
+from core.engine.messages import N_, ToPlayer, player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
@@ -60,7 +60,7 @@ def watch(game: Game) -> None:
         game.event("watched", owl=sub.actor, target=target.pid, busy=busy)
         key = (N_("{name} was out and about tonight.") if busy
                else N_("{name} stayed at home tonight."))
-        game.tell(to_player(sub.actor), key, name=player(target.pid))
+        game.tell(ToPlayer(sub.actor), key, name=player(target.pid))
 
 
 # 5. Other seams, in hooks.py, keyed by this role's id — uncomment what the role needs:

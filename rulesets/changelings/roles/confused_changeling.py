@@ -6,7 +6,7 @@ or the team tries to abduct him, he flees."""
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import N_, to_player
+from core.engine.messages import N_, ToPlayer
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
 
@@ -27,7 +27,7 @@ SHOWN_AS["confused_changeling"] = "pony"
 def awaken(game: Game, p: Player) -> None:
     p.role = "changeling"
     game.event("awakened", player=p.pid)
-    game.tell(to_player(p.pid), N_("You wake up: you were a changeling all along! You now play "
+    game.tell(ToPlayer(p.pid), N_("You wake up: you were a changeling all along! You now play "
                                    "with the changelings."))
     join_team(game, p)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.engine.game import Game
-from core.engine.messages import N_, to_player
+from core.engine.messages import N_, ToPlayer
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Owed, Player
@@ -65,7 +65,7 @@ def warn_the_abducted(game: Game) -> None:
         target = game.state.players[night.abduction]
         if target.role == "drama_queen" and passive_works(target):
             night.chase_owed = target.pid
-            game.tell(to_player(target.pid), N_("The changelings are coming for you! Before dawn "
+            game.tell(ToPlayer(target.pid), N_("The changelings are coming for you! Before dawn "
                                                 "you may name a player who runs away with you."))
 
 
@@ -92,7 +92,7 @@ def banished_owes_chase(game: Game, p: Player, why: str) -> None:
 
 @PROMPT_OWED.at("chase")
 def ask_chase(game: Game, owed: Owed) -> None:
-    game.tell(to_player(owed.player), N_("Name a player who runs away with you."))
+    game.tell(ToPlayer(owed.player), N_("Name a player who runs away with you."))
 
 
 @ANSWER_OWED.at("chase")

@@ -4,7 +4,7 @@ counts) he picks a special pony role that the researcher sees when checking him 
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import N_, role, to_player
+from core.engine.messages import N_, ToPlayer, role
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
@@ -49,7 +49,7 @@ def fake_a_role(game: Game) -> None:
         liar.counters["fake"] = sub.role
         liar.counters["fake_night"] = changelings_state(game).night.number
         game.event("faked", liar=liar.pid, role=sub.role)
-        game.tell(to_player(liar.pid), N_("From now on the Researcher sees you as: {role}."),
+        game.tell(ToPlayer(liar.pid), N_("From now on the Researcher sees you as: {role}."),
                   role=role(sub.role or ""))
 
 

@@ -4,7 +4,7 @@ the fanatic (step 10 at night, at once by day), someone else drawn at random suf
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import N_, to_player
+from core.engine.messages import N_, ToPlayer
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
 
@@ -36,7 +36,7 @@ def redirect_luck(game: Game, lucky: Player, why: str, actor: str,
     victim = game.rng.choice(pool)
     lucky.counters["luck_spent"] = True
     game.event("luck", lucky=lucky.pid, victim=victim.pid)
-    game.tell(to_player(lucky.pid), N_("Luck is on your side: someone else suffered your fate."))
+    game.tell(ToPlayer(lucky.pid), N_("Luck is on your side: someone else suffered your fate."))
     if why != "abducted":
         game.remove(victim, why)
     return victim

@@ -4,7 +4,7 @@ she prevents a foreseen abduction or pranks a player out of the game."""
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import N_, player, to_player
+from core.engine.messages import N_, ToPlayer, player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
@@ -58,10 +58,10 @@ def foresee(game: Game) -> None:
         if p.role == "pinkie_sense" and passive_works(p):
             night.foresight[p.pid] = pending
             if pending:
-                game.tell(to_player(p.pid), N_("Your Pinkie Sense tingles: {name} will be "
+                game.tell(ToPlayer(p.pid), N_("Your Pinkie Sense tingles: {name} will be "
                                                "abducted tonight."), name=player(pending))
             else:
-                game.tell(to_player(p.pid), N_("Your Pinkie Sense is quiet tonight."))
+                game.tell(ToPlayer(p.pid), N_("Your Pinkie Sense is quiet tonight."))
 
 
 @NIGHT.at(NightStep.PINKIE)
@@ -78,7 +78,7 @@ def prevent_or_prank(game: Game) -> None:
                 pinkie.counters["prevent_used"] = True
                 game.event("prevented", target=night.abduction)
                 call_off_abduction(night)
-                game.tell(to_player(pinkie.pid), N_("You stopped the abduction in time!"))
+                game.tell(ToPlayer(pinkie.pid), N_("You stopped the abduction in time!"))
         else:
             pinkie.counters["prank_used"] = True
             target = game.state.players[sub.targets[0]]

@@ -4,7 +4,7 @@ checks the same way at step 5, so the check itself lives here."""
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import N_, player, role, to_player
+from core.engine.messages import N_, ToPlayer, player, role
 from core.engine.ruleset import ActionSpec, RoleSpec
 
 from ..hooks import CHECKED, SEEN_AS, define_role, duty
@@ -33,7 +33,7 @@ def check_step(game: Game, checker_role: str) -> None:
         by_researcher = checker_role == "researcher"
         seen_as = SEEN_AS.get(target.role)
         seen = seen_as(target, by_researcher) if seen_as is not None else target.role
-        game.tell(to_player(checker.pid), N_("Your check: {name} is {role}."),
+        game.tell(ToPlayer(checker.pid), N_("Your check: {name} is {role}."),
                   name=player(target.pid), role=role(seen))
         checked = CHECKED.get(target.role)
         if checked is not None:
