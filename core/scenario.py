@@ -15,8 +15,25 @@ from typing import Any
 
 import yaml
 
-from core.engine import Act, Close, Game, GameSetup, Host, MarkEarly, Outcome, Refused, Say, Vote
-from core.engine.game import HOST_COMMANDS
+from core.engine import (
+    Act,
+    Announce,
+    Close,
+    Extend,
+    Force,
+    Game,
+    GameSetup,
+    HostCommand,
+    MarkEarly,
+    Modkill,
+    Outcome,
+    Pause,
+    Refused,
+    Replace,
+    Resume,
+    Say,
+    Vote,
+)
 from core.engine.messages import Ref
 from core.engine.registry import available, load_ruleset
 from core.engine.ruleset import SetupError
@@ -27,6 +44,7 @@ TOP_KEYS = {"name", "ruleset", "seed", "locale", "options", "players", "roles", 
 STEP_KINDS = {"act", "vote", "early", "say", "host", "wait_hours", "close", "expect"}
 ACT_KEYS = {"by", "action", "target", "text", "role"}
 HOST_KEYS = {"command", "target", "by", "minutes", "text"}
+BARE_POWERS = {"pause": Pause, "resume": Resume, "force": Force}  # the powers with no fields
 # the statuses FORMAT.md names, and the alchemists' early vote
 STATUSES = {"mayor", "lover", "voiceless", "inactive", "linked", "vote_void", "stone", "early"}
 EXPECT_KEYS = {"phase", "alive", "alive_include", "alive_count", "removed", "causes", "roles",
@@ -248,21 +266,31 @@ class _Runner:
         return Act(self._pid(body["by"]), action, targets,
                    None if text is None else str(text), role_id, at=self.clock)
 
-    def _host(self, body: Any) -> Host:
+    def _host(self, body: Any) -> HostCommand:
         if not isinstance(body, dict) or "command" not in body:
             raise self._invalid("host needs a command")
         unknown = set(body) - HOST_KEYS
         if unknown:
             raise self._invalid(f"unknown host key {sorted(unknown)[0]!r}")
-        if body["command"] not in HOST_COMMANDS:
-            raise self._invalid(f"unknown host command {body['command']!r}")
-        target = body.get("target")
-        minutes = body.get("minutes") or 0
-        if not isinstance(minutes, int) or isinstance(minutes, bool):
-            raise self._invalid("minutes must be a whole number (negative shortens)")
-        return Host(str(body["command"]), None if target is None else self._pid(target),
-                    by=body.get("by"), minutes=minutes,
-                    text=body.get("text"), at=self.clock)
+        power = body["command"]
+        at = self.clock
+        if power in ("modkill", "replace"):
+            if body.get("target") is None:
+                raise self._invalid(f"{power} needs a target")
+            target = self._pid(body["target"])
+            if power == "modkill":
+                return Modkill(target, at=at)
+            return Replace(target, str(body.get("by") or ""), at=at)
+        if power == "extend":
+            minutes = body.get("minutes") or 0
+            if not isinstance(minutes, int) or isinstance(minutes, bool):
+                raise self._invalid("minutes must be a whole number (negative shortens)")
+            return Extend(minutes, at=at)
+        if power == "announce":
+            return Announce(str(body.get("text") or ""), at=at)
+        if power not in BARE_POWERS:
+            raise self._invalid(f"unknown host command {power!r}")
+        return BARE_POWERS[power](at=at)
 
     def _apply(self, command: Any, refused: bool, what: str) -> None:
         before = self.game.snapshot() if refused else None

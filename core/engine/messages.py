@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, ClassVar, NamedTuple
 
+from .ids import PlayerId
+
 
 def N_(msgid: str) -> str:
     """Mark a string for extraction without translating it (it is translated at the edge)."""
@@ -49,11 +51,11 @@ class Group:
 class ToPlayer:
     """One player, privately."""
 
-    pid: str
+    pid: PlayerId
     kind: ClassVar[str] = "player"
 
     @property
-    def ref(self) -> str:
+    def ref(self) -> PlayerId:
         return self.pid
 
     def __str__(self) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .ids import PlayerId, RoleId
 from .messages import Text
 
 
@@ -48,14 +49,14 @@ class TeamChat:
     key: str
     title: str
     about: str
-    members: tuple[str, ...]
+    members: tuple[PlayerId, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class RoleSpec:
     """A role: its id, its side at the start, and the actions it may send."""
 
-    id: str
+    id: RoleId
     side: str
     actions: tuple[ActionSpec, ...] = ()
     special: bool = True

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.engine import Close, Command, Game, GameSetup, Host, Outcome, Refused, Vote
+from core.engine import HOST_COMMANDS, Close, Command, Game, GameSetup, Outcome, Refused, Vote
 from core.engine.commands import MarkEarly
 from core.engine.messages import NOTED
 from core.engine.registry import load_ruleset
@@ -115,7 +115,7 @@ class Games:
                 await close_teams(row)
             else:
                 await self.window_opened(row, game)
-        elif isinstance(command, Host):
+        elif isinstance(command, HOST_COMMANDS):
             await self.deadlines.host_timing(row, command)
         elif isinstance(command, (Vote, MarkEarly)):
             await tally(row, game)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core.engine.game import Game
+from core.engine.ids import PlayerId
 from core.engine.messages import GROUP, N_, ToPlayer
 from core.engine.state import Player
 
@@ -90,7 +91,7 @@ def backfire_chance(game: Game, holder: Player, removals_at_night_start: int) ->
     return min(0.95, max(0.0, chance))
 
 
-def holder_left(game: Game, holder: Player, cause: str, by: str | None) -> None:
+def holder_left(game: Game, holder: Player, cause: str, by: PlayerId | None) -> None:
     """Passing: at night to the player whose action removed the holder, if he is alive when
     the night ends (`pass_to`, "" = at random); by day, or by any other cause, at random."""
     stone = state_of(game).stone
@@ -100,7 +101,7 @@ def holder_left(game: Game, holder: Player, cause: str, by: str | None) -> None:
     elif by is not None and by != holder.pid and cause in ("killed", "absorbed"):
         stone.pass_to = by
     else:
-        stone.pass_to = ""
+        stone.pass_to = PlayerId("")  # nobody: the Stone goes at random at dawn
 
 
 def settle_after_night(game: Game) -> None:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.engine.game import Game
+from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import GROUP, N_, NOTED, Ref, ToPlayer, player, role
 from core.engine.phase import Phase
 from core.engine.refusals import Refused
@@ -97,10 +98,10 @@ class Changelings(Ruleset):
     def new_state(self) -> ChangelingsState:
         return ChangelingsState()
 
-    def deal(self, count: int, options: dict[str, Any], rng: random.Random) -> list[str]:
+    def deal(self, count: int, options: dict[str, Any], rng: random.Random) -> list[RoleId]:
         return deal_roles(count, int(options.get("changelings") or 0), rng)
 
-    def check_setup(self, roles: Sequence[str], options: dict[str, Any]) -> None:
+    def check_setup(self, roles: Sequence[RoleId], options: dict[str, Any]) -> None:
         if options.get("fanatic_uses") not in ("night", "game"):
             raise SetupError("Option {option} has a wrong value.", option="fanatic_uses")
         check_roles(roles, int(options.get("changelings") or 0))
@@ -213,8 +214,8 @@ class Changelings(Ruleset):
         return (owed is not None and owed.player == p.pid and owed.kind == action) or (
             action == "pass" and owed is not None and owed.player == p.pid)
 
-    def check_act(self, game: Game, p: Player, spec: ActionSpec, targets: tuple[str, ...],
-                  text: str | None, role_id: str | None) -> None:
+    def check_act(self, game: Game, p: Player, spec: ActionSpec, targets: tuple[PlayerId, ...],
+                  text: str | None, role_id: RoleId | None) -> None:
         if spec.id == "pass" and not self.may_act_removed(game, p, "pass") and not [
                 s for s in self.offers(game, p) if s.id != "pass"]:
             raise Refused(N_("There is nothing for you to pass now."))
@@ -323,7 +324,7 @@ class Changelings(Ruleset):
             return dict(state.night.foresight)
         raise KeyError(key)
 
-    def whisper_recipients(self, game: Game, p: Player, to: str | None) -> list[str]:
+    def whisper_recipients(self, game: Game, p: Player, to: PlayerId | None) -> list[PlayerId]:
         """The changelings' team chat: every other living changeling hears it."""
         if not p.alive or not is_changeling(p):
             raise Refused(N_("Only the changelings have a team chat."))
@@ -334,7 +335,7 @@ class Changelings(Ruleset):
             raise Refused(N_("Nobody else is left in your team chat."))
         return [to] if to is not None else mates
 
-    def team_members(self, game: Game, team: str) -> list[str]:
+    def team_members(self, game: Game, team: str) -> list[PlayerId]:
         return [p.pid for p in changeling_team(game)] if team == "changelings" else []
 
     def team_chats(self, game: Game) -> list[TeamChat]:

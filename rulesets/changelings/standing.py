@@ -4,6 +4,7 @@ changelings' team, lovers (CH-LOVE) and the mayor's office (CH-MAYOR)."""
 from __future__ import annotations
 
 from core.engine.game import Game
+from core.engine.ids import PlayerId
 from core.engine.messages import GROUP, N_, ToPlayer, player, role
 from core.engine.state import Player
 
@@ -17,7 +18,7 @@ def is_changeling(p: Player) -> bool:
     return p.role in CHANGELING_ROLES
 
 
-def partner_of(game: Game, pid: str) -> str | None:
+def partner_of(game: Game, pid: PlayerId) -> PlayerId | None:
     lovers = changelings_state(game).lovers
     if lovers is None or pid not in lovers:
         return None
@@ -71,7 +72,7 @@ def join_team(game: Game, newcomer: Player) -> None:
                   name=player(member.pid), role=role(member.role))
 
 
-def make_lovers(game: Game, a: str, b: str) -> None:
+def make_lovers(game: Game, a: PlayerId, b: PlayerId) -> None:
     state = changelings_state(game)
     state.lovers = (a, b)
     state.lovers_chosen = True
@@ -105,6 +106,6 @@ def take_office(game: Game, p: Player) -> None:
         game.tell(GROUP, N_("{name} is the new mayor."), name=player(p.pid))
 
 
-def random_living(game: Game, exclude: set[str] | None = None) -> Player | None:
+def random_living(game: Game, exclude: set[PlayerId] | None = None) -> Player | None:
     pool = [p for p in game.state.players.values() if p.alive and p.pid not in (exclude or ())]
     return game.rng.choice(pool) if pool else None

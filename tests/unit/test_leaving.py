@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.engine import Host, Leave, Refused, Vote
+from core.engine import Leave, Pause, Refused, Vote
 from core.engine.game import Game, GameSetup
 from core.engine.messages import GROUP
 from rulesets.alchemists import RULESET as ALCHEMISTS
@@ -54,7 +54,7 @@ def test_the_gone_cannot_leave_again():
 
 def test_a_paused_game_still_lets_a_player_go():
     game = pony_game()
-    game.apply(Host("pause", at=5))
+    game.apply(Pause(at=5))
     game.apply(Leave("bob", at=6))
     assert game.state.players["bob"].cause == "left"
     with pytest.raises(Refused):

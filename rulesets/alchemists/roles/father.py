@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from core.engine.game import Game
+from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import N_, ToPlayer, player, role
 from core.engine.refusals import Refused
 from core.engine.resolution import Intent
@@ -23,7 +24,7 @@ FATHER_KILL = ActionSpec("kill", AT_NIGHT, self_ok=False, harmful=True, slot="fa
 ACTION_NAMES["choose"] = N_("Choose the executor")
 
 ROLE = register(Role(
-    RoleSpec("father", HOMUNCULI, (CHOOSE, FATHER_KILL)),
+    RoleSpec(RoleId("father"), HOMUNCULI, (CHOOSE, FATHER_KILL)),
     name=N_("Father"),
     card=N_("You are Father. Each night the homunculi bring you their requests; choose "
             "whose request is carried out, or name the victim yourself."),
@@ -39,7 +40,7 @@ def own_actions(game: Game, p: Player) -> Sequence[ActionSpec]:
     return FATHER_WAS_PRIDE if p.counters.get("was_pride") else ROLE.spec.actions
 
 
-def check_choose(game: Game, p: Player, spec: ActionSpec, targets: tuple[str, ...]) -> None:
+def check_choose(game: Game, p: Player, spec: ActionSpec, targets: tuple[PlayerId, ...]) -> None:
     """`choose` names a living homunculus who has sent a request tonight."""
     chosen = game.state.players[targets[0]]
     if (chosen.pid == p.pid or side_of(chosen) != HOMUNCULI
@@ -85,7 +86,7 @@ def father_falls(game: Game, p: Player, cause: str) -> None:
         return
     heir = next((h for h in homunculi(game) if h.role == "pride"), None)
     if heir is not None:
-        heir.role = "father"
+        heir.role = RoleId("father")
         heir.counters["was_pride"] = True
         game.event("succession", role="father", player=heir.pid)
         game.tell(ToPlayer(heir.pid), N_("Father is dead. You are Father now: choose the "

@@ -14,6 +14,7 @@ whether that player was out and about (sent anything) that night.
 from __future__ import annotations
 
 from core.engine.game import Game
+from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import N_, ToPlayer, player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
@@ -32,7 +33,7 @@ duty("dusk", WATCH)
 # 2. The role's data: its spec (id, side, actions; `special=False` for a plain role), its name
 #    and the card a player of it receives (both msgids), and the names of its actions.
 ROLE = define_role(
-    RoleSpec("new_role", PONIES, (WATCH,)),
+    RoleSpec(RoleId("new_role"), PONIES, (WATCH,)),
     name=N_("Night Owl"),
     card=N_("You are the Night Owl. Each night you watch one other player and learn by morning "
             "whether they were out and about."),
@@ -43,7 +44,7 @@ ROLE = define_role(
 # 3. Checks: raise `Refused` when the action may not be sent now (with these targets). Asked
 #    with no targets too, by `offers`: a spent power is then neither offered nor waited for.
 @ACTION_CHECKS.at("watch")
-def check_watch(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+def check_watch(game: Game, p: Player, targets: tuple[PlayerId, ...], _: str | None) -> None:
     if game.state.phase.number < 1:
         raise Refused(N_("There is nothing to watch yet."))
 

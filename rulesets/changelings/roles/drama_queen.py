@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.engine.game import Game
+from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import N_, ToPlayer
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
@@ -34,7 +35,7 @@ CHASE = owed_action(ActionSpec("chase", frozenset({"dawn", "reactions"}), self_o
 duty("dawn", CHASE)
 
 ROLE = define_role(
-    RoleSpec("drama_queen", PONIES),
+    RoleSpec(RoleId("drama_queen"), PONIES),
     name=N_("Drama Queen"),
     card=N_("You are the Drama Queen. If you are abducted or banished, you pick a player who "
             "runs away with you."),
@@ -51,7 +52,7 @@ def chase_at_dawn(game: Game, p: Player) -> Sequence[ActionSpec]:
 
 
 @ACTION_CHECKS.at("chase")
-def check_chase(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+def check_chase(game: Game, p: Player, targets: tuple[PlayerId, ...], _: str | None) -> None:
     owed = game.current_owed()
     if not chase_owed_tonight(game, p) and not (
             owed and owed.kind == "chase" and owed.player == p.pid):
@@ -96,7 +97,7 @@ def ask_chase(game: Game, owed: Owed) -> None:
 
 
 @ANSWER_OWED.at("chase")
-def settle_chase(game: Game, owed: Owed, target: str | None) -> None:
+def settle_chase(game: Game, owed: Owed, target: PlayerId | None) -> None:
     if target is not None:
         strike(game, game.state.players[target], "chased", owed.player, hold=False)
 

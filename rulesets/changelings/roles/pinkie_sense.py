@@ -4,6 +4,7 @@ she prevents a foreseen abduction or pranks a player out of the game."""
 from __future__ import annotations
 
 from core.engine.game import Game
+from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import N_, ToPlayer, player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
@@ -23,7 +24,7 @@ PRANK = ActionSpec("prank", WHOLE_NIGHT, self_ok=False, harmful=True, slot="pink
 duty("dawn", PREVENT, PRANK)
 
 ROLE = define_role(
-    RoleSpec("pinkie_sense", PONIES, (PREVENT, PRANK)),
+    RoleSpec(RoleId("pinkie_sense"), PONIES, (PREVENT, PRANK)),
     name=N_("Pinkie Sense"),
     card=N_("You have the Pinkie Sense. At dusk you sense who will be abducted. Once per game "
             "you may prevent an abduction you foresaw, and once per game you may prank a "
@@ -33,7 +34,7 @@ ROLE = define_role(
 
 
 @ACTION_CHECKS.at("prevent")
-def check_prevent(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+def check_prevent(game: Game, p: Player, targets: tuple[PlayerId, ...], _: str | None) -> None:
     if p.counters.get("prevent_used"):
         raise Refused(N_("You have already prevented an abduction in this game."))
     if not changelings_state(game).night.foresight.get(p.pid):
@@ -41,7 +42,7 @@ def check_prevent(game: Game, p: Player, targets: tuple[str, ...], _: str | None
 
 
 @ACTION_CHECKS.at("prank")
-def check_prank(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+def check_prank(game: Game, p: Player, targets: tuple[PlayerId, ...], _: str | None) -> None:
     if p.counters.get("prank_used"):
         raise Refused(N_("You have already played your prank in this game."))
 
