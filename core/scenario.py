@@ -180,7 +180,7 @@ class _Runner:
         except SetupError as err:
             raise ScenarioInvalid(f"setup refused: {err}") from err
         self.renderer = Renderer(str(data.get("locale") or "en"), self.ruleset.vocabulary,
-                                 self.game.name)
+                                 self.game.name, ruleset=self.ruleset.id)
         self._record(self.game.opening)
         steps = data.get("steps") or []
         if not isinstance(steps, list):

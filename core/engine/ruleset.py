@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from .commands import Vote
@@ -43,6 +44,11 @@ class Ruleset:
     pace_options: dict[str, dict[str, Any]] = {}  # noqa: RUF012
     summary: str = ""  # a short rules text (msgid) for /rules
     title: str = ""  # the game's name (msgid)
+    # The rule set's own gettext catalogs, `<locales_dir>/<lang>/LC_MESSAGES/<domain>.po` (the
+    # domain is the rule set's id unless it says otherwise); its texts are looked up there
+    # first, then in the core catalogs. None: the rule set has no texts of its own.
+    locales_dir: Path | None = None
+    domain: str = ""
     min_players: int = 0
     max_players: int = 0
 

@@ -358,13 +358,15 @@ async def game_renderer(game_id: int | None, locale: str, prefix: str = "/") -> 
     commands with the platform's `prefix`."""
     names: dict[str, str] = {}
     vocabulary = every_vocabulary()  # outside a game (/roles before /newgame): all rule sets'
+    ruleset = None
     if game_id is not None:
         game = await Game.get(id=game_id)
-        vocabulary = load_ruleset(game.ruleset).vocabulary
+        ruleset = game.ruleset
+        vocabulary = load_ruleset(ruleset).vocabulary
         seats = await Seat.filter(game_id=game.id, active=True).prefetch_related("identity")
         names = shown_names({seat.pid: (seat.identity.name, seat.identity.handle)
                              for seat in seats})
-    return Renderer(locale, vocabulary, lambda pid: names.get(pid, pid), prefix)
+    return Renderer(locale, vocabulary, lambda pid: names.get(pid, pid), prefix, ruleset)
 
 
 @functools.cache

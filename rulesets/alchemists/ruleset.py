@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from core.engine.game import Game
@@ -73,6 +74,7 @@ RULES_SUMMARY = N_(
 
 class Alchemists(Ruleset):
     id = "alchemists"
+    locales_dir = Path(__file__).resolve().parent / "locales"
     roles = ROLE_SPECS
     sides = SIDES
     causes = CAUSES

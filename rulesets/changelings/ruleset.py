@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from core.engine.game import Game
@@ -73,6 +74,7 @@ def usable(game: Game, p: Player, spec: ActionSpec) -> bool:
 
 class Changelings(Ruleset):
     id = "changelings"
+    locales_dir = Path(__file__).resolve().parent / "locales"
     roles = ROLES  # filled by importing `roles/`
     sides = SIDES
     causes = CAUSES
