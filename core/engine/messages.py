@@ -9,7 +9,7 @@ of the type so that a secret can only ever be addressed to the people allowed to
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar, NamedTuple
 
@@ -21,16 +21,15 @@ def N_(msgid: str) -> str:
     return msgid
 
 
-@dataclass(frozen=True, slots=True)
-class Text:
+class Text(NamedTuple):
     """A translatable text: `key` is the gettext msgid (English); `plural` and `count` make it
     an ngettext message. `params` values are plain values, `Ref`s, or tuples of `Ref`s
-    (rendered as a list)."""
+    (rendered as a list). (A named tuple: a game tells hundreds, and these are made fast.)"""
 
     key: str
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, Any]
     plural: str | None = None
-    count: int | None = None
+    count: int | None = None  # type: ignore[assignment]  # ngettext's word; shadows tuple.count
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,8 +130,7 @@ def cause(cause_id: str) -> Ref:
     return Ref("cause", cause_id)
 
 
-@dataclass(frozen=True, slots=True)
-class Message:
+class Message(NamedTuple):
     """One text to tell an audience."""
 
     audience: Audience
