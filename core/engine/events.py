@@ -40,8 +40,9 @@ class Event:
 
 def event_kind(kind: str) -> Callable[[type[E]], type[E]]:
     """Declare a kind of event. Declaring it again with the same fields (a rule set copied
-    under another name, as the add-a-role test does) is harmless; with other fields it is a
-    mistake that would make two rule sets' logs disagree."""
+    under another name, as the add-a-role test does) is harmless, and records built by name
+    stay of the first declaration's class; with other fields it is a mistake that would make
+    two rule sets' logs disagree."""
 
     def declare(cls: type[E]) -> type[E]:
         known = EVENT_KINDS.get(kind)
@@ -49,7 +50,7 @@ def event_kind(kind: str) -> Callable[[type[E]], type[E]]:
             raise TypeError(f"event kind {kind!r} is declared twice with different fields: "
                             f"{known.__qualname__} and {cls.__qualname__}")
         cls.kind = kind
-        EVENT_KINDS[kind] = cls
+        EVENT_KINDS.setdefault(kind, cls)  # the first declaration builds records by name
         return cls
 
     return declare
