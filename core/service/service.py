@@ -42,6 +42,7 @@ from .prompts import second_pick, show_choice
 from .reach import Reach
 from .rendering import personal_text
 from .replies import Reply
+from .stats import stats_command
 from .stored import locked_game, seat_identities
 
 log = logging.getLogger(__name__)
@@ -294,6 +295,9 @@ class GameService:
     async def _group_command(self, word: str, rest: str, chat: Chat, person: Identity,
                              admin: bool, mentioned: Mentioned = ()) -> None:
         if await self.lobby.handle(word, rest, chat, person, admin):
+            return
+        if word == "stats":  # the finished games' statistics (stats.py)
+            await stats_command(rest, chat, person)
             return
         if word == "flee":
             await self.confirmations.ask_flee(person, chat)
