@@ -40,10 +40,11 @@ async def test_in_german_and_russian(db_url):
     chat, _ = await a_finished_game(db_url)
     await chat("Ann: /language ru")
     said = "\n".join(await chat("Ann: /stats group"))
-    assert "1 игр" in said
+    assert "В этом чате закончена 1 игра." in said
+    assert "Понивилль: побед 1 из 1 игры (100 %)." in said
     await chat("Ann: /language de")
     said = "\n".join(await chat("Ann: /stats"))
-    assert "Ann" in said
+    assert "Ann: 1 Spiel zu Ende gespielt, 0 gewonnen." in said
     await chat.session.stop()
 
 
