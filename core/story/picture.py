@@ -21,6 +21,7 @@ NAME_W, FATE_W = 330, 290
 GAP = 24
 HEAD = 100  # a vote graph's title and result
 MAX_COLUMNS = 3
+TELEGRAM_SIDES = 10_000  # sendPhoto: width plus height at most this
 
 
 def side_colour(story: Story, side: str) -> tuple[int, int, int]:
@@ -141,11 +142,12 @@ def vote_graph(story: Story, words: Words, vote: VoteRound, width: int) -> Image
 
 
 def columns_for(story: Story, above: int) -> int:
-    """How many columns of vote graphs keep the picture no taller than about 1.6 times its
-    width (a long game's graphs, stacked, would be too tall for a phone's photo viewer)."""
+    """How many columns of vote graphs keep the picture no taller than 2.4 times its width
+    (a phone scrolls a narrow picture well; a long game's graphs, stacked in one column,
+    would still be too tall for its photo viewer)."""
     heights = [graph_height(v) + GAP for v in story.votes]
     for n in range(1, MAX_COLUMNS + 1):
-        if above + _packed(heights, n)[1] <= 1.6 * n * WIDTH:
+        if above + _packed(heights, n)[1] <= 2.4 * n * WIDTH:
             return n
     return MAX_COLUMNS
 
@@ -189,6 +191,11 @@ def picture(story: Story, locale: str) -> Image.Image:
 
 def png(story: Story, locale: str) -> bytes:
     """The picture as PNG bytes, as the platforms upload it."""
+    image = picture(story, locale)
+    width, height = image.size
+    if width + height > TELEGRAM_SIDES:  # only the longest games: scaled to what is accepted
+        scale = TELEGRAM_SIDES / (width + height)
+        image = image.resize((int(width * scale), int(height * scale)), Image.Resampling.LANCZOS)
     buffer = io.BytesIO()
-    picture(story, locale).save(buffer, "PNG")
+    image.save(buffer, "PNG")
     return buffer.getvalue()
