@@ -27,6 +27,7 @@ from core.storage.models import (
 )
 
 from . import outbox, situations, texts
+from .archive_setting import archive_chats_command
 from .clock import Clock
 from .confirm import KINDS as CONFIRMATIONS
 from .confirm import Confirmations
@@ -298,6 +299,9 @@ class GameService:
             return
         if word == "stats":  # the finished games' statistics (stats.py)
             await stats_command(rest, chat, person)
+            return
+        if word == "archivechats":  # whether the archive page shows the team chats
+            await archive_chats_command(rest, chat, person, admin)
             return
         if word == "flee":
             await self.confirmations.ask_flee(person, chat)

@@ -83,3 +83,21 @@ def test_the_command_line_lists_games_and_writes_a_page(tmp_path):
     assert html.startswith("<!DOCTYPE html>") and 'lang="de"' in html and "Gus" in html
     refused = runner.invoke(main, ["archive", "999", "-o", str(out), "--db", db_url])
     assert refused.exit_code != 0 and "secret" in refused.output
+
+
+async def test_the_host_allows_the_team_chats_on_the_page_before_the_start(db_url):
+    from .helpers import open_chat
+    from .test_admin import SCRIPT
+
+    chat = await open_chat(db_url, seed=11)
+    lines = SCRIPT.read_text(encoding="utf-8").splitlines()
+    said = "\n".join(await chat(lines[2], "Bob: /archivechats on", "Ann: /archivechats"))
+    assert "Only the host" in said and "Now: off." in said
+    await chat("Ann: /archivechats on", *lines[3:])
+    row = await the_game()
+    found = await archived(row.id)
+    assert found is not None and found.team_chats
+    assert "Bob it is" in archive_page(found.story, "en", found.team_chats)
+    said = "\n".join(await chat("Ann: /archivechats off"))
+    assert "no game" in said.lower()  # the setting is made before a game starts, not after
+    await chat.session.stop()
