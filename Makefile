@@ -29,9 +29,18 @@ bench: install
 	$(PY) bench/messages.py
 	$(PY) bench/capacity.py
 
-# Re-extract the message template and merge it into the catalogs (see README: add a language).
+# Re-extract each gettext domain's template and merge it into its catalogs (see README: add a
+# language): `nightfall` from core/ and adapters/ into locales/, each rule set's own domain from
+# its package into rulesets/<id>/locales/.
+RULESETS := changelings alchemists
+KEYWORDS := -k N_ -k tell_n:2,3 -k refused_n:1,2 -k SetupError -k n_:1,2
+EXTRACT := $(VENV)/bin/pybabel extract -F babel.cfg $(KEYWORDS) --no-location --sort-output \
+	--project=nightfall
+UPDATE := $(VENV)/bin/pybabel update --no-fuzzy-matching --ignore-obsolete
 messages: install
-	$(VENV)/bin/pybabel extract -F babel.cfg -k N_ -k tell_n:2,3 -k refused_n:1,2 -k SetupError -k n_:1,2 \
-		--no-location --sort-output --project=nightfall -o locales/nightfall.pot .
-	$(VENV)/bin/pybabel update -i locales/nightfall.pot -d locales -D nightfall --no-fuzzy-matching \
-		--ignore-obsolete
+	$(EXTRACT) -o locales/nightfall.pot core adapters
+	$(UPDATE) -i locales/nightfall.pot -d locales -D nightfall
+	for rs in $(RULESETS); do \
+		$(EXTRACT) -o rulesets/$$rs/locales/$$rs.pot rulesets/$$rs && \
+		$(UPDATE) -i rulesets/$$rs/locales/$$rs.pot -d rulesets/$$rs/locales -D $$rs || exit 1; \
+	done

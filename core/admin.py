@@ -123,8 +123,10 @@ async def forget_person(platform: str, ref: str) -> int:
             command = entry.command
             if command.get("type") == "Whisper" and command.get("by") == seat.pid:
                 entry.command = {**command, "text": "…"}
+            elif command.get("type") == "Replace" and command.get("newcomer") == name:
+                entry.command = {**command, "newcomer": placeholder}  # came in as a newcomer
             elif command.get("type") == "Host" and command.get("by") == name:
-                entry.command = {**command, "by": placeholder}  # came in as a replacement
+                entry.command = {**command, "by": placeholder}  # the same, as older logs say
             else:
                 continue
             await entry.save(update_fields=["command"])

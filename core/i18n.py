@@ -1,7 +1,10 @@
 """Translation at the edge: gettext catalogs (Babel) and the rendering of engine messages.
 
-Catalogs are read from the `.po` sources under `locales/` and compiled in memory, so a fresh
-clone needs no compile step. English is the source language and needs no catalog.
+Catalogs are read from the `.po` sources and compiled in memory, so a fresh clone needs no
+compile step. English is the source language and needs no catalog. There is one domain per
+rule set (its `locales_dir`, so a rule set in a package of its own brings its own texts) and
+the core's `nightfall` domain under `locales/` (the service's and the adapters' texts); a
+game's texts are looked up in its rule set's catalog first, then in the core's.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from typing import Any
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from core.engine.messages import Message, Ref
+from core.engine.messages import Ref, Text
+from core.engine.registry import available, load_ruleset
 
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 DOMAIN = "nightfall"
@@ -27,18 +31,45 @@ SOURCE_LOCALE = "en"
 COMMAND_SLASH = re.compile(r"(?<![^\s(\[«„“\"'])/(?=[^\W\d_]|\{)")
 
 
-@cache
-def translations(locale: str) -> gettext.NullTranslations:
-    """The catalog for a locale, compiled from its `.po` file; English or unknown → source."""
-    po_path = LOCALES_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
-    if locale == SOURCE_LOCALE or not po_path.exists():
-        return gettext.NullTranslations()
+def _compiled(directory: Path, domain: str, locale: str) -> gettext.NullTranslations | None:
+    """One domain's catalog for a locale, compiled from its `.po` file (None if it has none)."""
+    po_path = directory / locale / "LC_MESSAGES" / f"{domain}.po"
+    if not po_path.exists():
+        return None
     with po_path.open("rb") as fh:
         catalog = read_po(fh, locale=locale)
     buffer = io.BytesIO()
     write_mo(buffer, catalog)
     buffer.seek(0)
     return gettext.GNUTranslations(buffer)
+
+
+def _ruleset_catalog(ruleset_id: str, locale: str) -> gettext.NullTranslations | None:
+    ruleset = load_ruleset(ruleset_id)
+    if ruleset.locales_dir is None:
+        return None
+    return _compiled(ruleset.locales_dir, ruleset.domain or ruleset.id, locale)
+
+
+@cache
+def translations(locale: str, ruleset: str | None = None) -> gettext.NullTranslations:
+    """The texts for a locale: a game's (its rule set's catalog, then the core's), or with no
+    rule set the core's, then every installed rule set's (texts shown outside a game, such as
+    the roles of every game). English or an unknown locale: the source texts."""
+    if locale == SOURCE_LOCALE:
+        return gettext.NullTranslations()
+    chain = [_compiled(LOCALES_DIR, DOMAIN, locale)]
+    if ruleset is not None:
+        chain.insert(0, _ruleset_catalog(ruleset, locale))
+    else:
+        chain += [_ruleset_catalog(other, locale) for other in sorted(available())]
+    found = [t for t in chain if t is not None]
+    if not found:
+        return gettext.NullTranslations()
+    first = found[0]
+    for fallback in found[1:]:
+        first.add_fallback(fallback)
+    return first
 
 
 def available_locales() -> list[str]:
@@ -54,13 +85,15 @@ def with_prefix(template: str, prefix: str) -> str:
 
 
 class Renderer:
-    """Renders engine messages for one locale; `names` maps player ids to display names;
-    commands are written with `command_prefix` (see `with_prefix`)."""
+    """Renders texts for one locale: a game's when `ruleset` names its rule set (whose catalog
+    is asked first); `names` maps player ids to display names; commands are written with
+    `command_prefix` (see `with_prefix`)."""
 
     def __init__(self, locale: str, vocabulary: Mapping[str, Mapping[str, str]],
-                 names: Callable[[str], str], command_prefix: str = "/") -> None:
+                 names: Callable[[str], str], command_prefix: str = "/",
+                 ruleset: str | None = None) -> None:
         self.locale = locale
-        self.t = translations(locale)
+        self.t = translations(locale, ruleset)
         self.vocabulary = vocabulary
         self.names = names
         self.command_prefix = command_prefix
@@ -69,9 +102,7 @@ class Renderer:
         if ref.kind == "player":
             return self.names(ref.value)
         if ref.kind == "ruleset":
-            from core.engine.registry import load_ruleset
-
-            return self.t.gettext(load_ruleset(ref.value).title)
+            return translations(self.locale, ref.value).gettext(load_ruleset(ref.value).title)
         msgid = self.vocabulary.get(ref.kind, {}).get(ref.value)
         return self.t.gettext(msgid) if msgid else ref.value
 
@@ -88,9 +119,8 @@ class Renderer:
     def text(self, key: str, params: Mapping[str, Any] | None = None) -> str:
         return self.render_parts(key, None, None, params or {})
 
-    def render(self, message: Message) -> str:
-        return self.render_parts(message.key, message.plural, message.count,
-                                 message.params)
+    def render(self, text: Text) -> str:
+        return self.render_parts(text.key, text.plural, text.count, text.params)
 
     def render_parts(self, key: str, plural: str | None, count: int | None,
                      params: Mapping[str, Any]) -> str:

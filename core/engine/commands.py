@@ -6,18 +6,21 @@ clock, the scenario runner's virtual one); the engine never reads a clock itself
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import ClassVar
+
+from .ids import PlayerId, RoleId
 
 
 @dataclass(frozen=True, slots=True)
 class Act:
     """A private night action, a reaction, or a day-time power (tie-break, successor)."""
 
-    by: str
+    by: PlayerId
     action: str
-    targets: tuple[str, ...] = ()
+    targets: tuple[PlayerId, ...] = ()
     text: str | None = None
-    role: str | None = None
+    role: RoleId | None = None
     at: float = 0.0
 
 
@@ -25,8 +28,8 @@ class Act:
 class Vote:
     """A day vote or election vote; `target=None` withdraws the current vote."""
 
-    by: str
-    target: str | None
+    by: PlayerId
+    target: PlayerId | None
     at: float = 0.0
 
 
@@ -34,7 +37,7 @@ class Vote:
 class MarkEarly:
     """The voter fixes his current vote as early (alchemists)."""
 
-    by: str
+    by: PlayerId
     at: float = 0.0
 
 
@@ -42,7 +45,7 @@ class MarkEarly:
 class Say:
     """The player wrote in the group: it only counts as activity."""
 
-    by: str
+    by: PlayerId
     at: float = 0.0
 
 
@@ -51,9 +54,9 @@ class Whisper:
     """A private message to the bot meant for the sender's team (or one named teammate): the
     rule set decides who may hear it, and the engine forwards it."""
 
-    by: str
+    by: PlayerId
     text: str
-    to: str | None = None
+    to: PlayerId | None = None
     at: float = 0.0
 
 
@@ -62,21 +65,81 @@ class Leave:
     """A player leaves a running game of his own accord (`/flee`, confirmed). He leaves as a
     host's removal takes a player out (cause `left`): each rule set treats both alike."""
 
-    by: str
+    by: PlayerId
     at: float = 0.0
+
+
+# ---------------------------------------------------------------- the host's powers
+# One command per power, each with the fields it needs; `power` is its name in commands and
+# in the `host` event every one of them records.
 
 
 @dataclass(frozen=True, slots=True)
-class Host:
-    """A host command: pause, resume, extend, force, modkill, replace, announce."""
+class Pause:
+    """Stop the clock and every command until `Resume`; `unreachable`: the service paused the
+    game, as it could not write in the game's chat (the group is told so)."""
 
-    command: str
-    target: str | None = None
-    by: str | None = None
-    minutes: int = 0
-    text: str | None = None
+    unreachable: bool = False
     at: float = 0.0
-    extra: dict[str, str] = field(default_factory=dict)
+    power: ClassVar[str] = "pause"
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    at: float = 0.0
+    power: ClassVar[str] = "resume"
+
+
+@dataclass(frozen=True, slots=True)
+class Extend:
+    """Move the open window's deadline by `minutes` (negative shortens); the service moves
+    the deadline, the engine tells the group."""
+
+    minutes: int
+    at: float = 0.0
+    power: ClassVar[str] = "extend"
+
+
+@dataclass(frozen=True, slots=True)
+class Force:
+    """Close the open window now."""
+
+    at: float = 0.0
+    power: ClassVar[str] = "force"
+
+
+@dataclass(frozen=True, slots=True)
+class Modkill:
+    """Take a player out of the game (cause `modkill`)."""
+
+    target: PlayerId
+    at: float = 0.0
+    power: ClassVar[str] = "modkill"
+
+
+@dataclass(frozen=True, slots=True)
+class Replace:
+    """Another account takes over a seat: the seat keeps its role; `newcomer` is the name
+    the seat is shown by from now on."""
+
+    seat: PlayerId
+    newcomer: str
+    at: float = 0.0
+    power: ClassVar[str] = "replace"
+
+
+@dataclass(frozen=True, slots=True)
+class Announce:
+    """Tell the group a text in the host's name."""
+
+    text: str
+    at: float = 0.0
+    power: ClassVar[str] = "announce"
+
+
+HostCommand = Pause | Resume | Extend | Force | Modkill | Replace | Announce
+HOST_COMMANDS: tuple[type[HostCommand], ...] = (
+    Pause, Resume, Extend, Force, Modkill, Replace, Announce)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,4 +156,4 @@ class Tick:
     at: float = 0.0
 
 
-Command = Act | Vote | MarkEarly | Say | Whisper | Leave | Host | Close | Tick
+Command = Act | Vote | MarkEarly | Say | Whisper | Leave | HostCommand | Close | Tick

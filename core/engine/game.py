@@ -11,8 +11,28 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from .commands import Act, Close, Command, Host, Leave, MarkEarly, Say, Tick, Vote, Whisper
-from .messages import GROUP, N_, Ref, player, to_player
+from .commands import (
+    HOST_COMMANDS,
+    Act,
+    Announce,
+    Close,
+    Command,
+    Extend,
+    Force,
+    HostCommand,
+    Leave,
+    MarkEarly,
+    Modkill,
+    Pause,
+    Replace,
+    Resume,
+    Say,
+    Tick,
+    Vote,
+    Whisper,
+)
+from .ids import PlayerId
+from .messages import GROUP, N_, Ref, ToPlayer, player
 from .outcome import Event, GameSetup, Outcome
 from .phase import Phase
 from .refusals import Refused, refused_n
@@ -22,7 +42,6 @@ from .state import GameState, Player, Submission
 from .table import Table
 
 WHISPER_MAX = 2000
-HOST_COMMANDS = ("pause", "resume", "extend", "force", "modkill", "replace", "announce")
 # The causes by which a player is taken out rather than dies in the story: the host's removal
 # and a player's own leaving. Rule sets treat them alike (no reactions, no night list).
 OUT_OF_STORY = frozenset({"modkill", "left"})
@@ -77,7 +96,7 @@ class Game(Table):
         """
         s = self.state
         kind = type(command)
-        if kind is not Host and kind is not Tick:
+        if kind not in _ANY_TIME:
             if s.phase.kind == "ended":
                 raise Refused(N_("The game is over."))
             # a pause refuses commands, not talk: a group message still counts as activity
@@ -131,7 +150,7 @@ class Game(Table):
     def _perform_say(self, command: Say, _: None) -> None:
         self._activity(self.state.players[command.by], command.at)
 
-    def _validate_whisper(self, command: Whisper) -> list[str]:
+    def _validate_whisper(self, command: Whisper) -> list[PlayerId]:
         sender = self.player_or_refuse(command.by)
         text = command.text.strip()
         if not text:
@@ -143,11 +162,11 @@ class Game(Table):
             self.player_or_refuse(command.to)
         return self.ruleset.whisper_recipients(self, sender, command.to)
 
-    def _perform_whisper(self, command: Whisper, recipients: list[str]) -> None:
+    def _perform_whisper(self, command: Whisper, recipients: list[PlayerId]) -> None:
         sender = self.state.players[command.by]
         self._activity(sender, command.at)
         for pid in recipients:
-            self.tell(to_player(pid), N_("{name} whispers: {text}"), name=player(sender.pid),
+            self.tell(ToPlayer(pid), N_("{name} whispers: {text}"), name=player(sender.pid),
                       text=command.text.strip())
 
     def _validate_nothing(self, command: Command) -> None:
@@ -179,7 +198,7 @@ class Game(Table):
                 raise RuntimeError("early close does not settle")
 
     # ------------------------------------------------------------------ validation
-    def player_or_refuse(self, pid: str) -> Player:
+    def player_or_refuse(self, pid: PlayerId) -> Player:
         p = self.state.players.get(pid)
         if p is None:
             raise _no_such_player(pid)
@@ -270,65 +289,65 @@ class Game(Table):
         self.ruleset.after_host_removal(self, p)
 
     # ------------------------------------------------------------------ host
-    def _check_host(self, cmd: Host) -> None:
+    def _check_host(self, cmd: HostCommand) -> None:
         s = self.state
-        if cmd.command not in HOST_COMMANDS:
-            raise Refused(N_("Unknown host command: {command}."), command=cmd.command)
         if s.phase.kind == "ended":
             raise Refused(N_("The game is over."))
-        if cmd.command == "pause" and s.paused:
+        if isinstance(cmd, Pause) and s.paused:
             raise Refused(N_("The game is already paused."))
-        if cmd.command == "resume" and not s.paused:
+        if isinstance(cmd, Resume) and not s.paused:
             raise Refused(N_("The game is not paused."))
-        if cmd.command in ("modkill", "replace"):
-            if cmd.target is None:
-                raise Refused(N_("Name a player."))
-            target = self.player_or_refuse(cmd.target)
+        if isinstance(cmd, (Modkill, Replace)):
+            target = self.player_or_refuse(cmd.target if isinstance(cmd, Modkill) else cmd.seat)
             if not target.alive:
                 raise Refused(N_("{target} is no longer in the game."), target=player(target.pid))
-        if cmd.command == "replace":
-            new_name = (cmd.by or "").strip()
+        if isinstance(cmd, Replace):
+            new_name = cmd.newcomer.strip()
             if not new_name:
                 raise Refused(N_("Name the account that takes the seat."))
             if s.by_name(new_name) is not None:
                 raise Refused(N_("{name} already plays in this game."), name=new_name)
-        if cmd.command == "announce" and not (cmd.text or "").strip():
+        if isinstance(cmd, Announce) and not cmd.text.strip():
             raise Refused(N_("Write the text to announce."))
 
-    def _perform_host(self, cmd: Host, _: None) -> None:
+    def _perform_host(self, cmd: HostCommand, _: None) -> None:
         s = self.state
-        self.event("host", command=cmd.command, target=cmd.target, by=cmd.by, minutes=cmd.minutes)
-        s.host_log.append((s.phase.kind, s.phase.number, cmd.command))
-        if cmd.command == "pause":
+        self.event("host", command=cmd.power,
+                   target=cmd.target if isinstance(cmd, Modkill)
+                   else cmd.seat if isinstance(cmd, Replace) else None,
+                   by=cmd.newcomer if isinstance(cmd, Replace) else None,
+                   minutes=cmd.minutes if isinstance(cmd, Extend) else 0)
+        s.host_log.append((s.phase.kind, s.phase.number, cmd.power))
+        if isinstance(cmd, Pause):
             s.paused = True
-            if cmd.extra.get("reason") == "unreachable":  # the service, not the host, paused
+            if cmd.unreachable:
                 self.tell(GROUP, N_("The game is paused: I could not write in this chat. "
                                     "Nothing counts until the host resumes it."))
             else:
                 self.tell(GROUP, N_("The host paused the game. Nothing counts until it "
                                     "resumes."))
-        elif cmd.command == "resume":
+        elif isinstance(cmd, Resume):
             s.paused = False
             self.tell(GROUP, N_("The host resumed the game."))
-        elif cmd.command == "extend":
+        elif isinstance(cmd, Extend):
             self.tell_n(GROUP, "The host changed the deadline by {count} minute.",
                         "The host changed the deadline by {count} minutes.", cmd.minutes)
-        elif cmd.command == "force":
+        elif isinstance(cmd, Force):
             self.event("closed", phase=s.phase)
             self.tell(GROUP, N_("The host closes the current phase."))
             self.ruleset.close(self)
-        elif cmd.command == "announce":
-            self.tell(GROUP, N_("Announcement from the host: {text}"), text=cmd.text or "")
-        elif cmd.command == "modkill":
-            target = s.players[cmd.target or ""]
+        elif isinstance(cmd, Announce):
+            self.tell(GROUP, N_("Announcement from the host: {text}"), text=cmd.text)
+        elif isinstance(cmd, Modkill):
+            target = s.players[cmd.target]
             self.remove(target, "modkill")
             self.ruleset.after_host_removal(self, target)
-        elif cmd.command == "replace":
-            target = s.players[cmd.target or ""]
+        else:
+            target = s.players[cmd.seat]
             old = target.name
-            target.name = (cmd.by or "").strip()
+            target.name = cmd.newcomer.strip()
             self.tell(GROUP, N_("{new} takes over the seat of {old}."), new=target.name, old=old)
-            self.tell(to_player(target.pid), N_("You take over a seat in this game."))
+            self.tell(ToPlayer(target.pid), N_("You take over a seat in this game."))
             self.ruleset.on_replaced(self, target)
 
     # ------------------------------------------------------------------ helpers for rule sets
@@ -343,9 +362,12 @@ class Game(Table):
         self.ruleset.on_removed(self, p, cause)
 
 
-def _no_such_player(pid: str) -> Refused:
+def _no_such_player(pid: PlayerId) -> Refused:
     return Refused(N_("There is no player called {name} in this game."), name=pid)
 
+
+# what the end of a game and a pause do not refuse: the host's powers check for themselves
+_ANY_TIME = frozenset({*HOST_COMMANDS, Tick})
 
 _HANDLERS: dict[type, tuple[Any, Any]] = {
     Act: (Game._validate_act, Game._perform_act),
@@ -356,7 +378,7 @@ _HANDLERS: dict[type, tuple[Any, Any]] = {
     Leave: (Game._validate_leave, Game._perform_leave),
     Close: (Game._validate_nothing, Game._perform_close),
     Tick: (Game._validate_nothing, Game._perform_tick),
-    Host: (Game._check_host, Game._perform_host),
+    **{power: (Game._check_host, Game._perform_host) for power in HOST_COMMANDS},
 }
 
 

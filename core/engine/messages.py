@@ -1,14 +1,19 @@
-"""What the engine tells people: message keys with parameters and an audience, never prose.
+"""What the engine tells people: texts with parameters and an audience, never prose.
 
-Every key is the English source text of a gettext message (marked with `N_` so Babel extracts
-it); adapters render it in the reader's language at delivery time. The audience is part of the
-type so that a secret can only ever be addressed to the people allowed to see it.
+A `Text` is a gettext message id (the English source text, marked with `N_` so Babel extracts
+it) with its parameters; adapters render it in the reader's language at delivery time. The
+same `Text` is what a refusal, a service reply and a setup error carry. The audience is part
+of the type so that a secret can only ever be addressed to the people allowed to see it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
+
+from .ids import PlayerId
 
 
 def N_(msgid: str) -> str:
@@ -16,30 +21,81 @@ def N_(msgid: str) -> str:
     return msgid
 
 
-class Audience(NamedTuple):
-    """Who may read a message: the whole group, one player, a team's members, or the host."""
+class Text(NamedTuple):
+    """A translatable text: `key` is the gettext msgid (English); `plural` and `count` make it
+    an ngettext message. `params` values are plain values, `Ref`s, or tuples of `Ref`s
+    (rendered as a list). (A named tuple: a game tells hundreds, and these are made fast.)"""
 
-    kind: str  # "group" | "player" | "team" | "host"
-    ref: str | None = None
+    key: str
+    params: Mapping[str, Any]
+    plural: str | None = None
+    count: int | None = None  # type: ignore[assignment]  # ngettext's word; shadows tuple.count
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Everybody in the game's chat."""
+
+    kind: ClassVar[str] = "group"
+
+    @property
+    def ref(self) -> None:
+        return None
 
     def __str__(self) -> str:
-        return self.kind if self.ref is None else f"{self.kind}:{self.ref}"
+        return self.kind
 
 
-GROUP = Audience("group")
-HOST = Audience("host")
+@dataclass(frozen=True, slots=True)
+class ToPlayer:
+    """One player, privately."""
+
+    pid: PlayerId
+    kind: ClassVar[str] = "player"
+
+    @property
+    def ref(self) -> PlayerId:
+        return self.pid
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.pid}"
+
+
+@dataclass(frozen=True, slots=True)
+class ToTeam:
+    """The members of a team chat (a `TeamChat` key) at the time the message is delivered."""
+
+    team: str
+    kind: ClassVar[str] = "team"
+
+    @property
+    def ref(self) -> str:
+        return self.team
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.team}"
+
+
+@dataclass(frozen=True, slots=True)
+class ToHost:
+    """The game's host, privately."""
+
+    kind: ClassVar[str] = "host"
+
+    @property
+    def ref(self) -> None:
+        return None
+
+    def __str__(self) -> str:
+        return self.kind
+
+
+Audience = Group | ToPlayer | ToTeam | ToHost
+
+GROUP = Group()
+HOST = ToHost()
 # what a rule set tells a player whose action it took (a platform's button shows it itself)
 NOTED = N_("Noted. You can change your choice until the phase closes.")
-
-
-_PLAYER_AUDIENCES: dict[str, Audience] = {}
-
-
-def to_player(pid: str) -> Audience:
-    audience = _PLAYER_AUDIENCES.get(pid)
-    if audience is None:
-        audience = _PLAYER_AUDIENCES[pid] = Audience("player", pid)
-    return audience
 
 
 class Ref(NamedTuple):
@@ -75,18 +131,7 @@ def cause(cause_id: str) -> Ref:
 
 
 class Message(NamedTuple):
-    """One thing to tell an audience.
-
-    `key` is the gettext msgid (English); `plural` and `count` make it an ngettext message.
-    `params` values are plain values, `Ref`s, or tuples of `Ref`s (rendered as a list).
-    (Named tuples rather than dataclasses: games create many of them, and these are cheap.)
-    """
+    """One text to tell an audience."""
 
     audience: Audience
-    key: str
-    params: dict[str, Any]
-    plural: str | None = None
-    # shadows `tuple.count` on purpose: the field names are part of the repr that replays and
-    # the digests compare, and `count` is ngettext's word for it
-    count: int | None = None  # type: ignore[assignment]
-
+    text: Text

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from .ids import PlayerId, RoleId
 from .messages import Message
 
 
@@ -29,9 +30,9 @@ class GameSetup:
     """Everything needed to start (and so to replay) a game."""
 
     ruleset: str
-    players: tuple[tuple[str, str], ...]  # (pid, display name) in seat order
+    players: tuple[tuple[PlayerId, str], ...]  # (pid, display name) in seat order
     seed: int = 0
-    roles: tuple[str, ...] | None = None  # one per seat; None = the rule set's deal
+    roles: tuple[RoleId, ...] | None = None  # one per seat; None = the rule set's deal
     options: tuple[tuple[str, Any], ...] = ()
     setup: tuple[tuple[str, Any], ...] = ()  # starting statuses (scenario `setup`)
     start: str | None = None

@@ -1,33 +1,33 @@
 """Typed refusals: a player's illegal move is data that renders to a translated reply.
 
-A bug is an exception of any other type; a `Refused` carries a gettext key and parameters and
-guarantees (by the engine's validate-then-mutate discipline) that nothing changed.
+A bug is an exception of any other type; a `Refused` carries a `Text` and guarantees (by the
+engine's validate-then-mutate discipline) that nothing changed.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from .messages import Text
+
 
 class Refused(Exception):
-    """The engine refused a command; `key` is the English msgid of the reason."""
-
-    # Plain refusals have no plural form: class-level defaults, as refusals are frequent.
-    plural: str | None = None
-    count: int | None = None
+    """The engine refused a command; `text` says why."""
 
     def __init__(self, key: str, **params: Any) -> None:
-        # `BaseException.__new__` has already kept (key,) as `args`: no `super().__init__`.
-        self.key = key
-        self.params = params
+        super().__init__(key)
+        self.text = Text(key, params)
+
+    @classmethod
+    def saying(cls, text: Text) -> Refused:
+        refusal = cls(text.key)
+        refusal.text = text
+        return refusal
 
     def __repr__(self) -> str:
-        return f"Refused({self.key!r}, {self.params!r})"
+        return f"Refused({self.text!r})"
 
 
 def refused_n(singular: str, plural: str, count: int, **params: Any) -> Refused:
     """A refusal whose text depends on a number (ngettext); `count` is also a parameter."""
-    refusal = Refused(singular, count=count, **params)
-    refusal.plural = plural
-    refusal.count = count
-    return refusal
+    return Refused.saying(Text(singular, {"count": count, **params}, plural, count))

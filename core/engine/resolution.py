@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .ids import PlayerId
+
 
 @dataclass(slots=True)
 class Intent:
@@ -21,9 +23,9 @@ class Intent:
     copied ability, whether it is a Stone action...).
     """
 
-    actor: str
+    actor: PlayerId
     kind: str
-    targets: tuple[str, ...]
+    targets: tuple[PlayerId, ...]
     pos: tuple[int, ...]
     reaches: bool = True
     tag: dict[str, object] = field(default_factory=dict)
@@ -34,13 +36,13 @@ class Intent:
 class NightBoard:
     """What the night has settled so far about blocks, immunity, mirrors and redirections."""
 
-    left: set[str] = field(default_factory=set)  # players who left during this night
-    blocked_at: dict[str, tuple[int, ...]] = field(default_factory=dict)
-    immune: set[str] = field(default_factory=set)  # "nothing touches him" (a dome)
-    silenced: set[str] = field(default_factory=set)  # "everything he sends does nothing"
-    protected: set[str] = field(default_factory=set)  # healed: survives kills of this night
-    mirrors: dict[str, str] = field(default_factory=dict)  # target -> mirror's owner
-    redirect: dict[str, str] = field(default_factory=dict)  # sender -> forced target
+    left: set[PlayerId] = field(default_factory=set)  # players who left during this night
+    blocked_at: dict[PlayerId, tuple[int, ...]] = field(default_factory=dict)
+    immune: set[PlayerId] = field(default_factory=set)  # "nothing touches him" (a dome)
+    silenced: set[PlayerId] = field(default_factory=set)  # "everything he sends does nothing"
+    protected: set[PlayerId] = field(default_factory=set)  # healed: survives kills of this night
+    mirrors: dict[PlayerId, PlayerId] = field(default_factory=dict)  # target -> mirror's owner
+    redirect: dict[PlayerId, PlayerId] = field(default_factory=dict)  # sender -> forced target
 
     def runs(self, intent: Intent) -> bool:
         """Whether the intent still happens: its sender is in the game, was not blocked by a
@@ -51,12 +53,12 @@ class NightBoard:
         blocked = self.blocked_at.get(actor)
         return blocked is None or blocked >= intent.pos
 
-    def block(self, target: str, pos: tuple[int, ...]) -> None:
+    def block(self, target: PlayerId, pos: tuple[int, ...]) -> None:
         """Stop the target's intents that resolve after `pos`."""
         if target not in self.blocked_at or pos < self.blocked_at[target]:
             self.blocked_at[target] = pos
 
-    def aim(self, intent: Intent) -> tuple[str, ...]:
+    def aim(self, intent: Intent) -> tuple[PlayerId, ...]:
         """The targets after a forced redirection of everything the sender sends."""
         forced = self.redirect.get(intent.actor)
         if forced is None:
@@ -64,7 +66,7 @@ class NightBoard:
         keep = intent.targets[: intent.aim_from]
         return keep + tuple(forced for _ in intent.targets[intent.aim_from:])
 
-    def reach(self, intent: Intent, target: str) -> str | None:
+    def reach(self, intent: Intent, target: PlayerId) -> PlayerId | None:
         """Whom the intent really reaches at `target`: None if the target is immune, its sender
         if a mirror reflects it (once), else the target."""
         if target in self.immune:

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from .commands import Vote
 from .game import Game
+from .ids import PlayerId, RoleId
 from .messages import N_
 from .refusals import Refused
 from .specs import ActionSpec, RoleSpec, SetupError, TeamChat
@@ -26,7 +28,7 @@ class Ruleset:
     """Base class with the hooks the engine calls; a rule set overrides what it needs."""
 
     id: str = ""
-    roles: dict[str, RoleSpec] = {}  # noqa: RUF012 - replaced per subclass
+    roles: dict[RoleId, RoleSpec] = {}  # noqa: RUF012 - replaced per subclass
     sides: tuple[str, ...] = ()
     causes: tuple[str, ...] = ()
     default_options: dict[str, Any] = {}  # noqa: RUF012
@@ -42,6 +44,11 @@ class Ruleset:
     pace_options: dict[str, dict[str, Any]] = {}  # noqa: RUF012
     summary: str = ""  # a short rules text (msgid) for /rules
     title: str = ""  # the game's name (msgid)
+    # The rule set's own gettext catalogs, `<locales_dir>/<lang>/LC_MESSAGES/<domain>.po` (the
+    # domain is the rule set's id unless it says otherwise); its texts are looked up there
+    # first, then in the core catalogs. None: the rule set has no texts of its own.
+    locales_dir: Path | None = None
+    domain: str = ""
     min_players: int = 0
     max_players: int = 0
 
@@ -74,10 +81,10 @@ class Ruleset:
                     isinstance(value, bool) or value < 0):
                 raise SetupError("Option {option} has a wrong value.", option=key)
 
-    def deal(self, count: int, options: dict[str, Any], rng: random.Random) -> list[str]:
+    def deal(self, count: int, options: dict[str, Any], rng: random.Random) -> list[RoleId]:
         raise NotImplementedError
 
-    def check_setup(self, roles: Sequence[str], options: dict[str, Any]) -> None:
+    def check_setup(self, roles: Sequence[RoleId], options: dict[str, Any]) -> None:
         """Raise SetupError if this list of roles may not be played."""
 
     def start(self, game: Game, setup: dict[str, Any], start_phase: str | None) -> None:
@@ -104,7 +111,7 @@ class Ruleset:
         return False
 
     def check_act(self, game: Game, player: Player, spec: ActionSpec,
-                  targets: tuple[str, ...], text: str | None, role: str | None) -> None:
+                  targets: tuple[PlayerId, ...], text: str | None, role: RoleId | None) -> None:
         """Raise Refused for what the table cannot say (repeats, once-per-game, lovers...)."""
 
     def after_act(self, game: Game, sub: Submission) -> None:
@@ -127,7 +134,7 @@ class Ruleset:
         """The player did something that counts as activity."""
 
     # --- windows ----------------------------------------------------------------------
-    def waiting_for(self, game: Game) -> list[str]:
+    def waiting_for(self, game: Game) -> list[PlayerId]:
         """Who the open window still waits for, to be reminded before it closes: in a vote,
         the living who may vote and have not; otherwise whoever has a choice in front of him
         (`awaited`) and has sent nothing in this window."""
@@ -150,7 +157,7 @@ class Ruleset:
     def close(self, game: Game) -> None:
         raise NotImplementedError
 
-    def after_vote(self, game: Game, voter: str) -> None:
+    def after_vote(self, game: Game, voter: PlayerId) -> None:
         """A vote was cast, withdrawn or marked early (rules that end a day early look here)."""
 
     # --- removals and the host --------------------------------------------------------
@@ -176,7 +183,7 @@ class Ruleset:
         stone); raise KeyError if this rule set has no such fact."""
         raise KeyError(key)
 
-    def whisper_recipients(self, game: Game, sender: Player, to: str | None) -> list[str]:
+    def whisper_recipients(self, game: Game, sender: Player, to: PlayerId | None) -> list[PlayerId]:
         """Who hears the sender's private message (team chats, forwarding); refuse if nobody
         may."""
         raise Refused(N_("You have nobody to talk to in private in this game."))
@@ -186,6 +193,6 @@ class Ruleset:
         who left a chat are no longer listed). None by default."""
         return []
 
-    def team_members(self, game: Game, team: str) -> list[str]:
+    def team_members(self, game: Game, team: str) -> list[PlayerId]:
         """The players a team message reaches now (resolved at sending time)."""
         return []

@@ -6,14 +6,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .ids import PlayerId, RoleId
+from .messages import Text
+
 
 class SetupError(ValueError):
-    """A game setup the rules forbid; `key`/`params` explain why in a translatable way."""
+    """A game setup the rules forbid; `text` explains why in a translatable way."""
 
     def __init__(self, key: str, **params: Any) -> None:
         super().__init__(key.format(**params) if params else key)
-        self.key = key
-        self.params = params
+        self.text = Text(key, params)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,14 +49,14 @@ class TeamChat:
     key: str
     title: str
     about: str
-    members: tuple[str, ...]
+    members: tuple[PlayerId, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class RoleSpec:
     """A role: its id, its side at the start, and the actions it may send."""
 
-    id: str
+    id: RoleId
     side: str
     actions: tuple[ActionSpec, ...] = ()
     special: bool = True

@@ -10,6 +10,7 @@ import random
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
+from .ids import PlayerId, RoleId
 from .phase import Phase
 
 
@@ -17,10 +18,10 @@ from .phase import Phase
 class Player:
     """One seat. `pid` is stable for the whole game; `name` follows the account (host `replace`)."""
 
-    pid: str
+    pid: PlayerId
     name: str
     seat: int
-    role: str
+    role: RoleId
     alive: bool = True
     cause: str | None = None
     statuses: set[str] = field(default_factory=set)
@@ -32,11 +33,11 @@ class Player:
 class Submission:
     """A player's current choice for one action slot; a later submission replaces it."""
 
-    actor: str
+    actor: PlayerId
     action: str
-    targets: tuple[str, ...] = ()
+    targets: tuple[PlayerId, ...] = ()
     text: str | None = None
-    role: str | None = None
+    role: RoleId | None = None
     seq: int = 0
 
 
@@ -45,8 +46,8 @@ class Owed:
     """A choice the game waits for in a reactions window (tie-break, chase, successor, take)."""
 
     kind: str
-    player: str
-    options: tuple[str, ...]
+    player: PlayerId
+    options: tuple[PlayerId, ...]
     rank: int
     seq: int
 
@@ -56,21 +57,22 @@ class GameState:
     ruleset: str
     seed: int
     options: dict[str, Any]
-    players: dict[str, Player]
+    players: dict[PlayerId, Player]
     phase: Phase
     rng: random.Random
     paused: bool = False
     clock: float = 0.0
     seq: int = 0
-    subs: dict[tuple[str, str], Submission] = field(default_factory=dict)
-    acted: set[str] = field(default_factory=set)
-    votes: dict[str, str] = field(default_factory=dict)
-    vote_weights: dict[str, int] = field(default_factory=dict)
-    vote_extra: dict[str, int] = field(default_factory=dict)
-    closed_count: dict[str, int] = field(default_factory=dict)  # the last vote's deciding count
+    subs: dict[tuple[PlayerId, str], Submission] = field(default_factory=dict)
+    acted: set[PlayerId] = field(default_factory=set)
+    votes: dict[PlayerId, PlayerId] = field(default_factory=dict)  # voter → the voted
+    vote_weights: dict[PlayerId, int] = field(default_factory=dict)
+    vote_extra: dict[PlayerId, int] = field(default_factory=dict)
+    # the last vote's deciding count
+    closed_count: dict[PlayerId, int] = field(default_factory=dict)
     reactions: list[Owed] = field(default_factory=list)
-    learned: dict[str, dict[str, str]] = field(default_factory=dict)
-    removals: list[tuple[str, str]] = field(default_factory=list)
+    learned: dict[PlayerId, dict[PlayerId, str]] = field(default_factory=dict)
+    removals: list[tuple[PlayerId, str]] = field(default_factory=list)
     host_log: list[tuple[str, int, str]] = field(default_factory=list)  # phase kind, n, command
     winners: list[str] | None = None
     rs: Any = None  # the rule set's own state (a dataclass)
@@ -82,7 +84,7 @@ class GameState:
     def living(self) -> list[Player]:
         return [p for p in self.players.values() if p.alive]
 
-    def living_ids(self) -> list[str]:
+    def living_ids(self) -> list[PlayerId]:
         return [p.pid for p in self.players.values() if p.alive]
 
     def by_name(self, name: str) -> Player | None:

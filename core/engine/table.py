@@ -8,7 +8,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from .messages import Audience, Message
+from .ids import PlayerId
+from .messages import Audience, Message, Text
 from .outcome import Event, Outcome
 from .phase import ENDED, Phase
 from .state import GameState, Owed, canonical
@@ -24,12 +25,12 @@ class Table:
         self._out.events.append(Event(kind, data))
 
     def tell(self, audience: Audience, key: str, **params: Any) -> None:
-        self._out.messages.append(Message(audience, key, params))
+        self._out.messages.append(Message(audience, Text(key, params)))
 
     def tell_n(self, audience: Audience, singular: str, plural: str, count: int,
                **params: Any) -> None:
         params["count"] = count
-        self._out.messages.append(Message(audience, singular, params, plural, count))
+        self._out.messages.append(Message(audience, Text(singular, params, plural, count)))
 
     def narrate(self, audience: Audience, variants: Sequence[str], **params: Any) -> None:
         """Tell one of several flavour texts, picked by the game's own generator so that a
@@ -52,11 +53,11 @@ class Table:
         self.set_phase(ENDED)
         self.event("ended", winners=tuple(winners))
 
-    def learn(self, observer: str, subject: str, value: str) -> None:
+    def learn(self, observer: PlayerId, subject: PlayerId, value: str) -> None:
         self.state.learned.setdefault(observer, {})[subject] = value
         self.event("learned", observer=observer, subject=subject, value=value)
 
-    def tally(self) -> dict[str, int]:
+    def tally(self) -> dict[PlayerId, int]:
         """Weighted votes per living player (0 for those with none), plus extra weights.
 
         In a day's reactions window the vote is closed: its deciding count (penalties
@@ -73,14 +74,14 @@ class Table:
                 counts[target] += extra
         return counts
 
-    def counted(self, votes: dict[str, int]) -> dict[str, int]:
+    def counted(self, votes: dict[PlayerId, int]) -> dict[PlayerId, int]:
         """Record the count that decides a vote as a `counted` event (the platforms show it
         as the ballot's final state, penalties and extra weights included); returns it."""
         self.event("counted", votes=dict(votes))
         self.state.closed_count = dict(votes)
         return votes
 
-    def owe(self, kind: str, pid: str, options: Sequence[str], rank: int) -> None:
+    def owe(self, kind: str, pid: PlayerId, options: Sequence[PlayerId], rank: int) -> None:
         s = self.state
         s.reactions.append(Owed(kind, pid, tuple(options), rank, s.next_seq()))
         s.reactions.sort(key=lambda o: (o.rank, o.seq))
@@ -91,5 +92,5 @@ class Table:
     def snapshot(self) -> Any:
         return canonical(self.state)
 
-    def name(self, pid: str) -> str:
+    def name(self, pid: PlayerId) -> str:
         return self.state.players[pid].name

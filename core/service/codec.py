@@ -10,7 +10,8 @@ from core.engine.messages import Ref
 from core.engine.phase import Phase
 
 _COMMANDS: dict[str, type] = {cls.__name__: cls for cls in (
-    c.Act, c.Vote, c.MarkEarly, c.Say, c.Whisper, c.Leave, c.Host, c.Close, c.Tick)}
+    c.Act, c.Vote, c.MarkEarly, c.Say, c.Whisper, c.Leave, c.Close, c.Tick, *c.HOST_COMMANDS)}
+_POWERS: dict[str, type] = {cls.power: cls for cls in c.HOST_COMMANDS}
 
 
 def command_to_json(command: c.Command) -> dict[str, Any]:
@@ -22,10 +23,32 @@ def command_to_json(command: c.Command) -> dict[str, Any]:
 
 def command_from_json(data: dict[str, Any]) -> c.Command:
     fields = dict(data)
-    cls = _COMMANDS[fields.pop("type")]
+    kind = fields.pop("type")
+    if kind == "Host":
+        return _old_host(fields)
+    cls = _COMMANDS[kind]
     if "targets" in fields:
         fields["targets"] = tuple(fields["targets"])
     return cls(**fields)  # type: ignore[no-any-return]
+
+
+def _old_host(fields: dict[str, Any]) -> c.Command:
+    """A host command as logs before one command per power stored it: `Host(command, target,
+    by, minutes, text, at, extra)`, where `by` was the newcomer's name in a replacement and
+    `extra` said whether the service paused an unreachable game."""
+    cls = _POWERS[fields["command"]]
+    at = fields.get("at", 0.0)
+    if cls is c.Pause:
+        return c.Pause((fields.get("extra") or {}).get("reason") == "unreachable", at=at)
+    if cls is c.Extend:
+        return c.Extend(fields.get("minutes") or 0, at=at)
+    if cls is c.Modkill:
+        return c.Modkill(fields["target"], at=at)
+    if cls is c.Replace:
+        return c.Replace(fields["target"], fields.get("by") or "", at=at)
+    if cls is c.Announce:
+        return c.Announce(fields.get("text") or "", at=at)
+    return cls(at=at)  # type: ignore[no-any-return]
 
 
 def encode(value: Any) -> Any:

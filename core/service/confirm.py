@@ -37,7 +37,7 @@ class Confirmations:
         game = await self.service.games.load(row)
         refusal = game.check(Leave(seat.pid, at=self.service.clock.now()))
         if refusal is not None:  # already out of the game: nothing to confirm
-            raise Reply(refusal.key, refusal.plural, refusal.count, **dict(refusal.params))
+            raise Reply.saying(refusal.text)
         await self._ask(row, person, texts.FLEE_CONFIRM, "flee", texts.FLEE_BUTTON)
 
     async def ask_endgame(self, row: GameRecord, host: Identity) -> None:

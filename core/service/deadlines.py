@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from core.engine import Game, Host
+from core.engine import Extend, Game, HostCommand, Pause, Resume
 from core.storage.models import OPEN_DEADLINES, Deadline, GameRecord
 
 from . import outbox, texts
@@ -29,17 +29,17 @@ class Deadlines:
             await self.schedule(row, due_at(preset, self.clock.now(),
                                             settings.get("tz", "Europe/Berlin")))
 
-    async def host_timing(self, row: GameRecord, command: Host) -> None:
+    async def host_timing(self, row: GameRecord, command: HostCommand) -> None:
         now = self.clock.now()
         pending = await Deadline.filter(game_id=row.id, state="pending").first()
-        if command.command == "pause" and pending is not None:
+        if isinstance(command, Pause) and pending is not None:
             row.paused_left = max(0.0, pending.due_at - now)
             await void(row)
-        elif command.command == "resume":
+        elif isinstance(command, Resume):
             left = row.paused_left if row.paused_left is not None else 0.0
             row.paused_left = None
             await self.schedule(row, now + left)
-        elif command.command == "extend":
+        elif isinstance(command, Extend):
             if pending is not None:
                 await void(row)
                 await self.schedule(row, max(now, pending.due_at + command.minutes * 60))

@@ -6,7 +6,7 @@ deadline. The rooms it calls on have one job each: `stored` (rows, replay, locks
 
 from __future__ import annotations
 
-from core.engine import Close, Command, Game, GameSetup, Host, Outcome, Refused, Vote
+from core.engine import HOST_COMMANDS, Close, Command, Game, GameSetup, Outcome, Refused, Vote
 from core.engine.commands import MarkEarly
 from core.engine.messages import NOTED
 from core.engine.registry import load_ruleset
@@ -20,7 +20,7 @@ from .codec import command_to_json, encode
 from .deadlines import Deadlines, void
 from .delivery import deliver_outcome
 from .muting import silence_removed, unmute_the_dead
-from .payloads import PostPayload, post
+from .payloads import PostPayload, text_part
 from .prompts import close_keyboards, offer_keyboards
 from .replies import Reply
 from .stored import encode_snapshot, relock, replayed, setup_to_json
@@ -75,13 +75,11 @@ class Games:
         try:
             outcome = game.apply(command)
         except Refused as refusal:
-            params = dict(refusal.params)
-            params.pop("count", None)
             if refusal_as_reply:
-                raise Reply(refusal.key, refusal.plural, refusal.count, **params) from None
+                raise Reply.saying(refusal.text) from None
             if sender is not None:
-                await outbox.to_person(sender, post(
-                    refusal.key, refusal.plural, refusal.count, **params), game=row)
+                await outbox.to_person(sender, PostPayload((text_part(refusal.text),)),
+                                       game=row)
             return False
         self.forget(row.id)  # until the transaction has stored it
         row.version += 1
@@ -94,7 +92,7 @@ class Games:
         # such as naming the next mayor) still opens a new window: its own deadline, prompts
         reopened = "closed" in kinds and game.state.phase.kind != "ended"
         new_window = "phase" in kinds or reopened
-        noted = [m for m in outcome.messages if m.key == NOTED and m.audience.kind == "player"]
+        noted = [m for m in outcome.messages if m.text.key == NOTED and m.audience.kind == "player"]
         rest = Outcome(outcome.events, [m for m in outcome.messages if m not in noted])
         if not refusal_as_reply:  # (a pressed button: its notice and keyboard say "noted")
             # "noted" before "this choice is closed" when the choice closed its window
@@ -116,7 +114,7 @@ class Games:
                 await close_teams(row)
             else:
                 await self.window_opened(row, game)
-        elif isinstance(command, Host):
+        elif isinstance(command, HOST_COMMANDS):
             await self.deadlines.host_timing(row, command)
         elif isinstance(command, (Vote, MarkEarly)):
             await tally(row, game)

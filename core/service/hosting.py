@@ -3,7 +3,7 @@ modkill, announce, and replace (the seat goes to the account the host points at)
 
 from __future__ import annotations
 
-from core.engine import Host
+from core.engine import Announce, Extend, Force, Modkill, Pause, Replace, Resume
 from core.storage.models import Deadline, GameRecord, Identity, Seat
 
 from . import texts
@@ -16,6 +16,7 @@ from .teams import sync_teams
 
 Mentioned = tuple[tuple[UserRef, str, str | None], ...]  # see Incoming.mentioned
 HOST_WORDS = {"pause", "resume", "extend", "force", "modkill", "replace", "announce"}
+SIMPLE_POWERS = {"pause": Pause, "resume": Resume, "force": Force}  # a bare word each
 MAX_EXTEND_MINUTES = 7 * 24 * 60
 
 
@@ -31,7 +32,7 @@ class HostPowers:
         roster = await self.service.roster(row)
         games = self.service.games
         if word == "modkill":
-            await games.apply(row, Host("modkill", roster.resolve(rest), at=now), person)
+            await games.apply(row, Modkill(roster.resolve(rest), at=now), person)
             return
         if word == "replace":
             await self._replace(row, roster, rest, person, mentioned)
@@ -42,9 +43,10 @@ class HostPowers:
             except ValueError:
                 raise Reply(texts.NEED_MINUTES) from None
             await self._extend_within_bounds(row, minutes)
-            await games.apply(row, Host("extend", minutes=minutes, at=now), person)
+            await games.apply(row, Extend(minutes, at=now), person)
             return
-        await games.apply(row, Host(word, text=rest or None, at=now), person)
+        command = Announce(rest, at=now) if word == "announce" else SIMPLE_POWERS[word](at=now)
+        await games.apply(row, command, person)
 
     async def _replace(self, row: GameRecord, roster: Roster, rest: str, host: Identity,
                        mentioned: Mentioned) -> None:
@@ -58,11 +60,11 @@ class HostPowers:
         if await Seat.filter(game_id=row.id, identity_id=newcomer.id, active=True).exists():
             raise Reply(texts.ALREADY_PLAYS, name=newcomer.name)
         await self.service.lobby.not_elsewhere(newcomer)
-        command = Host("replace", pids[0], by=newcomer.name, at=self.service.clock.now())
+        command = Replace(pids[0], newcomer.name, at=self.service.clock.now())
         game = await self.service.games.load(row)
         refusal = game.check(command)
         if refusal is not None:
-            raise Reply(refusal.key, refusal.plural, refusal.count, **dict(refusal.params))
+            raise Reply.saying(refusal.text)
         old = await self.service.lobby.move_seat(row, pids[0], newcomer)
         await self.service.games.apply(row, command, host)
         await brief_newcomer(row, old, newcomer)

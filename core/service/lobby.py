@@ -273,7 +273,7 @@ class Lobby:
         try:
             load_ruleset(row.ruleset).check_options({name: value})
         except SetupError as err:
-            raise Reply(err.key, **err.params) from None
+            raise Reply.saying(err.text) from None
         row.settings = {**row.settings, "options": {**row.settings.get("options", {}),
                                                     name: value}}
         await row.save(update_fields=["settings"])
@@ -326,7 +326,7 @@ class Lobby:
         try:  # "the game begins" comes before the opening and the first ballot
             await self.service.games.start(row, setup, announce=post(texts.STARTED))
         except SetupError as err:
-            raise Reply(err.key, **err.params) from None
+            raise Reply.saying(err.text) from None
 
     async def _cmd_endgame(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         row = await self.service.current_game(chat)

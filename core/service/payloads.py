@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.engine.messages import Message
+from core.engine.messages import Message, Text
 
 from .codec import encode
 
@@ -124,9 +124,18 @@ def post(key: str, plural: str | None = None, count: int | None = None,
     return PostPayload((part(key, plural, count, **params),))
 
 
+def text_part(text: Text) -> Part:
+    """A `Text` (an engine message's, a refusal's, a reply's) as a stored part."""
+    params = dict(text.params)
+    if text.count is not None:
+        params["count"] = text.count
+    return Part(text.key, text.plural, text.count, encode(params))
+
+
 def message_part(message: Message) -> Part:
     """An engine message's text."""
-    return Part(message.key, message.plural, message.count, encode(message.params))
+    text = message.text
+    return Part(text.key, text.plural, text.count, encode(text.params))
 
 
 # ---------------------------------------------------------------------- the codec

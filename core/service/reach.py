@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 
-from core.engine import Host
+from core.engine import Pause
 from core.storage.models import (
     DUE_STATES,
     GIVE_UP,
@@ -114,7 +114,7 @@ class Reach:
             for row in await GameRecord.filter(chat_id=chat.id, status__in=CURRENT):
                 if row.status == "running" and not (await service.games.load(row)).state.paused:
                     await service.games.apply(
-                        row, Host("pause", at=now, extra={"reason": "unreachable"}), None)
+                        row, Pause(unreachable=True, at=now), None)
                 if (row.settings or {}).get("lost"):
                     continue
                 row.settings = {**row.settings, "lost": {"since": now, "reason": reason}}

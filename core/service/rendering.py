@@ -23,7 +23,7 @@ from .payloads import (
     StoredButton,
     TeamPayload,
     from_json,
-    part,
+    text_part,
 )
 from .ports import (
     Adapter,
@@ -108,7 +108,7 @@ async def personal_text(person: Identity, fallback_locale: str, answer: Any,
     locale = next((c for c in (person.locale, person.locale_hint, fallback_locale)
                    if c in known), "en")
     renderer = await game_renderer(game_id, locale, prefix)
-    return render_part(renderer, part(answer.key, answer.plural, answer.count, **answer.params))
+    return render_part(renderer, text_part(answer.text))
 
 
 async def game_renderer(game_id: int | None, locale: str, prefix: str = "/") -> Renderer:
@@ -116,13 +116,15 @@ async def game_renderer(game_id: int | None, locale: str, prefix: str = "/") -> 
     commands with the platform's `prefix`."""
     names: dict[str, str] = {}
     vocabulary = every_vocabulary()  # outside a game (/roles before /newgame): all rule sets'
+    ruleset = None
     if game_id is not None:
         game = await GameRecord.get(id=game_id)
-        vocabulary = load_ruleset(game.ruleset).vocabulary
+        ruleset = game.ruleset
+        vocabulary = load_ruleset(ruleset).vocabulary
         seats = await Seat.filter(game_id=game.id, active=True).prefetch_related("identity")
         names = shown_names({seat.pid: (seat.identity.name, seat.identity.handle)
                              for seat in seats})
-    return Renderer(locale, vocabulary, lambda pid: names.get(pid, pid), prefix)
+    return Renderer(locale, vocabulary, lambda pid: names.get(pid, pid), prefix, ruleset)
 
 
 @functools.cache

@@ -5,12 +5,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.engine.messages import Text
+
 
 class Reply(Exception):
+    """A service answer; `text` is what it says (`count`, when given, is also a parameter)."""
+
     def __init__(self, key: str, plural: str | None = None, count: int | None = None,
                  **params: Any) -> None:
         super().__init__(key)
-        self.key = key
-        self.plural = plural
-        self.count = count
-        self.params = params
+        if count is not None:
+            params["count"] = count
+        self.text = Text(key, params, plural, count)
+
+    @classmethod
+    def saying(cls, text: Text) -> Reply:
+        """The answer that says `text` (an engine refusal's, a setup error's)."""
+        reply = cls(text.key)
+        reply.text = text
+        return reply

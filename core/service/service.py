@@ -36,7 +36,7 @@ from .hosting import HOST_WORDS, HostPowers, Mentioned
 from .lobby import Lobby
 from .names import Roster
 from .pace import GameDefaults
-from .payloads import PostPayload, part, post
+from .payloads import PostPayload, post, text_part
 from .ports import ChatEvent, Incoming, Notice
 from .private import PrivateChats
 from .prompts import second_pick, show_choice
@@ -100,8 +100,7 @@ class GameService:
                         taken = False
                         if not incoming.button:
                             await outbox.to_person(person, PostPayload(
-                                (part(answer.key, answer.plural, answer.count,
-                                      **answer.params),),
+                                (text_part(answer.text),),
                                 locale=await self._context_locale(incoming)))
                     notice = None if answer is None or not incoming.button else Notice(
                         await personal_text(person, await self._context_locale(incoming),

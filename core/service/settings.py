@@ -70,7 +70,8 @@ def _role_words(ruleset_id: str) -> dict[str, str]:
         msgid = names.get(role_id)
         if msgid:
             for locale in available_locales():
-                words.setdefault(_folded(translations(locale).gettext(msgid)), role_id)
+                words.setdefault(_folded(translations(locale, ruleset_id).gettext(msgid)),
+                                 role_id)
     return words
 
 

@@ -52,7 +52,7 @@ async def replayed(row: GameRecord) -> Game:
                       [command_from_json(e.command) for e in entries])
     except Refused as refusal:  # only after an upgrade: the new code refuses an old move
         raise StateMismatch(f"game {row.id}: the log no longer replays: "
-                            f"{refusal.key}") from refusal
+                            f"{refusal.text.key}") from refusal
     if row.snapshot is not None and encode_snapshot(game) != row.snapshot:
         if row.build == build_of(ruleset):
             raise StateMismatch(f"game {row.id}: snapshot and replay disagree")

@@ -49,7 +49,7 @@ class Words:
         names = {p.pid: p.name for p in story.players}
         self.ruleset = load_ruleset(story.ruleset)
         self.renderer = Renderer(locale, self.ruleset.vocabulary,
-                                 lambda pid: names.get(pid, pid))
+                                 lambda pid: names.get(pid, pid), ruleset=story.ruleset)
 
     def text(self, key: str, **params: object) -> str:
         return self.renderer.text(key, params)

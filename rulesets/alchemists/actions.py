@@ -4,7 +4,8 @@ resolves — block, check, heal, search, kill, link, copy."""
 
 from __future__ import annotations
 
-from core.engine.messages import N_, player, to_player
+from core.engine.ids import PlayerId, RoleId
+from core.engine.messages import N_, ToPlayer, player
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec
 from core.engine.state import Player
@@ -24,39 +25,39 @@ ACTION_NAMES.update({"kill": N_("Kill"), "search": N_("Search"), "check": N_("Ch
                      "link": N_("Link"), "heal": N_("Heal"), "pass": N_("Pass")})
 
 
-def block(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
+def block(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     """AL-BLOCK: stops the target's actions that resolve after this one."""
     reached = night.reach(it, targets[0])
     if reached is not None:
         night.board.block(reached, it.pos)
 
 
-def check(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
+def check(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     """Xing's check: homunculi, town or loner, told under the name the checker gave (a
     reflected or copied check reports under that name too)."""
-    named = str(it.tag.get("named", it.targets[0]))
+    named = PlayerId(str(it.tag.get("named", it.targets[0])))
     reached = night.reach(it, targets[0])
     if reached is None:
-        night.game.tell(to_player(it.actor), N_("Your check of {name} found nothing."),
+        night.game.tell(ToPlayer(it.actor), N_("Your check of {name} found nothing."),
                         name=player(named))
         return
     night.tell_check(it.actor, named, check_result(night.players[reached]))
 
 
-def heal(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
+def heal(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     """AL-HEAL: the target survives the kills and absorptions of steps 7–8."""
     reached = night.reach(it, targets[0])
     if reached is not None:
         night.board.protected.add(reached)
 
 
-def kill(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
+def kill(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     reached = night.reach(it, targets[0])
     if reached is not None and night.players[reached].alive:
         night.dies(night.players[reached], "killed", it)
 
 
-def search(night: Night, it: Intent, targets: tuple[str, ...], wanted: str,
+def search(night: Night, it: Intent, targets: tuple[PlayerId, ...], wanted: RoleId,
            cause: str) -> Player | None:
     """A search for the role `wanted`: the found player leaves (`cause`) unless a heal or a
     shield saves him; returns him if he left."""
@@ -74,7 +75,7 @@ def absorbed(night: Night, victim: Player, absorber: Player) -> None:
     night.state.absorbed_by[victim.pid] = absorber.pid
 
 
-def link(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
+def link(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     """The linker's link: the two cannot vote against each other tomorrow; a reflected half
     links the sender with the other named player."""
     if len(targets) < 2:
@@ -94,7 +95,7 @@ def link(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
         night.links.append(pair)
 
 
-def copy(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
+def copy(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     """AL-COPY: the source's current main ability, used by the copier on the target at that
     ability's own step (after the role's own use of it)."""
     source, target = targets
@@ -103,7 +104,7 @@ def copy(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
     copied = COPYABLE.get(night.players[source].role)
     reached = night.reach(it, target)
     if copied is None or reached is None:
-        night.game.tell(to_player(it.actor), N_("Your copy came to nothing."))
+        night.game.tell(ToPlayer(it.actor), N_("Your copy came to nothing."))
         return
     if copied.with_copier and reached == it.actor:
         return

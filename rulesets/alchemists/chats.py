@@ -5,6 +5,7 @@ chats per side) and who hears a private message sent through the bot."""
 from __future__ import annotations
 
 from core.engine.game import Game
+from core.engine.ids import PlayerId
 from core.engine.messages import N_, player
 from core.engine.refusals import Refused
 from core.engine.ruleset import TeamChat
@@ -44,7 +45,7 @@ def team_chats(game: Game) -> list[TeamChat]:
              for team in TEAMS.values()]
     nest = () if father(game) is not None else tuple(p.pid for p in homunculi(game))
     chats.append(TeamChat("homunculi", NEST_TITLE, NEST_ABOUT, nest))
-    paired: set[str] = set()
+    paired: set[PlayerId] = set()
     for victim, absorber in state.absorbed_by.items():
         members = (absorber, victim) if s.players[absorber].alive else ()
         paired.update(members)
@@ -56,7 +57,7 @@ def team_chats(game: Game) -> list[TeamChat]:
     return chats
 
 
-def whisper_recipients(game: Game, p: Player, to: str | None) -> list[str]:
+def whisper_recipients(game: Game, p: Player, to: PlayerId | None) -> list[PlayerId]:
     """Homunculi ↔ father (father answers one named homunculus), the homunculi's own chat
     once father and pride are gone, team mates, absorbed ↔ absorber."""
     allowed = _partners(game, p)
@@ -77,9 +78,9 @@ def _spectator_side(p: Player) -> str:
     return "loners" if side in LONERS else side
 
 
-def _partners(game: Game, p: Player) -> list[str]:
+def _partners(game: Game, p: Player) -> list[PlayerId]:
     state = state_of(game)
-    found: list[str] = []
+    found: list[PlayerId] = []
     if p.alive and side_of(p) == HOMUNCULI:
         head = father(game)
         if head is None or head.pid == p.pid:

@@ -5,6 +5,7 @@ the side, what a check shows, the homunculi's chain of command (AL-FATHER), link
 from __future__ import annotations
 
 from core.engine.game import Game
+from core.engine.ids import PlayerId
 from core.engine.messages import N_
 from core.engine.state import Player
 
@@ -59,7 +60,8 @@ def check_result(p: Player) -> str:
 def father(game: Game) -> Player | None:
     """The living father. There is never more than one: pride takes the role only once the
     original father is gone (AL-FATHER), so while he lives he is the answer."""
-    first = game.state.players.get(state_of(game).original_father or "")
+    original = state_of(game).original_father
+    first = None if original is None else game.state.players[original]
     if first is not None and first.alive and first.role == "father":
         return first
     for p in game.state.players.values():
@@ -72,8 +74,8 @@ def homunculi(game: Game) -> list[Player]:
     return [p for p in game.state.players.values() if p.alive and side_of(p) == HOMUNCULI]
 
 
-def linked_partners(game: Game, pid: str) -> set[str]:
-    found: set[str] = set()
+def linked_partners(game: Game, pid: PlayerId) -> set[PlayerId]:
+    found: set[PlayerId] = set()
     for a, b in state_of(game).links:
         if a == pid:
             found.add(b)

@@ -6,7 +6,8 @@ removals owe (pride's `take`). Roles add to it through the hooks: after the exec
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import GROUP, N_, player, side, to_player
+from core.engine.ids import PlayerId
+from core.engine.messages import GROUP, N_, ToPlayer, player, side
 from core.engine.phase import Phase
 
 from . import flavour
@@ -60,7 +61,7 @@ def close_day(game: Game) -> None:
     _tell_penalties(game, penalised)
     living = len(game.state.living_ids())
     best = max(tally.values(), default=0)
-    doomed: list[str] = []
+    doomed: list[PlayerId] = []
     if best > 0:
         leaders = [pid for pid, n in tally.items() if n == best]
         if len(leaders) == 1:
@@ -101,7 +102,7 @@ def early_votes_allowed(game: Game) -> bool:
     return game.state.phase.stage == "vote" and game.state.phase.number >= 3
 
 
-def _missed_votes(game: Game) -> list[str]:
+def _missed_votes(game: Game) -> list[PlayerId]:
     """AL-MISS: a missing vote is a miss; the threshold-th miss removes the player before the
     count (and votes for him drop), any other adds penalty votes against him. Returns who
     carries penalty votes, in seat order."""
@@ -109,7 +110,7 @@ def _missed_votes(game: Game) -> list[str]:
     s = game.state
     modkill_at = int(s.options.get("missed_votes_modkill") or 0)
     penalty = int(s.options.get("missed_vote_votes") or 0)
-    penalised: list[str] = []
+    penalised: list[PlayerId] = []
     for p in list(s.living()):
         if p.pid in s.votes or not p.alive:
             continue
@@ -126,7 +127,7 @@ def _missed_votes(game: Game) -> list[str]:
     return penalised
 
 
-def _tell_penalties(game: Game, penalised: list[str]) -> None:
+def _tell_penalties(game: Game, penalised: list[PlayerId]) -> None:
     """AL-MISS: the final count says who carries penalty votes, and how many."""
     if not penalised:
         return
@@ -137,20 +138,22 @@ def _tell_penalties(game: Game, penalised: list[str]) -> None:
                 names=tuple(player(pid) for pid in penalised))
 
 
-def _first_to_reach(game: Game, leaders: list[str], tally: dict[str, int]) -> str:
+def _first_to_reach(game: Game, leaders: list[PlayerId], tally: dict[PlayerId, int]) -> PlayerId:
     """AL-TIE with six or fewer: the one whose count last rose to its final value first.
     Penalty votes arrive at the close, after every cast vote, in seat order."""
     s = game.state
-    current: dict[str, str] = {}
-    counts: dict[str, int] = {}
-    reached: dict[str, int] = {}
-    for moment, (voter, target) in enumerate(state_of(game).vote_log):
-        if voter.startswith("penalty:"):
-            weight = s.vote_extra.get(target or "", 0)
-            counts[target or ""] = counts.get(target or "", 0) + weight
-            if counts[target or ""] == tally.get(target or ""):
-                reached[target or ""] = moment
+    current: dict[PlayerId, PlayerId] = {}
+    counts: dict[PlayerId, int] = {}
+    reached: dict[PlayerId, int] = {}
+    for moment, (entry, target) in enumerate(state_of(game).vote_log):
+        if entry.startswith("penalty:"):  # a penalty vote names its target
+            if target is not None:
+                weight = s.vote_extra.get(target, 0)
+                counts[target] = counts.get(target, 0) + weight
+                if counts[target] == tally.get(target):
+                    reached[target] = moment
             continue
+        voter = PlayerId(entry)
         if voter not in s.players or not s.players[voter].alive:
             continue
         weight = s.vote_weights.get(voter, 1)
@@ -165,7 +168,7 @@ def _first_to_reach(game: Game, leaders: list[str], tally: dict[str, int]) -> st
     return min(leaders, key=lambda pid: (reached.get(pid, 1 << 30), s.players[pid].seat))
 
 
-def _execute(game: Game, pid: str, reveal: bool) -> bool:
+def _execute(game: Game, pid: PlayerId, reveal: bool) -> bool:
     """Execute one player unless a dodge saves him; whether he was executed."""
     p = game.state.players[pid]
     if pid in state_of(game).dodging:
@@ -185,7 +188,7 @@ def continue_reactions(game: Game, number: int) -> None:
     if owed is not None:
         if game.state.phase.stage != "reactions":
             game.set_phase(Phase.of("day", number, "reactions"))
-        game.tell(to_player(owed.player), REACTIONS[owed.kind].prompt)
+        game.tell(ToPlayer(owed.player), REACTIONS[owed.kind].prompt)
         return
     if check_end(game):
         return

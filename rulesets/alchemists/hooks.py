@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from core.engine.ids import PlayerId, RoleId
 from core.engine.ruleset import ActionSpec, RoleSpec
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ class Role:
     team: str | None = None
 
     @property
-    def id(self) -> str:
+    def id(self) -> RoleId:
         return self.spec.id
 
 
@@ -55,10 +56,10 @@ class Reaction:
     his answer (or None, no answer) does."""
 
     prompt: str
-    settle: Callable[[Game, str, str | None], None]
+    settle: Callable[[Game, PlayerId, PlayerId | None], None]
 
 
-ROLES: dict[str, Role] = {}
+ROLES: dict[RoleId, Role] = {}
 TEAMS: dict[str, Team] = {}
 # action id -> its name on buttons (msgid)
 ACTION_NAMES: dict[str, str] = {}
@@ -74,7 +75,7 @@ GAINED_ACTIONS: list[Callable[[Game, Player], Sequence[ActionSpec]]] = []
 # the player only when this says so (action id -> whether to prompt it now).
 STANDING: dict[str, Callable[[Game, Player], bool]] = {}
 # action id -> raise `Refused` for what the action table cannot say
-CHECKS: dict[str, Callable[[Game, Player, ActionSpec, tuple[str, ...]], None]] = {}
+CHECKS: dict[str, Callable[[Game, Player, ActionSpec, tuple[PlayerId, ...]], None]] = {}
 # action id -> react to an accepted submission; returns whether to confirm it ("Noted")
 ACCEPTED: dict[str, Callable[[Game, Player, Submission], bool]] = {}
 # owed reaction kind -> its prompt and settlement

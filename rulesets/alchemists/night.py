@@ -14,7 +14,8 @@ from enum import IntEnum
 from typing import NamedTuple
 
 from core.engine.game import Game
-from core.engine.messages import GROUP, N_, Ref, player, to_player
+from core.engine.ids import PlayerId
+from core.engine.messages import GROUP, N_, Ref, ToPlayer, player
 from core.engine.night_order import NightOrder
 from core.engine.phase import Phase
 from core.engine.resolution import Intent, NightBoard
@@ -81,9 +82,9 @@ COPYABLE: dict[str, Copyable] = {}
 REACHING = frozenset({"block", "check", "heal", "search", "kill", "link", "copy"})
 AIMS_FROM = {"copy": 1}
 
-Effect = Callable[["Night", Intent, tuple[str, ...]], None]
+Effect = Callable[["Night", Intent, tuple[PlayerId, ...]], None]
 # Whether a shield keeps this victim alive against this death (victim, cause, intent, by).
-Shield = Callable[["Night", Player, str, Intent | None, str | None], bool]
+Shield = Callable[["Night", Player, str, Intent | None, PlayerId | None], bool]
 SHIELDS: list[Shield] = []
 
 
@@ -98,11 +99,11 @@ class Night:
         self.number = game.state.phase.number
         self.board = NightBoard()
         self.due: dict[int, list[Intent]] = {}
-        self.weights: dict[str, int] = {}
-        self.links: list[tuple[str, str]] = []
-        self.dodging: set[str] = set()
-        self.void: set[str] = set()
-        self.at_backfires: list[tuple[str, str]] = []  # (kind, holder) for step 10
+        self.weights: dict[PlayerId, int] = {}
+        self.links: list[tuple[PlayerId, PlayerId]] = []
+        self.dodging: set[PlayerId] = set()
+        self.void: set[PlayerId] = set()
+        self.at_backfires: list[tuple[str, PlayerId]] = []  # (kind, holder) for step 10
         self.poison_now = list(self.state.stone.poison)
         self.state.stone.poison = []
 
@@ -122,16 +123,16 @@ class Night:
             if self.players[intent.actor].alive and self.board.runs(intent):
                 effect(self, intent, self.board.aim(intent))
 
-    def reach(self, intent: Intent, target: str) -> str | None:
+    def reach(self, intent: Intent, target: PlayerId) -> PlayerId | None:
         return self.board.reach(intent, target)
 
-    def tell_check(self, observer: str, named: str, value: str) -> None:
+    def tell_check(self, observer: PlayerId, named: PlayerId, value: str) -> None:
         self.game.learn(observer, named, value)
-        self.game.tell(to_player(observer), N_("Your check: {name} is {result}."),
+        self.game.tell(ToPlayer(observer), N_("Your check: {name} is {result}."),
                        name=player(named), result=Ref("check", value))
 
     def shielded(self, victim: Player, cause: str, intent: Intent | None,
-                 by: str | None) -> bool:
+                 by: PlayerId | None) -> bool:
         return any(shield(self, victim, cause, intent, by) for shield in SHIELDS)
 
     def dies(self, victim: Player, cause: str, it: Intent) -> bool:
@@ -141,7 +142,7 @@ class Night:
         self.remove(victim, cause, it.actor)
         return True
 
-    def remove(self, victim: Player, cause: str, by: str | None) -> None:
+    def remove(self, victim: Player, cause: str, by: PlayerId | None) -> None:
         """Remove a player, recording whose action did it (the Stone passes to him)."""
         self.state.remover = by
         self.game.remove(victim, cause)
@@ -157,7 +158,7 @@ class Night:
         self.state.voided_votes = self._living_by_seat(self.void)
         self.state.changed_votes = self._living_by_seat(set(self.weights) - self.void)
 
-    def _living_by_seat(self, pids: set[str]) -> list[str]:
+    def _living_by_seat(self, pids: set[PlayerId]) -> list[PlayerId]:
         return sorted((pid for pid in pids if self.players[pid].alive),
                       key=lambda pid: self.players[pid].seat)
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from core.engine.game import Game
-from core.engine.messages import GROUP, N_, NOTED, player, role, to_player
+from core.engine.ids import PlayerId, RoleId
+from core.engine.messages import GROUP, N_, NOTED, ToPlayer, player, role
 from core.engine.phase import Phase
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
@@ -72,6 +74,7 @@ RULES_SUMMARY = N_(
 
 class Alchemists(Ruleset):
     id = "alchemists"
+    locales_dir = Path(__file__).resolve().parent / "locales"
     roles = ROLE_SPECS
     sides = SIDES
     causes = CAUSES
@@ -101,7 +104,7 @@ class Alchemists(Ruleset):
         return AlchemistsState()
 
     # ------------------------------------------------------------------ setup
-    def deal(self, count: int, options: dict[str, Any], rng: random.Random) -> list[str]:
+    def deal(self, count: int, options: dict[str, Any], rng: random.Random) -> list[RoleId]:
         """AL-SIZE: the canonical roles but the filler, fewer optional ones below 11 players
         [decision], then plain alchemists up to the count."""
         specials = [r for r in CANONICAL if r != FILLER]
@@ -111,7 +114,7 @@ class Alchemists(Ruleset):
         rng.shuffle(roles)
         return roles
 
-    def check_setup(self, roles: Sequence[str], options: dict[str, Any]) -> None:
+    def check_setup(self, roles: Sequence[RoleId], options: dict[str, Any]) -> None:
         counts = Counter(roles)
         for needed in REQUIRED:
             if counts[needed] != 1:
@@ -143,8 +146,8 @@ class Alchemists(Ruleset):
         game.tell(GROUP, N_("Play from your main account. No private talk outside the team "
                             "chats, no screenshots, no insults."))
         for p in players.values():
-            game.tell(to_player(p.pid), N_("Your role: {role}."), role=role(p.role))
-            game.tell(to_player(p.pid), ROLE_CARDS[p.role])
+            game.tell(ToPlayer(p.pid), N_("Your role: {role}."), role=role(p.role))
+            game.tell(ToPlayer(p.pid), ROLE_CARDS[p.role])
         for introduce in AT_START:  # rules §2: who is told whom
             introduce(game)
         self._enter(game, start_phase)
@@ -210,7 +213,7 @@ class Alchemists(Ruleset):
             return set()
         return {slot for slot in self._night_slots(game, p) if (p.pid, slot) not in subs}
 
-    def waiting_for(self, game: Game) -> list[str]:
+    def waiting_for(self, game: Game) -> list[PlayerId]:
         """At night, whoever still owes one of his night actions (or a pass) is reminded —
         the same players the night's early close waits for."""
         if game.state.phase.kind != "night":
@@ -221,8 +224,8 @@ class Alchemists(Ruleset):
         """What is owed to a player who has left (pride's `take`)."""
         return any(spec.id == action for spec in self.abilities(game, p))
 
-    def check_act(self, game: Game, p: Player, spec: ActionSpec, targets: tuple[str, ...],
-                  text: str | None, role_id: str | None) -> None:
+    def check_act(self, game: Game, p: Player, spec: ActionSpec, targets: tuple[PlayerId, ...],
+                  text: str | None, role_id: RoleId | None) -> None:
         if spec.id == "pass" and not [s for s in self.offers(game, p) if s.id != "pass"]:
             raise Refused(N_("There is nothing for you to pass now."))
         check = CHECKS.get(spec.id)
@@ -236,7 +239,7 @@ class Alchemists(Ruleset):
                 del game.state.subs[key]
         accepted = ACCEPTED.get(sub.action)
         if accepted is None or accepted(game, p, sub):
-            game.tell(to_player(p.pid), NOTED)
+            game.tell(ToPlayer(p.pid), NOTED)
 
     def voting_open(self, game: Game) -> bool:
         return game.state.phase.stage == "vote"
@@ -261,12 +264,12 @@ class Alchemists(Ruleset):
         if "early" in voter.statuses:
             raise Refused(N_("Your vote is already early."))
 
-    def after_vote(self, game: Game, voter: str) -> None:
+    def after_vote(self, game: Game, voter: PlayerId) -> None:
         if game.state.phase.stage == "vote":
             state_of(game).vote_log.append((voter, game.state.votes.get(voter)))
             day.close_if_early(game)
 
-    def whisper_recipients(self, game: Game, p: Player, to: str | None) -> list[str]:
+    def whisper_recipients(self, game: Game, p: Player, to: PlayerId | None) -> list[PlayerId]:
         return chats.whisper_recipients(game, p, to)
 
     def team_chats(self, game: Game) -> list[TeamChat]:

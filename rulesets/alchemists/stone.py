@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import GROUP, N_, to_player
+from core.engine.ids import PlayerId
+from core.engine.messages import GROUP, N_, ToPlayer
 from core.engine.state import Player
 
 from .common import STONE_SIDES, side_of, state_of
@@ -24,7 +25,7 @@ def give(game: Game, holder: Player | None) -> None:
     if holder is None:
         return
     game.event("stone", holder=holder.pid)
-    game.tell(to_player(holder.pid), N_("The Philosopher's Stone is yours. Each night you may "
+    game.tell(ToPlayer(holder.pid), N_("The Philosopher's Stone is yours. Each night you may "
                                         "use one of its powers besides your own; it may turn "
                                         "against you."))
 
@@ -90,7 +91,7 @@ def backfire_chance(game: Game, holder: Player, removals_at_night_start: int) ->
     return min(0.95, max(0.0, chance))
 
 
-def holder_left(game: Game, holder: Player, cause: str, by: str | None) -> None:
+def holder_left(game: Game, holder: Player, cause: str, by: PlayerId | None) -> None:
     """Passing: at night to the player whose action removed the holder, if he is alive when
     the night ends (`pass_to`, "" = at random); by day, or by any other cause, at random."""
     stone = state_of(game).stone
@@ -100,7 +101,7 @@ def holder_left(game: Game, holder: Player, cause: str, by: str | None) -> None:
     elif by is not None and by != holder.pid and cause in ("killed", "absorbed"):
         stone.pass_to = by
     else:
-        stone.pass_to = ""
+        stone.pass_to = PlayerId("")  # nobody: the Stone goes at random at dawn
 
 
 def settle_after_night(game: Game) -> None:

@@ -6,7 +6,8 @@ AL-REPEAT. `stone.py` holds the rest of the Stone (appearance, passing on, the c
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import N_, Ref, player, role, to_player
+from core.engine.ids import PlayerId
+from core.engine.messages import N_, Ref, ToPlayer, player, role
 from core.engine.refusals import Refused
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec
@@ -46,7 +47,8 @@ ACTION_NAMES.update({
 })
 
 
-def not_twice_in_a_row(game: Game, p: Player, spec: ActionSpec, targets: tuple[str, ...]) -> None:
+def not_twice_in_a_row(game: Game, p: Player, spec: ActionSpec,
+                       targets: tuple[PlayerId, ...]) -> None:
     """AL-REPEAT: not the Stone action this holder used the night before."""
     if state_of(game).stone.used.get(p.pid) == (spec.id, game.state.phase.number - 1):
         raise Refused(N_("The Stone will not do the same thing two nights in a row."))
@@ -56,31 +58,31 @@ CHECKS.update(dict.fromkeys(STONE_ACTIONS, not_twice_in_a_row))
 
 
 # -------------------------------------------------------------- the Stone-only powers
-def mirror(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
+def mirror(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     night.board.mirrors[targets[0]] = it.actor
 
 
-def dome(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
+def dome(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     night.board.immune.add(targets[0])
     night.board.silenced.add(targets[0])
 
 
-def vote_minus(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
+def vote_minus(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     if night.reach(it, targets[0]) is not None:
         night.weights[targets[0]] = 0
 
 
-def vote_plus(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
+def vote_plus(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     if night.reach(it, targets[0]) is not None:
         night.weights[targets[0]] = 2
 
 
-def dodge(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
+def dodge(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     if night.reach(it, targets[0]) is not None:
         night.dodging.add(targets[0])
 
 
-def compare(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
+def compare(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     a, b = targets
     if night.reach(it, a) is None or night.reach(it, b) is None:
         return
@@ -88,14 +90,14 @@ def compare(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
     value = "same" if same else "different"
     night.game.learn(it.actor, a, value)
     night.game.learn(it.actor, b, value)
-    night.game.tell(to_player(it.actor), N_("{first} and {second} are {result}."),
+    night.game.tell(ToPlayer(it.actor), N_("{first} and {second} are {result}."),
                     first=player(a), second=player(b), result=Ref("check", value))
 
 
-def autopsy(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
+def autopsy(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     dead = night.players[targets[0]]
     night.game.learn(it.actor, dead.pid, dead.role)
-    night.game.tell(to_player(it.actor), N_("The autopsy shows: {name} was {role}."),
+    night.game.tell(ToPlayer(it.actor), N_("The autopsy shows: {name} was {role}."),
                     name=player(dead.pid), role=role(dead.role))
 
 
@@ -113,19 +115,19 @@ def backfire(night: Night, it: Intent) -> None:
         night.at_backfires.append(("link", holder))
     elif it.kind == "heal":
         night.state.stone.poison.append((it.targets[0], holder))
-        game.tell(to_player(holder), N_("The Stone failed you."))
+        game.tell(ToPlayer(holder), N_("The Stone failed you."))
     elif it.kind == "dome":
         night.board.redirect[it.targets[0]] = holder
     else:
         night.void.add(holder)
-        game.tell(to_player(holder), N_("The Stone failed you."))
+        game.tell(ToPlayer(holder), N_("The Stone failed you."))
 
 
 def _rolled(effect: Effect) -> Effect:
     """The power's effect, or its backfire: the roll is made as the power would resolve (a
     holder who is blocked or domed makes none)."""
 
-    def run(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
+    def run(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
         if stone_rules.backfires(night.game, night.players[it.actor],
                                  night.state.night_start_removals):
             backfire(night, it)

@@ -4,6 +4,7 @@ window in which owed choices are settled one at a time (CH-REACT)."""
 from __future__ import annotations
 
 from core.engine.game import Game
+from core.engine.ids import PlayerId
 from core.engine.messages import GROUP, N_
 from core.engine.phase import Phase
 from core.engine.state import Owed
@@ -68,7 +69,7 @@ def close_vote(game: Game) -> None:
     continue_reactions(game, number)
 
 
-def _tie(game: Game, leaders: list[str]) -> None:
+def _tie(game: Game, leaders: list[PlayerId]) -> None:
     office = mayor(game)
     pick = changelings_state(game).tiebreak_pick
     if office is not None and pick is not None and pick in leaders:
@@ -101,7 +102,7 @@ def settled_without(game: Game) -> bool:
     return all(o.kind == "successor" for o in game.state.reactions) and winners(game) is not None
 
 
-def answer_of(game: Game, owed: Owed) -> str | None:
+def answer_of(game: Game, owed: Owed) -> PlayerId | None:
     """The owed player's last answer to the open prompt (None: no answer, or a pass)."""
     subs = game.state.subs
     answers = [sub for sub in (subs.get((owed.player, owed.kind)), subs.get((owed.player, "pass")))
@@ -112,7 +113,7 @@ def answer_of(game: Game, owed: Owed) -> str | None:
     return last.targets[0] if last.targets else None
 
 
-def answer(game: Game, owed: Owed, target: str | None) -> None:
+def answer(game: Game, owed: Owed, target: PlayerId | None) -> None:
     """Settle the current owed choice (target None: no answer before the prompt closed)."""
     game.state.reactions.pop(0)
     game.state.subs = {}

@@ -5,28 +5,30 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from core.engine.ids import RoleId
 from core.engine.ruleset import SetupError
 
 from .hooks import CHANGELING_ROLES, SETUP_CHECKS
 
-WALK = ("researcher", "shield", "love_poison", "pinkie_sense", "queen", "drama_queen", "derpy",
-        "mare_do_well", "lucky", "liar", "fanatic", ("confused_changeling", "stalker"))
+WALK: tuple[str | tuple[str, str], ...] = (
+    "researcher", "shield", "love_poison", "pinkie_sense", "queen", "drama_queen", "derpy",
+    "mare_do_well", "lucky", "liar", "fanatic", ("confused_changeling", "stalker"))
 
 
 def default_changelings(count: int) -> int:
     return 2 if count <= 9 else 3 if count <= 14 else 4
 
 
-def deal_roles(count: int, changelings: int, rng: random.Random) -> list[str]:
+def deal_roles(count: int, changelings: int, rng: random.Random) -> list[RoleId]:
     """Walk the list; a pony-side role fits only if plain ponies stay ≥ pony-side specials;
     queen and liar replace a plain changeling and need one left to replace."""
     changelings = changelings or default_changelings(count)
     plain_changelings = changelings
     pony_seats = count - changelings
-    pony_specials: list[str] = []
-    changeling_specials: list[str] = []
+    pony_specials: list[RoleId] = []
+    changeling_specials: list[RoleId] = []
     for entry in WALK:
-        group = entry if isinstance(entry, tuple) else (entry,)
+        group = tuple(RoleId(r) for r in (entry if isinstance(entry, tuple) else (entry,)))
         if group[0] in CHANGELING_ROLES:
             if plain_changelings < 1:
                 break
@@ -37,13 +39,13 @@ def deal_roles(count: int, changelings: int, rng: random.Random) -> list[str]:
         if pony_seats - specials < specials:
             break
         pony_specials.extend(group)
-    roles = (pony_specials + ["pony"] * (pony_seats - len(pony_specials))
-             + changeling_specials + ["changeling"] * plain_changelings)
+    roles = (pony_specials + [RoleId("pony")] * (pony_seats - len(pony_specials))
+             + changeling_specials + [RoleId("changeling")] * plain_changelings)
     rng.shuffle(roles)
     return roles
 
 
-def check_roles(roles: Sequence[str], changelings_option: int) -> None:
+def check_roles(roles: Sequence[RoleId], changelings_option: int) -> None:
     team = sum(1 for r in roles if r in CHANGELING_ROLES)
     if team < 1:
         raise SetupError("A game needs at least one changeling.")

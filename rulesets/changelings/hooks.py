@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from core.engine.game import Game
+from core.engine.ids import PlayerId, RoleId
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Owed, Player, Submission
 
@@ -47,12 +48,12 @@ class InOrder(list[F]):
 
 
 # --------------------------------------------------------------------------- the roles' data
-ROLES: dict[str, RoleSpec] = {}  # in the order the role modules are imported
+ROLES: dict[RoleId, RoleSpec] = {}  # in the order the role modules are imported
 ROLE_NAMES: dict[str, str] = {}
 ROLE_CARDS: dict[str, str] = {}
 ACTION_NAMES: dict[str, str] = {}
-CHANGELING_ROLES: set[str] = set()  # the roles of the changelings' team (an awake changeling)
-SHOWN_AS: dict[str, str] = {}  # the role a player is told he has, if not his own (CH-CONF)
+CHANGELING_ROLES: set[RoleId] = set()  # the roles of the changelings' team (an awake changeling)
+SHOWN_AS: dict[RoleId, RoleId] = {}  # the role a player is told he has, if not his own (CH-CONF)
 
 
 def define_role(spec: RoleSpec, *, name: str, card: str,
@@ -73,7 +74,7 @@ def define_role(spec: RoleSpec, *, name: str, card: str,
 # --------------------------------------------------------------------------- actions
 # A check raises `Refused` when the player may not send the action (now, or with these
 # targets); `targets` is empty when `offers` asks whether the power is still usable at all.
-ActionCheck = Callable[[Game, Player, tuple[str, ...], str | None], None]
+ActionCheck = Callable[[Game, Player, tuple[PlayerId, ...], RoleId | None], None]
 ACTION_CHECKS: ByKey[ActionCheck] = ByKey("check")
 # What follows an accepted submission besides the engine's "Noted" (action id -> handler).
 AFTER_ACT: ByKey[Callable[[Game, Player, Submission], None]] = ByKey("after-act")
@@ -85,7 +86,7 @@ OWED_ACTIONS: dict[str, ActionSpec] = {}
 # How an owed choice is asked for, and settled (target None: no answer before the prompt
 # closed, or a pass; a target who has left meanwhile is None too).
 PROMPT_OWED: ByKey[Callable[[Game, Owed], None]] = ByKey("owed-prompt")
-ANSWER_OWED: ByKey[Callable[[Game, Owed, str | None], None]] = ByKey("owed-answer")
+ANSWER_OWED: ByKey[Callable[[Game, Owed, PlayerId | None], None]] = ByKey("owed-answer")
 # Actions a player may have besides his role's and the mayor's (after those, before `pass`).
 EXTRA_ABILITIES: InOrder[Callable[[Game, Player], Sequence[ActionSpec]]] = InOrder()
 
@@ -108,7 +109,7 @@ BANISHED: ByKey[Callable[[Game, Player], bool]] = ByKey("banished")
 ABDUCTED: ByKey[Callable[[Game, Player], bool]] = ByKey("abducted")
 EXCHANGED: ByKey[Callable[[Game, Player], bool]] = ByKey("exchanged")
 # a prank, chase or fanatic strike (why, actor, hold: at night, wait for the step that says)
-STRUCK: ByKey[Callable[[Game, Player, str, str, bool], bool]] = ByKey("struck")
+STRUCK: ByKey[Callable[[Game, Player, str, PlayerId, bool], bool]] = ByKey("struck")
 # after the shared consequences of a removal (publication, heartbreak, succession)
 REMOVED: ByKey[Callable[[Game, Player, str], None]] = ByKey("removed")
 # a check's answer was told (by_researcher: the researcher's, else the queen's)
@@ -116,7 +117,7 @@ CHECKED: ByKey[Callable[[Game, Player, bool], None]] = ByKey("checked")
 # the role a check shows (by_researcher); without a handler, the role itself
 SEEN_AS: ByKey[Callable[[Player, bool], str]] = ByKey("seen-as")
 # a dealt or listed set of roles with this role in it (raises SetupError if it may not play)
-SETUP_CHECKS: ByKey[Callable[[Sequence[str]], None]] = ByKey("setup-check")
+SETUP_CHECKS: ByKey[Callable[[Sequence[RoleId]], None]] = ByKey("setup-check")
 # at the start, after every player has his card and the team knows itself
 STARTED: ByKey[Callable[[Game, Player], None]] = ByKey("started")
 

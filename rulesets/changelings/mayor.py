@@ -4,7 +4,8 @@ and names his successor. (Taking office is in `standing.py`, the succession in `
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import GROUP, N_, player, to_player
+from core.engine.ids import PlayerId
+from core.engine.messages import GROUP, N_, ToPlayer, player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec
 from core.engine.state import Owed, Player, Submission
@@ -21,7 +22,7 @@ POWERS = (TIEBREAK, SUCCESSOR)  # the mayor's standing powers, after his role's
 
 
 @ACTION_CHECKS.at("tiebreak")
-def check_tiebreak(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+def check_tiebreak(game: Game, p: Player, targets: tuple[PlayerId, ...], _: str | None) -> None:
     if game.state.phase.stage != "reactions":
         return
     owed = game.current_owed()
@@ -32,7 +33,7 @@ def check_tiebreak(game: Game, p: Player, targets: tuple[str, ...], _: str | Non
 
 
 @ACTION_CHECKS.at("successor")
-def check_successor(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+def check_successor(game: Game, p: Player, targets: tuple[PlayerId, ...], _: str | None) -> None:
     owed = game.current_owed()
     if owed is not None and owed.kind == "successor" and owed.player == p.pid:
         return
@@ -52,12 +53,12 @@ def successor_named(game: Game, p: Player, sub: Submission) -> None:
 
 @PROMPT_OWED.at("tiebreak")
 def ask_tiebreak(game: Game, owed: Owed) -> None:
-    game.tell(to_player(owed.player), N_("The vote is tied. As mayor, pick who is banished."))
+    game.tell(ToPlayer(owed.player), N_("The vote is tied. As mayor, pick who is banished."))
     game.tell(GROUP, N_("The vote is tied; the mayor decides."))
 
 
 @ANSWER_OWED.at("tiebreak")
-def settle_tiebreak(game: Game, owed: Owed, target: str | None) -> None:
+def settle_tiebreak(game: Game, owed: Owed, target: PlayerId | None) -> None:
     tied = [pid for pid in owed.options if game.state.players[pid].alive]
     if target is None and tied:
         target = game.rng.choice(tied)
@@ -67,11 +68,11 @@ def settle_tiebreak(game: Game, owed: Owed, target: str | None) -> None:
 
 @PROMPT_OWED.at("successor")
 def ask_successor(game: Game, owed: Owed) -> None:
-    game.tell(to_player(owed.player), N_("Name the next mayor."))
+    game.tell(ToPlayer(owed.player), N_("Name the next mayor."))
 
 
 @ANSWER_OWED.at("successor")
-def settle_successor(game: Game, owed: Owed, target: str | None) -> None:
+def settle_successor(game: Game, owed: Owed, target: PlayerId | None) -> None:
     living = game.state.living_ids()
     if living:
         heir = target if target is not None else game.rng.choice(living)

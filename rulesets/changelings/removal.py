@@ -5,6 +5,7 @@ aside (`hooks.STRUCK`)."""
 from __future__ import annotations
 
 from core.engine.game import OUT_OF_STORY, Game
+from core.engine.ids import PlayerId
 from core.engine.messages import GROUP, player, role
 from core.engine.state import Player
 
@@ -56,7 +57,7 @@ def succeed(game: Game, old: Player, why: str) -> None:
             take_office(game, heir)
 
 
-def banish(game: Game, pid: str) -> None:
+def banish(game: Game, pid: PlayerId) -> None:
     """The vote's (or the tie-break's) banishment, unless the role turns it aside (the derpy's
     first escape, CH-DERPY)."""
     p = game.state.players[pid]
@@ -66,12 +67,12 @@ def banish(game: Game, pid: str) -> None:
     game.remove(p, "banished")
 
 
-def announce_removal(game: Game, pid: str, why: str) -> None:
+def announce_removal(game: Game, pid: PlayerId, why: str) -> None:
     p = game.state.players[pid]
     game.narrate(GROUP, flavour.REMOVED[why], name=player(pid), role=role(p.role))
 
 
-def strike(game: Game, target: Player, why: str, actor: str, *, hold: bool) -> None:
+def strike(game: Game, target: Player, why: str, actor: PlayerId, *, hold: bool) -> None:
     """A prank, chase or fanatic hit removes the target unless his role turns it aside (the
     lucky, CH-LUCKY). At night a role that does so waits for its own step (`hold`)."""
     turns_aside = STRUCK.get(target.role)

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from core.engine.game import Game
-from core.engine.messages import GROUP, N_, NOTED, Ref, player, role, to_player
+from core.engine.ids import PlayerId, RoleId
+from core.engine.messages import GROUP, N_, NOTED, Ref, ToPlayer, player, role
 from core.engine.phase import Phase
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
@@ -72,6 +74,7 @@ def usable(game: Game, p: Player, spec: ActionSpec) -> bool:
 
 class Changelings(Ruleset):
     id = "changelings"
+    locales_dir = Path(__file__).resolve().parent / "locales"
     roles = ROLES  # filled by importing `roles/`
     sides = SIDES
     causes = CAUSES
@@ -97,10 +100,10 @@ class Changelings(Ruleset):
     def new_state(self) -> ChangelingsState:
         return ChangelingsState()
 
-    def deal(self, count: int, options: dict[str, Any], rng: random.Random) -> list[str]:
+    def deal(self, count: int, options: dict[str, Any], rng: random.Random) -> list[RoleId]:
         return deal_roles(count, int(options.get("changelings") or 0), rng)
 
-    def check_setup(self, roles: Sequence[str], options: dict[str, Any]) -> None:
+    def check_setup(self, roles: Sequence[RoleId], options: dict[str, Any]) -> None:
         if options.get("fanatic_uses") not in ("night", "game"):
             raise SetupError("Option {option} has a wrong value.", option="fanatic_uses")
         check_roles(roles, int(options.get("changelings") or 0))
@@ -128,18 +131,18 @@ class Changelings(Ruleset):
             if shown == "pony":
                 kind = game.rng.choice(PONY_KINDS)
                 p.counters["kind"] = kind
-                game.tell(to_player(p.pid), N_("Your role: {role} ({kind})."),
+                game.tell(ToPlayer(p.pid), N_("Your role: {role} ({kind})."),
                           role=role(shown), kind=Ref("kind", kind))
             else:
-                game.tell(to_player(p.pid), N_("Your role: {role}."), role=role(shown))
-            game.tell(to_player(p.pid), ROLE_CARDS[shown])
+                game.tell(ToPlayer(p.pid), N_("Your role: {role}."), role=role(shown))
+            game.tell(ToPlayer(p.pid), ROLE_CARDS[shown])
         members = changeling_team(game)
         for p in players.values():
             if is_changeling(p):
                 for other in members:
                     if other.pid != p.pid:
                         game.learn(p.pid, other.pid, other.role)
-                        game.tell(to_player(p.pid), N_("{name} is one of your fellow changelings "
+                        game.tell(ToPlayer(p.pid), N_("{name} is one of your fellow changelings "
                                                        "({role})."), name=player(other.pid),
                                   role=role(other.role))
             started = STARTED.get(p.role)
@@ -213,8 +216,8 @@ class Changelings(Ruleset):
         return (owed is not None and owed.player == p.pid and owed.kind == action) or (
             action == "pass" and owed is not None and owed.player == p.pid)
 
-    def check_act(self, game: Game, p: Player, spec: ActionSpec, targets: tuple[str, ...],
-                  text: str | None, role_id: str | None) -> None:
+    def check_act(self, game: Game, p: Player, spec: ActionSpec, targets: tuple[PlayerId, ...],
+                  text: str | None, role_id: RoleId | None) -> None:
         if spec.id == "pass" and not self.may_act_removed(game, p, "pass") and not [
                 s for s in self.offers(game, p) if s.id != "pass"]:
             raise Refused(N_("There is nothing for you to pass now."))
@@ -237,7 +240,7 @@ class Changelings(Ruleset):
                 del game.state.subs[key]
         elif sub.action in AFTER_ACT:
             AFTER_ACT[sub.action](game, p, sub)
-        game.tell(to_player(p.pid), NOTED)
+        game.tell(ToPlayer(p.pid), NOTED)
 
     def voting_open(self, game: Game) -> bool:
         return game.state.phase.stage in ("election", "vote")
@@ -323,7 +326,7 @@ class Changelings(Ruleset):
             return dict(state.night.foresight)
         raise KeyError(key)
 
-    def whisper_recipients(self, game: Game, p: Player, to: str | None) -> list[str]:
+    def whisper_recipients(self, game: Game, p: Player, to: PlayerId | None) -> list[PlayerId]:
         """The changelings' team chat: every other living changeling hears it."""
         if not p.alive or not is_changeling(p):
             raise Refused(N_("Only the changelings have a team chat."))
@@ -334,7 +337,7 @@ class Changelings(Ruleset):
             raise Refused(N_("Nobody else is left in your team chat."))
         return [to] if to is not None else mates
 
-    def team_members(self, game: Game, team: str) -> list[str]:
+    def team_members(self, game: Game, team: str) -> list[PlayerId]:
         return [p.pid for p in changeling_team(game)] if team == "changelings" else []
 
     def team_chats(self, game: Game) -> list[TeamChat]:

@@ -4,7 +4,8 @@ changelings' team, lovers (CH-LOVE) and the mayor's office (CH-MAYOR)."""
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import GROUP, N_, player, role, to_player
+from core.engine.ids import PlayerId
+from core.engine.messages import GROUP, N_, ToPlayer, player, role
 from core.engine.state import Player
 
 from .hooks import CHANGELING_ROLES
@@ -17,7 +18,7 @@ def is_changeling(p: Player) -> bool:
     return p.role in CHANGELING_ROLES
 
 
-def partner_of(game: Game, pid: str) -> str | None:
+def partner_of(game: Game, pid: PlayerId) -> PlayerId | None:
     lovers = changelings_state(game).lovers
     if lovers is None or pid not in lovers:
         return None
@@ -55,7 +56,7 @@ def team(game: Game) -> list[Player]:
 
 def tell_team(game: Game, key: str, **params: object) -> None:
     for member in team(game):
-        game.tell(to_player(member.pid), key, **params)
+        game.tell(ToPlayer(member.pid), key, **params)
 
 
 def join_team(game: Game, newcomer: Player) -> None:
@@ -65,19 +66,19 @@ def join_team(game: Game, newcomer: Player) -> None:
             continue
         game.learn(member.pid, newcomer.pid, newcomer.role)
         game.learn(newcomer.pid, member.pid, member.role)
-        game.tell(to_player(member.pid), N_("{name} has joined the changelings."),
+        game.tell(ToPlayer(member.pid), N_("{name} has joined the changelings."),
                   name=player(newcomer.pid))
-        game.tell(to_player(newcomer.pid), N_("{name} is one of your fellow changelings ({role})."),
+        game.tell(ToPlayer(newcomer.pid), N_("{name} is one of your fellow changelings ({role})."),
                   name=player(member.pid), role=role(member.role))
 
 
-def make_lovers(game: Game, a: str, b: str) -> None:
+def make_lovers(game: Game, a: PlayerId, b: PlayerId) -> None:
     state = changelings_state(game)
     state.lovers = (a, b)
     state.lovers_chosen = True
     for x, y in ((a, b), (b, a)):
         game.state.players[x].statuses.add("lover")
-        game.tell(to_player(x), N_("You have fallen in love with {partner}. If one of you "
+        game.tell(ToPlayer(x), N_("You have fallen in love with {partner}. If one of you "
                                    "leaves the game, the other follows."), partner=player(y))
     game.event("lovers", pair=(a, b))
 
@@ -105,6 +106,6 @@ def take_office(game: Game, p: Player) -> None:
         game.tell(GROUP, N_("{name} is the new mayor."), name=player(p.pid))
 
 
-def random_living(game: Game, exclude: set[str] | None = None) -> Player | None:
+def random_living(game: Game, exclude: set[PlayerId] | None = None) -> Player | None:
     pool = [p for p in game.state.players.values() if p.alive and p.pid not in (exclude or ())]
     return game.rng.choice(pool) if pool else None

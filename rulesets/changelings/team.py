@@ -5,7 +5,8 @@ team (`roles/changeling.py`, `roles/queen.py`, `roles/liar.py`)."""
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import N_, player, to_player
+from core.engine.ids import PlayerId, RoleId
+from core.engine.messages import N_, ToPlayer, player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec
 from core.engine.state import Player, Submission
@@ -25,13 +26,14 @@ duty("dusk", ABDUCT, EXCHANGE)
 
 
 @ACTION_CHECKS.at("abduct")
-def check_team_target(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+def check_team_target(game: Game, p: Player, targets: tuple[PlayerId, ...], _: str | None) -> None:
     if targets and is_changeling(game.state.players[targets[0]]):
         raise Refused(N_("{name} is one of your own."), name=player(targets[0]))
 
 
 @ACTION_CHECKS.at("exchange")
-def check_exchange(game: Game, p: Player, targets: tuple[str, ...], role_id: str | None) -> None:
+def check_exchange(game: Game, p: Player, targets: tuple[PlayerId, ...],
+                   role_id: RoleId | None) -> None:
     if changelings_state(game).exchange_used:
         raise Refused(N_("Your team has already used its exchange."))
     check_team_target(game, p, targets, role_id)
@@ -44,7 +46,7 @@ def tell_the_others(game: Game, p: Player, sub: Submission) -> None:
            else N_("{name} wants to exchange {target}."))
     for member in team(game):
         if member.pid != p.pid:
-            game.tell(to_player(member.pid), key, name=player(p.pid),
+            game.tell(ToPlayer(member.pid), key, name=player(p.pid),
                       target=player(sub.targets[0]))
 
 
@@ -97,9 +99,9 @@ def exchange(game: Game, target: Player) -> None:
     turned_aside = EXCHANGED.get(target.role)
     if turned_aside is not None and turned_aside(game, target):
         return
-    target.role = "changeling"
+    target.role = RoleId("changeling")
     game.event("exchanged", player=target.pid)
-    game.narrate(to_player(target.pid), flavour.EXCHANGED)
+    game.narrate(ToPlayer(target.pid), flavour.EXCHANGED)
     tell_team(game, N_("The exchange worked: {name} is one of you now."),
               name=player(target.pid))
     join_team(game, target)

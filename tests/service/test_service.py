@@ -578,3 +578,27 @@ async def test_endgame_asks_the_host_first(db_url):
     assert any(line.startswith("[group] Ann ended the game.") for line in ended), ended
     assert (await the_game()).status == "cancelled"
     assert "no longer works" in " ".join(await chat("Ann> [End the game]"))
+
+
+async def test_a_log_with_old_host_rows_still_replays_and_matches_its_snapshot(db_url):
+    """A game stored before each host power had its own command: its `Host` rows replay to
+    the same state, so the stored snapshot (of this build) is accepted."""
+    chat = await open_chat(db_url)
+    await started_changelings(chat)
+    await chat("Zoe> hello", "Ann: /pause", "Ann: /resume", "Ann: /replace Gus Zoe",
+               "Ann: /modkill Fay")
+    rewritten = {"Pause": "pause", "Resume": "resume", "Replace": "replace", "Modkill": "modkill"}
+    for entry in await LogEntry.all():
+        command = entry.command
+        if command["type"] in rewritten:
+            entry.command = {"type": "Host", "command": rewritten[command["type"]],
+                             "target": command.get("target", command.get("seat")),
+                             "by": command.get("newcomer"), "minutes": 0, "text": None,
+                             "at": command["at"], "extra": {}}
+            await entry.save(update_fields=["command"])
+    assert [e.command["type"] for e in await LogEntry.all()].count("Host") == 4
+    row = await the_game()
+    chat.session.service.games.forget(row.id)
+    game = await chat.session.service.games.load(row)  # raises StateMismatch on a difference
+    assert game.state.players["p7"].name == "Zoe"
+    assert not game.state.players["p6"].alive

@@ -48,7 +48,7 @@ def owl_game(package: ModuleType) -> Game:
 
 
 def told(outcome: Outcome, pid: str) -> list[tuple[str, dict[str, object]]]:
-    return [(m.key, dict(m.params)) for m in outcome.messages if m.audience.ref == pid]
+    return [(m.text.key, dict(m.text.params)) for m in outcome.messages if m.audience.ref == pid]
 
 
 def test_the_new_module_is_all_it_takes(copy_with_owl: ModuleType) -> None:
@@ -84,5 +84,5 @@ def test_the_new_role_is_dealt_offered_and_acts_at_its_step(copy_with_owl: Modul
 
 def test_the_new_role_is_told_its_card(copy_with_owl: ModuleType) -> None:
     game = owl_game(copy_with_owl)
-    keys = [m.key for m in game.opening.messages if m.audience.ref == "p2"]
+    keys = [m.text.key for m in game.opening.messages if m.audience.ref == "p2"]
     assert copy_with_owl.RULESET.vocabulary["card"]["night_owl"] in keys

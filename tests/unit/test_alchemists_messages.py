@@ -43,7 +43,7 @@ def refs(value: Any) -> set[Ref]:
 
 
 def named(message: Message) -> set[Ref]:
-    return refs(tuple(message.params.values()))
+    return refs(tuple(message.text.params.values()))
 
 
 def group(messages: list[Message]) -> list[Message]:
@@ -61,9 +61,9 @@ def test_the_explosion_names_the_original_xing_and_father_without_their_sides():
     g.apply(Close())  # night 1, nobody acts
     everyone_votes(g, CRIMSON)
     told = group(g.apply(Close()).messages)
-    victims = [m for m in told if m.key == EXPLOSION_VICTIMS]
+    victims = [m for m in told if m.text.key == EXPLOSION_VICTIMS]
     assert len(victims) == 1
-    assert victims[0].params["names"] == (player(XING), player(FATHER))
+    assert victims[0].text.params["names"] == (player(XING), player(FATHER))
     assert {r for m in told for r in named(m) if r.kind == "side"} == {Ref("side", "crimson")}
     assert g.state.players[XING].cause == g.state.players[FATHER].cause == "exploded"
 
@@ -77,7 +77,7 @@ def test_a_take_by_day_names_the_taken_player_and_never_pride():
     assert str(g.state.phase) == "day 1 reactions"
     g.apply(Act(PRIDE, "take", ("p12",)))
     told = group(g.apply(Close()).messages)
-    assert [m.params for m in told if m.key == DIED_AS_WELL] == [{"name": player("p12")}]
+    assert [m.text.params for m in told if m.text.key == DIED_AS_WELL] == [{"name": player("p12")}]
     assert g.state.players["p12"].cause == "taken"
     assert not any(player(PRIDE) in named(m) or role("pride") in named(m) for m in told)
 
@@ -93,9 +93,9 @@ def test_a_take_at_night_is_one_more_body_in_the_morning_post():
     assert g.state.players["p12"].cause == "taken"
     naming_p12 = [m for m in told if player("p12") in named(m)]
     assert len(naming_p12) == 1  # the morning post, where pride is one more body
-    assert set(naming_p12[0].params["names"]) == {player(PRIDE), player("p12")}
+    assert set(naming_p12[0].text.params["names"]) == {player(PRIDE), player("p12")}
     assert not any(role("pride") in named(m) for m in told)
-    assert not any(m.key == DIED_AS_WELL for m in told)
+    assert not any(m.text.key == DIED_AS_WELL for m in told)
 
 
 def stone_night(action: str, target: str, backfire: str) -> list[Message]:
@@ -112,14 +112,15 @@ def stone_night(action: str, target: str, backfire: str) -> list[Message]:
 
 def test_a_backfire_that_voids_a_vote_says_there_is_no_vote_today():
     told = stone_night("stone_block", LUST, "always")
-    assert [m.params for m in told if m.key == NO_VOTE_TODAY] == [{"name": player("p11")}]
-    assert not any(m.key == WEIGHS_DIFFERENTLY for m in told)
+    assert [m.text.params for m in told if m.text.key == NO_VOTE_TODAY] == [{"name": player("p11")}]
+    assert not any(m.text.key == WEIGHS_DIFFERENTLY for m in told)
 
 
 def test_a_vote_minus_says_only_that_the_vote_weighs_differently():
     told = stone_night("stone_vote_minus", "p14", "never")
-    assert [m.params for m in told if m.key == WEIGHS_DIFFERENTLY] == [{"name": player("p14")}]
-    assert not any(m.key == NO_VOTE_TODAY for m in told)
+    weighs = [m.text.params for m in told if m.text.key == WEIGHS_DIFFERENTLY]
+    assert weighs == [{"name": player("p14")}]
+    assert not any(m.text.key == NO_VOTE_TODAY for m in told)
 
 
 def test_the_final_count_says_who_carries_penalty_votes_and_how_many():
@@ -127,15 +128,15 @@ def test_the_final_count_says_who_carries_penalty_votes_and_how_many():
     g.apply(Close())
     everyone_votes(g, "p14", but=("p9", "p12"))
     told = group(g.apply(Close()).messages)
-    penalties = [m for m in told if m.key == PENALTIES]
+    penalties = [m for m in told if m.text.key == PENALTIES]
     assert len(penalties) == 1
-    assert penalties[0].count == 2
-    assert penalties[0].params["names"] == (player("p9"), player("p12"))
-    assert penalties[0].plural is not None
+    assert penalties[0].text.count == 2
+    assert penalties[0].text.params["names"] == (player("p9"), player("p12"))
+    assert penalties[0].text.plural is not None
 
 
 def test_a_day_without_misses_tells_no_penalty():
     g = game(missed_vote_votes=2)
     g.apply(Close())
     everyone_votes(g, "p14")
-    assert not any(m.key == PENALTIES for m in g.apply(Close()).messages)
+    assert not any(m.text.key == PENALTIES for m in g.apply(Close()).messages)

@@ -29,8 +29,8 @@ GAME = textwrap.dedent("""
         told += game.apply(Act(pid, "pass")).messages
     assert str(game.state.phase) == "day 1 vote", game.state.phase
     assert not game.state.players["p12"].alive
-    watched = [m for m in told if m.audience.ref == "p11" and "acted" in m.key]
-    assert [m.key for m in watched] == ["{name} acted tonight."], watched
+    watched = [m for m in told if m.audience.ref == "p11" and "acted" in m.text.key]
+    assert [m.text.key for m in watched] == ["{name} acted tonight."], watched
     print("watched")
 """)
 

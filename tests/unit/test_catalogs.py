@@ -13,44 +13,65 @@ import pytest
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from core.i18n import LOCALES_DIR
+from core.engine.registry import available, load_ruleset
+from core.i18n import DOMAIN, LOCALES_DIR
 
 from ..conftest import ROOT
 
 LANGUAGES = ["de", "ru"]
 PLURAL_FORMS = {"de": 2, "ru": 3}
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
+KEYWORDS = ["-k", "N_", "-k", "tell_n:2,3", "-k", "refused_n:1,2", "-k", "SetupError",
+            "-k", "n_:1,2"]
 
 
-def catalog(lang: str):
-    with (LOCALES_DIR / lang / "LC_MESSAGES" / "nightfall.po").open("rb") as fh:
+def domains() -> dict[str, tuple[Path, list[Path]]]:
+    """Every gettext domain: its catalogs' folder and the code its messages come from (the
+    core's from core/ and adapters/, each installed rule set's from its package)."""
+    found = {DOMAIN: (LOCALES_DIR, [ROOT / "core", ROOT / "adapters"])}
+    for ruleset_id in sorted(available()):
+        ruleset = load_ruleset(ruleset_id)
+        assert ruleset.locales_dir is not None, f"{ruleset_id} ships no catalogs"
+        found[ruleset.domain or ruleset.id] = (ruleset.locales_dir, [ruleset.locales_dir.parent])
+    return found
+
+
+DOMAINS = domains()
+EVERY = [(domain, lang) for domain in DOMAINS for lang in LANGUAGES]
+
+
+def catalog(domain: str, lang: str):
+    with (DOMAINS[domain][0] / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as fh:
         return read_po(fh, locale=lang)
 
 
 @pytest.fixture(scope="module")
-def extracted(tmp_path_factory) -> set[str]:
-    """The messages the code holds now, extracted exactly as `make messages` does."""
-    pot = tmp_path_factory.mktemp("pot") / "nightfall.pot"
+def extracted(tmp_path_factory) -> dict[str, set[str]]:
+    """The messages each domain's code holds now, extracted exactly as `make messages` does."""
     babel = Path(sys.executable).parent / "pybabel"
-    subprocess.run([str(babel), "extract", "-F", "babel.cfg", "-k", "N_", "-k", "tell_n:2,3",
-                    "-k", "refused_n:1,2", "-k", "SetupError", "-k", "n_:1,2", "--no-location",
-                    "-o", str(pot),
-                    "."], cwd=ROOT, check=True, capture_output=True)
-    with pot.open("rb") as fh:
-        return {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(fh) if m.id}
+    found = {}
+    for domain, (_, sources) in DOMAINS.items():
+        pot = tmp_path_factory.mktemp("pot") / f"{domain}.pot"
+        subprocess.run([str(babel), "extract", "-F", "babel.cfg", *KEYWORDS, "--no-location",
+                        "-o", str(pot), *map(str, sources)], cwd=ROOT, check=True,
+                       capture_output=True)
+        with pot.open("rb") as fh:
+            found[domain] = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(fh)
+                             if m.id}
+    return found
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_the_catalog_parses_and_compiles(lang):
+@pytest.mark.parametrize(("domain", "lang"), EVERY)
+def test_the_catalog_parses_and_compiles(domain, lang):
     buffer = io.BytesIO()
-    write_mo(buffer, catalog(lang))
+    write_mo(buffer, catalog(domain, lang))
     assert buffer.getvalue()
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_nothing_is_untranslated_or_fuzzy(lang):
+@pytest.mark.parametrize(("domain", "lang"), EVERY)
+def test_nothing_is_untranslated_or_fuzzy(domain, lang):
     missing = []
-    for message in catalog(lang):
+    for message in catalog(domain, lang):
         if not message.id:
             continue
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
@@ -59,17 +80,18 @@ def test_nothing_is_untranslated_or_fuzzy(lang):
     assert not missing
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_the_catalog_matches_the_code(lang, extracted):
-    known = {m.id if isinstance(m.id, str) else m.id[0] for m in catalog(lang) if m.id}
-    assert not extracted - known, f"missing from {lang}: {sorted(extracted - known)[:5]}"
-    assert not known - extracted, f"stale in {lang}: {sorted(known - extracted)[:5]}"
+@pytest.mark.parametrize(("domain", "lang"), EVERY)
+def test_the_catalog_matches_the_code(domain, lang, extracted):
+    known = {m.id if isinstance(m.id, str) else m.id[0] for m in catalog(domain, lang) if m.id}
+    wanted = extracted[domain]
+    assert not wanted - known, f"missing from {domain}/{lang}: {sorted(wanted - known)[:5]}"
+    assert not known - wanted, f"stale in {domain}/{lang}: {sorted(known - wanted)[:5]}"
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_placeholders_and_plural_forms_agree(lang):
+@pytest.mark.parametrize(("domain", "lang"), EVERY)
+def test_placeholders_and_plural_forms_agree(domain, lang):
     problems = []
-    for message in catalog(lang):
+    for message in catalog(domain, lang):
         if not message.id:
             continue
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
@@ -85,8 +107,8 @@ def test_placeholders_and_plural_forms_agree(lang):
 
 
 def test_every_translation_formats_with_the_sources_parameters():
-    for lang in LANGUAGES:
-        for message in catalog(lang):
+    for domain, lang in EVERY:
+        for message in catalog(domain, lang):
             if not message.id:
                 continue
             ids = message.id if isinstance(message.id, tuple) else (message.id,)

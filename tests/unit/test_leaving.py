@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.engine import Host, Leave, Refused, Vote
+from core.engine import Leave, Pause, Refused, Vote
 from core.engine.game import Game, GameSetup
 from core.engine.messages import GROUP
 from rulesets.alchemists import RULESET as ALCHEMISTS
@@ -39,8 +39,8 @@ def test_a_lover_who_leaves_breaks_no_heart():
     assert game.state.players["fay"].cause == "left"
     assert game.state.players["gus"].alive  # CH-LOVE names game effects, not leaving
     told = [m for m in out.messages if m.audience == GROUP]
-    assert [m.key for m in told] == [m.key for m in told if m.key in REMOVED["left"]]
-    assert told and told[0].params["role"].value == "pony"  # the role is told, as for modkill
+    assert [m.text.key for m in told] == [m.text.key for m in told if m.text.key in REMOVED["left"]]
+    assert told and told[0].text.params["role"].value == "pony"  # the role is told, as for modkill
 
 
 def test_the_gone_cannot_leave_again():
@@ -54,7 +54,7 @@ def test_the_gone_cannot_leave_again():
 
 def test_a_paused_game_still_lets_a_player_go():
     game = pony_game()
-    game.apply(Host("pause", at=5))
+    game.apply(Pause(at=5))
     game.apply(Leave("bob", at=6))
     assert game.state.players["bob"].cause == "left"
     with pytest.raises(Refused):
@@ -68,5 +68,5 @@ def test_pride_named_for_a_take_is_not_taken_along_by_leaving():
     out = game.apply(Leave("p3", at=2))
     assert game.state.players["p3"].cause == "left"
     assert all(p.alive for pid, p in game.state.players.items() if pid != "p3")
-    assert any(m.key == "{name} has left the game." for m in out.messages
+    assert any(m.text.key == "{name} has left the game." for m in out.messages
                if m.audience == GROUP)

@@ -31,17 +31,17 @@ def test_the_closest_match_wins(typed, pid):
 def test_a_real_ambiguity_is_asked_back_with_the_candidates(typed, candidates):
     with pytest.raises(NameProblem) as asked:
         resolve(typed, PLAYERS)
-    assert asked.value.key == texts.SEVERAL_CALLED
-    assert asked.value.params["names"] == candidates
+    assert asked.value.text.key == texts.SEVERAL_CALLED
+    assert asked.value.text.params["names"] == candidates
 
 
 def test_nobody_and_nothing():
     with pytest.raises(NameProblem) as nobody:
         resolve("Zed", PLAYERS)
-    assert nobody.value.key == texts.NOBODY_CALLED
+    assert nobody.value.text.key == texts.NOBODY_CALLED
     with pytest.raises(NameProblem) as empty:
         resolve(" , ", PLAYERS)
-    assert empty.value.key == texts.NAME_NEEDED
+    assert empty.value.text.key == texts.NAME_NEEDED
 
 
 def test_players_who_share_a_name_are_shown_apart_and_named_by_username():

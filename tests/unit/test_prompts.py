@@ -37,8 +37,8 @@ def test_the_new_mayor_is_announced_after_the_old_mayors_abduction():
     game.apply(Close())
     morning = game.apply(Close())
     assert str(game.state.phase) == "day 2 vote"
-    keys = [m.key for m in morning.messages]
+    keys = [m.text.key for m in morning.messages]
     new_mayor = keys.index("{name} is the new mayor.")
     abducted = next(i for i, m in enumerate(morning.messages)
-                    if m.params.get("name") == ("player", "p3") and i != new_mayor)
+                    if m.text.params.get("name") == ("player", "p3") and i != new_mayor)
     assert abducted < new_mayor

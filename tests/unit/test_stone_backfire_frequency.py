@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from core.engine import Act, Close, GameSetup, Host
+from core.engine import Act, Close, GameSetup, Modkill
 from core.engine.game import Game
 from rulesets.alchemists import RULESET
 from rulesets.alchemists.roles import CANONICAL
@@ -34,7 +34,7 @@ def backfired_once(seed: int, holder_role: str, removals: int) -> bool:
     victims = [p for p in game.state.players.values()
                if p.role in ("alchemist", "linker", "bodyguard") and p is not holder]
     for victim in victims[:removals]:
-        game.apply(Host("modkill", victim.pid))
+        game.apply(Modkill(victim.pid))
     game.apply(Close())
     assert str(game.state.phase) == "night 2"
     target = next(p for p in game.state.players.values() if p.alive and p.pid != holder.pid)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.engine import Act, Close, GameSetup, Host, Refused, Whisper
+from core.engine import Act, Close, GameSetup, Modkill, Refused, Whisper
 from core.engine.game import Game
 from rulesets.alchemists import RULESET as ALCHEMISTS
 from rulesets.alchemists.roles import CANONICAL
@@ -13,7 +13,7 @@ from rulesets.changelings import RULESET as CHANGELINGS
 
 
 def recipients(outcome) -> set[str]:
-    return {m.audience.ref for m in outcome.messages if m.key == "{name} whispers: {text}"}
+    return {m.audience.ref for m in outcome.messages if m.text.key == "{name} whispers: {text}"}
 
 
 def changelings_game() -> Game:
@@ -71,17 +71,17 @@ def chats(game: Game) -> dict[str, tuple[str, ...]]:
 def test_the_changelings_room_follows_the_living_changelings_and_the_dead_watch_together():
     game = changelings_game()
     assert chats(game) == {"changelings": ("p0", "p1", "p2")}
-    game.apply(Host("modkill", "p1"))
-    game.apply(Host("modkill", "p4"))
+    game.apply(Modkill("p1"))
+    game.apply(Modkill("p4"))
     assert chats(game) == {"changelings": ("p0", "p2"), "spectators": ("p1", "p4")}
 
 
 def test_the_homunculi_get_their_nest_only_when_father_and_pride_are_gone():
     game = alchemists_game()  # p0 father, p1 lust, p2 envy, p3 pride, p7 xing, p8 bodyguard
     assert chats(game) == {"guard": ("p7", "p8")}
-    game.apply(Host("modkill", "p0"))  # pride becomes father: still no nest
+    game.apply(Modkill("p0"))  # pride becomes father: still no nest
     assert "homunculi" not in chats(game)
-    game.apply(Host("modkill", "p3"))
+    game.apply(Modkill("p3"))
     assert chats(game)["homunculi"] == ("p1", "p2")
     assert chats(game)["spectators-homunculi"] == ("p0", "p3")
 
@@ -94,7 +94,7 @@ def test_the_absorbed_talk_with_their_absorber_instead_of_watching_with_the_dead
     assert found["guard"] == ("p8",)
     assert found["absorbed-p7"] == ("p6", "p7")
     assert "spectators-town" not in found
-    game.apply(Host("modkill", "p6"))  # the absorber is gone: the absorbed join the dead
+    game.apply(Modkill("p6"))  # the absorber is gone: the absorbed join the dead
     found = chats(game)
     assert "absorbed-p7" not in found
     assert found["spectators-town"] == ("p7",)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from core.engine.game import Game
-from core.engine.messages import N_, player, to_player
+from core.engine.messages import N_, ToPlayer, player
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player, Submission
 
@@ -34,7 +34,7 @@ def forward_request(game: Game, p: Player, sub: Submission) -> bool:
     """The bot forwards a request to father with the sender's name."""
     head = father(game)
     if head is not None:
-        game.tell(to_player(head.pid), N_("{name} asks for {target}'s death."),
+        game.tell(ToPlayer(head.pid), N_("{name} asks for {target}'s death."),
                   name=player(p.pid), target=player(sub.targets[0]))
     return True
 

@@ -11,7 +11,8 @@ Below, a made-up town role, the "watcher", who each night learns whether his tar
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import N_, player, to_player
+from core.engine.ids import PlayerId, RoleId
+from core.engine.messages import N_, ToPlayer, player
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec, RoleSpec
 
@@ -33,7 +34,7 @@ ACTION_NAMES["watch"] = text("Watch")  # its button
 #    the canonical game; `left_out` > 0 drops it from small default deals in that order;
 #    `team` shares a team chat (see `hooks.Team`, `bodyguard.py`).
 ROLE = register(Role(
-    RoleSpec("watcher", TOWN, (WATCH,)),
+    RoleSpec(RoleId("watcher"), TOWN, (WATCH,)),
     name=text("Watcher"),
     card=text("You are the Watcher. Each night you learn whether one player acted."),
     setup="optional",
@@ -49,12 +50,12 @@ ROLE_ACTS["watcher", "watch"] = NightStep.XING_CHECK
 
 # 4. What the action does when it resolves: `night.reach` applies the dome and the mirror;
 #    the board knows blocks, protection and redirection (`core.engine.resolution`).
-def watch(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
+def watch(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     reached = night.reach(it, targets[0])
     if reached is None:
         return
     acted = any(actor == reached for actor, _ in night.game.state.subs)
-    night.game.tell(to_player(it.actor), text("{name} acted tonight.") if acted else
+    night.game.tell(ToPlayer(it.actor), text("{name} acted tonight.") if acted else
                     text("{name} did not act tonight."), name=player(targets[0]))
 
 

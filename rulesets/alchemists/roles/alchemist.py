@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core.engine.ids import RoleId
 from core.engine.messages import N_
 from core.engine.ruleset import RoleSpec
 
@@ -9,7 +10,7 @@ from ..common import TOWN
 from ..hooks import Role, register
 
 ROLE = register(Role(
-    RoleSpec("alchemist", TOWN, special=False),
+    RoleSpec(RoleId("alchemist"), TOWN, special=False),
     name=N_("State Alchemist"),
     card=N_("You are a State Alchemist. You have no night action. Find the homunculi "
             "and vote them out."),

@@ -4,7 +4,8 @@ game by any cause but absorption, the bodyguard becomes xing (role id `xing`).""
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import N_, player, to_player
+from core.engine.ids import RoleId
+from core.engine.messages import N_, ToPlayer, player
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
 
@@ -18,7 +19,7 @@ GUARD = register_team(Team(
              "secrets well."),
 ))
 ROLE = register(Role(
-    RoleSpec("bodyguard", TOWN),
+    RoleSpec(RoleId("bodyguard"), TOWN),
     name=N_("Xing Bodyguard"),
     card=N_("You are the Xing Bodyguard. If the Xing Alchemist falls, you take his place."),
     setup="optional",
@@ -35,8 +36,8 @@ def introductions(game: Game) -> None:
     if xing is not None and guard is not None:
         game.learn(xing.pid, guard.pid, guard.role)
         game.learn(guard.pid, xing.pid, xing.role)
-        game.tell(to_player(xing.pid), N_("{name} is your bodyguard."), name=player(guard.pid))
-        game.tell(to_player(guard.pid), N_("{name} is the Xing Alchemist you guard."),
+        game.tell(ToPlayer(xing.pid), N_("{name} is your bodyguard."), name=player(guard.pid))
+        game.tell(ToPlayer(guard.pid), N_("{name} is the Xing Alchemist you guard."),
                   name=player(xing.pid))
 
 
@@ -46,9 +47,9 @@ def steps_up(game: Game, p: Player, cause: str) -> None:
         return
     for guard in game.state.players.values():
         if guard.alive and guard.role == "bodyguard":
-            guard.role = "xing"
+            guard.role = RoleId("xing")
             guard.counters["was_bodyguard"] = True
             game.event("succession", role="xing", player=guard.pid)
-            game.tell(to_player(guard.pid), N_("The Xing Alchemist has fallen. You take his "
+            game.tell(ToPlayer(guard.pid), N_("The Xing Alchemist has fallen. You take his "
                                                "place: each night you may check one player."))
             return

@@ -5,6 +5,7 @@ original father with him; the Stone backfires on him 10 points less often."""
 from __future__ import annotations
 
 from core.engine.game import Game
+from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import GROUP, N_, player
 from core.engine.resolution import Intent
 from core.engine.ruleset import RoleSpec
@@ -16,7 +17,7 @@ from ..hooks import AFTER_EXECUTIONS, BACKFIRE_DISCOUNTS, Role, register
 from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, Night, NightStep, tonight
 
 ROLE = register(Role(
-    RoleSpec("crimson", CRIMSON, (actions.SEARCH,)),
+    RoleSpec(RoleId("crimson"), CRIMSON, (actions.SEARCH,)),
     name=N_("Crimson Alchemist"),
     card=N_("You are the Crimson Alchemist. You stand alone. Each night you search for "
             "the Ishvalan; find him and he dies. If the town executes you, you explode."),
@@ -34,8 +35,8 @@ EXPLOSION = (
 )
 
 
-def search(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
-    actions.search(night, it, targets, "ishvalan", "killed")
+def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
+    actions.search(night, it, targets, RoleId("ishvalan"), "killed")
 
 
 @NIGHT.at(NightStep.CRIMSON_SEARCH)

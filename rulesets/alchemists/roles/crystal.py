@@ -4,6 +4,7 @@ allowed, no repeat limit) against the kills and absorptions of steps 7–8."""
 from __future__ import annotations
 
 from core.engine.game import Game
+from core.engine.ids import RoleId
 from core.engine.messages import N_
 from core.engine.ruleset import RoleSpec
 
@@ -13,7 +14,7 @@ from ..hooks import Role, register
 from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, NightStep, tonight
 
 ROLE = register(Role(
-    RoleSpec("crystal", TOWN, (actions.HEAL,)),
+    RoleSpec(RoleId("crystal"), TOWN, (actions.HEAL,)),
     name=N_("Crystal Alchemist"),
     card=N_("You are the Crystal Alchemist. Each night you heal one player, yourself "
             "included, against the night's kills."),

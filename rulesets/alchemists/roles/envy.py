@@ -4,6 +4,7 @@ on a target, in that ability's own step."""
 from __future__ import annotations
 
 from core.engine.game import Game
+from core.engine.ids import RoleId
 from core.engine.messages import N_
 from core.engine.ruleset import ActionSpec, RoleSpec
 
@@ -17,7 +18,7 @@ COPY = ActionSpec("copy", AT_NIGHT, targets=2)
 ACTION_NAMES["copy"] = N_("Copy")
 
 ROLE = register(Role(
-    RoleSpec("envy", HOMUNCULI, (REQUEST, COPY)),
+    RoleSpec(RoleId("envy"), HOMUNCULI, (REQUEST, COPY)),
     name=N_("Envy"),
     card=N_("You are Envy, a homunculus. Each night you may copy another player's ability "
             "and use it on a target of your choice. Send your kill requests to Father."),

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from core.engine.game import Game
-from core.engine.messages import N_, player, role, to_player
+from core.engine.ids import PlayerId, RoleId
+from core.engine.messages import N_, ToPlayer, player, role
 from core.engine.refusals import Refused
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec, RoleSpec
@@ -23,7 +24,7 @@ FATHER_KILL = ActionSpec("kill", AT_NIGHT, self_ok=False, harmful=True, slot="fa
 ACTION_NAMES["choose"] = N_("Choose the executor")
 
 ROLE = register(Role(
-    RoleSpec("father", HOMUNCULI, (CHOOSE, FATHER_KILL)),
+    RoleSpec(RoleId("father"), HOMUNCULI, (CHOOSE, FATHER_KILL)),
     name=N_("Father"),
     card=N_("You are Father. Each night the homunculi bring you their requests; choose "
             "whose request is carried out, or name the victim yourself."),
@@ -39,7 +40,7 @@ def own_actions(game: Game, p: Player) -> Sequence[ActionSpec]:
     return FATHER_WAS_PRIDE if p.counters.get("was_pride") else ROLE.spec.actions
 
 
-def check_choose(game: Game, p: Player, spec: ActionSpec, targets: tuple[str, ...]) -> None:
+def check_choose(game: Game, p: Player, spec: ActionSpec, targets: tuple[PlayerId, ...]) -> None:
     """`choose` names a living homunculus who has sent a request tonight."""
     chosen = game.state.players[targets[0]]
     if (chosen.pid == p.pid or side_of(chosen) != HOMUNCULI
@@ -62,7 +63,7 @@ def introductions(game: Game) -> None:
     for h in homunculi(game):
         if h.pid != head.pid:
             game.learn(h.pid, head.pid, head.role)
-            game.tell(to_player(h.pid), N_("{name} is Father."), name=player(head.pid))
+            game.tell(ToPlayer(h.pid), N_("{name} is Father."), name=player(head.pid))
     introduce_father(game, head)
 
 
@@ -72,7 +73,7 @@ def introduce_father(game: Game, head: Player) -> None:
     for h in homunculi(game):
         if h.pid != head.pid:
             game.learn(head.pid, h.pid, h.role)
-            game.tell(to_player(head.pid), N_("{name} is a homunculus ({role})."),
+            game.tell(ToPlayer(head.pid), N_("{name} is a homunculus ({role})."),
                       name=player(h.pid), role=role(h.role))
     for meets in FATHER_MEETS:
         meets(game, head)
@@ -85,15 +86,15 @@ def father_falls(game: Game, p: Player, cause: str) -> None:
         return
     heir = next((h for h in homunculi(game) if h.role == "pride"), None)
     if heir is not None:
-        heir.role = "father"
+        heir.role = RoleId("father")
         heir.counters["was_pride"] = True
         game.event("succession", role="father", player=heir.pid)
-        game.tell(to_player(heir.pid), N_("Father is dead. You are Father now: choose the "
+        game.tell(ToPlayer(heir.pid), N_("Father is dead. You are Father now: choose the "
                                           "homunculi's victim each night."))
         for h in homunculi(game):
             if h.pid != heir.pid:
                 game.learn(h.pid, heir.pid, heir.role)
-                game.tell(to_player(h.pid), N_("Father is dead; {name} leads you now."),
+                game.tell(ToPlayer(h.pid), N_("Father is dead; {name} leads you now."),
                           name=player(heir.pid))
         introduce_father(game, heir)  # §5: the new father knows what a father knows
         return
@@ -102,7 +103,7 @@ def father_falls(game: Game, p: Player, cause: str) -> None:
         for other in band:
             if other.pid != h.pid:
                 game.learn(h.pid, other.pid, other.role)
-                game.tell(to_player(h.pid), N_("Father is gone. {name} is a homunculus too "
+                game.tell(ToPlayer(h.pid), N_("Father is gone. {name} is a homunculus too "
                                                "({role}); agree on one victim each night."),
                           name=player(other.pid), role=role(other.role))
 

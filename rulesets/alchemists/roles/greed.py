@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.engine.game import Game
-from core.engine.messages import N_, player, to_player
+from core.engine.ids import PlayerId, RoleId
+from core.engine.messages import N_, ToPlayer, player
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
@@ -19,7 +20,7 @@ from ..night import NIGHT, ROLE_ACTS, SHIELDS, Night, NightStep, tonight
 from .father import FATHER_MEETS
 
 ROLE = register(Role(
-    RoleSpec("greed", GREED, (actions.SEARCH,)),
+    RoleSpec(RoleId("greed"), GREED, (actions.SEARCH,)),
     name=N_("Greed"),
     card=N_("You are Greed, a rebel homunculus. No night death touches you but Father's "
             "own hand. Each night you search for the Xing Alchemist to absorb him."),
@@ -42,13 +43,14 @@ def meets_father(game: Game, head: Player) -> None:
     greed = next((p for p in game.state.living() if p.role == "greed"), None)
     if greed is not None:
         game.learn(head.pid, greed.pid, greed.role)
-        game.tell(to_player(head.pid), N_("{name} is Greed."), name=player(greed.pid))
+        game.tell(ToPlayer(head.pid), N_("{name} is Greed."), name=player(greed.pid))
         game.learn(greed.pid, head.pid, head.role)
-        game.tell(to_player(greed.pid), N_("{name} is Father."), name=player(head.pid))
+        game.tell(ToPlayer(greed.pid), N_("{name} is Father."), name=player(head.pid))
 
 
 @SHIELDS.append
-def shield(night: Night, victim: Player, cause: str, it: Intent | None, by: str | None) -> bool:
+def shield(night: Night, victim: Player, cause: str, it: Intent | None,
+           by: PlayerId | None) -> bool:
     """No night death by another hand touches greed but the homunculi kill executed by the
     original father. His own Stone backfire is not another hand (rules §5 [revised]): his
     backfired kill, and the poison of his own backfired heal on himself [decision]."""
@@ -67,10 +69,10 @@ def checks(game: Game) -> None:
     tonight(game).resolve(NightStep.GREED_CHECK, "check", actions.check)
 
 
-def search(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
+def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     """He absorbs whoever holds the role `xing` at that moment (a bodyguard become xing
     included) and checks from the next night on; he keeps his search."""
-    found = actions.search(night, it, targets, "xing", "absorbed")
+    found = actions.search(night, it, targets, RoleId("xing"), "absorbed")
     if found is not None:
         hunter = night.players[it.actor]
         hunter.counters["check_from"] = night.number + 1

@@ -4,6 +4,7 @@ Stone. Envy may copy his kill."""
 from __future__ import annotations
 
 from core.engine.game import Game
+from core.engine.ids import RoleId
 from core.engine.messages import N_
 from core.engine.ruleset import RoleSpec
 
@@ -13,7 +14,7 @@ from ..hooks import Role, register
 from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, NightStep, tonight
 
 ROLE = register(Role(
-    RoleSpec("ishvalan", ISHVALAN, (actions.KILL,)),
+    RoleSpec(RoleId("ishvalan"), ISHVALAN, (actions.KILL,)),
     name=N_("Ishvalan"),
     card=N_("You are the Ishvalan. You stand alone. Each night you kill one player."),
     setup="required",

@@ -5,6 +5,7 @@ with the target."""
 from __future__ import annotations
 
 from core.engine.game import Game
+from core.engine.ids import RoleId
 from core.engine.messages import N_
 from core.engine.ruleset import RoleSpec
 
@@ -14,7 +15,7 @@ from ..hooks import Role, register
 from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, NightStep, tonight
 
 ROLE = register(Role(
-    RoleSpec("linker", TOWN, (actions.LINK,)),
+    RoleSpec(RoleId("linker"), TOWN, (actions.LINK,)),
     name=N_("Life-Linking Alchemist"),
     card=N_("You are the Life-Linking Alchemist. Each night you link two players: the "
             "next day they cannot vote against each other."),

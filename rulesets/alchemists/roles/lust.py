@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core.engine.game import Game
+from core.engine.ids import RoleId
 from core.engine.messages import N_
 from core.engine.ruleset import ActionSpec, RoleSpec
 
@@ -16,7 +17,7 @@ BLOCK = ActionSpec("block", AT_NIGHT, self_ok=False, harmful=True)
 ACTION_NAMES["block"] = N_("Block")
 
 ROLE = register(Role(
-    RoleSpec("lust", HOMUNCULI, (REQUEST, BLOCK)),
+    RoleSpec(RoleId("lust"), HOMUNCULI, (REQUEST, BLOCK)),
     name=N_("Lust"),
     card=N_("You are Lust, a homunculus. Each night you may block one player's action. "
             "Send your kill requests to Father."),

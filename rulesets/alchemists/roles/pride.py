@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.engine.game import OUT_OF_STORY, Game
-from core.engine.messages import GROUP, N_, player, to_player
+from core.engine.ids import PlayerId, RoleId
+from core.engine.messages import GROUP, N_, ToPlayer, player
 from core.engine.refusals import Refused
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec, RoleSpec
@@ -42,7 +43,7 @@ ACTION_NAMES["take"] = N_("Take")
 RANK_TAKE = 1  # its place among owed reactions
 
 ROLE = register(Role(
-    RoleSpec("pride", HOMUNCULI, (REQUEST, actions.SEARCH)),
+    RoleSpec(RoleId("pride"), HOMUNCULI, (REQUEST, actions.SEARCH)),
     name=N_("Pride"),
     card=N_("You are Pride, a homunculus. Each night you search for the Crimson Alchemist; "
             "find him and you absorb him, and whoever you name will fall with you. You "
@@ -55,12 +56,12 @@ ROLE_ACTS["pride", "search"] = NightStep.PRIDE_SEARCH
 ROLE_ACTS["father", "search"] = NightStep.PRIDE_SEARCH
 
 
-def search(night: Night, it: Intent, targets: tuple[str, ...]) -> None:
-    found = actions.search(night, it, targets, "crimson", "absorbed")
+def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
+    found = actions.search(night, it, targets, RoleId("crimson"), "absorbed")
     if found is not None:
         hunter = night.players[it.actor]
         hunter.counters["take"] = True
-        night.game.tell(to_player(hunter.pid), N_("You absorbed the Crimson Alchemist. Name "
+        night.game.tell(ToPlayer(hunter.pid), N_("You absorbed the Crimson Alchemist. Name "
                                                   "whoever shall fall with you."))
         actions.absorbed(night, found, hunter)
 
@@ -95,7 +96,7 @@ def prompt_take(game: Game, p: Player) -> bool:
         state_of(game).take_owed_next_day == p.pid)
 
 
-def check_take(game: Game, p: Player, spec: ActionSpec, targets: tuple[str, ...]) -> None:
+def check_take(game: Game, p: Player, spec: ActionSpec, targets: tuple[PlayerId, ...]) -> None:
     if game.current_owed() is None and (
             state_of(game).take_owed_next_day != p.pid and not p.alive):
         raise Refused(N_("You cannot take anyone now."))
@@ -115,7 +116,7 @@ def accept_take(game: Game, p: Player, sub: Submission) -> bool:
     return True
 
 
-def settle_take(game: Game, pride: str, target: str | None) -> None:
+def settle_take(game: Game, pride: PlayerId, target: PlayerId | None) -> None:
     """The named player leaves with him; nothing protects against it. A take never names
     pride: at night the taken player is one more body in the morning post; by day the group
     is told only that he has died as well (rules §5)."""
@@ -153,7 +154,7 @@ def falls_with_him(game: Game, p: Player, cause: str) -> None:
 def ask_after_night_death(game: Game) -> None:
     owed = state_of(game).take_owed_next_day
     if owed is not None:
-        game.tell(to_player(owed), N_("You fell in the night. Name the one who falls with you, "
+        game.tell(ToPlayer(owed), N_("You fell in the night. Name the one who falls with you, "
                                       "now or never."))
 
 

@@ -4,6 +4,7 @@ loner. Shares a team chat with his bodyguard, who takes his place if he falls.""
 from __future__ import annotations
 
 from core.engine.game import Game
+from core.engine.ids import RoleId
 from core.engine.messages import N_
 from core.engine.ruleset import RoleSpec
 
@@ -13,7 +14,7 @@ from ..hooks import AT_START, Role, register
 from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, NightStep, tonight
 
 ROLE = register(Role(
-    RoleSpec("xing", TOWN, (actions.CHECK,)),
+    RoleSpec(RoleId("xing"), TOWN, (actions.CHECK,)),
     name=N_("Xing Alchemist"),
     card=N_("You are the Xing Alchemist. Each night you check one player: homunculus, town "
             "or loner."),

@@ -14,7 +14,8 @@ whether that player was out and about (sent anything) that night.
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import N_, player, to_player
+from core.engine.ids import PlayerId, RoleId
+from core.engine.messages import N_, ToPlayer, player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
@@ -32,7 +33,7 @@ duty("dusk", WATCH)
 # 2. The role's data: its spec (id, side, actions; `special=False` for a plain role), its name
 #    and the card a player of it receives (both msgids), and the names of its actions.
 ROLE = define_role(
-    RoleSpec("new_role", PONIES, (WATCH,)),
+    RoleSpec(RoleId("new_role"), PONIES, (WATCH,)),
     name=N_("Night Owl"),
     card=N_("You are the Night Owl. Each night you watch one other player and learn by morning "
             "whether they were out and about."),
@@ -43,7 +44,7 @@ ROLE = define_role(
 # 3. Checks: raise `Refused` when the action may not be sent now (with these targets). Asked
 #    with no targets too, by `offers`: a spent power is then neither offered nor waited for.
 @ACTION_CHECKS.at("watch")
-def check_watch(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+def check_watch(game: Game, p: Player, targets: tuple[PlayerId, ...], _: str | None) -> None:
     if game.state.phase.number < 1:
         raise Refused(N_("There is nothing to watch yet."))
 
@@ -60,7 +61,7 @@ def watch(game: Game) -> None:
         game.event("watched", owl=sub.actor, target=target.pid, busy=busy)
         key = (N_("{name} was out and about tonight.") if busy
                else N_("{name} stayed at home tonight."))
-        game.tell(to_player(sub.actor), key, name=player(target.pid))
+        game.tell(ToPlayer(sub.actor), key, name=player(target.pid))
 
 
 # 5. Other seams, in hooks.py, keyed by this role's id — uncomment what the role needs:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from core.engine.ids import RoleId
 from core.engine.messages import N_
 from core.engine.ruleset import RoleSpec
 
@@ -11,7 +12,7 @@ from ..team import ACTION_NAMES, ACTIONS
 from ..vocabulary import CHANGELINGS
 
 ROLE = define_role(
-    RoleSpec("changeling", CHANGELINGS, ACTIONS, special=False),
+    RoleSpec(RoleId("changeling"), CHANGELINGS, ACTIONS, special=False),
     name=N_("Changeling"),
     card=N_("You are a changeling. Each night the changelings agree on one pony to abduct; "
             "once per game you may exchange a pony instead, making them one of you."),

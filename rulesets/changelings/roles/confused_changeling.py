@@ -6,7 +6,8 @@ or the team tries to abduct him, he flees."""
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import N_, to_player
+from core.engine.ids import RoleId
+from core.engine.messages import N_, ToPlayer
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
 
@@ -16,18 +17,18 @@ from ..state import changelings_state
 from ..vocabulary import PONIES
 
 ROLE = define_role(
-    RoleSpec("confused_changeling", PONIES),
+    RoleSpec(RoleId("confused_changeling"), PONIES),
     name=N_("Confused Changeling"),
     card=N_("You are a pony. You have no power at night; by day you vote to banish the "
             "changelings hiding among you."),
 )
-SHOWN_AS["confused_changeling"] = "pony"
+SHOWN_AS[RoleId("confused_changeling")] = RoleId("pony")
 
 
 def awaken(game: Game, p: Player) -> None:
-    p.role = "changeling"
+    p.role = RoleId("changeling")
     game.event("awakened", player=p.pid)
-    game.tell(to_player(p.pid), N_("You wake up: you were a changeling all along! You now play "
+    game.tell(ToPlayer(p.pid), N_("You wake up: you were a changeling all along! You now play "
                                    "with the changelings."))
     join_team(game, p)
 

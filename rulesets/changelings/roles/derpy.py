@@ -4,6 +4,7 @@ cannot vote and is not counted) unless he is the mayor."""
 from __future__ import annotations
 
 from core.engine.game import Game
+from core.engine.ids import RoleId
 from core.engine.messages import GROUP, N_, player, role
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
@@ -14,7 +15,7 @@ from ..state import changelings_state
 from ..vocabulary import PONIES
 
 ROLE = define_role(
-    RoleSpec("derpy", PONIES),
+    RoleSpec(RoleId("derpy"), PONIES),
     name=N_("Derpy"),
     card=N_("You are Derpy. The first time you would be banished or abducted you get away, "
             "but you lose your voice."),

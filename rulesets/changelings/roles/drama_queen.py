@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.engine.game import Game
-from core.engine.messages import N_, to_player
+from core.engine.ids import PlayerId, RoleId
+from core.engine.messages import N_, ToPlayer
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Owed, Player
@@ -34,7 +35,7 @@ CHASE = owed_action(ActionSpec("chase", frozenset({"dawn", "reactions"}), self_o
 duty("dawn", CHASE)
 
 ROLE = define_role(
-    RoleSpec("drama_queen", PONIES),
+    RoleSpec(RoleId("drama_queen"), PONIES),
     name=N_("Drama Queen"),
     card=N_("You are the Drama Queen. If you are abducted or banished, you pick a player who "
             "runs away with you."),
@@ -51,7 +52,7 @@ def chase_at_dawn(game: Game, p: Player) -> Sequence[ActionSpec]:
 
 
 @ACTION_CHECKS.at("chase")
-def check_chase(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+def check_chase(game: Game, p: Player, targets: tuple[PlayerId, ...], _: str | None) -> None:
     owed = game.current_owed()
     if not chase_owed_tonight(game, p) and not (
             owed and owed.kind == "chase" and owed.player == p.pid):
@@ -65,7 +66,7 @@ def warn_the_abducted(game: Game) -> None:
         target = game.state.players[night.abduction]
         if target.role == "drama_queen" and passive_works(target):
             night.chase_owed = target.pid
-            game.tell(to_player(target.pid), N_("The changelings are coming for you! Before dawn "
+            game.tell(ToPlayer(target.pid), N_("The changelings are coming for you! Before dawn "
                                                 "you may name a player who runs away with you."))
 
 
@@ -92,11 +93,11 @@ def banished_owes_chase(game: Game, p: Player, why: str) -> None:
 
 @PROMPT_OWED.at("chase")
 def ask_chase(game: Game, owed: Owed) -> None:
-    game.tell(to_player(owed.player), N_("Name a player who runs away with you."))
+    game.tell(ToPlayer(owed.player), N_("Name a player who runs away with you."))
 
 
 @ANSWER_OWED.at("chase")
-def settle_chase(game: Game, owed: Owed, target: str | None) -> None:
+def settle_chase(game: Game, owed: Owed, target: PlayerId | None) -> None:
     if target is not None:
         strike(game, game.state.players[target], "chased", owed.player, hold=False)
 

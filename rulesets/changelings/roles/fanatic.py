@@ -4,6 +4,7 @@ or once a game (option `fanatic_uses`)."""
 from __future__ import annotations
 
 from core.engine.game import Game
+from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import N_
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
@@ -19,7 +20,7 @@ FANATIC = ActionSpec("fanatic", WHOLE_NIGHT, targets=0)
 duty("dawn", FANATIC)
 
 ROLE = define_role(
-    RoleSpec("fanatic", PONIES, (FANATIC,)),
+    RoleSpec(RoleId("fanatic"), PONIES, (FANATIC,)),
     name=N_("Fanatic"),
     card=N_("You are the Fanatic. Each night you may strike: a random other player leaves the "
             "game."),
@@ -32,7 +33,7 @@ def strikes_once_a_game(game: Game) -> bool:
 
 
 @ACTION_CHECKS.at("fanatic")
-def check_fanatic(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+def check_fanatic(game: Game, p: Player, targets: tuple[PlayerId, ...], _: str | None) -> None:
     if strikes_once_a_game(game) and p.counters.get("fanatic_used"):
         raise Refused(N_("You have already struck in this game."))
 

@@ -4,7 +4,8 @@ counts) he picks a special pony role that the researcher sees when checking him 
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import N_, role, to_player
+from core.engine.ids import PlayerId, RoleId
+from core.engine.messages import N_, ToPlayer, role
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
@@ -19,7 +20,7 @@ FAKE = ActionSpec("fake", DUSK, targets=0, takes_role=True)
 duty("dusk", FAKE)
 
 ROLE = define_role(
-    RoleSpec("liar", CHANGELINGS, (*ACTIONS, FAKE)),
+    RoleSpec(RoleId("liar"), CHANGELINGS, (*ACTIONS, FAKE)),
     name=N_("Liar"),
     card=N_("You are the Liar, a changeling. Once per game you may pick a pony role that the "
             "Researcher will see when checking you."),
@@ -27,14 +28,15 @@ ROLE = define_role(
 )
 
 
-def fakeable(role_id: str) -> bool:
+def fakeable(role_id: RoleId) -> bool:
     """The pony-side special roles the liar may pretend to be."""
     spec = ROLES.get(role_id)
     return spec is not None and spec.side == PONIES and spec.special
 
 
 @ACTION_CHECKS.at("fake")
-def check_fake(game: Game, p: Player, targets: tuple[str, ...], role_id: str | None) -> None:
+def check_fake(game: Game, p: Player, targets: tuple[PlayerId, ...],
+               role_id: RoleId | None) -> None:
     used = p.counters.get("fake_night")
     if used is not None and used != game.state.phase.number:
         raise Refused(N_("You can fake a role only once per game."))
@@ -49,7 +51,7 @@ def fake_a_role(game: Game) -> None:
         liar.counters["fake"] = sub.role
         liar.counters["fake_night"] = changelings_state(game).night.number
         game.event("faked", liar=liar.pid, role=sub.role)
-        game.tell(to_player(liar.pid), N_("From now on the Researcher sees you as: {role}."),
+        game.tell(ToPlayer(liar.pid), N_("From now on the Researcher sees you as: {role}."),
                   role=role(sub.role or ""))
 
 

@@ -4,6 +4,7 @@ without a love poison dealt, the option `random_lovers` pairs two random players
 from __future__ import annotations
 
 from core.engine.game import Game
+from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import N_
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
@@ -20,7 +21,7 @@ LOVE = ActionSpec("love", WHOLE_NIGHT, targets=2)
 duty("dawn", LOVE)
 
 ROLE = define_role(
-    RoleSpec("love_poison", PONIES, (LOVE,)),
+    RoleSpec(RoleId("love_poison"), PONIES, (LOVE,)),
     name=N_("Love Poison"),
     card=N_("You are the Love Poison. In the first night you pick two players who fall in "
             "love; if one of them leaves, the other follows of a broken heart."),
@@ -29,7 +30,7 @@ ROLE = define_role(
 
 
 @ACTION_CHECKS.at("love")
-def check_love(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+def check_love(game: Game, p: Player, targets: tuple[PlayerId, ...], _: str | None) -> None:
     if game.state.phase.number != 1:
         raise Refused(N_("The love poison works only in the first night."))
     if changelings_state(game).lovers_chosen:

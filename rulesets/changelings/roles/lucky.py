@@ -4,7 +4,8 @@ the fanatic (step 10 at night, at once by day), someone else drawn at random suf
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import N_, to_player
+from core.engine.ids import PlayerId, RoleId
+from core.engine.messages import N_, ToPlayer
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
 
@@ -15,7 +16,7 @@ from ..state import changelings_state
 from ..vocabulary import PONIES
 
 ROLE = define_role(
-    RoleSpec("lucky", PONIES),
+    RoleSpec(RoleId("lucky"), PONIES),
     name=N_("Lucky"),
     card=N_("You are Lucky. The first time you would be abducted, pranked, chased or struck by "
             "the fanatic, someone else suffers it instead."),
@@ -26,7 +27,7 @@ def has_luck(p: Player) -> bool:
     return p.role == "lucky" and passive_works(p) and not p.counters.get("luck_spent")
 
 
-def redirect_luck(game: Game, lucky: Player, why: str, actor: str,
+def redirect_luck(game: Game, lucky: Player, why: str, actor: PlayerId,
                   extra_exclude: frozenset[str] = frozenset()) -> Player | None:
     """Draw the player who suffers lucky's fate; None (and luck kept) if the pool is empty."""
     pool = [p for p in game.state.players.values()
@@ -36,14 +37,14 @@ def redirect_luck(game: Game, lucky: Player, why: str, actor: str,
     victim = game.rng.choice(pool)
     lucky.counters["luck_spent"] = True
     game.event("luck", lucky=lucky.pid, victim=victim.pid)
-    game.tell(to_player(lucky.pid), N_("Luck is on your side: someone else suffered your fate."))
+    game.tell(ToPlayer(lucky.pid), N_("Luck is on your side: someone else suffered your fate."))
     if why != "abducted":
         game.remove(victim, why)
     return victim
 
 
 @STRUCK.at("lucky")
-def luck_against_strikes(game: Game, target: Player, why: str, actor: str, hold: bool) -> bool:
+def luck_against_strikes(game: Game, target: Player, why: str, actor: PlayerId, hold: bool) -> bool:
     if not has_luck(target):
         return False
     if hold:
@@ -61,7 +62,7 @@ def luck_against_abduction(game: Game) -> None:
     target = game.state.players[night.abduction]
     if not has_luck(target):
         return
-    lovers_of_changelings: set[str] = set()
+    lovers_of_changelings: set[PlayerId] = set()
     for member in team(game):
         partner = partner_of(game, member.pid)
         if partner:

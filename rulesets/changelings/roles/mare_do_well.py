@@ -4,6 +4,7 @@ votes in the next day's vote (two when more than 12 players count, CH-COUNT, els
 from __future__ import annotations
 
 from core.engine.game import Game
+from core.engine.ids import RoleId
 from core.engine.messages import GROUP, N_, player
 from core.engine.ruleset import ActionSpec, RoleSpec
 
@@ -18,7 +19,7 @@ LETTER = ActionSpec("letter", WHOLE_NIGHT, harmful=True, text_max=500)
 duty("dawn", LETTER)
 
 ROLE = define_role(
-    RoleSpec("mare_do_well", PONIES, (LETTER,)),
+    RoleSpec(RoleId("mare_do_well"), PONIES, (LETTER,)),
     name=N_("Mare Do Well"),
     card=N_("You are Mare Do Well. Each night you write an anonymous letter naming a player, "
             "who then carries extra votes in the next day's vote."),

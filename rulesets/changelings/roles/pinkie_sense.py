@@ -4,7 +4,8 @@ she prevents a foreseen abduction or pranks a player out of the game."""
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import N_, player, to_player
+from core.engine.ids import PlayerId, RoleId
+from core.engine.messages import N_, ToPlayer, player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
@@ -23,7 +24,7 @@ PRANK = ActionSpec("prank", WHOLE_NIGHT, self_ok=False, harmful=True, slot="pink
 duty("dawn", PREVENT, PRANK)
 
 ROLE = define_role(
-    RoleSpec("pinkie_sense", PONIES, (PREVENT, PRANK)),
+    RoleSpec(RoleId("pinkie_sense"), PONIES, (PREVENT, PRANK)),
     name=N_("Pinkie Sense"),
     card=N_("You have the Pinkie Sense. At dusk you sense who will be abducted. Once per game "
             "you may prevent an abduction you foresaw, and once per game you may prank a "
@@ -33,7 +34,7 @@ ROLE = define_role(
 
 
 @ACTION_CHECKS.at("prevent")
-def check_prevent(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+def check_prevent(game: Game, p: Player, targets: tuple[PlayerId, ...], _: str | None) -> None:
     if p.counters.get("prevent_used"):
         raise Refused(N_("You have already prevented an abduction in this game."))
     if not changelings_state(game).night.foresight.get(p.pid):
@@ -41,7 +42,7 @@ def check_prevent(game: Game, p: Player, targets: tuple[str, ...], _: str | None
 
 
 @ACTION_CHECKS.at("prank")
-def check_prank(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+def check_prank(game: Game, p: Player, targets: tuple[PlayerId, ...], _: str | None) -> None:
     if p.counters.get("prank_used"):
         raise Refused(N_("You have already played your prank in this game."))
 
@@ -58,10 +59,10 @@ def foresee(game: Game) -> None:
         if p.role == "pinkie_sense" and passive_works(p):
             night.foresight[p.pid] = pending
             if pending:
-                game.tell(to_player(p.pid), N_("Your Pinkie Sense tingles: {name} will be "
+                game.tell(ToPlayer(p.pid), N_("Your Pinkie Sense tingles: {name} will be "
                                                "abducted tonight."), name=player(pending))
             else:
-                game.tell(to_player(p.pid), N_("Your Pinkie Sense is quiet tonight."))
+                game.tell(ToPlayer(p.pid), N_("Your Pinkie Sense is quiet tonight."))
 
 
 @NIGHT.at(NightStep.PINKIE)
@@ -78,7 +79,7 @@ def prevent_or_prank(game: Game) -> None:
                 pinkie.counters["prevent_used"] = True
                 game.event("prevented", target=night.abduction)
                 call_off_abduction(night)
-                game.tell(to_player(pinkie.pid), N_("You stopped the abduction in time!"))
+                game.tell(ToPlayer(pinkie.pid), N_("You stopped the abduction in time!"))
         else:
             pinkie.counters["prank_used"] = True
             target = game.state.players[sub.targets[0]]

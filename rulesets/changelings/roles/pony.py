@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core.engine.ids import RoleId
 from core.engine.messages import N_
 from core.engine.ruleset import RoleSpec
 
@@ -9,7 +10,7 @@ from ..hooks import define_role
 from ..vocabulary import PONIES
 
 ROLE = define_role(
-    RoleSpec("pony", PONIES, special=False),
+    RoleSpec(RoleId("pony"), PONIES, special=False),
     name=N_("Pony"),
     card=N_("You are a pony. You have no power at night; by day you vote to banish the "
             "changelings hiding among you."),

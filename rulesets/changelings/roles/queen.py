@@ -4,6 +4,7 @@ the team's step (step 5); her check awakens the confused changeling (CH-CONF).""
 from __future__ import annotations
 
 from core.engine.game import Game
+from core.engine.ids import RoleId
 from core.engine.messages import N_
 from core.engine.ruleset import RoleSpec
 
@@ -14,7 +15,7 @@ from ..vocabulary import CHANGELINGS
 from .researcher import CHECK, check_step
 
 ROLE = define_role(
-    RoleSpec("queen", CHANGELINGS, (*ACTIONS, CHECK)),
+    RoleSpec(RoleId("queen"), CHANGELINGS, (*ACTIONS, CHECK)),
     name=N_("Queen"),
     card=N_("You are the Queen of the changelings. Besides abducting with your team, you check "
             "one player each night and learn their role."),
@@ -23,4 +24,4 @@ ROLE = define_role(
 
 @NIGHT.at(NightStep.QUEEN)
 def queen_checks(game: Game) -> None:
-    check_step(game, "queen")
+    check_step(game, RoleId("queen"))

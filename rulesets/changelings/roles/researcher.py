@@ -4,7 +4,8 @@ checks the same way at step 5, so the check itself lives here."""
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import N_, player, role, to_player
+from core.engine.ids import RoleId
+from core.engine.messages import N_, ToPlayer, player, role
 from core.engine.ruleset import ActionSpec, RoleSpec
 
 from ..hooks import CHECKED, SEEN_AS, define_role, duty
@@ -15,7 +16,7 @@ CHECK = ActionSpec("check", DUSK, self_ok=False)
 duty("dusk", CHECK)
 
 ROLE = define_role(
-    RoleSpec("researcher", PONIES, (CHECK,)),
+    RoleSpec(RoleId("researcher"), PONIES, (CHECK,)),
     name=N_("Researcher"),
     card=N_("You are the Researcher. Each night you check one other player and learn their "
             "role."),
@@ -23,7 +24,7 @@ ROLE = define_role(
 )
 
 
-def check_step(game: Game, checker_role: str) -> None:
+def check_step(game: Game, checker_role: RoleId) -> None:
     """Every check sent by a living player of `checker_role`, in seat order."""
     for sub in subs_for(game, "check"):
         checker = game.state.players[sub.actor]
@@ -33,7 +34,7 @@ def check_step(game: Game, checker_role: str) -> None:
         by_researcher = checker_role == "researcher"
         seen_as = SEEN_AS.get(target.role)
         seen = seen_as(target, by_researcher) if seen_as is not None else target.role
-        game.tell(to_player(checker.pid), N_("Your check: {name} is {role}."),
+        game.tell(ToPlayer(checker.pid), N_("Your check: {name} is {role}."),
                   name=player(target.pid), role=role(seen))
         checked = CHECKED.get(target.role)
         if checked is not None:
@@ -45,4 +46,4 @@ def check_step(game: Game, checker_role: str) -> None:
 
 @NIGHT.at(NightStep.RESEARCHER)
 def researcher_checks(game: Game) -> None:
-    check_step(game, "researcher")
+    check_step(game, RoleId("researcher"))

@@ -4,6 +4,7 @@ same player two nights in a row (step 3)."""
 from __future__ import annotations
 
 from core.engine.game import Game
+from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import N_
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
@@ -18,7 +19,7 @@ SHIELD = ActionSpec("shield", DUSK)
 duty("dusk", SHIELD)
 
 ROLE = define_role(
-    RoleSpec("shield", PONIES, (SHIELD,)),
+    RoleSpec(RoleId("shield"), PONIES, (SHIELD,)),
     name=N_("Anti-Hate-Shield"),
     card=N_("You are the Anti-Hate-Shield. Each night you protect one player (yourself too) "
             "from abduction and exchange, but never the same player two nights in a row."),
@@ -27,7 +28,7 @@ ROLE = define_role(
 
 
 @ACTION_CHECKS.at("shield")
-def check_shield(game: Game, p: Player, targets: tuple[str, ...], _: str | None) -> None:
+def check_shield(game: Game, p: Player, targets: tuple[PlayerId, ...], _: str | None) -> None:
     last = p.counters.get("shield_last")
     if targets and last and last[0] == targets[0] and last[1] == game.state.phase.number - 1:
         raise Refused(N_("You cannot shield the same player two nights in a row."))

@@ -1,0 +1,9 @@
+"""Typed ids: a player's seat id and a role's id are both strings at run time, but never the
+same thing, so the type checker keeps them apart (and apart from display names)."""
+
+from __future__ import annotations
+
+from typing import NewType
+
+PlayerId = NewType("PlayerId", str)  # stable for a whole game: "p1", "p2" ... in seat order
+RoleId = NewType("RoleId", str)  # a rule set's role id: "pony", "changeling" ...
