@@ -11,6 +11,8 @@ from core.engine.commands import MarkEarly
 from core.engine.messages import NOTED
 from core.engine.registry import load_ruleset
 from core.storage.models import Deadline, GameRecord, Identity, LogEntry
+from core.story.archive import page_link
+from core.story.texts import ARCHIVE_LINK
 
 from . import outbox
 from .ballots import close_ballot, open_ballot, tally
@@ -20,7 +22,7 @@ from .codec import command_to_json, encode
 from .deadlines import Deadlines, void
 from .delivery import deliver_outcome
 from .muting import silence_removed, unmute_the_dead
-from .payloads import PostPayload, text_part
+from .payloads import PostPayload, post, text_part
 from .prompts import close_keyboards, offer_keyboards
 from .replies import Reply
 from .stored import encode_snapshot, relock, replayed, setup_to_json
@@ -30,8 +32,9 @@ from .teams import close_teams, sync_teams
 class Games:
     """The engine games this process holds, kept in step with the database."""
 
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: Clock, public_url: str = "") -> None:
         self.clock = clock
+        self.public_url = public_url  # where a finished game's archive page will be
         self.deadlines = Deadlines(clock)
         self.cache: dict[int, tuple[int, Game]] = {}
 
@@ -112,6 +115,9 @@ class Games:
                 row.status = "ended"
                 await unmute_the_dead(row, game)
                 await close_teams(row)
+                if self.public_url:  # the whole story, once the game is over
+                    await outbox.to_group(await row.chat, post(
+                        ARCHIVE_LINK, link=page_link(self.public_url, row.id)), game=row)
             else:
                 await self.window_opened(row, game)
         elif isinstance(command, HOST_COMMANDS):

@@ -63,7 +63,7 @@ class GameService:
         # service renders at once (a pressed button's notice); the outbox asks the adapter
         self.command_prefixes = dict(command_prefixes or {})
         self.defaults = defaults or GameDefaults()
-        self.games = Games(clock)
+        self.games = Games(clock, self.defaults.public_url)
         self.lobby = Lobby(self)
         self.private = PrivateChats(self)
         self.reach = Reach(self)

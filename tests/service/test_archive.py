@@ -101,3 +101,28 @@ async def test_the_host_allows_the_team_chats_on_the_page_before_the_start(db_ur
     said = "\n".join(await chat("Ann: /archivechats off"))
     assert "no game" in said.lower()  # the setting is made before a game starts, not after
     await chat.session.stop()
+
+
+async def test_the_end_of_a_game_links_its_archive_page_where_one_is_served(db_url):
+    from .helpers import open_chat
+    from .test_admin import SCRIPT
+
+    chat = await open_chat(db_url, seed=11)
+    assert chat.session.service is not None
+    chat.session.service.games.public_url = "https://games.example.org/"
+    for line in SCRIPT.read_text(encoding="utf-8").splitlines():
+        await chat.session.feed(line)
+    row = await the_game()
+    assert row.status == "ended"
+    lines = chat.all()
+    link = f"https://games.example.org/games/{row.id}"
+    linked = [i for i, line in enumerate(lines) if link in line]
+    assert len(linked) == 1 and "The whole story, day by day" in lines[linked[0]]
+    assert not any("games.example.org" in line for line in lines[:linked[0]])
+    await chat.session.stop()
+
+
+async def test_without_a_public_url_the_end_has_no_link(db_url):
+    chat, _ = await a_finished_game(db_url)
+    assert not any("/games/" in line for line in chat.all())
+    await chat.session.stop()
