@@ -103,7 +103,8 @@ class Games:
         if new_window:  # the ballot closes before the group hears the result
             await close_ballot(row, game, outcome)
             await close_keyboards(row)
-        await deliver_outcome(row, game, rest, urgent=new_window)  # a window's results
+        await deliver_outcome(row, game, rest, urgent=new_window,  # a window's results
+                              one_group_message=game.state.phase.kind == "ended")
         await silence_removed(row, [e.data["player"] for e in outcome.events
                                     if e.kind == "removed"])
         if game.state.phase.kind != "ended":  # after the game its rooms are only closed

@@ -126,3 +126,30 @@ async def test_without_a_public_url_the_end_has_no_link(db_url):
     chat, _ = await a_finished_game(db_url)
     assert not any("/games/" in line for line in chat.all())
     await chat.session.stop()
+
+
+async def test_the_end_of_a_game_is_at_most_three_group_messages(db_url):
+    from core.storage.models import Outbox
+
+    from .helpers import open_chat
+    from .test_admin import SCRIPT
+
+    chat = await open_chat(db_url, seed=11)
+    assert chat.session.service is not None
+    chat.session.service.games.public_url = "https://games.example.org"
+    lines = [line for line in SCRIPT.read_text(encoding="utf-8").splitlines()
+             if line.strip() and not line.startswith("#")]
+    for line in lines[:-1]:
+        await chat.session.feed(line)
+    before = await Outbox.all().order_by("-id").first()
+    await chat.session.feed(lines[-1])
+    row = await the_game()
+    assert row.status == "ended"
+    ending = await Outbox.filter(id__gt=before.id, private=False)
+    new_messages = [o.payload for o in ending
+                    if o.payload.get("kind") in (None, "post") and not o.payload.get("replace")]
+    assert 2 <= len(new_messages) <= 3, new_messages
+    summary = "\n".join(chat.all())
+    for name in ("Ann", "Bob", "Cid", "Dot", "Eve", "Fay", "Gus"):
+        assert f"{name} was" in summary
+    await chat.session.stop()
