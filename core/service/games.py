@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from core.engine import HOST_COMMANDS, Close, Command, Game, GameSetup, Outcome, Refused, Vote
 from core.engine.commands import MarkEarly
-from core.engine.messages import NOTED
+from core.engine.messages import NOTED, Ref
 from core.engine.registry import load_ruleset
 from core.storage.models import Deadline, GameRecord, Identity, LogEntry
 from core.story.archive import page_link
 from core.story.texts import ARCHIVE_LINK
+from core.story.texts import TITLE as STORY_TITLE
 
 from . import outbox
 from .ballots import close_ballot, open_ballot, tally
@@ -22,7 +23,7 @@ from .codec import command_to_json, encode
 from .deadlines import Deadlines, void
 from .delivery import deliver_outcome
 from .muting import silence_removed, unmute_the_dead
-from .payloads import PostPayload, post, text_part
+from .payloads import PicturePayload, PostPayload, part, post, text_part
 from .prompts import close_keyboards, offer_keyboards
 from .replies import Reply
 from .stored import encode_snapshot, relock, replayed, setup_to_json
@@ -116,6 +117,8 @@ class Games:
                 row.status = "ended"
                 await unmute_the_dead(row, game)
                 await close_teams(row)
+                await outbox.to_group(await row.chat, PicturePayload((part(
+                    STORY_TITLE, ruleset=Ref("ruleset", row.ruleset)),)), game=row)
                 if self.public_url:  # the whole story, once the game is over
                     await outbox.to_group(await row.chat, post(
                         ARCHIVE_LINK, link=page_link(self.public_url, row.id)), game=row)

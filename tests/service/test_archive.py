@@ -5,6 +5,7 @@ gone after `forget`; `nightfall games` and `nightfall archive`."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -146,10 +147,13 @@ async def test_the_end_of_a_game_is_at_most_three_group_messages(db_url):
     row = await the_game()
     assert row.status == "ended"
     ending = await Outbox.filter(id__gt=before.id, private=False)
-    new_messages = [o.payload for o in ending
-                    if o.payload.get("kind") in (None, "post") and not o.payload.get("replace")]
-    assert 2 <= len(new_messages) <= 3, new_messages
+    new_messages = [o.payload["kind"] for o in ending
+                    if o.payload["kind"] in ("post", "picture") and not o.payload.get("replace")]
+    assert new_messages == ["post", "picture", "post"]  # the summary, the picture, the link
     summary = "\n".join(chat.all())
     for name in ("Ann", "Bob", "Cid", "Dot", "Eve", "Fay", "Gus"):
         assert f"{name} was" in summary
+    [shown] = [line for line in chat.all() if "picture: " in line]
+    picture = Path(shown.split("picture: ", 1)[1])
+    assert picture.read_bytes().startswith(b"\x89PNG")  # the console shows the file's path
     await chat.session.stop()
