@@ -33,6 +33,7 @@ from core.engine import (
     Say,
     Vote,
 )
+from core.engine.events import Voted
 from core.engine.registry import available, load_ruleset
 from core.engine.ruleset import SetupError
 from core.i18n import Renderer
@@ -295,10 +296,10 @@ class _Runner(Expectations):
         if not self.show:
             return
         for event in outcome.events:
-            if event.kind == "voted":
-                target = event.data["target"]
+            if isinstance(event, Voted):
+                target = event.target
                 self.transcript.append(
-                    f"[vote] {self.game.name(event.data['voter'])} → "
+                    f"[vote] {self.game.name(event.voter)} → "
                     f"{'(withdrawn)' if target is None else self.game.name(target)}")
         for message in outcome.messages:
             audience = message.audience

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from core.engine import Act, Close, Game, GameSetup, Refused, Vote
+from core.engine.events import PhaseBegan
 from core.engine.ruleset import Ruleset
 
 MAX_WINDOWS = 400  # a game that has not ended by then is reported as stuck
@@ -145,7 +146,6 @@ def simulate(ruleset: Ruleset, players: int, games: int, seed: int = 0) -> Repor
 def _last_day(game: Game) -> int:
     for _command, outcome in reversed(game.log):
         for event in outcome.events:
-            phase = event.data.get("phase")
-            if event.kind == "phase" and phase.kind != "ended":
-                return int(phase.number)
+            if isinstance(event, PhaseBegan) and event.phase.kind != "ended":
+                return int(event.phase.number)
     return 1

@@ -31,9 +31,10 @@ from .commands import (
     Vote,
     Whisper,
 )
+from .events import Closed, ClosedEarly, Event, HostActed, Left, Removed, Voted
 from .ids import PlayerId
 from .messages import GROUP, N_, Ref, ToPlayer, player
-from .outcome import Event, GameSetup, Outcome
+from .outcome import GameSetup, Outcome
 from .phase import Phase
 from .refusals import Refused, refused_n
 from .rules import Rules
@@ -175,7 +176,7 @@ class Game(Table):
     def _perform_close(self, command: Close, _: None) -> None:
         if self.state.paused:
             return
-        self.event("closed", phase=self.state.phase)
+        self.record(Closed(self.state.phase))
         self.ruleset.close(self)
 
     def _perform_tick(self, command: Tick, _: None) -> None:
@@ -191,7 +192,7 @@ class Game(Table):
         guard = 0
         while (not s.paused and s.phase.kind != "ended"
                and self.ruleset.window_complete(self)):
-            self.event("closed_early", phase=s.phase)
+            self.record(ClosedEarly(s.phase))
             self.ruleset.close(self)
             guard += 1
             if guard > 50:
@@ -275,7 +276,7 @@ class Game(Table):
         s.votes.pop(voter.pid, None)  # re-insert: the order of votes is the order of last change
         if cmd.target is not None:
             s.votes[voter.pid] = cmd.target
-        self.event("voted", voter=voter.pid, target=cmd.target)
+        self.record(Voted(voter.pid, cmd.target))
         self.ruleset.after_vote(self, voter.pid)
 
     def _validate_leave(self, cmd: Leave) -> None:
@@ -284,7 +285,7 @@ class Game(Table):
 
     def _perform_leave(self, cmd: Leave, _: None) -> None:
         p = self.state.players[cmd.by]
-        self.event("left", player=p.pid)
+        self.record(Left(p.pid))
         self.remove(p, "left")
         self.ruleset.after_host_removal(self, p)
 
@@ -312,11 +313,12 @@ class Game(Table):
 
     def _perform_host(self, cmd: HostCommand, _: None) -> None:
         s = self.state
-        self.event("host", command=cmd.power,
-                   target=cmd.target if isinstance(cmd, Modkill)
-                   else cmd.seat if isinstance(cmd, Replace) else None,
-                   by=cmd.newcomer if isinstance(cmd, Replace) else None,
-                   minutes=cmd.minutes if isinstance(cmd, Extend) else 0)
+        self.record(HostActed(
+            cmd.power,
+            cmd.target if isinstance(cmd, Modkill) else cmd.seat if isinstance(cmd, Replace)
+            else None,
+            cmd.newcomer if isinstance(cmd, Replace) else None,
+            cmd.minutes if isinstance(cmd, Extend) else 0))
         s.host_log.append((s.phase.kind, s.phase.number, cmd.power))
         if isinstance(cmd, Pause):
             s.paused = True
@@ -333,7 +335,7 @@ class Game(Table):
             self.tell_n(GROUP, "The host changed the deadline by {count} minute.",
                         "The host changed the deadline by {count} minutes.", cmd.minutes)
         elif isinstance(cmd, Force):
-            self.event("closed", phase=s.phase)
+            self.record(Closed(s.phase))
             self.tell(GROUP, N_("The host closes the current phase."))
             self.ruleset.close(self)
         elif isinstance(cmd, Announce):
@@ -358,7 +360,7 @@ class Game(Table):
         p.cause = cause
         self.state.removals.append((p.pid, cause))
         self.state.votes.pop(p.pid, None)
-        self.event("removed", player=p.pid, cause=cause, role=p.role)
+        self.record(Removed(p.pid, cause, p.role))
         self.ruleset.on_removed(self, p, cause)
 
 

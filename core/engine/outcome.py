@@ -1,20 +1,15 @@
 """What a game starts from and what each accepted command leaves behind: the setup that
-replays a game, the events of its audit trail, and one command's outcome."""
+replays a game, and one command's outcome: the events of its audit trail (events.py)
+and the messages it tells."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
+from .events import Event
 from .ids import PlayerId, RoleId
 from .messages import Message
-
-
-class Event(NamedTuple):
-    """A fact that happened, in order; the audit trail of a game."""
-
-    kind: str
-    data: dict[str, Any]
 
 
 @dataclass(slots=True)

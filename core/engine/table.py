@@ -8,9 +8,17 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from .events import (
+    Counted,
+    Ended,
+    Event,
+    Learned,
+    PhaseBegan,
+    make_event,
+)
 from .ids import PlayerId
 from .messages import Audience, Message, Text
-from .outcome import Event, Outcome
+from .outcome import Outcome
 from .phase import ENDED, Phase
 from .state import GameState, Owed, canonical
 
@@ -21,8 +29,13 @@ class Table:
     state: GameState
     _out: Outcome
 
+    def record(self, event: Event) -> None:
+        """Add a fact to the audit trail of the command being applied."""
+        self._out.events.append(event)
+
     def event(self, kind: str, **data: Any) -> None:
-        self._out.events.append(Event(kind, data))
+        """Record an event of a declared kind by its name (see `events.make_event`)."""
+        self._out.events.append(make_event(kind, data))
 
     def tell(self, audience: Audience, key: str, **params: Any) -> None:
         self._out.messages.append(Message(audience, Text(key, params)))
@@ -46,16 +59,16 @@ class Table:
         s = self.state
         s.phase = phase
         s.acted = set()
-        self.event("phase", phase=phase)
+        self.record(PhaseBegan(phase))
 
     def end(self, winners: Sequence[str]) -> None:
         self.state.winners = list(winners)
         self.set_phase(ENDED)
-        self.event("ended", winners=tuple(winners))
+        self.record(Ended(tuple(winners)))
 
     def learn(self, observer: PlayerId, subject: PlayerId, value: str) -> None:
         self.state.learned.setdefault(observer, {})[subject] = value
-        self.event("learned", observer=observer, subject=subject, value=value)
+        self.record(Learned(observer, subject, value))
 
     def tally(self) -> dict[PlayerId, int]:
         """Weighted votes per living player (0 for those with none), plus extra weights.
@@ -77,7 +90,7 @@ class Table:
     def counted(self, votes: dict[PlayerId, int]) -> dict[PlayerId, int]:
         """Record the count that decides a vote as a `counted` event (the platforms show it
         as the ballot's final state, penalties and extra weights included); returns it."""
-        self.event("counted", votes=dict(votes))
+        self.record(Counted(dict(votes)))
         self.state.closed_count = dict(votes)
         return votes
 

@@ -4,6 +4,7 @@ under it, and its last version when the window closes."""
 from __future__ import annotations
 
 from core.engine import Game, Outcome
+from core.engine.events import Counted
 from core.engine.messages import Ref
 from core.storage.models import Ballot, GameRecord
 
@@ -52,7 +53,7 @@ async def close_ballot(row: GameRecord, game: Game, outcome: Outcome) -> None:
     counted (the result follows from them)."""
     if not await Ballot.exists(game_id=row.id, window=row.window):
         return
-    counted = next((e.data["votes"] for e in outcome.events if e.kind == "counted"), None)
+    counted = next((e.votes for e in outcome.events if isinstance(e, Counted)), None)
     more = () if counted is None else (tally_part(game, counted, final=True),)
     await outbox.to_group(await row.chat, BallotPayload(
         (part(texts.VOTE_CLOSED), *more), (), ballot_key(row)), game=row)

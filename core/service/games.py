@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from core.engine import HOST_COMMANDS, Close, Command, Game, GameSetup, Outcome, Refused, Vote
 from core.engine.commands import MarkEarly
+from core.engine.events import Closed, PhaseBegan, Removed
 from core.engine.messages import NOTED, Ref
 from core.engine.registry import load_ruleset
 from core.storage.models import Deadline, GameRecord, Identity, LogEntry
@@ -91,11 +92,11 @@ class Games:
                               events=[[e.kind, encode(e.data)] for e in outcome.events])
         row.snapshot = encode_snapshot(game)
         row.build = build_of(game.ruleset)
-        kinds = {e.kind for e in outcome.events}
         # a closing that leaves the phase as it was (a removal made someone owe a reaction,
         # such as naming the next mayor) still opens a new window: its own deadline, prompts
-        reopened = "closed" in kinds and game.state.phase.kind != "ended"
-        new_window = "phase" in kinds or reopened
+        reopened = any(isinstance(e, Closed) for e in outcome.events) \
+            and game.state.phase.kind != "ended"
+        new_window = reopened or any(isinstance(e, PhaseBegan) for e in outcome.events)
         noted = [m for m in outcome.messages if m.text.key == NOTED and m.audience.kind == "player"]
         rest = Outcome(outcome.events, [m for m in outcome.messages if m not in noted])
         if not refusal_as_reply:  # (a pressed button: its notice and keyboard say "noted")
@@ -106,8 +107,8 @@ class Games:
             await close_keyboards(row)
         await deliver_outcome(row, game, rest, urgent=new_window,  # a window's results
                               one_group_message=game.state.phase.kind == "ended")
-        await silence_removed(row, [e.data["player"] for e in outcome.events
-                                    if e.kind == "removed"])
+        await silence_removed(row, [e.player for e in outcome.events
+                                    if isinstance(e, Removed)])
         if game.state.phase.kind != "ended":  # after the game its rooms are only closed
             await sync_teams(row, game, teams_before)
         if new_window:

@@ -4,6 +4,9 @@ the side, what a check shows, the homunculi's chain of command (AL-FATHER), link
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId
 from core.engine.messages import N_
@@ -11,6 +14,15 @@ from core.engine.state import Player
 
 from .hooks import ROLES
 from .state import AlchemistsState
+
+
+@event_kind("succession")
+@dataclass(frozen=True, slots=True)
+class Succession(Event):
+    """A player takes over a role's line of succession (`role`: whose line, e.g. "father")."""
+
+    role: str
+    player: PlayerId
 
 TOWN, HOMUNCULI, ISHVALAN, CRIMSON, GREED = "town", "homunculi", "ishvalan", "crimson", "greed"
 SIDES = (TOWN, HOMUNCULI, ISHVALAN, CRIMSON, GREED)

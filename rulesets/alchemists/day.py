@@ -5,6 +5,9 @@ removals owe (pride's `take`). Roles add to it through the hooks: after the exec
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from core.engine.events import ClosedEarly, Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId
 from core.engine.messages import GROUP, N_, ToPlayer, player, side
@@ -16,6 +19,14 @@ from .common import side_of, state_of
 from .end import check_end
 from .hooks import AFTER_EXECUTIONS, DAY_BEGUN, DAY_CLOSED, REACTIONS
 from .night import begin_night
+
+
+@event_kind("dodged")
+@dataclass(frozen=True, slots=True)
+class Dodged(Event):
+    """A player escaped the execution by the Stone."""
+
+    player: PlayerId
 
 
 def begin_day(game: Game, number: int) -> None:
@@ -94,7 +105,7 @@ def close_if_early(game: Game) -> None:
     """AL-EARLY: the day closes at once when more than half of the living hold early votes;
     a vote, or a removal by day that leaves fewer living players, can make it so."""
     if game.state.phase.stage == "vote" and early_majority(game):
-        game.event("closed_early", phase=game.state.phase)
+        game.record(ClosedEarly(phase=game.state.phase))
         close_day(game)
 
 
@@ -172,7 +183,7 @@ def _execute(game: Game, pid: PlayerId, reveal: bool) -> bool:
     """Execute one player unless a dodge saves him; whether he was executed."""
     p = game.state.players[pid]
     if pid in state_of(game).dodging:
-        game.event("dodged", player=pid)
+        game.record(Dodged(player=pid))
         game.tell(GROUP, N_("{name} should have been executed, but escaped!"), name=player(pid))
         return False
     if reveal:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId
 from core.engine.messages import GROUP, N_, ToPlayer
@@ -9,6 +12,20 @@ from core.engine.state import Player
 
 from .common import STONE_SIDES, side_of, state_of
 from .hooks import BACKFIRE_DISCOUNTS
+
+
+@event_kind("stone")
+@dataclass(frozen=True, slots=True)
+class StonePassed(Event):
+    """The Stone has a new holder."""
+
+    holder: PlayerId
+
+
+@event_kind("stone_finished")
+@dataclass(frozen=True, slots=True)
+class StoneFinished(Event):
+    """The Stone is used up."""
 
 FINISHED_AT = 5  # AL-FINISHED: at this many living players or fewer
 
@@ -24,7 +41,7 @@ def give(game: Game, holder: Player | None) -> None:
     stone.pass_to = None
     if holder is None:
         return
-    game.event("stone", holder=holder.pid)
+    game.record(StonePassed(holder=holder.pid))
     game.tell(ToPlayer(holder.pid), N_("The Philosopher's Stone is yours. Each night you may "
                                         "use one of its powers besides your own; it may turn "
                                         "against you."))
@@ -68,7 +85,7 @@ def check_finished(game: Game) -> None:
         appear(game)
         return
     stone.finished = True
-    game.event("stone_finished")
+    game.record(StoneFinished())
 
 
 def backfires(game: Game, holder: Player, removals_at_night_start: int) -> bool:

@@ -5,6 +5,9 @@ AL-REPEAT. `stone.py` holds the rest of the Stone (appearance, passing on, the c
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId
 from core.engine.messages import N_, Ref, ToPlayer, player, role
@@ -18,6 +21,15 @@ from . import stone as stone_rules
 from .common import AT_NIGHT, check_result, side_of, state_of
 from .hooks import ACTION_NAMES, CHECKS
 from .night import NIGHT, STONE_ACTS, Effect, Night, NightStep, tonight
+
+
+@event_kind("backfire")
+@dataclass(frozen=True, slots=True)
+class Backfire(Event):
+    """The Stone turned against its holder."""
+
+    holder: PlayerId
+    action: str
 
 
 def _spec(action: str, targets: int = 1, self_ok: bool = True) -> ActionSpec:
@@ -106,7 +118,7 @@ def backfire(night: Night, it: Intent) -> None:
     """AL-BACKFIRE: a backfired action never has its normal effect; instead…"""
     holder = it.actor
     game = night.game
-    game.event("backfire", holder=holder, action=it.kind)
+    game.record(Backfire(holder=holder, action=it.kind))
     if it.kind == "check":
         night.tell_check(holder, it.targets[0], check_result(night.players[holder]))
     elif it.kind == "kill":

@@ -8,9 +8,12 @@ an earlier step (CH-LAPSE), with the two exceptions the rules name.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import IntEnum
 
+from core.engine.events import Event, event_kind
 from core.engine.game import Game
+from core.engine.ids import PlayerId
 from core.engine.messages import GROUP, N_, player
 from core.engine.night_order import NightOrder
 from core.engine.phase import Phase
@@ -20,6 +23,14 @@ from . import flavour
 from .hooks import MORNING_NEWS, MORNING_NOTES
 from .removal import announce_removal
 from .state import Night, changelings_state
+
+
+@event_kind("inactive")
+@dataclass(frozen=True, slots=True)
+class Inactive(Event):
+    """A player has not acted for too long."""
+
+    player: PlayerId
 
 
 class NightStep(IntEnum):
@@ -70,7 +81,7 @@ def begin_night(game: Game, number: int) -> None:
         for p in game.state.living():
             if "inactive" not in p.statuses and game.state.clock - p.last_active >= hours * 3600:
                 p.statuses.add("inactive")
-                game.event("inactive", player=p.pid)
+                game.record(Inactive(player=p.pid))
                 game.tell(GROUP, N_("{name} has been inactive too long and no longer counts "
                                     "until they act again."), name=player(p.pid))
     game.narrate(GROUP, flavour.NIGHT_FALLS, number=number)

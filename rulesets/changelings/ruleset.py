@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import GROUP, N_, NOTED, Ref, ToPlayer, player, role
@@ -49,6 +51,14 @@ from .vocabulary import (
     SIDE_NAMES,
     SIDES,
 )
+
+
+@event_kind("active")
+@dataclass(frozen=True, slots=True)
+class Active(Event):
+    """A player acted: his inactivity count starts again."""
+
+    player: PlayerId
 
 PASS = ActionSpec("pass", ALWAYS, targets=0)
 PONY_KINDS = tuple(KIND_NAMES)
@@ -256,7 +266,7 @@ class Changelings(Ruleset):
     def on_activity(self, game: Game, p: Player) -> None:
         if "inactive" in p.statuses:
             p.statuses.discard("inactive")
-            game.event("active", player=p.pid)
+            game.record(Active(player=p.pid))
 
     # ------------------------------------------------------------------ windows
     def window_complete(self, game: Game) -> bool:

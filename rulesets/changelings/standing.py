@@ -3,6 +3,9 @@ changelings' team, lovers (CH-LOVE) and the mayor's office (CH-MAYOR)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId
 from core.engine.messages import GROUP, N_, ToPlayer, player, role
@@ -11,6 +14,22 @@ from core.engine.state import Player
 from .hooks import CHANGELING_ROLES
 from .state import changelings_state
 from .vocabulary import CHANGELINGS, LOVERS, PONIES
+
+
+@event_kind("lovers")
+@dataclass(frozen=True, slots=True)
+class Lovers(Event):
+    """Two players are in love."""
+
+    pair: tuple[PlayerId, PlayerId]
+
+
+@event_kind("mayor")
+@dataclass(frozen=True, slots=True)
+class Mayor(Event):
+    """A player leads Ponyville now."""
+
+    player: PlayerId
 
 
 def is_changeling(p: Player) -> bool:
@@ -80,7 +99,7 @@ def make_lovers(game: Game, a: PlayerId, b: PlayerId) -> None:
         game.state.players[x].statuses.add("lover")
         game.tell(ToPlayer(x), N_("You have fallen in love with {partner}. If one of you "
                                    "leaves the game, the other follows."), partner=player(y))
-    game.event("lovers", pair=(a, b))
+    game.record(Lovers(pair=(a, b)))
 
 
 def mayor(game: Game) -> Player | None:
@@ -99,7 +118,7 @@ def take_office(game: Game, p: Player) -> None:
     p.statuses.discard("voiceless")
     state.successor = None
     state.tiebreak_pick = None
-    game.event("mayor", player=p.pid)
+    game.record(Mayor(player=p.pid))
     if game.state.phase.kind == "night":  # the morning post tells it after the losses
         state.night.new_mayor = p.pid
     else:

@@ -4,6 +4,9 @@ team (`roles/changeling.py`, `roles/queen.py`, `roles/liar.py`)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import N_, ToPlayer, player
@@ -17,6 +20,36 @@ from .night import NIGHT, NightStep
 from .standing import is_changeling, join_team, team, tell_team
 from .state import Night, changelings_state
 from .vocabulary import DUSK
+
+
+@event_kind("abduction_fixed")
+@dataclass(frozen=True, slots=True)
+class AbductionFixed(Event):
+    """The changelings agreed on whom they abduct tonight."""
+
+    target: PlayerId
+
+
+@event_kind("disagreed")
+@dataclass(frozen=True, slots=True)
+class Disagreed(Event):
+    """The changelings could not agree: nopony is abducted tonight."""
+
+
+@event_kind("exchanged")
+@dataclass(frozen=True, slots=True)
+class Exchanged(Event):
+    """A pony was exchanged and is a changeling now."""
+
+    player: PlayerId
+
+
+@event_kind("shielded")
+@dataclass(frozen=True, slots=True)
+class Shielded(Event):
+    """The abduction of this pony was stopped."""
+
+    target: PlayerId
 
 ABDUCT = ActionSpec("abduct", DUSK, harmful=True, slot="team", text_max=500)
 EXCHANGE = ActionSpec("exchange", DUSK, harmful=True, slot="team")
@@ -62,7 +95,7 @@ def agree(game: Game) -> None:
         return
     if len(choices) > 1:
         tell_team(game, N_("You did not agree on one target, so nothing happens tonight."))
-        game.event("disagreed")
+        game.record(Disagreed())
         return
     action, target_id = choices.pop()
     target = game.state.players[target_id]
@@ -74,7 +107,7 @@ def agree(game: Game) -> None:
         tell_team(game, N_("Something went wrong tonight: your plan failed."))
         return
     if target.pid in night.shielded:
-        game.event("shielded", target=target.pid)
+        game.record(Shielded(target=target.pid))
         return
     if action == "exchange":
         exchange(game, target)
@@ -82,7 +115,7 @@ def agree(game: Game) -> None:
     night.abduction = target.pid
     last = max((s for s in subs if s.targets[0] == target.pid), key=lambda s: s.seq)
     night.abduction_text = last.text
-    game.event("abduction_fixed", target=target.pid)
+    game.record(AbductionFixed(target=target.pid))
 
 
 def exchange(game: Game, target: Player) -> None:
@@ -100,7 +133,7 @@ def exchange(game: Game, target: Player) -> None:
     if turned_aside is not None and turned_aside(game, target):
         return
     target.role = RoleId("changeling")
-    game.event("exchanged", player=target.pid)
+    game.record(Exchanged(player=target.pid))
     game.narrate(ToPlayer(target.pid), flavour.EXCHANGED)
     tell_team(game, N_("The exchange worked: {name} is one of you now."),
               name=player(target.pid))

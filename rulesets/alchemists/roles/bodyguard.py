@@ -8,6 +8,7 @@ from core.engine.ids import RoleId
 from core.engine.messages import N_, ToPlayer, player
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
+from rulesets.alchemists.common import Succession
 
 from ..common import TOWN
 from ..hooks import AT_START, ON_REMOVED, Role, Team, register, register_team
@@ -49,7 +50,7 @@ def steps_up(game: Game, p: Player, cause: str) -> None:
         if guard.alive and guard.role == "bodyguard":
             guard.role = RoleId("xing")
             guard.counters["was_bodyguard"] = True
-            game.event("succession", role="xing", player=guard.pid)
+            game.record(Succession(role="xing", player=guard.pid))
             game.tell(ToPlayer(guard.pid), N_("The Xing Alchemist has fallen. You take his "
                                                "place: each night you may check one player."))
             return

@@ -13,6 +13,7 @@ from core.engine.refusals import Refused
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
+from rulesets.alchemists.common import Succession
 
 from .. import actions
 from ..common import AT_NIGHT, HOMUNCULI, father, homunculi, side_of, state_of
@@ -88,7 +89,7 @@ def father_falls(game: Game, p: Player, cause: str) -> None:
     if heir is not None:
         heir.role = RoleId("father")
         heir.counters["was_pride"] = True
-        game.event("succession", role="father", player=heir.pid)
+        game.record(Succession(role="father", player=heir.pid))
         game.tell(ToPlayer(heir.pid), N_("Father is dead. You are Father now: choose the "
                                           "homunculi's victim each night."))
         for h in homunculi(game):

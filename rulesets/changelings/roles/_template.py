@@ -13,6 +13,9 @@ whether that player was out and about (sent anything) that night.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import N_, ToPlayer, player
@@ -23,6 +26,16 @@ from core.engine.state import Player
 from ..hooks import ACTION_CHECKS, define_role, duty
 from ..night import NIGHT, NightStep, subs_for
 from ..vocabulary import DUSK, PONIES
+
+
+@event_kind("watched")
+@dataclass(frozen=True, slots=True)
+class Watched(Event):
+    """The owl watched a player (the template's example event)."""
+
+    owl: PlayerId
+    target: PlayerId
+    busy: bool
 
 # 1. The role's actions: the id, the window stages it may be sent in (vocabulary.py), and
 #    what it accepts (`ActionSpec`: targets, self_ok, harmful, slot, text_max, takes_role).
@@ -58,7 +71,7 @@ def watch(game: Game) -> None:
         target = game.state.players[sub.targets[0]]
         busy = any(other.actor == target.pid and other.action != "pass"
                    for other in game.state.subs.values())
-        game.event("watched", owl=sub.actor, target=target.pid, busy=busy)
+        game.record(Watched(owl=sub.actor, target=target.pid, busy=busy))
         key = (N_("{name} was out and about tonight.") if busy
                else N_("{name} stayed at home tonight."))
         game.tell(ToPlayer(sub.actor), key, name=player(target.pid))

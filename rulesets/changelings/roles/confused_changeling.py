@@ -5,8 +5,11 @@ or the team tries to abduct him, he flees."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from core.engine.events import Event, event_kind
 from core.engine.game import Game
-from core.engine.ids import RoleId
+from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import N_, ToPlayer
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
@@ -15,6 +18,22 @@ from ..hooks import ABDUCTED, CHECKED, EXCHANGED, SHOWN_AS, define_role
 from ..standing import join_team
 from ..state import changelings_state
 from ..vocabulary import PONIES
+
+
+@event_kind("awakened")
+@dataclass(frozen=True, slots=True)
+class Awakened(Event):
+    """The confused changeling learned what he is."""
+
+    player: PlayerId
+
+
+@event_kind("turned")
+@dataclass(frozen=True, slots=True)
+class Turned(Event):
+    """The confused changeling's target turned."""
+
+    player: PlayerId
 
 ROLE = define_role(
     RoleSpec(RoleId("confused_changeling"), PONIES),
@@ -27,7 +46,7 @@ SHOWN_AS[RoleId("confused_changeling")] = RoleId("pony")
 
 def awaken(game: Game, p: Player) -> None:
     p.role = RoleId("changeling")
-    game.event("awakened", player=p.pid)
+    game.record(Awakened(player=p.pid))
     game.tell(ToPlayer(p.pid), N_("You wake up: you were a changeling all along! You now play "
                                    "with the changelings."))
     join_team(game, p)
@@ -47,7 +66,7 @@ def checked(game: Game, target: Player, by_researcher: bool) -> None:
         target.counters["turned"] = True
         night.turned_now.add(target.pid)
         night.team_fails = True
-        game.event("turned", player=target.pid)
+        game.record(Turned(player=target.pid))
     else:
         awaken(game, target)
 

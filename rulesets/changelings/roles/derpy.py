@@ -3,8 +3,11 @@ cannot vote and is not counted) unless he is the mayor."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from core.engine.events import Event, event_kind
 from core.engine.game import Game
-from core.engine.ids import RoleId
+from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import GROUP, N_, player, role
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
@@ -13,6 +16,22 @@ from ..hooks import ABDUCTED, BANISHED, MORNING_NEWS, define_role
 from ..standing import passive_works
 from ..state import changelings_state
 from ..vocabulary import PONIES
+
+
+@event_kind("escaped")
+@dataclass(frozen=True, slots=True)
+class Escaped(Event):
+    """Derpy escaped (her role is shown to the group)."""
+
+    player: PlayerId
+
+
+@event_kind("released")
+@dataclass(frozen=True, slots=True)
+class Released(Event):
+    """Derpy was let go by the changelings."""
+
+    player: PlayerId
 
 ROLE = define_role(
     RoleSpec(RoleId("derpy"), PONIES),
@@ -36,7 +55,7 @@ def escapes(p: Player) -> bool:
 def escape_banishment(game: Game, p: Player) -> bool:
     if not escapes(p):
         return False
-    game.event("escaped", player=p.pid)
+    game.record(Escaped(player=p.pid))
     game.tell(GROUP, N_("{name} trips over their own hooves and escapes the banishment! "
                         "{name} is revealed as {role} and has lost their voice."),
               name=player(p.pid), role=role("derpy"))
@@ -48,7 +67,7 @@ def escape_abduction(game: Game, p: Player) -> bool:
     if not escapes(p):
         return False
     changelings_state(game).night.released.append(p.pid)
-    game.event("released", player=p.pid)
+    game.record(Released(player=p.pid))
     return True
 
 

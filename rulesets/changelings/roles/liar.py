@@ -3,6 +3,9 @@ counts) he picks a special pony role that the researcher sees when checking him 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import N_, ToPlayer, role
@@ -15,6 +18,15 @@ from ..night import NIGHT, NightStep, subs_for
 from ..state import changelings_state
 from ..team import ACTIONS
 from ..vocabulary import CHANGELINGS, DUSK, PONIES
+
+
+@event_kind("faked")
+@dataclass(frozen=True, slots=True)
+class Faked(Event):
+    """The liar chose the role he shows to checks tonight."""
+
+    liar: PlayerId
+    role: RoleId | None
 
 FAKE = ActionSpec("fake", DUSK, targets=0, takes_role=True)
 duty("dusk", FAKE)
@@ -50,7 +62,7 @@ def fake_a_role(game: Game) -> None:
         liar = game.state.players[sub.actor]
         liar.counters["fake"] = sub.role
         liar.counters["fake_night"] = changelings_state(game).night.number
-        game.event("faked", liar=liar.pid, role=sub.role)
+        game.record(Faked(liar=liar.pid, role=sub.role))
         game.tell(ToPlayer(liar.pid), N_("From now on the Researcher sees you as: {role}."),
                   role=role(sub.role or ""))
 

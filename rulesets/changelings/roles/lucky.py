@@ -3,6 +3,9 @@ the fanatic (step 10 at night, at once by day), someone else drawn at random suf
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import N_, ToPlayer
@@ -14,6 +17,15 @@ from ..night import NIGHT, NightStep
 from ..standing import partner_of, passive_works, team
 from ..state import changelings_state
 from ..vocabulary import PONIES
+
+
+@event_kind("luck")
+@dataclass(frozen=True, slots=True)
+class Luck(Event):
+    """Lucky's luck struck somebody else."""
+
+    lucky: PlayerId
+    victim: PlayerId
 
 ROLE = define_role(
     RoleSpec(RoleId("lucky"), PONIES),
@@ -36,7 +48,7 @@ def redirect_luck(game: Game, lucky: Player, why: str, actor: PlayerId,
         return None
     victim = game.rng.choice(pool)
     lucky.counters["luck_spent"] = True
-    game.event("luck", lucky=lucky.pid, victim=victim.pid)
+    game.record(Luck(lucky=lucky.pid, victim=victim.pid))
     game.tell(ToPlayer(lucky.pid), N_("Luck is on your side: someone else suffered your fate."))
     if why != "abducted":
         game.remove(victim, why)

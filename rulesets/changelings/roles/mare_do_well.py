@@ -3,8 +3,11 @@ votes in the next day's vote (two when more than 12 players count, CH-COUNT, els
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from core.engine.events import Event, event_kind
 from core.engine.game import Game
-from core.engine.ids import RoleId
+from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import GROUP, N_, player
 from core.engine.ruleset import ActionSpec, RoleSpec
 
@@ -14,6 +17,15 @@ from ..standing import is_counted
 from ..state import changelings_state
 from ..vocabulary import NIGHT as WHOLE_NIGHT
 from ..vocabulary import PONIES
+
+
+@event_kind("letter")
+@dataclass(frozen=True, slots=True)
+class Letter(Event):
+    """Mare Do Well's letter weighs on a player's next vote count."""
+
+    target: PlayerId
+    weight: int
 
 LETTER = ActionSpec("letter", WHOLE_NIGHT, harmful=True, text_max=500)
 duty("dawn", LETTER)
@@ -38,7 +50,7 @@ def write_letter(game: Game) -> None:
         counted = sum(1 for p in game.state.players.values() if is_counted(p))
         weight = 2 if counted > 12 else 1
         state.letter = (target.pid, weight, sub.text)
-        game.event("letter", target=target.pid, weight=weight)
+        game.record(Letter(target=target.pid, weight=weight))
 
 
 @MORNING_NOTES.add

@@ -3,6 +3,9 @@ she prevents a foreseen abduction or pranks a player out of the game."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import N_, ToPlayer, player
@@ -18,6 +21,14 @@ from ..state import changelings_state
 from ..team import call_off_abduction
 from ..vocabulary import DAWN, PONIES
 from ..vocabulary import NIGHT as WHOLE_NIGHT
+
+
+@event_kind("prevented")
+@dataclass(frozen=True, slots=True)
+class Prevented(Event):
+    """Pinkie Sense stopped an abduction."""
+
+    target: PlayerId
 
 PREVENT = ActionSpec("prevent", DAWN, targets=0, slot="pinkie")
 PRANK = ActionSpec("prank", WHOLE_NIGHT, self_ok=False, harmful=True, slot="pinkie")
@@ -77,7 +88,7 @@ def prevent_or_prank(game: Game) -> None:
             if night.abduction is not None and not is_changeling(
                     game.state.players[night.abduction]):
                 pinkie.counters["prevent_used"] = True
-                game.event("prevented", target=night.abduction)
+                game.record(Prevented(target=night.abduction))
                 call_off_abduction(night)
                 game.tell(ToPlayer(pinkie.pid), N_("You stopped the abduction in time!"))
         else:

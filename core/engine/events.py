@@ -1,0 +1,159 @@
+"""What happened in a game, as typed records: one frozen dataclass per kind of event.
+
+An event is the audit trail's unit (the service stores it beside the command that caused it,
+the scenario runner and the story of a finished game read it). Each kind is declared once,
+where it happens: the engine's own here, a rule set's in the module of the role or rule that
+causes it, with `@event_kind("name")`. A rule set records one with `game.record(Escaped(p))`;
+`game.event("escaped", player=p)` builds the same record by its kind's name and fails for a
+kind nobody declared or a field it does not have, so a typo never reaches the log.
+
+The stored form stays `[kind, data]` (see `Event.data`), so logs written before the kinds were
+typed read the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, TypeVar
+
+from .ids import PlayerId
+from .phase import Phase
+
+E = TypeVar("E", bound="Event")
+
+#: every declared kind, by its name
+EVENT_KINDS: dict[str, type[Event]] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A fact that happened, in order. Subclasses name their `kind` with `event_kind`."""
+
+    kind: ClassVar[str] = ""
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The event's fields by name: its stored form beside `kind`."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def event_kind(kind: str) -> Callable[[type[E]], type[E]]:
+    """Declare a kind of event. Declaring it again with the same fields (a rule set copied
+    under another name, as the add-a-role test does) is harmless; with other fields it is a
+    mistake that would make two rule sets' logs disagree."""
+
+    def declare(cls: type[E]) -> type[E]:
+        known = EVENT_KINDS.get(kind)
+        if known is not None and _field_names(known) != _field_names(cls):
+            raise TypeError(f"event kind {kind!r} is declared twice with different fields: "
+                            f"{known.__qualname__} and {cls.__qualname__}")
+        cls.kind = kind
+        EVENT_KINDS[kind] = cls
+        return cls
+
+    return declare
+
+
+def _field_names(cls: type[Event]) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
+
+
+def make_event(kind: str, data: Mapping[str, Any]) -> Event:
+    """The record of a declared kind with these fields (TypeError for a missing or unknown
+    field, KeyError for a kind nobody declared)."""
+    try:
+        cls = EVENT_KINDS[kind]
+    except KeyError:
+        raise KeyError(f"no event kind {kind!r} is declared (see core/engine/events.py)") \
+            from None
+    return cls(**data)
+
+
+# ---------------------------------------------------------------------- the engine's own
+@event_kind("phase")
+@dataclass(frozen=True, slots=True)
+class PhaseBegan(Event):
+    """A new phase (or window) began."""
+
+    phase: Phase
+
+
+@event_kind("closed")
+@dataclass(frozen=True, slots=True)
+class Closed(Event):
+    """The window's deadline passed (or the host forced it)."""
+
+    phase: Phase
+
+
+@event_kind("closed_early")
+@dataclass(frozen=True, slots=True)
+class ClosedEarly(Event):
+    """The window closed before its deadline: everybody who had to act has."""
+
+    phase: Phase
+
+
+@event_kind("voted")
+@dataclass(frozen=True, slots=True)
+class Voted(Event):
+    """A vote was cast (`target` None: withdrawn)."""
+
+    voter: PlayerId
+    target: PlayerId | None
+
+
+@event_kind("counted")
+@dataclass(frozen=True, slots=True)
+class Counted(Event):
+    """The votes that decided a window, by target."""
+
+    votes: dict[PlayerId, int]
+
+
+@event_kind("removed")
+@dataclass(frozen=True, slots=True)
+class Removed(Event):
+    """A player left the game: `cause` says how, `role` what he was."""
+
+    player: PlayerId
+    cause: str
+    role: str
+
+
+@event_kind("left")
+@dataclass(frozen=True, slots=True)
+class Left(Event):
+    """A player left of his own accord (/flee)."""
+
+    player: PlayerId
+
+
+@event_kind("learned")
+@dataclass(frozen=True, slots=True)
+class Learned(Event):
+    """A player learned something about another (a check's result)."""
+
+    observer: PlayerId
+    subject: PlayerId
+    value: Any
+
+
+@event_kind("host")
+@dataclass(frozen=True, slots=True)
+class HostActed(Event):
+    """The host used one of his powers."""
+
+    command: str
+    target: PlayerId | None
+    by: str | None
+    minutes: int
+
+
+@event_kind("ended")
+@dataclass(frozen=True, slots=True)
+class Ended(Event):
+    """The game is decided: the winning sides."""
+
+    winners: tuple[str, ...]
