@@ -23,7 +23,7 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-async def wait_healthy(url: str, timeout: float = 20.0) -> dict:
+async def wait_healthy(url: str, timeout: float = 60.0) -> dict:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     async with aiohttp.ClientSession() as http:
