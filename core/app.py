@@ -23,7 +23,7 @@ async def serve(settings: Settings) -> None:
     defaults = settings.defaults
     runtime = Runtime(settings.database.url, build_adapters(settings),
                       defaults=GameDefaults(defaults.language, defaults.pace, defaults.timezone,
-                                            defaults.give_up_hours))
+                                            defaults.give_up_hours, settings.http.public_url))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

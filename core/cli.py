@@ -191,6 +191,43 @@ def forget(user: str, db: str | None, config_path: Path | None) -> None:
     click.echo(f"forgotten; {count} finished game(s) scrubbed")
 
 
+@main.command()
+@DB_OPTION
+@CONFIG_OPTION
+def games(db: str | None, config_path: Path | None) -> None:
+    """Every game with its id (for export and archive), rule set, status, chat and players."""
+    from core.story.archive import game_list
+
+    for g in _admin(_database(db, config_path), game_list):
+        click.echo(f"{g['id']:>6}  {g['ruleset']:12} {g['status']:10} {g['players']:>3} "
+                   f"players  {g['created_at']}  {g['chat']}")
+
+
+@main.command()
+@click.argument("game_id", type=int)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The HTML file to write.")
+@click.option("--locale", default=None, help="de, ru or en (default: the chat's language).")
+@DB_OPTION
+@CONFIG_OPTION
+def archive(game_id: int, output: Path, locale: str | None, db: str | None,
+            config_path: Path | None) -> None:
+    """A finished game's archive page as one HTML file (the page the HTTP server serves)."""
+    from core.admin import AdminError
+    from core.story.archive import archived
+    from core.story.page import archive_page
+
+    async def page() -> str:
+        found = await archived(game_id)
+        if found is None:
+            raise AdminError(f"game {game_id} is unknown or not over: its story is secret "
+                             "until it ends")
+        return archive_page(found.story, locale or found.locale, found.team_chats)
+
+    output.write_text(_admin(_database(db, config_path), page), encoding="utf-8")
+    click.echo(f"wrote {output}")
+
+
 # what the installed adapters add (the console adapter: `demo` and `play`)
 for _plugin in adapter_plugins().values():
     for _command in _plugin.commands:

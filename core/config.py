@@ -135,11 +135,14 @@ class MatrixSettingsSection(Section):
 
 
 class HttpSettings(Section):
-    """The health and metrics endpoint (off by default)."""
+    """The health and metrics endpoint and the finished games' archive pages (off by
+    default). `public_url` is where people reach this server (behind a proxy, say
+    https://games.example.org): the end of a game links its page there; empty, no link."""
 
     enabled: bool = False
     listen: str = "127.0.0.1"
     port: int = Field(default=9464, ge=0, le=65535)
+    public_url: str = ""
 
 
 class LogSettings(Section):

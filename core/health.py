@@ -16,6 +16,7 @@ from tortoise import connections
 
 from core.service.runtime import Runtime
 from core.storage.models import GameRecord, Outbox
+from core.story.web import add_archive_routes
 
 log = logging.getLogger(__name__)
 STALE_LOOP = 30.0  # seconds without a scheduler round: the loop is stuck
@@ -96,6 +97,7 @@ class HealthServer:
         app = web.Application()
         app.router.add_get("/healthz", self._healthz)
         app.router.add_get("/metrics", self._metrics)
+        add_archive_routes(app)  # the finished games' pages (core/story/web.py)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.listen, self.port)

@@ -3,10 +3,12 @@
 edited in place is printed again, its keyboard only when it changed. It remembers the newest
 keyboard offered in the group and to each person (in its store, so a restart keeps them),
 so that `Ann: [Bob]` can press a button by its label. A ballot is printed as a keyboard: a
-terminal has no polls."""
+terminal has no polls. A picture is written to a file and its path printed."""
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
 from typing import TextIO
 
 from core.service.adapter_store import AdapterStore
@@ -15,6 +17,7 @@ from core.service.ports import (
     ButtonOut,
     ChatRef,
     Keyboard,
+    Picture,
     Post,
     RateLimits,
     Reader,
@@ -42,6 +45,7 @@ class ConsoleAdapter:
         self.keyboards: dict[str, tuple[ButtonOut, ...]] = {}
         self.transcript: list[str] = []
         self.store: AdapterStore | None = None
+        self.pictures: Path | None = None  # where pictures are written (a temporary folder)
 
     async def start(self, handle: Handler, store: AdapterStore) -> None:
         """The console reads its script itself (see session.py): only the keyboards shown
@@ -55,6 +59,14 @@ class ConsoleAdapter:
 
     async def send_post(self, post: Post) -> None:
         self._show(post.to, post.text)
+
+    async def send_picture(self, picture: Picture) -> None:
+        """A terminal shows no images: the picture goes to a file, its path is printed."""
+        if self.pictures is None:
+            self.pictures = Path(tempfile.mkdtemp(prefix="nightfall-pictures-"))
+        path = self.pictures / f"{picture.outbox_id}-{picture.name}"
+        path.write_bytes(picture.image)
+        self._show(picture.to, f"{picture.text}\npicture: {path}")
 
     async def send_ballot(self, ballot: Ballot) -> None:
         self._show(ballot.to, ballot.text)

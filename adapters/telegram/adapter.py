@@ -28,6 +28,7 @@ from core.service.ports import (
     LoginRefused,
     Outgoing,
     PermanentError,
+    Picture,
     Post,
     RateLimits,
     Reader,
@@ -263,6 +264,13 @@ class TelegramAdapter:
     async def send_ballot(self, ballot: Ballot) -> None:
         """A ballot is an inline keyboard under the question (its last version drops it)."""
         await self._send(ballot, keyboard(ballot.options, self.username))
+
+    async def send_picture(self, picture: Picture) -> None:
+        """A picture is a photo (`sendPhoto`, the file uploaded) with its caption."""
+        to = picture.to
+        assert self.sender is not None, "telegram: sending before start"
+        await self.sender.send_photo(picture, self._chat_of(to),
+                                     isinstance(to, Reader) and not to.user.anonymous)
 
     async def send_keyboard(self, board: Keyboard) -> None:
         await self._send(board, keyboard(board.buttons, self.username))

@@ -21,6 +21,7 @@ GROUP_COMMANDS = (
     ("roles", N_("The roles of this game")),
     ("role", N_("What a role does: /role NAME")),
     ("nextgame", N_("Tell me when the next game opens")),
+    ("stats", N_("Finished games: mine, or /stats group")),
     ("flee", N_("Leave the running game")),
     ("language", N_("Language of this chat: de, ru or en")),
     ("help", N_("All commands")),

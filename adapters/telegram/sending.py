@@ -18,18 +18,19 @@ from __future__ import annotations
 import contextlib
 import logging
 
-from telegram import Bot, InlineKeyboardMarkup
+from telegram import Bot, InlineKeyboardMarkup, InputFile
 from telegram.constants import MessageLimit
 from telegram.error import TelegramError, TimedOut
 
 from core.service.adapter_store import AdapterStore
-from core.service.ports import ChatRef, Outgoing, TransientError, UnknownOutcome
+from core.service.ports import ChatRef, Outgoing, Picture, TransientError, UnknownOutcome
 
 from .errors import not_editable, not_modified, translate_error
 from .refs import chat_ids
 
 log = logging.getLogger(__name__)
 
+CAPTION_MAX = MessageLimit.CAPTION_LENGTH  # 1,024
 UNKNOWN_PART = 0  # a part whose post got no answer: it may be there, its id is unknown
 
 
@@ -68,6 +69,20 @@ class Sender:
                 await self._version(chat, message.replace, chunks, markup)
             else:
                 await self._post_all(chat, str(message.outbox_id), chunks, markup)
+        except TelegramError as err:
+            raise translate_error(err, private) from err
+
+    async def send_photo(self, picture: Picture, chat: ChatRef, private: bool) -> None:
+        """The picture as a photo; its caption cut at Telegram's 1,024 characters. A photo
+        whose upload timed out may have arrived: it is not sent again."""
+        chat_id, thread = chat_ids(chat)
+        caption = picture.text if len(picture.text) <= CAPTION_MAX \
+            else picture.text[:CAPTION_MAX - 1] + "…"
+        try:
+            await self.bot.send_photo(chat_id, InputFile(picture.image, picture.name),
+                                      caption=caption or None, message_thread_id=thread)
+        except TimedOut as err:
+            raise UnknownOutcome(str(err)) from err
         except TelegramError as err:
             raise translate_error(err, private) from err
 

@@ -34,6 +34,7 @@ from .ports import (
     Order,
     Outgoing,
     PermanentError,
+    Picture,
     Post,
     Silence,
     TeamRoom,
@@ -58,6 +59,13 @@ async def hand_to(adapter: Adapter, item: Outgoing | Order) -> None:
             await adapter.send_ballot(item)
         case Keyboard():
             await adapter.send_keyboard(item)
+        case Picture():
+            send_picture = getattr(adapter, "send_picture", None)
+            if send_picture is None:  # an adapter that shows no pictures: the caption
+                await adapter.send_post(Post(item.outbox_id, item.to, item.text, None,
+                                             item.urgent))
+            else:
+                await send_picture(item)
         case Silence():
             await adapter.silence(item)
         case TeamRoom():

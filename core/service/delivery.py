@@ -12,13 +12,22 @@ from .stored import seat_identities
 
 
 async def deliver_outcome(row: GameRecord, game: Game, outcome: Outcome,
-                          urgent: bool = False) -> None:
+                          urgent: bool = False, one_group_message: bool = False) -> None:
     """The engine's messages to their readers; `urgent` ones (the opening's role cards, what
     a closed window decided) notify where a platform keeps a bot's messages quiet, the rest
-    (what answers a command in the middle of a window) does not."""
+    (what answers a command in the middle of a window) does not. With `one_group_message`
+    (the end of a game: its result, every role, who left when) the group's texts go out as
+    one message of many paragraphs, which a platform splits only at its length limit."""
     seats = await seat_identities(row)
     host = await Identity.get(id=row.host_id)
     chat = await row.chat
+    if one_group_message:
+        told = [message_part(m) for m in outcome.messages if m.audience.kind == "group"]
+        if told:
+            await outbox.to_group(chat, PostPayload(tuple(told), urgent=urgent,
+                                                    seq=row.version), game=row)
+        outcome = Outcome(outcome.events,
+                          [m for m in outcome.messages if m.audience.kind != "group"])
     for message in outcome.messages:
         payload = PostPayload((message_part(message),), urgent=urgent,
                               seq=row.version)  # the command behind it

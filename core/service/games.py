@@ -9,9 +9,12 @@ from __future__ import annotations
 from core.engine import HOST_COMMANDS, Close, Command, Game, GameSetup, Outcome, Refused, Vote
 from core.engine.commands import MarkEarly
 from core.engine.events import Closed, PhaseBegan, Removed
-from core.engine.messages import NOTED
+from core.engine.messages import NOTED, Ref
 from core.engine.registry import load_ruleset
 from core.storage.models import Deadline, GameRecord, Identity, LogEntry
+from core.story.archive import page_link
+from core.story.texts import ARCHIVE_LINK
+from core.story.texts import TITLE as STORY_TITLE
 
 from . import outbox
 from .ballots import close_ballot, open_ballot, tally
@@ -21,7 +24,7 @@ from .codec import command_to_json, encode
 from .deadlines import Deadlines, void
 from .delivery import deliver_outcome
 from .muting import silence_removed, unmute_the_dead
-from .payloads import PostPayload, text_part
+from .payloads import PicturePayload, PostPayload, part, post, text_part
 from .prompts import close_keyboards, offer_keyboards
 from .replies import Reply
 from .stored import encode_snapshot, relock, replayed, setup_to_json
@@ -31,8 +34,9 @@ from .teams import close_teams, sync_teams
 class Games:
     """The engine games this process holds, kept in step with the database."""
 
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: Clock, public_url: str = "") -> None:
         self.clock = clock
+        self.public_url = public_url  # where a finished game's archive page will be
         self.deadlines = Deadlines(clock)
         self.cache: dict[int, tuple[int, Game]] = {}
 
@@ -101,7 +105,8 @@ class Games:
         if new_window:  # the ballot closes before the group hears the result
             await close_ballot(row, game, outcome)
             await close_keyboards(row)
-        await deliver_outcome(row, game, rest, urgent=new_window)  # a window's results
+        await deliver_outcome(row, game, rest, urgent=new_window,  # a window's results
+                              one_group_message=game.state.phase.kind == "ended")
         await silence_removed(row, [e.player for e in outcome.events
                                     if isinstance(e, Removed)])
         if game.state.phase.kind != "ended":  # after the game its rooms are only closed
@@ -113,6 +118,11 @@ class Games:
                 row.status = "ended"
                 await unmute_the_dead(row, game)
                 await close_teams(row)
+                await outbox.to_group(await row.chat, PicturePayload((part(
+                    STORY_TITLE, ruleset=Ref("ruleset", row.ruleset)),)), game=row)
+                if self.public_url:  # the whole story, once the game is over
+                    await outbox.to_group(await row.chat, post(
+                        ARCHIVE_LINK, link=page_link(self.public_url, row.id)), game=row)
             else:
                 await self.window_opened(row, game)
         elif isinstance(command, HOST_COMMANDS):

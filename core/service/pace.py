@@ -20,6 +20,7 @@ class GameDefaults:
     pace: str = "quick"
     timezone: str = DEFAULT_TZ
     give_up_hours: float = 24.0  # a game whose group stays unreachable this long is cancelled
+    public_url: str = ""  # where the archive pages are served; the end of a game links there
 
 
 def valid_timezone(name: str) -> bool:

@@ -91,6 +91,16 @@ class KeyboardPayload:
 
 
 @dataclass(frozen=True, slots=True)
+class PicturePayload:
+    """The picture of the row's finished game, with a caption; drawn when delivered. It is
+    never edited (`replace` is there for what every message kind is asked)."""
+
+    parts: tuple[Part, ...]
+    urgent: bool = False
+    replace: None = None
+
+
+@dataclass(frozen=True, slots=True)
 class SilencePayload:
     user: str  # the person's ref
     muted: bool
@@ -105,7 +115,7 @@ class TeamPayload:
     closed: bool = False
 
 
-TextPayload = PostPayload | BallotPayload | KeyboardPayload
+TextPayload = PostPayload | BallotPayload | KeyboardPayload | PicturePayload
 Payload = TextPayload | SilencePayload | TeamPayload
 ORDERS = (SilencePayload, TeamPayload)  # rows that change a chat rather than post to it
 
@@ -152,6 +162,9 @@ def to_json(payload: Payload) -> dict[str, Any]:
         return {"kind": "keyboard", "parts": _parts_json(payload.parts),
                 "buttons": [b.to_json() for b in payload.buttons],
                 "replace": payload.replace, "urgent": payload.urgent}
+    if isinstance(payload, PicturePayload):
+        return {"kind": "picture", "parts": _parts_json(payload.parts),
+                "urgent": payload.urgent}
     if isinstance(payload, SilencePayload):
         return {"kind": "silence", "user": payload.user, "muted": payload.muted}
     return {"kind": "team", "key": payload.key, "title": payload.title,
@@ -172,6 +185,8 @@ def from_json(data: Mapping[str, Any]) -> Payload:
     if kind == "keyboard":
         return KeyboardPayload(_parts(data["parts"]), _buttons(data["buttons"]),
                                data.get("replace"), bool(data.get("urgent")))
+    if kind == "picture":
+        return PicturePayload(_parts(data["parts"]), bool(data.get("urgent")))
     if kind == "silence":
         return SilencePayload(str(data["user"]), bool(data["muted"]))
     if kind == "team":

@@ -175,7 +175,22 @@ class Keyboard:
     urgent: bool = False
 
 
-Outgoing = Post | Ballot | Keyboard
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """An image with a caption (`text`), to a group or one person: the story of a finished
+    game. `image` is PNG bytes, `name` its file name where a platform wants one. An adapter
+    without `send_picture` is handed the caption as a `Post` instead."""
+
+    outbox_id: int
+    to: ChatRef | Reader
+    image: bytes
+    text: str
+    name: str = "story.png"
+    replace: str | None = None
+    urgent: bool = False
+
+
+Outgoing = Post | Ballot | Keyboard | Picture
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from .payloads import (
     BallotPayload,
     KeyboardPayload,
     Part,
+    PicturePayload,
     PostPayload,
     SilencePayload,
     StoredButton,
@@ -25,6 +26,7 @@ from .payloads import (
     from_json,
     text_part,
 )
+from .pictures import story_picture
 from .ports import (
     Adapter,
     Ballot,
@@ -63,6 +65,8 @@ async def render(row: Outbox, prefix: str = "/") -> Outgoing | Order:
                         tuple(UserRef(ref) for ref in payload.members), payload.closed)
     to = await destination(row)
     text = "\n\n".join(render_part(renderer, p) for p in payload.parts)
+    if isinstance(payload, PicturePayload):
+        return await story_picture(row, to, text, renderer.locale, payload.urgent)
     if isinstance(payload, BallotPayload):
         assert isinstance(to, ChatRef), "a ballot is the group's"
         return Ballot(row.id, to, text, buttons_out(renderer, payload.options),

@@ -27,6 +27,7 @@ from core.storage.models import (
 )
 
 from . import outbox, situations, texts
+from .archive_setting import archive_chats_command
 from .clock import Clock
 from .confirm import KINDS as CONFIRMATIONS
 from .confirm import Confirmations
@@ -42,6 +43,7 @@ from .prompts import second_pick, show_choice
 from .reach import Reach
 from .rendering import personal_text
 from .replies import Reply
+from .stats import stats_command
 from .stored import locked_game, seat_identities
 
 log = logging.getLogger(__name__)
@@ -61,7 +63,7 @@ class GameService:
         # service renders at once (a pressed button's notice); the outbox asks the adapter
         self.command_prefixes = dict(command_prefixes or {})
         self.defaults = defaults or GameDefaults()
-        self.games = Games(clock)
+        self.games = Games(clock, self.defaults.public_url)
         self.lobby = Lobby(self)
         self.private = PrivateChats(self)
         self.reach = Reach(self)
@@ -293,6 +295,12 @@ class GameService:
     async def _group_command(self, word: str, rest: str, chat: Chat, person: Identity,
                              admin: bool, mentioned: Mentioned = ()) -> None:
         if await self.lobby.handle(word, rest, chat, person, admin):
+            return
+        if word == "stats":  # the finished games' statistics (stats.py)
+            await stats_command(rest, chat, person)
+            return
+        if word == "archivechats":  # whether the archive page shows the team chats
+            await archive_chats_command(rest, chat, person, admin)
             return
         if word == "flee":
             await self.confirmations.ask_flee(person, chat)

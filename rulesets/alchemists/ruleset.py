@@ -337,4 +337,6 @@ class Alchemists(Ruleset):
         if key == "stone":
             stone = state_of(game).stone
             return {"holder": stone.holder, "finished": stone.finished}
+        if key == "links":  # the day's links (the story of a game shows them)
+            return list(state_of(game).links)
         raise KeyError(key)

@@ -50,6 +50,7 @@ import itertools
 import json
 import logging
 import math
+import struct
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable
@@ -599,6 +600,7 @@ class FakeBotAPI(WorldMixin):
         self._query_ids = itertools.count(5_000_000_001)
         self._link_ids = itertools.count(1)
         self._file_ids = itertools.count(1)
+        self.uploads: list[Upload] = []  # every photo the bot uploaded, in order
 
         self._pending: list[dict[str, Any]] = []
         self._next_update_id = 0
@@ -1368,6 +1370,7 @@ class FakeBotAPI(WorldMixin):
         photo = p.get("photo")
         if photo is None or photo == "":
             raise bad("there is no photo in the request")
+        upload = uploaded_photo(photo)  # an uploaded file is checked as Telegram does
         caption, entities, source, mode = self._render(
             p, "caption", "caption_entities", limit=1024, required=False
         )
@@ -1403,6 +1406,8 @@ class FakeBotAPI(WorldMixin):
             options=self._send_options(p),
             **self._bot_sender(chat),
         )
+        if upload is not None:
+            self.uploads.append(Upload(chat.id, msg.message_id, *upload))
         return self._message_dict(msg)
 
     def _editable(self, chat: Chat, p: dict[str, Any]) -> Message:
@@ -2334,6 +2339,44 @@ class FakeBotAPI(WorldMixin):
 
 #: Started servers by URL, so that `polling()` can find the fake an Application talks to.
 _RUNNING: dict[str, FakeBotAPI] = {}
+
+
+PHOTO_MAX_BYTES = 10 * 1024 * 1024
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A photo the bot uploaded (`sendPhoto` with a file): where it went and the file."""
+
+    chat_id: int
+    message_id: int
+    data: bytes
+    width: int
+    height: int
+
+
+def uploaded_photo(photo: Any) -> tuple[bytes, int, int] | None:
+    """An uploaded photo's bytes and size, refused as Telegram refuses it: empty, over 10 MB,
+    no image it can read, width plus height over 10,000 or sides more than 20 to 1. A file id
+    or URL (a string) is no upload: None."""
+    if not isinstance(photo, web.FileField):
+        return None
+    data = photo.file.read()
+    if not data:
+        raise bad("file must be non-empty")
+    if len(data) > PHOTO_MAX_BYTES:
+        raise bad("PHOTO_SAVE_FILE_INVALID")
+    if data.startswith(PNG_MAGIC) and data[12:16] == b"IHDR":
+        width, height = struct.unpack(">II", data[16:24])
+    elif data.startswith(b"\xff\xd8\xff"):
+        return data, 0, 0  # a JPEG: its size is not read here
+    else:
+        raise bad("IMAGE_PROCESS_FAILED")
+    if not width or not height or width + height > 10_000 or max(width, height) > 20 * min(
+            width, height):
+        raise bad("PHOTO_INVALID_DIMENSIONS")
+    return data, width, height
 
 
 async def _read_params(request: web.Request) -> dict[str, Any]:

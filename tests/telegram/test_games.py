@@ -39,5 +39,14 @@ async def test_a_whole_game_is_played_through_buttons_and_private_chats(api, tmp
         assert " win" in final or " won" in final
         assert all(f"{p.name} was" in " ".join(m.text for m in table.group_messages())
                    for p in game.state.players.values())
+        # the end: one summary, one picture (a photo with its file), no flood
+        group_rows = await Outbox.filter(private=False).order_by("id")
+        summary = next(o.id for o in group_rows if o.payload.get("seq") == row.version)
+        ending = [o.payload["kind"] for o in group_rows if o.id >= summary
+                  and o.payload["kind"] in ("post", "picture") and not o.payload.get("replace")]
+        assert ending == ["post", "picture"]  # (and the link where a public URL is set)
+        photos = [u for u in api.uploads if u.chat_id == table.group.id]
+        assert len(photos) == 1 and photos[0].data.startswith(b"\x89PNG")
+        assert photos[0].width >= 1080 and photos[0].width + photos[0].height <= 10_000
     finally:
         await table.stop()

@@ -1,0 +1,85 @@
+"""The story's words in the reader's language: the texts of the summary, the picture and the
+archive page, and the rule set's names for roles, sides, causes and actions (through the same
+`Renderer` the chat messages use, so a catalog change reaches all of them)."""
+
+from __future__ import annotations
+
+from core.engine.messages import N_, Ref
+from core.engine.registry import load_ruleset
+from core.i18n import Renderer
+
+from .model import Fate, Story, When
+
+DAY = N_("Day {number}")
+NIGHT = N_("Night {number}")
+TITLE = N_("{ruleset}: the story of the game")
+WINNERS = N_("Winners: {sides}.")
+DRAW = N_("Nobody won.")
+SURVIVED = N_("survived")
+FATE = N_("{cause} ({when})")
+VOTES_OF_DAY = N_("Votes of {when}")
+ELECTION = N_("The mayor's election, {when}")
+NO_VOTES = N_("Nobody voted.")
+BANISHED = N_("Out by the vote: {names}.")
+NOBODY_OUT = N_("Nobody left by the vote.")
+NIGHT_ACTIONS = N_("What happened at night")
+NO_ACTIONS = N_("Nobody acted.")
+ACTION_LINE = N_("{actor} ({role}): {action} {targets}")
+LEFT_THEN = N_("Left: {names}.")
+LOVERS = N_("Lovers: {pairs}.")
+LINKS = N_("Links of {when}: {pairs}.")
+MAYORS = N_("The mayors, in turn: {names}.")
+FATHERS = N_("The Father and his heirs: {names}.")
+XINGS = N_("The Xing Alchemist and his successors: {names}.")
+STONE = N_("The Stone's holders, in turn: {names}.")
+TEAM_CHAT = N_("Team chat")
+PLAYERS = N_("Players")
+TIMELINE = N_("Who left when")
+ARCHIVE_LINK = N_("The whole story, day by day: {link}")
+WON = N_("won")
+LINES = {"mayor": MAYORS, "father": FATHERS, "xing": XINGS}
+
+
+class Words:
+    """Renders one story's words for one locale."""
+
+    def __init__(self, story: Story, locale: str) -> None:
+        self.story = story
+        self.locale = locale
+        names = {p.pid: p.name for p in story.players}
+        self.ruleset = load_ruleset(story.ruleset)
+        self.renderer = Renderer(locale, self.ruleset.vocabulary,
+                                 lambda pid: names.get(pid, pid), ruleset=story.ruleset)
+
+    def text(self, key: str, **params: object) -> str:
+        return self.renderer.text(key, params)
+
+    def word(self, kind: str, value: str) -> str:
+        return self.renderer.word(Ref(kind, value))
+
+    def name(self, pid: str) -> str:
+        return self.renderer.word(Ref("player", pid))
+
+    def names(self, pids: list[str] | tuple[str, ...]) -> str:
+        return ", ".join(self.name(pid) for pid in pids)
+
+    def title(self) -> str:
+        return self.text(TITLE, ruleset=Ref("ruleset", self.story.ruleset))
+
+    def when(self, when: When) -> str:
+        return self.text(DAY if when.kind == "day" else NIGHT, number=when.number)
+
+    def short_when(self, when: When) -> str:
+        """A column heading of the timeline: the first letter of "Day"/"Night" and the number."""
+        return self.when(When(when.kind, 0)).rstrip("0 ")[:1] + str(when.number)
+
+    def fate(self, fate: Fate | None) -> str:
+        if fate is None:
+            return self.text(SURVIVED)
+        return self.text(FATE, cause=self.word("cause", fate.cause), when=self.when(fate.when))
+
+    def winners(self) -> str:
+        if not self.story.winners:
+            return self.text(DRAW)
+        return self.text(WINNERS, sides=", ".join(self.word("side", s)
+                                                    for s in self.story.winners))
