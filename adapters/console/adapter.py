@@ -40,6 +40,8 @@ class ConsoleAdapter:
     def __init__(self, out: TextIO) -> None:
         self.out = out
         self.keyboards: dict[str, tuple[ButtonOut, ...]] = {}
+        # the lines last shown of each message that is edited in place, by chat and key
+        self.versions: dict[tuple[str, str], list[str]] = {}
         self.transcript: list[str] = []
         self.store: AdapterStore | None = None
 
@@ -54,20 +56,29 @@ class ConsoleAdapter:
         self.store = None
 
     async def send_post(self, post: Post) -> None:
-        self._show(post.to, post.text)
+        self._show(post.to, post.text, post.replace)
 
     async def send_ballot(self, ballot: Ballot) -> None:
-        self._show(ballot.to, ballot.text)
+        self._show(ballot.to, ballot.text, ballot.replace)
         await self._offer(ballot.to, ballot.options, edited=True)
 
     async def send_keyboard(self, keyboard: Keyboard) -> None:
-        self._show(keyboard.to, keyboard.text)
+        self._show(keyboard.to, keyboard.text, keyboard.replace)
         await self._offer(keyboard.to, keyboard.buttons, edited=keyboard.replace is not None)
 
-    def _show(self, to: ChatRef | Reader, text: str) -> None:
-        for line in text.split("\n"):
-            if line:
-                self._print(f"[{_where(to)}] {line}")
+    def _show(self, to: ChatRef | Reader, text: str, replace: str | None = None) -> None:
+        """A terminal cannot edit what it printed: a newer version of a message (the
+        sign-up list, the ballot with its tally, a keyboard showing the choice) prints only
+        its lines the last version did not have, so the vote prompt is not printed again
+        with every vote, nor the sign-up with every join."""
+        lines = [line for line in text.split("\n") if line]
+        if replace is not None:
+            shown = self.versions.get((chat_key(to), replace))
+            self.versions[chat_key(to), replace] = lines
+            if shown is not None:
+                lines = [line for line in lines if line not in shown]
+        for line in lines:
+            self._print(f"[{_where(to)}] {line}")
 
     async def _offer(self, to: ChatRef | Reader, buttons: tuple[ButtonOut, ...],
                      edited: bool) -> None:

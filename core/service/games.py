@@ -10,6 +10,7 @@ from core.engine import HOST_COMMANDS, Close, Command, Game, GameSetup, Outcome,
 from core.engine.commands import MarkEarly
 from core.engine.messages import NOTED
 from core.engine.registry import load_ruleset
+from core.engine.voice import variants_of
 from core.storage.models import Deadline, GameRecord, Identity, LogEntry
 
 from . import outbox
@@ -92,7 +93,9 @@ class Games:
         # such as naming the next mayor) still opens a new window: its own deadline, prompts
         reopened = "closed" in kinds and game.state.phase.kind != "ended"
         new_window = "phase" in kinds or reopened
-        noted = [m for m in outcome.messages if m.text.key == NOTED and m.audience.kind == "player"]
+        noting = variants_of(game.ruleset.voice, "NOTED", NOTED)
+        noted = [m for m in outcome.messages
+                 if m.text.key in noting and m.audience.kind == "player"]
         rest = Outcome(outcome.events, [m for m in outcome.messages if m not in noted])
         if not refusal_as_reply:  # (a pressed button: its notice and keyboard say "noted")
             # "noted" before "this choice is closed" when the choice closed its window
