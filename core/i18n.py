@@ -112,6 +112,10 @@ class Renderer:
         if (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], Ref)
                 and isinstance(value[1], int)):
             return f"{self.word(value[0])} ({value[1]})"  # a name with a count: a tally
+        if (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], Ref)
+                and isinstance(value[1], Ref) and value[1].kind == "role"
+                and value[0].kind == "player"):
+            return f"{self.word(value[0])} ({self.word(value[1])})"  # a name with its role
         if isinstance(value, tuple):
             return ", ".join(str(self.value(v)) for v in value)
         return value

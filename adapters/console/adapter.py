@@ -29,6 +29,7 @@ from core.service.runtime import Handler
 #: The one group chat of a terminal session.
 CONSOLE_CHAT = ChatRef("group")
 KEYBOARD = "keyboard"  # the store's namespace: chat → the newest keyboard shown there
+VERSION = "version"  # (chat, key) → the lines last shown of a message edited in place
 
 
 def chat_key(to: ChatRef | Reader) -> str:
@@ -43,6 +44,8 @@ class ConsoleAdapter:
     def __init__(self, out: TextIO) -> None:
         self.out = out
         self.keyboards: dict[str, tuple[ButtonOut, ...]] = {}
+        # the lines last shown of each message that is edited in place, by chat and key
+        self.versions: dict[tuple[str, str], list[str]] = {}
         self.transcript: list[str] = []
         self.store: AdapterStore | None = None
         self.pictures: Path | None = None  # where pictures are written (a temporary folder)
@@ -53,12 +56,14 @@ class ConsoleAdapter:
         self.store = store
         self.keyboards = {chat: tuple(ButtonOut(*button) for button in buttons)
                           for chat, buttons in await store.scan(KEYBOARD)}
+        self.versions = {(chat, replace): lines
+                         for _, (chat, replace, lines) in await store.scan(VERSION)}
 
     async def stop(self) -> None:
         self.store = None
 
     async def send_post(self, post: Post) -> None:
-        self._show(post.to, post.text)
+        await self._show(post.to, post.text, post.replace)
 
     async def send_picture(self, picture: Picture) -> None:
         """A terminal shows no images: the picture goes to a file, its path is printed."""
@@ -69,17 +74,29 @@ class ConsoleAdapter:
         self._show(picture.to, f"{picture.text}\npicture: {path}")
 
     async def send_ballot(self, ballot: Ballot) -> None:
-        self._show(ballot.to, ballot.text)
+        await self._show(ballot.to, ballot.text, ballot.replace)
         await self._offer(ballot.to, ballot.options, edited=True)
 
     async def send_keyboard(self, keyboard: Keyboard) -> None:
-        self._show(keyboard.to, keyboard.text)
+        await self._show(keyboard.to, keyboard.text, keyboard.replace)
         await self._offer(keyboard.to, keyboard.buttons, edited=keyboard.replace is not None)
 
-    def _show(self, to: ChatRef | Reader, text: str) -> None:
-        for line in text.split("\n"):
-            if line:
-                self._print(f"[{_where(to)}] {line}")
+    async def _show(self, to: ChatRef | Reader, text: str, replace: str | None = None) -> None:
+        """A terminal cannot edit what it printed: a newer version of a message (the
+        sign-up list, the ballot with its tally, a keyboard showing the choice) prints only
+        its lines the last version did not have, so the vote prompt is not printed again
+        with every vote, nor the sign-up with every join (also not after a restart)."""
+        lines = [line for line in text.split("\n") if line]
+        if replace is not None:
+            chat = chat_key(to)
+            shown = self.versions.get((chat, replace))
+            self.versions[chat, replace] = lines
+            if self.store is not None:
+                await self.store.put(VERSION, f"{chat} {replace}", [chat, replace, lines])
+            if shown is not None:
+                lines = [line for line in lines if line not in shown]
+        for line in lines:
+            self._print(f"[{_where(to)}] {line}")
 
     async def _offer(self, to: ChatRef | Reader, buttons: tuple[ButtonOut, ...],
                      edited: bool) -> None:

@@ -30,6 +30,7 @@ class Rules(Protocol[GameT]):
     option_choices: dict[str, tuple[str, ...]]
     option_about: dict[str, str]
     vocabulary: dict[str, dict[str, str]]
+    voice: dict[str, tuple[str, ...]]
     pace: dict[str, dict[str, Any]]
     pace_options: dict[str, dict[str, Any]]
     summary: str

@@ -49,6 +49,10 @@ class Ruleset:
     # first, then in the core catalogs. None: the rule set has no texts of its own.
     locales_dir: Path | None = None
     domain: str = ""
+    # the rule set's voice for the core's prompts (core/engine/voice.py): core msgid -> its
+    # own variants (msgids of its catalog, same placeholders); a core text without variants
+    # is told as it is
+    voice: dict[str, tuple[str, ...]] = {}  # noqa: RUF012
     min_players: int = 0
     max_players: int = 0
 

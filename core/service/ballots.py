@@ -12,6 +12,7 @@ from . import outbox, texts
 from .buttons import button
 from .codec import encode
 from .payloads import BallotPayload, Part, PostPayload, StoredButton, part
+from .voiced import voiced
 
 
 def ballot_key(row: GameRecord) -> str:
@@ -28,8 +29,9 @@ async def open_ballot(row: GameRecord, game: Game) -> None:
     buttons.append(await button(row, None, {"key": texts.WITHDRAW_BUTTON},
                                 {"type": "vote", "target": None}))
     await Ballot.create(game=row, window=row.window, buttons=[b.to_json() for b in buttons])
+    prompt = part(voiced(row, game, texts.VOTE_PROMPT))
     await outbox.to_group(await row.chat, BallotPayload(
-        (part(texts.VOTE_PROMPT),), tuple(buttons), ballot_key(row), urgent=True), game=row)
+        (prompt,), tuple(buttons), ballot_key(row), urgent=True), game=row)
 
 
 async def tally(row: GameRecord, game: Game) -> None:
@@ -43,8 +45,9 @@ async def tally(row: GameRecord, game: Game) -> None:
                               game=row)
         return
     options = tuple(StoredButton.from_json(b) for b in ballot.buttons)
-    await outbox.to_group(chat, BallotPayload((part(texts.VOTE_PROMPT), counts), options,
-                                              ballot_key(row)), game=row)
+    prompt = part(voiced(row, game, texts.VOTE_PROMPT))  # the same variant as it opened with
+    await outbox.to_group(chat, BallotPayload((prompt, counts), options, ballot_key(row)),
+                          game=row)
 
 
 async def close_ballot(row: GameRecord, game: Game, outcome: Outcome) -> None:

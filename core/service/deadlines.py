@@ -13,6 +13,7 @@ from .clock import Clock
 from .pace import due_at, reminder_lead, time_left, window_key
 from .payloads import PostPayload, part
 from .stored import seat_identities
+from .voiced import voiced
 
 
 class Deadlines:
@@ -66,7 +67,7 @@ class Deadlines:
         for pid in game.ruleset.waiting_for(game):
             if pid in seats:
                 await outbox.to_person(seats[pid], PostPayload(
-                    (part(key, left=left),), urgent=True), game=row)
+                    (part(voiced(row, game, key, pid), left=left),), urgent=True), game=row)
 
 
 async def void(row: GameRecord) -> None:

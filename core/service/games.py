@@ -11,6 +11,7 @@ from core.engine.commands import MarkEarly
 from core.engine.events import Closed, PhaseBegan, Removed
 from core.engine.messages import NOTED, Ref
 from core.engine.registry import load_ruleset
+from core.engine.voice import variants_of
 from core.storage.models import Deadline, GameRecord, Identity, LogEntry
 from core.story.archive import page_link
 from core.story.texts import ARCHIVE_LINK
@@ -97,7 +98,9 @@ class Games:
         reopened = any(isinstance(e, Closed) for e in outcome.events) \
             and game.state.phase.kind != "ended"
         new_window = reopened or any(isinstance(e, PhaseBegan) for e in outcome.events)
-        noted = [m for m in outcome.messages if m.text.key == NOTED and m.audience.kind == "player"]
+        noting = variants_of(game.ruleset.voice, "NOTED", NOTED)
+        noted = [m for m in outcome.messages
+                 if m.text.key in noting and m.audience.kind == "player"]
         rest = Outcome(outcome.events, [m for m in outcome.messages if m not in noted])
         if not refusal_as_reply:  # (a pressed button: its notice and keyboard say "noted")
             # "noted" before "this choice is closed" when the choice closed its window

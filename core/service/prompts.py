@@ -10,6 +10,7 @@ from typing import Any
 from core.engine import Act, ActionSpec, Game
 from core.engine.messages import Ref
 from core.engine.state import Player
+from core.engine.voice import variants_of
 from core.storage.models import GameRecord, Identity, Prompt
 
 from . import outbox, texts
@@ -18,6 +19,7 @@ from .codec import encode
 from .payloads import KeyboardPayload, Part, StoredButton, part
 from .replies import Reply
 from .stored import seat_identities
+from .voiced import voiced
 
 
 async def offer_keyboards(row: GameRecord, game: Game) -> None:
@@ -57,8 +59,8 @@ async def _keyboard(row: GameRecord, game: Game, p: Player, specs: Sequence[Acti
         buttons.append(await button(row, p.pid, {"key": texts.PASS_BUTTON},
                                     {"type": "act", "action": "pass", "targets": []}))
         await _offer(row, person, part(
-            texts.ACTION_PROMPT, action=tuple(Ref("action", s.id) for s in pressable)),
-            buttons)
+            voiced(row, game, texts.ACTION_PROMPT, p.pid),
+            action=tuple(Ref("action", s.id) for s in pressable)), buttons)
     for spec in specs:
         if spec.takes_role:
             await _role_keyboard(row, game, p, spec, person)
@@ -78,21 +80,43 @@ async def _first_pick(row: GameRecord, game: Game, p: Player, spec: ActionSpec,
             buttons.append(await button(row, p.pid, encode(Ref("player", first)), {
                 "type": "pick", "action": spec.id, "targets": [first]}))
     if buttons:
-        await _offer(row, person, part(
-            texts.PICK_FIRST, action=Ref("action", spec.id), command=spec.id), buttons)
+        await _offer(row, person, part(voiced(row, game, texts.PICK_FIRST, p.pid),
+                                       action=Ref("action", spec.id), command=spec.id), buttons)
 
 
 async def second_pick(row: GameRecord, game: Game, pid: str, action: str, first: str,
                       person: Identity) -> None:
-    """The first target was pressed: the valid second ones, as a new keyboard."""
+    """The first target was pressed: the valid second ones, as a keyboard of their own (a
+    first target pressed again, another or the same, edits it: one keyboard per action)."""
     buttons = [await button(row, pid, encode(Ref("player", second)), {
                    "type": "act", "action": action, "targets": [first, second]})
                for second in game.state.players
                if second != first and game.check(Act(pid, action, (first, second))) is None]
     if not buttons:
         raise Reply(texts.PICK_NONE)
-    await _offer(row, person, part(
-        texts.PICK_NEXT, action=Ref("action", action), name=Ref("player", first)), buttons)
+    prompt = part(voiced(row, game, texts.PICK_NEXT, pid), action=Ref("action", action),
+                  name=Ref("player", first))
+    earlier = await _second_keyboard(row, game, person, action)
+    if earlier is None:
+        await _offer(row, person, prompt, buttons)
+        return
+    await outbox.to_person(person, KeyboardPayload((prompt,), tuple(buttons),
+                                                   earlier.message_key, urgent=True), game=row)
+    earlier.payload = prompt.to_json()
+    await earlier.save(update_fields=["payload"])
+
+
+async def _second_keyboard(row: GameRecord, game: Game, person: Identity,
+                           action: str) -> Prompt | None:
+    """The keyboard of second targets this window already offered him for `action`."""
+    asking = variants_of(game.ruleset.voice, "PICK_NEXT", texts.PICK_NEXT)
+    for entry in await Prompt.filter(game_id=row.id, window=row.window,
+                                     identity_id=person.id).order_by("id"):
+        offered = Part.from_json(entry.payload)
+        if offered.key in asking and offered.params.get("action") == encode(
+                Ref("action", action)):
+            return entry
+    return None
 
 
 async def _role_keyboard(row: GameRecord, game: Game, p: Player, spec: ActionSpec,
@@ -103,8 +127,8 @@ async def _role_keyboard(row: GameRecord, game: Game, p: Player, spec: ActionSpe
                for role_id in game.ruleset.roles
                if game.check(Act(p.pid, spec.id, (), None, role_id)) is None]
     if buttons:
-        await _offer(row, person, part(
-            texts.PICK_ROLE, action=Ref("action", spec.id), command=spec.id), buttons)
+        await _offer(row, person, part(voiced(row, game, texts.PICK_ROLE, p.pid),
+                                       action=Ref("action", spec.id), command=spec.id), buttons)
 
 
 async def _offer(row: GameRecord, person: Identity, prompt: Part,
@@ -118,7 +142,8 @@ async def _offer(row: GameRecord, person: Identity, prompt: Part,
                         payload=prompt.to_json())
 
 
-async def show_choice(row: GameRecord, person: Identity, token: str) -> None:
+async def show_choice(row: GameRecord, game: Game, person: Identity, pid: str, token: str,
+                      command: Mapping[str, Any]) -> None:
     """A button pressed on a private keyboard: the keyboard's own message is edited to
     say what is chosen now (its buttons stay: the choice may change until the phase
     closes)."""
@@ -130,25 +155,36 @@ async def show_choice(row: GameRecord, person: Identity, token: str) -> None:
         pressed = next((b for b in buttons if b.token == token), None)
         if pressed is None:
             continue
+        chosen = choice_part(pressed.label, command)
         await outbox.to_person(person, KeyboardPayload(
-            (Part.from_json(entry.payload), choice_part(pressed.label)), buttons,
+            (Part.from_json(entry.payload), Part(voiced(row, game, chosen.key, pid),
+                                                 params=chosen.params)), buttons,
             entry.message_key), game=row)
         return
 
 
 async def close_keyboards(row: GameRecord) -> None:
     """The window has closed: each private keyboard it offered is edited into its last
-    version, without buttons and saying so (a press would only be answered as stale)."""
-    offered = Prompt.filter(game_id=row.id, window=row.window)
-    for entry in await offered.order_by("id").prefetch_related("identity"):
+    version, without buttons (a press would only be answered as stale); the last one of
+    each player says so, once."""
+    offered = await Prompt.filter(game_id=row.id, window=row.window).order_by(
+        "id").prefetch_related("identity")
+    last = {entry.identity_id: entry.id for entry in offered}
+    for entry in offered:
+        closing = (part(texts.CHOICES_CLOSED),) if last[entry.identity_id] == entry.id else ()
         await outbox.to_person(entry.identity, KeyboardPayload(
-            (Part.from_json(entry.payload), part(texts.CHOICES_CLOSED)), (),
-            entry.message_key), game=row)
-    await offered.delete()
+            (Part.from_json(entry.payload), *closing), (), entry.message_key), game=row)
+    await Prompt.filter(game_id=row.id, window=row.window).delete()
 
 
-def choice_part(label: Mapping[str, Any]) -> Part:
-    """"Your choice now: …" for a pressed button's label (a name, a role, an action)."""
+def choice_part(label: Mapping[str, Any], command: Mapping[str, Any]) -> Part:
+    """"Your choice now: …" for a pressed button's label (a name, a role, an action), and
+    both names for an action with two targets (whose button names only the second)."""
+    targets = command.get("targets") or []
+    if command.get("type") == "act" and len(targets) == 2:
+        return Part(texts.CHOICE_PAIR, params=encode({
+            "action": Ref("action", str(command["action"])),
+            "first": Ref("player", targets[0]), "second": Ref("player", targets[1])}))
     if "key" in label and label["key"] == texts.PASS_BUTTON:
         return part(texts.CHOICE_PASS)
     if "key" in label:  # "{action}: {name}" or "{action}!": the same words, as a choice

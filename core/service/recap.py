@@ -5,6 +5,8 @@ confirm in time is not repeated, to never post anything twice), or who lost trac
 from __future__ import annotations
 
 from core.engine.messages import NOTED
+from core.engine.registry import load_ruleset
+from core.engine.voice import variants_of
 from core.storage.models import GameRecord, Identity, Outbox, Prompt
 
 from . import outbox, texts
@@ -31,8 +33,9 @@ async def recap(row: GameRecord, person: Identity, everything: bool = False) -> 
     later = [p for p in texts_told if not isinstance(p, PostPayload) or p.seq != 0]
     if everything:  # what he learned: engine messages, no keyboards, no service notices,
         # no acknowledgements of his own choices
+        noting = variants_of(load_ruleset(row.ruleset).voice, "NOTED", NOTED)
         later = [p for p in later if isinstance(p, PostPayload) and p.seq is not None
-                 and p.parts[0].key != NOTED]
+                 and p.parts[0].key not in noting]
     else:
         later = later[-LATEST:]
     parts = [told_part for p in (*opening, *later) for told_part in p.parts]

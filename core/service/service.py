@@ -376,6 +376,7 @@ class GameService:
                                             command.get("role"), at=now), person,
                                    refusal_as_reply=True)
             if row.window == button.window:  # the keyboard shows what is chosen now
-                await show_choice(row, person, token)
+                await show_choice(row, await self.games.load(row), person, seat.pid, token,
+                                  command)
         return None
 

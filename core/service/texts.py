@@ -188,6 +188,8 @@ NEXTGAME_OPEN = N_("A new game of {ruleset} opens in {chat}: join it there!")
 CHOICE_NOW = N_("Your choice now: {choice}. You can change it until the phase closes.")
 CHOICE_ACTION_ON = N_("Your choice now: {action} on {name}. You can change it until the "
                       "phase closes.")
+CHOICE_PAIR = N_("Your choice now: {action} with {first} and {second}. You can change it "
+                 "until the phase closes.")
 CHOICE_ACTION = N_("Your choice now: {action}. You can change it until the phase closes.")
 CHOICE_PASS = N_("Your choice now: nothing tonight. You can change it until the phase "
                  "closes.")

@@ -33,18 +33,18 @@ DAY_BEGINS = (
 MORNING_DEAD = (
     N_("Morning. Found dead: {names}."),
     N_("Dawn. The dead are counted: {names}."),
-    N_("Morning. The city paid its price tonight: {names}."),
-    N_("Morning. Chalk outlines on the cobblestones. Dead: {names}."),
-    N_("Morning. Blood in the gutters. The dead: {names}."),
-    N_("Morning. The night took {names}."),
+    N_("The city wakes. It paid its price tonight: {names}."),
+    N_("Chalk outlines on the cobblestones at first light. Dead: {names}."),
+    N_("The night's toll: blood in the gutters, and the dead: {names}."),
+    N_("Fog over the cobbles. The night took {names}."),
 )
 MORNING_QUIET = (
     N_("Morning. Nobody died tonight."),
-    N_("Morning. No bodies. Do not mistake it for mercy."),
+    N_("The sun rises on no bodies. Do not mistake it for mercy."),
     N_("Dawn. The streets are clean. Nobody died."),
-    N_("Morning. The night took nothing. This time."),
-    N_("Morning. Nobody died tonight. The debt is only deferred."),
-    N_("Morning. Every bed is still warm. Nobody died tonight."),
+    N_("The city wakes. The night took nothing. This time."),
+    N_("The night's toll: nothing. Nobody died; the debt is only deferred."),
+    N_("A new day. Every bed is still warm: nobody died tonight."),
 )
 EXECUTED = (
     N_("{name} is executed."),

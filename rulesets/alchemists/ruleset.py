@@ -19,6 +19,7 @@ from core.engine.phase import Phase
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
 from core.engine.state import Player, Submission
+from core.engine.voice import told
 
 from . import chats, day, night, options
 from . import stone as stone_rules
@@ -59,6 +60,7 @@ from .roles import (
 )
 from .state import AlchemistsState
 from .stone_actions import STONE_SPECS
+from .voice import VOICE
 
 # Deadlines per window (rules §3): seconds or a clock time in the game's time zone.
 PACE: dict[str, dict[str, Any]] = {
@@ -75,6 +77,7 @@ RULES_SUMMARY = N_(
 class Alchemists(Ruleset):
     id = "alchemists"
     locales_dir = Path(__file__).resolve().parent / "locales"
+    voice = VOICE  # the core's prompts in this game's words (voice.py)
     roles = ROLE_SPECS
     sides = SIDES
     causes = CAUSES
@@ -239,7 +242,7 @@ class Alchemists(Ruleset):
                 del game.state.subs[key]
         accepted = ACCEPTED.get(sub.action)
         if accepted is None or accepted(game, p, sub):
-            game.tell(ToPlayer(p.pid), NOTED)
+            game.tell(ToPlayer(p.pid), told(self.voice, "NOTED", NOTED, game.state.phase, p.pid))
 
     def voting_open(self, game: Game) -> bool:
         return game.state.phase.stage == "vote"

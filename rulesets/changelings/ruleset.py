@@ -18,6 +18,7 @@ from core.engine.phase import Phase
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
 from core.engine.state import Player, Submission
+from core.engine.voice import told
 
 from . import day, night, options
 from . import roles as _roles  # noqa: F401 - importing it registers every role
@@ -38,7 +39,15 @@ from .hooks import (
 )
 from .mayor import POWERS
 from .removal import on_removed
-from .standing import is_changeling, make_lovers, mayor, partner_of, side_of, take_office
+from .standing import (
+    is_changeling,
+    make_lovers,
+    mayor,
+    partner_of,
+    side_of,
+    take_office,
+    tell_fellows,
+)
 from .standing import team as changeling_team
 from .state import ChangelingsState, changelings_state
 from .vocabulary import (
@@ -51,6 +60,7 @@ from .vocabulary import (
     SIDE_NAMES,
     SIDES,
 )
+from .voice import VOICE
 
 
 @event_kind("active")
@@ -85,6 +95,7 @@ def usable(game: Game, p: Player, spec: ActionSpec) -> bool:
 class Changelings(Ruleset):
     id = "changelings"
     locales_dir = Path(__file__).resolve().parent / "locales"
+    voice = VOICE  # the core's prompts in this game's words (voice.py)
     roles = ROLES  # filled by importing `roles/`
     sides = SIDES
     causes = CAUSES
@@ -149,12 +160,10 @@ class Changelings(Ruleset):
         members = changeling_team(game)
         for p in players.values():
             if is_changeling(p):
-                for other in members:
-                    if other.pid != p.pid:
-                        game.learn(p.pid, other.pid, other.role)
-                        game.tell(ToPlayer(p.pid), N_("{name} is one of your fellow changelings "
-                                                       "({role})."), name=player(other.pid),
-                                  role=role(other.role))
+                fellows = [other for other in members if other.pid != p.pid]
+                for other in fellows:
+                    game.learn(p.pid, other.pid, other.role)
+                tell_fellows(game, p, fellows)
             started = STARTED.get(p.role)
             if started is not None:
                 started(game, p)
@@ -250,7 +259,7 @@ class Changelings(Ruleset):
                 del game.state.subs[key]
         elif sub.action in AFTER_ACT:
             AFTER_ACT[sub.action](game, p, sub)
-        game.tell(ToPlayer(p.pid), NOTED)
+        game.tell(ToPlayer(p.pid), told(self.voice, "NOTED", NOTED, game.state.phase, p.pid))
 
     def voting_open(self, game: Game) -> bool:
         return game.state.phase.stage in ("election", "vote")

@@ -7,13 +7,15 @@ from dataclasses import dataclass
 
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
-from core.engine.ids import PlayerId
+from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import GROUP, N_, ToPlayer, player, role
 from core.engine.state import Player
 
 from .hooks import CHANGELING_ROLES
 from .state import changelings_state
 from .vocabulary import CHANGELINGS, LOVERS, PONIES
+
+PLAIN = RoleId("changeling")  # the plain changeling: his role needs no naming
 
 
 @event_kind("lovers")
@@ -87,8 +89,18 @@ def join_team(game: Game, newcomer: Player) -> None:
         game.learn(newcomer.pid, member.pid, member.role)
         game.tell(ToPlayer(member.pid), N_("{name} has joined the changelings."),
                   name=player(newcomer.pid))
-        game.tell(ToPlayer(newcomer.pid), N_("{name} is one of your fellow changelings ({role})."),
-                  name=player(member.pid), role=role(member.role))
+    tell_fellows(game, newcomer, [m for m in team(game) if m.pid != newcomer.pid])
+
+
+def tell_fellows(game: Game, p: Player, fellows: list[Player]) -> None:
+    """One message naming all of his fellow changelings, with a count; a fellow's role is
+    named only when it is not the plain changeling (whose name says it already)."""
+    if not fellows:
+        return
+    names = tuple(player(f.pid) if f.role == PLAIN else (player(f.pid), role(f.role))
+                  for f in fellows)
+    game.tell_n(ToPlayer(p.pid), "Your fellow changeling: {names}.",
+                "Your fellow changelings ({count}): {names}.", len(fellows), names=names)
 
 
 def make_lovers(game: Game, a: PlayerId, b: PlayerId) -> None:

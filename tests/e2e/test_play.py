@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -13,12 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from core.service import texts
+from core.engine.registry import load_ruleset
 from core.service.payloads import ORDERS, from_json
 from core.storage.db import close_db, open_db
 from core.storage.models import Deadline, GameRecord, LogEntry, Outbox
 
 SCRIPTS = Path(__file__).parent / "scripts"
+# what a keyboard says once a choice is pressed, in the pony game's voice
+CHOSE_GUS = {f"[to Eve] {variant.format(choice='Gus')}"
+             for variant in load_ruleset("changelings").voice["CHOICE_NOW"]}
 NIGHTFALL = str(Path(sys.executable).parent / "nightfall")
 
 
@@ -68,7 +72,7 @@ def test_sigkill_in_the_middle_of_a_night_loses_nothing_and_repeats_nothing(tmp_
     while time.monotonic() < deadline:  # wait until the researcher's check was acknowledged
         line = first.stdout.readline()
         before.append(line.rstrip("\n"))
-        if before[-1].startswith("[to Eve] Your choice now: Gus."):  # her keyboard says so
+        if before[-1] in CHOSE_GUS:  # her keyboard says what she chose
             break
     os.kill(first.pid, signal.SIGKILL)
     first.wait()
@@ -88,13 +92,13 @@ def test_sigkill_in_the_middle_of_a_night_loses_nothing_and_repeats_nothing(tmp_
                if line and " buttons: " not in line and not line.startswith("[notice")]
     delivered = [row for row in outbox if row.status in ("sent", "unknown")
                  and not isinstance(from_json(row.payload), ORDERS)]
-    lines = sum(len(from_json(row.payload).parts) for row in delivered)  # one per part
-    assert len(printed) == lines, "every delivered message printed exactly once"
-    repeated = {line for line in printed if printed.count(line) > 1}
-    # the sign-up message, the ballot and each private keyboard (closed with its window) are
-    # edited in place (the console prints every version); nothing else ever appears twice
-    edited = (f"[group] {texts.VOTE_PROMPT}", "[group] Ann opens a game of Changelings.")
-    assert all(line.startswith(edited) or _private_prompt(line) for line in repeated), repeated
+    assert len(printed) == new_parts(delivered), "every delivered message printed exactly once"
+    # an edited message (the sign-up list, the ballot, a keyboard) prints only what changed,
+    # also across the restart: the vote prompt and the sign-up's opening appear once
+    assert sum(line.startswith("[group] Ann opens a game of Changelings.")
+               for line in printed) == 1
+    assert len({line for line in printed if line.startswith("[group] ")}) == \
+        sum(line.startswith("[group] ") for line in printed)
     assert all(row.status in ("sent", "superseded", "unknown") for row in outbox)
     assert row.status == "running"
 
@@ -110,6 +114,41 @@ def test_the_demo_plays_a_whole_game(ruleset):
     assert not [line for line in lines if "Your choice" in line or "Votes so far" in line]
 
 
-def _private_prompt(line: str) -> bool:
-    """`[to Eve] Your choice: Check.`: a keyboard's text, printed again when its window closes."""
-    return line.startswith("[to ") and "] Your choice: " in line
+def new_parts(delivered: list[Outbox]) -> int:
+    """The parts each delivered row added to the last version of its message (all of a
+    new message's): what the console prints."""
+    shown: dict[tuple[object, str], list[object]] = {}
+    count = 0
+    for row in delivered:
+        payload = from_json(row.payload)
+        parts = [part.to_json() for part in payload.parts]
+        key = getattr(payload, "replace", None)
+        before = shown.get((row.identity_id, key)) if key else None
+        count += len(parts) if before is None else sum(p not in before for p in parts)
+        if key:
+            shown[row.identity_id, key] = parts
+    return count
+
+
+@pytest.mark.parametrize("ruleset", ["changelings", "alchemists"])
+def test_no_player_reads_the_same_prompt_every_night(ruleset):
+    """Over a whole demo game, each player offered an action on several nights is shown the
+    prompt in more than one of the game's variants, and the group's vote prompt varies."""
+    result = subprocess.run([NIGHTFALL, "demo", "--ruleset", ruleset, "--seed", "4"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    voice = load_ruleset(ruleset).voice
+    asking = [re.compile(re.escape(v).replace(re.escape("{action}"), ".+") + "$")
+              for v in voice["ACTION_PROMPT"]]
+    seen: dict[str, list[int]] = {}
+    for line in result.stdout.splitlines():
+        who, _, text = line.partition("] ")
+        for index, pattern in enumerate(asking):
+            if who.startswith("[to ") and pattern.match(text):
+                seen.setdefault(who, []).append(index)
+    often = {who: shown for who, shown in seen.items() if len(shown) > 1}
+    assert often, "nobody was prompted on two nights"
+    assert all(len(set(shown)) > 1 for shown in often.values()), often
+    votes = {line for line in result.stdout.splitlines()
+             if line.removeprefix("[group] ") in voice["VOTE_PROMPT"]}
+    assert len(votes) > 1

@@ -32,6 +32,8 @@ from adapters.matrix.incoming import KEYCAPS
 from adapters.matrix.polls import answers as poll_answers
 from adapters.matrix.polls import response as poll_response
 from adapters.matrix.sync import raw
+from core.engine.registry import load_ruleset
+from core.service import texts as service_texts
 from core.service.adapter_store import AdapterStore
 from core.service.ports import ChatEvent, Incoming, Notice, RateLimits
 from core.service.runtime import Handler, Runtime
@@ -46,6 +48,10 @@ NAMES = ("Ann", "Bob", "Cid", "Dot", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "
 PLAYER_FILTER = {"room": {"timeline": {"limit": 1000}}, "presence": {"not_types": ["*"]}}
 OPTION = re.compile(r"^(?:(\d+)\ufe0f?\u20e3|(\U0001f51f)|(\d+)\.)\s+(.+)$")
 NOT_CHOSEN = ("Withdraw my vote", "Pass", "My vote is early")
+# the vote prompt as the bot writes it here (its commands start with "!"), in either voice
+VOTE_PROMPTS = tuple(text.replace("/vote", "!vote") for text in (
+    service_texts.VOTE_PROMPT,
+    *(v for r in ("changelings", "alchemists") for v in load_ruleset(r).voice["VOTE_PROMPT"])))
 MEGOLM = {"type": "m.room.encryption", "state_key": "",
           "content": {"algorithm": "m.megolm.v1.aes-sha2"}}  # as Element starts private rooms
 
@@ -295,6 +301,11 @@ def options(event: dict[str, Any]) -> list[tuple[int, str]]:
         number = int(match.group(1) or match.group(3) or 10)
         found.append((number, match.group(4)))
     return found
+
+
+def is_vote_prompt(body: str) -> bool:
+    """The text beside a ballot's polls (whose tally follows the prompt)."""
+    return body.startswith(VOTE_PROMPTS)
 
 
 def signup_message(table: Table) -> dict[str, Any]:

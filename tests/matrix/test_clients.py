@@ -14,6 +14,7 @@ from .harness import (
     KEYCAPS,
     Player,
     Table,
+    is_vote_prompt,
     living,
     open_polls,
     open_table,
@@ -31,7 +32,7 @@ def bot_messages(player: Player, room_id: str | None) -> list[dict[str, Any]]:
 def ballot_text(table: Table) -> dict[str, Any]:
     """The text message the bot posts beside a ballot's polls (its first version)."""
     return next(e for e in reversed(bot_messages(table.host, table.room))
-                if "Time to vote" in e["content"]["body"] and "m.new_content" not in e["content"])
+                if is_vote_prompt(e["content"]["body"]) and "m.new_content" not in e["content"])
 
 
 def notifications(table: Table, player: Player) -> list[dict[str, Any]]:
@@ -57,7 +58,7 @@ async def test_ballots_are_polls_that_element_x_fluffychat_and_element_web_show(
         names = set(await living(table))
         for read in (element_x_poll, fluffychat_poll, element_web_poll):
             question, answers = read(poll)
-            assert "Time to vote" in question and "!vote NAME" in question
+            assert is_vote_prompt(question) and "!vote NAME" in question
             assert names <= {label for _, label in answers}
         fallback = poll["content"]["org.matrix.msc1767.text"]
         assert poll["content"]["body"] == fallback

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 
 from adapters.console.session import ConsoleSession
+from core.engine.registry import load_ruleset
 from core.storage.models import GameRecord, LogEntry
 
 PLAYERS = ("Ann", "Bob", "Cid", "Dot", "Eve", "Fay", "Gus")
@@ -55,3 +56,9 @@ async def the_game() -> GameRecord:
     row = await GameRecord.all().order_by("-id").first()
     assert row is not None
     return row
+
+
+def voiced(prompt: str, ruleset: str = "changelings", **params: str) -> set[str]:
+    """Every way the game's voice may tell `prompt` (a name of core/engine/voice.py's
+    PROMPTS), in English, with these parameters: which one a reader gets is the voice's."""
+    return {variant.format(**params) for variant in load_ruleset(ruleset).voice[prompt]}

@@ -8,9 +8,9 @@ from __future__ import annotations
 from core.service import texts
 from core.service.outbox import stored
 from core.service.payloads import KeyboardPayload, part
-from core.storage.models import Outbox
+from core.storage.models import Outbox, Prompt
 
-from .helpers import log_size, open_chat, started_changelings, the_game
+from .helpers import log_size, open_chat, started_changelings, the_game, voiced
 
 ROLES = "liar,changeling,researcher,love_poison,pony,pony,pony"  # Bob liar, Gus love poison
 
@@ -31,23 +31,44 @@ async def submissions(chat) -> dict:
 
 async def test_two_targets_are_chosen_one_after_the_other(db_url):
     chat, lines = await night_one(db_url)
-    assert "[to Gus] Your choice: Make fall in love. It needs two players: choose the first " \
-           "(or write /love NAME NAME)." in lines
-    assert "[to Gus] buttons: [Ann] [Bob] [Cid] [Dot] [Eve] [Fay] [Gus]" in lines
+    first = lines.index("[to Gus] buttons: [Ann] [Bob] [Cid] [Dot] [Eve] [Fay] [Gus]")
+    assert lines[first - 1].removeprefix("[to Gus] ") in voiced(
+        "PICK_FIRST", action="Make fall in love", command="love")
     before = await log_size()
     second = await chat("Gus> [Ann]")
-    assert second == ["[notice to Gus] Now choose the second player.",
-                      "[to Gus] Make fall in love with Ann: now choose the second player.",
-                      "[to Gus] buttons: [Bob] [Cid] [Dot] [Eve] [Fay] [Gus]"]
+    assert second[0] == "[notice to Gus] Now choose the second player."
+    assert second[1].removeprefix("[to Gus] ") in voiced(
+        "PICK_NEXT", action="Make fall in love", name="Ann")
+    assert second[2:] == ["[to Gus] buttons: [Bob] [Cid] [Dot] [Eve] [Fay] [Gus]"]
     assert await log_size() == before  # the first step changes nothing in the game
-    assert "[notice to Gus] Your choice was noted." in await chat("Gus> [Cid]")
+    chosen = await chat("Gus> [Cid]")
+    assert "[notice to Gus] Your choice was noted." in chosen
+    # the keyboard names both players chosen, though its button named only the second
+    assert any(line.removeprefix("[to Gus] ") in voiced(
+        "CHOICE_PAIR", action="Make fall in love", first="Ann", second="Cid")
+        for line in chosen)
     assert (await submissions(chat))[("Gus", "love")] == (("Ann", "Cid"), None)
+
+
+async def test_a_first_target_pressed_again_edits_the_second_keyboard(db_url):
+    """Changing the first player offers the second ones in the same keyboard (edited),
+    not in a new one each time."""
+    chat, _ = await night_one(db_url)
+    keyboards = chat.session.adapter.keyboards
+    first = keyboards["Gus"]
+    await chat("Gus> [Ann]")
+    keyboards["Gus"] = first  # Gus presses the first step's keyboard again
+    again = await chat("Gus> [Bob]")
+    assert any(line.removeprefix("[to Gus] ") in voiced(
+        "PICK_NEXT", action="Make fall in love", name="Bob") for line in again)
+    offered = await Prompt.filter(identity__name="Gus").count()
+    assert offered == 2  # the first step's keyboard and one for the second"
 
 
 async def test_a_role_is_named_from_a_keyboard_of_roles(db_url):
     chat, lines = await night_one(db_url)
-    prompt = lines.index("[to Bob] Your choice: Fake a role. Choose the role (or write /fake "
-                         "ROLE).")
+    prompt = next(i for i, line in enumerate(lines) if line.removeprefix("[to Bob] ") in
+                  voiced("PICK_ROLE", action="Fake a role", command="fake"))
     assert lines[prompt + 1].startswith("[to Bob] buttons: [Researcher] [Anti-Hate-Shield]")
     assert "[notice to Bob] Your choice was noted." in await chat("Bob> [Researcher]")
     assert (await submissions(chat))[("Bob", "fake")] == ((), "researcher")
@@ -77,23 +98,22 @@ async def test_a_closed_ballot_loses_its_buttons_and_shows_the_deciding_count(db
 
 async def test_private_keyboards_close_with_their_window(db_url):
     """Each private keyboard is edited, when its window closes, into a version without
-    buttons that says so, so nobody presses a button that can only be stale."""
+    buttons, so nobody presses a button that can only be stale; the last one of each player
+    says so, once (not once per keyboard)."""
     chat, _ = await night_one(db_url)
     second = await chat("Gus> [Ann]")  # a second-step keyboard, offered on a press
     assert "[to Gus] buttons: [Bob] [Cid] [Dot] [Eve] [Fay] [Gus]" in second
     lines = await chat(":wait 5m")  # the dusk is over
-    closed = [i for i, line in enumerate(lines) if line == "[to Gus] This choice is closed."]
-    assert [lines[i - 1] for i in closed] == [
-        "[to Gus] Your choice: Make fall in love. It needs two players: choose the first "
-        "(or write /love NAME NAME).",
-        "[to Gus] Make fall in love with Ann: now choose the second player."]
-    assert all(not lines[i + 1].startswith("[to Gus] buttons:") for i in closed
-               if i + 1 < len(lines))
+    assert lines.count("[to Gus] This choice is closed.") == 1
+    closed = lines.index("[to Gus] This choice is closed.")
+    assert not [line for line in lines[:closed + 2] if line.startswith("[to Gus] buttons:")]
     rows = await Outbox.filter(private=True).order_by("id")
     dusk = (await the_game()).window - 1  # the window that closed
-    keyboards = [p for p in map(stored, rows) if isinstance(p, KeyboardPayload)]
-    offered = {p.replace for p in keyboards
-               if p.buttons and (p.replace or "").startswith(f"choices-1-{dusk}-")}
-    last = {p.replace: p for p in keyboards if p.replace in offered}  # the newest versions
-    assert offered and all(not p.buttons and p.parts[-1] == part(texts.CHOICES_CLOSED)
-                           for p in last.values())
+    keyboards = [(row.identity_id, stored(row)) for row in rows]
+    offered = {p.replace for _, p in keyboards if isinstance(p, KeyboardPayload)
+               and p.buttons and (p.replace or "").startswith(f"choices-1-{dusk}-")}
+    last = {p.replace: (who, p) for who, p in keyboards
+            if isinstance(p, KeyboardPayload) and p.replace in offered}  # the newest versions
+    assert offered and all(not p.buttons for _, p in last.values())
+    saying = [who for who, p in last.values() if p.parts[-1] == part(texts.CHOICES_CLOSED)]
+    assert sorted(saying) == sorted({who for who, _ in last.values()})

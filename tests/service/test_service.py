@@ -3,6 +3,7 @@ change, restarts that replay and check the snapshot, deadlines that fire once, i
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from core.service.ports import ChatRef, Incoming, UserRef
 from core.service.stored import StateMismatch
 from core.storage.models import Deadline, GameRecord, LogEntry, Outbox, Seat
 
-from .helpers import PLAYERS, log_size, open_chat, started_changelings, the_game
+from .helpers import PLAYERS, log_size, open_chat, started_changelings, the_game, voiced
 
 
 async def roles_by_name(chat) -> dict[str, str]:
@@ -273,9 +274,14 @@ async def test_the_forum_pace_turns_inactivity_on_unless_the_host_chose(db_url, 
     assert game.state.options["inactivity_hours"] == hours
 
 
+REMINDERS = [re.compile(re.escape(text).replace("LEFT", ".+") + "$")
+             for name in ("REMIND_VOTE", "REMIND_CHOICE") for text in voiced(name, left="LEFT")]
+
+
 def reminded(lines: list[str]) -> dict[str, str]:
     return {line[len("[to "):line.index("]")]: line[line.index("]") + 2:]
-            for line in lines if line.startswith("[to ") and "Time is running out" in line}
+            for line in lines if line.startswith("[to ")
+            and any(r.match(line[line.index("]") + 2:]) for r in REMINDERS)}
 
 
 async def test_who_the_window_still_waits_for_is_reminded_once_before_it_closes(db_url):
@@ -284,8 +290,9 @@ async def test_who_the_window_still_waits_for_is_reminded_once_before_it_closes(
     chat = await open_chat(db_url)
     await started_changelings(chat)
     lines = await chat("Ann: [Bob]", "Bob: [Bob]", ":wait 140s")  # the election lasts 180 s
-    assert reminded(lines) == {name: "Time is running out: 0:40 left, and your vote is missing."
-                               for name in PLAYERS if name not in ("Ann", "Bob")}
+    told = reminded(lines)
+    assert set(told) == {name for name in PLAYERS if name not in ("Ann", "Bob")}
+    assert set(told.values()) <= voiced("REMIND_VOTE", left="0:40")
     assert not reminded(await chat(":wait 30s"))  # once per window
     await chat(":wait 20s")  # the election closes: the dusk (90 s) begins
     roles = await roles_by_name(chat)
@@ -293,9 +300,10 @@ async def test_who_the_window_still_waits_for_is_reminded_once_before_it_closes(
     target = next(name for name in PLAYERS if name != actor)
     await chat(f"{actor}> [{target}]")
     lines = await chat(":wait 70s")
-    assert reminded(lines) == {
-        name: "Time is running out: 0:20 left, and your choice is still open."
-        for name, role in roles.items() if role in ("changeling", "shield")}
+    told = reminded(lines)
+    assert set(told) == {name for name, role in roles.items()
+                         if role in ("changeling", "shield")}
+    assert set(told.values()) <= voiced("REMIND_CHOICE", left="0:20")
 
 
 async def test_a_paused_window_reminds_nobody_and_resuming_schedules_it_again(db_url):
@@ -439,7 +447,8 @@ async def test_the_game_begins_before_its_first_ballot(db_url):
     chat = await open_chat(db_url)
     lines = [line for line in await started_changelings(chat) if line.startswith("[group]")]
     begins = next(i for i, line in enumerate(lines) if "The game begins" in line)
-    ballot = next(i for i, line in enumerate(lines) if "Time to vote" in line)
+    ballot = next(i for i, line in enumerate(lines)
+                  if line.removeprefix("[group] ") in voiced("VOTE_PROMPT"))
     assert begins < ballot
 
 
@@ -521,7 +530,8 @@ async def test_noted_comes_before_the_choice_is_closed(db_url):
                f"{by_role['shield'][0]}> /shield {by_role['pony'][1]}")
     lines = [line for line in await chat(f"{researcher}> /check {first}")
              if line.startswith(f"[to {researcher}]")]
-    noted = next(i for i, line in enumerate(lines) if "Noted." in line)
+    noted = next(i for i, line in enumerate(lines)
+                 if line.removeprefix(f"[to {researcher}] ") in voiced("NOTED"))
     closed = next(i for i, line in enumerate(lines) if "This choice is closed." in line)
     assert noted < closed
 

@@ -26,15 +26,18 @@ STEPS = (("Ann: [Bob]",),
 
 async def _upgrade_between(chat, db_url: str, extra: dict | None = None) -> dict:
     """Stop, put the database back into the previous version's shape, start again (which
-    upgrades it). The console's own keyboards are not part of the old database: kept."""
+    upgrades it). The console's own keyboards and the versions of the messages it printed
+    are not part of the old database: kept."""
     session = chat.session
     keyboards = dict(session.adapter.keyboards)
+    versions = dict(session.adapter.versions)
     await session.stop()
     await open_db(db_url)
     rows = await downgrade(postgres=not db_url.startswith("sqlite"), extra=extra)
     await close_db()
     await session.start()
     session.adapter.keyboards.update(keyboards)
+    session.adapter.versions.update(versions)
     return rows
 
 

@@ -1,0 +1,47 @@
+"""A rule set's voice for the core's prompts: several variants of one text, picked so that a
+player does not read the same words every night, and picked the same way on every replay.
+
+A rule set's `voice` maps a prompt's name (`PROMPTS`: the service's "Your choice: {action}."
+is `ACTION_PROMPT`, the engine's `NOTED` is `NOTED`) to its own variants: msgids of its own
+catalog, with the core text's placeholders. The pick is a stable hash of the prompt and who
+reads it (never the game's random generator, whose draws decide the game), turned on by the
+night or day number, so that consecutive nights show different variants.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+
+from .phase import Phase
+
+#: the prompts a rule set may voice: those a player reads every night or day (the service's
+#: texts of these names in core/service/texts.py, and the engine's NOTED)
+PROMPTS = ("ACTION_PROMPT", "PICK_FIRST", "PICK_NEXT", "PICK_ROLE", "CHOICE_NOW",
+           "CHOICE_ACTION_ON", "CHOICE_ACTION", "CHOICE_PAIR", "CHOICE_PASS", "NOTED",
+           "VOTE_PROMPT", "REMIND_VOTE", "REMIND_CHOICE")
+
+#: prompt name -> the rule set's variants of it
+Voice = Mapping[str, Sequence[str]]
+
+
+def pick(voice: Voice, name: str, default: str, turn: int, *reader: object) -> str:
+    """One variant of the prompt `name` in this voice (`default`, the core's text, where the
+    voice has none): the reader (a game, a player, a stage …) fixes where the rotation
+    starts, `turn` (the night or day number) moves it on by one."""
+    variants = voice.get(name)
+    if not variants:
+        return default
+    seed = "\x1f".join(str(part) for part in (name, *reader)).encode()
+    start = int.from_bytes(hashlib.blake2b(seed, digest_size=4).digest(), "big")
+    return variants[(start + turn) % len(variants)]
+
+
+def told(voice: Voice, name: str, default: str, phase: Phase, pid: str) -> str:
+    """The variant of an engine prompt a player is told in this phase."""
+    return pick(voice, name, default, phase.number, pid, phase.kind, phase.stage)
+
+
+def variants_of(voice: Voice, name: str, default: str) -> frozenset[str]:
+    """Every text the prompt may be told as (to recognise any variant as that prompt)."""
+    return frozenset((default, *voice.get(name, ())))

@@ -1,0 +1,84 @@
+"""The homunculus game's voice for the core's prompts (core/engine/voice.py): what a
+player reads every night and day, dark and grave, three ways each."""
+
+from __future__ import annotations
+
+from core.engine.messages import N_
+
+VOICE: dict[str, tuple[str, ...]] = {
+    "ACTION_PROMPT": (
+        N_("Your work awaits: {action}. Choose below, or let it rest."),
+        N_("The circle is drawn. Open to you: {action}."),
+        N_("Every act has its price. Yours to choose: {action}."),
+    ),
+    "PICK_FIRST": (
+        N_("{action} takes two. Name the first (or write /{command} NAME NAME)."),
+        N_("Two names for one transmutation: {action}. The first? (Or write /{command} "
+           "NAME NAME.)"),
+        N_("{action}: an exchange has two sides. Choose the first (or write /{command} "
+           "NAME NAME)."),
+    ),
+    "PICK_NEXT": (
+        N_("{action}: the first name is {name}. Now the second."),
+        N_("{name} stands in the circle. {action} needs one more: choose."),
+        N_("{action}. One side of the exchange: {name}. Name the other."),
+    ),
+    "PICK_ROLE": (
+        N_("{action}: name the role you seek (or write /{command} ROLE)."),
+        N_("{action}. Everyone in this city hides a craft. Which one? (Or write /{command} "
+           "ROLE.)"),
+        N_("{action}: choose the role, and choose carefully (or write /{command} ROLE)."),
+    ),
+    "CHOICE_NOW": (
+        N_("So be it: {choice}. Until the phase closes, you may still turn back."),
+        N_("Recorded: {choice}. The ink dries when the phase closes."),
+        N_("Your choice stands: {choice}. It can still be changed until the phase closes."),
+    ),
+    "CHOICE_ACTION_ON": (
+        N_("So be it: {action} on {name}. Until the phase closes, you may still turn back."),
+        N_("Recorded: {action} on {name}. The ink dries when the phase closes."),
+        N_("Your choice stands: {action} on {name}. It can still be changed until the "
+           "phase closes."),
+    ),
+    "CHOICE_ACTION": (
+        N_("So be it: {action}. Until the phase closes, you may still turn back."),
+        N_("Recorded: {action}. The ink dries when the phase closes."),
+        N_("Your choice stands: {action}. It can still be changed until the phase closes."),
+    ),
+    "CHOICE_PAIR": (
+        N_("So be it: {action} with {first} and {second}. Until the phase closes, you may "
+           "still turn back."),
+        N_("Recorded: {action} with {first} and {second}. The ink dries when the phase "
+           "closes."),
+        N_("Your choice stands: {action} with {first} and {second}. It can still be "
+           "changed until the phase closes."),
+    ),
+    "CHOICE_PASS": (
+        N_("So be it: you stay your hand. Until the phase closes, you may still turn back."),
+        N_("Recorded: nothing. Idle hands are seen too. The ink dries when the phase "
+           "closes."),
+        N_("You do nothing. That, too, is a choice. It can still be changed until the "
+           "phase closes."),
+    ),
+    "NOTED": (
+        N_("So be it. Until the phase closes, you may still turn back."),
+        N_("Recorded. The ink dries when the phase closes."),
+        N_("Your order is received. It can still be changed until the phase closes."),
+    ),
+    "VOTE_PROMPT": (
+        N_("The city demands a name. Vote below, or write /vote NAME."),
+        N_("Judgement is yours. Who gets your vote? Choose below, or write /vote NAME."),
+        N_("Every vote has its price, and so does every silence. Choose below, or write "
+           "/vote NAME."),
+    ),
+    "REMIND_VOTE": (
+        N_("{left} left. Your vote is still missing, and the city takes note."),
+        N_("The clock runs down: {left}. You have not voted."),
+        N_("A missing vote has its price. {left} left to cast yours."),
+    ),
+    "REMIND_CHOICE": (
+        N_("{left} left. Your choice is still open."),
+        N_("The clock runs down: {left}. The hour will not wait for you."),
+        N_("An unfinished circle is worth nothing. {left} left to choose."),
+    ),
+}

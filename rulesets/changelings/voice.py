@@ -1,0 +1,96 @@
+"""The pony game's voice for the core's prompts (core/engine/voice.py): what a player
+reads every night and day, playful and warm, three ways each."""
+
+from __future__ import annotations
+
+from core.engine.messages import N_
+
+VOICE: dict[str, tuple[str, ...]] = {
+    "ACTION_PROMPT": (
+        N_("Your turn! What you can do: {action}. Pick below, and no peeking!"),
+        N_("Hooves ready? Up for grabs: {action}. Or just press Pass."),
+        N_("Psst, just between you and me: {action}. Choose below, or pass."),
+    ),
+    "PICK_FIRST": (
+        N_("{action} takes two ponies! Pick the first one (or write /{command} NAME NAME)."),
+        N_("Two hearts, one spell: {action}. Who comes first? (Or write /{command} NAME "
+           "NAME.)"),
+        N_("{action}: one pony, then another! Start with the first (or write /{command} "
+           "NAME NAME)."),
+    ),
+    "PICK_NEXT": (
+        N_("{action}: {name} is in! And who is the second pony?"),
+        N_("{action}, part one: {name}. Part two: pick the second pony below."),
+        N_("{name} it is! {action} still needs a second pony: who will it be?"),
+    ),
+    "PICK_ROLE": (
+        N_("{action}: which role will it be? Pick it below (or write /{command} ROLE)."),
+        N_("{action}: a role, please, fresh from Rarity's costume box! (Or write "
+           "/{command} ROLE.)"),
+        N_("{action}: who will you be today? Choose a role (or write /{command} ROLE)."),
+    ),
+    "CHOICE_NOW": (
+        N_("Got it: {choice}! Changed your mind? Press again before the phase ends."),
+        N_("{choice}, noted with a sparkle! You can still change it until the phase "
+           "closes."),
+        N_("Your pick: {choice}. Pinkie promise, it stays secret! Change it any time "
+           "before the phase ends."),
+    ),
+    "CHOICE_ACTION_ON": (
+        N_("Got it: {action} on {name}! Changed your mind? Press again before the phase "
+           "ends."),
+        N_("{action} on {name}, noted with a sparkle! You can still change it until the "
+           "phase closes."),
+        N_("Your pick: {action} on {name}. Pinkie promise, it stays secret! Change it any "
+           "time before the phase ends."),
+    ),
+    "CHOICE_ACTION": (
+        N_("Got it: {action}! Changed your mind? Press again before the phase ends."),
+        N_("{action}, noted with a sparkle! You can still change it until the phase "
+           "closes."),
+        N_("Your pick: {action}. Pinkie promise, it stays secret! Change it any time "
+           "before the phase ends."),
+    ),
+    "CHOICE_PAIR": (
+        N_("Got it: {action} with {first} and {second}! Changed your mind? Press again "
+           "before the phase ends."),
+        N_("{action}: {first} and {second}, noted with a sparkle! You can still change it "
+           "until the phase closes."),
+        N_("Your pick: {action} with {first} and {second}. Pinkie promise, it stays "
+           "secret! Change it any time before the phase ends."),
+    ),
+    "CHOICE_PASS": (
+        N_("A quiet one for you, then: you pass. Changed your mind? Press again before the "
+           "phase ends."),
+        N_("You pass: hooves up and a cup of cocoa. You can still change it until the "
+           "phase closes."),
+        N_("Nothing this time? Fine by me, your secret is safe. Change it any time before "
+           "the phase ends."),
+    ),
+    "NOTED": (
+        N_("Noted, and tucked safely under my pillow! You can change it until the phase "
+           "closes."),
+        N_("Got it! Change your mind any time before the phase closes."),
+        N_("Written down in my friendship journal. You can still change it until the phase "
+           "closes."),
+    ),
+    "VOTE_PROMPT": (
+        N_("To the town square, everypony! Who gets your vote? Press a name below, or "
+           "write /vote NAME."),
+        N_("Hooves up for the vote! Choose below, or write /vote NAME."),
+        N_("Decision time, Ponyville! Who gets your vote? Choose below, or write /vote "
+           "NAME."),
+    ),
+    "REMIND_VOTE": (
+        N_("Psst! Only {left} left, and your vote is still missing. The town square is "
+           "waiting!"),
+        N_("Tick-tock, little pony: {left} to go, and you have not voted yet!"),
+        N_("Don't leave Ponyville hanging! {left} left for your vote."),
+    ),
+    "REMIND_CHOICE": (
+        N_("Psst! Only {left} left, and your choice is still open. Sleepyheads miss their "
+           "turn!"),
+        N_("Tick-tock, little pony: {left} to go, and you have not chosen yet!"),
+        N_("Still thinking? Take your time, but not too much: {left} left."),
+    ),
+}

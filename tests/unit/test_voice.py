@@ -1,0 +1,72 @@
+"""Each game's voice for the prompts a player reads every night and day: three variants or
+more of each, translated into every language with the core text's placeholders, and
+turned on night by night, the same way on every replay."""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+import pytest
+from babel.messages.pofile import read_po
+
+from core.engine.messages import NOTED
+from core.engine.registry import load_ruleset
+from core.engine.voice import PROMPTS, pick
+from core.service import texts
+
+RULESETS = ["changelings", "alchemists"]
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+CORE = {name: getattr(texts, name, NOTED) for name in PROMPTS}
+
+
+def placeholders(text: str) -> set[str]:
+    return set(PLACEHOLDER.findall(text))
+
+
+def test_every_voiced_prompt_is_a_core_text():
+    assert all(name == "NOTED" or hasattr(texts, name) for name in PROMPTS)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+@pytest.mark.parametrize("name", PROMPTS)
+def test_every_prompt_has_three_variants_in_each_game_voice(ruleset_id, name):
+    variants = load_ruleset(ruleset_id).voice.get(name, ())
+    assert len(set(variants)) >= 3, f"{ruleset_id} gives {name} {len(variants)} variants"
+    assert CORE[name] not in variants  # the voice's own words, not the core's dry text
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+@pytest.mark.parametrize("lang", ["de", "ru"])
+def test_every_variant_is_translated_with_the_core_texts_placeholders(ruleset_id, lang):
+    ruleset = load_ruleset(ruleset_id)
+    assert ruleset.locales_dir is not None
+    with (ruleset.locales_dir / lang / "LC_MESSAGES" / f"{ruleset.id}.po").open("rb") as fh:
+        catalog = read_po(fh, locale=lang)
+    for name, variants in ruleset.voice.items():
+        wanted = placeholders(CORE[name])
+        for variant in variants:
+            assert placeholders(variant) == wanted, variant
+            message = catalog.get(variant)
+            assert message is not None and message.string and not message.fuzzy, variant
+            assert placeholders(message.string) == wanted, (variant, message.string)
+
+
+def test_the_two_voices_do_not_share_words():
+    changelings, alchemists = (load_ruleset(r).voice for r in RULESETS)
+    for name in PROMPTS:
+        assert not set(changelings[name]) & set(alchemists[name]), name
+
+
+def test_a_player_reads_another_variant_each_night_and_the_same_on_replay():
+    voice = {"ACTION_PROMPT": ("a", "b", "c")}
+    nights = [pick(voice, "ACTION_PROMPT", "core", night, 7, "p3") for night in range(1, 8)]
+    assert all(one != next_ for one, next_ in pairwise(nights))
+    assert set(nights) == {"a", "b", "c"}
+    assert nights == [pick(voice, "ACTION_PROMPT", "core", night, 7, "p3")
+                      for night in range(1, 8)]
+
+
+def test_a_voice_without_the_prompt_tells_the_core_text():
+    assert pick({}, "ACTION_PROMPT", "Your choice: {action}.", 2, 7, "p3") == \
+        "Your choice: {action}."
