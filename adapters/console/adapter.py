@@ -71,7 +71,7 @@ class ConsoleAdapter:
             self.pictures = Path(tempfile.mkdtemp(prefix="nightfall-pictures-"))
         path = self.pictures / f"{picture.outbox_id}-{picture.name}"
         path.write_bytes(picture.image)
-        self._show(picture.to, f"{picture.text}\npicture: {path}")
+        await self._show(picture.to, f"{picture.text}\npicture: {path}")
 
     async def send_ballot(self, ballot: Ballot) -> None:
         await self._show(ballot.to, ballot.text, ballot.replace)
