@@ -221,7 +221,8 @@ class Game(Table):
             raise Refused(N_("You are no longer in the game."))
         spec = self._spec(p, cmd.action)
         if self.state.phase.stage not in spec.stages:
-            raise Refused(N_("You cannot use “{action}” in this phase."), action=cmd.action)
+            raise Refused(N_("You cannot use “{action}” in this phase."),
+                          action=Ref("action", cmd.action))
         if len(cmd.targets) != spec.targets:
             raise refused_n("This action needs {count} target.",
                             "This action needs {count} targets.", spec.targets)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from core import spoken
 from core.engine import GameSetup, SetupError
 from core.engine.messages import Ref
 from core.engine.registry import available, load_ruleset
@@ -17,11 +18,11 @@ from . import outbox, texts
 from .buttons import signup_buttons
 from .context import ServiceContext
 from .muting import unmute_the_dead
-from .pace import DEFAULT_TZ, PACES, time_left, valid_timezone
+from .pace import DEFAULT_TZ, PACES, status_left, valid_timezone
 from .payloads import KeyboardPayload, PostPayload, part, post
 from .reach import chat_title
 from .replies import Reply
-from .settings import changed_settings, options_overview, role_id_named, role_line
+from .settings import changed_settings, options_overview, role_id_named, role_line, setting
 from .stored import relock
 from .teams import close_teams
 
@@ -87,12 +88,16 @@ class Lobby:
             if changed:
                 await outbox.to_group(chat, post(texts.STATUS_SETTINGS,
                                                          settings=changed), game=row)
+            roles = (row.settings or {}).get("roles")
+            if roles:
+                await outbox.to_group(chat, post(
+                    texts.ROLES_CURRENT, roles=tuple(Ref("role", r) for r in roles)), game=row)
             return
         game = await self.service.games.load(row)
         deadline = await Deadline.filter(game_id=row.id, state="pending").first()
-        left = "—" if deadline is None else time_left(deadline.due_at - self.service.clock.now())
+        left = status_left(row, deadline, self.service.clock.now())
         await outbox.to_group(chat, post(texts.STATUS, ruleset=Ref("ruleset", row.ruleset),
-                                                 phase=str(game.state.phase), left=left),
+                                                 phase=spoken.phase(game.state.phase), left=left),
                               game=row)
         if game.state.paused:
             await outbox.to_group(chat, post(texts.STATUS_PAUSED), game=row)
@@ -239,8 +244,9 @@ class Lobby:
         row.settings = {**row.settings, "pace": words[0],
                         "tz": words[1] if len(words) > 1 else row.settings.get("tz", DEFAULT_TZ)}
         await row.save(update_fields=["settings"])
-        await outbox.to_group(chat, post(texts.SETTING_CHANGED, name="pace",
-                                                 value=" ".join(words)), game=row)
+        await outbox.to_group(chat, post(
+            texts.PACE_CHANGED, pace=Ref("option_value", words[0]), tz=row.settings["tz"]),
+            game=row)
 
     async def _cmd_setroles(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         if not rest.strip():  # alone: the list as it stands, changing nothing
@@ -258,9 +264,9 @@ class Lobby:
             roles = [role_id_named(ruleset, r) for r in rest.split(",") if r.strip()]
         row.settings = {**row.settings, "roles": roles}
         await row.save(update_fields=["settings"])
-        await outbox.to_group(chat, post(texts.SETTING_CHANGED, name="roles",
-                                                 value=", ".join(roles or ["default"])),
-                              game=row)
+        await outbox.to_group(chat, post(
+            texts.ROLES_CURRENT, roles=tuple(Ref("role", r) for r in roles))
+            if roles else post(texts.ROLES_BY_DEFAULT), game=row)
 
     async def _cmd_option(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         if not rest.strip():  # alone: every option, its value and what it does
@@ -277,8 +283,8 @@ class Lobby:
         row.settings = {**row.settings, "options": {**row.settings.get("options", {}),
                                                     name: value}}
         await row.save(update_fields=["settings"])
-        await outbox.to_group(chat, post(texts.SETTING_CHANGED, name=name,
-                                                 value=raw.strip()), game=row)
+        await outbox.to_group(chat, post(texts.SETTING_CHANGED, setting=setting(name, value)),
+                              game=row)
 
     async def _cmd_spectators(self, rest: str, chat: Chat, person: Identity,
                               admin: bool) -> None:

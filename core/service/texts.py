@@ -34,7 +34,8 @@ LEAVE_BUTTON = N_("Leave")
 STARTED = N_("The game begins! Check your private messages for your role.")
 CANCELLED = N_("{host} ended the game.")
 LANGUAGE_SET = N_("From now on I speak English here.")
-SETTING_CHANGED = N_("Setting changed: {name} = {value}.")
+SETTING_CHANGED = N_("Setting changed: {setting}.")
+PACE_CHANGED = N_("Setting changed: the pace is now {pace}, in the time zone {tz}.")
 STATUS = N_("Game: {ruleset}. Phase: {phase}. Time left: {left}.")
 STATUS_WAITING = N_("Not voted yet: {names}.")
 STATUS_PAUSED = N_("The game is paused.")
@@ -163,7 +164,7 @@ ENDGAME_PRIVATE_NONE = N_("You are not hosting a game that waits for the group."
 RECAP = N_("Your role and what I told you last in this game:")
 RECAP_NOTHING = N_("I have not told you anything in this game yet.")
 OPTIONS_HEAD = N_("Options of {ruleset} (change one with /option NAME VALUE before the start):")
-OPTION_LINE = N_("{name} = {value}: {about}")
+OPTION_LINE = N_("/option {name} — {title}: {value}. Possible: {about}")
 ROLES_CURRENT = N_("The roles to deal: {roles}. /setroles default goes back to the rules' "
                    "deal.")
 ROLES_BY_DEFAULT = N_("The roles are dealt by the rules for the number of players. Choose "

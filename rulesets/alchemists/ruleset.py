@@ -84,6 +84,7 @@ class Alchemists(Ruleset):
     option_about = options.ABOUT
     vocabulary: dict[str, dict[str, str]] = {  # noqa: RUF012
         "role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES, "option": options.ABOUT,
+        "option_name": options.NAMES,
         "card": ROLE_CARDS, "check": CHECK_NAMES, "action": ACTION_NAMES}
     pace = PACE
     summary = RULES_SUMMARY

@@ -84,6 +84,7 @@ class Changelings(Ruleset):
     option_about = options.ABOUT
     vocabulary: dict[str, dict[str, str]] = {  # noqa: RUF012
         "role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES, "option": options.ABOUT,
+        "option_name": options.NAMES,
         "card": ROLE_CARDS, "kind": KIND_NAMES, "action": {**ACTION_NAMES, PASS.id: N_("Pass")}}
     pace = PACE
     pace_options = {"forum": {"inactivity_hours": 24}}  # noqa: RUF012 - CH-INACT's default
