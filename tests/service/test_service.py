@@ -284,8 +284,9 @@ async def test_who_the_window_still_waits_for_is_reminded_once_before_it_closes(
     chat = await open_chat(db_url)
     await started_changelings(chat)
     lines = await chat("Ann: [Bob]", "Bob: [Bob]", ":wait 140s")  # the election lasts 180 s
-    assert reminded(lines) == {name: "Time is running out: 40 seconds left, and your vote is missing."
-                               for name in PLAYERS if name not in ("Ann", "Bob")}
+    assert reminded(lines) == {
+        name: "Time is running out: 40 seconds left, and your vote is missing."
+        for name in PLAYERS if name not in ("Ann", "Bob")}
     assert not reminded(await chat(":wait 30s"))  # once per window
     await chat(":wait 20s")  # the election closes: the dusk (90 s) begins
     roles = await roles_by_name(chat)
@@ -467,7 +468,8 @@ async def test_a_players_own_view_in_private(db_url):
     chat = await open_chat(db_url)
     await started_changelings(chat)
     status = " ".join(await chat("Cid> /status"))
-    assert "Phase: Day 1 (mayor election). Time left: 3 minutes." in status and "Your vote is still missing." in status
+    assert "Phase: Day 1 (mayor election). Time left: 3 minutes." in status
+    assert "Your vote is still missing." in status
     assert "Your role and what I told you last" in status
     await chat("Cid: /vote Ann", ":wait 400s")  # the election closes: night falls
     status = " ".join(await chat("Cid> /status"))
