@@ -44,7 +44,7 @@ from .table import Table
 WHISPER_MAX = 2000
 # The causes by which a player is taken out rather than dies in the story: the host's removal
 # and a player's own leaving. Rule sets treat them alike (no reactions, no night list).
-OUT_OF_STORY = frozenset({"modkill", "left"})
+OUT_OF_STORY = frozenset({"modkill", "missed", "left"})  # missed: a rule set's automatic removal
 
 
 class Game(Table):

@@ -19,7 +19,7 @@ STONE_SIDES = frozenset({TOWN, ISHVALAN, CRIMSON, GREED})
 LONERS = frozenset({ISHVALAN, CRIMSON, GREED})
 
 CAUSES = ("killed", "absorbed", "executed", "exploded", "taken", "backfire", "poisoned", "modkill",
-          "left")
+          "missed", "left")  # missed: removed for missed votes (AL-MISS), not by the host
 
 AT_NIGHT = frozenset({""})  # the single night stage (phase "night N")
 BY_DAY = frozenset({"vote", "reactions"})
@@ -33,7 +33,8 @@ CAUSE_NAMES = {
     "killed": N_("killed"), "absorbed": N_("killed"), "executed": N_("executed"),
     "exploded": N_("caught in the explosion"), "taken": N_("taken by Pride"),
     "backfire": N_("destroyed by the Stone"), "poisoned": N_("poisoned"),
-    "modkill": N_("removed by the host"), "left": N_("left the game"),
+    "modkill": N_("removed by the host"), "missed": N_("removed for missed votes"),
+    "left": N_("left of their own accord"),
 }
 
 CHECK_NAMES = {"homunculi": N_("a homunculus"), "town": N_("a State Alchemist"),

@@ -69,8 +69,8 @@ def check_end(game: Game) -> bool:
     for p in game.state.players.values():
         game.tell(GROUP, N_("{name} was {role}."), name=player(p.pid), role=role(p.role))
     for kind, number, pid, why in changelings_state(game).timeline:
-        key = (N_("Day {number}: {name} left the game ({cause}).") if kind == "day"
-               else N_("Night {number}: {name} left the game ({cause})."))
+        key = (N_("Day {number}: {name} is out of the game ({cause}).") if kind == "day"
+               else N_("Night {number}: {name} is out of the game ({cause})."))
         game.tell(GROUP, key, number=number, name=player(pid), cause=cause(why))
     for kind, number, command in game.state.host_log:
         key = (N_("Day {number}: the host used /{command}.") if kind == "day"

@@ -31,7 +31,7 @@ CAUSE_NAMES = {
     "abducted": N_("abducted"), "banished": N_("banished"), "pranked": N_("pranked"),
     "chased": N_("chased away"), "fanatic": N_("struck by the fanatic"),
     "heartbreak": N_("died of a broken heart"), "fled": N_("fled screaming"),
-    "modkill": N_("removed by the host"), "left": N_("left the game"),
+    "modkill": N_("removed by the host"), "left": N_("left of their own accord"),
 }
 
 # Plain ponies get a kind for flavour only (rules §2).
