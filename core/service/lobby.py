@@ -55,7 +55,8 @@ class Lobby:
         ruleset = load_ruleset(row.ruleset if row else _default_ruleset())
         if row is None or row.status != "running":
             await outbox.to_group(chat, post(
-                texts.ROLES_IN_RULESET, ruleset=Ref("ruleset", ruleset.id),
+                *texts.ROLES_IN_RULESET, count=len(ruleset.roles),
+                ruleset=Ref("ruleset", ruleset.id),
                 roles=tuple(Ref("role", r) for r in ruleset.roles)), game=row)
             return
         game = await self.service.games.load(row)
@@ -104,8 +105,9 @@ class Lobby:
         if game.ruleset.voting_open(game):
             waiting = tuple(Ref("player", p.pid) for p in game.state.living()
                             if p.pid not in game.state.votes)
-            await outbox.to_group(chat, post(texts.STATUS_WAITING, names=waiting),
-                                  game=row)
+            await outbox.to_group(chat, post(*texts.STATUS_WAITING, count=len(waiting),
+                                             names=waiting) if waiting
+                                  else post(texts.STATUS_ALL_VOTED), game=row)
 
     # ------------------------------------------------------------------ sign-up
     async def _cmd_newgame(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
@@ -162,7 +164,7 @@ class Lobby:
         (one group message instead of one per join: groups have a small message budget).
         Its buttons open the private chat, where the bot may then write to the player."""
         host = await Identity.get(id=row.host_id)
-        listed = (part(texts.SIGNUP_LIST, count=len(names), names=", ".join(names)),) \
+        listed = (part(*texts.SIGNUP_LIST, count=len(names), names=", ".join(names)),) \
             if names else ()  # an empty list would print as a bare dot (an anonymous host)
         await outbox.to_group(chat, KeyboardPayload(
             (part(texts.SIGNUP_OPEN, host=host.name, ruleset=Ref("ruleset", row.ruleset)),

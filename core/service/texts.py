@@ -26,7 +26,6 @@ HELP_PRIVATE = N_(
 SIGNUP_OPEN = N_("{host} opens a game of {ruleset}. Join with the button below (it opens "
                  "your private chat with me, where your role will come) or with /join; the host "
                  "starts the game with /startgame.")
-SIGNUP_LIST = N_("Signed up ({count}): {names}.")
 JOINED_PRIVATE = N_("You are in! Your role will come here when the host starts the game.")
 LEFT_PRIVATE = N_("You have left the sign-up.")
 JOIN_BUTTON = N_("Join")
@@ -37,11 +36,10 @@ LANGUAGE_SET = N_("From now on I speak English here.")
 SETTING_CHANGED = N_("Setting changed: {setting}.")
 PACE_CHANGED = N_("Setting changed: the pace is now {pace}, in the time zone {tz}.")
 STATUS = N_("Game: {ruleset}. Phase: {phase}. Time left: {left}.")
-STATUS_WAITING = N_("Not voted yet: {names}.")
+STATUS_ALL_VOTED = N_("Everybody has voted.")
 STATUS_PAUSED = N_("The game is paused.")
 STATUS_LOBBY = N_("Sign-up for {ruleset} is open: {count} joined, {needed} needed.")
 NO_GAME = N_("There is no game in this chat. Start one with /newgame.")
-ROLES_IN_RULESET = N_("Roles of {ruleset}: {roles}.")
 VOTE_PROMPT = N_("Time to vote: who gets your vote? Choose below, or write /vote NAME.")
 VOTE_CLOSED = N_("The vote is closed.")
 CHOICES_CLOSED = N_("This choice is closed.")
@@ -118,6 +116,16 @@ def n_(singular: str, plural: str) -> tuple[str, str]:
     return singular, plural
 
 
+# Lists, with their length for the sentence to agree with
+SIGNUP_LIST = n_("Signed up so far: {names} ({count} player).",
+                 "Signed up so far: {names} ({count} players).")
+STATUS_WAITING = n_("{count} player has not voted yet: {names}.",
+                    "{count} players have not voted yet: {names}.")
+ROLES_IN_RULESET = n_("{ruleset} has {count} role: {roles}.",
+                      "{ruleset} has {count} roles: {roles}.")
+OPEN_FOR_YOU = n_("One thing is still open for you: {actions}.",
+                  "{count} things are still open for you: {actions}.")
+
 # The bot and the group it plays in (sent privately to the host, with the group's title)
 LOST_REMOVED = n_(
     "I was removed from {chat}, so your game there is paused. Add me to the group again and "
@@ -181,7 +189,6 @@ ROLE_NEEDED = N_("Which role? For example /role researcher.")
 ROLES_SECRET = N_("The roles in play are secret in this game.")
 ROLES_REVEALED = N_("Who was who:")
 PLAYER_WAS = N_("{name} was {role}.")
-OPEN_FOR_YOU = N_("Still open for you: {actions}.")
 VOTE_OPEN_FOR_YOU = N_("Your vote is still missing.")
 NOTHING_OPEN = N_("Nothing is open for you right now.")
 NEXTGAME_NOTED = N_("I will tell you here when the next game opens in {chat}.")

@@ -473,7 +473,7 @@ async def test_a_players_own_view_in_private(db_url):
     assert "Your role and what I told you last" in status
     await chat("Cid: /vote Ann", ":wait 400s")  # the election closes: night falls
     status = " ".join(await chat("Cid> /status"))
-    assert "Still open for you: Check" in status
+    assert "One thing is still open for you: Check" in status
     await chat("Cid> /check Ann")
     myrole = " ".join(await chat("Cid> /myrole"))
     assert "Your role:" in myrole and "Researcher" in myrole
