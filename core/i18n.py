@@ -20,7 +20,7 @@ from typing import Any
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from core.engine.messages import Ref, Text
+from core.engine.messages import ROLE_WAS, Ref, Text
 from core.engine.registry import available, load_ruleset
 from core.spoken import spoken
 
@@ -111,6 +111,9 @@ class Renderer:
             name, _, value = ref.value.partition("=")
             return f"{self.word(Ref('option_name', name))}: {self.word(Ref('option_value', value))}"
         msgid = self.vocabulary.get(ref.kind, {}).get(ref.value)
+        if ref.kind == "role_was":  # a role in running text; without that form its bare name
+            return (self.t.pgettext(ROLE_WAS, msgid) if msgid
+                    else self.word(Ref("role", ref.value)))
         return self.t.gettext(msgid) if msgid else ref.value
 
     def value(self, value: Any) -> Any:

@@ -368,7 +368,7 @@ class Lobby:
         if row.setup is not None:  # the roles are no secret any more
             game = await self.service.games.load(row)
             await outbox.to_group(chat, PostPayload((part(texts.ROLES_REVEALED), *(
-                part(texts.PLAYER_WAS, name=Ref("player", p.pid), role=Ref("role", p.role))
+                part(texts.PLAYER_WAS, name=Ref("player", p.pid), role=Ref("role_was", p.role))
                 for p in game.state.players.values()))), game=row)
 
     async def move_seat(self, row: GameRecord, pid: str, newcomer: Identity) -> Identity:
