@@ -33,7 +33,7 @@ bench: install
 # language): `nightfall` from core/ and adapters/ into locales/, each rule set's own domain from
 # its package into rulesets/<id>/locales/.
 RULESETS := changelings alchemists
-KEYWORDS := -k N_ -k tell_n:2,3 -k refused_n:1,2 -k SetupError -k n_:1,2
+KEYWORDS := -k N_ -k NC_:1c,2 -k tell_n:2,3 -k refused_n:1,2 -k SetupError -k n_:1,2
 EXTRACT := $(VENV)/bin/pybabel extract -F babel.cfg $(KEYWORDS) --no-location --sort-output \
 	--project=nightfall
 UPDATE := $(VENV)/bin/pybabel update --no-fuzzy-matching --ignore-obsolete

@@ -20,8 +20,9 @@ from typing import Any
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from core.engine.messages import Ref, Text
+from core.engine.messages import ROLE_WAS, Ref, Text
 from core.engine.registry import available, load_ruleset
+from core.spoken import spoken
 
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 DOMAIN = "nightfall"
@@ -103,7 +104,16 @@ class Renderer:
             return self.names(ref.value)
         if ref.kind == "ruleset":
             return translations(self.locale, ref.value).gettext(load_ruleset(ref.value).title)
+        said = spoken(self.t, ref, self.locale)
+        if said is not None:
+            return said
+        if ref.kind == "setting":  # "name=value": the option's name and value in words
+            name, _, value = ref.value.partition("=")
+            return f"{self.word(Ref('option_name', name))}: {self.word(Ref('option_value', value))}"
         msgid = self.vocabulary.get(ref.kind, {}).get(ref.value)
+        if ref.kind == "role_was":  # a role in running text; without that form its bare name
+            return (self.t.pgettext(ROLE_WAS, msgid) if msgid
+                    else self.word(Ref("role", ref.value)))
         return self.t.gettext(msgid) if msgid else ref.value
 
     def value(self, value: Any) -> Any:

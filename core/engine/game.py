@@ -45,7 +45,7 @@ from .table import Table
 WHISPER_MAX = 2000
 # The causes by which a player is taken out rather than dies in the story: the host's removal
 # and a player's own leaving. Rule sets treat them alike (no reactions, no night list).
-OUT_OF_STORY = frozenset({"modkill", "left"})
+OUT_OF_STORY = frozenset({"modkill", "missed", "left"})  # missed: a rule set's automatic removal
 
 
 class Game(Table):
@@ -222,7 +222,8 @@ class Game(Table):
             raise Refused(N_("You are no longer in the game."))
         spec = self._spec(p, cmd.action)
         if self.state.phase.stage not in spec.stages:
-            raise Refused(N_("You cannot use “{action}” in this phase."), action=cmd.action)
+            raise Refused(N_("You cannot use “{action}” in this phase."),
+                          action=Ref("action", cmd.action))
         if len(cmd.targets) != spec.targets:
             raise refused_n("This action needs {count} target.",
                             "This action needs {count} targets.", spec.targets)

@@ -21,6 +21,14 @@ def N_(msgid: str) -> str:
     return msgid
 
 
+ROLE_WAS = "role was"  # the gettext context of a role's running-text form ("der Depp")
+
+
+def NC_(context: str, msgid: str) -> str:
+    """Mark a string with a gettext context (the same English, another use) for extraction."""
+    return msgid
+
+
 class Text(NamedTuple):
     """A translatable text: `key` is the gettext msgid (English); `plural` and `count` make it
     an ngettext message. `params` values are plain values, `Ref`s, or tuples of `Ref`s

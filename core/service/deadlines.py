@@ -62,7 +62,7 @@ class Deadlines:
             return
         game = await load(row)
         key = texts.REMIND_VOTE if game.ruleset.voting_open(game) else texts.REMIND_CHOICE
-        left = time_left(close.due_at - self.clock.now())
+        left = time_left(close.due_at, self.clock.now(), row.settings)
         seats = await seat_identities(row)
         for pid in game.ruleset.waiting_for(game):
             if pid in seats:

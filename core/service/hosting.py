@@ -6,9 +6,11 @@ from __future__ import annotations
 from core.engine import Announce, Extend, Force, Modkill, Pause, Replace, Resume
 from core.storage.models import Deadline, GameRecord, Identity, Seat
 
-from . import texts
+from . import outbox, texts
 from .context import ServiceContext
 from .names import Roster
+from .pace import status_left
+from .payloads import post
 from .ports import UserRef
 from .recap import brief_newcomer, newcomer_named
 from .replies import Reply
@@ -44,6 +46,7 @@ class HostPowers:
                 raise Reply(texts.NEED_MINUTES) from None
             await self._extend_within_bounds(row, minutes)
             await games.apply(row, Extend(minutes, at=now), person)
+            await self._tell_time_left(row)
             return
         command = Announce(rest, at=now) if word == "announce" else SIMPLE_POWERS[word](at=now)
         await games.apply(row, command, person)
@@ -70,6 +73,13 @@ class HostPowers:
         await brief_newcomer(row, old, newcomer)
         game = await self.service.games.load(row)  # the newcomer takes the seat's team rooms
         await sync_teams(row, game, game.ruleset.team_chats(game), moved=pids[0])
+
+    async def _tell_time_left(self, row: GameRecord) -> None:
+        """After /extend the group reads the new time left (at the forum pace: its clock)."""
+        row = await GameRecord.get(id=row.id).prefetch_related("chat")
+        pending = await Deadline.filter(game_id=row.id, state="pending").first()
+        await outbox.to_group(row.chat, post(texts.DEADLINE_NOW, left=status_left(
+            row, pending, self.service.clock.now())), game=row)
 
     async def _extend_within_bounds(self, row: GameRecord, minutes: int) -> None:
         """A deadline moves back at most to now, and on by at most a week."""

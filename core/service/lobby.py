@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from core import spoken
 from core.engine import GameSetup, SetupError
 from core.engine.messages import Ref
 from core.engine.registry import available, load_ruleset
@@ -17,11 +18,11 @@ from . import outbox, texts
 from .buttons import signup_buttons
 from .context import ServiceContext
 from .muting import unmute_the_dead
-from .pace import DEFAULT_TZ, PACES, time_left, valid_timezone
+from .pace import DEFAULT_TZ, PACES, status_left, valid_timezone
 from .payloads import KeyboardPayload, PostPayload, part, post
 from .reach import chat_title
 from .replies import Reply
-from .settings import changed_settings, options_overview, role_id_named, role_line
+from .settings import changed_settings, options_overview, role_id_named, role_line, setting
 from .stored import relock
 from .teams import close_teams
 
@@ -54,7 +55,8 @@ class Lobby:
         ruleset = load_ruleset(row.ruleset if row else _default_ruleset())
         if row is None or row.status != "running":
             await outbox.to_group(chat, post(
-                texts.ROLES_IN_RULESET, ruleset=Ref("ruleset", ruleset.id),
+                *texts.ROLES_IN_RULESET, count=len(ruleset.roles),
+                ruleset=Ref("ruleset", ruleset.id),
                 roles=tuple(Ref("role", r) for r in ruleset.roles)), game=row)
             return
         game = await self.service.games.load(row)
@@ -87,20 +89,25 @@ class Lobby:
             if changed:
                 await outbox.to_group(chat, post(texts.STATUS_SETTINGS,
                                                          settings=changed), game=row)
+            roles = (row.settings or {}).get("roles")
+            if roles:
+                await outbox.to_group(chat, post(
+                    texts.ROLES_CURRENT, roles=tuple(Ref("role", r) for r in roles)), game=row)
             return
         game = await self.service.games.load(row)
         deadline = await Deadline.filter(game_id=row.id, state="pending").first()
-        left = "—" if deadline is None else time_left(deadline.due_at - self.service.clock.now())
+        left = status_left(row, deadline, self.service.clock.now())
         await outbox.to_group(chat, post(texts.STATUS, ruleset=Ref("ruleset", row.ruleset),
-                                                 phase=str(game.state.phase), left=left),
+                                                 phase=spoken.phase(game.state.phase), left=left),
                               game=row)
         if game.state.paused:
             await outbox.to_group(chat, post(texts.STATUS_PAUSED), game=row)
         if game.ruleset.voting_open(game):
             waiting = tuple(Ref("player", p.pid) for p in game.state.living()
                             if p.pid not in game.state.votes)
-            await outbox.to_group(chat, post(texts.STATUS_WAITING, names=waiting),
-                                  game=row)
+            await outbox.to_group(chat, post(*texts.STATUS_WAITING, count=len(waiting),
+                                             names=waiting) if waiting
+                                  else post(texts.STATUS_ALL_VOTED), game=row)
 
     # ------------------------------------------------------------------ sign-up
     async def _cmd_newgame(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
@@ -157,7 +164,7 @@ class Lobby:
         (one group message instead of one per join: groups have a small message budget).
         Its buttons open the private chat, where the bot may then write to the player."""
         host = await Identity.get(id=row.host_id)
-        listed = (part(texts.SIGNUP_LIST, count=len(names), names=", ".join(names)),) \
+        listed = (part(*texts.SIGNUP_LIST, count=len(names), names=", ".join(names)),) \
             if names else ()  # an empty list would print as a bare dot (an anonymous host)
         await outbox.to_group(chat, KeyboardPayload(
             (part(texts.SIGNUP_OPEN, host=host.name, ruleset=Ref("ruleset", row.ruleset)),
@@ -239,8 +246,9 @@ class Lobby:
         row.settings = {**row.settings, "pace": words[0],
                         "tz": words[1] if len(words) > 1 else row.settings.get("tz", DEFAULT_TZ)}
         await row.save(update_fields=["settings"])
-        await outbox.to_group(chat, post(texts.SETTING_CHANGED, name="pace",
-                                                 value=" ".join(words)), game=row)
+        await outbox.to_group(chat, post(
+            texts.PACE_CHANGED, pace=Ref("option_value", words[0]), tz=row.settings["tz"]),
+            game=row)
 
     async def _cmd_setroles(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         if not rest.strip():  # alone: the list as it stands, changing nothing
@@ -258,9 +266,9 @@ class Lobby:
             roles = [role_id_named(ruleset, r) for r in rest.split(",") if r.strip()]
         row.settings = {**row.settings, "roles": roles}
         await row.save(update_fields=["settings"])
-        await outbox.to_group(chat, post(texts.SETTING_CHANGED, name="roles",
-                                                 value=", ".join(roles or ["default"])),
-                              game=row)
+        await outbox.to_group(chat, post(
+            texts.ROLES_CURRENT, roles=tuple(Ref("role", r) for r in roles))
+            if roles else post(texts.ROLES_BY_DEFAULT), game=row)
 
     async def _cmd_option(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         if not rest.strip():  # alone: every option, its value and what it does
@@ -277,8 +285,8 @@ class Lobby:
         row.settings = {**row.settings, "options": {**row.settings.get("options", {}),
                                                     name: value}}
         await row.save(update_fields=["settings"])
-        await outbox.to_group(chat, post(texts.SETTING_CHANGED, name=name,
-                                                 value=raw.strip()), game=row)
+        await outbox.to_group(chat, post(texts.SETTING_CHANGED, setting=setting(name, value)),
+                              game=row)
 
     async def _cmd_spectators(self, rest: str, chat: Chat, person: Identity,
                               admin: bool) -> None:
@@ -360,7 +368,7 @@ class Lobby:
         if row.setup is not None:  # the roles are no secret any more
             game = await self.service.games.load(row)
             await outbox.to_group(chat, PostPayload((part(texts.ROLES_REVEALED), *(
-                part(texts.PLAYER_WAS, name=Ref("player", p.pid), role=Ref("role", p.role))
+                part(texts.PLAYER_WAS, name=Ref("player", p.pid), role=Ref("role_was", p.role))
                 for p in game.state.players.values()))), game=row)
 
     async def move_seat(self, row: GameRecord, pid: str, newcomer: Identity) -> Identity:

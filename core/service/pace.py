@@ -8,6 +8,9 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from core.engine.messages import Ref
+from core.spoken import duration, until
+
 PACES = ("quick", "forum")
 DEFAULT_TZ = "Europe/Berlin"
 
@@ -51,12 +54,16 @@ def due_at(preset: Any, now: float, tz: str) -> float:
     return target.timestamp()
 
 
-def time_left(seconds: float) -> str:
-    """`4:05`, or `1:02:03` from an hour on: the same in every language."""
-    seconds = max(0, int(seconds))
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+def time_left(due: float | None, now: float, settings: dict[str, Any] | None) -> Ref:
+    """What is left of a window, put into words at delivery: a duration at the quick pace,
+    and the local date and clock time as well at the forum pace (its deadlines are days
+    away); no deadline at all while paused or for a window the pace leaves open."""
+    if due is None:
+        return duration(None)
+    settings = settings or {}
+    if settings.get("pace") == "forum":
+        return until(due - now, due, settings.get("tz") or DEFAULT_TZ)
+    return duration(due - now)
 
 
 def reminder_lead(window: float) -> float | None:
@@ -70,3 +77,12 @@ def reminder_lead(window: float) -> float | None:
 def window_key(stage: str) -> str:
     """The pace table's key for a phase stage (the alchemists' night has no stage name)."""
     return stage or "night"
+
+
+def status_left(row: Any, deadline: Any, now: float) -> Ref:
+    """/status's time left: the open deadline's, or what a pause keeps for the resumption."""
+    if deadline is not None:
+        return time_left(deadline.due_at, now, row.settings)
+    if row.paused_left is not None:
+        return duration(row.paused_left)
+    return duration(None)

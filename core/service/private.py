@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from core import spoken
 from core.engine import Act, Whisper
 from core.engine.messages import Ref
 from core.i18n import available_locales
@@ -14,7 +15,7 @@ from core.storage.models import Deadline, GameRecord, Identity, Seat
 from . import outbox, texts
 from .context import ServiceContext
 from .names import Roster
-from .pace import time_left
+from .pace import status_left
 from .payloads import post
 from .recap import recap
 from .replies import Reply
@@ -79,18 +80,18 @@ class PrivateChats:
 
     async def _status(self, row: GameRecord, game: Any, pid: str, person: Identity) -> None:
         deadline = await Deadline.filter(game_id=row.id, state="pending").first()
-        left = "—" if deadline is None else time_left(
-            deadline.due_at - self.service.clock.now())
+        left = status_left(row, deadline, self.service.clock.now())
         player = game.state.players[pid]
         open_now = [s.id for s in game.ruleset.prompted(game, player)] if player.alive else []
         voting = player.alive and game.ruleset.voting_open(game) and \
             pid not in game.state.votes
         await outbox.to_person(person, post(
-            texts.STATUS, ruleset=Ref("ruleset", row.ruleset), phase=str(game.state.phase),
+            texts.STATUS, ruleset=Ref("ruleset", row.ruleset), phase=spoken.phase(game.state.phase),
             left=left), game=row)
         if open_now:
             await outbox.to_person(person, post(
-                texts.OPEN_FOR_YOU, actions=tuple(Ref("action", a) for a in open_now)),
+                *texts.OPEN_FOR_YOU, count=len(open_now),
+                actions=tuple(Ref("action", a) for a in open_now)),
                 game=row)
         elif voting:
             await outbox.to_person(person, post(texts.VOTE_OPEN_FOR_YOU), game=row)

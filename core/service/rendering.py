@@ -142,8 +142,9 @@ def every_vocabulary() -> dict[str, dict[str, str]]:
 
 
 async def reader_locale(row: Outbox, asked_in: str | None = None) -> str:
-    """A private message: the reader's own setting, else the platform's hint, else the
-    language of where the answer was asked for (`asked_in`); a group message: the chat's."""
+    """A private message: the reader's own setting, else the platform's hint (Telegram's
+    `language_code`), else the language of where the answer was asked for (`asked_in`),
+    else that of the game he plays or signed up for; a group message: the chat's."""
     known = set(available_locales())
     if row.private and row.identity_id is not None:
         person = await Identity.get(id=row.identity_id)
@@ -153,6 +154,12 @@ async def reader_locale(row: Outbox, asked_in: str | None = None) -> str:
     if row.game_id is not None:
         game = await GameRecord.get(id=row.game_id).prefetch_related("chat")
         return str(game.chat.locale)
+    if row.private and row.identity_id is not None:  # /help before any setting: his game's
+        seat = await Seat.filter(identity_id=row.identity_id, active=True,
+                                 game__status__in=("lobby", "running")).order_by(
+                                     "-id").prefetch_related("game__chat").first()
+        if seat is not None:
+            return str(seat.game.chat.locale)
     if not row.private:
         chat = await Chat.get_or_none(platform=row.platform, ref=row.chat_ref)
         if chat is not None:

@@ -24,6 +24,11 @@ def shown_value(value: Any) -> str:
     return str(value) if value not in ("", None) else "—"
 
 
+def setting(name: str, value: Any) -> Ref:
+    """An option and its value, named in the reader's words ("Zufällige Verliebte: aus")."""
+    return Ref("setting", f"{name}={shown_value(value)}")
+
+
 def current_options(row: GameRecord) -> dict[str, Any]:
     """The options the game will start with: the rule set's defaults, the pace's, the host's."""
     ruleset = load_ruleset(row.ruleset)
@@ -35,24 +40,23 @@ def current_options(row: GameRecord) -> dict[str, Any]:
 def options_overview(row: GameRecord) -> PostPayload:
     """`/option` alone: one line per option (name = value: what it does and may be)."""
     ruleset = load_ruleset(row.ruleset)
-    lines = [part(texts.OPTION_LINE, name=name, value=shown_value(value),
-                  about=Ref("option", name))
+    lines = [part(texts.OPTION_LINE, name=name, title=Ref("option_name", name),
+                  value=Ref("option_value", shown_value(value)), about=Ref("option", name))
              for name, value in current_options(row).items() if name in ruleset.option_about]
     return PostPayload((part(texts.OPTIONS_HEAD, ruleset=Ref("ruleset", ruleset.id)), *lines))
 
 
-def changed_settings(row: GameRecord, default_pace: str) -> str:
-    """What the host changed from the defaults, for the lobby's /status ("" for nothing)."""
+def changed_settings(row: GameRecord, default_pace: str) -> tuple[Any, ...]:
+    """The options and pace the host changed from the defaults, for the lobby's /status
+    (empty for none)."""
     ruleset = load_ruleset(row.ruleset)
     settings = row.settings or {}
-    changed = [f"{name} = {shown_value(value)}"
-               for name, value in settings.get("options", {}).items()
-               if ruleset.default_options.get(name) != value]
+    changed: list[Any] = [setting(name, value)
+                          for name, value in settings.get("options", {}).items()
+                          if ruleset.default_options.get(name) != value]
     if settings.get("pace") not in (None, default_pace):
-        changed.insert(0, f"pace = {settings['pace']}")
-    if settings.get("roles"):
-        changed.append("roles = " + ", ".join(settings["roles"]))
-    return "; ".join(changed)
+        changed.insert(0, setting("pace", settings["pace"]))
+    return tuple(changed)  # the host's role list is shown by itself (`ROLES_CURRENT`)
 
 
 def _folded(text: str) -> str:

@@ -26,7 +26,6 @@ HELP_PRIVATE = N_(
 SIGNUP_OPEN = N_("{host} opens a game of {ruleset}. Join with the button below (it opens "
                  "your private chat with me, where your role will come) or with /join; the host "
                  "starts the game with /startgame.")
-SIGNUP_LIST = N_("Signed up ({count}): {names}.")
 JOINED_PRIVATE = N_("You are in! Your role will come here when the host starts the game.")
 LEFT_PRIVATE = N_("You have left the sign-up.")
 JOIN_BUTTON = N_("Join")
@@ -34,13 +33,13 @@ LEAVE_BUTTON = N_("Leave")
 STARTED = N_("The game begins! Check your private messages for your role.")
 CANCELLED = N_("{host} ended the game.")
 LANGUAGE_SET = N_("From now on I speak English here.")
-SETTING_CHANGED = N_("Setting changed: {name} = {value}.")
+SETTING_CHANGED = N_("Setting changed: {setting}.")
+PACE_CHANGED = N_("Setting changed: the pace is now {pace}, in the time zone {tz}.")
 STATUS = N_("Game: {ruleset}. Phase: {phase}. Time left: {left}.")
-STATUS_WAITING = N_("Not voted yet: {names}.")
+STATUS_ALL_VOTED = N_("Everybody has voted.")
 STATUS_PAUSED = N_("The game is paused.")
 STATUS_LOBBY = N_("Sign-up for {ruleset} is open: {count} joined, {needed} needed.")
 NO_GAME = N_("There is no game in this chat. Start one with /newgame.")
-ROLES_IN_RULESET = N_("Roles of {ruleset}: {roles}.")
 VOTE_PROMPT = N_("Time to vote: who gets your vote? Choose below, or write /vote NAME.")
 VOTE_CLOSED = N_("The vote is closed.")
 CHOICES_CLOSED = N_("This choice is closed.")
@@ -109,6 +108,7 @@ UNKNOWN_LANGUAGE = N_("I speak {names}.")
 BAD_PACE = N_("The pace is quick or forum, optionally followed by a time zone like "
               "Europe/Berlin.")
 UNKNOWN_ROLE = N_("There is no role called {name} in this game.")
+DEADLINE_NOW = N_("Time left now: {left}.")
 NEED_MINUTES = N_("Write the number of minutes, for example /extend 10.")
 
 
@@ -116,6 +116,16 @@ def n_(singular: str, plural: str) -> tuple[str, str]:
     """Mark a text with plural forms (`{count}`) for extraction; rendered by ngettext."""
     return singular, plural
 
+
+# Lists, with their length for the sentence to agree with
+SIGNUP_LIST = n_("Signed up so far: {names} ({count} player).",
+                 "Signed up so far: {names} ({count} players).")
+STATUS_WAITING = n_("{count} player has not voted yet: {names}.",
+                    "{count} players have not voted yet: {names}.")
+ROLES_IN_RULESET = n_("{ruleset} has {count} role: {roles}.",
+                      "{ruleset} has {count} roles: {roles}.")
+OPEN_FOR_YOU = n_("One thing is still open for you: {actions}.",
+                  "{count} things are still open for you: {actions}.")
 
 # The bot and the group it plays in (sent privately to the host, with the group's title)
 LOST_REMOVED = n_(
@@ -163,7 +173,7 @@ ENDGAME_PRIVATE_NONE = N_("You are not hosting a game that waits for the group."
 RECAP = N_("Your role and what I told you last in this game:")
 RECAP_NOTHING = N_("I have not told you anything in this game yet.")
 OPTIONS_HEAD = N_("Options of {ruleset} (change one with /option NAME VALUE before the start):")
-OPTION_LINE = N_("{name} = {value}: {about}")
+OPTION_LINE = N_("/option {name} — {title}: {value}. Possible: {about}")
 ROLES_CURRENT = N_("The roles to deal: {roles}. /setroles default goes back to the rules' "
                    "deal.")
 ROLES_BY_DEFAULT = N_("The roles are dealt by the rules for the number of players. Choose "
@@ -180,7 +190,6 @@ ROLE_NEEDED = N_("Which role? For example /role researcher.")
 ROLES_SECRET = N_("The roles in play are secret in this game.")
 ROLES_REVEALED = N_("Who was who:")
 PLAYER_WAS = N_("{name} was {role}.")
-OPEN_FOR_YOU = N_("Still open for you: {actions}.")
 VOTE_OPEN_FOR_YOU = N_("Your vote is still missing.")
 NOTHING_OPEN = N_("Nothing is open for you right now.")
 NEXTGAME_NOTED = N_("I will tell you here when the next game opens in {chat}.")

@@ -130,7 +130,7 @@ def _missed_votes(game: Game) -> list[PlayerId]:
         if modkill_at and misses >= modkill_at:
             game.tell(GROUP, N_("{name} missed the vote once too often and is removed."),
                       name=player(p.pid))
-            game.remove(p, "modkill")
+            game.remove(p, "missed")
         elif penalty:
             s.vote_extra[p.pid] = s.vote_extra.get(p.pid, 0) + penalty
             state.vote_log.append((f"penalty:{p.pid}", p.pid))

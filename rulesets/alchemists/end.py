@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import GROUP, N_, player, role
+from core.engine.messages import GROUP, N_, Ref, player
 
 from . import flavour
 from .common import CRIMSON, GREED, HOMUNCULI, ISHVALAN, TOWN, side_of, state_of
@@ -50,7 +50,7 @@ def check_end(game: Game) -> bool:
     for won in result:
         game.narrate(GROUP, flavour.WON[won])
     for p in game.state.players.values():
-        game.tell(GROUP, N_("{name} was {role}."), name=player(p.pid), role=role(p.role))
+        game.tell(GROUP, N_("{name} was {role}."), name=player(p.pid), role=Ref("role_was", p.role))
     holder = state_of(game).stone.holder
     if holder is not None:
         game.tell(GROUP, N_("The Philosopher's Stone was held by {name}."), name=player(holder))

@@ -20,3 +20,14 @@ ABOUT = {
     "early_close": N_("on or off: the night ends as soon as everyone with a task has acted."),
     "roles_public": N_("on or off: whether the roles in play are announced at the start."),
 }
+# An option's name in running text ("Setting changed: roles announced: off")
+NAMES = {
+    "stone_backfire": N_("the Stone's backfire"),
+    "stone_after_deaths": N_("deaths before the Stone"),
+    "stone_holder": N_("holder of the Stone"),
+    "missed_vote_votes": N_("votes for a missed vote"),
+    "missed_votes_modkill": N_("missed votes until removal"),
+    "early_votes_needed": N_("early votes needed"),
+    "early_close": N_("early end of the night"),
+    "roles_public": N_("roles announced"),
+}

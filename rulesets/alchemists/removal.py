@@ -2,11 +2,11 @@
 removal (successions, pride's `take`: `hooks.ON_REMOVED`), and the finished Stone
 (AL-FINISHED).
 
-A modkill (the host's, or AL-MISS's) is a penalty, not a death in the story: it triggers no
-reaction (no `take`; crimson explodes only when executed), while the structural successions
-still happen — father's successor, the bodyguard becoming xing, the Stone passing at random
-(rules §10 [revised]). A player who leaves of his own accord (`left`, /flee) leaves the same
-way [decision]."""
+A modkill (the host's, or AL-MISS's `missed`, told where the vote is counted) is a penalty,
+not a death in the story: it triggers no reaction (no `take`; crimson explodes only when
+executed), while the structural successions still happen — father's successor, the
+bodyguard becoming xing, the Stone passing at random (rules §10 [revised]). A player who
+leaves of his own accord (`left`, /flee) leaves the same way [decision]."""
 
 from __future__ import annotations
 

@@ -28,6 +28,7 @@ from .common import (
     CAUSE_NAMES,
     CAUSES,
     CHECK_NAMES,
+    ROLE_IN_TEXT,
     SIDE_NAMES,
     SIDES,
     linked_partners,
@@ -87,6 +88,7 @@ class Alchemists(Ruleset):
     option_about = options.ABOUT
     vocabulary: dict[str, dict[str, str]] = {  # noqa: RUF012
         "role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES, "option": options.ABOUT,
+        "option_name": options.NAMES, "role_was": ROLE_IN_TEXT,
         "card": ROLE_CARDS, "check": CHECK_NAMES, "action": ACTION_NAMES}
     pace = PACE
     summary = RULES_SUMMARY

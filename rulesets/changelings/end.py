@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import GROUP, N_, cause, player, role
+from core.engine.messages import GROUP, N_, Ref, cause, player
 
 from . import flavour
 from .hooks import CHANGELING_ROLES, REVERSAL_OWED, REVERSES
@@ -67,10 +67,11 @@ def check_end(game: Game) -> bool:
     if not result:
         game.narrate(GROUP, flavour.DRAW)
     for p in game.state.players.values():
-        game.tell(GROUP, N_("{name} was {role}."), name=player(p.pid), role=role(p.role))
+        game.tell(GROUP, N_("{name} was {role}."), name=player(p.pid),
+                  role=Ref("role_was", p.role))
     for kind, number, pid, why in changelings_state(game).timeline:
-        key = (N_("Day {number}: {name} left the game ({cause}).") if kind == "day"
-               else N_("Night {number}: {name} left the game ({cause})."))
+        key = (N_("Day {number}: {name} is out of the game ({cause}).") if kind == "day"
+               else N_("Night {number}: {name} is out of the game ({cause})."))
         game.tell(GROUP, key, number=number, name=player(pid), cause=cause(why))
     for kind, number, command in game.state.host_log:
         key = (N_("Day {number}: the host used /{command}.") if kind == "day"

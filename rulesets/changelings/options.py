@@ -17,3 +17,11 @@ ABOUT = {
     "early_close": N_("on or off: a night phase ends as soon as everyone with a task has "
                       "acted."),
 }
+# An option's name in running text ("Setting changed: random lovers: off")
+NAMES = {
+    "random_lovers": N_("random lovers"),
+    "inactivity_hours": N_("hours until inactive"),
+    "fanatic_uses": N_("the fanatic's strikes"),
+    "changelings": N_("number of changelings"),
+    "early_close": N_("early end of the night"),
+}

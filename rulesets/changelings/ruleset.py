@@ -56,6 +56,7 @@ from .vocabulary import (
     CAUSES,
     KIND_NAMES,
     PACE,
+    ROLE_IN_TEXT,
     RULES_SUMMARY,
     SIDE_NAMES,
     SIDES,
@@ -105,6 +106,7 @@ class Changelings(Ruleset):
     option_about = options.ABOUT
     vocabulary: dict[str, dict[str, str]] = {  # noqa: RUF012
         "role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES, "option": options.ABOUT,
+        "option_name": options.NAMES, "role_was": ROLE_IN_TEXT,
         "card": ROLE_CARDS, "kind": KIND_NAMES, "action": {**ACTION_NAMES, PASS.id: N_("Pass")}}
     pace = PACE
     pace_options = {"forum": {"inactivity_hours": 24}}  # noqa: RUF012 - CH-INACT's default

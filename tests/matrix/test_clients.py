@@ -166,7 +166,7 @@ async def test_the_bots_texts_say_bang_commands_and_slash_still_works(synapse, r
         assert "/vote" not in helped and "de|ru|en" in helped
         signup = next(t for t in group if "opens a game" in t)
         assert "!join" in signup and "!startgame" in signup and "/join" not in signup
-        assert any("Signed up (2)" in t and "Bob" in t for t in table.group_texts())
+        assert any("(2 players)" in t and "Bob" in t for t in table.group_texts())
         private = [e["content"]["body"] for e in bot_messages(ann, ann.dm)]
         assert any("Europe/Berlin" in t for t in private)  # no command: left alone
     finally:

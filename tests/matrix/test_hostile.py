@@ -359,7 +359,7 @@ async def test_hostile_events_change_nothing_and_are_answered(arena, caplog, act
     shown = len(table.group_texts())
     await table.host.say(table.room, "!status")
     await arena.settle()
-    assert any(t.startswith("Game: Changelings. Phase: day 2")
+    assert any(t.startswith("Game: Changelings. Phase: Day 2")
                for t in table.group_texts()[shown:]), table.group_texts()[shown:]
     bad = [r for r in caplog.get_records("setup") + caplog.records
            if r.levelno >= logging.ERROR or "failed" in r.getMessage()]  # e.g. a sync

@@ -292,7 +292,7 @@ async def test_who_the_window_still_waits_for_is_reminded_once_before_it_closes(
     lines = await chat("Ann: [Bob]", "Bob: [Bob]", ":wait 140s")  # the election lasts 180 s
     told = reminded(lines)
     assert set(told) == {name for name in PLAYERS if name not in ("Ann", "Bob")}
-    assert set(told.values()) <= voiced("REMIND_VOTE", left="0:40")
+    assert set(told.values()) <= voiced("REMIND_VOTE", left="40 seconds")
     assert not reminded(await chat(":wait 30s"))  # once per window
     await chat(":wait 20s")  # the election closes: the dusk (90 s) begins
     roles = await roles_by_name(chat)
@@ -303,7 +303,7 @@ async def test_who_the_window_still_waits_for_is_reminded_once_before_it_closes(
     told = reminded(lines)
     assert set(told) == {name for name, role in roles.items()
                          if role in ("changeling", "shield")}
-    assert set(told.values()) <= voiced("REMIND_CHOICE", left="0:20")
+    assert set(told.values()) <= voiced("REMIND_CHOICE", left="20 seconds")
 
 
 async def test_a_paused_window_reminds_nobody_and_resuming_schedules_it_again(db_url):
@@ -419,18 +419,20 @@ async def test_settings_a_host_can_see_and_that_are_checked_when_set(db_url):
     chat = await open_chat(db_url)
     await chat("Ann: /newgame alchemists", *(f"{p}: /join" for p in PLAYERS[1:]))
     listing = " ".join(await chat("Ann: /option"))
-    assert "stone_backfire = random: random, always or never" in listing
-    assert "missed_vote_votes = 2" in listing
+    assert ("/option stone_backfire — the Stone's backfire: random. Possible: random, always "
+            "or never") in listing
+    assert "/option missed_vote_votes — votes for a missed vote: 2." in listing
     refused = " ".join(await chat("Ann: /option stone_backfire иногда"))
     assert "takes one of: random, always, never" in refused
     await chat("Ann: /option stone_backfire never")
-    assert "stone_backfire = never" in " ".join(await chat("Ann: /option"))
+    assert "the Stone's backfire: never." in " ".join(await chat("Ann: /option"))
     assert "dealt by the rules" in " ".join(await chat("Ann: /setroles"))
     await chat("Ann: /setroles Отец, lust, зависть, Pride, ishvalan, crimson, greed")
     shown = " ".join(await chat("Ann: /setroles"))
     assert "Father" in shown and "Envy" in shown
     status = " ".join(await chat("Ann: /status"))
-    assert "Changed from the defaults: stone_backfire = never; roles = father, lust" in status
+    assert "Changed from the defaults: the Stone's backfire: never." in status
+    assert "The roles to deal: Father, Lust, Envy" in status
 
 
 async def test_extend_stays_between_now_and_a_week(db_url):
@@ -474,11 +476,12 @@ async def test_a_players_own_view_in_private(db_url):
     chat = await open_chat(db_url)
     await started_changelings(chat)
     status = " ".join(await chat("Cid> /status"))
-    assert "Phase: day 1 election" in status and "Your vote is still missing." in status
+    assert "Phase: Day 1 (mayor election). Time left: 3 minutes." in status
+    assert "Your vote is still missing." in status
     assert "Your role and what I told you last" in status
     await chat("Cid: /vote Ann", ":wait 400s")  # the election closes: night falls
     status = " ".join(await chat("Cid> /status"))
-    assert "Still open for you: Check" in status
+    assert "One thing is still open for you: Check" in status
     await chat("Cid> /check Ann")
     myrole = " ".join(await chat("Cid> /myrole"))
     assert "Your role:" in myrole and "Researcher" in myrole

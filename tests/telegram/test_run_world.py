@@ -57,7 +57,7 @@ level = "WARNING"
         # the group is upgraded under the sign-up: it goes on in the new chat
         upgraded = basic.upgrade(by=ann)
         await bob.send("/join", chat=upgraded)
-        await api.wait_for(lambda: any("Bob" in m.text and "Signed up (2)" in m.text
+        await api.wait_for(lambda: any("Bob" in m.text and "(2 players)" in m.text
                                        for m in api.messages(upgraded)), timeout=15)
 
         # an anonymous admin's vote is answered in the group, and nobody is seated

@@ -21,8 +21,8 @@ from ..conftest import ROOT
 LANGUAGES = ["de", "ru"]
 PLURAL_FORMS = {"de": 2, "ru": 3}
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
-KEYWORDS = ["-k", "N_", "-k", "tell_n:2,3", "-k", "refused_n:1,2", "-k", "SetupError",
-            "-k", "n_:1,2"]
+KEYWORDS = ["-k", "N_", "-k", "NC_:1c,2", "-k", "tell_n:2,3", "-k", "refused_n:1,2",
+            "-k", "SetupError", "-k", "n_:1,2"]
 
 
 def domains() -> dict[str, tuple[Path, list[Path]]]:

@@ -68,8 +68,9 @@ def explodes(game: Game, executed: list[Player]) -> None:
         if victim.alive and victim.role == role_id:
             victims.append(victim)
     if victims:
-        game.tell(GROUP, N_("The explosion takes {names} with him."),
-                  names=tuple(player(v.pid) for v in victims))
+        game.tell_n(GROUP, "The explosion takes {names} with him.",
+                    "The explosion takes {count} others with him: {names}.", len(victims),
+                    names=tuple(player(v.pid) for v in victims))
     else:
         game.tell(GROUP, N_("The explosion takes nobody with him."))
     for victim in victims:

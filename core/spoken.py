@@ -1,0 +1,103 @@
+"""Values that read differently in every language: a phase's name, a duration with its units,
+a deadline as local date and clock time, an option's name and value. The service names them
+with `Ref`s (`phase`, `duration`, `until`, `option_name`, `option_value`), so they are put
+into words only at delivery, in the reader's language, like every other word of a text."""
+
+from __future__ import annotations
+
+import gettext
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from babel.dates import format_date, format_time, format_timedelta
+
+from core.engine.messages import N_, Ref
+from core.engine.phase import Phase
+
+# "Day 2 (vote)": the day or night's number, then the open window (none for a single stage)
+PHASE_NAMES = {
+    ("day", ""): N_("Day {number}"),
+    ("day", "setup"): N_("Day {number} (before the start)"),
+    ("day", "election"): N_("Day {number} (mayor election)"),
+    ("day", "vote"): N_("Day {number} (vote)"),
+    ("day", "reactions"): N_("Day {number} (after the verdict)"),
+    ("night", ""): N_("Night {number}"),
+    ("night", "dusk"): N_("Night {number} (dusk)"),
+    ("night", "dawn"): N_("Night {number} (dawn)"),
+}
+ENDED = N_("the game is over")
+UNTIL = N_("{duration}, until {date}, {time}")
+NO_DEADLINE = N_("no time limit")
+
+# An option's value as the group reads it (numbers and names stay as they are)
+OPTION_VALUES = {
+    "on": N_("on"), "off": N_("off"), "random": N_("random"), "always": N_("always"),
+    "never": N_("never"), "majority": N_("majority"), "all": N_("all"),
+    "night": N_("once a night"), "game": N_("once a game"), "quick": N_("quick"),
+    "forum": N_("forum"), "default": N_("the rules' deal"), "—": N_("none"),
+}
+# the service's own settings, beside each rule set's options (its vocabulary's `option_name`)
+SETTING_NAMES = {"pace": N_("pace"), "roles": N_("roles")}
+
+
+def phase(value: Phase) -> Ref:
+    return Ref("phase", str(value))
+
+
+def duration(seconds: float | None) -> Ref:
+    """A span of time (None: no deadline at all)."""
+    return Ref("duration", "" if seconds is None else str(max(0, int(seconds))))
+
+
+def until(seconds: float, due_at: float, tz: str) -> Ref:
+    """How long is left and when that is, for a deadline on the clock (the forum pace)."""
+    return Ref("until", f"{max(0, int(seconds))} {due_at} {tz}")
+
+
+def phase_name(t: gettext.NullTranslations, value: str) -> str:
+    """"Day 2 (vote)" from "day 2 vote", in the translations' language."""
+    shown = Phase.parse(value)
+    if shown.kind == "ended":
+        return t.gettext(ENDED)
+    msgid = PHASE_NAMES.get((shown.kind, shown.stage)) or PHASE_NAMES[(shown.kind, "")]
+    return t.gettext(msgid).format(number=shown.number)
+
+
+def duration_words(seconds: int, locale: str) -> str:
+    """"4 minutes", "1 Stunde 30 Minuten", "50 секунд": whole units, never a rounded hour."""
+    def unit(amount: float) -> str:
+        return format_timedelta(timedelta(seconds=amount), locale=locale, threshold=1)
+    if seconds < 60:
+        return unit(seconds)
+    minutes = round(seconds / 60)
+    if minutes < 60:
+        return unit(minutes * 60)
+    hours, minutes = divmod(minutes, 60)
+    return unit(hours * 3600) + (" " + unit(minutes * 60) if minutes else "")
+
+
+def until_words(t: gettext.NullTranslations, value: str, locale: str) -> str:
+    """"5 Stunden, bis Donnerstag, 3. Dezember, 20:00": what is left and the local clock."""
+    seconds, due_at, tz = value.split(" ", 2)
+    when = datetime.fromtimestamp(float(due_at), ZoneInfo(tz))
+    return t.gettext(UNTIL).format(
+        duration=duration_words(int(seconds), locale),
+        date=format_date(when, "EEEE, d MMMM" if locale != "de" else "EEEE, d. MMMM",
+                         locale=locale),
+        time=format_time(when, "HH:mm", locale=locale))
+
+
+def spoken(t: gettext.NullTranslations, ref: Ref, locale: str) -> str | None:
+    """The words for a `Ref` of one of this module's kinds (None for any other kind)."""
+    if ref.kind == "phase":
+        return phase_name(t, ref.value)
+    if ref.kind == "duration":
+        return duration_words(int(ref.value), locale) if ref.value else t.gettext(NO_DEADLINE)
+    if ref.kind == "until":
+        return until_words(t, ref.value, locale)
+    if ref.kind == "option_name" and ref.value in SETTING_NAMES:
+        return t.gettext(SETTING_NAMES[ref.value])
+    if ref.kind == "option_value":
+        msgid = OPTION_VALUES.get(ref.value)
+        return t.gettext(msgid) if msgid else ref.value
+    return None
