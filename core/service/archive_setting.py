@@ -14,6 +14,9 @@ from .replies import Reply
 from .stored import relock
 
 CHOICES = {"on": True, "off": False}
+CHATS_SHOWN = N_("Setting changed: once the game is over, its archive page shows the team "
+                 "chats.")
+CHATS_HIDDEN = N_("Setting changed: the archive page will not show the team chats.")
 USAGE = N_("Write /archivechats on (once the game is over, its archive page shows the team "
            "chats) or /archivechats off (it does not: the default). Now: {value}.")
 
@@ -32,5 +35,5 @@ async def archive_chats_command(rest: str, chat: Chat, person: Identity, admin: 
         raise Reply(USAGE, value="on" if (row.settings or {}).get(TEAM_CHATS_SETTING) else "off")
     row.settings = {**(row.settings or {}), TEAM_CHATS_SETTING: CHOICES[wanted]}
     await row.save(update_fields=["settings"])
-    await outbox.to_group(chat, post(texts.SETTING_CHANGED, name="archivechats", value=wanted),
+    await outbox.to_group(chat, post(CHATS_SHOWN if CHOICES[wanted] else CHATS_HIDDEN),
                           game=row)
