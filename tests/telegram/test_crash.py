@@ -117,7 +117,7 @@ level = "ERROR"
                 if not isinstance(from_json(r.payload), ORDERS)]
         status = Counter(r.status for r in rows)
         assert status["pending"] == status["sending"] == 0
-        methods = ("sendMessage", "editMessageText")
+        methods = ("sendMessage", "editMessageText", "sendPhoto")  # the end's picture too
         refused = [e for e in api.errors if e.method in methods]
         calls = sum(len(api.calls_to(m)) for m in methods) - len(refused)
         assert status["sent"] <= calls <= status["sent"] + status["unknown"]
