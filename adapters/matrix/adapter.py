@@ -27,6 +27,7 @@ from core.service.ports import (
     ChatEvent,
     Keyboard,
     LoginRefused,
+    Picture,
     Post,
     RateLimits,
     Silence,
@@ -215,6 +216,9 @@ class MatrixAdapter:
 
     async def send_keyboard(self, keyboard: Keyboard) -> None:
         await self.sender.send_keyboard(keyboard)
+
+    async def send_picture(self, picture: Picture) -> None:
+        await self.sender.send_picture(picture)
 
     async def can_resend(self, chat_ref: str, replace: str | None) -> bool:
         """Every send carries its outbox row's transaction id: the homeserver drops a repeat."""

@@ -1,6 +1,7 @@
 """Posting for the outbox, one method per kind of message: a `Post` is a text message, a
 `Keyboard` a text message with its options numbered (a number, a label or a keycap reaction
-presses one), a `Ballot` polls and a text message beside them (ballots.py). The first version
+presses one), a `Ballot` polls and a text message beside them (ballots.py), a `Picture` an
+uploaded `m.image` (pictures.py). The first version
 of a message is posted; later versions (same `replace` key) edit it in place. Every send
 carries its outbox row's transaction id, so the homeserver drops a repeat."""
 
@@ -17,12 +18,13 @@ from core.service.ports import (
     ChatRef,
     Keyboard,
     Outgoing,
+    Picture,
     Post,
     Reader,
     TransientError,
 )
 
-from . import content, store
+from . import content, pictures, store
 from .ballots import Ballots, keep_keyboard
 from .crypto import CRYPTO_ERRORS
 from .errors import NETWORK_ERRORS, Failed, network, translate
@@ -44,6 +46,9 @@ class Sender:
 
     async def send_ballot(self, ballot: Ballot) -> None:
         await self._send(ballot, self._ballot)
+
+    async def send_picture(self, picture: Picture) -> None:
+        await self._send(picture, self._picture)
 
     def txn(self, outbox_id: int) -> str:
         """The transaction id of what an outbox row posts: a retry is posted once."""
@@ -92,6 +97,21 @@ class Sender:
         if message.replace:
             await store.save({"kind": "text", "event_id": event_id, "msgtype": loud[0]},
                              "ref", room_id, message.replace)
+
+    async def _picture(self, room_id: str, picture: Picture) -> None:
+        """The PNG uploaded (encrypted where the room is), then its `m.image` event."""
+        adapter = self.adapter
+        client = adapter.client
+        assert client is not None
+        encrypted = False
+        if adapter.crypto is not None:
+            await adapter.crypto.before_send(room_id)
+            encrypted = client.rooms[room_id].encrypted
+        uploaded = await pictures.upload(client, picture, encrypted)
+        await self.send_event(room_id, "m.room.message",
+                              pictures.image_content(picture, uploaded),
+                              self.txn(picture.outbox_id))
+        await pictures.sent(picture)
 
     async def _ballot(self, room_id: str, ballot: Ballot) -> None:
         """Polls and their text message (ballots.py); later versions edit the text (the live
