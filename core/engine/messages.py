@@ -24,6 +24,11 @@ def N_(msgid: str) -> str:
 ROLE_WAS = "role was"  # the gettext context of a role's running-text form ("der Depp")
 
 
+def n_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a text with plural forms for extraction; rendered by ngettext with its count."""
+    return singular, plural
+
+
 def NC_(context: str, msgid: str) -> str:
     """Mark a string with a gettext context (the same English, another use) for extraction."""
     return msgid

@@ -53,6 +53,9 @@ class Ruleset:
     # own variants (msgids of its catalog, same placeholders); a core text without variants
     # is told as it is
     voice: dict[str, tuple[str, ...]] = {}  # noqa: RUF012
+    # the end-of-game summary's lines in the rule set's voice (core/story/summary.py): a
+    # line's name -> its own msgid (a singular/plural pair for the counted lines)
+    story_texts: dict[str, str | tuple[str, str]] = {}  # noqa: RUF012
     min_players: int = 0
     max_players: int = 0
 

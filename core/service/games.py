@@ -13,7 +13,9 @@ from core.engine.messages import NOTED, Ref
 from core.engine.registry import load_ruleset
 from core.engine.voice import variants_of
 from core.storage.models import Deadline, GameRecord, Identity, LogEntry
+from core.story import story_of
 from core.story.archive import page_link
+from core.story.summary import summary_texts
 from core.story.texts import ARCHIVE_LINK
 from core.story.texts import TITLE as STORY_TITLE
 
@@ -108,8 +110,10 @@ class Games:
         if new_window:  # the ballot closes before the group hears the result
             await close_ballot(row, game, outcome)
             await close_keyboards(row)
+        ended = game.state.phase.kind == "ended"
         await deliver_outcome(row, game, rest, urgent=new_window,  # a window's results
-                              one_group_message=game.state.phase.kind == "ended")
+                              one_group_message=ended,
+                              epilogue=summary_texts(story_of(game)) if ended else ())
         await silence_removed(row, [e.player for e in outcome.events
                                     if isinstance(e, Removed)])
         if game.state.phase.kind != "ended":  # after the game its rooms are only closed

@@ -3,7 +3,7 @@ gettext message rendered in the reader's language at delivery."""
 
 from __future__ import annotations
 
-from core.engine.messages import N_
+from core.engine.messages import N_, n_
 
 HELP_GROUP = N_(
     "Commands in the group: /newgame [ruleset] opens sign-up, /join and /leave, /startgame "
@@ -110,11 +110,6 @@ BAD_PACE = N_("The pace is quick or forum, optionally followed by a time zone li
 UNKNOWN_ROLE = N_("There is no role called {name} in this game.")
 DEADLINE_NOW = N_("Time left now: {left}.")
 NEED_MINUTES = N_("Write the number of minutes, for example /extend 10.")
-
-
-def n_(singular: str, plural: str) -> tuple[str, str]:
-    """Mark a text with plural forms (`{count}`) for extraction; rendered by ngettext."""
-    return singular, plural
 
 
 # Lists, with their length for the sentence to agree with

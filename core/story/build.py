@@ -40,9 +40,12 @@ class _Reader:
         self.links: list[tuple[When, tuple[str, str]]] = []
         self.succession: dict[str, list[str]] = {}
         self.stone: list[str] = []
-        for p in game.state.players.values():  # the father's line begins with the father
-            if p.role == "father":
-                self.succession["father"] = [p.pid]
+        # role -> who was dealt it: a line of succession begins with him
+        self.dealt: dict[str, str] = {}
+        for p in sorted(game.state.players.values(), key=lambda p: p.seat):
+            self.dealt.setdefault(p.role, p.pid)
+        if "father" in self.dealt:  # the father's line is told even without an heir
+            self.succession["father"] = [self.dealt["father"]]
         self._enter(self.phase)
 
     def _enter(self, phase: Phase) -> None:
@@ -96,7 +99,8 @@ class _Reader:
         elif kind == "mayor":
             self.succession.setdefault("mayor", []).append(data["player"])
         elif kind == "succession":
-            self.succession.setdefault(data["role"], []).append(data["player"])
+            first = [self.dealt[data["role"]]] if data["role"] in self.dealt else []
+            self.succession.setdefault(data["role"], first).append(data["player"])
         elif kind == "stone" and (not self.stone or self.stone[-1] != data["holder"]):
             self.stone.append(data["holder"])
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import GROUP, N_, Ref, player
+from core.engine.messages import GROUP
 
 from . import flavour
 from .common import CRIMSON, GREED, HOMUNCULI, ISHVALAN, TOWN, side_of, state_of
@@ -40,6 +40,9 @@ def winners(game: Game) -> list[str] | None:
 
 
 def check_end(game: Game) -> bool:
+    """End the game if a side has won; publish the result. Every player's role and fate,
+    the links, the successions and the Stone's holders follow in the same message, told by
+    the story of the game (core/story/summary.py, in this game's words: story.py)."""
     result = winners(game)
     if result is None:
         return False
@@ -49,10 +52,5 @@ def check_end(game: Game) -> bool:
         game.narrate(GROUP, flavour.LONERS_WON)
     for won in result:
         game.narrate(GROUP, flavour.WON[won])
-    for p in game.state.players.values():
-        game.tell(GROUP, N_("{name} was {role}."), name=player(p.pid), role=Ref("role_was", p.role))
-    holder = state_of(game).stone.holder
-    if holder is not None:
-        game.tell(GROUP, N_("The Philosopher's Stone was held by {name}."), name=player(holder))
     game.end(result)
     return True

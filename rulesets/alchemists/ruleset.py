@@ -61,6 +61,7 @@ from .roles import (
 )
 from .state import AlchemistsState
 from .stone_actions import STONE_SPECS
+from .story import STORY_TEXTS
 from .voice import VOICE
 
 # Deadlines per window (rules §3): seconds or a clock time in the game's time zone.
@@ -79,6 +80,7 @@ class Alchemists(Ruleset):
     id = "alchemists"
     locales_dir = Path(__file__).resolve().parent / "locales"
     voice = VOICE  # the core's prompts in this game's words (voice.py)
+    story_texts = STORY_TEXTS  # the summary's lines in this game's words (story.py)
     roles = ROLE_SPECS
     sides = SIDES
     causes = CAUSES

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import GROUP, N_, Ref, cause, player
+from core.engine.messages import GROUP, N_
 
 from . import flavour
 from .hooks import CHANGELING_ROLES, REVERSAL_OWED, REVERSES
@@ -58,7 +58,9 @@ def reversal_possible(game: Game) -> bool:
 
 
 def check_end(game: Game) -> bool:
-    """End the game if a side has won; publish the result. True if it ended."""
+    """End the game if a side has won; publish the result (and the host's interventions).
+    Every pony's role and fate, the lovers and the mayors follow in the same message, told
+    by the story of the game (core/story/summary.py, in this game's words: story.py)."""
     result = winners(game)
     if result is None:
         return False
@@ -66,20 +68,9 @@ def check_end(game: Game) -> bool:
         game.narrate(GROUP, flavour.WON[won])
     if not result:
         game.narrate(GROUP, flavour.DRAW)
-    for p in game.state.players.values():
-        game.tell(GROUP, N_("{name} was {role}."), name=player(p.pid),
-                  role=Ref("role_was", p.role))
-    for kind, number, pid, why in changelings_state(game).timeline:
-        key = (N_("Day {number}: {name} is out of the game ({cause}).") if kind == "day"
-               else N_("Night {number}: {name} is out of the game ({cause})."))
-        game.tell(GROUP, key, number=number, name=player(pid), cause=cause(why))
     for kind, number, command in game.state.host_log:
         key = (N_("Day {number}: the host used /{command}.") if kind == "day"
                else N_("Night {number}: the host used /{command}."))
         game.tell(GROUP, key, number=number, command=command)
-    lovers = changelings_state(game).lovers
-    if lovers:
-        game.tell(GROUP, N_("{first} and {second} were lovers."), first=player(lovers[0]),
-                  second=player(lovers[1]))
     game.end(result)
     return True

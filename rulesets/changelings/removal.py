@@ -22,8 +22,6 @@ DAY_EFFECTS = frozenset({"banished", "heartbreak", "chased"})
 def on_removed(game: Game, p: Player, why: str) -> None:
     state = changelings_state(game)
     at_night = game.state.phase.kind == "night" and why not in OUT_OF_STORY
-    phase = game.state.phase
-    state.timeline.append((phase.kind, phase.number, p.pid, why))
     if at_night:
         state.night.gone.append((p.pid, why))
     else:

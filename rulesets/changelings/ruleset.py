@@ -50,6 +50,7 @@ from .standing import (
 )
 from .standing import team as changeling_team
 from .state import ChangelingsState, changelings_state
+from .story import STORY_TEXTS
 from .vocabulary import (
     ALWAYS,
     CAUSE_NAMES,
@@ -97,6 +98,7 @@ class Changelings(Ruleset):
     id = "changelings"
     locales_dir = Path(__file__).resolve().parent / "locales"
     voice = VOICE  # the core's prompts in this game's words (voice.py)
+    story_texts = STORY_TEXTS  # the summary's lines in this game's words (story.py)
     roles = ROLES  # filled by importing `roles/`
     sides = SIDES
     causes = CAUSES

@@ -35,7 +35,6 @@ class ChangelingsState:
     exchange_used: bool = False
     letter: tuple[PlayerId, int, str | None] | None = None  # target, weight, text for the next day
     night: Night = field(default_factory=Night)
-    timeline: list[tuple[str, int, str, str]] = field(default_factory=list)  # kind, n, who, what
 
 
 def changelings_state(game: Game) -> ChangelingsState:
