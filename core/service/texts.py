@@ -8,11 +8,13 @@ from core.engine.messages import N_, n_
 HELP_GROUP = N_(
     "Commands in the group: /newgame [ruleset] opens sign-up, /join and /leave, /startgame "
     "(host), /vote NAME and /unvote, /early, /status, /rules, /roles, /role NAME, /nextgame "
-    "(be told when the next game opens), /flee (leave a running game), /language de|ru|en, "
+    "(be told when the next game opens), /stats (your finished games) and /stats group "
+    "(this chat's), /flee (leave a running game), /language de|ru|en, "
     "/endgame (host). Host settings "
     "before the start: /option (alone: every option, its value and what it does), "
     "/option NAME VALUE, /setroles (alone: the list) role, role, … or /setroles default, "
-    "/pace quick|forum [time zone], /spectators LINK|off. Host powers during the game: "
+    "/pace quick|forum [time zone], /spectators LINK|off, /archivechats on|off (the team "
+    "chats on the game's archive page). Host powers during the game: "
     "/pause, /resume, /extend MINUTES, /force, /modkill NAME, /replace NAME NEWCOMER (or as "
     "a reply to the newcomer's message), /announce TEXT.")
 HELP_PRIVATE = N_(
