@@ -195,12 +195,24 @@ def forget(user: str, db: str | None, config_path: Path | None) -> None:
 @DB_OPTION
 @CONFIG_OPTION
 def games(db: str | None, config_path: Path | None) -> None:
-    """Every game with its id (for export and archive), rule set, status, chat and players."""
+    """Every game with its id (for export and archive), rule set, status, chat and players,
+    and a finished game's archive link (its path where no `[http] public_url` is set)."""
     from core.story.archive import game_list
 
-    for g in _admin(_database(db, config_path), game_list):
+    public_url = _public_url(config_path)
+    for g in _admin(_database(db, config_path), lambda: game_list(public_url)):
         click.echo(f"{g['id']:>6}  {g['ruleset']:12} {g['status']:10} {g['players']:>3} "
-                   f"players  {g['created_at']}  {g['chat']}")
+                   f"players  {g['created_at']}  {g['chat']}  {g['link']}".rstrip())
+
+
+def _public_url(config_path: Path | None) -> str:
+    """The `[http] public_url` of the configuration, if there is one to read."""
+    from core.config import ConfigError, load_settings
+
+    try:
+        return load_settings(config_path).http.public_url
+    except ConfigError:
+        return ""
 
 
 @main.command()

@@ -14,7 +14,7 @@ from core.engine.registry import load_ruleset
 from core.engine.voice import variants_of
 from core.storage.models import Deadline, GameRecord, Identity, LogEntry
 from core.story import story_of
-from core.story.archive import page_link
+from core.story.archive import new_archive_token, page_link
 from core.story.summary import summary_texts
 from core.story.texts import ARCHIVE_LINK
 from core.story.texts import TITLE as STORY_TITLE
@@ -123,13 +123,14 @@ class Games:
             await void(row)
             if game.state.phase.kind == "ended":
                 row.status = "ended"
+                row.archive_token = new_archive_token()  # the page's unguessable address
                 await unmute_the_dead(row, game)
                 await close_teams(row)
                 await outbox.to_group(await row.chat, PicturePayload((part(
                     STORY_TITLE, ruleset=Ref("ruleset", row.ruleset)),)), game=row)
                 if self.public_url:  # the whole story, once the game is over
                     await outbox.to_group(await row.chat, post(
-                        ARCHIVE_LINK, link=page_link(self.public_url, row.id)), game=row)
+                        ARCHIVE_LINK, link=page_link(self.public_url, row.archive_token)), game=row)
             else:
                 await self.window_opened(row, game)
         elif isinstance(command, HOST_COMMANDS):

@@ -64,6 +64,9 @@ class GameRecord(Model):
     version = fields.IntField(default=0)  # number of commands in the log
     window = fields.IntField(default=0)  # counts phase changes: stale buttons and deadlines
     paused_left = fields.FloatField(null=True)  # seconds left on the deadline while paused
+    # the archive page's address once the game is over: random, so that nobody finds the
+    # pages of other chats' games by counting ids (core/story/archive.py)
+    archive_token = fields.CharField(max_length=32, null=True, db_index=True)
     created_at = fields.DatetimeField(auto_now_add=True)
 
     class Meta:

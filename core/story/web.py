@@ -1,12 +1,13 @@
-"""The archive pages on the bot's HTTP server (beside /healthz and /metrics): `/games/ID` is a
-finished game's page in its chat's language (`?lang=de|ru|en` for another), `/games/ID.png`
-its picture. Anything else, a running game included, answers the same bare 404."""
+"""The archive pages on the bot's HTTP server (beside /healthz and /metrics): `/games/TOKEN` is
+a finished game's page in its chat's language (`?lang=de|ru|en` for another), `/games/
+TOKEN.png` its picture; the token is the game's random archive token (archive.py), never its
+id. Anything else, a game id, a running game, answers the same bare 404."""
 
 from __future__ import annotations
 
 from aiohttp import web
 
-from .archive import ARCHIVE_LOCALES, archived
+from .archive import ARCHIVE_LOCALES, archived_by_token
 from .page import archive_page
 from .picture import png
 
@@ -14,8 +15,8 @@ NOT_FOUND = "not found\n"
 
 
 def add_archive_routes(app: web.Application) -> None:
-    app.router.add_get(r"/games/{game_id:\d+}", _page)
-    app.router.add_get(r"/games/{game_id:\d+}.png", _picture)
+    app.router.add_get(r"/games/{token:[A-Za-z0-9_-]+}", _page)
+    app.router.add_get(r"/games/{token:[A-Za-z0-9_-]+}.png", _picture)
 
 
 def _locale(request: web.Request, default: str) -> str:
@@ -24,7 +25,7 @@ def _locale(request: web.Request, default: str) -> str:
 
 
 async def _page(request: web.Request) -> web.Response:
-    found = await archived(int(request.match_info["game_id"]))
+    found = await archived_by_token(request.match_info["token"])
     if found is None:
         return web.Response(status=404, text=NOT_FOUND)
     html = archive_page(found.story, _locale(request, found.locale), found.team_chats)
@@ -33,7 +34,7 @@ async def _page(request: web.Request) -> web.Response:
 
 
 async def _picture(request: web.Request) -> web.Response:
-    found = await archived(int(request.match_info["game_id"]))
+    found = await archived_by_token(request.match_info["token"])
     if found is None:
         return web.Response(status=404, text=NOT_FOUND)
     return web.Response(body=png(found.story, _locale(request, found.locale)),

@@ -1,7 +1,7 @@
 """A database as the previous version left it: what migration 0006 replaced put back as that
 version wrote it, in one `key_value` table under f-string keys (see core/storage/legacy.py
-for the list), the new tables dropped and 0006 unrecorded, so that the next open upgrades it
-again."""
+for the list), the new tables dropped, the later migrations' columns too (0007: the archive
+token), and 0006 on unrecorded, so that the next open upgrades it again."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from core.storage.models import (
     Told,
 )
 
+LATER = ("0007_archive_token",)  # migrations after 0006, undone first
 NEW_TABLES = ("ballot", "prompt", "signup_buttons", "team_room", "told", "delivery_lease",
               "adapter_state", "message_ref")
 
@@ -79,6 +80,7 @@ async def downgrade(postgres: bool, extra: dict[str, Any] | None = None) -> dict
     old kinds); returns the `key_value` rows written. The database stays open."""
     rows = {**await old_rows(), **(extra or {})}
     conn = connections.get("default")
+    await _undo_later(conn, postgres)
     json_type = "JSONB" if postgres else "JSON"
     await conn.execute_script(
         f'CREATE TABLE "key_value" ("key" VARCHAR(64) NOT NULL PRIMARY KEY, '
@@ -91,3 +93,16 @@ async def downgrade(postgres: bool, extra: dict[str, Any] | None = None) -> dict
     await conn.execute_script("DELETE FROM \"tortoise_migrations\" WHERE \"name\" = "
                               "'0006_tables'")
     return rows
+
+
+async def _undo_later(conn: Any, postgres: bool) -> None:
+    """What the migrations after 0006 added: the game's archive token and its index."""
+    if not postgres:  # SQLite drops no column an index names
+        _, found = await conn.execute_query(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'game' "
+            "AND sql LIKE '%archive_token%'")
+        for index in found:
+            await conn.execute_script(f'DROP INDEX "{index["name"]}"')
+    await conn.execute_script('ALTER TABLE "game" DROP COLUMN "archive_token"')
+    names = ", ".join(_literal(name) for name in LATER)
+    await conn.execute_script(f'DELETE FROM "tortoise_migrations" WHERE "name" IN ({names})')

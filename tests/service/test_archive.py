@@ -59,6 +59,7 @@ async def test_a_running_game_has_no_story(db_url):
     assert row.status == "running"
     assert await archived(row.id) is None
     assert await archived(row.id + 1000) is None
+    assert row.archive_token is None  # nothing to find the game by, either
     await chat.session.stop()
 
 
@@ -76,6 +77,13 @@ def test_the_command_line_lists_games_and_writes_a_page(tmp_path):
     listed = runner.invoke(main, ["games", "--db", db_url])
     assert listed.exit_code == 0, listed.output
     assert f"{game_id}" in listed.output and "ended" in listed.output
+    [line] = [line for line in listed.output.splitlines() if "ended" in line]
+    path = line.split()[-1]
+    assert path.startswith("/games/") and len(path) == len("/games/") + 22  # id and link
+    config = tmp_path / "nightfall.toml"
+    config.write_text('[http]\npublic_url = "https://games.example.org/"\n', encoding="utf-8")
+    linked = runner.invoke(main, ["games", "--db", db_url, "--config", str(config)])
+    assert f"https://games.example.org{path}" in linked.output
     out = tmp_path / "game.html"
     written = runner.invoke(main, ["archive", str(game_id), "-o", str(out), "--db", db_url,
                                    "--locale", "de"])
@@ -116,7 +124,8 @@ async def test_the_end_of_a_game_links_its_archive_page_where_one_is_served(db_u
     row = await the_game()
     assert row.status == "ended"
     lines = chat.all()
-    link = f"https://games.example.org/games/{row.id}"
+    assert row.archive_token and len(row.archive_token) == 22
+    link = f"https://games.example.org/games/{row.archive_token}"
     linked = [i for i, line in enumerate(lines) if link in line]
     assert len(linked) == 1 and "The whole story, day by day" in lines[linked[0]]
     assert not any("games.example.org" in line for line in lines[:linked[0]])
@@ -146,7 +155,7 @@ async def test_the_end_of_a_game_is_at_most_three_group_messages(db_url):
     await chat.session.feed(lines[-1])
     row = await the_game()
     assert row.status == "ended"
-    ending = await Outbox.filter(id__gt=before.id, private=False)
+    ending = await Outbox.filter(id__gt=before.id, private=False).order_by("id")
     new_messages = [o.payload["kind"] for o in ending
                     if o.payload["kind"] in ("post", "picture") and not o.payload.get("replace")]
     assert new_messages == ["post", "picture", "post"]  # the summary, the picture, the link
@@ -161,4 +170,16 @@ async def test_the_end_of_a_game_is_at_most_three_group_messages(db_url):
     [shown] = [line for line in chat.all() if "picture: " in line]
     picture = Path(shown.split("picture: ", 1)[1])
     assert picture.read_bytes().startswith(b"\x89PNG")  # the console shows the file's path
+    await chat.session.stop()
+
+
+async def test_a_finished_game_is_found_by_its_token_and_never_by_its_id(db_url):
+    from core.story.archive import archived_by_token
+
+    chat, row = await a_finished_game(db_url)
+    token = row.archive_token
+    found = await archived_by_token(token)
+    assert found is not None and found.game_id == row.id
+    for guess in (str(row.id), "A" * 22, token[:-1], token + "A", "../" + token):
+        assert await archived_by_token(guess) is None
     await chat.session.stop()

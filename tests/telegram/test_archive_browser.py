@@ -1,7 +1,8 @@
 """A real browser reads an archive page served by `nightfall run` (serving Telegram through
 the fake Bot API; the games were played on the console, in the same database): Debian's Chromium,
-headless, loads a finished game's page and shows every player and every day (and takes a
-screenshot); a running game's page is refused and names nobody."""
+headless, loads a finished game's page at its random token and shows every player and every
+day (and takes a screenshot); a running game's page, a game's id and a made-up token are
+refused and name nobody."""
 
 from __future__ import annotations
 
@@ -48,6 +49,8 @@ async def test_chromium_reads_a_finished_games_page_and_is_refused_a_running_one
                "Ann: /option random_lovers false", "Ann: /startgame")
     running = await the_game()
     assert running.status == "running" and running.id != finished.id
+    token = finished.archive_token
+    assert token and running.archive_token is None
     await chat.session.stop()
     await close_db()
 
@@ -62,7 +65,7 @@ async def test_chromium_reads_a_finished_games_page_and_is_refused_a_running_one
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     try:
         await wait_healthy(f"http://127.0.0.1:{port}/healthz")
-        page = f"http://127.0.0.1:{port}/games/{finished.id}?lang=en"
+        page = f"http://127.0.0.1:{port}/games/{token}?lang=en"
         dom = await asyncio.to_thread(chromium, tmp_path, "--dump-dom", page)
         for name in PLAYERS:
             assert name in dom
@@ -75,13 +78,16 @@ async def test_chromium_reads_a_finished_games_page_and_is_refused_a_running_one
         assert shot.stat().st_size > 10_000
 
         secret = f"http://127.0.0.1:{port}/games/{running.id}"
+        by_id = f"http://127.0.0.1:{port}/games/{finished.id}"  # ids are counted, not served
+        made_up = f"http://127.0.0.1:{port}/games/{'A' * len(token)}"
         async with aiohttp.ClientSession() as http:
-            for url in (secret, secret + ".png", f"http://127.0.0.1:{port}/games/999"):
+            for url in (secret, secret + ".png", by_id, by_id + ".png", made_up,
+                        f"http://127.0.0.1:{port}/games/999"):
                 async with http.get(url) as response:
                     assert response.status == 404
                     body = await response.text()
                     assert not any(name in body for name in PLAYERS)
-            async with http.get(f"http://127.0.0.1:{port}/games/{finished.id}.png") as response:
+            async with http.get(f"http://127.0.0.1:{port}/games/{token}.png") as response:
                 assert response.status == 200 and response.content_type == "image/png"
         refused = await asyncio.to_thread(chromium, tmp_path, "--dump-dom", secret)
         assert not any(name in refused for name in PLAYERS)
