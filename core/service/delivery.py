@@ -4,6 +4,7 @@ a player's seat, a team's members now, or the host."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from core.engine import Game, Message, Outcome
 from core.engine.messages import Text
@@ -16,19 +17,21 @@ from .stored import seat_identities
 
 async def deliver_outcome(row: GameRecord, game: Game, outcome: Outcome,
                           urgent: bool = False, one_group_message: bool = False,
-                          epilogue: Sequence[Text] = ()) -> None:
+                          epilogue: Sequence[Sequence[Text]] = ()) -> None:
     """The engine's messages to their readers; `urgent` ones (the opening's role cards, what
     a closed window decided) notify where a platform keeps a bot's messages quiet, the rest
     (what answers a command in the middle of a window) does not. With `one_group_message`
     (the end of a game: its result, every role, who left when) the group's texts go out as
     one message of many paragraphs, which a platform splits only at its length limit, the
-    `epilogue` (the story's lines: every player's role, side and fate, the bonds) after them."""
+    `epilogue` (the story's blocks of lines: every player's role, side and fate; the bonds)
+    after them, each block one paragraph of a line per entry."""
     seats = await seat_identities(row)
     host = await Identity.get(id=row.host_id)
     chat = await row.chat
     if one_group_message:
         told = [message_part(m) for m in outcome.messages if m.audience.kind == "group"]
-        told += [text_part(text) for text in epilogue]
+        told += [replace(text_part(text), line=i > 0)
+                 for block in epilogue for i, text in enumerate(block)]
         if told:
             await outbox.to_group(chat, PostPayload(tuple(told), urgent=urgent,
                                                     seq=row.version), game=row)

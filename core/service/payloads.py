@@ -22,21 +22,25 @@ from .codec import encode
 @dataclass(frozen=True, slots=True)
 class Part:
     """One text of a message: a gettext key with its parameters (in their JSON form, see
-    `codec.encode`); a message of several parts is rendered as paragraphs."""
+    `codec.encode`); a message of several parts is rendered as paragraphs, except that a
+    part with `line` goes on the next line of the paragraph before it (a list, such as the
+    summary's one line per player, reads as one block on a phone)."""
 
     key: str
     plural: str | None = None
     count: int | None = None
     params: Mapping[str, Any] = field(default_factory=dict)
+    line: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"key": self.key, "plural": self.plural, "count": self.count,
+        data = {"key": self.key, "plural": self.plural, "count": self.count,
                 "params": dict(self.params)}
+        return {**data, "line": True} if self.line else data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Part:
         return cls(str(data["key"]), data.get("plural"), data.get("count"),
-                   data.get("params") or {})
+                   data.get("params") or {}, bool(data.get("line")))
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,7 @@ its destination typed (a group chat, or one reader)."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.engine.registry import available, load_ruleset
@@ -64,7 +64,7 @@ async def render(row: Outbox, prefix: str = "/") -> Outgoing | Order:
                         renderer.render_parts(payload.about, None, None, {}),
                         tuple(UserRef(ref) for ref in payload.members), payload.closed)
     to = await destination(row)
-    text = "\n\n".join(render_part(renderer, p) for p in payload.parts)
+    text = render_text(renderer, payload.parts)
     if isinstance(payload, PicturePayload):
         return await story_picture(row, to, text, renderer.locale, payload.urgent)
     if isinstance(payload, BallotPayload):
@@ -85,6 +85,14 @@ async def destination(row: Outbox) -> ChatRef | Reader:
     if person is None:
         return Reader(UserRef(row.chat_ref), row.chat_ref)
     return Reader(UserRef(person.ref, person.anonymous), person.name)
+
+
+def render_text(renderer: Renderer, parts: Sequence[Part]) -> str:
+    """A message's parts as paragraphs; a `line` part on the next line of the one before."""
+    text = ""
+    for i, part in enumerate(parts):
+        text += ("" if i == 0 else "\n" if part.line else "\n\n") + render_part(renderer, part)
+    return text
 
 
 def render_part(renderer: Renderer, text: Part) -> str:

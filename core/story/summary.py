@@ -16,7 +16,7 @@ from .model import PlayerStory, Story
 TEXTS: dict[str, str | tuple[str, str]] = {
     "survived": N_("{name} was {role} ({side}) and survived."),
     "left_day": N_("{name} was {role} ({side}): {cause} on day {number}."),
-    "left_night": N_("{name} was {role} ({side}): {cause} in night {number}."),
+    "left_night": N_("{name} was {role} ({side}): {cause} on night {number}."),
     "lovers": N_("{first} and {second} were lovers."),
     "linked": N_("Day {number}: {first} and {second} were linked."),
     "mayor": n_("The mayor: {names}.",
@@ -33,10 +33,12 @@ TEXTS: dict[str, str | tuple[str, str]] = {
 TOLD_ALONE = frozenset({"mayor"})
 
 
-def summary_texts(story: Story) -> list[Text]:
-    """The story's lines of the summary, in order: players (by seat), bonds, successions."""
+def summary_texts(story: Story) -> list[list[Text]]:
+    """The story's lines of the summary in two blocks, each read as one paragraph of a line
+    per entry: the players (by seat), then the bonds, successions and the Stone."""
     voice = load_ruleset(story.ruleset).story_texts
-    lines = [_player_line(voice, p) for p in story.players]
+    players = [_player_line(voice, p) for p in story.players]
+    lines: list[Text] = []
     for first, second in story.lovers:
         lines.append(_text(voice, "lovers", first=player(first), second=player(second)))
     for day, (first, second) in story.links:
@@ -47,7 +49,7 @@ def summary_texts(story: Story) -> list[Text]:
             lines.append(_counted(voice, office, line))
     if story.stone_holders:
         lines.append(_counted(voice, "stone", story.stone_holders))
-    return lines
+    return [block for block in (players, lines) if block]
 
 
 def _player_line(voice: dict[str, str | tuple[str, str]], p: PlayerStory) -> Text:

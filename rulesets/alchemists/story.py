@@ -9,7 +9,7 @@ from core.engine.messages import N_, n_
 STORY_TEXTS: dict[str, str | tuple[str, str]] = {
     "survived": N_("{name} was {role} ({side}) and lived to see the end."),
     "left_day": N_("{name} was {role} ({side}): {cause} on day {number}."),
-    "left_night": N_("{name} was {role} ({side}): {cause} in night {number}."),
+    "left_night": N_("{name} was {role} ({side}): {cause} on night {number}."),
     "linked": N_("Day {number}: {first} and {second} were bound by a link."),
     "father": n_("The Father: {names}.",
               "The Father's mantle passed on, heir after heir: {names}."),

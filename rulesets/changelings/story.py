@@ -8,7 +8,7 @@ from core.engine.messages import N_, n_
 STORY_TEXTS: dict[str, str | tuple[str, str]] = {
     "survived": N_("{name} was {role} ({side}) and trotted safely to the very end."),
     "left_day": N_("{name} was {role} ({side}): {cause} on day {number}."),
-    "left_night": N_("{name} was {role} ({side}): {cause} in night {number}."),
+    "left_night": N_("{name} was {role} ({side}): {cause} on night {number}."),
     "lovers": N_("{first} and {second} were lovers, heart to heart and hoof in hoof."),
     "mayor": n_("The mayor's sash: {names}.",
               "The mayor's sash went from pony to pony: {names}."),

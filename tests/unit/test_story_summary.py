@@ -18,7 +18,7 @@ SEEDS = range(8)
 
 def told(story: Story, locale: str) -> list[str]:
     words = Words(story, locale)
-    return [words.renderer.render(text) for text in summary_texts(story)]
+    return [words.renderer.render(text) for block in summary_texts(story) for text in block]
 
 
 @pytest.mark.parametrize("locale", LOCALES)
