@@ -164,7 +164,7 @@ async def test_the_end_of_a_game_is_at_most_three_group_messages(db_url):
         assert f"{name} was" in summary
     # each with role, side and fate; the mayor's line after them
     assert "Ann was a changeling (the changelings): banished on day 3." in summary
-    assert "Bob was a pony (the ponies): abducted in night 1." in summary
+    assert "Bob was a pony (the ponies): abducted on night 1." in summary
     assert "Dot was a pony (the ponies) and trotted safely to the very end." in summary
     assert "The mayor's sash: Eve." in summary
     [shown] = [line for line in chat.all() if "picture: " in line]
