@@ -18,7 +18,9 @@ room keys only with verified devices (where Element is heading) never give it th
 event that stays undecryptable is therefore not dropped quietly: its room key is requested
 (nio's `request_room_key`, which asks the bot's own other devices, the only ones nio accepts
 forwarded keys from), and after `wait` seconds it is given up and its sender named to the
-adapter, which tells him, and his group, that the bot cannot read him.
+adapter, which tells him, and his group, that the bot cannot read him. What waits is
+bounded per sender (held.py): one person's unreadable flood holds a few of his events, not
+the bot's memory.
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections import OrderedDict
 from typing import Any
 
 from nio import (
@@ -41,12 +42,12 @@ from nio import (
 from nio.exceptions import OlmTrustError
 
 from .errors import Failed
+from .held import Held, HeldEvents
 
 log = logging.getLogger(__name__)
 
 # what nio raises (instead of returning an error response) when it cannot encrypt a send
 CRYPTO_ERRORS = (LocalProtocolError, EncryptionError, OlmTrustError)
-HOLD_MAX = 1000
 
 
 def open_store(path: str) -> None:
@@ -69,7 +70,7 @@ class Crypto:
         self.client = client
         self.wait = wait  # how long an undecryptable event waits for its room key
         self.upload_refused: str | None = None
-        self._held: OrderedDict[str, tuple[str, dict[str, Any], float]] = OrderedDict()
+        self._held = HeldEvents()
         self._to_request: list[MegolmEvent] = []
 
     @property
@@ -146,14 +147,11 @@ class Crypto:
         message), so it waits, for a while."""
         event_id = str(event.get("event_id"))
         if event_id not in self._held:
-            self._held[event_id] = (room_id, event, time.monotonic())
+            self._held.add(event_id, Held(room_id, event, time.monotonic()))
             megolm = MegolmEvent.from_dict(event)
-            if isinstance(megolm, MegolmEvent):
+            if isinstance(megolm, MegolmEvent) and event_id in self._held:
                 megolm.room_id = room_id
                 self._to_request.append(megolm)
-        while len(self._held) > HOLD_MAX:
-            dropped, _ = self._held.popitem(last=False)
-            log.warning("matrix: encrypted event %s dropped undecrypted", dropped)
 
     def release(self) -> tuple[list[tuple[str, dict[str, Any]]],
                                list[tuple[str, dict[str, Any]]]]:
@@ -162,16 +160,16 @@ class Crypto:
         ready: list[tuple[str, dict[str, Any]]] = []
         given_up: list[tuple[str, dict[str, Any]]] = []
         now = time.monotonic()
-        for event_id, (room_id, source, since) in list(self._held.items()):
+        for event_id, (room_id, source, since) in self._held.items():
             decrypted = self._decrypt(room_id, source)
             if decrypted is not None:
                 ready.append((room_id, decrypted))
-                del self._held[event_id]
+                self._held.remove(event_id)
             elif now - since > self.wait:
                 log.warning("matrix: no room key for %s from %s in %s; not read", event_id,
                             source.get("sender"), room_id)
                 given_up.append((room_id, source))
-                del self._held[event_id]
+                self._held.remove(event_id)
         return ready, given_up
 
     def _decrypt(self, room_id: str, source: dict[str, Any]) -> dict[str, Any] | None:

@@ -10,6 +10,7 @@ from nio import ErrorResponse
 from core.service.ports import ChatLost, PermanentError, TransientError, Unreachable
 
 NETWORK_ERRORS = (ClientError, TimeoutError, asyncio.TimeoutError, ConnectionError)
+TRANSIENT_STATUS = (408, 429)  # a request timeout, a rate limit: client errors that pass
 
 
 def http_status(response: ErrorResponse) -> int | None:
@@ -29,8 +30,9 @@ def is_forbidden(response: ErrorResponse) -> bool:
 def translate(response: ErrorResponse, private: bool, lost: str | None = None) -> Exception:
     """M_LIMIT_EXCEEDED waits `retry_after_ms`; a forbidden private room means the person
     cannot be reached, a forbidden game room (`lost` says why: "removed", "silenced") that
-    the bot lost it, and its game pauses; other client errors never work; server errors may
-    work later."""
+    the bot lost it, and its game pauses; other client errors never work, except a timeout
+    (408) and a rate limit without M_LIMIT_EXCEEDED (429); server errors (a homeserver
+    down behind its proxy: 502, 503, 504) work once it is back, however long that takes."""
     if is_rate_limited(response):
         retry = response.retry_after_ms
         return TransientError(str(response),
@@ -40,9 +42,9 @@ def translate(response: ErrorResponse, private: bool, lost: str | None = None) -
             return Unreachable(str(response))
         return ChatLost(str(response), lost) if lost else PermanentError(str(response))
     status = http_status(response)
-    if status is not None and 400 <= status < 500:
+    if status is not None and 400 <= status < 500 and status not in TRANSIENT_STATUS:
         return PermanentError(str(response))
-    return TransientError(str(response))
+    return TransientError(str(response))  # a server error, or no answer at all
 
 
 class Failed(Exception):

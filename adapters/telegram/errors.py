@@ -7,6 +7,7 @@ that moved to a supergroup, a flood limit, a call that got no answer in time.
 
 from __future__ import annotations
 
+import httpx
 from telegram.error import (
     BadRequest,
     ChatMigrated,
@@ -51,6 +52,13 @@ def not_modified(err: TelegramError) -> bool:
     return isinstance(err, BadRequest) and "not modified" in str(err.message).lower()
 
 
+def never_sent(err: TelegramError) -> bool:
+    """A timeout before the request left (no connection made, or none free in the pool):
+    nothing can have arrived, so even a new message is simply sent again."""
+    return isinstance(err, TimedOut) and isinstance(
+        err.__cause__, httpx.ConnectTimeout | httpx.PoolTimeout)
+
+
 def retry_seconds(err: RetryAfter) -> float:
     retry = err.retry_after
     seconds = retry.total_seconds() if hasattr(retry, "total_seconds") else float(retry)
@@ -65,7 +73,8 @@ def translate_error(err: TelegramError, private: bool, posting: bool = False) ->
     if isinstance(err, ChatMigrated):
         return ChatMoved(str(err), new_ref=ChatRef(str(err.new_chat_id)))
     if isinstance(err, TimedOut):
-        return UnknownOutcome(str(err)) if posting else TransientError(str(err))
+        return UnknownOutcome(str(err)) if posting and not never_sent(err) \
+            else TransientError(str(err))
     if isinstance(err, Forbidden):
         return Unreachable(str(err)) if private else ChatLost(str(err), "removed")
     if isinstance(err, BadRequest):

@@ -25,7 +25,7 @@ from telegram.error import TelegramError, TimedOut
 from core.service.adapter_store import AdapterStore
 from core.service.ports import ChatRef, Outgoing, Picture, TransientError, UnknownOutcome
 
-from .errors import not_editable, not_modified, translate_error
+from .errors import never_sent, not_editable, not_modified, translate_error
 from .refs import chat_ids
 
 log = logging.getLogger(__name__)
@@ -81,15 +81,18 @@ class Sender:
         try:
             await self.bot.send_photo(chat_id, InputFile(picture.image, picture.name),
                                       caption=caption or None, message_thread_id=thread)
-        except TimedOut as err:
-            raise UnknownOutcome(str(err)) from err
         except TelegramError as err:
-            raise translate_error(err, private) from err
+            raise translate_error(err, private, posting=True) from err
 
     async def _post(self, chat: ChatRef, text: str, markup: InlineKeyboardMarkup | None) -> int:
         chat_id, thread = chat_ids(chat)
-        sent = await self.bot.send_message(chat_id, text, reply_markup=markup,
-                                           message_thread_id=thread)
+        try:
+            sent = await self.bot.send_message(chat_id, text, reply_markup=markup,
+                                               message_thread_id=thread)
+        except TimedOut as err:
+            if never_sent(err):  # nothing left: not a part of unknown fate
+                raise TransientError(str(err)) from err
+            raise
         return int(sent.message_id)
 
     async def _post_all(self, chat: ChatRef, key: str, chunks: list[str],

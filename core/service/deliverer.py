@@ -1,6 +1,7 @@
 """Delivering from the outbox: due rows handed to their adapters, each kind of message by
-its own method, transient failures retried with exponential backoff, every adapter kept
-within its per-chat and overall rate limits. A row is marked "sending" before it is handed
+its own method, transient failures retried until the platform answers again (outage.py),
+permanent ones told to the host (undelivered.py), every adapter kept within its per-chat and
+overall rate limits. A row is marked "sending" before it is handed
 to the adapter, so a crash never announces anything twice (see `Deliverer.recover`).
 """
 
@@ -19,6 +20,7 @@ from tortoise.transactions import in_transaction
 from core.storage.models import DeliveryLease, Outbox
 
 from .clock import Clock
+from .outage import Outages, backed_off, retry_at
 from .outbox import replace_key, tell_group_unreachable
 from .pacing import RateLimiter
 from .payloads import ORDERS, from_json
@@ -43,11 +45,9 @@ from .ports import (
     Unreachable,
 )
 from .rendering import command_prefix, render
+from .undelivered import tell_host
 
 log = logging.getLogger(__name__)
-
-MAX_ATTEMPTS = 8
-MAX_BACKOFF = 300.0
 
 
 async def hand_to(adapter: Adapter, item: Outgoing | Order) -> None:
@@ -107,6 +107,7 @@ class Deliverer:
         self.leading = False
         self.limiter = RateLimiter()
         self.failures: dict[str, int] = {}
+        self.outages = Outages()
 
     async def _lead(self, now: float) -> bool:
         """Hold (or take, or renew) the delivery lease; recover when newly taken."""
@@ -164,12 +165,15 @@ class Deliverer:
         if not await self._lead(now):
             return 0
         ready = [name for name, adapter in self.adapters.items()
-                 if getattr(adapter, "connected", True)]  # a platform not reached yet waits
+                 if getattr(adapter, "connected", True)  # a platform not reached yet waits
+                 and not self.outages.resting(name, now)]
+        if not ready:
+            return 0
         rows = await (Outbox.filter(status="pending", next_try_at__lte=now,
                                     platform__in=ready)
                       .order_by("id").limit(limit))
         sent = 0
-        blocked: set[tuple[str, str]] = set()
+        blocked = await backed_off(ready, now) if rows else set()  # each chat's order
         newest: dict[str, int] = {}
         payloads = {row.id: from_json(row.payload) for row in rows}
         for row in rows:
@@ -184,6 +188,8 @@ class Deliverer:
                 continue
             adapter = self.adapters[row.platform]
             key = (row.platform, row.chat_ref)
+            if self.outages.resting(row.platform, now):  # it began to rest this round
+                continue
             paced = not isinstance(payloads[row.id], ORDERS)  # a message, not an order
             if key in blocked or (paced and not self.limiter.allow(adapter, row.chat_ref,
                                                                    row.private, now)):
@@ -202,19 +208,20 @@ class Deliverer:
                 await self._tell(ChatEvent(row.platform, ChatRef.parse(row.chat_ref), "moved",
                                            new_ref=err.new_ref))
                 continue
-            except TransientError as err:
+            except TransientError as err:  # retried until the platform answers again
                 row.attempts += 1
-                delay = err.retry_after or min(MAX_BACKOFF, 2.0 ** row.attempts)
-                row.next_try_at = now + delay
-                row.status = "failed" if row.attempts >= MAX_ATTEMPTS else "pending"
+                row.next_try_at = retry_at(now, row.attempts, err.retry_after)
+                row.status = "pending"
                 if err.retry_after:
                     self.limiter.hold(row.platform, row.chat_ref, row.next_try_at)
                 self._failed(row.platform)
+                self.outages.failed(row.platform, now, err.retry_after)
                 blocked.add(key)
                 log.warning("delivery %s failed (attempt %s): %s", row.id, row.attempts, err)
             except UnknownOutcome as err:
                 row.status = "unknown"  # may have arrived: posting it again could double it
                 self._failed(row.platform)
+                self.outages.failed(row.platform, now)
                 log.warning("delivery %s may or may not have arrived: %s", row.id, err)
             except ChatLost as err:
                 row.status = "lost"  # posted when the bot can write there again
@@ -241,8 +248,10 @@ class Deliverer:
                 row.status = "failed"
                 self._failed(row.platform)
                 log.warning("delivery %s failed for good: %s", row.id, err)
+                await tell_host(row)
             else:
                 row.status = "sent"
+                self.outages.answered(row.platform)
                 sent += 1
                 if paced and parts > 1:  # a long text went as several messages
                     self.limiter.spend(adapter, row.chat_ref, row.private, now, parts - 1)
