@@ -1,15 +1,24 @@
-"""Delivery from the outbox: retries with backoff on transient failures, giving up on
-permanent ones, and per-chat rate limits. The failing adapter is a mock: failure injection."""
+"""Delivery from the outbox: retries with backoff on transient failures (as long as an
+outage lasts, the platform resting between probes, each chat's order kept), giving up on
+permanent ones (the host told whom and what, never the text), and per-chat rate limits. The
+failing adapters are mocks: failure injection."""
 
 from __future__ import annotations
 
 from core.service import outbox
 from core.service.clock import ManualClock
 from core.service.deliverer import Deliverer
-from core.service.payloads import post
-from core.service.ports import Outgoing, PermanentError, RateLimits, TransientError
+from core.service.payloads import KeyboardPayload, PostPayload, StoredButton, part, post
+from core.service.ports import (
+    ChatRef,
+    Outgoing,
+    PermanentError,
+    RateLimits,
+    Reader,
+    TransientError,
+)
 from core.storage.db import open_db
-from core.storage.models import Chat, Identity, Outbox
+from core.storage.models import Chat, GameRecord, Identity, Outbox
 
 UNLIMITED = RateLimits()
 
@@ -113,3 +122,152 @@ async def test_a_send_of_unknown_outcome_is_never_repeated(db_url):
     clock.advance(600)
     assert await deliverer.deliver_due() == 0
     assert (await Outbox.get()).status == "unknown" and adapter.sent == []
+
+
+# ---------------------------------------------------------------------- platform outages
+class Outage(FlakyAdapter):
+    """A platform that answers nothing but server errors while `down`, and counts what it
+    was handed (failure injection)."""
+
+    def __init__(self) -> None:
+        super().__init__([])
+        self.down = True
+        self.calls = 0
+
+    async def send_post(self, message: Outgoing) -> None:
+        self.calls += 1
+        if self.down:
+            raise TransientError("502 Bad Gateway")
+        self.sent.append(message)
+
+    send_ballot = send_keyboard = send_post
+
+
+async def test_transient_failures_are_retried_as_long_as_the_outage_lasts(db_url):
+    """A 30-minute outage: the row keeps waiting (far past the old 8 attempts), its back-off
+    never above a minute, and it goes out once the platform answers."""
+    await open_db(db_url)
+    chat = await Chat.create(platform="test", ref="g")
+    await outbox.to_group(chat, post("Nobody is executed today."))
+    clock = ManualClock()
+    adapter = Outage()
+    deliverer = Deliverer({"test": adapter}, clock)
+    waits = []
+    for _ in range(30):
+        await deliverer.deliver_due()
+        row = await Outbox.get()
+        assert row.status == "pending"
+        waits.append(row.next_try_at - clock.now())
+        clock.advance(60)
+    assert waits[:6] == [2.0, 4.0, 8.0, 16.0, 32.0, 60.0] and max(waits) == 60.0
+    assert (await Outbox.get()).attempts == 30
+    adapter.down = False
+    assert await deliverer.deliver_due() == 1
+    assert (await Outbox.get()).status == "sent"
+
+
+async def test_a_platform_that_keeps_failing_rests(db_url):
+    """Ten chats wait while the platform is down: after three failures in a row nothing more
+    is handed to it that round, and then one probe per rest, not ten requests."""
+    await open_db(db_url)
+    for n in range(10):
+        chat = await Chat.create(platform="test", ref=f"g{n}")
+        await outbox.to_group(chat, post("Nobody is executed today."))
+    clock = ManualClock()
+    adapter = Outage()
+    deliverer = Deliverer({"test": adapter}, clock)
+    await deliverer.deliver_due()
+    assert adapter.calls == 3 and deliverer.outages.resting("test", clock.now())
+    clock.advance(1)
+    await deliverer.deliver_due()
+    assert adapter.calls == 3  # resting: 2 s
+    clock.advance(1)
+    await deliverer.deliver_due()
+    assert adapter.calls == 4  # one probe, which fails: 4 s more
+    for _ in range(20):  # ten minutes of outage, a probe every rest
+        clock.advance(30)
+        await deliverer.deliver_due()
+    assert adapter.calls < 4 + 20 + 10
+    adapter.down = False
+    clock.advance(60)
+    delivered = 0
+    for _ in range(3):  # the probe goes through; the rest follow at once
+        delivered += await deliverer.deliver_due()
+    assert delivered == 10 and not deliverer.outages.resting("test", clock.now())
+
+
+async def test_nothing_overtakes_a_message_in_back_off(db_url):
+    """A role card waits out its back-off; the announcement written after it for the same
+    chat waits too (another chat's does not), and they arrive in their order."""
+    await open_db(db_url)
+    chat = await Chat.create(platform="test", ref="g")
+    other = await Chat.create(platform="test", ref="h")
+    await outbox.to_group(chat, post("Nobody is executed today."))
+    clock = ManualClock()
+    adapter = FlakyAdapter([TransientError("connection reset")])
+    deliverer = Deliverer({"test": adapter}, clock)
+    assert await deliverer.deliver_due() == 0
+    await outbox.to_group(chat, post("The game is paused."))
+    await outbox.to_group(other, post("The game is paused."))
+    assert await deliverer.deliver_due() == 1  # the other chat's
+    assert [m.to for m in adapter.sent] == [ChatRef("h")]
+    clock.advance(2)
+    assert await deliverer.deliver_due() == 2
+    assert [m.text for m in adapter.sent[1:]] == ["Nobody is executed today.",
+                                                  "The game is paused."]
+
+
+class Refusing(FlakyAdapter):
+    """A platform that refuses for good whatever goes to some chats (failure injection)."""
+
+    def __init__(self, refused: set[str]) -> None:
+        super().__init__([])
+        self.refused = refused
+
+    async def send_post(self, message: Outgoing) -> None:
+        to = message.to
+        ref = to.user.id if isinstance(to, Reader) else str(to)
+        if ref in self.refused:
+            raise PermanentError("400 Bad Request: message is too long")
+        self.sent.append(message)
+
+    send_ballot = send_keyboard = send_post
+
+
+SECRET = "You are a changeling. Your partner is Bob."
+
+
+async def test_a_permanent_failure_tells_the_host_whom_and_what_once(db_url):
+    """The host hears, in his language, that Ann's role card and then her prompt never
+    arrived, and that a group announcement did not: once per recipient and kind, and never
+    the text (a role is a secret)."""
+    await open_db(db_url)
+    chat = await Chat.create(platform="test", ref="g", locale="en")
+    host = await Identity.create(platform="test", ref="host", name="Hanna", locale="de")
+    ann = await Identity.create(platform="test", ref="ann", name="Ann", locale="ru")
+    game = await GameRecord.create(chat=chat, ruleset="changelings", host=host,
+                                   status="running")
+    opening = PostPayload((part(SECRET),), urgent=True, seq=0)
+    await outbox.to_person(ann, opening, game=game)
+    await outbox.to_person(ann, PostPayload((part("Your team: Bob."),), seq=0), game=game)
+    await outbox.to_person(ann, KeyboardPayload((part("Whom do you visit?"),),
+                                                (StoredButton({"text": "Bob"}, "t1"),)),
+                           game=game)
+    clock = ManualClock()
+    adapter = Refusing({"ann"})
+    deliverer = Deliverer({"test": adapter}, clock)
+    await deliverer.deliver_due()
+    await deliverer.deliver_due()  # the notices
+    adapter.refused = {"g"}
+    await outbox.to_group(chat, post("Nobody is executed today."), game=game)
+    await outbox.to_group(chat, post("The game is paused."), game=game)
+    await deliverer.deliver_due()
+    await deliverer.deliver_due()
+    told = [m.text for m in adapter.sent if isinstance(m.to, Reader) and m.to.user.id == "host"]
+    assert len(told) == 3, told
+    assert "Ann" in told[0] and "Rollenkarte" in told[0]
+    assert "Ann" in told[1] and "Aufforderung" in told[1]
+    assert "Ansage" in told[2] and "Ann" not in told[2]
+    for text in told:
+        assert SECRET not in text and "Bob" not in text and "Nobody" not in text
+    assert await Outbox.filter(status="failed").count() == 5
