@@ -73,8 +73,9 @@ class Outages:
         if state.streak >= self.rest_after:
             pause = backoff(state.streak - self.rest_after + 1)
             state.rests_until = now + pause
-            log.warning("%s: %s failures in a row, resting %.0f s", platform, state.streak,
-                        pause)
+            if state.streak == self.rest_after:  # once: it went down
+                log.warning("%s: %s failures in a row; it rests, probed every %.0f to %.0f s "
+                            "until it answers", platform, state.streak, pause, BACKOFF_CAP)
 
     def answered(self, platform: str) -> None:
         """A delivery went through: the platform is back."""

@@ -72,6 +72,7 @@ from .botapi_format import (
     parse_formatted,
 )
 from .botapi_spec import BotAPISpec, Problem
+from .fake_outage import Mode, Outage
 from .fake_state import (
     ADMIN_RIGHT_FIELDS,
     CHANNEL_BOT_ID,
@@ -519,8 +520,9 @@ class FakeBotAPI(WorldMixin):
     Bot side: `/bot<token>/<method>` over HTTP (GET or POST; form, JSON or multipart bodies),
     or updates POSTed to the bot's webhook. Test side: `user()`, `group()`, `channel()`, the
     FakeUser/FakeGroup/FakeTopic/FakeChannel actions, `emit_raw`, failure injection
-    (`fail_next`, `delay_next`) and readers (`messages`, `sent_to`, `history`, `answer_for`,
-    `calls`, `errors`, `violations`, `webhook_deliveries`, `wait_for`, `settle`)."""
+    (`fail_next`, `delay_next`, `outage`) and readers (`messages`, `sent_to`, `history`,
+    `answer_for`, `calls`, `errors`, `violations`, `webhook_deliveries`, `wait_for`,
+    `settle`)."""
 
     #: Every FakeBotAPI made while a test runs (the Telegram conftest checks their violations).
     created: list[FakeBotAPI] | None = None
@@ -594,6 +596,8 @@ class FakeBotAPI(WorldMixin):
         self._bot_texts: dict[tuple[str, str], str] = {}
         self._injected: dict[str, deque[BotAPIError]] = {}
         self._delays: dict[str, deque[float]] = {}
+        #: The current (or last) outage, see `outage`.
+        self.down: Outage | None = None
         self._user_ids = itertools.count(700_000_001)
         self._basic_group_ids = itertools.count(4_000_001)
         self._supergroup_ids = itertools.count(1_001)
@@ -695,6 +699,8 @@ class FakeBotAPI(WorldMixin):
     # ---- HTTP --------------------------------------------------------------------------------
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
+        if self.down is not None and self.down.running(request.match_info["method"]):
+            return self.down.answer(request, request.match_info["method"])
         if request.match_info["token"] != self.token:
             return web.json_response(Errors.unauthorized().payload(), status=401)
         name = request.match_info["method"]
@@ -800,6 +806,17 @@ class FakeBotAPI(WorldMixin):
             assert description is not None, "fail_next(method, code, description)"
             injected = BotAPIError(error, description, retry_after, parameters)
         self._injected.setdefault(method.replace("_", "").lower(), deque()).append(injected)
+
+    def outage(self, seconds: float, *, mode: Mode = "mixed",
+               clock: Callable[[], float] | None = None,
+               starting_with: str | None = None) -> Outage:
+        """Telegram down for `seconds` of `clock` (this fake's by default): every call is
+        answered 502 Bad Gateway or (`mode` "drop") by a dropped connection, "mixed" both in
+        turn, and nothing is processed. `starting_with`: the outage begins with the next
+        call of that method (which is already refused), not now."""
+        self.down = Outage(seconds, clock or self.clock, mode,
+                           starting_with.replace("_", "") if starting_with else None)
+        return self.down
 
     def delay_next(self, method: str, seconds: float) -> None:
         """Process the next call of `method` normally (a message is sent and visible to the
