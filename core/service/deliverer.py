@@ -1,8 +1,8 @@
 """Delivering from the outbox: due rows handed to their adapters, each kind of message by
 its own method, transient failures retried until the platform answers again (outage.py),
 permanent ones told to the host (undelivered.py), every adapter kept within its per-chat and
-overall rate limits. A row is marked "sending" before it is handed
-to the adapter, so a crash never announces anything twice (see `Deliverer.recover`).
+overall rate limits. A row is marked "sending" before it is handed to the adapter, so a
+crash never announces anything twice (see `Deliverer.recover`).
 """
 
 from __future__ import annotations
@@ -212,12 +212,19 @@ class Deliverer:
                 row.attempts += 1
                 row.next_try_at = retry_at(now, row.attempts, err.retry_after)
                 row.status = "pending"
-                if err.retry_after:
-                    self.limiter.hold(row.platform, row.chat_ref, row.next_try_at)
+                if self.outages.stuck(row.platform, row.attempts, now, err.retry_after):
+                    row.status = "failed"  # no outage: the platform takes everything else
+                    log.warning("delivery %s failed for good after %s attempts: %s", row.id,
+                                row.attempts, err)
+                    await tell_host(row)
+                else:
+                    if err.retry_after:
+                        self.limiter.hold(row.platform, row.chat_ref, row.next_try_at)
+                    log.warning("delivery %s failed (attempt %s): %s", row.id, row.attempts,
+                                err)
                 self._failed(row.platform)
                 self.outages.failed(row.platform, now, err.retry_after)
                 blocked.add(key)
-                log.warning("delivery %s failed (attempt %s): %s", row.id, row.attempts, err)
             except UnknownOutcome as err:
                 row.status = "unknown"  # may have arrived: posting it again could double it
                 self._failed(row.platform)
@@ -251,7 +258,7 @@ class Deliverer:
                 await tell_host(row)
             else:
                 row.status = "sent"
-                self.outages.answered(row.platform)
+                self.outages.answered(row.platform, now)
                 sent += 1
                 if paced and parts > 1:  # a long text went as several messages
                     self.limiter.spend(adapter, row.chat_ref, row.private, now, parts - 1)

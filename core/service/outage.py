@@ -11,7 +11,10 @@ Three rules, kept here so the deliverer only asks:
   nothing is handed to it until its own back-off (doubling the same way) has passed, so an
   outage costs one probe per rest, not a request per waiting message;
 - a chat with a row in back-off receives nothing newer until that row went (`backed_off`): a
-  role card is never overtaken by the announcement written after it.
+  role card is never overtaken by the announcement written after it;
+- a row that keeps failing "transiently" while the platform delivers everything else is no
+  outage but a message the platform cannot take (`stuck`): after STUCK_ATTEMPTS it is given
+  up like a permanent failure, so that it does not hold its chat's later messages forever.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ log = logging.getLogger(__name__)
 BACKOFF_FIRST = 2.0
 BACKOFF_CAP = 60.0
 REST_AFTER = 3  # failures in a row that make a platform rest
+STUCK_ATTEMPTS = 30  # about half an hour of back-off
+ANSWERING = 600.0  # a platform that delivered something this recently is up
 
 
 def backoff(failures: int) -> float:
@@ -43,6 +48,7 @@ def retry_at(now: float, attempts: int, retry_after: float | None) -> float:
 class _Platform:
     streak: int = 0  # transient failures since the last delivery
     rests_until: float = 0.0
+    answered_at: float | None = None  # the last delivery
 
 
 class Outages:
@@ -77,14 +83,22 @@ class Outages:
                 log.warning("%s: %s failures in a row; it rests, probed every %.0f to %.0f s "
                             "until it answers", platform, state.streak, pause, BACKOFF_CAP)
 
-    def answered(self, platform: str) -> None:
+    def answered(self, platform: str, now: float) -> None:
         """A delivery went through: the platform is back."""
-        state = self._platforms.get(platform)
-        if state is None or state.streak == 0:
-            return
+        state = self._platforms.setdefault(platform, _Platform())
+        state.answered_at = now
         if state.streak >= self.rest_after:
             log.warning("%s answers again after %s failures in a row", platform, state.streak)
         state.streak, state.rests_until = 0, 0.0
+
+    def stuck(self, platform: str, attempts: int, now: float,
+              retry_after: float | None = None) -> bool:
+        """Whether a row that failed transiently `attempts` times is failing on its own: the
+        platform delivered other messages lately (a flood limit is the platform pacing a
+        chat, never this)."""
+        state = self._platforms.get(platform)
+        return (not retry_after and attempts >= STUCK_ATTEMPTS and state is not None
+                and state.answered_at is not None and now - state.answered_at < ANSWERING)
 
 
 async def backed_off(platforms: list[str], now: float) -> set[tuple[str, str]]:

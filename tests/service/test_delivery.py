@@ -8,6 +8,7 @@ from __future__ import annotations
 from core.service import outbox
 from core.service.clock import ManualClock
 from core.service.deliverer import Deliverer
+from core.service.outage import STUCK_ATTEMPTS
 from core.service.payloads import KeyboardPayload, PostPayload, StoredButton, part, post
 from core.service.ports import (
     ChatRef,
@@ -271,3 +272,42 @@ async def test_a_permanent_failure_tells_the_host_whom_and_what_once(db_url):
     for text in told:
         assert SECRET not in text and "Bob" not in text and "Nobody" not in text
     assert await Outbox.filter(status="failed").count() == 5
+
+
+class OneBadMessage(FlakyAdapter):
+    """A platform that takes everything but one chat's messages, which it fails with a
+    "server error" every time (failure injection)."""
+
+    def __init__(self, bad: str) -> None:
+        super().__init__([])
+        self.bad = bad
+
+    async def send_post(self, message: Outgoing) -> None:
+        if message.to == ChatRef(self.bad):
+            raise TransientError("500 Internal Server Error")
+        self.sent.append(message)
+
+    send_ballot = send_keyboard = send_post
+
+
+async def test_a_message_failing_alone_while_the_platform_works_is_given_up(db_url):
+    """No outage: the platform delivers the other chats' messages all along. After about
+    half an hour the one row that keeps failing is given up, so that its chat's later
+    messages no longer wait behind it."""
+    await open_db(db_url)
+    bad = await Chat.create(platform="test", ref="bad")
+    good = await Chat.create(platform="test", ref="good")
+    await outbox.to_group(bad, post("Nobody is executed today."))
+    clock = ManualClock()
+    deliverer = Deliverer({"test": OneBadMessage("bad")}, clock)
+    for _ in range(STUCK_ATTEMPTS - 1):
+        await outbox.to_group(good, post("The game is paused."))
+        await deliverer.deliver_due()
+        clock.advance(60)
+    first = await Outbox.filter(chat_ref="bad").first()
+    assert first is not None and first.status == "pending"
+    await outbox.to_group(bad, post("The game is paused."))  # waits behind it
+    await deliverer.deliver_due()
+    assert (await Outbox.get(id=first.id)).status == "failed"
+    assert await deliverer.deliver_due() == 0  # the next fails as well, on its own
+    assert await Outbox.filter(chat_ref="good", status="sent").count() == STUCK_ATTEMPTS - 1
