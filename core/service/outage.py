@@ -63,11 +63,6 @@ class Outages:
         state = self._platforms.get(platform)
         return state is not None and state.rests_until > now
 
-    def streak(self, platform: str) -> int:
-        """Transient failures in a row (0: the platform answers)."""
-        state = self._platforms.get(platform)
-        return state.streak if state else 0
-
     def failed(self, platform: str, now: float, retry_after: float | None = None) -> None:
         """A transient failure. A flood limit (`retry_after`) is the platform answering and
         pacing one chat: it makes no streak. Anything else does, and REST_AFTER of them
