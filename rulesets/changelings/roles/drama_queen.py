@@ -39,6 +39,8 @@ ROLE = define_role(
     name=N_("Drama Queen"),
     card=N_("You are the Drama Queen. If you are abducted or banished, you pick a player who "
             "runs away with you."),
+    about=N_("If the Drama Queen is abducted or banished, she picks a player who runs away "
+             "with her."),
 )
 
 

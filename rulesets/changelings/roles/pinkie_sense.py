@@ -40,6 +40,8 @@ ROLE = define_role(
     card=N_("You have the Pinkie Sense. At dusk you sense who will be abducted. Once per game "
             "you may prevent an abduction you foresaw, and once per game you may prank a "
             "player out of the game."),
+    about=N_("Whoever has the Pinkie Sense feels at dusk who will be abducted, may prevent one "
+             "such abduction per game, and may prank one player out of the game once per game."),
     actions={"prevent": N_("Prevent"), "prank": N_("Prank")},
 )
 

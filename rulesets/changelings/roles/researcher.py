@@ -20,6 +20,7 @@ ROLE = define_role(
     name=N_("Researcher"),
     card=N_("You are the Researcher. Each night you check one other player and learn their "
             "role."),
+    about=N_("Each night the Researcher checks one other player and learns their role."),
     actions={"check": N_("Check")},
 )
 
