@@ -20,6 +20,7 @@ from .night import NIGHT, NightStep
 from .standing import is_changeling, join_team, team, tell_team
 from .state import Night, changelings_state
 from .vocabulary import DUSK
+from .voice import said
 
 
 @event_kind("abduction_fixed")
@@ -75,11 +76,10 @@ def check_exchange(game: Game, p: Player, targets: tuple[PlayerId, ...],
 @AFTER_ACT.at("abduct")
 @AFTER_ACT.at("exchange")
 def tell_the_others(game: Game, p: Player, sub: Submission) -> None:
-    key = (N_("{name} wants to abduct {target}.") if sub.action == "abduct"
-           else N_("{name} wants to exchange {target}."))
+    prompt = "WANTS_ABDUCT" if sub.action == "abduct" else "WANTS_EXCHANGE"
     for member in team(game):
         if member.pid != p.pid:
-            game.tell(ToPlayer(member.pid), key, name=player(p.pid),
+            game.tell(ToPlayer(member.pid), said(game, prompt, member.pid), name=player(p.pid),
                       target=player(sub.targets[0]))
 
 

@@ -21,6 +21,7 @@ from ..state import changelings_state
 from ..team import call_off_abduction
 from ..vocabulary import DAWN, PONIES
 from ..vocabulary import NIGHT as WHOLE_NIGHT
+from ..voice import said
 
 
 @event_kind("prevented")
@@ -72,10 +73,10 @@ def foresee(game: Game) -> None:
         if p.role == "pinkie_sense" and passive_works(p):
             night.foresight[p.pid] = pending
             if pending:
-                game.tell(ToPlayer(p.pid), N_("Your Pinkie Sense tingles: {name} will be "
-                                               "abducted tonight."), name=player(pending))
+                game.tell(ToPlayer(p.pid), said(game, "PINKIE_TINGLES", p.pid),
+                          name=player(pending))
             else:
-                game.tell(ToPlayer(p.pid), N_("Your Pinkie Sense is quiet tonight."))
+                game.tell(ToPlayer(p.pid), said(game, "PINKIE_QUIET", p.pid))
 
 
 @NIGHT.at(NightStep.PINKIE)
