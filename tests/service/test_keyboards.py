@@ -33,19 +33,19 @@ async def test_two_targets_are_chosen_one_after_the_other(db_url):
     chat, lines = await night_one(db_url)
     first = lines.index("[to Gus] buttons: [Ann] [Bob] [Cid] [Dot] [Eve] [Fay] [Gus]")
     assert lines[first - 1].removeprefix("[to Gus] ") in voiced(
-        "PICK_FIRST", action="Make fall in love", command="love")
+        "PICK_FIRST", action="Love spell", command="love")
     before = await log_size()
     second = await chat("Gus> [Ann]")
     assert second[0] == "[notice to Gus] Now choose the second player."
     assert second[1].removeprefix("[to Gus] ") in voiced(
-        "PICK_NEXT", action="Make fall in love", name="Ann")
+        "PICK_NEXT", action="Love spell", name="Ann")
     assert second[2:] == ["[to Gus] buttons: [Bob] [Cid] [Dot] [Eve] [Fay] [Gus]"]
     assert await log_size() == before  # the first step changes nothing in the game
     chosen = await chat("Gus> [Cid]")
     assert "[notice to Gus] Your choice was noted." in chosen
     # the keyboard names both players chosen, though its button named only the second
     assert any(line.removeprefix("[to Gus] ") in voiced(
-        "CHOICE_PAIR", action="Make fall in love", first="Ann", second="Cid")
+        "CHOICE_PAIR", action="Love spell", first="Ann", second="Cid")
         for line in chosen)
     assert (await submissions(chat))[("Gus", "love")] == (("Ann", "Cid"), None)
 
@@ -60,7 +60,7 @@ async def test_a_first_target_pressed_again_edits_the_second_keyboard(db_url):
     keyboards["Gus"] = first  # Gus presses the first step's keyboard again
     again = await chat("Gus> [Bob]")
     assert any(line.removeprefix("[to Gus] ") in voiced(
-        "PICK_NEXT", action="Make fall in love", name="Bob") for line in again)
+        "PICK_NEXT", action="Love spell", name="Bob") for line in again)
     offered = await Prompt.filter(identity__name="Gus").count()
     assert offered == 2  # the first step's keyboard and one for the second"
 

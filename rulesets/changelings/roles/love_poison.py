@@ -27,7 +27,7 @@ ROLE = define_role(
             "love; if one of them leaves, the other follows of a broken heart."),
     about=N_("In the first night the Love Poison makes two players fall in love; if one of "
              "them leaves the game, the other follows, heartbroken."),
-    actions={"love": N_("Make fall in love")},
+    actions={"love": N_("Love spell")},
 )
 
 
