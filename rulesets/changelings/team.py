@@ -135,8 +135,10 @@ def exchange(game: Game, target: Player) -> None:
     target.role = RoleId("changeling")
     game.record(Exchanged(player=target.pid))
     game.narrate(ToPlayer(target.pid), flavour.EXCHANGED)
-    tell_team(game, N_("The exchange worked: {name} is one of you now."),
-              name=player(target.pid))
+    for member in team(game):  # the newcomer has his own message (EXCHANGED), not "one of you"
+        if member.pid != target.pid:
+            game.tell(ToPlayer(member.pid), N_("The exchange worked: {name} is one of you now."),
+                      name=player(target.pid))
     join_team(game, target)
 
 

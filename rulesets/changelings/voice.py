@@ -15,8 +15,8 @@ VOICE: dict[str, tuple[str, ...]] = {
     ),
     "PICK_FIRST": (
         N_("{action} takes two ponies! Pick the first one (or write /{command} NAME NAME)."),
-        N_("Two hearts, one spell: {action}. Who comes first? (Or write /{command} NAME "
-           "NAME.)"),
+        N_("Two hearts and a little magic: {action}. Who comes first? (Or write /{command} "
+           "NAME NAME.)"),
         N_("{action}: one pony, then another! Start with the first (or write /{command} "
            "NAME NAME)."),
     ),
@@ -39,12 +39,12 @@ VOICE: dict[str, tuple[str, ...]] = {
            "before the phase ends."),
     ),
     "CHOICE_ACTION_ON": (
-        N_("Got it: {action} on {name}! Changed your mind? Press again before the phase "
-           "ends."),
-        N_("{action} on {name}, noted with a sparkle! You can still change it until the "
-           "phase closes."),
-        N_("Your pick: {action} on {name}. Pinkie promise, it stays secret! Change it any "
-           "time before the phase ends."),
+        N_("Got it: {action}, and the target is {name}! Changed your mind? Press again "
+           "before the phase ends."),
+        N_("Noted with a sparkle: {action}, target {name}! You can still change it until "
+           "the phase closes."),
+        N_("Your pick: {action}, aimed at {name}. Pinkie promise, it stays secret! Change "
+           "it any time before the phase ends."),
     ),
     "CHOICE_ACTION": (
         N_("Got it: {action}! Changed your mind? Press again before the phase ends."),
