@@ -122,7 +122,7 @@ OWN: dict[str, tuple[str, ...]] = {
     ),
     "WANTS_EXCHANGE": (
         N_("{name} wants to exchange {target}."),
-        N_("Buzz from the hive: {name} would like to swap {target} for one of you."),
+        N_("Buzz from the hive: {name} would like to make {target} one of you."),
         N_("{name} votes to exchange {target} tonight."),
     ),
     "TIE_PICK": (
