@@ -109,8 +109,10 @@ class Changelings(Ruleset):
     option_about = options.ABOUT
     vocabulary: dict[str, dict[str, str]] = {  # noqa: RUF012
         "role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES, "option": options.ABOUT,
-        "option_name": options.NAMES, "role_was": ROLE_IN_TEXT, "role_about": ROLE_ABOUT,
-        "card": ROLE_CARDS, "kind": KIND_NAMES, "action": {**ACTION_NAMES, PASS.id: N_("Pass")}}
+        "option_name": options.NAMES, "role_was": ROLE_IN_TEXT,
+        # a role as /roles and /role show it to the group (the core's ROLE_LINE "{card}"): the
+        # third-person ROLE_ABOUT; the dealt card ("You are …") is told by its own msgid
+        "card": ROLE_ABOUT, "kind": KIND_NAMES, "action": {**ACTION_NAMES, PASS.id: N_("Pass")}}
     pace = PACE
     pace_options = {"forum": {"inactivity_hours": 24}}  # noqa: RUF012 - CH-INACT's default
     summary = RULES_SUMMARY

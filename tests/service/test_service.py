@@ -460,7 +460,9 @@ async def test_role_help_and_the_roles_in_play(db_url):
     one line each; /endgame reveals who was who."""
     chat = await open_chat(db_url)
     researcher = " ".join(await chat("Ann: /role Researcher"))
-    assert "Researcher (the ponies): You are the Researcher. Each night you check" in researcher
+    # the group reads about the role in the third person; "You are …" is the dealt card
+    assert ("Researcher (the ponies): Each night the Researcher checks one other player"
+            in researcher)
     assert "Researcher" in " ".join(await chat("Ann: /role исследователь"))
     await started_changelings(chat)
     roles = [line for line in await chat("Ann: /roles") if line.startswith("[group]")]
