@@ -55,7 +55,7 @@ def successor_named(game: Game, p: Player, sub: Submission) -> None:
 @PROMPT_OWED.at("tiebreak")
 def ask_tiebreak(game: Game, owed: Owed) -> None:
     game.tell(ToPlayer(owed.player), said(game, "TIE_PICK", owed.player))
-    game.tell(GROUP, N_("The vote is tied; the mayor decides."))
+    game.tell(GROUP, said(game, "TIE_GROUP", "group"))
 
 
 @ANSWER_OWED.at("tiebreak")

@@ -94,7 +94,7 @@ def agree(game: Game) -> None:
     if not choices:
         return
     if len(choices) > 1:
-        tell_team(game, N_("You did not agree on one target, so nothing happens tonight."))
+        tell_team(game, said(game, "NO_AGREEMENT", "team"))
         game.record(Disagreed())
         return
     action, target_id = choices.pop()

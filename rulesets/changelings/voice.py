@@ -135,6 +135,23 @@ OWN: dict[str, tuple[str, ...]] = {
         N_("Before you go: who gets the mayor's sash? Name the next mayor."),
         N_("Ponyville needs a new mayor, and you may choose. Who will it be?"),
     ),
+    "TIE_GROUP": (
+        N_("The vote is tied; the mayor decides."),
+        N_("Neck and neck! Now the mayor has the last word."),
+        N_("A tie in the town square! All eyes on the mayor: who has to go?"),
+    ),
+    "NEW_MAYOR": (
+        N_("{name} is the new mayor."),
+        N_("Hooray for {name}, the new mayor of Ponyville!"),
+        N_("The mayor's sash now belongs to {name}. Congratulations!"),
+    ),
+    "NO_AGREEMENT": (
+        N_("You did not agree on one target, so nothing happens tonight."),
+        N_("The hive buzzed in too many directions: no single target, so nothing happens "
+           "tonight."),
+        N_("One hive, one target, remember? You picked different ponies, so tonight nopony "
+           "is taken."),
+    ),
     "CHASE": (
         N_("Name a player who runs away with you."),
         N_("If you go, you won't go alone! Name a player who runs away with you."),
