@@ -1,7 +1,8 @@
 """The game master's voice for the pony game: playful, quoting the show. Each major event has
 several variants; the engine picks one with the game's seeded generator (`Game.narrate`).
 
-Parameters: {number} the night or day, {name} the player, {role} his role, {side} a side.
+Parameters: {number} the night or day, {name} the player, {role} his role as running text
+names it (`vocabulary.ROLE_IN_TEXT`), {side} a side.
 """
 
 from __future__ import annotations
@@ -46,103 +47,98 @@ MORNING_QUIET = (
     N_("A peaceful night in Ponyville: everypony wakes up safe in their own bed."),
     N_("Good morning, Ponyville! The hive went hungry tonight: nopony is missing."),
 )
-REMOVED = {
+REMOVED = {  # {role} is the role as running text names it ("the Researcher", "a pony")
     "abducted": (
-        N_("{name} has vanished in the night: abducted by the changelings! {name} was: "
-           "{role}."),
-        N_("An empty bed and a trail of green slime: the changelings have taken {name}! {name} "
-           "was: {role}."),
-        N_("Buzzing wings in the dark, and {name} is gone, carried off to the hive! {name} was: "
-           "{role}."),
-        N_("Oh no! The changelings snatched {name} out of Ponyville in the night. {name} was: "
-           "{role}."),
-        N_("{name} went out for a midnight snack and never came back: abducted by the "
-           "changelings! {name} was: {role}."),
-        N_("The hive has a new guest: {name} was abducted in the night. {name} was: {role}."),
+        N_("{name}, {role}, has vanished in the night: abducted by the changelings!"),
+        N_("An empty bed and a trail of green slime: the changelings have taken {name}, who "
+           "was {role}."),
+        N_("Buzzing wings in the dark, and {name} is gone, carried off to the hive! Only now "
+           "does Ponyville learn that {name} was {role}."),
+        N_("Oh no! In the night the changelings snatched {name}, {role}, right out of "
+           "Ponyville."),
+        N_("{name} went out for a midnight snack and never came back: the hive has abducted "
+           "{role}!"),
+        N_("The hive has a new guest: {name}, {role}, was abducted in the night."),
     ),
     "banished": (
-        N_("The vote is in: {name} is banished from Ponyville. {name} was: {role}."),
-        N_("Ponyville has spoken! {name} packs the saddlebags and leaves town. {name} was: "
-           "{role}."),
-        N_("By popular vote, {name} is sent far away from Ponyville. {name} was: {role}."),
-        N_("The town square has decided: {name} must leave Ponyville. {name} was: {role}."),
-        N_("With heavy hearts, everypony waves goodbye: {name} is banished. {name} was: "
-           "{role}."),
-        N_("{name} is banished from Ponyville. Maybe a letter to Princess Celestia would have "
-           "helped. {name} was: {role}."),
+        N_("The vote is in: {name}, {role}, is banished from Ponyville."),
+        N_("Ponyville has spoken! {name} packs the saddlebags and leaves town, and everypony "
+           "learns that {name} was {role}."),
+        N_("By popular vote, {name} is sent far away from Ponyville. Too late, the town "
+           "learns that {name} was {role}."),
+        N_("The town square has decided: {name} must leave Ponyville. As the gate closes, "
+           "the truth comes out: {name} was {role}."),
+        N_("With heavy hearts, everypony waves goodbye: {name}, {role}, is banished."),
+        N_("{name} is banished from Ponyville, and only now does everypony see that {name} "
+           "was {role}. Maybe a letter to Princess Celestia would have helped."),
     ),
     "heartbreak": (
-        N_("{name} cannot bear to go on alone and leaves of a broken heart. {name} was: "
-           "{role}."),
-        N_("Without that special somepony, {name} has no reason to stay and leaves of a broken "
-           "heart. {name} was: {role}."),
-        N_("A single tear, one last look back: {name} leaves Ponyville heartbroken. {name} was: "
-           "{role}."),
-        N_("Some hearts cannot be mended, not even with magic. {name} leaves of a broken heart. "
-           "{name} was: {role}."),
-        N_("{name} gazes at the stars one last time and leaves, heart broken. {name} was: "
-           "{role}."),
-        N_("Hearts and Hooves Day will never be the same: {name} leaves of a broken heart. "
-           "{name} was: {role}."),
+        N_("{name}, {role}, cannot bear to go on alone and leaves Ponyville heartbroken."),
+        N_("Without that special somepony there is no reason to stay: {name}, {role}, "
+           "leaves with a broken heart."),
+        N_("A single tear, one last look back: {name}, {role}, leaves Ponyville heartbroken."),
+        N_("Some hearts cannot be mended, not even with magic. {name}, who was {role}, leaves "
+           "with a broken heart."),
+        N_("{name} gazes at the stars one last time and leaves, heart broken. Ponyville will "
+           "remember {name} as {role}."),
+        N_("Hearts and Hooves Day will never be the same: {name}, {role}, leaves with a "
+           "broken heart."),
     ),
     "pranked": (
-        N_("{name} fell for one prank too many and has left in a huff. {name} was: {role}."),
-        N_("A whoopee cushion, a pie in the face, a bucket of confetti… {name} has had enough "
-           "and leaves Ponyville! {name} was: {role}."),
-        N_("Pranked! {name} stomps out of Ponyville, dripping with frosting. {name} was: "
-           "{role}."),
+        N_("{name}, {role}, fell for one prank too many and has left in a huff."),
+        N_("A whoopee cushion, a pie in the face, a bucket of confetti… {name} has had "
+           "enough and leaves Ponyville, and everypony learns that {name} was {role}!"),
+        N_("Pranked! {name}, {role}, stomps out of Ponyville, dripping with frosting."),
         N_("Somepony pulled a prank so perfect that {name} left town and never came back. "
-           "{name} was: {role}."),
-        N_("The party cannon was loaded with glitter, and {name} stood right in front of it. "
-           "Goodbye, {name}! {name} was: {role}."),
-        N_("{name} opened the wrong cupcake box and found hot sauce inside. Too much! {name} "
-           "leaves town. {name} was: {role}."),
+           "Under all that frosting was {role}!"),
+        N_("The party cannon was loaded with glitter, and {name}, {role}, stood right in "
+           "front of it. Goodbye, {name}!"),
+        N_("{name} opened the wrong cupcake box and found hot sauce inside. Too much! {name}, "
+           "{role}, leaves town."),
     ),
     "chased": (
-        N_("{name} was chased out of town by a furious drama queen. {name} was: {role}."),
+        N_("A furious drama queen chases {name}, {role}, out of town."),
         N_("“This is the worst. Possible. Thing!” A furious drama queen chases {name} out of "
-           "Ponyville. {name} was: {role}."),
-        N_("A dramatic wail, a swoon onto the fainting couch, and then the chase: {name} flees "
-           "Ponyville! {name} was: {role}."),
-        N_("Nopony crosses a drama queen twice. {name} is chased all the way past Sweet Apple "
-           "Acres. {name} was: {role}."),
-        N_("With one last dramatic flourish, the drama queen sends {name} running out of town. "
-           "{name} was: {role}."),
+           "Ponyville, and out comes the truth: {name} was {role}."),
+        N_("A dramatic wail, a swoon onto the fainting couch, and then the chase: {name}, "
+           "{role}, flees Ponyville!"),
+        N_("Nopony crosses a drama queen twice. {name}, who was {role}, is chased all the way "
+           "past Sweet Apple Acres."),
+        N_("With one last dramatic flourish, the drama queen sends {name}, {role}, running "
+           "out of town."),
     ),
     "fanatic": (
-        N_("The fanatic struck: {name} is gone. {name} was: {role}."),
-        N_("Out of nowhere, the fanatic strikes and sweeps {name} out of Ponyville! {name} was: "
-           "{role}."),
-        N_("Nopony saw it coming, least of all {name}: the fanatic has struck. {name} was: "
-           "{role}."),
-        N_("The fanatic pointed a hoof at random, and it landed on {name}. {name} is gone. "
-           "{name} was: {role}."),
-        N_("Too much zeal, too little aim: the fanatic has struck, and {name} is gone. {name} "
-           "was: {role}."),
+        N_("The fanatic struck: {name}, {role}, is gone."),
+        N_("Out of nowhere, the fanatic strikes and sweeps {name}, {role}, out of Ponyville!"),
+        N_("Nopony saw it coming, least of all {name}, who was {role}: the fanatic has "
+           "struck."),
+        N_("The fanatic pointed a hoof at random, and it landed on {name}, {role}. Gone!"),
+        N_("Too much zeal, too little aim: the fanatic has struck, and {name}, {role}, is "
+           "gone."),
     ),
     "fled": (
-        N_("{name} fled Ponyville screaming. {name} was: {role}."),
-        N_("AAAAAH! {name} gallops out of Ponyville screaming and does not stop until "
-           "Canterlot. {name} was: {role}."),
-        N_("Too much confusion for one little head: {name} runs away screaming. {name} was: "
-           "{role}."),
-        N_("{name} took one look in the mirror, shrieked, and fled Ponyville. {name} was: "
-           "{role}."),
+        N_("{name}, {role}, fled Ponyville screaming."),
+        N_("AAAAAH! {name}, {role}, gallops out of Ponyville screaming and does not stop "
+           "until Canterlot."),
+        N_("Too much confusion for one little head: {name}, who was {role}, runs away "
+           "screaming."),
+        N_("{name} took one look in the mirror, shrieked, and fled Ponyville. Looking back "
+           "out of the mirror was {role}."),
         N_("A scream echoes through the night, and a cloud of dust is all that is left of "
-           "{name}. {name} was: {role}."),
+           "{name}, who was {role}."),
     ),
     "left": (
-        N_("{name} has left the game. {name} was: {role}."),
-        N_("{name} packs their saddlebags and trots out of the game. {name} was: {role}."),
-        N_("{name} has had enough adventure for now and leaves the game. {name} was: {role}."),
+        N_("{name}, {role}, has left the game."),
+        N_("{name} packs their saddlebags and trots out of the game; {name} was {role}."),
+        N_("{name}, who was {role}, has had enough adventure for now and leaves the game."),
     ),
     "modkill": (
-        N_("The host has removed {name} from the game. {name} was: {role}."),
-        N_("By order of the host, {name} leaves the game. {name} was: {role}."),
-        N_("A royal decree from the host: {name} is out of the game. {name} was: {role}."),
-        N_("The host waves a hoof, and {name} is gone from the game. {name} was: {role}."),
-        N_("{name} has been removed from the game by the host. Farewell, {name}! {name} was: "
-           "{role}."),
+        N_("The host has removed {name}, {role}, from the game."),
+        N_("By order of the host, {name}, {role}, leaves the game."),
+        N_("A royal decree from the host: {name}, who was {role}, is out of the game."),
+        N_("The host waves a hoof, and {name}, {role}, is gone from the game."),
+        N_("{name} has been removed from the game by the host. Farewell to {name}, who was "
+           "{role}!"),
     ),
 }
 EXCHANGED = (

@@ -51,20 +51,25 @@ class InOrder(list[F]):
 ROLES: dict[RoleId, RoleSpec] = {}  # in the order the role modules are imported
 ROLE_NAMES: dict[str, str] = {}
 ROLE_CARDS: dict[str, str] = {}
+# what the group reads of a role (/roles, /role NAME): the third person, where the card that a
+# player is dealt says "you"
+ROLE_ABOUT: dict[str, str] = {}
 ACTION_NAMES: dict[str, str] = {}
 CHANGELING_ROLES: set[RoleId] = set()  # the roles of the changelings' team (an awake changeling)
 SHOWN_AS: dict[RoleId, RoleId] = {}  # the role a player is told he has, if not his own (CH-CONF)
 
 
-def define_role(spec: RoleSpec, *, name: str, card: str,
+def define_role(spec: RoleSpec, *, name: str, card: str, about: str | None = None,
                 actions: dict[str, str] | None = None) -> RoleSpec:
-    """Register a role: its spec, its name and card (msgids) and the names of actions it
-    brings (msgids by action id)."""
+    """Register a role: its spec, its name, card and description for the group (msgids; a
+    role without `about` is described by its card) and the names of actions it brings
+    (msgids by action id)."""
     if spec.id in ROLES:
         raise ValueError(f"the role {spec.id!r} is defined twice")
     ROLES[spec.id] = spec
     ROLE_NAMES[spec.id] = name
     ROLE_CARDS[spec.id] = card
+    ROLE_ABOUT[spec.id] = about or card
     ACTION_NAMES.update(actions or {})
     if spec.side == CHANGELINGS:
         CHANGELING_ROLES.add(spec.id)

@@ -15,6 +15,7 @@ from .removal import banish
 from .standing import take_office
 from .state import changelings_state
 from .vocabulary import ALWAYS, ANY_DAY
+from .voice import said
 
 TIEBREAK = owed_action(ActionSpec("tiebreak", ANY_DAY, harmful=True), N_("Break the tie"))
 SUCCESSOR = owed_action(ActionSpec("successor", ALWAYS, self_ok=False), N_("Successor"))
@@ -53,8 +54,8 @@ def successor_named(game: Game, p: Player, sub: Submission) -> None:
 
 @PROMPT_OWED.at("tiebreak")
 def ask_tiebreak(game: Game, owed: Owed) -> None:
-    game.tell(ToPlayer(owed.player), N_("The vote is tied. As mayor, pick who is banished."))
-    game.tell(GROUP, N_("The vote is tied; the mayor decides."))
+    game.tell(ToPlayer(owed.player), said(game, "TIE_PICK", owed.player))
+    game.tell(GROUP, said(game, "TIE_GROUP", "group"))
 
 
 @ANSWER_OWED.at("tiebreak")
@@ -68,7 +69,7 @@ def settle_tiebreak(game: Game, owed: Owed, target: PlayerId | None) -> None:
 
 @PROMPT_OWED.at("successor")
 def ask_successor(game: Game, owed: Owed) -> None:
-    game.tell(ToPlayer(owed.player), N_("Name the next mayor."))
+    game.tell(ToPlayer(owed.player), said(game, "SUCCESSOR", owed.player))
 
 
 @ANSWER_OWED.at("successor")

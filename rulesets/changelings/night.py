@@ -23,6 +23,7 @@ from . import flavour
 from .hooks import MORNING_NEWS, MORNING_NOTES
 from .removal import announce_removal
 from .state import Night, changelings_state
+from .voice import said
 
 
 @event_kind("inactive")
@@ -107,7 +108,7 @@ def morning_post(game: Game) -> None:
     heir = night.new_mayor
     if heir is not None and game.state.players[heir].alive and \
             "mayor" in game.state.players[heir].statuses:
-        game.tell(GROUP, N_("{name} is the new mayor."), name=player(heir))
+        game.tell(GROUP, said(game, "NEW_MAYOR", "group"), name=player(heir))
     if night.abduction_text and any(w == "abducted" for _, w in night.gone):
         game.tell(GROUP, N_("A witness reports: “{text}”"), text=night.abduction_text)
     for note in MORNING_NOTES:

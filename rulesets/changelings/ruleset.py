@@ -30,6 +30,7 @@ from .hooks import (
     AFTER_ACT,
     EXTRA_ABILITIES,
     OWED_ACTIONS,
+    ROLE_ABOUT,
     ROLE_CARDS,
     ROLE_NAMES,
     ROLES,
@@ -109,7 +110,9 @@ class Changelings(Ruleset):
     vocabulary: dict[str, dict[str, str]] = {  # noqa: RUF012
         "role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES, "option": options.ABOUT,
         "option_name": options.NAMES, "role_was": ROLE_IN_TEXT,
-        "card": ROLE_CARDS, "kind": KIND_NAMES, "action": {**ACTION_NAMES, PASS.id: N_("Pass")}}
+        # a role as /roles and /role show it to the group (the core's ROLE_LINE "{card}"): the
+        # third-person ROLE_ABOUT; the dealt card ("You are …") is told by its own msgid
+        "card": ROLE_ABOUT, "kind": KIND_NAMES, "action": {**ACTION_NAMES, PASS.id: N_("Pass")}}
     pace = PACE
     pace_options = {"forum": {"inactivity_hours": 24}}  # noqa: RUF012 - CH-INACT's default
     summary = RULES_SUMMARY
@@ -144,13 +147,16 @@ class Changelings(Ruleset):
         listed = list(ROLES)
         specials = sorted({p.role for p in players.values() if ROLES[p.role].special},
                           key=listed.index)
-        if specials:
-            game.tell(GROUP, N_("A new game of Changelings begins with {count} players. Special "
-                                "roles in play: {roles}."), count=len(players),
-                      roles=tuple(role(r) for r in specials))
+        if specials:  # two counts, two sentences: each agrees with its number (ru: 1, 2, 5)
+            game.tell_n(GROUP, "A new game of Changelings begins with {count} player!",
+                        "A new game of Changelings begins with {count} players!", len(players))
+            game.tell_n(GROUP, "One special role is in play: {roles}.",
+                        "{count} special roles are in play: {roles}.", len(specials),
+                        roles=tuple(role(r) for r in specials))
         else:  # an empty list would print as a bare dot
-            game.tell(GROUP, N_("A new game of Changelings begins with {count} players, and "
-                                "no special roles are in play."), count=len(players))
+            game.tell_n(GROUP, "A new game of Changelings begins with {count} player, and no "
+                        "special roles are in play.", "A new game of Changelings begins with "
+                        "{count} players, and no special roles are in play.", len(players))
         for p in players.values():
             shown = SHOWN_AS.get(p.role, p.role)
             if shown == "pony":

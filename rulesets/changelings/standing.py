@@ -14,6 +14,7 @@ from core.engine.state import Player
 from .hooks import CHANGELING_ROLES
 from .state import changelings_state
 from .vocabulary import CHANGELINGS, LOVERS, PONIES
+from .voice import said
 
 PLAIN = RoleId("changeling")  # the plain changeling: his role needs no naming
 
@@ -134,7 +135,7 @@ def take_office(game: Game, p: Player) -> None:
     if game.state.phase.kind == "night":  # the morning post tells it after the losses
         state.night.new_mayor = p.pid
     else:
-        game.tell(GROUP, N_("{name} is the new mayor."), name=player(p.pid))
+        game.tell(GROUP, said(game, "NEW_MAYOR", "group"), name=player(p.pid))
 
 
 def random_living(game: Game, exclude: set[PlayerId] | None = None) -> Player | None:

@@ -10,6 +10,6 @@ STORY_TEXTS: dict[str, str | tuple[str, str]] = {
     "left_day": N_("{name} was {role} ({side}): {cause} on day {number}."),
     "left_night": N_("{name} was {role} ({side}): {cause} on night {number}."),
     "lovers": N_("{first} and {second} were lovers, heart to heart and hoof in hoof."),
-    "mayor": n_("The mayor's sash: {names}.",
+    "mayor": n_("Only {names} wore the mayor's sash, all game long.",
               "The mayor's sash went from pony to pony: {names}."),
 }

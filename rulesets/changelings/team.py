@@ -20,6 +20,7 @@ from .night import NIGHT, NightStep
 from .standing import is_changeling, join_team, team, tell_team
 from .state import Night, changelings_state
 from .vocabulary import DUSK
+from .voice import said
 
 
 @event_kind("abduction_fixed")
@@ -75,11 +76,10 @@ def check_exchange(game: Game, p: Player, targets: tuple[PlayerId, ...],
 @AFTER_ACT.at("abduct")
 @AFTER_ACT.at("exchange")
 def tell_the_others(game: Game, p: Player, sub: Submission) -> None:
-    key = (N_("{name} wants to abduct {target}.") if sub.action == "abduct"
-           else N_("{name} wants to exchange {target}."))
+    prompt = "WANTS_ABDUCT" if sub.action == "abduct" else "WANTS_EXCHANGE"
     for member in team(game):
         if member.pid != p.pid:
-            game.tell(ToPlayer(member.pid), key, name=player(p.pid),
+            game.tell(ToPlayer(member.pid), said(game, prompt, member.pid), name=player(p.pid),
                       target=player(sub.targets[0]))
 
 
@@ -94,7 +94,7 @@ def agree(game: Game) -> None:
     if not choices:
         return
     if len(choices) > 1:
-        tell_team(game, N_("You did not agree on one target, so nothing happens tonight."))
+        tell_team(game, said(game, "NO_AGREEMENT", "team"))
         game.record(Disagreed())
         return
     action, target_id = choices.pop()
@@ -135,8 +135,10 @@ def exchange(game: Game, target: Player) -> None:
     target.role = RoleId("changeling")
     game.record(Exchanged(player=target.pid))
     game.narrate(ToPlayer(target.pid), flavour.EXCHANGED)
-    tell_team(game, N_("The exchange worked: {name} is one of you now."),
-              name=player(target.pid))
+    for member in team(game):  # the newcomer has his own message (EXCHANGED), not "one of you"
+        if member.pid != target.pid:
+            game.tell(ToPlayer(member.pid), N_("The exchange worked: {name} is one of you now."),
+                      name=player(target.pid))
     join_team(game, target)
 
 

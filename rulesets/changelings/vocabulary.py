@@ -30,7 +30,7 @@ SIDE_NAMES = {PONIES: N_("the ponies"), CHANGELINGS: N_("the changelings"),
 CAUSE_NAMES = {
     "abducted": N_("abducted"), "banished": N_("banished"), "pranked": N_("pranked"),
     "chased": N_("chased away"), "fanatic": N_("struck by the fanatic"),
-    "heartbreak": N_("died of a broken heart"), "fled": N_("fled screaming"),
+    "heartbreak": N_("left heartbroken"), "fled": N_("fled screaming"),
     "modkill": N_("removed by the host"), "left": N_("left of their own accord"),
 }
 

@@ -3,7 +3,9 @@ reads every night and day, playful and warm, three ways each."""
 
 from __future__ import annotations
 
+from core.engine.game import Game
 from core.engine.messages import N_
+from core.engine.voice import told
 
 VOICE: dict[str, tuple[str, ...]] = {
     "ACTION_PROMPT": (
@@ -13,8 +15,8 @@ VOICE: dict[str, tuple[str, ...]] = {
     ),
     "PICK_FIRST": (
         N_("{action} takes two ponies! Pick the first one (or write /{command} NAME NAME)."),
-        N_("Two hearts, one spell: {action}. Who comes first? (Or write /{command} NAME "
-           "NAME.)"),
+        N_("Two hearts and a little magic: {action}. Who comes first? (Or write /{command} "
+           "NAME NAME.)"),
         N_("{action}: one pony, then another! Start with the first (or write /{command} "
            "NAME NAME)."),
     ),
@@ -37,12 +39,12 @@ VOICE: dict[str, tuple[str, ...]] = {
            "before the phase ends."),
     ),
     "CHOICE_ACTION_ON": (
-        N_("Got it: {action} on {name}! Changed your mind? Press again before the phase "
-           "ends."),
-        N_("{action} on {name}, noted with a sparkle! You can still change it until the "
-           "phase closes."),
-        N_("Your pick: {action} on {name}. Pinkie promise, it stays secret! Change it any "
-           "time before the phase ends."),
+        N_("Got it: {action}, and the target is {name}! Changed your mind? Press again "
+           "before the phase ends."),
+        N_("Noted with a sparkle: {action}, target {name}! You can still change it until "
+           "the phase closes."),
+        N_("Your pick: {action}, aimed at {name}. Pinkie promise, it stays secret! Change "
+           "it any time before the phase ends."),
     ),
     "CHOICE_ACTION": (
         N_("Got it: {action}! Changed your mind? Press again before the phase ends."),
@@ -94,3 +96,71 @@ VOICE: dict[str, tuple[str, ...]] = {
         N_("Still thinking? Take your time, but not too much: {left} left."),
     ),
 }
+
+# The pony game's own prompts and night news, read by the same players night after night:
+# three ways each, picked like the core's prompts (`said`); the first is the plain one.
+OWN: dict[str, tuple[str, ...]] = {
+    "CHECK_RESULT": (
+        N_("Your check: {name} is {role}."),
+        N_("You peek through your magnifying glass… {name} is {role}!"),
+        N_("Research complete, notes scribbled: {name} is {role}."),
+    ),
+    "PINKIE_TINGLES": (
+        N_("Your Pinkie Sense tingles: {name} will be abducted tonight."),
+        N_("Twitchy tail, fluttery ears: the changelings are after {name} tonight!"),
+        N_("Doozy alert! Your Pinkie Sense says {name} will be abducted tonight."),
+    ),
+    "PINKIE_QUIET": (
+        N_("Your Pinkie Sense is quiet tonight."),
+        N_("Not a twitch, not a flutter: your Pinkie Sense is quiet tonight."),
+        N_("Your tail stays still and your ears stay calm: nothing to sense tonight."),
+    ),
+    "WANTS_ABDUCT": (
+        N_("{name} wants to abduct {target}."),
+        N_("Buzz from the hive: {name} has {target} in sight for tonight."),
+        N_("{name} votes to carry {target} off to the hive."),
+    ),
+    "WANTS_EXCHANGE": (
+        N_("{name} wants to exchange {target}."),
+        N_("Buzz from the hive: {name} would like to make {target} one of you."),
+        N_("{name} votes to exchange {target} tonight."),
+    ),
+    "TIE_PICK": (
+        N_("The vote is tied. As mayor, pick who is banished."),
+        N_("A tie! The mayor's sash gives you the last word: who is banished?"),
+        N_("Hoof to hoof, the votes are even. Mayor, it is up to you: who must leave?"),
+    ),
+    "SUCCESSOR": (
+        N_("Name the next mayor."),
+        N_("Before you go: who gets the mayor's sash? Name the next mayor."),
+        N_("Ponyville needs a new mayor, and you may choose. Who will it be?"),
+    ),
+    "TIE_GROUP": (
+        N_("The vote is tied; the mayor decides."),
+        N_("Neck and neck! Now the mayor has the last word."),
+        N_("A tie in the town square! All eyes on the mayor: who has to go?"),
+    ),
+    "NEW_MAYOR": (
+        N_("{name} is the new mayor."),
+        N_("Hooray for {name}, the new mayor of Ponyville!"),
+        N_("The mayor's sash now belongs to {name}. Congratulations!"),
+    ),
+    "NO_AGREEMENT": (
+        N_("You did not agree on one target, so nothing happens tonight."),
+        N_("The hive buzzed in too many directions: no single target, so nothing happens "
+           "tonight."),
+        N_("One hive, one target, remember? You picked different ponies, so tonight nopony "
+           "is taken."),
+    ),
+    "CHASE": (
+        N_("Name a player who runs away with you."),
+        N_("If you go, you won't go alone! Name a player who runs away with you."),
+        N_("Time for your grand exit: who runs away with you?"),
+    ),
+}
+
+
+def said(game: Game, name: str, pid: str) -> str:
+    """The variant of one of the game's own prompts a player reads in this phase."""
+    variants = OWN[name]
+    return told(OWN, name, variants[0], game.state.phase, pid)

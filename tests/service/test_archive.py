@@ -166,7 +166,7 @@ async def test_the_end_of_a_game_is_at_most_three_group_messages(db_url):
     assert "Ann was a changeling (the changelings): banished on day 3." in summary
     assert "Bob was a pony (the ponies): abducted on night 1." in summary
     assert "Dot was a pony (the ponies) and trotted safely to the very end." in summary
-    assert "The mayor's sash: Eve." in summary
+    assert "Only Eve wore the mayor's sash, all game long." in summary
     [shown] = [line for line in chat.all() if "picture: " in line]
     picture = Path(shown.split("picture: ", 1)[1])
     assert picture.read_bytes().startswith(b"\x89PNG")  # the console shows the file's path

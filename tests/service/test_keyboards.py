@@ -9,6 +9,7 @@ from core.service import texts
 from core.service.outbox import stored
 from core.service.payloads import KeyboardPayload, part
 from core.storage.models import Outbox, Prompt
+from rulesets.changelings.voice import OWN
 
 from .helpers import log_size, open_chat, started_changelings, the_game, voiced
 
@@ -33,19 +34,19 @@ async def test_two_targets_are_chosen_one_after_the_other(db_url):
     chat, lines = await night_one(db_url)
     first = lines.index("[to Gus] buttons: [Ann] [Bob] [Cid] [Dot] [Eve] [Fay] [Gus]")
     assert lines[first - 1].removeprefix("[to Gus] ") in voiced(
-        "PICK_FIRST", action="Make fall in love", command="love")
+        "PICK_FIRST", action="Love spell", command="love")
     before = await log_size()
     second = await chat("Gus> [Ann]")
     assert second[0] == "[notice to Gus] Now choose the second player."
     assert second[1].removeprefix("[to Gus] ") in voiced(
-        "PICK_NEXT", action="Make fall in love", name="Ann")
+        "PICK_NEXT", action="Love spell", name="Ann")
     assert second[2:] == ["[to Gus] buttons: [Bob] [Cid] [Dot] [Eve] [Fay] [Gus]"]
     assert await log_size() == before  # the first step changes nothing in the game
     chosen = await chat("Gus> [Cid]")
     assert "[notice to Gus] Your choice was noted." in chosen
     # the keyboard names both players chosen, though its button named only the second
     assert any(line.removeprefix("[to Gus] ") in voiced(
-        "CHOICE_PAIR", action="Make fall in love", first="Ann", second="Cid")
+        "CHOICE_PAIR", action="Love spell", first="Ann", second="Cid")
         for line in chosen)
     assert (await submissions(chat))[("Gus", "love")] == (("Ann", "Cid"), None)
 
@@ -60,7 +61,7 @@ async def test_a_first_target_pressed_again_edits_the_second_keyboard(db_url):
     keyboards["Gus"] = first  # Gus presses the first step's keyboard again
     again = await chat("Gus> [Bob]")
     assert any(line.removeprefix("[to Gus] ") in voiced(
-        "PICK_NEXT", action="Make fall in love", name="Bob") for line in again)
+        "PICK_NEXT", action="Love spell", name="Bob") for line in again)
     offered = await Prompt.filter(identity__name="Gus").count()
     assert offered == 2  # the first step's keyboard and one for the second"
 
@@ -92,7 +93,8 @@ async def test_a_closed_ballot_loses_its_buttons_and_shows_the_deciding_count(db
     lines = await chat("Ann: [Bob]", "Bob: [Bob]", "Cid: [Ann]", ":wait 5m")
     closed = lines.index("[group] The vote is closed.")
     assert lines[closed + 1] == "[group] Final count: Bob (2), Ann (1)."
-    assert lines[closed + 2] == "[group] Bob is the new mayor."  # the result comes after
+    assert lines[closed + 2] in {f"[group] {text.format(name='Bob')}"  # the result comes after
+                                 for text in OWN["NEW_MAYOR"]}
     assert "[group] buttons:" not in " ".join(lines[closed:closed + 3])
 
 

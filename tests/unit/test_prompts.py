@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from core.engine import Act, Close, Game, GameSetup
 from core.engine.registry import load_ruleset
+from rulesets.changelings.voice import OWN
 
 CHANGELINGS = load_ruleset("changelings")
 
@@ -38,7 +39,7 @@ def test_the_new_mayor_is_announced_after_the_old_mayors_abduction():
     morning = game.apply(Close())
     assert str(game.state.phase) == "day 2 vote"
     keys = [m.text.key for m in morning.messages]
-    new_mayor = keys.index("{name} is the new mayor.")
+    new_mayor = next(i for i, key in enumerate(keys) if key in OWN["NEW_MAYOR"])
     abducted = next(i for i, m in enumerate(morning.messages)
                     if m.text.params.get("name") == ("player", "p3") and i != new_mayor)
     assert abducted < new_mayor

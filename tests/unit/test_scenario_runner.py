@@ -101,7 +101,7 @@ def test_a_refused_step_must_be_refused_and_change_nothing(tmp_path):
 
 def test_show_prints_group_posts_and_private_messages(tmp_path):
     result = run(tmp_path, {"good.yaml": GOOD}, "--show")
-    assert "[to Cid] Your check: Ann is Changeling." in result.output
+    assert "[to Cid] Your check: Ann is a changeling." in result.output
     assert "[group] Night 1 falls" in result.output
 
 

@@ -16,5 +16,7 @@ ROLE = define_role(
     name=N_("Changeling"),
     card=N_("You are a changeling. Each night the changelings agree on one pony to abduct; "
             "once per game you may exchange a pony instead, making them one of you."),
+    about=N_("Each night the changelings agree on one pony to abduct; once per game they may "
+             "exchange a pony instead and make them one of their own."),
     actions=ACTION_NAMES,
 )

@@ -40,6 +40,8 @@ ROLE = define_role(
     name=N_("Confused Changeling"),
     card=N_("You are a pony. You have no power at night; by day you vote to banish the "
             "changelings hiding among you."),
+    about=N_("The confused changeling is told it is a pony and plays as one, until the Queen's "
+             "check, an exchange or an abduction wakes it up as a changeling."),
 )
 SHOWN_AS[RoleId("confused_changeling")] = RoleId("pony")
 

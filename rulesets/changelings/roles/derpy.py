@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import GROUP, N_, player, role
+from core.engine.messages import GROUP, N_, Ref, player, role
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
 
@@ -38,6 +38,8 @@ ROLE = define_role(
     name=N_("Derpy"),
     card=N_("You are Derpy. The first time you would be banished or abducted you get away, "
             "but you lose your voice."),
+    about=N_("The first time Derpy would be banished or abducted, Derpy gets away, but loses "
+             "the right to vote."),
 )
 
 
@@ -58,7 +60,7 @@ def escape_banishment(game: Game, p: Player) -> bool:
     game.record(Escaped(player=p.pid))
     game.tell(GROUP, N_("{name} trips over their own hooves and escapes the banishment! "
                         "{name} is revealed as {role} and has lost their voice."),
-              name=player(p.pid), role=role("derpy"))
+              name=player(p.pid), role=Ref("role_was", "derpy"), revealed=role("derpy"))
     return True
 
 

@@ -29,6 +29,7 @@ from ..removal import strike
 from ..standing import passive_works
 from ..state import changelings_state
 from ..vocabulary import PONIES, RANK_CHASE
+from ..voice import said
 
 CHASE = owed_action(ActionSpec("chase", frozenset({"dawn", "reactions"}), self_ok=False,
                                harmful=True), N_("Chase"))
@@ -39,6 +40,8 @@ ROLE = define_role(
     name=N_("Drama Queen"),
     card=N_("You are the Drama Queen. If you are abducted or banished, you pick a player who "
             "runs away with you."),
+    about=N_("If the Drama Queen is abducted or banished, she picks a player who runs away "
+             "with her."),
 )
 
 
@@ -93,7 +96,7 @@ def banished_owes_chase(game: Game, p: Player, why: str) -> None:
 
 @PROMPT_OWED.at("chase")
 def ask_chase(game: Game, owed: Owed) -> None:
-    game.tell(ToPlayer(owed.player), N_("Name a player who runs away with you."))
+    game.tell(ToPlayer(owed.player), said(game, "CHASE", owed.player))
 
 
 @ANSWER_OWED.at("chase")

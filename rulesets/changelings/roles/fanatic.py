@@ -24,6 +24,7 @@ ROLE = define_role(
     name=N_("Fanatic"),
     card=N_("You are the Fanatic. Each night you may strike: a random other player leaves the "
             "game."),
+    about=N_("The Fanatic may strike at night: a random other player leaves the game."),
     actions={"fanatic": N_("Strike")},
 )
 

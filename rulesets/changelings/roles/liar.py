@@ -36,6 +36,8 @@ ROLE = define_role(
     name=N_("Liar"),
     card=N_("You are the Liar, a changeling. Once per game you may pick a pony role that the "
             "Researcher will see when checking you."),
+    about=N_("The Liar is a changeling who, once per game, picks a pony role that the "
+             "Researcher will see when checking them."),
     actions={"fake": N_("Fake a role")},
 )
 

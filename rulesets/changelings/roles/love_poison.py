@@ -24,8 +24,10 @@ ROLE = define_role(
     RoleSpec(RoleId("love_poison"), PONIES, (LOVE,)),
     name=N_("Love Poison"),
     card=N_("You are the Love Poison. In the first night you pick two players who fall in "
-            "love; if one of them leaves, the other follows of a broken heart."),
-    actions={"love": N_("Make fall in love")},
+            "love; if one of them leaves, the other follows, heartbroken."),
+    about=N_("In the first night the Love Poison makes two players fall in love; if one of "
+             "them leaves the game, the other follows, heartbroken."),
+    actions={"love": N_("Love spell")},
 )
 
 

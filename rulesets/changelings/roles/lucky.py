@@ -32,6 +32,8 @@ ROLE = define_role(
     name=N_("Lucky"),
     card=N_("You are Lucky. The first time you would be abducted, pranked, chased or struck by "
             "the fanatic, someone else suffers it instead."),
+    about=N_("The first time Lucky would be abducted, pranked, chased or struck by the "
+             "fanatic, somepony else suffers it instead."),
 )
 
 

@@ -35,6 +35,8 @@ ROLE = define_role(
     name=N_("Mare Do Well"),
     card=N_("You are Mare Do Well. Each night you write an anonymous letter naming a player, "
             "who then carries extra votes in the next day's vote."),
+    about=N_("Each night Mare Do Well writes an anonymous letter naming a player, who then "
+             "carries extra votes in the next day's vote."),
     actions={"letter": N_("Letter")},
 )
 

@@ -21,6 +21,7 @@ from ..state import changelings_state
 from ..team import call_off_abduction
 from ..vocabulary import DAWN, PONIES
 from ..vocabulary import NIGHT as WHOLE_NIGHT
+from ..voice import said
 
 
 @event_kind("prevented")
@@ -40,6 +41,8 @@ ROLE = define_role(
     card=N_("You have the Pinkie Sense. At dusk you sense who will be abducted. Once per game "
             "you may prevent an abduction you foresaw, and once per game you may prank a "
             "player out of the game."),
+    about=N_("Whoever has the Pinkie Sense feels at dusk who will be abducted, may prevent one "
+             "such abduction per game, and may prank one player out of the game once per game."),
     actions={"prevent": N_("Prevent"), "prank": N_("Prank")},
 )
 
@@ -70,10 +73,10 @@ def foresee(game: Game) -> None:
         if p.role == "pinkie_sense" and passive_works(p):
             night.foresight[p.pid] = pending
             if pending:
-                game.tell(ToPlayer(p.pid), N_("Your Pinkie Sense tingles: {name} will be "
-                                               "abducted tonight."), name=player(pending))
+                game.tell(ToPlayer(p.pid), said(game, "PINKIE_TINGLES", p.pid),
+                          name=player(pending))
             else:
-                game.tell(ToPlayer(p.pid), N_("Your Pinkie Sense is quiet tonight."))
+                game.tell(ToPlayer(p.pid), said(game, "PINKIE_QUIET", p.pid))
 
 
 @NIGHT.at(NightStep.PINKIE)

@@ -14,4 +14,6 @@ ROLE = define_role(
     name=N_("Pony"),
     card=N_("You are a pony. You have no power at night; by day you vote to banish the "
             "changelings hiding among you."),
+    about=N_("Ponies have no power at night; by day they vote to banish the changelings hiding "
+             "among you."),
 )

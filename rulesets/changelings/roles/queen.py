@@ -19,6 +19,8 @@ ROLE = define_role(
     name=N_("Queen"),
     card=N_("You are the Queen of the changelings. Besides abducting with your team, you check "
             "one player each night and learn their role."),
+    about=N_("The Queen of the changelings abducts with her team and also checks one player "
+             "each night, learning their role."),
 )
 
 

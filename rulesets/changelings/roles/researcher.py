@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from core.engine.game import Game
 from core.engine.ids import RoleId
-from core.engine.messages import N_, ToPlayer, player, role
+from core.engine.messages import N_, Ref, ToPlayer, player, role
 from core.engine.ruleset import ActionSpec, RoleSpec
 
 from ..hooks import CHECKED, SEEN_AS, define_role, duty
 from ..night import NIGHT, NightStep, subs_for
 from ..vocabulary import DUSK, PONIES
+from ..voice import said
 
 CHECK = ActionSpec("check", DUSK, self_ok=False)
 duty("dusk", CHECK)
@@ -20,6 +21,7 @@ ROLE = define_role(
     name=N_("Researcher"),
     card=N_("You are the Researcher. Each night you check one other player and learn their "
             "role."),
+    about=N_("Each night the Researcher checks one other player and learns their role."),
     actions={"check": N_("Check")},
 )
 
@@ -34,8 +36,8 @@ def check_step(game: Game, checker_role: RoleId) -> None:
         by_researcher = checker_role == "researcher"
         seen_as = SEEN_AS.get(target.role)
         seen = seen_as(target, by_researcher) if seen_as is not None else target.role
-        game.tell(ToPlayer(checker.pid), N_("Your check: {name} is {role}."),
-                  name=player(target.pid), role=role(seen))
+        game.tell(ToPlayer(checker.pid), said(game, "CHECK_RESULT", checker.pid),
+                  name=player(target.pid), role=Ref("role_was", seen), seen=role(seen))
         checked = CHECKED.get(target.role)
         if checked is not None:
             checked(game, target, by_researcher)

@@ -23,6 +23,8 @@ ROLE = define_role(
     name=N_("Anti-Hate-Shield"),
     card=N_("You are the Anti-Hate-Shield. Each night you protect one player (yourself too) "
             "from abduction and exchange, but never the same player two nights in a row."),
+    about=N_("Each night the Anti-Hate-Shield protects one player (itself too) from abduction "
+             "and exchange, but never the same player two nights in a row."),
     actions={"shield": N_("Shield")},
 )
 

@@ -17,6 +17,7 @@ ROLE = define_role(
     RoleSpec(RoleId("stalker"), PONIES),
     name=N_("Stalker"),
     card=N_("You are the Stalker. You know who the confused changeling is."),
+    about=N_("The Stalker knows who the confused changeling is."),
 )
 
 
