@@ -14,9 +14,9 @@ import socket
 from typing import Protocol
 
 from tortoise.exceptions import IntegrityError
-from tortoise.transactions import in_transaction
 
 from core.storage.models import DeliveryLease, Outbox
+from core.storage.transaction import transaction
 
 from .clock import Clock
 from .outbox import replace_key, tell_group_unreachable
@@ -43,6 +43,7 @@ from .ports import (
     Unreachable,
 )
 from .rendering import command_prefix, render
+from .stuck import reconcile_sending
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +119,7 @@ class Deliverer:
         if not await DeliveryLease.exists(name=LEASE_KEY):
             with contextlib.suppress(IntegrityError):
                 await DeliveryLease.create(name=LEASE_KEY)
-        async with in_transaction():
+        async with transaction():
             lease = await DeliveryLease.filter(name=LEASE_KEY).select_for_update().get()
             mine = lease.worker == self.worker
             until = lease.until
@@ -136,7 +137,7 @@ class Deliverer:
     async def release(self) -> None:
         """A clean stop: let the next worker (or this one restarted) deliver at once."""
         if self.shared and self.leading:
-            async with in_transaction():
+            async with transaction():
                 lease = await DeliveryLease.filter(name=LEASE_KEY).select_for_update().first()
                 if lease is not None and lease.worker == self.worker:
                     lease.worker, lease.until = "", 0.0
@@ -163,6 +164,7 @@ class Deliverer:
         now = self.clock.now()
         if not await self._lead(now):
             return 0
+        await reconcile_sending(self.worker, now)
         ready = [name for name, adapter in self.adapters.items()
                  if getattr(adapter, "connected", True)]  # a platform not reached yet waits
         rows = await (Outbox.filter(status="pending", next_try_at__lte=now,
@@ -191,7 +193,8 @@ class Deliverer:
                 continue
             row.status = "sending"  # committed before the send: a crash cannot repeat it
             row.worker = self.worker
-            await row.save(update_fields=["status", "worker"])
+            row.next_try_at = now  # the send's start: stuck after `stuck.LEASE`
+            await row.save(update_fields=["status", "worker", "next_try_at"])
             try:
                 parts = await self._hand_over(adapter, row)
             except ChatMoved as err:  # the failed message goes to the chat's new place

@@ -60,8 +60,10 @@ level = "DEBUG"
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     try:
         checks = await wait_healthy(f"http://127.0.0.1:{port}/healthz")
-        assert checks == {"database": True, "adapters": {"telegram": True}, "scheduler": True,
-                          "ok": True}
+        assert {k: checks[k] for k in ("database", "adapters", "scheduler", "ok")} == {
+            "database": True, "adapters": {"telegram": True}, "scheduler": True, "ok": True}
+        assert checks["caught_up"] is True and checks["waiting"] == []
+        assert checks["receiving"] == {"telegram": {"backoff": 0.0, "unconfirmed": 0}}
         ann = api.user("Ann")
         group = api.group("Game night", members=[ann])
         await ann.send("/newgame alchemists", chat=group)
