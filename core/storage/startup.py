@@ -4,7 +4,9 @@ starting beside its database): tried again for a bounded time, then one clear li
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
+from collections.abc import Awaitable
 from urllib.parse import urlsplit
 
 from .db import close_db, database_unavailable, open_db
@@ -38,12 +40,23 @@ async def open_when_reachable(url: str, timeout: float) -> None:
         except Exception as err:
             if not database_unavailable(err) and not _refused(err):
                 raise
-            await close_db()
+            await quietly(close_db())
             if time.monotonic() >= give_up:
                 raise DatabaseUnreachable(
                     f"database unreachable: {where(url)} did not answer within "
                     f"{timeout:.0f} s ({type(err).__name__}: {err})") from None
             await asyncio.sleep(RETRY_PAUSE)
+
+
+async def quietly(closing: Awaitable[None]) -> None:
+    """Without tortoise's "shutdown" line for each try (the wait ends in one line)."""
+    orm = logging.getLogger("tortoise")
+    level = orm.level
+    orm.setLevel(logging.WARNING)
+    try:
+        await closing
+    finally:
+        orm.setLevel(level)
 
 
 def _refused(err: BaseException) -> bool:
