@@ -65,7 +65,9 @@ def database_unavailable(err: BaseException) -> bool:
     while chain is not None:
         if isinstance(chain, (ConnectionError, OSError, TimeoutError,
                               asyncpg.PostgresConnectionError, asyncpg.InterfaceError,
-                              asyncpg.CannotConnectNowError, asyncpg.AdminShutdownError)):
+                              asyncpg.CannotConnectNowError, asyncpg.AdminShutdownError,
+                              # a connection left mid-operation by a killed backend
+                              asyncpg.exceptions._base.InternalClientError)):
             return True
         if "database is locked" in str(chain):
             return True

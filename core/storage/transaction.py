@@ -80,10 +80,11 @@ class SafeTransaction:
         """Forget the task's transaction first, then give the connection back (or end it)."""
         connections.reset(self._token)
         connection, self._connection = self._connection, None
-        if connection is None:
-            return
+        if connection is None or connection._con is None:
+            return  # the server closed it, and the pool has taken it back already
         if broken or connection.is_closed():
-            connection.terminate()
+            with contextlib.suppress(Exception):
+                connection.terminate()  # the pool opens a fresh one in its place
         with contextlib.suppress(Exception):
             await self._pool.release(connection)
 
