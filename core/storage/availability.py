@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 
 from tortoise import connections
+from tortoise.backends.base.client import BaseDBAsyncClient, TransactionalDBClient
 
 from .db import database_unavailable
 
@@ -65,7 +66,7 @@ class DatabaseWatch:
         while True:
             await asyncio.sleep(self.probe_interval)
             try:
-                await connections.get("default").execute_query("SELECT 1")
+                await root_client().execute_query("SELECT 1")
             except asyncio.CancelledError:
                 raise
             except Exception as err:  # still away (or a stale pooled connection: next try)
@@ -88,10 +89,19 @@ class DatabaseWatch:
                 await self._probe
 
 
+def root_client() -> BaseDBAsyncClient:
+    """The pool's client itself: the probe task copies the context of the task that met the
+    error, which may sit inside a transaction (whose connection is the broken one)."""
+    client = connections.get("default")
+    while isinstance(client, TransactionalDBClient):
+        client = client._parent
+    return client
+
+
 async def expire_pooled() -> None:
     """Make the pool reconnect its idle connections before their next use (after a server
     restart each of them would fail once more)."""
-    pool = getattr(connections.get("default"), "_pool", None)
+    pool = getattr(root_client(), "_pool", None)
     if pool is not None:
         with contextlib.suppress(Exception):
             await pool.expire_connections()

@@ -8,6 +8,7 @@ only where the server's binaries are missing."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import subprocess
@@ -100,18 +101,14 @@ def own_postgres():
     try:
         yield server
     finally:
-        try:
-            server.stop()
-        except subprocess.CalledProcessError:
-            pass  # already stopped by a failed test
+        with contextlib.suppress(subprocess.CalledProcessError):
+            server.stop()  # (already stopped by a failed test)
         shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture
 def postgres(own_postgres):
     """The server, running (a test that stopped it and failed does not leave it down)."""
-    try:
-        own_postgres.start()
-    except subprocess.CalledProcessError:
-        pass  # running already
+    with contextlib.suppress(subprocess.CalledProcessError):
+        own_postgres.start()  # (running already)
     yield own_postgres
