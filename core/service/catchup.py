@@ -4,7 +4,8 @@ After a restart, or when the database answers again after an outage, the platfor
 updates the players sent meanwhile: votes and presses made before a deadline. Firing that
 deadline first would refuse them as late. So the runtime holds every deadline until each
 receiver that can tell (Telegram's long polling: a getUpdates batch shorter than a full one
-came back and was applied) reports it caught up, for at most `MAX_HOLD` seconds (a receiver
+came back and was applied; Matrix: the first sync since the stored token was applied)
+reports it caught up, for at most `MAX_HOLD` seconds (a receiver
 that cannot get through must not stop the games). A webhook cannot tell when the platform's
 queue is empty, so webhook mode is not held.
 
