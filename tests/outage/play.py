@@ -45,12 +45,16 @@ level = "WARNING"
         self.process: asyncio.subprocess.Process | None = None
         self.sent = 0  # updates the players sent
 
-    async def start(self) -> None:
+    async def start(self, wait: bool = True) -> None:
         with open(self.log, "ab") as log:
             self.process = await asyncio.create_subprocess_exec(
                 str(NIGHTFALL), "run", "--config", str(self.config),
                 env={**os.environ, "NIGHTFALL_TELEGRAM__TOKEN": self.api.token},
                 stdout=log, stderr=log)
+        if wait:
+            await self.healthy()
+
+    async def healthy(self) -> None:
         await wait_healthy(self.health_url, timeout=30)
 
     async def stop(self) -> int:

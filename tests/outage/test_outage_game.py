@@ -1,5 +1,6 @@
-"""A 15-second database outage under a running game, with votes sent and a deadline (and
-its reminder) coming due inside it. Afterwards:
+"""A bot started before its database (it waits for it), then a 15-second database outage
+under a running game, with votes sent and a deadline (and its reminder) coming due inside
+it. Afterwards:
 - the votes sent before the deadline count: applied before the window closed, each once;
 - the reminder that came due while the database was away is skipped, not sent;
 - /healthz answered 503 during the outage and 200 (caught up) after it;
@@ -22,7 +23,12 @@ async def test_an_outage_under_a_running_game_loses_nothing_and_repeats_nothing(
     url = await postgres.new_database()
     db = Database(url)
     bot = Bot(api, url, tmp_path)
-    await bot.start()
+    await postgres.stop_async()  # the bot starts before its database: it waits for it
+    await bot.start(wait=False)
+    await asyncio.sleep(1.5)
+    assert bot.process is not None and bot.process.returncode is None
+    await postgres.start_async()
+    await bot.healthy()
     try:
         users, group = await bot.sign_up()
         # day 1 (eight players): the mayor's election, a vote with a deadline

@@ -1,6 +1,7 @@
 """`nightfall run` with its database down at start: it waits `[database] start_timeout`
 seconds, then says in ONE line, in the configured log format, what it could not reach and
-exits with 1 (no traceback); a database that comes up within the wait is simply used."""
+exits with 1 (no traceback). (A database that comes up within the wait is simply used:
+test_outage_game.py starts its bot so.)"""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-from tests.telegram.test_run import free_port, wait_healthy
+from tests.telegram.test_run import free_port
 
 NIGHTFALL = Path(sys.executable).parent / "nightfall"
 
@@ -58,24 +59,3 @@ async def test_a_database_that_never_answers_ends_the_start_in_one_line(tmp_path
     assert f"postgres://127.0.0.1:{dead}/games" in entry["message"]
     assert "secret" not in entry["message"]
     assert 2 <= took < 15
-
-
-async def test_a_database_that_comes_up_during_the_wait_is_used(tmp_path, api, postgres):
-    url = await postgres.new_database()
-    await postgres.stop_async()
-    port = free_port()
-    path = config(tmp_path, url, api.base_url, 30, port)
-    process = await asyncio.create_subprocess_exec(
-        str(NIGHTFALL), "run", "--config", str(path),
-        env={**os.environ, "NIGHTFALL_TELEGRAM__TOKEN": api.token},
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-    try:
-        await asyncio.sleep(2)
-        assert process.returncode is None  # still waiting
-        await postgres.start_async()
-        checks = await wait_healthy(f"http://127.0.0.1:{port}/healthz", timeout=20)
-        assert checks["ok"] is True
-    finally:
-        process.terminate()
-        await asyncio.wait_for(process.communicate(), timeout=20)
-    assert process.returncode == 0
