@@ -7,6 +7,7 @@ from typing import Any
 import asyncpg
 from tortoise import Tortoise, connections
 from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.backends.base.config_generator import expand_db_url
 from tortoise.backends.base.executor import EXECUTOR_CACHE
 from tortoise.migrations.api import migrate
 
@@ -14,8 +15,13 @@ DEFAULT_URL = "sqlite://nightfall.sqlite3"
 
 
 def tortoise_config(url: str) -> dict[str, Any]:
+    connection: str | dict[str, Any] = url
+    if url.startswith(("postgres://", "postgresql://")):
+        # tortoise's asyncpg client with a transaction that cannot poison a task's connection
+        connection = expand_db_url(url)
+        connection["engine"] = "core.storage.pgclient"
     return {
-        "connections": {"default": url},
+        "connections": {"default": connection},
         "apps": {
             "models": {
                 "models": ["core.storage.models"],

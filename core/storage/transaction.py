@@ -26,9 +26,11 @@ NAME = "default"
 
 class SafeTransaction:
     """`async with transaction():` as tortoise's `in_transaction()`, on the PostgreSQL pool
-    without its failure modes (SQLite and nested transactions use tortoise's own)."""
+    without its failure modes (SQLite and nested transactions use tortoise's own). It is
+    also the PostgreSQL client's own transaction context (`core.storage.pgclient`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, parent: AsyncpgDBClient | None = None) -> None:
+        self._parent = parent
         self._inner: TransactionContext | None = None
         self._client: TransactionWrapper | None = None
         self._token: Any = None
@@ -36,9 +38,9 @@ class SafeTransaction:
         self._pool: Any = None
 
     async def __aenter__(self) -> TransactionalDBClient:
-        parent = connections.get(NAME)
-        if type(parent) is not AsyncpgDBClient:  # SQLite, or inside a transaction already
-            self._inner = in_transaction(NAME)
+        parent = self._parent or connections.get(NAME)
+        if not isinstance(parent, AsyncpgDBClient) or isinstance(parent, TransactionWrapper):
+            self._inner = in_transaction(NAME)  # SQLite, or inside a transaction already
             return await self._inner.__aenter__()
         if parent._pool is None:
             await parent.create_connection(with_db=True)
@@ -48,7 +50,7 @@ class SafeTransaction:
         client = TransactionWrapper(parent)
         client._connection = self._connection
         self._client = client
-        self._token = connections.set(NAME, client)
+        self._token = connections.set(parent.connection_name, client)
         try:
             await client.begin()
         except BaseException:
