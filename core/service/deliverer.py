@@ -14,9 +14,9 @@ import socket
 from typing import Protocol
 
 from tortoise.exceptions import IntegrityError
+from tortoise.transactions import in_transaction
 
 from core.storage.models import DeliveryLease, Outbox
-from core.storage.transaction import transaction
 
 from .clock import Clock
 from .outbox import replace_key, tell_group_unreachable
@@ -43,7 +43,6 @@ from .ports import (
     Unreachable,
 )
 from .rendering import command_prefix, render
-from .stuck import reconcile_sending
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +118,7 @@ class Deliverer:
         if not await DeliveryLease.exists(name=LEASE_KEY):
             with contextlib.suppress(IntegrityError):
                 await DeliveryLease.create(name=LEASE_KEY)
-        async with transaction():
+        async with in_transaction():
             lease = await DeliveryLease.filter(name=LEASE_KEY).select_for_update().get()
             mine = lease.worker == self.worker
             until = lease.until
@@ -137,7 +136,7 @@ class Deliverer:
     async def release(self) -> None:
         """A clean stop: let the next worker (or this one restarted) deliver at once."""
         if self.shared and self.leading:
-            async with transaction():
+            async with in_transaction():
                 lease = await DeliveryLease.filter(name=LEASE_KEY).select_for_update().first()
                 if lease is not None and lease.worker == self.worker:
                     lease.worker, lease.until = "", 0.0
@@ -164,7 +163,6 @@ class Deliverer:
         now = self.clock.now()
         if not await self._lead(now):
             return 0
-        await reconcile_sending(self.worker, now)
         ready = [name for name, adapter in self.adapters.items()
                  if getattr(adapter, "connected", True)]  # a platform not reached yet waits
         rows = await (Outbox.filter(status="pending", next_try_at__lte=now,

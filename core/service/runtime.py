@@ -31,6 +31,7 @@ from .pace import GameDefaults
 from .ports import Adapter, ChatEvent, Incoming, LoginRefused, Notice
 from .rendering import command_prefix
 from .service import GameService
+from .stuck import reconcile_sending
 
 log = logging.getLogger(__name__)
 
@@ -169,7 +170,8 @@ class Runtime:
                 except Exception as err:  # a broken game must not stop the others
                     outage = self._outage(err, "firing deadlines failed")
                     failed = not outage
-            try:
+            try:  # a row whose `sent` could not be written counts as unknown (stuck.py)
+                await reconcile_sending(self.deliverer.worker, self.clock.now())
                 busy = bool(await self.deliverer.deliver_due()) or busy
                 self.last_delivery_round = self.clock.now()
             except asyncio.CancelledError:
