@@ -14,6 +14,7 @@ from core.logs import setup_logging
 from core.plugins import build_adapters
 from core.service.pace import GameDefaults
 from core.service.runtime import Runtime
+from core.storage.startup import DatabaseUnreachable
 
 log = logging.getLogger("nightfall")
 
@@ -29,7 +30,11 @@ async def serve(settings: Settings) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     http = None
-    await runtime.open()
+    try:
+        await runtime.open(start_timeout=settings.database.start_timeout)
+    except DatabaseUnreachable as err:  # one line in the configured format, no traceback
+        log.error("%s", err)
+        raise
     if settings.http.enabled:  # before the platforms: a supervisor sees what is down
         http = HealthServer(runtime, settings.http.listen, settings.http.port)
         await http.start()

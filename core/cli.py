@@ -69,6 +69,7 @@ def run(config_path: Path | None) -> None:
     from core.app import serve
     from core.config import ConfigError, load_settings
     from core.service.ports import LoginRefused
+    from core.storage.startup import DatabaseUnreachable
 
     try:
         settings = load_settings(config_path)
@@ -77,6 +78,8 @@ def run(config_path: Path | None) -> None:
         raise click.ClickException(f"configuration:\n{err}") from None
     except LoginRefused as err:  # one line for the log and systemd; retrying cannot help
         raise click.ClickException(str(err)) from None
+    except DatabaseUnreachable:  # said in one line in the log's format already
+        sys.exit(1)
 
 
 @main.command("check-config")

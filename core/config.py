@@ -42,6 +42,7 @@ def _secret(value: SecretStr | None, path: Path | None, key: str) -> SecretStr |
 
 class DatabaseSettings(Section):
     url: str = "sqlite://nightfall.sqlite3"
+    start_timeout: float = Field(default=60.0, ge=0)  # seconds to wait for it at start
 
     @field_validator("url")
     @classmethod

@@ -1,9 +1,13 @@
 """The small HTTP endpoint of a running bot (off by default): `/healthz` answers whether the
-database is reachable, every adapter is connected and the scheduler loop is alive; `/metrics`
-gives Prometheus the numbers a host watches."""
+bot can actually work (503 when not): the database reachable, every adapter connected and
+receiving, the scheduler loop's rounds succeeding and recent; beside that, when the last
+command was applied and the last delivery round done, whether deadlines wait for a receiver
+to catch up, the poller's back-off and its fetched but unconfirmed updates. `/metrics` gives
+Prometheus the numbers a host watches."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterator
 from typing import Any
@@ -14,12 +18,14 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 from tortoise import connections
 
+from core.service import stuck
 from core.service.runtime import Runtime
 from core.storage.models import GameRecord, Outbox
 from core.story.web import add_archive_routes
 
 log = logging.getLogger(__name__)
 STALE_LOOP = 30.0  # seconds without a scheduler round: the loop is stuck
+PROBE_TIMEOUT = 2.0  # seconds the health check waits for the database's answer
 
 
 class Snapshot:
@@ -28,8 +34,17 @@ class Snapshot:
     def __init__(self) -> None:
         self.active_games = 0
         self.backlog: dict[str, int] = {}
+        self.outbox = {"sending": 0, "stuck": 0, "unknown": 0}
 
-    async def refresh(self) -> None:
+    async def refresh(self, now: float) -> None:
+        """The numbers now; while the database is away the last ones stay."""
+        try:
+            await asyncio.wait_for(self._read(now), PROBE_TIMEOUT * 2)
+        except Exception as err:  # the database is away: /metrics still answers
+            log.info("metrics: database not read (%s)", err)
+
+    async def _read(self, now: float) -> None:
+        self.outbox = await stuck.counts(now)
         self.active_games = await GameRecord.filter(status="running").count()
         rows = await Outbox.filter(status="pending").values_list("platform", flat=True)
         backlog: dict[str, int] = {}
@@ -65,21 +80,51 @@ class RuntimeCollector(Collector):
             failures.add_metric([adapter.platform], failed)
         yield backlog
         yield failures
+        for name, what in (("sending", "Outbox rows being sent"),
+                           ("stuck", "Outbox rows in sending past the lease (a failed write)"),
+                           ("unknown", "Outbox rows that may or may not have arrived")):
+            yield GaugeMetricFamily(f"nightfall_outbox_{name}", what,
+                                    value=self.snapshot.outbox[name])
+        database = self.runtime.database
+        yield GaugeMetricFamily("nightfall_database_up", "Whether the database answers",
+                                value=1 if database.available else 0)
+        yield CounterMetricFamily("nightfall_database_outages", "Database outages since start",
+                                  value=database.outages)
+
+
+async def database_answers() -> bool:
+    try:
+        await asyncio.wait_for(connections.get("default").execute_query("SELECT 1"),
+                               PROBE_TIMEOUT)
+        return True
+    except Exception as err:  # any failure means: not reachable
+        log.info("health: database check failed: %s", err)
+        return False
+
+
+def ago(now: float, then: float | None) -> float | None:
+    return None if then is None else round(max(0.0, now - then), 1)
 
 
 async def health(runtime: Runtime) -> dict[str, Any]:
+    now = runtime.clock.now()
     checks: dict[str, Any] = {}
-    try:
-        await connections.get("default").execute_query("SELECT 1")
-        checks["database"] = True
-    except Exception as err:  # any failure means: not reachable
-        log.warning("health: database check failed: %s", err)
-        checks["database"] = False
+    checks["database"] = runtime.database.available and await database_answers()
     checks["adapters"] = {a.platform: bool(getattr(a, "connected", True))
                           for a in runtime.adapters}
-    checks["scheduler"] = runtime.clock.now() - runtime.last_loop_at < STALE_LOOP
-    checks["ok"] = checks["database"] and checks["scheduler"] and all(
-        checks["adapters"].values())
+    delivered = runtime.last_delivery_round
+    checks["scheduler"] = (now - runtime.last_loop_at < STALE_LOOP and not runtime.round_failed
+                           and delivered is not None and now - delivered < STALE_LOOP)
+    service = runtime.service
+    checks["last_command"] = ago(now, service.last_command_at if service else None)
+    checks["last_delivery_round"] = ago(now, delivered)
+    checks["waiting"] = runtime.catchup.waiting  # receivers the deadlines wait for
+    checks["caught_up"] = not checks["waiting"]
+    receiving = {a.platform: dict(getattr(a, "receiving", {})) for a in runtime.adapters}
+    checks["receiving"] = {p: r for p, r in receiving.items() if r}
+    polling = all(not r.get("backoff") for r in receiving.values())
+    checks["ok"] = bool(checks["database"] and checks["scheduler"] and polling and all(
+        checks["adapters"].values()))
     return checks
 
 
@@ -116,6 +161,6 @@ class HealthServer:
         return web.json_response(checks, status=200 if checks["ok"] else 503)
 
     async def _metrics(self, request: web.Request) -> web.Response:
-        await self.snapshot.refresh()
+        await self.snapshot.refresh(self.runtime.clock.now())
         return web.Response(body=generate_latest(self.registry),
                             headers={"Content-Type": "text/plain; version=0.0.4"})

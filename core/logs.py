@@ -35,3 +35,6 @@ def setup_logging(level: str, style: str) -> None:
     root.setLevel(level)
     for noisy in ("tortoise", "aiosqlite", "asyncpg", "nio", "peewee"):
         logging.getLogger(noisy).setLevel(max(logging.INFO, logging.getLevelName(level)))
+    # the pool retries its floor of connections with a traceback each time; the database
+    # watch (core/storage/availability.py) reports an outage instead, in two lines
+    logging.getLogger("asyncpg.pool").setLevel(logging.ERROR)

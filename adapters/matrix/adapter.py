@@ -22,6 +22,7 @@ from typing import Any
 from nio import AsyncClient, AsyncClientConfig, LoginResponse, WhoamiResponse
 
 from core.service.adapter_store import AdapterStore
+from core.service.catchup import CatchUp
 from core.service.ports import (
     Ballot,
     ChatEvent,
@@ -94,6 +95,10 @@ class MatrixAdapter:
         self.client: AsyncClient | None = None
         self.display_name: str | None = None
         self.connected = False
+        # set by the runtime: told when a sync after a start or an outage was applied (the
+        # sync since the stored token brings everything the homeserver queued meanwhile)
+        self.catch_up: CatchUp | None = None
+        self.reports_catch_up = True
         self.stopping = False
         self.handle: Handler | None = None
         self.txn_prefix = ""  # this database's prefix for transaction ids (outbox ids restart)

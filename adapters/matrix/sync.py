@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from nio import ErrorResponse, MessageDirection, SyncResponse
 
+from core.storage import availability
+
 from . import store
 from .crypto import CRYPTO_ERRORS
 from .errors import NETWORK_ERRORS, is_rate_limited
@@ -61,16 +63,25 @@ class Syncer:
         adapter = self.adapter
         pause = 1.0
         while not adapter.stopping:
-            try:
-                await self.once(timeout=adapter.settings.sync_timeout)
+            catch_up = adapter.catch_up
+            behind = catch_up is not None and catch_up.is_behind(adapter.platform)
+            try:  # after a start or an outage: no long poll, and say when it is applied
+                await self.once(timeout=0 if behind else adapter.settings.sync_timeout)
                 adapter.connected = True
                 pause = 1.0
+                if behind and catch_up is not None:
+                    catch_up.caught_up(adapter.platform)
             except asyncio.CancelledError:
                 raise
             except Exception as err:  # a broken sync must not end the bot: try again later
-                adapter.connected = False  # /healthz says so until a sync works again
                 if adapter.stopping:
                     return
+                watch = availability.watch()
+                if watch.failed(err):  # the database is away: the watch logs it, once
+                    while not watch.available and not adapter.stopping:
+                        await asyncio.sleep(0.1)
+                    continue
+                adapter.connected = False  # /healthz says so until a sync works again
                 log.warning("matrix: sync failed (%s); again in %.0f s", err, pause)
                 await asyncio.sleep(pause)
                 pause = min(60.0, pause * 2)

@@ -21,6 +21,7 @@ from telegram.ext import Application, ApplicationBuilder
 
 from core.redaction import hide
 from core.service.adapter_store import AdapterStore
+from core.service.catchup import CatchUp
 from core.service.ports import (
     Ballot,
     ChatRef,
@@ -110,6 +111,20 @@ class TelegramAdapter:
         self._poller: Poller | None = None
         self._webhook: WebhookServer | None = None
         self.connected = False
+        self.catch_up: CatchUp | None = None  # set by the runtime: told when polling caught up
+
+    @property
+    def reports_catch_up(self) -> bool:
+        """Long polling can tell when Telegram's queue is empty; a webhook cannot."""
+        return not self.settings.webhook_url
+
+    @property
+    def receiving(self) -> dict[str, float | int]:
+        """How the poller fares (for /healthz)."""
+        poller = self._poller
+        if poller is None:
+            return {}
+        return {"backoff": poller.backoff, "unconfirmed": poller.unconfirmed}
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self, handle: Handler, store: AdapterStore) -> None:
@@ -135,7 +150,7 @@ class TelegramAdapter:
         else:
             await self.app.bot.delete_webhook()
             self._poller = Poller(self.app.bot, self._on_update, settings.poll_timeout,
-                                  ALLOWED_UPDATES)
+                                  ALLOWED_UPDATES, self.catch_up, self.platform)
             self._poller.start()
         self.connected = True
         log.info("telegram: connected as @%s", self.username)

@@ -2,8 +2,14 @@
 confirmed to Telegram only after it was handled, and no update can stall the bot.
 
 An update whose handling fails because the database is down is fetched (or, by webhook,
-delivered) again later: nothing sent to the bot is lost in an outage. One that fails for any
-other reason would fail again forever: it is logged with its id and confirmed.
+delivered) again later: nothing sent to the bot is lost in an outage. The poller then waits
+on the process's database watch (which logs the outage once) and fetches again as soon as
+the database answers. One that fails for any other reason would fail again forever: it is
+logged with its id and confirmed.
+
+After a start or an outage the poller polls without waiting until a batch shorter than a
+full one was applied: then Telegram's queue is empty, and it tells the runtime's `CatchUp`
+(deadlines wait for that).
 """
 
 from __future__ import annotations
@@ -20,11 +26,14 @@ from telegram import Bot, Update
 from telegram.error import TelegramError
 
 from core.service.adapter_store import is_outage
+from core.service.catchup import CatchUp
+from core.storage import availability
 
 log = logging.getLogger(__name__)
 
 UpdateHandler = Callable[[Update], Awaitable[None]]
 MAX_BACKOFF = 30.0
+BATCH = 100  # getUpdates' default limit: a shorter batch was all that was queued
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 
 
@@ -53,13 +62,18 @@ class Poller:
     after a restart, and the service applies it once."""
 
     def __init__(self, bot: Bot, handle: UpdateHandler, timeout: int,
-                 allowed_updates: list[str]) -> None:
+                 allowed_updates: list[str], catch_up: CatchUp | None = None,
+                 name: str = "telegram") -> None:
         self.bot = bot
         self.handle = handle
         self.timeout = timeout
         self.allowed_updates = allowed_updates
+        self.catch_up = catch_up
+        self.name = name
         self.stopping = asyncio.Event()
         self.busy = False
+        self.backoff = 0.0  # seconds of the current back-off after a polling error
+        self.unconfirmed = 0  # fetched updates not yet applied (and so not confirmed)
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -69,27 +83,47 @@ class Poller:
         offset: int | None = None
         backoff = 1.0
         while not self.stopping.is_set():
+            behind = self.catch_up is not None and self.catch_up.is_behind(self.name)
             try:
                 updates = await self.bot.get_updates(
-                    offset=offset, timeout=self.timeout, allowed_updates=self.allowed_updates)
+                    offset=offset, timeout=0 if behind else self.timeout,
+                    allowed_updates=self.allowed_updates)
                 self.busy = True
+                self.unconfirmed = len(updates)
                 for update in updates:
                     await handle_once(update, self.handle)
                     offset = update.update_id + 1
-            except (TelegramError, Outage) as err:
-                log.warning("telegram: %s (%s), retrying in %.0f s",
-                            "polling failed" if isinstance(err, TelegramError)
-                            else "the database is unreachable", err, backoff)
+                    self.unconfirmed -= 1
+            except TelegramError as err:
+                self.backoff = backoff
+                log.warning("telegram: polling failed (%s), retrying in %.0f s", err, backoff)
                 self.busy = False
                 await self._pause(backoff)
                 backoff = min(MAX_BACKOFF, backoff * 2)
                 continue
+            except Outage as err:
+                self.busy = False
+                if availability.watch().failed(err.__cause__ or err):
+                    await self._wait_for_database()
+                else:  # "database is locked" and the like: a moment later
+                    log.warning("telegram: the database is busy (%s)", err)
+                    await self._pause(1.0)
+                continue
             finally:
                 self.busy = False
             backoff = 1.0
+            self.backoff = 0.0
+            if behind and len(updates) < BATCH and self.catch_up is not None:
+                self.catch_up.caught_up(self.name)
         if offset is not None:  # confirm the last batch before leaving
             with contextlib.suppress(TelegramError):
                 await self.bot.get_updates(offset=offset, timeout=0)
+
+    async def _wait_for_database(self) -> None:
+        """Until the database answers again (the watch probes it), or a stop."""
+        watch = availability.watch()
+        while not watch.available and not self.stopping.is_set():
+            await self._pause(0.1)
 
     async def _pause(self, seconds: float) -> None:
         """Wait before trying again, but not past a stop."""

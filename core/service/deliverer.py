@@ -197,7 +197,8 @@ class Deliverer:
                 continue
             row.status = "sending"  # committed before the send: a crash cannot repeat it
             row.worker = self.worker
-            await row.save(update_fields=["status", "worker"])
+            row.next_try_at = now  # the send's start: stuck after `stuck.LEASE`
+            await row.save(update_fields=["status", "worker", "next_try_at"])
             try:
                 parts = await self._hand_over(adapter, row)
             except ChatMoved as err:  # the failed message goes to the chat's new place

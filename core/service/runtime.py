@@ -4,6 +4,10 @@ adapters, all on one event loop.
 Adapters receive updates and hand them to `Runtime.handle`; the runtime's loop then fires due
 deadlines and delivers the outbox, waking at once when an update changed something and at
 least every `tick` seconds otherwise (deadlines and flood-limit pauses come due on their own).
+
+When the database is unreachable the loop waits on the process's `DatabaseWatch` (one log
+line down, one back, a probe a second); after a start and after the database's return,
+deadlines wait until the receivers caught up with the queued updates (`CatchUp`).
 """
 
 from __future__ import annotations
@@ -14,16 +18,20 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
-from core.storage.db import close_db, open_db
+from core.storage import availability
+from core.storage.db import close_db
+from core.storage.startup import open_when_reachable
 
 from .adapter_store import AdapterStore
 from .adapter_tables import TableStore
+from .catchup import CatchUp
 from .clock import Clock, RealClock
 from .deliverer import Deliverer
 from .pace import GameDefaults
 from .ports import Adapter, ChatEvent, Incoming, LoginRefused, Notice
 from .rendering import command_prefix
 from .service import GameService
+from .stuck import reconcile_sending
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +64,14 @@ class Runtime:
         self.deliverer: Deliverer | None = None
         self.wake = asyncio.Event()
         self.last_loop_at = 0.0
+        self.last_delivery_round: float | None = None  # the last delivery round that worked
+        self.round_failed = False  # the last round of the loop failed (not an outage)
+        self.catchup = CatchUp(self.clock)
+        for adapter in adapters:  # receivers that can tell when they caught up
+            if getattr(adapter, "reports_catch_up", False):
+                self.catchup.register(adapter.platform)
+                adapter.catch_up = self.catchup  # type: ignore[attr-defined]
+        self.database = availability.install()
         self._loop_task: asyncio.Task[None] | None = None
         self._retries: list[asyncio.Task[None]] = []
         self.broken = asyncio.Event()  # set when a platform refused the bot's credentials
@@ -65,19 +81,30 @@ class Runtime:
         await self.open()
         await self.connect()
 
-    async def open(self, loop: bool = True) -> None:
+    async def open(self, loop: bool = True, start_timeout: float = 0.0) -> None:
         """The database, the service and the scheduler loop, without the platforms (the
         health endpoint can then report while they connect). Without the `loop`, whoever
-        opened it fires deadlines and delivers (the console, step by step)."""
-        await open_db(self.db_url)
+        opened it fires deadlines and delivers (the console, step by step). A database
+        that cannot be reached is tried again for `start_timeout` seconds
+        (`DatabaseUnreachable` after that)."""
+        await open_when_reachable(self.db_url, start_timeout)
         self.service = GameService(self.clock, self.seed, self.defaults,
                                    {a.platform: command_prefix(a) for a in self.adapters})
         # on PostgreSQL several workers may share the games: one of them delivers at a time
         shared = self.db_url.startswith(("postgres://", "postgresql://"))
         self.deliverer = Deliverer({a.platform: a for a in self.adapters}, self.clock, shared,
                                    watcher=self.service)
+        self.database.on_back(self._caught_up_later)
+        self._caught_up_later()  # a (re)start: updates may wait on the platforms
         if loop:
             self._loop_task = asyncio.create_task(self._run(), name="nightfall-loop")
+
+    def _caught_up_later(self) -> None:
+        """Updates queued on the platforms go before the deadlines that came due."""
+        assert self.service is not None
+        self.catchup.hold()
+        self.service.skip_reminders_before = self.catchup.stale_before
+        self.wake.set()
 
     async def connect(self) -> None:
         for adapter in self.adapters:
@@ -132,26 +159,43 @@ class Runtime:
         assert self.service is not None and self.deliverer is not None
         while True:
             self.last_loop_at = self.clock.now()
-            busy = False
+            busy = outage = failed = False
             # a bounded batch: after a long outage the messages of the first games go out
             # while the rest still fire; a failure of either half does not stop the other
-            try:
-                busy = bool(await self.service.fire_due_deadlines(limit=50))
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # a broken game must not stop the others; it is retried
-                log.exception("firing deadlines failed")
-            try:
+            if not self.catchup.holding():
+                try:
+                    busy = bool(await self.service.fire_due_deadlines(limit=50))
+                except asyncio.CancelledError:
+                    raise
+                except Exception as err:  # a broken game must not stop the others
+                    outage = self._outage(err, "firing deadlines failed")
+                    failed = not outage
+            try:  # a row whose `sent` could not be written counts as unknown (stuck.py)
+                await reconcile_sending(self.deliverer.worker, self.clock.now())
                 busy = bool(await self.deliverer.deliver_due()) or busy
+                self.last_delivery_round = self.clock.now()
             except asyncio.CancelledError:
                 raise
-            except Exception:  # the next round retries
-                log.exception("delivery round failed")
+            except Exception as err:  # the next round retries
+                outage = self._outage(err, "delivery round failed") or outage
+                failed = failed or not outage
+            self.round_failed = failed
+            if outage:
+                await self.database.wait_up()
+                continue
             if busy:
                 continue
             self.wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), self.tick)
+
+    def _outage(self, err: Exception, what: str) -> bool:
+        """Whether `err` means the database is away (the watch logs that, once); anything
+        else is logged here with its traceback."""
+        if self.database.failed(err):
+            return True
+        log.error(what, exc_info=err)
+        return False
 
     async def stop(self) -> None:
         """Stop receiving, let the command in flight finish, deliver what can go now, close."""
@@ -170,5 +214,7 @@ class Runtime:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._loop_task
         if self.deliverer is not None:
-            await self.deliverer.release()
+            with contextlib.suppress(Exception):  # the database may be away: the lease ends
+                await self.deliverer.release()
+        await self.database.stop()
         await close_db()

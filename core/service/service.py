@@ -10,9 +10,9 @@ import random
 from collections.abc import Mapping
 
 from tortoise.exceptions import IntegrityError
-from tortoise.transactions import in_transaction
 
 from core.engine import Act, MarkEarly, Say, Vote
+from core.storage.db import database_unavailable
 from core.storage.models import (
     DUE_STATES,
     GIVE_UP,
@@ -25,6 +25,7 @@ from core.storage.models import (
     ProcessedUpdate,
     Seat,
 )
+from core.storage.transaction import transaction
 
 from . import outbox, situations, texts
 from .archive_setting import archive_chats_command
@@ -75,6 +76,9 @@ class GameService:
         self.deadlines_fired = 0
         self.deadline_lateness = 0.0  # seconds, summed over the fired deadlines
         self._retry_at: dict[int, float] = {}  # a failed deadline's next try
+        # a reminder due before this came due while the bot was down: skipped (see CatchUp)
+        self.skip_reminders_before = 0.0
+        self.last_command_at: float | None = None  # when an update was last applied
 
     # ------------------------------------------------------------------ entry points
     async def handle(self, incoming: Incoming) -> Notice | None:
@@ -83,7 +87,7 @@ class GameService:
         other answers go to the outbox."""
         async with self.lock:
             try:
-                async with in_transaction():
+                async with transaction():
                     try:
                         await ProcessedUpdate.create(platform=incoming.platform,
                                                      update_id=incoming.update_id)
@@ -111,6 +115,7 @@ class GameService:
                 self.games.cache.clear()
                 raise
             self.commands_applied += 1
+            self.last_command_at = self.clock.now()
             return notice
 
     async def chat_event(self, event: ChatEvent) -> None:
@@ -118,7 +123,7 @@ class GameService:
         the commands, in one transaction."""
         async with self.lock:
             try:
-                async with in_transaction():
+                async with transaction():
                     await self.reach.apply(event)
             except Exception:
                 self.games.cache.clear()
@@ -126,7 +131,7 @@ class GameService:
 
     async def order_refused(self, outbox_id: int) -> None:
         """The platform refused a mute or unmute for want of rights (see `Reach`)."""
-        async with self.lock, in_transaction():
+        async with self.lock, transaction():
             row = await Outbox.get_or_none(id=outbox_id)
             if row is not None:
                 await self.reach.cannot_restrict(row)
@@ -149,7 +154,7 @@ class GameService:
                 continue
             async with self.lock:
                 try:
-                    async with in_transaction():
+                    async with transaction():
                         # several workers may share the database: the game first, then the
                         # deadline (the order every command takes), each locked; whoever comes
                         # second finds it fired
@@ -157,6 +162,11 @@ class GameService:
                         deadline = await Deadline.filter(id=pending.id) \
                             .select_for_update().get()
                         if deadline.state not in DUE_STATES:
+                            continue
+                        if deadline.state == "remind" and \
+                                deadline.due_at < self.skip_reminders_before:
+                            deadline.state = "reminded"  # stale: the votes may be queued
+                            await deadline.save(update_fields=["state"])
                             continue
                         if deadline.state == GIVE_UP:
                             deadline.state = "fired"
@@ -173,6 +183,8 @@ class GameService:
                     self._retry_at.pop(pending.id, None)
                 except Exception as err:
                     self.games.cache.clear()
+                    if database_unavailable(err):
+                        raise  # not this game's fault: all wait for the database together
                     self._retry_at[pending.id] = now + RETRY_PAUSE
                     if failures:
                         log.exception("deadline %s of game %s failed", pending.id,

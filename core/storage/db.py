@@ -7,6 +7,7 @@ from typing import Any
 import asyncpg
 from tortoise import Tortoise, connections
 from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.backends.base.config_generator import expand_db_url
 from tortoise.backends.base.executor import EXECUTOR_CACHE
 from tortoise.migrations.api import migrate
 
@@ -14,8 +15,13 @@ DEFAULT_URL = "sqlite://nightfall.sqlite3"
 
 
 def tortoise_config(url: str) -> dict[str, Any]:
+    connection: str | dict[str, Any] = url
+    if url.startswith(("postgres://", "postgresql://")):
+        # tortoise's asyncpg client with a transaction that cannot poison a task's connection
+        connection = expand_db_url(url)
+        connection["engine"] = "core.storage.pgclient"
     return {
-        "connections": {"default": url},
+        "connections": {"default": connection},
         "apps": {
             "models": {
                 "models": ["core.storage.models"],
@@ -65,7 +71,9 @@ def database_unavailable(err: BaseException) -> bool:
     while chain is not None:
         if isinstance(chain, (ConnectionError, OSError, TimeoutError,
                               asyncpg.PostgresConnectionError, asyncpg.InterfaceError,
-                              asyncpg.CannotConnectNowError, asyncpg.AdminShutdownError)):
+                              asyncpg.CannotConnectNowError, asyncpg.AdminShutdownError,
+                              # a connection left mid-operation by a killed backend
+                              asyncpg.exceptions._base.InternalClientError)):
             return True
         if "database is locked" in str(chain):
             return True
