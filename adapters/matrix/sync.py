@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from nio import ErrorResponse, MessageDirection, SyncResponse
 
-from core.storage import availability
+from core.service.adapter_store import database_watch
 
 from . import store
 from .crypto import CRYPTO_ERRORS
@@ -76,7 +76,7 @@ class Syncer:
             except Exception as err:  # a broken sync must not end the bot: try again later
                 if adapter.stopping:
                     return
-                watch = availability.watch()
+                watch = database_watch()
                 if watch.failed(err):  # the database is away: the watch logs it, once
                     while not watch.available and not adapter.stopping:
                         await asyncio.sleep(0.1)

@@ -25,9 +25,8 @@ from aiohttp import web
 from telegram import Bot, Update
 from telegram.error import TelegramError
 
-from core.service.adapter_store import is_outage
+from core.service.adapter_store import database_watch, is_outage
 from core.service.catchup import CatchUp
-from core.storage import availability
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +102,7 @@ class Poller:
                 continue
             except Outage as err:
                 self.busy = False
-                if availability.watch().failed(err.__cause__ or err):
+                if database_watch().failed(err.__cause__ or err):
                     await self._wait_for_database()
                 else:  # "database is locked" and the like: a moment later
                     log.warning("telegram: the database is busy (%s)", err)
@@ -121,7 +120,7 @@ class Poller:
 
     async def _wait_for_database(self) -> None:
         """Until the database answers again (the watch probes it), or a stop."""
-        watch = availability.watch()
+        watch = database_watch()
         while not watch.available and not self.stopping.is_set():
             await self._pause(0.1)
 

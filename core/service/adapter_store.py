@@ -14,7 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from core.storage.availability import DatabaseWatch
 
 #: The longest display name the service keeps for a person (longer ones are cut by the
 #: adapter, which knows how to shorten them well).
@@ -67,3 +70,11 @@ def is_outage(err: BaseException) -> bool:
     from core.storage.db import database_unavailable
 
     return database_unavailable(err)
+
+
+def database_watch() -> DatabaseWatch:
+    """The process's one watch over the database: an adapter's loop reports a failure to it and
+    waits until it says the database is back, instead of backing off on its own."""
+    from core.storage import availability
+
+    return availability.watch()
