@@ -42,7 +42,9 @@ async def run_demo(ruleset: str, players: int, locale: str, seed: int, out: Text
 
 
 async def _play(session: ConsoleSession, names: list[str], rng: random.Random) -> None:
-    answered: dict[str, object] = {}
+    # the group's keyboard when play begins is the sign-up's: pressing it now would only earn
+    # every player a "sign-up is closed" notice
+    answered: dict[str, object] = {"group": session.adapter.keyboards.get(str(CONSOLE_CHAT))}
     for _ in range(400):
         assert session.service is not None
         now = await running(session.service.games, session.adapter.platform,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.engine import Game
-from core.storage.models import Chat, Deadline, GameRecord
+from core.storage.models import OPEN_DEADLINES, Chat, Deadline, GameRecord
 
 from .games import Games
 
@@ -50,3 +50,11 @@ async def next_close(game_id: int) -> float | None:
     pending = await Deadline.filter(game_id=game_id, state="pending").order_by("due_at") \
         .first()
     return None if pending is None else pending.due_at
+
+
+async def next_due(until: float) -> float | None:
+    """The earliest open deadline or reminder of any game due by `until` (a manual clock
+    moved on by hours stops at each, so a reminder tells the time that was really left)."""
+    due = await Deadline.filter(state__in=OPEN_DEADLINES, due_at__lte=until) \
+        .order_by("due_at").first()
+    return None if due is None else due.due_at

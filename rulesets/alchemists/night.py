@@ -223,7 +223,8 @@ def morning_post(game: Game) -> None:
     dead = [pid for pid, _ in state.night_dead]
     game.rng.shuffle(dead)
     if dead:
-        game.narrate(GROUP, flavour.MORNING_DEAD, names=tuple(player(pid) for pid in dead))
+        game.narrate_n(GROUP, flavour.MORNING_DEAD, len(dead),
+                       names=tuple(player(pid) for pid in dead))
     else:
         game.narrate(GROUP, flavour.MORNING_QUIET)
     for a, b in state.links:
