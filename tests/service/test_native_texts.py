@@ -212,10 +212,13 @@ def test_no_translation_carries_an_english_word(path):
 
 
 #: lists whose length needs no agreement: the languages the bot speaks, the rule sets, the
-#: players a written name matches (always several), the roles of a game of nine or more
+#: players a written name matches (always several), a day's link (one pair a line), the
+#: roles of an alchemists' game (nine players or more: always several)
 LISTS_WITHOUT_COUNT = frozenset({
     "I speak {names}.", "There is no rule set called {name}. Available: {names}.",
     "“{name}” matches several players: {names}. Please write the full name.",
+    "Links of {when}: {pairs}.",
+    "A game of Alchemists begins with {count} players. Roles in play: {roles}.",
 })
 LIST = re.compile(r"\{(names|roles|actions|pairs|sides)\}")
 

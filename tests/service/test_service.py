@@ -432,7 +432,7 @@ async def test_settings_a_host_can_see_and_that_are_checked_when_set(db_url):
     assert "Father" in shown and "Envy" in shown
     status = " ".join(await chat("Ann: /status"))
     assert "Changed from the defaults: the Stone's backfire: never." in status
-    assert "The roles to deal: Father, Lust, Envy" in status
+    assert "roles to deal: Father, Lust, Envy" in status
 
 
 async def test_extend_stays_between_now_and_a_week(db_url):
