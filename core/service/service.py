@@ -381,7 +381,8 @@ class GameService:
             game = await self.games.load(row)
             await second_pick(row, game, seat.pid, command["action"],
                                          command["targets"][0], person)
-            return Reply(texts.PICK_SECOND)
+            return Reply(voiced_in_window(row, game.ruleset.voice, texts.PICK_SECOND,
+                                          row.window, person.id))
         else:
             await self.games.apply(row, Act(seat.pid, command["action"],
                                             tuple(command["targets"]), None,

@@ -89,6 +89,11 @@ VOICE: dict[str, tuple[str, ...]] = {
         N_("So be it."),
         N_("Your word is taken."),
     ),
+    "PICK_SECOND": (
+        N_("One name is in the circle. Now the second."),
+        N_("Half of the exchange is made. Choose the other half."),
+        N_("The first is chosen. Who stands opposite?"),
+    ),
     "CHOICES_CLOSED": (
         N_("The circle is closed. Nothing can be changed now."),
         N_("Time is up. What is done is done."),
@@ -97,7 +102,7 @@ VOICE: dict[str, tuple[str, ...]] = {
     "VOTE_CLOSED": (
         N_("The vote is closed. The city has spoken."),
         N_("No more votes. Now the count speaks."),
-        N_("The ballot box is sealed. The city has made its choice."),
+        N_("The ballot box is sealed. Now the votes are counted."),
     ),
 }
 

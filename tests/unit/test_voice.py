@@ -12,12 +12,12 @@ from babel.messages.pofile import read_po
 
 from core.engine.messages import NOTED
 from core.engine.registry import load_ruleset
-from core.engine.voice import PROMPTS, WINDOW_TEXTS, pick
+from core.engine.voice import EXTRA_PROMPTS, PROMPTS, pick
 from core.service import texts
 
 RULESETS = ["changelings", "alchemists"]
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
-CORE = {name: getattr(texts, name, NOTED) for name in (*PROMPTS, *WINDOW_TEXTS)}
+CORE = {name: getattr(texts, name, NOTED) for name in (*PROMPTS, *EXTRA_PROMPTS)}
 
 
 def placeholders(text: str) -> set[str]:
@@ -25,10 +25,10 @@ def placeholders(text: str) -> set[str]:
 
 
 def test_every_voiced_prompt_is_a_core_text():
-    assert all(name == "NOTED" or hasattr(texts, name) for name in (*PROMPTS, *WINDOW_TEXTS))
+    assert all(name == "NOTED" or hasattr(texts, name) for name in (*PROMPTS, *EXTRA_PROMPTS))
 
 
-@pytest.mark.parametrize("name", WINDOW_TEXTS)
+@pytest.mark.parametrize("name", EXTRA_PROMPTS)
 def test_the_alchemists_voice_the_texts_of_every_window_three_ways(name):
     variants = load_ruleset("alchemists").voice.get(name, ())
     assert len(set(variants)) >= 3 and CORE[name] not in variants, name
