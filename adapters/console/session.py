@@ -18,7 +18,7 @@ from typing import TextIO
 from core.service.adapter_store import AdapterStore
 from core.service.clock import MANUAL_EPOCH, Clock, ManualClock, RealClock
 from core.service.deliverer import Deliverer
-from core.service.local import next_due, open_group
+from core.service.local import open_group
 from core.service.ports import Incoming, UserRef
 from core.service.runtime import Runtime
 from core.service.service import GameService
@@ -80,7 +80,8 @@ class ConsoleSession:
         if wait:
             if not isinstance(self.clock, ManualClock):
                 raise ScriptError(":wait needs --clock manual")
-            await self.advance(float(wait["amount"]) * UNITS[wait["unit"]])
+            self.clock.advance(float(wait["amount"]) * UNITS[wait["unit"]])
+            await self.pump()
             return
         match = LINE.match(text)
         if match is None:
@@ -101,17 +102,6 @@ class ConsoleSession:
             button=button))
         if notice is not None:
             self.adapter.notice(who, notice.text)
-        await self.pump()
-
-    async def advance(self, seconds: float) -> None:
-        """Move the manual clock on, stopping at each deadline and reminder due on the way
-        (a reminder fired late would tell a player that nothing is left)."""
-        assert isinstance(self.clock, ManualClock)
-        target = self.clock.current + seconds
-        while (due := await next_due(target)) is not None and due > self.clock.current:
-            self.clock.current = due
-            await self.pump()
-        self.clock.current = target
         await self.pump()
 
     async def pump(self) -> None:

@@ -45,16 +45,9 @@ async def window_of(game_id: int) -> int:
     return (await GameRecord.get(id=game_id)).window
 
 
-async def next_close(game_id: int) -> float | None:
-    """When the game's current window is due to close, if a deadline is pending."""
-    pending = await Deadline.filter(game_id=game_id, state="pending").order_by("due_at") \
-        .first()
-    return None if pending is None else pending.due_at
-
-
-async def next_due(until: float) -> float | None:
-    """The earliest open deadline or reminder of any game due by `until` (a manual clock
-    moved on by hours stops at each, so a reminder tells the time that was really left)."""
-    due = await Deadline.filter(state__in=OPEN_DEADLINES, due_at__lte=until) \
+async def next_due(game_id: int) -> float | None:
+    """When the game's next deadline or reminder is due (the demo waits for each, so that a
+    reminder tells the time that is really left)."""
+    due = await Deadline.filter(game_id=game_id, state__in=OPEN_DEADLINES) \
         .order_by("due_at").first()
     return None if due is None else due.due_at
