@@ -257,7 +257,8 @@ async def test_the_alchemists_ballot_offers_the_early_vote_from_day_3(db_url):
         await chat("Ann: [My vote is early]")
     assert await log_size() == before
     await chat("Ann: /vote Cid")
-    assert "[notice to Ann] Your choice was noted." in await chat("Ann: [My vote is early]")
+    noted = {f"[notice to Ann] {text}" for text in voiced("PROMPT_TAKEN", "alchemists")}
+    assert noted & set(await chat("Ann: [My vote is early]"))  # in the alchemists' voice
     assert await log_size() == before + 2
 
 
