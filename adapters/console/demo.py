@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
-from core.service.local import next_close, running, window_of
+from core.service.local import next_due, running, window_of
 from core.service.ports import ButtonOut
 
 from .adapter import CONSOLE_CHAT
@@ -42,7 +42,9 @@ async def run_demo(ruleset: str, players: int, locale: str, seed: int, out: Text
 
 
 async def _play(session: ConsoleSession, names: list[str], rng: random.Random) -> None:
-    answered: dict[str, object] = {}
+    # the group's keyboard when play begins is the sign-up's: pressing it now would only earn
+    # every player a "sign-up is closed" notice
+    answered: dict[str, object] = {"group": session.adapter.keyboards.get(str(CONSOLE_CHAT))}
     for _ in range(400):
         assert session.service is not None
         now = await running(session.service.games, session.adapter.platform,
@@ -70,9 +72,10 @@ async def _play(session: ConsoleSession, names: list[str], rng: random.Random) -
 
 
 async def _until_next_deadline(session: ConsoleSession, game_id: int) -> int:
-    """Seconds until the current window's deadline has passed: exactly one window closes per
-    round, so every window (a short dusk too) gets its players' answers first."""
-    due = await next_close(game_id)
+    """Seconds until the game's next deadline or reminder has passed: at most one window
+    closes per round, so every window (a short dusk too) gets its players' answers first,
+    and a reminder is read while time is still left."""
+    due = await next_due(game_id)
     if due is None:
         return 300
     return max(1, int(due - session.clock.now()) + 1)

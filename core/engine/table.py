@@ -51,6 +51,13 @@ class Table:
         key = variants[0] if len(variants) == 1 else self.state.rng.choice(variants)
         self.tell(audience, key, **params)
 
+    def narrate_n(self, audience: Audience, variants: Sequence[tuple[str, str]], count: int,
+                  **params: Any) -> None:
+        """`narrate` for texts with plural forms (`n_` pairs): a list told with its count, so
+        that the sentence agrees with one name or several; the same draw as `narrate`."""
+        pair = variants[0] if len(variants) == 1 else self.state.rng.choice(variants)
+        self.tell_n(audience, *pair, count, **params)
+
     @property
     def rng(self) -> random.Random:
         return self.state.rng

@@ -12,7 +12,7 @@ from . import outbox, texts
 from .buttons import button
 from .codec import encode
 from .payloads import BallotPayload, Part, PostPayload, StoredButton, part
-from .voiced import voiced
+from .voiced import voiced, voiced_in_window
 
 
 def ballot_key(row: GameRecord) -> str:
@@ -59,7 +59,8 @@ async def close_ballot(row: GameRecord, game: Game, outcome: Outcome) -> None:
     counted = next((e.votes for e in outcome.events if isinstance(e, Counted)), None)
     more = () if counted is None else (tally_part(game, counted, final=True),)
     await outbox.to_group(await row.chat, BallotPayload(
-        (part(texts.VOTE_CLOSED), *more), (), ballot_key(row)), game=row)
+        (part(voiced_in_window(row, game.ruleset.voice, texts.VOTE_CLOSED, row.window)),
+         *more), (), ballot_key(row)), game=row)
 
 
 def tally_part(game: Game, votes: dict[str, int], final: bool = False) -> Part:

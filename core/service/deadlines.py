@@ -60,6 +60,8 @@ class Deadlines:
         close = await Deadline.filter(game_id=row.id, window=row.window, state="pending").first()
         if close is None:  # paused (a pause voids the reminder too, so only in a race)
             return
+        if close.due_at - self.clock.now() < 1:  # fired late: nothing is left to remind of
+            return
         game = await load(row)
         key = texts.REMIND_VOTE if game.ruleset.voting_open(game) else texts.REMIND_CHOICE
         left = time_left(close.due_at, self.clock.now(), row.settings)

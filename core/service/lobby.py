@@ -92,7 +92,8 @@ class Lobby:
             roles = (row.settings or {}).get("roles")
             if roles:
                 await outbox.to_group(chat, post(
-                    texts.ROLES_CURRENT, roles=tuple(Ref("role", r) for r in roles)), game=row)
+                    *texts.ROLES_CURRENT, count=len(roles),
+                    roles=tuple(Ref("role", r) for r in roles)), game=row)
             return
         game = await self.service.games.load(row)
         deadline = await Deadline.filter(game_id=row.id, state="pending").first()
@@ -255,7 +256,8 @@ class Lobby:
             row = await self._lobby_row(chat)
             roles = (row.settings or {}).get("roles")
             await outbox.to_group(chat, post(
-                texts.ROLES_CURRENT, roles=tuple(Ref("role", r) for r in roles))
+                *texts.ROLES_CURRENT, count=len(roles),
+                roles=tuple(Ref("role", r) for r in roles))
                 if roles else post(texts.ROLES_BY_DEFAULT), game=row)
             return
         row = await self._host_lobby(chat, person, admin)
@@ -267,7 +269,8 @@ class Lobby:
         row.settings = {**row.settings, "roles": roles}
         await row.save(update_fields=["settings"])
         await outbox.to_group(chat, post(
-            texts.ROLES_CURRENT, roles=tuple(Ref("role", r) for r in roles))
+            *texts.ROLES_CURRENT, count=len(roles),
+            roles=tuple(Ref("role", r) for r in roles))
             if roles else post(texts.ROLES_BY_DEFAULT), game=row)
 
     async def _cmd_option(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:

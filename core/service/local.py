@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.engine import Game
-from core.storage.models import Chat, Deadline, GameRecord
+from core.storage.models import OPEN_DEADLINES, Chat, Deadline, GameRecord
 
 from .games import Games
 
@@ -45,8 +45,9 @@ async def window_of(game_id: int) -> int:
     return (await GameRecord.get(id=game_id)).window
 
 
-async def next_close(game_id: int) -> float | None:
-    """When the game's current window is due to close, if a deadline is pending."""
-    pending = await Deadline.filter(game_id=game_id, state="pending").order_by("due_at") \
-        .first()
-    return None if pending is None else pending.due_at
+async def next_due(game_id: int) -> float | None:
+    """When the game's next deadline or reminder is due (the demo waits for each, so that a
+    reminder tells the time that is really left)."""
+    due = await Deadline.filter(game_id=game_id, state__in=OPEN_DEADLINES) \
+        .order_by("due_at").first()
+    return None if due is None else due.due_at

@@ -9,6 +9,7 @@ from typing import Any
 
 from core.engine import Act, ActionSpec, Game
 from core.engine.messages import Ref
+from core.engine.registry import load_ruleset
 from core.engine.state import Player
 from core.engine.voice import variants_of
 from core.storage.models import GameRecord, Identity, Prompt
@@ -19,7 +20,7 @@ from .codec import encode
 from .payloads import KeyboardPayload, Part, StoredButton, part
 from .replies import Reply
 from .stored import seat_identities
-from .voiced import voiced
+from .voiced import voiced, voiced_in_window
 
 
 async def offer_keyboards(row: GameRecord, game: Game) -> None:
@@ -170,8 +171,11 @@ async def close_keyboards(row: GameRecord) -> None:
     offered = await Prompt.filter(game_id=row.id, window=row.window).order_by(
         "id").prefetch_related("identity")
     last = {entry.identity_id: entry.id for entry in offered}
+    voice = load_ruleset(row.ruleset).voice
     for entry in offered:
-        closing = (part(texts.CHOICES_CLOSED),) if last[entry.identity_id] == entry.id else ()
+        closing = (part(voiced_in_window(row, voice, texts.CHOICES_CLOSED, row.window,
+                                         entry.identity_id)),) \
+            if last[entry.identity_id] == entry.id else ()
         await outbox.to_person(entry.identity, KeyboardPayload(
             (Part.from_json(entry.payload), *closing), (), entry.message_key), game=row)
     await Prompt.filter(game_id=row.id, window=row.window).delete()

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from tortoise.exceptions import IntegrityError
 
 from core.engine import Act, MarkEarly, Say, Vote
+from core.engine.registry import load_ruleset
 from core.storage.db import database_unavailable
 from core.storage.models import (
     DUE_STATES,
@@ -46,6 +47,7 @@ from .rendering import personal_text
 from .replies import Reply
 from .stats import stats_command
 from .stored import locked_game, seat_identities
+from .voiced import voiced_in_window
 
 log = logging.getLogger(__name__)
 RETRY_PAUSE = 30.0  # seconds before a deadline that failed is tried again
@@ -97,7 +99,7 @@ class GameService:
                     try:
                         answer = await self._dispatch(incoming, person)
                         if answer is None and incoming.button:
-                            answer = Reply(texts.PROMPT_TAKEN)
+                            answer = Reply(await self._taken(incoming.button, person.id))
                         taken = True
                     except Reply as refused:
                         answer = refused
@@ -200,6 +202,16 @@ class GameService:
         if not token or len(token) > TOKEN_LENGTH:
             return None
         return await Button.get_or_none(token=token)
+
+    async def _taken(self, token: str, reader: int) -> str:
+        """The notice for a button that was taken, in the voice of its game (turned on with
+        each window, so that a player does not read the same words every night)."""
+        button = await self._button(token)
+        row = None if button is None else await GameRecord.get_or_none(id=button.game_id)
+        if button is None or row is None:
+            return texts.PROMPT_TAKEN
+        return voiced_in_window(row, load_ruleset(row.ruleset).voice, texts.PROMPT_TAKEN,
+                                button.window, reader)
 
     async def _button_game(self, token: str) -> int | None:
         button = await self._button(token)
@@ -381,7 +393,8 @@ class GameService:
             game = await self.games.load(row)
             await second_pick(row, game, seat.pid, command["action"],
                                          command["targets"][0], person)
-            return Reply(texts.PICK_SECOND)
+            return Reply(voiced_in_window(row, game.ruleset.voice, texts.PICK_SECOND,
+                                          row.window, person.id))
         else:
             await self.games.apply(row, Act(seat.pid, command["action"],
                                             tuple(command["targets"]), None,

@@ -89,6 +89,8 @@ def role_id_named(ruleset: Ruleset, text: str) -> str:
 
 
 def role_line(ruleset: Ruleset, role_id: str) -> Part:
-    """One role explained: its name, its side, what its card says."""
+    """One role explained to the group: its name, its side, what it does, in the third
+    person (the rule set's `about`) where the rule set has it, else its card."""
+    kind = "about" if role_id in ruleset.vocabulary.get("about", {}) else "card"
     return part(texts.ROLE_LINE, role=Ref("role", role_id),
-                side=Ref("side", ruleset.roles[role_id].side), card=Ref("card", role_id))
+                side=Ref("side", ruleset.roles[role_id].side), card=Ref(kind, role_id))

@@ -28,7 +28,7 @@ GROUP_HEAD = n_("This chat has finished {count} game.", "This chat has finished 
 GROUP_RULESET = n_("{ruleset}: {count} game.", "{ruleset}: {count} games.")
 GROUP_SIDE = n_("{side} won {won} of {count} game ({rate} %).",
                 "{side} won {won} of {count} games ({rate} %).")
-GROUP_ACTIVE = N_("Most active: {names}.")
+GROUP_ACTIVE = n_("Most active: {names}.", "The {count} most active: {names}.")
 
 
 async def stats_command(rest: str, chat: Chat, person: Identity) -> None:
@@ -84,5 +84,6 @@ async def group_payload(chat: Chat) -> PostPayload:
     named = [(people[i].name, n) for i, n in stats.active.most_common()
              if i in people and not people[i].ref.startswith("forgotten-")][:MOST_ACTIVE]
     if named:
-        parts.append(part(GROUP_ACTIVE, names=", ".join(f"{name} ({n})" for name, n in named)))
+        parts.append(part(*GROUP_ACTIVE, count=len(named),
+                          names=", ".join(f"{name} ({n})" for name, n in named)))
     return PostPayload(tuple(parts))

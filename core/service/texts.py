@@ -171,8 +171,9 @@ RECAP = N_("Your role and what I told you last in this game:")
 RECAP_NOTHING = N_("I have not told you anything in this game yet.")
 OPTIONS_HEAD = N_("Options of {ruleset} (change one with /option NAME VALUE before the start):")
 OPTION_LINE = N_("/option {name} — {title}: {value}. Possible: {about}")
-ROLES_CURRENT = N_("The roles to deal: {roles}. /setroles default goes back to the rules' "
-                   "deal.")
+ROLES_CURRENT = n_("The role to deal: {roles}. /setroles default goes back to the rules' "
+                   "deal.", "The {count} roles to deal: {roles}. /setroles default goes back "
+                   "to the rules' deal.")
 ROLES_BY_DEFAULT = N_("The roles are dealt by the rules for the number of players. Choose "
                       "them with /setroles role, role, …")
 STATUS_SETTINGS = N_("Changed from the defaults: {settings}.")

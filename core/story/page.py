@@ -74,12 +74,14 @@ def _bonds(story: Story, words: Words) -> str:
     lines = []
     if story.lovers:
         pairs = "; ".join(f"{words.name(a)} ♥ {words.name(b)}" for a, b in story.lovers)
-        lines.append(words.text(LOVERS, pairs=pairs))
+        lines.append(words.text_n(LOVERS, len(story.lovers), pairs=pairs))
     for office, line in story.succession.items():
         if office in LINES:
-            lines.append(words.text(LINES[office], names=" → ".join(map(words.name, line))))
+            lines.append(words.text_n(LINES[office], len(line),
+                                      names=" → ".join(map(words.name, line))))
     if story.stone_holders:
-        lines.append(words.text(STONE, names=" → ".join(map(words.name, story.stone_holders))))
+        lines.append(words.text_n(STONE, len(story.stone_holders),
+                                  names=" → ".join(map(words.name, story.stone_holders))))
     return "".join(f"<p>{e(line)}</p>" for line in lines)
 
 
@@ -104,7 +106,8 @@ def _round(story: Story, words: Words, when: When, team_chats: bool) -> str:
             parts.append(f'<ul class="ballots">{ballots}</ul>')
         else:
             parts.append(f"<p>{e(words.text(NO_VOTES))}</p>")
-        out = (words.text(BANISHED, names=words.names(vote.removed)) if vote.removed
+        out = (words.text_n(BANISHED, len(vote.removed), names=words.names(vote.removed))
+               if vote.removed
                else words.text(NOBODY_OUT))
         parts.append(f'<p class="{"out" if vote.removed else "muted"}">{e(out)}</p>')
     for day, (a, b) in story.links:
@@ -115,7 +118,7 @@ def _round(story: Story, words: Words, when: When, team_chats: bool) -> str:
     if left:
         names = ", ".join(f"{p.name} ({words.word('cause', p.fate.cause)})"
                           for p in left if p.fate)
-        parts.append(f'<p class="left">{e(words.text(LEFT_THEN, names=names))}</p>')
+        parts.append(f'<p class="left">{e(words.text_n(LEFT_THEN, len(left), names=names))}</p>')
     said = story.whispers_of(when) if team_chats else []
     if said:
         lines = "".join(f"<li><b>{e(words.name(w.sender))}</b>: {e(w.text)}</li>" for w in said)

@@ -109,7 +109,8 @@ def vote_graph(story: Story, words: Words, vote: VoteRound, width: int) -> Image
                        when=words.when(vote.when))
     draw.text((PAD, 14), fitted(draw, title, font(30, True), width - 2 * PAD), font=font(30, True),
               fill=INK)
-    out = (words.text(BANISHED, names=words.names(vote.removed)) if vote.removed
+    out = (words.text_n(BANISHED, len(vote.removed), names=words.names(vote.removed))
+           if vote.removed
            else words.text(NOBODY_OUT))
     draw.text((PAD, 54), fitted(draw, out, font(24), width - 2 * PAD), font=font(24),
               fill=OUT_RED if vote.removed else MUTED)

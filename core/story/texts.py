@@ -4,7 +4,7 @@ archive page, and the rule set's names for roles, sides, causes and actions (thr
 
 from __future__ import annotations
 
-from core.engine.messages import N_, Ref
+from core.engine.messages import N_, Ref, n_
 from core.engine.registry import load_ruleset
 from core.i18n import Renderer
 
@@ -13,25 +13,27 @@ from .model import Fate, Story, When
 DAY = N_("Day {number}")
 NIGHT = N_("Night {number}")
 TITLE = N_("{ruleset}: the story of the game")
-WINNERS = N_("Winners: {sides}.")
+WINNERS = n_("The winner: {sides}.", "The winners: {sides}.")
 DRAW = N_("Nobody won.")
 SURVIVED = N_("survived")
 FATE = N_("{cause} ({when})")
 VOTES_OF_DAY = N_("Votes of {when}")
 ELECTION = N_("The mayor's election, {when}")
 NO_VOTES = N_("Nobody voted.")
-BANISHED = N_("Out by the vote: {names}.")
+BANISHED = n_("Out by the vote: {names}.", "Out by the vote, {count} of them: {names}.")
 NOBODY_OUT = N_("Nobody left by the vote.")
 NIGHT_ACTIONS = N_("What happened at night")
 NO_ACTIONS = N_("Nobody acted.")
 ACTION_LINE = N_("{actor} ({role}): {action} {targets}")
-LEFT_THEN = N_("Left: {names}.")
-LOVERS = N_("Lovers: {pairs}.")
+LEFT_THEN = n_("Left the game: {names}.", "{count} left the game: {names}.")
+LOVERS = n_("The lovers: {pairs}.", "{count} pairs of lovers: {pairs}.")
 LINKS = N_("Links of {when}: {pairs}.")
-MAYORS = N_("The mayors, in turn: {names}.")
-FATHERS = N_("The Father and his heirs: {names}.")
-XINGS = N_("The Xing Alchemist and his successors: {names}.")
-STONE = N_("The Stone's holders, in turn: {names}.")
+MAYORS = n_("The mayor: {names}.", "The mayors, in turn: {names}.")
+FATHERS = n_("The Father: {names}.", "The Father and his heirs, in turn: {names}.")
+XINGS = n_("The Xing Alchemist: {names}.",
+           "The Xing Alchemist and his successors, in turn: {names}.")
+STONE = n_("The Philosopher's Stone was held by {names}.",
+           "The Philosopher's Stone passed from hand to hand: {names}.")
 TEAM_CHAT = N_("Team chat")
 PLAYERS = N_("Players")
 TIMELINE = N_("Who left when")
@@ -53,6 +55,10 @@ class Words:
 
     def text(self, key: str, **params: object) -> str:
         return self.renderer.text(key, params)
+
+    def text_n(self, texts: tuple[str, str], count: int, **params: object) -> str:
+        """A text with a list, agreeing with its length (`n_`'s pair; {count} is set)."""
+        return self.renderer.render_parts(*texts, count, {**params, "count": count})
 
     def word(self, kind: str, value: str) -> str:
         return self.renderer.word(Ref(kind, value))
@@ -81,5 +87,5 @@ class Words:
     def winners(self) -> str:
         if not self.story.winners:
             return self.text(DRAW)
-        return self.text(WINNERS, sides=", ".join(self.word("side", s)
-                                                    for s in self.story.winners))
+        return self.text_n(WINNERS, len(self.story.winners),
+                           sides=", ".join(self.word("side", s) for s in self.story.winners))

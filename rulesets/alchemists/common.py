@@ -49,7 +49,7 @@ CAUSE_NAMES = {
     "left": N_("left of their own accord"),
 }
 
-CHECK_NAMES = {"homunculi": N_("a homunculus"), "town": N_("a State Alchemist"),
+CHECK_NAMES = {"homunculi": N_("a homunculus"), "town": N_("on the town's side"),
                "loner": N_("a loner"), "same": N_("on the same side"),
                "different": N_("on different sides")}
 

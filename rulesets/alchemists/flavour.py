@@ -1,12 +1,13 @@
 """The game master's voice for the homunculus game: dark and terse. Each major event has
 several variants; the engine picks one with the game's seeded generator (`Game.narrate`).
 
-Parameters: {number} the night or day, {names} the dead, {name} a player, {side} his side.
+Parameters: {number} the night or day, {names} the dead ({count} of them), {name} a player,
+{side} his side.
 """
 
 from __future__ import annotations
 
-from core.engine.messages import N_
+from core.engine.messages import N_, n_
 
 NIGHT_FALLS = (
     N_("Night {number}. The city sleeps; those who act, act now."),
@@ -30,13 +31,20 @@ DAY_BEGINS = (
     N_("Day {number}. Silence is no alibi. Everyone must vote with /vote NAME; the last vote "
        "counts."),
 )
+# the night's dead, with their count (`narrate_n`): one body, or several
 MORNING_DEAD = (
-    N_("Morning. Found dead: {names}."),
-    N_("Dawn. The dead are counted: {names}."),
-    N_("The city wakes. It paid its price tonight: {names}."),
-    N_("Chalk outlines on the cobblestones at first light. Dead: {names}."),
-    N_("The night's toll: blood in the gutters, and the dead: {names}."),
-    N_("Fog over the cobbles. The night took {names}."),
+    n_("The city wakes. One body lies on the cobbles: {names}.",
+       "The city wakes. {count} bodies lie on the cobbles: {names}."),
+    n_("Dawn. One chalk outline on the pavement: {names}.",
+       "Dawn. {count} chalk outlines on the pavement: {names}."),
+    n_("The night's results: one victim, {names}.",
+       "The night's results: {count} victims, {names}."),
+    n_("Fog over the cobbles. The night took one life: {names}.",
+       "Fog over the cobbles. The night took {count} lives: {names}."),
+    n_("Morning. Found dead: {names}.", "Morning. {count} found dead: {names}."),
+    n_("Blood in the gutters at first light. The city has paid its price: {names}.",
+       "Blood in the gutters at first light. The city has paid its price, {count} lives: "
+       "{names}."),
 )
 MORNING_QUIET = (
     N_("Morning. Nobody died tonight."),

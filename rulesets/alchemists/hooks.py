@@ -26,7 +26,8 @@ class Role:
     setup (AL-SIZE): `required` exactly once, `optional` at most once, the `filler` role makes
     up the count. `canonical` is how many the canonical fifteen hold; `left_out` is the order in
     which an optional role is dropped from the default deal below 11 players (0 = never).
-    `team` names the team chat the role shares (rules §8)."""
+    `team` names the team chat the role shares (rules §8). `about` is the card told to the
+    group (/roles, /role): the role in the third person, where the card says "you"."""
 
     spec: RoleSpec
     name: str
@@ -35,6 +36,7 @@ class Role:
     canonical: int = 1
     left_out: int = 0
     team: str | None = None
+    about: str = ""
 
     @property
     def id(self) -> RoleId:

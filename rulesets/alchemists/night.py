@@ -24,6 +24,7 @@ from core.engine.state import Player
 from . import flavour
 from . import stone as stone_rules
 from .common import state_of
+from .voice import said
 
 
 class NightStep(IntEnum):
@@ -128,7 +129,7 @@ class Night:
 
     def tell_check(self, observer: PlayerId, named: PlayerId, value: str) -> None:
         self.game.learn(observer, named, value)
-        self.game.tell(ToPlayer(observer), N_("Your check: {name} is {result}."),
+        self.game.tell(ToPlayer(observer), said(self.game, "CHECK", observer),
                        name=player(named), result=Ref("check", value))
 
     def shielded(self, victim: Player, cause: str, intent: Intent | None,
@@ -223,7 +224,8 @@ def morning_post(game: Game) -> None:
     dead = [pid for pid, _ in state.night_dead]
     game.rng.shuffle(dead)
     if dead:
-        game.narrate(GROUP, flavour.MORNING_DEAD, names=tuple(player(pid) for pid in dead))
+        game.narrate_n(GROUP, flavour.MORNING_DEAD, len(dead),
+                       names=tuple(player(pid) for pid in dead))
     else:
         game.narrate(GROUP, flavour.MORNING_QUIET)
     for a, b in state.links:

@@ -55,6 +55,7 @@ from .roles import (
     LEAVE_OUT,
     OPTIONAL,
     REQUIRED,
+    ROLE_ABOUT,
     ROLE_CARDS,
     ROLE_NAMES,
     ROLE_SPECS,
@@ -91,7 +92,7 @@ class Alchemists(Ruleset):
     vocabulary: dict[str, dict[str, str]] = {  # noqa: RUF012
         "role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES, "option": options.ABOUT,
         "option_name": options.NAMES, "role_was": ROLE_IN_TEXT,
-        "card": ROLE_CARDS, "check": CHECK_NAMES, "action": ACTION_NAMES}
+        "card": ROLE_CARDS, "about": ROLE_ABOUT, "check": CHECK_NAMES, "action": ACTION_NAMES}
     pace = PACE
     summary = RULES_SUMMARY
     title = N_("Alchemists")

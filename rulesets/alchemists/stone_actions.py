@@ -49,13 +49,13 @@ STONE_ACTIONS: dict[str, ActionSpec] = {
 STONE_SPECS = tuple(STONE_ACTIONS.values())
 
 ACTION_NAMES.update({
-    "stone_check": N_("Stone: check"), "stone_kill": N_("Stone: kill"),
-    "stone_block": N_("Stone: block"), "stone_heal": N_("Stone: heal"),
-    "stone_link": N_("Stone: link"), "stone_copy": N_("Stone: copy"),
-    "stone_mirror": N_("Stone: mirror"), "stone_dome": N_("Stone: dome"),
-    "stone_vote_minus": N_("Stone: void a vote"), "stone_vote_plus": N_("Stone: double a vote"),
-    "stone_dodge": N_("Stone: dodge"), "stone_compare": N_("Stone: compare"),
-    "stone_autopsy": N_("Stone: autopsy"),
+    "stone_check": N_("Check (Stone)"), "stone_kill": N_("Kill (Stone)"),
+    "stone_block": N_("Block (Stone)"), "stone_heal": N_("Heal (Stone)"),
+    "stone_link": N_("Link (Stone)"), "stone_copy": N_("Copy (Stone)"),
+    "stone_mirror": N_("Mirror (Stone)"), "stone_dome": N_("Dome (Stone)"),
+    "stone_vote_minus": N_("Void a vote (Stone)"), "stone_vote_plus": N_("Double a vote (Stone)"),
+    "stone_dodge": N_("Dodge (Stone)"), "stone_compare": N_("Compare (Stone)"),
+    "stone_autopsy": N_("Autopsy (Stone)"),
 })
 
 

@@ -1,9 +1,12 @@
 """The homunculus game's voice for the core's prompts (core/engine/voice.py): what a
-player reads every night and day, dark and grave, three ways each."""
+player reads every night and day, dark and grave, three ways each; and `OWN`, the rule set's
+own texts told every night, varied the same way (`said`)."""
 
 from __future__ import annotations
 
+from core.engine.game import Game
 from core.engine.messages import N_
+from core.engine.voice import pick
 
 VOICE: dict[str, tuple[str, ...]] = {
     "ACTION_PROMPT": (
@@ -81,4 +84,45 @@ VOICE: dict[str, tuple[str, ...]] = {
         N_("The clock runs down: {left}. The hour will not wait for you."),
         N_("An unfinished circle is worth nothing. {left} left to choose."),
     ),
+    "PROMPT_TAKEN": (
+        N_("Noted. The ink is still wet."),
+        N_("So be it."),
+        N_("Your word is taken."),
+    ),
+    "PICK_SECOND": (
+        N_("One name is in the circle. Now the second."),
+        N_("Half of the exchange is made. Choose the other half."),
+        N_("The first is chosen. Who stands opposite?"),
+    ),
+    "CHOICES_CLOSED": (
+        N_("The circle is closed. Nothing can be changed now."),
+        N_("Time is up. What is done is done."),
+        N_("The ink has dried. This choice is sealed."),
+    ),
+    "VOTE_CLOSED": (
+        N_("The vote is closed. The city has spoken."),
+        N_("No more votes. Now the count speaks."),
+        N_("The ballot box is sealed. Now the votes are counted."),
+    ),
 }
+
+#: the rule set's own texts that a player reads night after night, three ways each
+OWN: dict[str, tuple[str, ...]] = {
+    "REQUEST": (  # to Father, for each kill request
+        N_("{name} asks for {target}'s death."),
+        N_("A kill request from {name}: {target}."),
+        N_("{name} wants {target} dead. The decision is yours."),
+    ),
+    "CHECK": (  # to whoever checks, the result
+        N_("Your check: {name} is {result}."),
+        N_("The truth about {name}: {result}."),
+        N_("What you learned tonight: {name} is {result}."),
+    ),
+}
+
+
+def said(game: Game, name: str, reader: str) -> str:
+    """The variant of an `OWN` text this reader is told tonight: another one the next night,
+    and the same on every replay (a stable hash, never the game's random generator)."""
+    phase = game.state.phase
+    return pick(OWN, name, OWN[name][0], phase.number, reader, phase.kind)

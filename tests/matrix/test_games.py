@@ -9,6 +9,9 @@ import pytest
 
 from adapters.matrix import polls
 from adapters.matrix.adapter import MatrixAdapter
+from core.engine.registry import load_ruleset
+from core.engine.voice import variants_of
+from core.service import texts
 from core.storage.models import Outbox
 from tests.secrecy import assert_no_early_secrets
 
@@ -38,8 +41,9 @@ async def test_a_whole_game_is_played_through_polls_and_private_rooms(
                               token=table.bot["access_token"])
         assert all(direct[p.user_id] == [p.dm] for p in table.players.values())
         row = await play_to_the_end(table, seed=players)
+        taken = variants_of(load_ruleset(ruleset).voice, "PROMPT_TAKEN", texts.PROMPT_TAKEN)
         noted = [p for p in table.players.values() if any(
-            e["content"].get("body") == "Your choice was noted." for e in p.from_bot(p.dm))]
+            e["content"].get("body") in taken for e in p.from_bot(p.dm))]
         assert noted  # private choices are answered in the private room
         assert row.status == "ended"
         assert not await Outbox.filter(status__in=["pending", "sending", "failed",

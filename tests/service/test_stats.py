@@ -28,10 +28,10 @@ async def test_the_groups_record_and_forget(db_url):
     assert "This chat has finished 1 game." in said
     assert "the ponies won 1 of 1 game (100 %)." in said
     assert "the changelings won 0 of 1 game (0 %)." in said
-    assert "Most active: Ann (1), Bob (1)" in said
+    assert "The 5 most active: Ann (1), Bob (1)" in said
     await forget_person("console", "Ann")
     said = "\n".join(await chat("Bob: /stats group"))
-    assert "Ann" not in said and "forgotten" not in said and "Most active: Bob (1)" in said
+    assert "Ann" not in said and "forgotten" not in said and "most active: Bob (1)" in said
     assert "This chat has finished 1 game." in said  # the game still counts
     await chat.session.stop()
 

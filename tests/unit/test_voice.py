@@ -12,12 +12,12 @@ from babel.messages.pofile import read_po
 
 from core.engine.messages import NOTED
 from core.engine.registry import load_ruleset
-from core.engine.voice import PROMPTS, pick
+from core.engine.voice import EXTRA_PROMPTS, PROMPTS, pick
 from core.service import texts
 
 RULESETS = ["changelings", "alchemists"]
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
-CORE = {name: getattr(texts, name, NOTED) for name in PROMPTS}
+CORE = {name: getattr(texts, name, NOTED) for name in (*PROMPTS, *EXTRA_PROMPTS)}
 
 
 def placeholders(text: str) -> set[str]:
@@ -25,7 +25,21 @@ def placeholders(text: str) -> set[str]:
 
 
 def test_every_voiced_prompt_is_a_core_text():
-    assert all(name == "NOTED" or hasattr(texts, name) for name in PROMPTS)
+    assert all(name == "NOTED" or hasattr(texts, name) for name in (*PROMPTS, *EXTRA_PROMPTS))
+
+
+@pytest.mark.parametrize("name", EXTRA_PROMPTS)
+def test_the_alchemists_voice_the_texts_of_every_window_three_ways(name):
+    variants = load_ruleset("alchemists").voice.get(name, ())
+    assert len(set(variants)) >= 3 and CORE[name] not in variants, name
+
+
+def test_the_alchemists_own_nightly_texts_vary_by_night():
+    from rulesets.alchemists.voice import OWN
+
+    for name, variants in OWN.items():
+        told = {pick(OWN, name, variants[0], night, "p1", "night") for night in range(1, 4)}
+        assert len(variants) >= 3 and len(told) == 3, name
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)

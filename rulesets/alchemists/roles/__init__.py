@@ -28,3 +28,4 @@ LEAVE_OUT = tuple(r.id for r in sorted((r for r in ROLES.values() if r.left_out)
 ROLE_SPECS = {r.id: r.spec for r in ROLES.values()}
 ROLE_NAMES: dict[str, str] = {r.id: r.name for r in ROLES.values()}
 ROLE_CARDS: dict[str, str] = {r.id: r.card for r in ROLES.values()}
+ROLE_ABOUT: dict[str, str] = {r.id: r.about for r in ROLES.values() if r.about}

@@ -14,6 +14,7 @@ from core.engine.state import Player, Submission
 from ..actions import KILL
 from ..common import AT_NIGHT, father
 from ..hooks import ACCEPTED, ACTION_NAMES
+from ..voice import said
 
 REQUEST = ActionSpec("request", AT_NIGHT, harmful=True)
 ACTION_NAMES["request"] = N_("Request a kill")
@@ -34,7 +35,7 @@ def forward_request(game: Game, p: Player, sub: Submission) -> bool:
     """The bot forwards a request to father with the sender's name."""
     head = father(game)
     if head is not None:
-        game.tell(ToPlayer(head.pid), N_("{name} asks for {target}'s death."),
+        game.tell(ToPlayer(head.pid), said(game, "REQUEST", head.pid),
                   name=player(p.pid), target=player(sub.targets[0]))
     return True
 

@@ -37,6 +37,7 @@ ROLE = register(Role(
     RoleSpec(RoleId("watcher"), TOWN, (WATCH,)),
     name=text("Watcher"),
     card=text("You are the Watcher. Each night you learn whether one player acted."),
+    about=text("Each night learns whether one player acted."),  # the card told to the group
     setup="optional",
     canonical=0,  # not one of the source's canonical fifteen
 ))

@@ -14,6 +14,7 @@ ROLE = register(Role(
     name=N_("State Alchemist"),
     card=N_("You are a State Alchemist. You have no night action. Find the homunculi "
             "and vote them out."),
+    about=N_("Has no night action; hunts the homunculi by word and vote."),
     setup="filler",
     canonical=4,
 ))

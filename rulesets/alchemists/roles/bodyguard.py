@@ -23,6 +23,7 @@ ROLE = register(Role(
     RoleSpec(RoleId("bodyguard"), TOWN),
     name=N_("Xing Bodyguard"),
     card=N_("You are the Xing Bodyguard. If the Xing Alchemist falls, you take his place."),
+    about=N_("Takes the Xing Alchemist's place if he falls."),
     setup="optional",
     team=GUARD.key,
 ))

@@ -21,6 +21,8 @@ ROLE = register(Role(
     name=N_("Crimson Alchemist"),
     card=N_("You are the Crimson Alchemist. You stand alone. Each night you search for "
             "the Ishvalan; find him and he dies. If the town executes you, you explode."),
+    about=N_("Stands alone. Each night searches for the Ishvalan; if found, the Ishvalan dies. "
+             "Explodes if the town executes him."),
     setup="optional",
 ))
 ROLE_ACTS["crimson", "search"] = NightStep.CRIMSON_SEARCH

@@ -18,6 +18,7 @@ ROLE = register(Role(
     name=N_("Crystal Alchemist"),
     card=N_("You are the Crystal Alchemist. Each night you heal one player, yourself "
             "included, against the night's kills."),
+    about=N_("Each night heals one player, possibly himself, against the night's kills."),
     setup="required",
 ))
 ROLE_ACTS["crystal", "heal"] = NightStep.CRYSTAL_HEAL

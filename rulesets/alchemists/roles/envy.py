@@ -22,6 +22,8 @@ ROLE = register(Role(
     name=N_("Envy"),
     card=N_("You are Envy, a homunculus. Each night you may copy another player's ability "
             "and use it on a target of your choice. Send your kill requests to Father."),
+    about=N_("A homunculus. Each night may copy another player's ability and use it on any target; "
+             "sends kill requests to Father."),
     setup="optional",
     left_out=2,
 ))

@@ -29,6 +29,8 @@ ROLE = register(Role(
     name=N_("Father"),
     card=N_("You are Father. Each night the homunculi bring you their requests; choose "
             "whose request is carried out, or name the victim yourself."),
+    about=N_("Leads the homunculi. Each night they bring him their kill requests; he chooses whose "
+             "request is carried out, or names the victim himself."),
     setup="required",
 ))
 # Pride become father keeps his search (AL-FATHER).

@@ -24,6 +24,8 @@ ROLE = register(Role(
     name=N_("Greed"),
     card=N_("You are Greed, a rebel homunculus. No night death touches you but Father's "
             "own hand. Each night you search for the Xing Alchemist to absorb him."),
+    about=N_("A rebel homunculus. No night death touches him but Father's own hand. Each night "
+             "searches for the Xing Alchemist to absorb him."),
     setup="optional",
 ))
 ROLE_ACTS["greed", "search"] = NightStep.GREED_SEARCH

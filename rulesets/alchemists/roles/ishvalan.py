@@ -17,6 +17,7 @@ ROLE = register(Role(
     RoleSpec(RoleId("ishvalan"), ISHVALAN, (actions.KILL,)),
     name=N_("Ishvalan"),
     card=N_("You are the Ishvalan. You stand alone. Each night you kill one player."),
+    about=N_("Stands alone. Each night kills one player."),
     setup="required",
 ))
 ROLE_ACTS["ishvalan", "kill"] = NightStep.ISHVALAN_KILL

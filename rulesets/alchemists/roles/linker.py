@@ -19,6 +19,7 @@ ROLE = register(Role(
     name=N_("Life-Linking Alchemist"),
     card=N_("You are the Life-Linking Alchemist. Each night you link two players: the "
             "next day they cannot vote against each other."),
+    about=N_("Each night links two players: the next day they cannot vote against each other."),
     setup="optional",
     left_out=1,
 ))

@@ -21,6 +21,8 @@ ROLE = register(Role(
     name=N_("Lust"),
     card=N_("You are Lust, a homunculus. Each night you may block one player's action. "
             "Send your kill requests to Father."),
+    about=N_("A homunculus. Each night may block one player's action; sends kill requests to "
+             "Father."),
     setup="optional",
 ))
 OWN_ACTIONS["lust"] = leaderless_or_own(ROLE.spec)

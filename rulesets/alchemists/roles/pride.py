@@ -48,6 +48,9 @@ ROLE = register(Role(
     card=N_("You are Pride, a homunculus. Each night you search for the Crimson Alchemist; "
             "find him and you absorb him, and whoever you name will fall with you. You "
             "take Father's place if he dies."),
+    about=N_("A homunculus. Each night searches for the Crimson Alchemist; if Pride finds him, "
+             "Pride absorbs him, and whoever Pride then names falls with Pride. Takes Father's "
+             "place if Father dies."),
     setup="optional",
 ))
 OWN_ACTIONS["pride"] = leaderless_or_own(ROLE.spec)

@@ -18,6 +18,7 @@ ROLE = register(Role(
     name=N_("Xing Alchemist"),
     card=N_("You are the Xing Alchemist. Each night you check one player: homunculus, town "
             "or loner."),
+    about=N_("Each night checks one player: homunculus, town or loner."),
     setup="required",
     team="guard",
 ))
