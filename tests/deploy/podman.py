@@ -28,7 +28,9 @@ CA_BUNDLE = Path(os.environ.get("SSL_CERT_FILE", "/etc/ssl/certs/ca-certificates
 
 
 def missing_tools() -> list[str]:
-    return [tool for tool in TOOLS if shutil.which(tool) is None]
+    """runc and mmdebstrap live in /usr/sbin and /usr/bin, which a user's PATH may lack."""
+    path = os.pathsep.join((os.environ.get("PATH", ""), "/usr/sbin", "/usr/bin"))
+    return [tool for tool in TOOLS if shutil.which(tool, path=path) is None]
 
 
 def cache_dir() -> Path:
