@@ -17,14 +17,20 @@ from tests.telegram.fake_botapi import FakeBotAPI, FakeGroup, FakeUser, MessageV
 from tests.telegram.harness import NAMES, start_payload
 
 SKIPPED = ("Withdraw my vote", "Pass", "My vote is early")
-#: Seconds without a new phase, with nothing left to press, after which the test stops waiting
-#: for the window's own deadline (minutes in the quick pace) and makes it due (see `stalled`).
+#: Never pressed: an exchange in night 1 of a six-player game makes three changelings against
+#: three ponies, and the changelings win at dawn, before day 2 (the earlier version of this test
+#: chose at random and so failed about one run in five, waiting for a day that never came).
+NEVER = ("Exchange",)
+#: Seconds with no new phase and nothing left to press: the window waits for somebody the test
+#: does not play (its deadline is minutes away in the quick pace), so fail now and say where.
 STALL = 20.0
+FIRST_PHASE = "day 1 election"  # begun by the start, whose events are no log entry
 
 
 def choices(message: MessageView, voter: str) -> list[dict[str, Any]]:
     return [b for row in message.buttons for b in row if "callback_data" in b
-            and b["text"] not in SKIPPED and b["text"] != voter]
+            and b["text"] not in SKIPPED and b["text"] != voter
+            and not b["text"].startswith(NEVER)]
 
 
 @dataclass
@@ -38,6 +44,7 @@ class Table:
     phases: list[list[Any]] = field(default_factory=list)
     seen: dict[str, float] = field(default_factory=dict)  # phase → when the test first saw it
     began: float = 0.0
+    status: str | None = None  # the game's, from its row
 
     async def sign_up(self, players: int) -> None:
         """Privacy mode off, a supergroup with the bot as admin; no random lovers, so nobody
@@ -61,34 +68,40 @@ class Table:
         await host.send("/startgame", chat=group)
         self.began = time.monotonic()
 
-    async def log(self) -> list[list[Any]]:
-        """The game's events so far, in order (`[kind, fields]` each)."""
+    async def log(self) -> tuple[str | None, list[list[Any]]]:
+        """The game's status and its events so far, in order (`[kind, fields]` each)."""
         conn = await asyncpg.connect(self.database)
         try:
+            status = await conn.fetchval("SELECT status FROM game ORDER BY id DESC LIMIT 1")
             rows = await conn.fetch("SELECT events FROM log_entry ORDER BY game_id, seq")
         finally:
             await conn.close()
-        return [event for row in rows for event in json.loads(row["events"])]
+        return status, [event for row in rows for event in json.loads(row["events"])]
 
     async def follow(self) -> str:
-        """Note each new phase and how the one before it closed; returns the current one."""
-        events = await self.log()
-        seen = [e for e in events if e[0] in ("phase", "closed", "closed_early")]
-        self.phases = []
-        for kind, fields in seen:
+        """Note each new phase and how it closed; returns the current one (or the game's
+        status when it is not running)."""
+        status, events = await self.log()
+        self.status = status
+        if status is None or status == "lobby":
+            return status or "sign-up"
+        phases: dict[str, str] = {FIRST_PHASE: "open"}
+        for kind, fields in events:
             if kind == "phase":
-                self.phases.append([None, fields["phase"], "open"])
-            elif self.phases:
-                self.phases[-1][2] = "early" if kind == "closed_early" else "deadline"
-        for entry in self.phases:
-            entry[0] = self.seen.setdefault(entry[1], time.monotonic() - self.began)
-        return self.phases[-1][1] if self.phases else "sign-up"
+                phases[fields["phase"]] = "open"
+            elif kind in ("closed", "closed_early"):
+                phases[fields["phase"]] = "early" if kind == "closed_early" else "deadline"
+        now = time.monotonic() - self.began
+        self.phases = [[self.seen.setdefault(phase, now), phase, how]
+                       for phase, how in phases.items()]
+        return next(reversed(phases)) if status == "running" else status
 
     async def play_round(self) -> bool:
         """Everybody presses what the group and his own private chat offer, once per keyboard
         (an edited message with new buttons is a new keyboard: a two-step choice): the host
         votes for the next player, everybody else for the host, so the election has a clear
-        winner; any other keyboard gets its first choice. Returns whether anybody pressed."""
+        winner; any other keyboard gets its first choice (changelings abduct, never exchange:
+        see NEVER). Returns whether anybody pressed."""
         assert self.group is not None
         acted = False
         ballots = [m for m in self.api.messages(self.group) if choices(m, "")][-1:]
@@ -113,6 +126,10 @@ class Table:
         quiet_since = time.monotonic()
         current = await self.follow()
         while not current.startswith(phase):
+            if self.status not in (None, "lobby", "running"):
+                _, events = await self.log()
+                raise AssertionError(f"the game {current} before {phase}: {self.progress()}; "
+                                     f"its last events: {events[-8:]}")
             if time.monotonic() > ends:
                 raise TimeoutError(f"no {phase} within {timeout} s: {self.progress()}\n"
                                    f"{self.api.describe()}")
@@ -128,5 +145,6 @@ class Table:
                                    f"{self.progress()}\n{self.api.describe()}")
 
     def progress(self) -> str:
-        return ", ".join(f"{phase} at {at:.1f} s (closed: {how})"
+        """Each phase, when the test first saw it (seconds after /startgame), how it closed."""
+        return ", ".join(f"{phase} seen at {at:.1f} s (closed: {how})"
                          for at, phase, how in self.phases)
