@@ -47,24 +47,30 @@ format = "json"
         try:
             checks = await wait_healthy(f"http://127.0.0.1:{port}/healthz", timeout=60)
             assert checks["ok"] is True and checks["adapters"] == {"telegram": True}
+            healthy = time.monotonic()
             assert await asyncio.to_thread(container.healthcheck) == 0  # the image's own check
             table = Table(api, database)
             await table.sign_up(players=6)
             await table.play_to("day 2", timeout=120)
-            async with aiohttp.ClientSession() as http, \
-                    http.get(f"http://127.0.0.1:{port}/metrics") as response:
-                metrics = await response.text()
+            played = time.monotonic()
+            async with aiohttp.ClientSession() as http:
+                async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
+                    assert response.status == 200, await response.text()
+                async with http.get(f"http://127.0.0.1:{port}/metrics") as response:
+                    metrics = await response.text()
             assert "nightfall_active_games 1.0" in metrics
             applied = next(line for line in metrics.splitlines()
                            if line.startswith("nightfall_commands_applied_total "))
-            assert float(applied.split()[1]) >= 10
-            print(f"\ngame to day 2 in the container: {time.monotonic() - started:.1f} s; "
-                  f"{table.progress()}")
+            assert float(applied.split()[1]) >= 10  # the votes and night actions
         except BaseException:
             print("the container's log:\n" + container.logs()[-20000:])
             raise
+        stopping = time.monotonic()
         code = await asyncio.to_thread(container.stop)
         output = container.logs()
+        print(f"\ncontainer: healthy after {healthy - started:.1f} s, game to day 2 in "
+              f"{played - table.began:.1f} s ({table.progress()}), stopped in "
+              f"{time.monotonic() - stopping:.1f} s")
         assert code == 0, output[-4000:]
     finally:
         container.remove()
