@@ -18,8 +18,9 @@ from tests.telegram.harness import NAMES, start_payload
 
 SKIPPED = ("Withdraw my vote", "Pass", "My vote is early")
 #: Never pressed: an exchange in night 1 of a six-player game makes three changelings against
-#: three ponies, and the changelings win at dawn, before day 2 (the earlier version of this test
-#: chose at random and so failed about one run in five, waiting for a day that never came).
+#: three ponies, and the changelings win at dawn, before day 2. Choosing at random, as
+#: tests/telegram/harness.play_round does, ended 4 of 12 games so: a wait for a day that never
+#: comes (the flake of this test's first version, which timed out after ~200 s, 1 run in 5).
 NEVER = ("Exchange",)
 #: Seconds with no new phase and nothing left to press: the window waits for somebody the test
 #: does not play (its deadline is minutes away in the quick pace), so fail now and say where.
