@@ -1,6 +1,6 @@
 """The deployment files stay true to the code: the example configuration is valid and
 documents every key, the container files refer to what exists, the lock pins every runtime
-dependency. (No container engine runs on the test machines, so the image is not built here.)"""
+dependency. (tests/deploy/ builds the image and runs it; these checks hold without podman.)"""
 
 from __future__ import annotations
 
@@ -87,7 +87,31 @@ def test_the_dockerfile_copies_what_exists_and_runs_unprivileged():
         assert (ROOT / source).exists(), source
     users = re.findall(r"^USER (\S+)", text, re.M)
     assert users and users[-1] not in ("root", "0")
-    assert "HEALTHCHECK" in text
+    [healthcheck] = re.findall(r"^HEALTHCHECK (?:.*\\\n)*.*$", text, re.M)
+    assert "NIGHTFALL_HTTP__PORT" in healthcheck  # the port the bot listens on, not 9464 alone
+
+
+def test_the_dockerfile_keeps_a_public_base_and_the_ca_secret_optional():
+    """Hosts build on the public base; a machine without a registry passes BASE. The CA bundle
+    is a secret (never a layer), and a build without it must not point pip at a missing file."""
+    text = (DEPLOY / "Dockerfile").read_text(encoding="utf-8")
+    assert re.search(r"^ARG BASE=python:3\.11-slim$", text, re.M)
+    stages = re.findall(r"^FROM (\S+)(?: AS (\w+))?", text, re.M)
+    assert [name for _, name in stages] == ["build", "venv", "runtime"]
+    assert all(base == "${BASE}" for base, _ in stages)
+    assert "COPY --from=venv /opt/nightfall /opt/nightfall" in text
+    pip_steps = re.findall(r"^RUN --mount=type=secret,id=ca \\\n(.*)", text, re.M)
+    assert pip_steps and all(
+        "if [ -f /run/secrets/ca ]; then export PIP_CERT=/run/secrets/ca; fi" in step
+        for step in pip_steps)
+    assert "PIP_CERT=/run/secrets/ca pip" not in text  # unguarded: breaks a build without it
+
+
+def test_the_build_context_leaves_local_state_out():
+    ignored = (ROOT / ".dockerignore").read_text(encoding="utf-8").split()
+    for entry in (".git", ".venv", "**/__pycache__", ".pytest_cache", ".mypy_cache",
+                  ".ruff_cache", "tests"):
+        assert entry in ignored, entry
 
 
 def test_the_lock_pins_every_runtime_dependency():
