@@ -42,8 +42,10 @@ class Ballots:
         """A new ballot: the room's previous polls end (if their closing version never
         came), the new polls start, then the text message. Every event has a transaction id
         of its own, derived from the message's, so a retry after a partial send posts each
-        once. Returns what later versions need (the "ref")."""
-        await self.end_open(room_id)
+        once. Returns what later versions need (the "ref"). Posted again under the same
+        transaction id (a kill came before its ref was kept), its own polls stay open: the
+        homeserver answers with the same events."""
+        await self.end_open(room_id, unless=txn)
         buttons = message.options
         parts = polls.split(len(buttons))
         ids = []
@@ -69,7 +71,7 @@ class Ballots:
             content.with_options(message.text, [b.label for b in buttons]), msgtype, mentions),
             f"{txn}-text")
         await keep_keyboard(status, room_id, False, buttons)
-        await store.save({"polls": ids, "text": message.text}, "openpoll", room_id)
+        await store.save({"polls": ids, "text": message.text, "txn": txn}, "openpoll", room_id)
         return {"kind": "poll", "event_id": ids[0], "polls": ids, "status": status,
                 "msgtype": msgtype}
 
@@ -94,11 +96,14 @@ class Ballots:
         status = await self.send(room_id, "m.room.message", content.message(text), txn)
         return {**ref, "status": status}
 
-    async def end_open(self, room_id: str) -> None:
-        """End the room's open polls, with the newest text they had."""
+    async def end_open(self, room_id: str, unless: str | None = None) -> None:
+        """End the room's open polls, with the newest text they had (unless they are the
+        ballot posted under the transaction id `unless`)."""
         open_polls = await store.load("openpoll", room_id)
         if isinstance(open_polls, str):  # as an older version stored it: one poll, no text
             open_polls = {"polls": [open_polls], "text": ""}
+        if open_polls and unless is not None and open_polls.get("txn") == unless:
+            return
         for poll_id in (open_polls or {}).get("polls", []):
             await self.end(room_id, str(poll_id), str(open_polls.get("text", "")))
 

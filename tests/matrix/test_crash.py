@@ -40,10 +40,13 @@ from typing import Any
 
 from nio import RoomCreateResponse, RoomPreset, RoomSendResponse
 
+from adapters.matrix import store
 from adapters.matrix.incoming import KEYCAPS
 from adapters.matrix.polls import answers as poll_answers
+from core.storage.models import Outbox
 from tests.telegram.test_run import free_port, wait_healthy
 
+from . import harness
 from .harness import NAMES, NOT_CHOSEN, Player, open_polls, options
 from .synapse import Synapse
 
@@ -392,3 +395,43 @@ async def test_sigkill_at_random_points_loses_nothing_and_repeats_nothing(
             twice = [a for a, b in itertools.pairwise(shown) if a == b]  # a repeat comes next
             assert not twice, (player.name, room_id, twice)
     assert room.bot.kills.total() >= min(KILLS, 12)
+
+
+async def test_a_message_caught_by_a_kill_before_its_id_was_kept_is_edited_not_posted_again(
+        synapse, register, clients, tmp_path, monkeypatch):
+    """The narrow moment a random kill rarely hits, held open: the sign-up message is posted
+    but the bot stops dead before it keeps the event's id (the row stays "sending"); the
+    players join meanwhile, so when the bot is back a newer version of the message waits and
+    supersedes the caught row. That version must edit the posted message: posted under a
+    transaction id of its own, it would stand in the room twice."""
+    table = await harness.open_table(synapse, register, clients,
+                                     f"sqlite://{tmp_path / 'mx.db'}", 4)
+    original, frozen = store.save, asyncio.Event()
+
+    async def dies_before_keeping_the_id(value: Any, kind: str, *parts: str) -> None:
+        if kind == "ref" and not frozen.is_set():
+            frozen.set()
+            await asyncio.Event().wait()  # never: the process is as good as dead here
+        await original(value, kind, *parts)
+
+    try:
+        monkeypatch.setattr(store, "save", dies_before_keeping_the_id)
+        await table.host.say(table.room, "!newgame changelings")
+        await asyncio.wait_for(frozen.wait(), 30)
+        for player in list(table.players.values())[1:]:
+            await player.say(table.room, "!join")
+        waited = time.monotonic() + 30  # the joins are applied; their versions wait
+        while not all(table.adapter.has_seen(e) for e in table.sent):
+            assert time.monotonic() < waited
+            await asyncio.sleep(0.05)
+        assert await Outbox.filter(status="sending").count() == 1
+        await table.stop()
+        monkeypatch.setattr(store, "save", original)
+        await table.start()
+        await table.settle()
+        signups = [e for e in table.host.from_bot(table.room) if any(
+            label == "Join" for _, label in options(e)) and "m.new_content" not in e["content"]]
+        assert len(signups) == 1  # one sign-up message, edited in place
+        assert "Dot" in harness.event_texts(harness.signup_message(table))[-1]
+    finally:
+        await table.stop()
