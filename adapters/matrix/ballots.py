@@ -23,6 +23,13 @@ SendEvent = Callable[[str, str, dict[str, Any], str | None], Awaitable[str]]
 MAX_ANSWER_ID = 32  # longer button tokens get short poll answer ids, mapped back on answer
 
 
+def pending(txn: str) -> str:
+    """Where what an event will mean is kept before it is posted (under its transaction id):
+    a kill between the post and keeping it under the event id would otherwise drop the
+    reactions and answers given to the event before the bot is back (see receive.py)."""
+    return f"txn-{txn}"
+
+
 async def keep_keyboard(event_id: str, room_id: str, private: bool,
                         buttons: Sequence[ButtonOut]) -> None:
     """Remember what each number of an event's options presses (for numbers, labels and
@@ -60,13 +67,17 @@ class Ballots:
                 shown.append((answer_id, button.label))
             question = message.text if len(parts) == 1 \
                 else f"{message.text} ({part + 1}/{len(parts)})"
+            poll_txn = txn if part == 0 else f"{txn}-{part}"
+            poll = {"room": room_id, "answers": answers, "ended": False}
+            await store.save(poll, "poll", pending(poll_txn))
+            await keep_keyboard(pending(poll_txn), room_id, False, chunk)
             poll_id = await self.send(room_id, polls.START, polls.start(question, shown),
-                                      txn if part == 0 else f"{txn}-{part}")
-            await store.save({"room": room_id, "answers": answers, "ended": False}, "poll",
-                             poll_id)
+                                      poll_txn)
+            await store.save(poll, "poll", poll_id)
             await keep_keyboard(poll_id, room_id, False, chunk)
             ids.append(poll_id)
         msgtype, mentions = loud
+        await keep_keyboard(pending(f"{txn}-text"), room_id, False, buttons)
         status = await self.send(room_id, "m.room.message", content.message(
             content.with_options(message.text, [b.label for b in buttons]), msgtype, mentions),
             f"{txn}-text")

@@ -33,7 +33,7 @@ from core.service.ports import (
 )
 
 from . import content, pictures, store
-from .ballots import Ballots, keep_keyboard
+from .ballots import Ballots, keep_keyboard, pending
 from .crypto import CRYPTO_ERRORS
 from .errors import NETWORK_ERRORS, Failed, network, translate
 
@@ -113,6 +113,9 @@ class Sender:
         loud = await self._loudness(room_id, message)
         first, earlier = (txn, False) if not message.replace else \
             await self.first_post(room_id, message.replace, "text", message.outbox_id)
+        if isinstance(message, Keyboard) and buttons:
+            await keep_keyboard(pending(first), room_id, isinstance(message.to, Reader),
+                                buttons)
         event_id = await self.send_event(room_id, "m.room.message",
                                          content.message(text, *loud), first)
         if isinstance(message, Keyboard) and buttons:

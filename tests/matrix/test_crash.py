@@ -43,7 +43,7 @@ from nio import RoomCreateResponse, RoomPreset, RoomSendResponse
 from adapters.matrix import store
 from adapters.matrix.incoming import KEYCAPS
 from adapters.matrix.polls import answers as poll_answers
-from core.storage.models import Outbox
+from core.storage.models import Outbox, ProcessedUpdate
 from tests.telegram.test_run import free_port, wait_healthy
 
 from . import harness
@@ -433,5 +433,47 @@ async def test_a_message_caught_by_a_kill_before_its_id_was_kept_is_edited_not_p
             label == "Join" for _, label in options(e)) and "m.new_content" not in e["content"]]
         assert len(signups) == 1  # one sign-up message, edited in place
         assert "Dot" in harness.event_texts(harness.signup_message(table))[-1]
+    finally:
+        await table.stop()
+
+
+async def test_a_press_on_a_keyboard_caught_by_a_kill_before_it_was_kept_counts(
+        synapse, register, clients, tmp_path, monkeypatch):
+    """The same moment for what a message's options press: the sign-up message is posted,
+    the bot stops dead before it keeps its buttons under the event id, and a player presses
+    Join with a keycap on it meanwhile. The press counts (the buttons were kept under the
+    transaction id before the post, and the event shows the bot its transaction id)."""
+    table = await harness.open_table(synapse, register, clients,
+                                     f"sqlite://{tmp_path / 'mx.db'}", 3)
+    original, frozen = store.save, asyncio.Event()
+
+    async def dies_before_keeping_the_buttons(value: Any, kind: str, *parts: str) -> None:
+        if kind == "kb" and not parts[0].startswith("txn-") and not frozen.is_set():
+            frozen.set()
+            await asyncio.Event().wait()  # never: the process is as good as dead here
+        await original(value, kind, *parts)
+
+    try:
+        monkeypatch.setattr(store, "save", dies_before_keeping_the_buttons)
+        await table.host.say(table.room, "!newgame changelings")
+        await asyncio.wait_for(frozen.wait(), 30)
+        bob = table.players["Bob"]
+        waited = time.monotonic() + 30
+        while not any(options(e) for e in bob.from_bot(table.room)):
+            assert time.monotonic() < waited
+            await bob.sync()
+        signup = next(e for e in bob.from_bot(table.room) if options(e))
+        join = next(n for n, label in options(signup) if label == "Join")
+        pressed = await bob.react(table.room, signup["event_id"], KEYCAPS[join - 1])
+        waited = time.monotonic() + 30
+        while not table.adapter.has_seen(pressed):
+            assert time.monotonic() < waited
+            await asyncio.sleep(0.05)
+        await table.stop()
+        monkeypatch.setattr(store, "save", original)
+        await table.start()
+        await table.settle()
+        assert await ProcessedUpdate.filter(update_id=pressed).exists()
+        assert "Bob" in harness.event_texts(harness.signup_message(table))[-1]
     finally:
         await table.stop()
