@@ -129,6 +129,7 @@ class MatrixAdapter:
                 if self.client.olm else None
             if self.crypto is not None:
                 await self.crypto.upload_keys()
+                self.crypto.restore(await store.load("held", self.user_id) or [])
             await self.syncer.load()
             await self.rooms.load()
             await self.teams.load()

@@ -19,6 +19,10 @@ event that stays undecryptable is therefore not dropped quietly: its room key is
 (nio's `request_room_key`, which asks the bot's own other devices, the only ones nio accepts
 forwarded keys from), and after `wait` seconds it is given up and its sender named to the
 adapter, which tells him, and his group, that the bot cannot read him.
+
+The events waiting for their keys outlive a restart or a kill: the sync token moves on past
+them, so the syncer stores them with it (`kept`, `restore`). At most `HOLD_PER_SENDER` wait
+per sender (whoever floods the bot with undecryptable events pushes out only his own).
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ log = logging.getLogger(__name__)
 # what nio raises (instead of returning an error response) when it cannot encrypt a send
 CRYPTO_ERRORS = (LocalProtocolError, EncryptionError, OlmTrustError)
 HOLD_MAX = 1000
+HOLD_PER_SENDER = 50  # a minute of commands from one person, more than anyone sends
 
 
 def open_store(path: str) -> None:
@@ -69,8 +74,10 @@ class Crypto:
         self.client = client
         self.wait = wait  # how long an undecryptable event waits for its room key
         self.upload_refused: str | None = None
+        # event id -> (room, event, since when it waits: wall clock, as it is stored)
         self._held: OrderedDict[str, tuple[str, dict[str, Any], float]] = OrderedDict()
         self._to_request: list[MegolmEvent] = []
+        self.changed = False  # held events came or went since they were last kept
 
     @property
     def held(self) -> int:
@@ -141,19 +148,37 @@ class Crypto:
             await self.query_keys()
 
     # ------------------------------------------------------------------ late room keys
-    def hold(self, room_id: str, event: dict[str, Any]) -> None:
+    def hold(self, room_id: str, event: dict[str, Any], since: float | None = None) -> None:
         """An event nio could not decrypt: its room key may still come (a later to-device
         message), so it waits, for a while."""
         event_id = str(event.get("event_id"))
-        if event_id not in self._held:
-            self._held[event_id] = (room_id, event, time.monotonic())
-            megolm = MegolmEvent.from_dict(event)
-            if isinstance(megolm, MegolmEvent):
-                megolm.room_id = room_id
-                self._to_request.append(megolm)
+        if event_id in self._held:
+            return
+        self._held[event_id] = (room_id, event, time.time() if since is None else since)
+        self.changed = True
+        megolm = MegolmEvent.from_dict(event)
+        if isinstance(megolm, MegolmEvent):
+            megolm.room_id = room_id
+            self._to_request.append(megolm)
+        sender = event.get("sender")
+        his = [key for key, (_, held, _) in self._held.items() if held.get("sender") == sender]
+        for dropped in his[:max(0, len(his) - HOLD_PER_SENDER)]:
+            del self._held[dropped]
+            log.warning("matrix: encrypted event %s from %s dropped undecrypted (too many "
+                        "wait)", dropped, sender)
         while len(self._held) > HOLD_MAX:
             dropped, _ = self._held.popitem(last=False)
             log.warning("matrix: encrypted event %s dropped undecrypted", dropped)
+
+    def kept(self) -> list[list[Any]]:
+        """The held events as the store keeps them: [room, event, since]."""
+        return [[room_id, event, since] for room_id, event, since in self._held.values()]
+
+    def restore(self, kept: list[list[Any]]) -> None:
+        """The held events of the last run (their key is asked for again)."""
+        for room_id, event, since in kept:
+            self.hold(str(room_id), dict(event), float(since))
+        self.changed = False
 
     def release(self) -> tuple[list[tuple[str, dict[str, Any]]],
                                list[tuple[str, dict[str, Any]]]]:
@@ -161,17 +186,19 @@ class Crypto:
         first; and those given up after waiting too long, as (room, encrypted event JSON)."""
         ready: list[tuple[str, dict[str, Any]]] = []
         given_up: list[tuple[str, dict[str, Any]]] = []
-        now = time.monotonic()
+        now = time.time()
         for event_id, (room_id, source, since) in list(self._held.items()):
             decrypted = self._decrypt(room_id, source)
             if decrypted is not None:
                 ready.append((room_id, decrypted))
                 del self._held[event_id]
+                self.changed = True
             elif now - since > self.wait:
                 log.warning("matrix: no room key for %s from %s in %s; not read", event_id,
                             source.get("sender"), room_id)
                 given_up.append((room_id, source))
                 del self._held[event_id]
+                self.changed = True
         return ready, given_up
 
     def _decrypt(self, room_id: str, source: dict[str, Any]) -> dict[str, Any] | None:
