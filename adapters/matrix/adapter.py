@@ -222,7 +222,8 @@ class MatrixAdapter:
         await self.sender.send_picture(picture)
 
     async def can_resend(self, chat_ref: str, replace: str | None) -> bool:
-        """Every send carries its outbox row's transaction id: the homeserver drops a repeat."""
+        """Every send carries a stable transaction id (its outbox row's; a first post its
+        message's, see send.py): the homeserver drops a repeat."""
         return True
 
     async def team(self, order: TeamRoom) -> None:
