@@ -134,6 +134,7 @@ class MatrixAdapter:
                 if self.client.olm else None
             if self.crypto is not None:
                 await self.crypto.upload_keys()
+                self.crypto.restore(await store.load("held", self.user_id) or [])
             await self.syncer.load()
             await self.rooms.load()
             await self.teams.load()
@@ -226,7 +227,8 @@ class MatrixAdapter:
         await self.sender.send_picture(picture)
 
     async def can_resend(self, chat_ref: str, replace: str | None) -> bool:
-        """Every send carries its outbox row's transaction id: the homeserver drops a repeat."""
+        """Every send carries a stable transaction id (its outbox row's; a first post its
+        message's, see send.py): the homeserver drops a repeat."""
         return True
 
     async def team(self, order: TeamRoom) -> None:

@@ -23,6 +23,13 @@ SendEvent = Callable[[str, str, dict[str, Any], str | None], Awaitable[str]]
 MAX_ANSWER_ID = 32  # longer button tokens get short poll answer ids, mapped back on answer
 
 
+def pending(txn: str) -> str:
+    """Where what an event will mean is kept before it is posted (under its transaction id):
+    a kill between the post and keeping it under the event id would otherwise drop the
+    reactions and answers given to the event before the bot is back (see receive.py)."""
+    return f"txn-{txn}"
+
+
 async def keep_keyboard(event_id: str, room_id: str, private: bool,
                         buttons: Sequence[ButtonOut]) -> None:
     """Remember what each number of an event's options presses (for numbers, labels and
@@ -42,8 +49,10 @@ class Ballots:
         """A new ballot: the room's previous polls end (if their closing version never
         came), the new polls start, then the text message. Every event has a transaction id
         of its own, derived from the message's, so a retry after a partial send posts each
-        once. Returns what later versions need (the "ref")."""
-        await self.end_open(room_id)
+        once. Returns what later versions need (the "ref"). Posted again under the same
+        transaction id (a kill came before its ref was kept), its own polls stay open: the
+        homeserver answers with the same events."""
+        await self.end_open(room_id, unless=txn)
         buttons = message.options
         parts = polls.split(len(buttons))
         ids = []
@@ -58,18 +67,22 @@ class Ballots:
                 shown.append((answer_id, button.label))
             question = message.text if len(parts) == 1 \
                 else f"{message.text} ({part + 1}/{len(parts)})"
+            poll_txn = txn if part == 0 else f"{txn}-{part}"
+            poll = {"room": room_id, "answers": answers, "ended": False}
+            await store.save(poll, "poll", pending(poll_txn))
+            await keep_keyboard(pending(poll_txn), room_id, False, chunk)
             poll_id = await self.send(room_id, polls.START, polls.start(question, shown),
-                                      txn if part == 0 else f"{txn}-{part}")
-            await store.save({"room": room_id, "answers": answers, "ended": False}, "poll",
-                             poll_id)
+                                      poll_txn)
+            await store.save(poll, "poll", poll_id)
             await keep_keyboard(poll_id, room_id, False, chunk)
             ids.append(poll_id)
         msgtype, mentions = loud
+        await keep_keyboard(pending(f"{txn}-text"), room_id, False, buttons)
         status = await self.send(room_id, "m.room.message", content.message(
             content.with_options(message.text, [b.label for b in buttons]), msgtype, mentions),
             f"{txn}-text")
         await keep_keyboard(status, room_id, False, buttons)
-        await store.save({"polls": ids, "text": message.text}, "openpoll", room_id)
+        await store.save({"polls": ids, "text": message.text, "txn": txn}, "openpoll", room_id)
         return {"kind": "poll", "event_id": ids[0], "polls": ids, "status": status,
                 "msgtype": msgtype}
 
@@ -94,11 +107,14 @@ class Ballots:
         status = await self.send(room_id, "m.room.message", content.message(text), txn)
         return {**ref, "status": status}
 
-    async def end_open(self, room_id: str) -> None:
-        """End the room's open polls, with the newest text they had."""
+    async def end_open(self, room_id: str, unless: str | None = None) -> None:
+        """End the room's open polls, with the newest text they had (unless they are the
+        ballot posted under the transaction id `unless`)."""
         open_polls = await store.load("openpoll", room_id)
         if isinstance(open_polls, str):  # as an older version stored it: one poll, no text
             open_polls = {"polls": [open_polls], "text": ""}
+        if open_polls and unless is not None and open_polls.get("txn") == unless:
+            return
         for poll_id in (open_polls or {}).get("polls", []):
             await self.end(room_id, str(poll_id), str(open_polls.get("text", "")))
 

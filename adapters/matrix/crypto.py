@@ -18,9 +18,11 @@ room keys only with verified devices (where Element is heading) never give it th
 event that stays undecryptable is therefore not dropped quietly: its room key is requested
 (nio's `request_room_key`, which asks the bot's own other devices, the only ones nio accepts
 forwarded keys from), and after `wait` seconds it is given up and its sender named to the
-adapter, which tells him, and his group, that the bot cannot read him. What waits is
-bounded per sender (held.py): one person's unreadable flood holds a few of his events, not
-the bot's memory.
+adapter, which tells him, and his group, that the bot cannot read him.
+
+The events waiting for their keys outlive a restart or a kill: the sync token moves on past
+them, so the syncer stores them with it (`kept`, `restore`). What waits is bounded per sender
+(held.py): one person's unreadable flood holds a few of his events, not the bot's memory.
 """
 
 from __future__ import annotations
@@ -72,6 +74,7 @@ class Crypto:
         self.upload_refused: str | None = None
         self._held = HeldEvents()
         self._to_request: list[MegolmEvent] = []
+        self.changed = False  # held events came or went since they were last kept
 
     @property
     def held(self) -> int:
@@ -142,16 +145,28 @@ class Crypto:
             await self.query_keys()
 
     # ------------------------------------------------------------------ late room keys
-    def hold(self, room_id: str, event: dict[str, Any]) -> None:
+    def hold(self, room_id: str, event: dict[str, Any], since: float | None = None) -> None:
         """An event nio could not decrypt: its room key may still come (a later to-device
         message), so it waits, for a while."""
         event_id = str(event.get("event_id"))
-        if event_id not in self._held:
-            self._held.add(event_id, Held(room_id, event, time.monotonic()))
-            megolm = MegolmEvent.from_dict(event)
-            if isinstance(megolm, MegolmEvent) and event_id in self._held:
-                megolm.room_id = room_id
-                self._to_request.append(megolm)
+        if event_id in self._held:
+            return
+        self._held.add(event_id, Held(room_id, event, time.time() if since is None else since))
+        self.changed = True
+        megolm = MegolmEvent.from_dict(event)
+        if isinstance(megolm, MegolmEvent) and event_id in self._held:
+            megolm.room_id = room_id
+            self._to_request.append(megolm)
+
+    def kept(self) -> list[list[Any]]:
+        """The held events as the store keeps them: [room, event, since]."""
+        return [[room_id, event, since] for _, (room_id, event, since) in self._held.items()]
+
+    def restore(self, kept: list[list[Any]]) -> None:
+        """The held events of the last run (their key is asked for again)."""
+        for room_id, event, since in kept:
+            self.hold(str(room_id), dict(event), float(since))
+        self.changed = False
 
     def release(self) -> tuple[list[tuple[str, dict[str, Any]]],
                                list[tuple[str, dict[str, Any]]]]:
@@ -159,17 +174,19 @@ class Crypto:
         first; and those given up after waiting too long, as (room, encrypted event JSON)."""
         ready: list[tuple[str, dict[str, Any]]] = []
         given_up: list[tuple[str, dict[str, Any]]] = []
-        now = time.monotonic()
+        now = time.time()
         for event_id, (room_id, source, since) in self._held.items():
             decrypted = self._decrypt(room_id, source)
             if decrypted is not None:
                 ready.append((room_id, decrypted))
                 self._held.remove(event_id)
+                self.changed = True
             elif now - since > self.wait:
                 log.warning("matrix: no room key for %s from %s in %s; not read", event_id,
                             source.get("sender"), room_id)
                 given_up.append((room_id, source))
                 self._held.remove(event_id)
+                self.changed = True
         return ready, given_up
 
     def _decrypt(self, room_id: str, source: dict[str, Any]) -> dict[str, Any] | None:

@@ -18,7 +18,7 @@ TOTAL = 1000
 class Held(NamedTuple):
     room_id: str
     event: dict[str, Any]  # the encrypted event's JSON
-    since: float  # when it was first held (monotonic seconds)
+    since: float  # when it was first held (wall clock: it is stored across a restart)
 
 
 class HeldEvents:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from core.service.ports import ChatRef, Incoming, Notice, Situation, UserRef
 
 from . import content, polls, store
+from .ballots import pending
 from .crypto import CRYPTO_ERRORS
 from .errors import NETWORK_ERRORS, Failed
 from .incoming import (
@@ -155,8 +156,11 @@ class Receiver:
         if rel_type != "m.annotation" or not target or not isinstance(key, str):
             return
         number = keycap_number(key)
-        keyboard = await store.load("kb", target)
-        if number is None or not keyboard or keyboard.get("room") != room_id or \
+        if number is None:
+            return
+        keyboard = await store.load("kb", target) or await self._kept_before_posting(
+            "kb", room_id, target)
+        if not keyboard or keyboard.get("room") != room_id or \
                 not 1 <= number <= len(keyboard["tokens"]):
             return
         start = bool(keyboard["start"][number - 1])
@@ -173,7 +177,8 @@ class Receiver:
         its vote is over). Answers to polls the bot does not know in this room, and unknown
         answer ids, are no votes and are dropped."""
         _, poll_id = relation(body)
-        poll = await store.load("poll", poll_id) if poll_id else None
+        poll = (await store.load("poll", poll_id) or await self._kept_before_posting(
+            "poll", room_id, poll_id)) if poll_id else None
         chosen = polls.selections(body)
         if not poll or poll.get("room") != room_id or not chosen:
             return
@@ -181,6 +186,23 @@ class Receiver:
         if token is None:
             return
         await self._press(room_id, event_id, sender, str(token), private=False)
+
+    async def _kept_before_posting(self, kind: str, room_id: str, event_id: str) -> Any:
+        """What an event of the bot means (a keyboard, a poll) when a kill came between
+        posting it and keeping that under its event id: kept before the post under its
+        transaction id, which the homeserver shows the sending device in the event. Known
+        by its event id from then on."""
+        client = self.adapter.client
+        assert client is not None
+        response = await client.room_get_event(room_id, event_id)
+        source = getattr(getattr(response, "event", None), "source", None)
+        if not isinstance(source, dict) or source.get("sender") != self.adapter.user_id:
+            return None
+        txn = (source.get("unsigned") or {}).get("transaction_id")
+        value = await store.load(kind, pending(txn)) if isinstance(txn, str) else None
+        if value is not None:
+            await store.save(value, kind, event_id)
+        return value
 
     async def _press(self, room_id: str, event_id: str, sender: str, token: str,
                      private: bool) -> None:

@@ -3,10 +3,18 @@
 presses one), a `Ballot` polls and a text message beside them (ballots.py), a `Picture` an
 uploaded `m.image` (pictures.py). The first version
 of a message is posted; later versions (same `replace` key) edit it in place. Every send
-carries its outbox row's transaction id, so the homeserver drops a repeat."""
+carries its outbox row's transaction id, so the homeserver drops a repeat.
+
+The first post of a message that has later versions carries a transaction id of the message
+(its room and `replace` key), not of its row: a kill between the post and keeping its event
+id leaves the row "sending", and a newer version may supersede it before the bot is back.
+That version, finding no event id, posts under the same transaction id, so the homeserver
+answers with the event already there instead of posting it a second time, and then edits it
+to what it says now (a "posting" mark, kept until the event id is, tells it to)."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +33,7 @@ from core.service.ports import (
 )
 
 from . import content, pictures, store
-from .ballots import Ballots, keep_keyboard
+from .ballots import Ballots, keep_keyboard, pending
 from .crypto import CRYPTO_ERRORS
 from .errors import NETWORK_ERRORS, Failed, network, translate
 
@@ -53,6 +61,19 @@ class Sender:
     def txn(self, outbox_id: int) -> str:
         """The transaction id of what an outbox row posts: a retry is posted once."""
         return f"nightfall-{self.adapter.txn_prefix}-{outbox_id}"
+
+    async def first_post(self, room_id: str, replace: str, kind: str,
+                         outbox_id: int) -> tuple[str, bool]:
+        """The transaction id for the first post of the message `replace` (as a text or as a
+        poll, `kind`), the same for each of its versions; and whether an earlier version may
+        already stand in the room under it (its row was caught mid-send), so that this one
+        has to edit what the homeserver answers with."""
+        mark = await store.load("posting", room_id, replace)
+        if mark is None:
+            await store.save(outbox_id, "posting", room_id, replace)
+        digest = hashlib.sha256(f"{room_id}\n{replace}\n{kind}".encode()).hexdigest()[:24]
+        return f"nightfall-{self.adapter.txn_prefix}-first-{digest}", \
+            mark not in (None, outbox_id)
 
     async def _send(self, message: Outgoing,
                     deliver: Callable[[str, Any], Awaitable[None]]) -> None:
@@ -90,13 +111,22 @@ class Sender:
                 await self._keep_keyboard(ref["event_id"], room_id, message)
             return
         loud = await self._loudness(room_id, message)
+        first, earlier = (txn, False) if not message.replace else \
+            await self.first_post(room_id, message.replace, "text", message.outbox_id)
+        if isinstance(message, Keyboard) and buttons:
+            await keep_keyboard(pending(first), room_id, isinstance(message.to, Reader),
+                                buttons)
         event_id = await self.send_event(room_id, "m.room.message",
-                                         content.message(text, *loud), txn)
+                                         content.message(text, *loud), first)
         if isinstance(message, Keyboard) and buttons:
             await self._keep_keyboard(event_id, room_id, message)
         if message.replace:
             await store.save({"kind": "text", "event_id": event_id, "msgtype": loud[0]},
                              "ref", room_id, message.replace)
+            await store.drop("posting", room_id, message.replace)
+            if earlier:  # the event may show the earlier version's text
+                await self.send_event(room_id, "m.room.message",
+                                      content.edit(event_id, text, loud[0]), txn)
 
     async def _picture(self, room_id: str, picture: Picture) -> None:
         """The PNG uploaded (encrypted where the room is), then its `m.image` event."""
@@ -129,8 +159,13 @@ class Sender:
                 await store.save(updated, "ref", room_id, ballot.replace)
             return
         loud = await self._loudness(room_id, ballot)
-        ref = await self.ballots.post(room_id, ballot, txn, loud)
+        first, earlier = await self.first_post(room_id, ballot.replace, "poll",
+                                               ballot.outbox_id)
+        ref = await self.ballots.post(room_id, ballot, first, loud)
         await store.save(ref, "ref", room_id, ballot.replace)
+        await store.drop("posting", room_id, ballot.replace)
+        if earlier:  # the text beside the polls may show the earlier version's tally
+            await self.ballots.update(room_id, ref, ballot, txn)
 
     async def _loudness(self, room_id: str, message: Outgoing) -> content.Loudness:
         """How a message is to notify (content.loudness): an urgent one in the group pings

@@ -111,6 +111,9 @@ class Syncer:
             await adapter.standing.apply()
             for user, room_id in await adapter.rooms.overdue():
                 await receiver.tell_about(user, room_id, "invite_waiting", f"invite-{room_id}")
+            if adapter.crypto is not None and adapter.crypto.changed:  # before the token
+                await store.save(adapter.crypto.kept(), "held", adapter.user_id)
+                adapter.crypto.changed = False
             self.since = response.next_batch
             self.full_state = False
             await store.save(response.next_batch, "sync", adapter.user_id)

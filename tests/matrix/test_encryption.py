@@ -180,6 +180,52 @@ async def test_a_message_whose_room_key_comes_late_is_read_when_it_comes(
         await table.stop()
 
 
+async def test_a_message_waiting_for_its_room_key_outlives_a_restart(
+        synapse, register, clients, tmp_path):
+    """The bot stops while a message waits for its room key (the sync token has moved on
+    past it): the next process holds it still, and reads it when the key comes."""
+    table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 2,
+                             encrypted=True)
+    try:
+        ann, bot = table.host, table.bot
+        await ann.say(table.room, "!help")
+        await table.settle()
+        olm = ann.client.olm
+        assert olm is not None and table.adapter.crypto is not None
+        olm.create_outbound_group_session(table.room)  # a new room key, given to nobody yet
+        session = olm.outbound_group_sessions[table.room]
+        room_key = {"algorithm": "m.megolm.v1.aes-sha2", "room_id": table.room,
+                    "session_id": session.id, "session_key": session.session_key}
+        session.shared = True
+        kind, payload = ann.client.encrypt(table.room, "m.room.message",
+                                           {"msgtype": "m.text", "body": "!newgame changelings"})
+        event_id = synapse.http("PUT", f"{room_path(table.room)}/send/{kind}/"
+                                f"{secrets.token_hex(8)}", payload,
+                                token=ann.client.access_token)["event_id"]
+        deadline = time.monotonic() + 15
+        while table.adapter.crypto.held == 0 and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert table.adapter.crypto.held == 1
+        await asyncio.sleep(0.5)  # the sync that held it has stored its token
+        await table.stop()
+        await table.start()
+        assert table.adapter.crypto is not None and table.adapter.crypto.held == 1
+
+        device = olm.device_store[bot["user_id"]][bot["device_id"]]  # now the key comes
+        sealed = olm._olm_encrypt(olm.session_store.get(device.curve25519), device,
+                                  "m.room_key", room_key)
+        synapse.http("PUT", f"/_matrix/client/v3/sendToDevice/m.room.encrypted/"
+                     f"{secrets.token_hex(8)}",
+                     {"messages": {bot["user_id"]: {bot["device_id"]: sealed}}},
+                     token=ann.client.access_token)
+        ann.sent.append(event_id)
+        await table.settle()
+        signup_message(table)  # the command was read
+        assert table.adapter.crypto.held == 0
+    finally:
+        await table.stop()
+
+
 async def test_a_player_opened_encrypted_room_is_not_used_for_secrets(
         synapse, register, clients, tmp_path):
     """Unless the host asks for encryption, the bot keeps secrets where it can read and
@@ -254,3 +300,24 @@ async def test_a_player_the_bot_cannot_decrypt_is_told_privately_and_the_group_o
         assert len(bodies(ann)) == privately + 1 and told() == 1  # the group: once
     finally:
         await table.stop()
+
+
+async def test_undecryptable_events_held_per_sender_are_capped():
+    """One sender flooding the bot with events it cannot decrypt pushes out only his own
+    oldest; the others' wait on."""
+    from nio import AsyncClient
+
+    from adapters.matrix.crypto import Crypto
+    from adapters.matrix.held import PER_SENDER
+
+    client = AsyncClient("http://127.0.0.1:9", "@bot:localhost")
+    try:
+        crypto = Crypto(client)
+        crypto.hold("!room", {"event_id": "$other", "sender": "@ann:localhost"})
+        for n in range(PER_SENDER + 10):
+            crypto.hold("!room", {"event_id": f"$flood{n}", "sender": "@mallory:localhost"})
+        kept = {event["event_id"] for _, event, _ in crypto.kept()}
+        assert crypto.held == PER_SENDER + 1
+        assert "$other" in kept and "$flood0" not in kept and f"$flood{PER_SENDER + 9}" in kept
+    finally:
+        await client.close()
