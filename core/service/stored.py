@@ -9,10 +9,11 @@ from typing import Any
 
 from core.engine import Game, GameSetup, Refused, replay
 from core.engine.registry import load_ruleset
-from core.storage.models import GameRecord, Identity, LogEntry, Seat
+from core.storage.models import Chat, GameRecord, Identity, LogEntry, Seat
 
 from .build import build_of
 from .codec import command_from_json
+from .scope import memo
 
 log = logging.getLogger(__name__)
 
@@ -76,5 +77,36 @@ async def relock(row: GameRecord) -> None:
 
 
 async def seat_identities(row: GameRecord) -> dict[str, Identity]:
-    seats = await Seat.filter(game_id=row.id, active=True).prefetch_related("identity")
-    return {seat.pid: seat.identity for seat in seats}
+    """Who sits in which seat (the active seats, in the order they were taken): one query
+    per command's transaction (see `scope`)."""
+    known = memo()
+    key = ("seats", row.id)
+    if known is not None and key in known:
+        return dict(known[key])
+    seats = await Seat.filter(game_id=row.id, active=True).select_related("identity") \
+        .order_by("id")
+    found = {seat.pid: seat.identity for seat in seats}
+    if known is not None:
+        known[key] = found
+    return dict(found)
+
+
+async def seat_pid(row: GameRecord, person: Identity) -> str | None:
+    """The person's seat in the game (its engine player id), if he plays in it."""
+    return next((pid for pid, identity in (await seat_identities(row)).items()
+                 if identity.id == person.id), None)
+
+
+async def host_of(row: GameRecord) -> Identity:
+    """The game's host: from the seats when he plays (no query of his own)."""
+    host = next((identity for identity in (await seat_identities(row)).values()
+                 if identity.id == row.host_id), None)
+    return host if host is not None else await Identity.get(id=row.host_id)
+
+
+async def chat_of(row: GameRecord) -> Chat:
+    """The game's group chat, asked of the database once per row object (a chat's platform
+    and ref never change)."""
+    chat: Chat = await row.chat
+    row.chat = chat  # kept on the row: the next ask costs nothing
+    return chat
