@@ -22,8 +22,9 @@ def ballot_key(row: GameRecord) -> str:
     return f"ballot-{row.id}-{row.window}"
 
 
-async def open_ballot(row: GameRecord, game: Game) -> None:
-    """The vote's buttons: every living player, early (where the rules have it), withdraw."""
+async def open_ballot(row: GameRecord, game: Game) -> list[Any]:
+    """The vote's buttons: every living player, early (where the rules have it), withdraw;
+    returned as stored."""
     living = [p for p in game.state.players.values() if p.alive]
     buttons = [await button(row, None, encode(Ref("player", p.pid)),
                             {"type": "vote", "target": p.pid}) for p in living]
@@ -31,10 +32,12 @@ async def open_ballot(row: GameRecord, game: Game) -> None:
         buttons.append(await button(row, None, {"key": texts.EARLY_BUTTON}, {"type": "early"}))
     buttons.append(await button(row, None, {"key": texts.WITHDRAW_BUTTON},
                                 {"type": "vote", "target": None}))
-    await Ballot.create(game=row, window=row.window, buttons=[b.to_json() for b in buttons])
+    stored = [b.to_json() for b in buttons]
+    await Ballot.create(game=row, window=row.window, buttons=stored)
     prompt = part(voiced(row, game, texts.VOTE_PROMPT))
     await outbox.to_group(await chat_of(row), BallotPayload(
         (prompt,), tuple(buttons), ballot_key(row), urgent=True), game=row)
+    return stored
 
 
 async def tally(row: GameRecord, game: Game,

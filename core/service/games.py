@@ -19,7 +19,7 @@ from core.story.summary import summary_texts
 from core.story.texts import ARCHIVE_LINK
 from core.story.texts import TITLE as STORY_TITLE
 
-from . import outbox
+from . import outbox, pending
 from .ballots import close_ballot, open_ballot, tally
 from .build import build_of
 from .clock import Clock
@@ -100,8 +100,8 @@ class Games:
             return False
         self.forget(row.id)  # until the transaction has stored it
         row.version += 1
-        await LogEntry.create(game=row, seq=row.version, command=command_to_json(command),
-                              events=[[e.kind, encode(e.data)] for e in outcome.events])
+        await pending.add(LogEntry(game=row, seq=row.version, command=command_to_json(command),
+                                   events=[[e.kind, encode(e.data)] for e in outcome.events]))
         row.snapshot = encode_snapshot(game)
         row.build = build_of(game.ruleset)
         # a closing that leaves the phase as it was (a removal made someone owe a reaction,
@@ -147,7 +147,7 @@ class Games:
             await self.deadlines.host_timing(row, command)
         elif isinstance(command, (Vote, MarkEarly)):
             await tally(row, game, self.ballots)
-        await row.save()
+        await pending.save_game(row)  # the log entry, the outbox rows, the snapshot
         self.cache[row.id] = (row.version, game)
         return True
 
@@ -169,5 +169,5 @@ class Games:
         actor's keyboards."""
         await self.deadlines.window_opened(row, game)
         if game.ruleset.voting_open(game):
-            await open_ballot(row, game)
+            self.ballots[row.id, row.window] = await open_ballot(row, game)
         await offer_keyboards(row, game)

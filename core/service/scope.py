@@ -23,6 +23,8 @@ def command_scope() -> Iterator[None]:
     token = _memo.set({})
     try:
         yield
+        if _memo.get().get("pending"):  # type: ignore[union-attr]
+            raise RuntimeError("rows of a command were never written (see pending.py)")
     finally:
         _memo.reset(token)
 

@@ -28,6 +28,7 @@ from core.storage.models import (
 
 from . import outbox, situations, texts
 from .archive_setting import archive_chats_command
+from .arrival import arrive, known_chat, known_identity
 from .clock import Clock
 from .confirm import KINDS as CONFIRMATIONS
 from .confirm import Confirmations
@@ -37,6 +38,7 @@ from .lobby import Lobby
 from .names import Roster
 from .pace import GameDefaults
 from .payloads import PostPayload, post, text_part
+from .pending import writing
 from .ports import ChatEvent, Incoming, Notice
 from .private import PrivateChats
 from .prompts import second_pick, show_choice
@@ -85,12 +87,16 @@ class GameService:
         async with self.lock:
             try:
                 with command_scope():
-                    async with in_transaction():
-                        try:
-                            await ProcessedUpdate.create(platform=incoming.platform,
-                                                         update_id=incoming.update_id)
-                        except IntegrityError:
+                    async with in_transaction(), writing():
+                        fresh = await arrive(incoming)
+                        if fresh is False:
                             return None  # a duplicate: already applied
+                        if fresh is None:
+                            try:
+                                await ProcessedUpdate.create(platform=incoming.platform,
+                                                             update_id=incoming.update_id)
+                            except IntegrityError:
+                                return None  # a duplicate: already applied
                         notice = await self._apply(incoming)
             except Exception:
                 self.games.reset()
@@ -125,7 +131,7 @@ class GameService:
         async with self.lock:
             try:
                 with command_scope():
-                    async with in_transaction():
+                    async with in_transaction(), writing():
                         await self.reach.apply(event)
             except Exception:
                 self.games.reset()
@@ -134,7 +140,7 @@ class GameService:
     async def order_refused(self, outbox_id: int) -> None:
         """The platform refused a mute or unmute for want of rights (see `Reach`)."""
         with command_scope():
-            async with self.lock, in_transaction():
+            async with self.lock, in_transaction(), writing():
                 row = await Outbox.get_or_none(id=outbox_id)
                 if row is not None:
                     await self.reach.cannot_restrict(row)
@@ -158,7 +164,7 @@ class GameService:
             async with self.lock:
                 try:
                     with command_scope():
-                        async with in_transaction():
+                        async with in_transaction(), writing():
                             # several workers may share the database: the game first, then the
                             # deadline (the order every command takes), each locked; whoever comes
                             # second finds it fired
@@ -224,10 +230,12 @@ class GameService:
 
     # ------------------------------------------------------------------ dispatch
     async def _identity(self, incoming: Incoming) -> Identity:
-        person, _ = await Identity.get_or_create(
-            platform=incoming.platform, ref=incoming.user.id,
-            defaults={"name": incoming.user_name, "locale_hint": incoming.locale_hint,
-                      "handle": incoming.handle, "anonymous": incoming.user.anonymous})
+        person = known_identity(incoming.platform, incoming.user.id)
+        if person is None:
+            person, _ = await Identity.get_or_create(
+                platform=incoming.platform, ref=incoming.user.id,
+                defaults={"name": incoming.user_name, "locale_hint": incoming.locale_hint,
+                          "handle": incoming.handle, "anonymous": incoming.user.anonymous})
         changed = []
         if person.name != incoming.user_name and incoming.user_name:
             person.name = incoming.user_name
@@ -245,8 +253,11 @@ class GameService:
     async def _chat(self, incoming: Incoming) -> Chat:
         """The group chat row (created on first contact), its title kept current: the host
         is told about the group by name when the bot loses it."""
-        chat, _ = await Chat.get_or_create(platform=incoming.platform, ref=str(incoming.chat),
-                                           defaults={"locale": self.defaults.language})
+        chat = known_chat(incoming.platform, str(incoming.chat))
+        if chat is None:
+            chat, _ = await Chat.get_or_create(platform=incoming.platform,
+                                               ref=str(incoming.chat),
+                                               defaults={"locale": self.defaults.language})
         title = incoming.chat_title
         if title and (chat.settings or {}).get("title") != title:
             chat.settings = {**(chat.settings or {}), "title": title}
