@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 
@@ -39,8 +38,10 @@ def setup_from_json(data: dict[str, Any]) -> GameSetup:
 
 
 def encode_snapshot(game: Game) -> Any:
-    """The canonical state as stored JSON (tuples become lists)."""
-    return json.loads(json.dumps(game.snapshot()))
+    """The canonical state as stored JSON: `canonical` makes it of JSON's own types (lists,
+    string-keyed dicts, scalars), equal to what the database gives back, so it needs no
+    round trip through the encoder (once 1.7 ms a command)."""
+    return game.snapshot()
 
 
 async def replayed(row: GameRecord) -> Game:
