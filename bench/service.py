@@ -16,7 +16,12 @@ shared machine falls on both alike; the ratio is service/floor.
 With `--queries` the statements each service command sends are counted (from the database
 client's log; BEGIN and COMMIT are not logged and come on top). Prints a table; nothing is
 asserted. Run: `python bench/service.py [--games 1 100 1000] [--commands 2000]
-[--postgres URL] [--skip-sqlite] [--skip-postgres] [--queries]`.
+[--postgres URL] [--skip-sqlite] [--skip-postgres] [--queries] [--fresh]`.
+
+On PostgreSQL the games, once made, are kept in a database of their own (per number of
+games and schema) and copied for the next run (`--fresh` makes them anew): the copy's
+service starts warm, as a worker that has run a while (its games loaded, their ballots
+known).
 """
 
 from __future__ import annotations
@@ -38,24 +43,61 @@ from core.service.clock import ManualClock
 from core.service.ports import ChatRef, Incoming, UserRef
 from core.service.service import GameService
 from core.storage.db import close_db, open_db
-from core.storage.models import GameRecord, LogEntry
+from core.storage.models import Ballot, GameRecord, LogEntry
 
 PLAYERS = ("Ann", "Bob", "Cid", "Dot", "Eve", "Fay", "Gus")
 BLOCK = 100  # commands per alternating block of floor and service
 FLOOR_SEQ = 1_000_000  # the floor's log rows (on its own copies of the games)
 
 
-async def reset_postgres(url: str) -> None:
-    """A fresh database of its own (not the test suite's `test`)."""
+async def reset_postgres(url: str, template: str | None = None) -> bool:
+    """A fresh database of its own (not the test suite's `test`): a copy of `template` if
+    that database exists (True), else empty."""
     import asyncpg
 
     server, _, name = url.rpartition("/")
     conn = await asyncpg.connect(f"{server}/postgres")
     try:
         await conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        if template and await conn.fetchval(
+                "SELECT count(*) FROM pg_database WHERE datname = $1", template):
+            await conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+            return True
         await conn.execute(f'CREATE DATABASE "{name}"')
+        return False
     finally:
         await conn.close()
+
+
+async def keep_as_template(url: str, template: str) -> None:
+    """Keep the database with its games made as `template` (setting 1,000 games up takes
+    minutes on a loaded machine; `--fresh` makes them anew)."""
+    import asyncpg
+
+    server, _, name = url.rpartition("/")
+    conn = await asyncpg.connect(f"{server}/postgres")
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{template}"')
+        await conn.execute(f'CREATE DATABASE "{template}" TEMPLATE "{name}"')
+    finally:
+        await conn.close()
+
+
+def template_name(url: str, games: int) -> str:
+    """The kept games' database: per number of games and schema (its newest migration)."""
+    from core.storage import migrations
+
+    newest = max(p.stem for p in Path(migrations.__file__).parent.glob("0*.py"))
+    return f"{url.rpartition('/')[2]}_games{games}_{newest[:4]}"
+
+
+async def warm(service: GameService) -> None:
+    """What a worker that has run a while holds: every running game loaded, its ballot
+    known (as if it had opened their windows itself)."""
+    for row in await GameRecord.filter(status="running"):
+        await service.games.load(row)
+    for ballot in await Ballot.all():
+        service.games.ballots[ballot.game_id, ballot.window] = ballot.buttons
 
 
 class Counter(logging.Handler):
@@ -143,18 +185,28 @@ def vote(i: int, games: int) -> tuple[str, str, str]:
     return chat, voter, f"/vote {target}"
 
 
-async def measure(url: str, games: int, commands: int,
-                  count_queries: bool) -> dict[str, Any]:
+async def measure(url: str, games: int, commands: int, count_queries: bool,
+                  made: bool = False, template: str | None = None) -> dict[str, Any]:
+    """`made`: the games are in the database already (a copy of `template`); else they
+    are made and, with `template`, kept there for the next run."""
     postgres = url.startswith("postgres")
     await open_db(url)
     try:
         driver = Driver(GameService(ManualClock(), seed=1))
-        for g in range(games):
-            chat = f"chat{g}"
-            await driver.send(chat, "Ann", "/newgame changelings")
-            for name in PLAYERS[1:]:
-                await driver.send(chat, name, "/join")
-            await driver.send(chat, "Ann", "/startgame")
+        if made:
+            driver.update = 10 * games  # (the copied games' update ids are taken)
+            await warm(driver.service)
+        else:
+            for g in range(games):
+                chat = f"chat{g}"
+                await driver.send(chat, "Ann", "/newgame changelings")
+                for name in PLAYERS[1:]:
+                    await driver.send(chat, name, "/join")
+                await driver.send(chat, "Ann", "/startgame")
+            if template:
+                await close_db()
+                await keep_as_template(url, template)
+                await open_db(url)
         # a real vote's log row, for the floor's
         await driver.send(*vote(commands, games))
         entry = await LogEntry.all().order_by("-id").first()
@@ -214,6 +266,8 @@ async def main() -> None:
                         default="postgres://postgres@127.0.0.1:5432/nightfall_bench")
     parser.add_argument("--skip-postgres", action="store_true")
     parser.add_argument("--skip-sqlite", action="store_true")
+    parser.add_argument("--fresh", action="store_true",
+                        help="make the PostgreSQL games anew (not from the kept copy)")
     parser.add_argument("--queries", action="store_true",
                         help="count the statements per service command (and list them)")
     args = parser.parse_args()
@@ -226,9 +280,10 @@ async def main() -> None:
                 runs.append(("sqlite", await measure(url, games, args.commands, args.queries)))
             print(line("sqlite", games, runs[-1][1]), flush=True)
         if not args.skip_postgres:
-            await reset_postgres(args.postgres)
-            runs.append(("postgresql",
-                         await measure(args.postgres, games, args.commands, args.queries)))
+            template = None if args.fresh else template_name(args.postgres, games)
+            made = await reset_postgres(args.postgres, template)
+            runs.append(("postgresql", await measure(args.postgres, games, args.commands,
+                                                     args.queries, made, template)))
             print(line("postgresql", games, runs[-1][1]), flush=True)
         if args.queries:
             for database, figures in runs:
