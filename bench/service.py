@@ -6,6 +6,10 @@ Each game is a 7-player Changelings game in its day-1 election; the timed comman
 spread round-robin over all games (each one a transaction: dedupe row, log entry, snapshot,
 outbox rows).
 
+The cpu columns are this process's processor time per command (its own work and its
+system calls, not the database's): on a loaded machine a command's time is mostly waiting
+for the processor, and this says how much of it each side asks for.
+
 The floor is a bare transaction per command doing only the essential writes, on the same
 database and the same tables: the game row locked (`SELECT ... FOR UPDATE`), a log row
 inserted (a real vote's command and events) and the snapshot rewritten (the real game's, so
@@ -218,20 +222,22 @@ async def measure(url: str, games: int, commands: int, count_queries: bool,
         db_log = logging.getLogger("tortoise.db_client")
         served: list[float] = []
         floored: list[float] = []
-        service_time = floor_time = 0.0
+        service_time = floor_time = service_cpu = floor_cpu = 0.0
         for block in range(0, commands, BLOCK):
             size = min(BLOCK, commands - block)
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             for i in range(block, block + size):
                 floored.append(await floor.send(i))
             floor_time += time.perf_counter() - start
+            floor_cpu += time.process_time() - cpu
             if count_queries:
                 db_log.setLevel(logging.DEBUG)
                 db_log.addHandler(counter)
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             for i in range(block, block + size):
                 served.append(await driver.send(*vote(i, games)))
             service_time += time.perf_counter() - start
+            service_cpu += time.process_time() - cpu
             db_log.removeHandler(counter)
             db_log.setLevel(logging.WARNING)
     finally:
@@ -241,18 +247,20 @@ async def measure(url: str, games: int, commands: int, count_queries: bool,
             "floor_p50": statistics.median(floored) * 1000,
             "p50": statistics.median(served) * 1000,
             "p99": served[min(len(served) - 1, int(len(served) * 0.99))] * 1000,
+            "floor_cpu": floor_cpu / commands * 1000, "cpu": service_cpu / commands * 1000,
             "queries": counter.count / commands if count_queries else None,
             "seen": counter.seen}
 
 
 HEAD = (f"{'database':<11}{'games':>6}{'floor/s':>9}{'service/s':>11}{'ratio':>7}"
-        f"{'floor p50':>11}{'p50 ms':>8}{'p99 ms':>8}")
+        f"{'floor p50':>11}{'p50 ms':>8}{'p99 ms':>8}{'cpu ms floor/service':>22}")
 
 
 def line(database: str, games: int, figures: dict[str, Any]) -> str:
     text = (f"{database:<11}{games:>6}{figures['floor']:>9.0f}{figures['service']:>11.0f}"
             f"{figures['service'] / figures['floor']:>7.2f}{figures['floor_p50']:>11.2f}"
-            f"{figures['p50']:>8.2f}{figures['p99']:>8.2f}")
+            f"{figures['p50']:>8.2f}{figures['p99']:>8.2f}"
+            f"{figures['floor_cpu']:>14.2f} /{figures['cpu']:>6.2f}")
     if figures["queries"] is not None:
         text += f"  {figures['queries']:.1f} statements/command (+ BEGIN, COMMIT)"
     return text

@@ -47,7 +47,7 @@ from .rendering import personal_text
 from .replies import Reply
 from .scope import command_scope, memo
 from .stats import stats_command
-from .stored import locked_game, seat_identities, seat_pid
+from .stored import chat_game, locked_game, seat_identities, seat_pid
 
 log = logging.getLogger(__name__)
 RETRY_PAUSE = 30.0  # seconds before a deadline that failed is tried again
@@ -311,20 +311,14 @@ class GameService:
         """The chat's game in its lobby or running; with `lock`, its row locked until the
         transaction ends (and so read fresh: another worker may have changed it). The row
         knows its chat (no query to ask it)."""
-        rows = GameRecord.filter(chat_id=chat.id, status__in=["lobby", "running"])
-        row = await (rows.select_for_update() if lock else rows).first()
-        if row is not None:
-            row.chat = chat
-        return row
+        return await chat_game(chat, ("lobby", "running"), lock)
 
     async def _running_seat(self, chat: Chat, person: Identity) -> tuple[GameRecord | None,
                                                                            str | None]:
         """The chat's running game, locked (see `current_game`), and the person's seat."""
-        row = await GameRecord.filter(chat_id=chat.id, status="running") \
-            .select_for_update().first()
+        row = await chat_game(chat, ("running",), lock=True)
         if row is None:
             return None, None
-        row.chat = chat
         return row, await seat_pid(row, person)
 
     # ------------------------------------------------------------------ the group

@@ -4,11 +4,16 @@
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
+
+from tortoise import connections
+from tortoise.exceptions import DoesNotExist
+from tortoise.models import Model
 
 from core.engine import Game, GameSetup, Refused, replay
 from core.engine.registry import load_ruleset
-from core.storage.models import Chat, GameRecord, Identity, LogEntry, Seat
+from core.storage.models import Chat, GameRecord, Identity, LogEntry
 
 from .build import build_of
 from .codec import command_from_json
@@ -63,10 +68,43 @@ async def replayed(row: GameRecord) -> Game:
     return game
 
 
+def _columns(model: type[Model], alias: str) -> str:
+    return ", ".join(f'{alias}."{c}"' for c in model._meta.fields_db_projection.values())
+
+
+async def _select(sql: str, values: list[Any]) -> list[dict[str, Any]]:
+    """Rows of a hand-written query (`$n` parameters; for SQLite, which has one writer and
+    no row locks, `?` and no FOR UPDATE). The command path's few reads are written out:
+    building them through the ORM cost more processor time than the rest of a command."""
+    conn = connections.get("default")
+    if conn.capabilities.dialect != "postgres":
+        sql = re.sub(r"\$\d+", "?", sql.replace(" FOR UPDATE", ""))
+    _, rows = await conn.execute_query(sql, values)
+    return [dict(r) for r in rows]
+
+
 async def locked_game(game_id: int) -> GameRecord:
     """The game's row, locked until the transaction ends (PostgreSQL; SQLite has one writer
     anyway): commands for one game are applied one at a time, whichever worker has them."""
-    return await GameRecord.filter(id=game_id).select_for_update().get()
+    rows = await _select(f"SELECT {_columns(GameRecord, 'g')} FROM game g WHERE g.id = $1 "
+                         "FOR UPDATE", [game_id])
+    if not rows:
+        raise DoesNotExist(GameRecord)
+    return GameRecord._init_from_db(**rows[0])
+
+
+async def chat_game(chat: Chat, statuses: tuple[str, ...], lock: bool) -> GameRecord | None:
+    """The chat's (first) game in one of `statuses`; with `lock`, locked as `locked_game`
+    (and so read fresh); the row knows its chat (no query to ask it)."""
+    marks = ", ".join(f"${n}" for n in range(2, len(statuses) + 2))
+    rows = await _select(f"SELECT {_columns(GameRecord, 'g')} FROM game g WHERE g.chat_id = $1 "
+                         f"AND g.status IN ({marks}) ORDER BY g.id LIMIT 1"
+                         + (" FOR UPDATE" if lock else ""), [chat.id, *statuses])
+    if not rows:
+        return None
+    row = GameRecord._init_from_db(**rows[0])
+    row.chat = chat
+    return row
 
 
 async def relock(row: GameRecord) -> None:
@@ -84,9 +122,13 @@ async def seat_identities(row: GameRecord) -> dict[str, Identity]:
     key = ("seats", row.id)
     if known is not None and key in known:
         return dict(known[key])
-    seats = await Seat.filter(game_id=row.id, active=True).select_related("identity") \
-        .order_by("id")
-    found = {seat.pid: seat.identity for seat in seats}
+    rows = await _select(f"SELECT s.pid AS seat_pid, {_columns(Identity, 'i')} FROM seat s "
+                         "JOIN identity i ON i.id = s.identity_id "
+                         "WHERE s.game_id = $1 AND s.active ORDER BY s.id", [row.id])
+    found = {}
+    for seat in rows:
+        pid = seat.pop("seat_pid")
+        found[pid] = Identity._init_from_db(**seat)
     if known is not None:
         known[key] = found
     return dict(found)
