@@ -26,6 +26,7 @@ lint: install
 bench: install
 	$(PY) bench/engine.py
 	$(PY) bench/service.py
+	$(PY) bench/workers.py
 	$(PY) bench/messages.py
 	$(PY) bench/capacity.py
 

@@ -94,12 +94,24 @@ class GameState:
         return None
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+_FIELDS: dict[type, tuple[str, ...]] = {}  # a dataclass's field names, asked once per class
+
+
 def canonical(value: Any) -> Any:
-    """A JSON-like, order-stable form of any state value, for comparing and storing states."""
+    """A JSON-like, order-stable form of any state value, for comparing and storing states
+    (already made of JSON's own types: it is stored as it is)."""
+    kind = type(value)
+    if kind in _PLAIN:  # the most common by far, answered first
+        return value
+    names = _FIELDS.get(kind)
+    if names is not None:
+        return {name: canonical(getattr(value, name)) for name in names}
     if isinstance(value, random.Random):
         version, internal, gauss = value.getstate()
         return ["rng", version, list(internal), gauss]
     if is_dataclass(value) and not isinstance(value, type):
+        _FIELDS[kind] = tuple(f.name for f in fields(value))
         return {f.name: canonical(getattr(value, f.name)) for f in fields(value)}
     if isinstance(value, dict):
         return [[canonical(k), canonical(v)] for k, v in value.items()]

@@ -3,6 +3,8 @@ under it, and its last version when the window closes."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from core.engine import Game, Outcome
 from core.engine.events import Counted
 from core.engine.messages import Ref
@@ -12,6 +14,7 @@ from . import outbox, texts
 from .buttons import button
 from .codec import encode
 from .payloads import BallotPayload, Part, PostPayload, StoredButton, part
+from .stored import chat_of
 from .voiced import voiced, voiced_in_window
 
 
@@ -19,8 +22,9 @@ def ballot_key(row: GameRecord) -> str:
     return f"ballot-{row.id}-{row.window}"
 
 
-async def open_ballot(row: GameRecord, game: Game) -> None:
-    """The vote's buttons: every living player, early (where the rules have it), withdraw."""
+async def open_ballot(row: GameRecord, game: Game) -> list[Any]:
+    """The vote's buttons: every living player, early (where the rules have it), withdraw;
+    returned as stored."""
     living = [p for p in game.state.players.values() if p.alive]
     buttons = [await button(row, None, encode(Ref("player", p.pid)),
                             {"type": "vote", "target": p.pid}) for p in living]
@@ -28,23 +32,33 @@ async def open_ballot(row: GameRecord, game: Game) -> None:
         buttons.append(await button(row, None, {"key": texts.EARLY_BUTTON}, {"type": "early"}))
     buttons.append(await button(row, None, {"key": texts.WITHDRAW_BUTTON},
                                 {"type": "vote", "target": None}))
-    await Ballot.create(game=row, window=row.window, buttons=[b.to_json() for b in buttons])
+    stored = [b.to_json() for b in buttons]
+    await Ballot.create(game=row, window=row.window, buttons=stored)
     prompt = part(voiced(row, game, texts.VOTE_PROMPT))
-    await outbox.to_group(await row.chat, BallotPayload(
+    await outbox.to_group(await chat_of(row), BallotPayload(
         (prompt,), tuple(buttons), ballot_key(row), urgent=True), game=row)
+    return stored
 
 
-async def tally(row: GameRecord, game: Game) -> None:
+async def tally(row: GameRecord, game: Game,
+                known: dict[tuple[int, int], list[Any]] | None = None) -> None:
     """The live tally, under the window's ballot: one group message, edited in place
-    (adapters that cannot edit post the newest version)."""
-    chat = await row.chat
+    (adapters that cannot edit post the newest version). `known`: ballots already read
+    (a ballot never changes once its window opened), filled in here."""
+    chat = await chat_of(row)
     counts = tally_part(game, game.tally())
-    ballot = await Ballot.get_or_none(game_id=row.id, window=row.window)
-    if ballot is None:  # a vote without a ballot (a reaction window): the tally alone
+    key = (row.id, row.window)
+    buttons = None if known is None else known.get(key)
+    if buttons is None:
+        ballot = await Ballot.get_or_none(game_id=row.id, window=row.window)
+        buttons = None if ballot is None else ballot.buttons
+        if buttons is not None and known is not None:
+            known[key] = buttons
+    if buttons is None:  # a vote without a ballot (a reaction window): the tally alone
         await outbox.to_group(chat, PostPayload((counts,), f"tally-{row.id}-{row.window}"),
                               game=row)
         return
-    options = tuple(StoredButton.from_json(b) for b in ballot.buttons)
+    options = tuple(StoredButton.from_json(b) for b in buttons)
     prompt = part(voiced(row, game, texts.VOTE_PROMPT))  # the same variant as it opened with
     await outbox.to_group(chat, BallotPayload((prompt, counts), options, ballot_key(row)),
                           game=row)
@@ -58,7 +72,7 @@ async def close_ballot(row: GameRecord, game: Game, outcome: Outcome) -> None:
         return
     counted = next((e.votes for e in outcome.events if isinstance(e, Counted)), None)
     more = () if counted is None else (tally_part(game, counted, final=True),)
-    await outbox.to_group(await row.chat, BallotPayload(
+    await outbox.to_group(await chat_of(row), BallotPayload(
         (part(voiced_in_window(row, game.ruleset.voice, texts.VOTE_CLOSED, row.window)),
          *more), (), ballot_key(row)), game=row)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from core.storage.models import Button, GameRecord, SignupButtons
 
-from . import texts
+from . import pending, texts
 from .payloads import StoredButton
 
 
@@ -16,8 +16,8 @@ async def button(row: GameRecord, pid: str | None, label: dict[str, Any],
                  command: dict[str, Any], start: bool = False) -> StoredButton:
     """A button offered in this window; `start` ones are pressed from the private chat."""
     token = secrets.token_urlsafe(12)
-    await Button.create(token=token, game=row, window=row.window, pid=pid, label=label,
-                        command=command)
+    await pending.add(Button(token=token, game=row, window=row.window, pid=pid, label=label,
+                             command=command))
     return StoredButton(label, token, start)
 
 

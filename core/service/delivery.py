@@ -12,7 +12,7 @@ from core.storage.models import GameRecord, Identity
 
 from . import outbox
 from .payloads import PostPayload, message_part, text_part
-from .stored import seat_identities
+from .stored import chat_of, host_of, seat_identities
 
 
 async def deliver_outcome(row: GameRecord, game: Game, outcome: Outcome,
@@ -26,8 +26,8 @@ async def deliver_outcome(row: GameRecord, game: Game, outcome: Outcome,
     `epilogue` (the story's blocks of lines: every player's role, side and fate; the bonds)
     after them, each block one paragraph of a line per entry."""
     seats = await seat_identities(row)
-    host = await Identity.get(id=row.host_id)
-    chat = await row.chat
+    host = await host_of(row)
+    chat = await chat_of(row)
     if one_group_message:
         told = [message_part(m) for m in outcome.messages if m.audience.kind == "group"]
         told += [replace(text_part(text), line=i > 0)

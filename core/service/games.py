@@ -19,7 +19,7 @@ from core.story.summary import summary_texts
 from core.story.texts import ARCHIVE_LINK
 from core.story.texts import TITLE as STORY_TITLE
 
-from . import outbox
+from . import outbox, pending
 from .ballots import close_ballot, open_ballot, tally
 from .build import build_of
 from .clock import Clock
@@ -30,7 +30,7 @@ from .muting import silence_removed, unmute_the_dead
 from .payloads import PicturePayload, PostPayload, part, post, text_part
 from .prompts import close_keyboards, offer_keyboards
 from .replies import Reply
-from .stored import encode_snapshot, relock, replayed, setup_to_json
+from .stored import chat_of, encode_snapshot, relock, replayed, setup_to_json
 from .teams import close_teams, sync_teams
 
 
@@ -42,6 +42,8 @@ class Games:
         self.public_url = public_url  # where a finished game's archive page will be
         self.deadlines = Deadlines(clock)
         self.cache: dict[int, tuple[int, Game]] = {}
+        # each window's ballot buttons, by (game, window): made once, never changed
+        self.ballots: dict[tuple[int, int], list[dict[str, object]]] = {}
 
     async def load(self, row: GameRecord) -> Game:
         cached = self.cache.get(row.id)
@@ -54,13 +56,18 @@ class Games:
     def forget(self, game_id: int) -> None:
         self.cache.pop(game_id, None)
 
+    def reset(self) -> None:
+        """A transaction failed: what it may have left half-done here is forgotten."""
+        self.cache.clear()
+        self.ballots.clear()
+
     async def start(self, row: GameRecord, setup: GameSetup,
                     announce: PostPayload | None = None) -> Game:
         """Deal and begin; `announce` is told to the group first, before the opening and the
         first window's ballot (only once the setup is known to be valid)."""
         game = Game(load_ruleset(row.ruleset), setup)
         if announce is not None:
-            await outbox.to_group(await row.chat, announce, game=row)
+            await outbox.to_group(await chat_of(row), announce, game=row)
         row.setup = setup_to_json(setup)
         row.status = "running"
         row.snapshot = encode_snapshot(game)
@@ -74,10 +81,12 @@ class Games:
         return game
 
     async def apply(self, row: GameRecord, command: Command, sender: Identity | None,
-                    refusal_as_reply: bool = False) -> bool:
+                    refusal_as_reply: bool = False, locked: bool = False) -> bool:
         """Apply one command; a refusal changes nothing and is answered to the sender (or
-        raised as a Reply, for a pressed button's short notice)."""
-        await relock(row)
+        raised as a Reply, for a pressed button's short notice). `locked`: the caller read
+        the row under its lock in this transaction (else it is locked and refreshed here)."""
+        if not locked:
+            await relock(row)
         game = await self.load(row)
         teams_before = game.ruleset.team_chats(game)
         try:
@@ -91,8 +100,8 @@ class Games:
             return False
         self.forget(row.id)  # until the transaction has stored it
         row.version += 1
-        await LogEntry.create(game=row, seq=row.version, command=command_to_json(command),
-                              events=[[e.kind, encode(e.data)] for e in outcome.events])
+        await pending.add(LogEntry(game=row, seq=row.version, command=command_to_json(command),
+                                   events=[[e.kind, encode(e.data)] for e in outcome.events]))
         row.snapshot = encode_snapshot(game)
         row.build = build_of(game.ruleset)
         # a closing that leaves the phase as it was (a removal made someone owe a reaction,
@@ -109,6 +118,7 @@ class Games:
             await deliver_outcome(row, game, Outcome([], noted))
         if new_window:  # the ballot closes before the group hears the result
             await close_ballot(row, game, outcome)
+            self.ballots.pop((row.id, row.window), None)
             await close_keyboards(row)
         ended = game.state.phase.kind == "ended"
         await deliver_outcome(row, game, rest, urgent=new_window,  # a window's results
@@ -126,18 +136,18 @@ class Games:
                 row.archive_token = new_archive_token()  # the page's unguessable address
                 await unmute_the_dead(row, game)
                 await close_teams(row)
-                await outbox.to_group(await row.chat, PicturePayload((part(
+                await outbox.to_group(await chat_of(row), PicturePayload((part(
                     STORY_TITLE, ruleset=Ref("ruleset", row.ruleset)),)), game=row)
                 if self.public_url:  # the whole story, once the game is over
-                    await outbox.to_group(await row.chat, post(
+                    await outbox.to_group(await chat_of(row), post(
                         ARCHIVE_LINK, link=page_link(self.public_url, row.archive_token)), game=row)
             else:
                 await self.window_opened(row, game)
         elif isinstance(command, HOST_COMMANDS):
             await self.deadlines.host_timing(row, command)
         elif isinstance(command, (Vote, MarkEarly)):
-            await tally(row, game)
-        await row.save()
+            await tally(row, game, self.ballots)
+        await pending.save_game(row)  # the log entry, the outbox rows, the snapshot
         self.cache[row.id] = (row.version, game)
         return True
 
@@ -159,5 +169,5 @@ class Games:
         actor's keyboards."""
         await self.deadlines.window_opened(row, game)
         if game.ruleset.voting_open(game):
-            await open_ballot(row, game)
+            self.ballots[row.id, row.window] = await open_ballot(row, game)
         await offer_keyboards(row, game)

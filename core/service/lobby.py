@@ -22,6 +22,7 @@ from .pace import DEFAULT_TZ, PACES, status_left, valid_timezone
 from .payloads import KeyboardPayload, PostPayload, part, post
 from .reach import chat_title
 from .replies import Reply
+from .scope import forget_seats
 from .settings import changed_settings, options_overview, role_id_named, role_line, setting
 from .stored import relock
 from .teams import close_teams
@@ -134,6 +135,7 @@ class Lobby:
             await self._signup_message(row, chat, [])
             return
         await Seat.create(game=row, identity=person, pid="", position=0)
+        forget_seats(row.id)
         await self._signup_message(row, chat, [person.name])
 
     async def _cmd_nextgame(self, rest: str, chat: Chat, person: Identity,
@@ -206,12 +208,14 @@ class Lobby:
             await self._not_elsewhere(person, allowed=row)
             count = await Seat.filter(game_id=row.id, active=True).count()
             await Seat.create(game=row, identity=person, pid="", position=count)
+            forget_seats(row.id)
             await outbox.to_person(person, post(texts.JOINED_PRIVATE), game=row)
         else:
             if seat is None:
                 raise Reply(texts.NOT_JOINED)
             seat.active = False
             await seat.save(update_fields=["active"])
+            forget_seats(row.id)
             await outbox.to_person(person, post(texts.LEFT_PRIVATE), game=row)
         names = [s.identity.name for s in await Seat.filter(game_id=row.id, active=True)
                  .order_by("position").prefetch_related("identity")]
@@ -320,6 +324,7 @@ class Lobby:
         for number, seat in enumerate(seats, start=1):
             seat.pid, seat.position = f"p{number}", number
             await seat.save(update_fields=["pid", "position"])
+        forget_seats(row.id)
         settings = row.settings
         roles = settings.get("roles")
         seed = self.service.rng.randrange(1 << 31)
@@ -381,6 +386,7 @@ class Lobby:
         old.active = False
         await old.save(update_fields=["active"])
         await Seat.create(game=row, identity=newcomer, pid=pid, position=old.position)
+        forget_seats(row.id)
         return old.identity
 
     async def not_elsewhere(self, person: Identity) -> None:

@@ -8,7 +8,7 @@ from core.storage.models import GameRecord
 
 from . import outbox, texts
 from .payloads import post
-from .stored import seat_identities
+from .stored import chat_of, seat_identities
 
 
 async def silence_removed(row: GameRecord, pids: list[str]) -> None:
@@ -17,7 +17,7 @@ async def silence_removed(row: GameRecord, pids: list[str]) -> None:
     if not pids:
         return
     seats = await seat_identities(row)
-    chat = await row.chat
+    chat = await chat_of(row)
     link = (chat.settings or {}).get("spectators")
     for pid in pids:
         person = seats.get(pid)
@@ -32,7 +32,7 @@ async def silence_removed(row: GameRecord, pids: list[str]) -> None:
 async def unmute_the_dead(row: GameRecord, game: Game) -> None:
     """The game is over: everybody may speak again."""
     seats = await seat_identities(row)
-    chat = await row.chat
+    chat = await chat_of(row)
     for p in game.state.players.values():
         if not p.alive and p.pid in seats:
             await outbox.silence(chat, seats[p.pid], muted=False, game=row)

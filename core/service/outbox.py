@@ -7,7 +7,7 @@ import secrets
 
 from core.storage.models import Button, Chat, GameRecord, Identity, Outbox, Told
 
-from . import texts
+from . import pending, texts
 from .payloads import (
     KeyboardPayload,
     Payload,
@@ -24,30 +24,31 @@ UNREACHABLE = "unreachable"  # the Told kind: the group heard that a private cha
 
 
 async def to_group(chat: Chat, payload: TextPayload, game: GameRecord | None = None) -> None:
-    await Outbox.create(game=game, platform=chat.platform, chat_ref=chat.ref, private=False,
-                        payload=to_json(payload))
+    await pending.add(Outbox(game=game, platform=chat.platform, chat_ref=chat.ref,
+                             private=False, payload=to_json(payload)))
 
 
 async def to_person(identity: Identity, payload: TextPayload,
                     game: GameRecord | None = None) -> None:
-    await Outbox.create(game=game, platform=identity.platform, chat_ref=identity.ref,
-                        private=True, identity=identity, payload=to_json(payload))
+    await pending.add(Outbox(game=game, platform=identity.platform, chat_ref=identity.ref,
+                             private=True, identity=identity, payload=to_json(payload)))
 
 
 async def silence(chat: Chat, person: Identity, muted: bool,
                   game: GameRecord | None = None) -> None:
     """Mute or unmute a person in a group, in order with the messages around it."""
-    await Outbox.create(game=game, platform=chat.platform, chat_ref=chat.ref, private=False,
-                        identity=person, payload=to_json(SilencePayload(person.ref, muted)))
+    await pending.add(Outbox(game=game, platform=chat.platform, chat_ref=chat.ref,
+                             private=False, identity=person,
+                             payload=to_json(SilencePayload(person.ref, muted))))
 
 
 async def team_room(chat: Chat, game: GameRecord, key: str, title: str, about: str,
                     members: list[Identity], closed: bool = False) -> None:
     """Bring a team room in line with its members now (see `ports.TeamRoom`), in order with
     the messages around it."""
-    await Outbox.create(game=game, platform=chat.platform, chat_ref=chat.ref, private=False,
-                        payload=to_json(TeamPayload(key, title, about,
-                                                    tuple(m.ref for m in members), closed)))
+    await pending.add(Outbox(game=game, platform=chat.platform, chat_ref=chat.ref,
+                             private=False, payload=to_json(TeamPayload(
+                                 key, title, about, tuple(m.ref for m in members), closed))))
 
 
 def stored(row: Outbox) -> Payload:
@@ -70,6 +71,7 @@ async def newest_version(game_id: int, replace: str, *, identity_id: int | None 
                          statuses: list[str] | None = None) -> Outbox | None:
     """The newest stored version of a message edited in place (its `replace` key): a group
     message, or (with `identity_id`) one to that person."""
+    await pending.flush()
     rows = Outbox.filter(game_id=game_id, private=identity_id is not None)
     if identity_id is not None:
         rows = rows.filter(identity_id=identity_id)
@@ -93,8 +95,8 @@ async def tell_group_unreachable(row: Outbox) -> None:
     person = await Identity.get(id=row.identity_id)
     token = secrets.token_urlsafe(12)
     label = {"key": texts.OPEN_PRIVATE_BUTTON}
-    await Button.create(token=token, game=game, window=game.window, pid=None, label=label,
-                        command={"type": "hello"})
+    await pending.add(Button(token=token, game=game, window=game.window, pid=None,
+                             label=label, command={"type": "hello"}))
     await to_group(game.chat, KeyboardPayload(
         (part(texts.OPEN_PRIVATE_CHAT, name=person.name),),
         (StoredButton(label, token, start=True),)), game=game)
@@ -103,6 +105,7 @@ async def tell_group_unreachable(row: Outbox) -> None:
 async def reopen(person: Identity) -> int:
     """The person wrote to the bot privately: send what could not reach them before (for
     games still running, or outside any game), and let the group hear again next time."""
+    await pending.flush()
     rows = Outbox.filter(identity_id=person.id, status="unreachable")
     waiting = [r.id for r in await rows if r.game_id is None or (
         await GameRecord.get(id=r.game_id)).status in ("lobby", "running")]

@@ -23,7 +23,7 @@ from core.storage.models import (
     Seat,
 )
 
-from . import outbox, texts
+from . import outbox, pending, texts
 from .context import ServiceContext
 from .muting import unmute_the_dead
 from .payloads import SilencePayload, post, to_json
@@ -87,6 +87,7 @@ class Reach:
                 await twin.delete()
             chat.ref = target
             await chat.save(update_fields=["ref"])
+            await pending.flush()  # what waits to be written is read too
             await Outbox.filter(platform=platform, chat_ref=_moved_ref(target, new, old),
                                 status__in=WAITING).update(chat_ref=target)
             for row in await GameRecord.filter(chat_id=chat.id, status__in=CURRENT):
@@ -99,9 +100,9 @@ class Reach:
         live = f"ballot-{row.id}-{row.window}" if row.status == "running" else f"signup-{row.id}"
         version = await outbox.newest_version(row.id, live, statuses=["sent", *WAITING])
         if version is not None and version.status == "sent":  # else a newer one waits: it
-            await Outbox.create(game_id=row.id, platform=chat.platform,  # posts anew there
-                                chat_ref=chat.ref, private=False,
-                                payload=to_json(outbox.stored(version)))
+            await pending.add(Outbox(game_id=row.id, platform=chat.platform,  # posts anew
+                                     chat_ref=chat.ref, private=False,  # there
+                                     payload=to_json(outbox.stored(version))))
 
     # ------------------------------------------------------------------ the bot loses a chat
     async def lost(self, platform: str, ref: str, reason: str, whole: bool = True) -> None:
@@ -126,6 +127,7 @@ class Reach:
                 log.warning("game %s paused: the bot cannot write in %s %s (%s)", row.id,
                             platform, chat.ref, reason)
             # what waits for the chat (the pause's own notice included) is posted on return
+            await pending.flush()  # what waits to be written is read too
             await Outbox.filter(platform=platform, chat_ref=chat.ref, private=False,
                                 status="pending").update(status="lost")
 
@@ -149,6 +151,7 @@ class Reach:
                     await self.service.games.load(row)).state.paused
                 await self._tell_host(row, texts.BACK_PAUSED if paused else texts.BACK)
             if not still_lost:
+                await pending.flush()  # what waits to be written is read too
                 await Outbox.filter(platform=platform, chat_ref=chat.ref, status="lost") \
                     .update(status="pending", next_try_at=0.0)
 
@@ -174,6 +177,7 @@ class Reach:
         """The bot may mute members again: the mutes and unmutes it could not do are done
         now, in their order."""
         for chat in await family(platform, ref):
+            await pending.flush()  # what waits to be written is read too
             await Outbox.filter(platform=platform, chat_ref=chat.ref, status="norights") \
                 .update(status="pending", next_try_at=0.0)
 

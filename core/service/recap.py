@@ -9,7 +9,7 @@ from core.engine.registry import load_ruleset
 from core.engine.voice import variants_of
 from core.storage.models import GameRecord, Identity, Outbox, Prompt
 
-from . import outbox, texts
+from . import outbox, pending, texts
 from .payloads import KeyboardPayload, Part, PostPayload, TextPayload, part, post
 from .ports import UserRef
 from .replies import Reply
@@ -26,6 +26,7 @@ def _told(rows: list[Outbox]) -> list[TextPayload]:
 async def recap(row: GameRecord, person: Identity, everything: bool = False) -> None:
     """The role card (the game's opening messages to him) and the newest messages since;
     `everything` (/myrole): every result he was told, without the prompts and reminders."""
+    await pending.flush()  # what waits to be written is read too
     told = await Outbox.filter(game_id=row.id, identity_id=person.id, private=True,
                                status__in=["sent", "unknown", "failed"]).order_by("id")
     texts_told = _told(told)
@@ -74,6 +75,7 @@ async def newcomer_named(platform: str, named: str,
 async def brief_newcomer(row: GameRecord, old: Identity, new: Identity) -> None:
     """The newcomer learns what the seat knows — the role card, the team, what it was told
     since (checks, lovers) — and is offered what is still open in this window."""
+    await pending.flush()  # what waits to be written is read too
     told = await Outbox.filter(game_id=row.id, identity_id=old.id, private=True,
                                status__in=["sent", "unknown", "failed", "pending"]) \
         .order_by("id")

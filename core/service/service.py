@@ -30,6 +30,7 @@ from core.storage.transaction import transaction
 
 from . import outbox, situations, texts
 from .archive_setting import archive_chats_command
+from .arrival import arrive, known_chat, known_identity
 from .clock import Clock
 from .confirm import KINDS as CONFIRMATIONS
 from .confirm import Confirmations
@@ -39,14 +40,16 @@ from .lobby import Lobby
 from .names import Roster
 from .pace import GameDefaults
 from .payloads import PostPayload, post, text_part
+from .pending import writing
 from .ports import ChatEvent, Incoming, Notice
 from .private import PrivateChats
 from .prompts import second_pick, show_choice
 from .reach import Reach
 from .rendering import personal_text
 from .replies import Reply
+from .scope import command_scope, memo
 from .stats import stats_command
-from .stored import locked_game, seat_identities
+from .stored import chat_game, known_game, locked_game, seat_identities, seat_pid
 from .voiced import voiced_in_window
 
 log = logging.getLogger(__name__)
@@ -89,54 +92,65 @@ class GameService:
         other answers go to the outbox."""
         async with self.lock:
             try:
-                async with transaction():
-                    try:
-                        await ProcessedUpdate.create(platform=incoming.platform,
-                                                     update_id=incoming.update_id)
-                    except IntegrityError:
-                        return None  # a duplicate: already applied
-                    person = await self._identity(incoming)
-                    try:
-                        answer = await self._dispatch(incoming, person)
-                        if answer is None and incoming.button:
-                            answer = Reply(await self._taken(incoming.button, person.id))
-                        taken = True
-                    except Reply as refused:
-                        answer = refused
-                        taken = False
-                        if not incoming.button:
-                            await outbox.to_person(person, PostPayload(
-                                (text_part(answer.text),),
-                                locale=await self._context_locale(incoming)))
-                    notice = None if answer is None or not incoming.button else Notice(
-                        await personal_text(person, await self._context_locale(incoming),
-                                            answer, await self._button_game(incoming.button),
-                                            self.command_prefixes.get(incoming.platform, "/")),
-                        taken)
+                with command_scope():
+                    async with transaction(), writing():
+                        fresh = await arrive(incoming)
+                        if fresh is False:
+                            return None  # a duplicate: already applied
+                        if fresh is None:
+                            try:
+                                await ProcessedUpdate.create(platform=incoming.platform,
+                                                             update_id=incoming.update_id)
+                            except IntegrityError:
+                                return None  # a duplicate: already applied
+                        notice = await self._apply(incoming)
             except Exception:
-                self.games.cache.clear()
+                self.games.reset()
                 raise
             self.commands_applied += 1
             self.last_command_at = self.clock.now()
             return notice
+
+    async def _apply(self, incoming: Incoming) -> Notice | None:
+        """The update's effect, inside its transaction (see `handle`)."""
+        person = await self._identity(incoming)
+        try:
+            answer = await self._dispatch(incoming, person)
+            if answer is None and incoming.button:
+                answer = Reply(await self._taken(incoming.button, person.id))
+            taken = True
+        except Reply as refused:
+            answer = refused
+            taken = False
+            if not incoming.button:
+                await outbox.to_person(person, PostPayload(
+                    (text_part(answer.text),), locale=await self._context_locale(incoming)))
+        if answer is None or not incoming.button:
+            return None
+        return Notice(await personal_text(person, await self._context_locale(incoming),
+                                          answer, await self._button_game(incoming.button),
+                                          self.command_prefixes.get(incoming.platform, "/")),
+                      taken)
 
     async def chat_event(self, event: ChatEvent) -> None:
         """Something happened to a group chat itself (see `ChatEvent`); applied in order with
         the commands, in one transaction."""
         async with self.lock:
             try:
-                async with transaction():
-                    await self.reach.apply(event)
+                with command_scope():
+                    async with transaction(), writing():
+                        await self.reach.apply(event)
             except Exception:
-                self.games.cache.clear()
+                self.games.reset()
                 raise
 
     async def order_refused(self, outbox_id: int) -> None:
         """The platform refused a mute or unmute for want of rights (see `Reach`)."""
-        async with self.lock, transaction():
-            row = await Outbox.get_or_none(id=outbox_id)
-            if row is not None:
-                await self.reach.cannot_restrict(row)
+        with command_scope():
+            async with self.lock, transaction(), writing():
+                row = await Outbox.get_or_none(id=outbox_id)
+                if row is not None:
+                    await self.reach.cannot_restrict(row)
 
     async def fire_due_deadlines(self, limit: int | None = None) -> int:
         """Close every window whose deadline has passed (or the `limit` oldest), oldest
@@ -156,35 +170,36 @@ class GameService:
                 continue
             async with self.lock:
                 try:
-                    async with transaction():
-                        # several workers may share the database: the game first, then the
-                        # deadline (the order every command takes), each locked; whoever comes
-                        # second finds it fired
-                        row = await locked_game(pending.game_id)
-                        deadline = await Deadline.filter(id=pending.id) \
-                            .select_for_update().get()
-                        if deadline.state not in DUE_STATES:
-                            continue
-                        if deadline.state == "remind" and \
-                                deadline.due_at < self.skip_reminders_before:
-                            deadline.state = "reminded"  # stale: the votes may be queued
-                            await deadline.save(update_fields=["state"])
-                            continue
-                        if deadline.state == GIVE_UP:
-                            deadline.state = "fired"
-                            await deadline.save(update_fields=["state"])
-                            if row.status in ("lobby", "running") and \
-                                    (row.settings or {}).get("lost"):
-                                await self.reach.give_up(row)
-                            continue
-                        closed = await self.games.fire(row, deadline)
-                        fired += closed
+                    with command_scope():
+                        async with transaction(), writing():
+                            # several workers may share the database: the game first, then the
+                            # deadline (the order every command takes), each locked; whoever comes
+                            # second finds it fired
+                            row = await locked_game(pending.game_id)
+                            deadline = await Deadline.filter(id=pending.id) \
+                                .select_for_update().get()
+                            if deadline.state not in DUE_STATES:
+                                continue
+                            if deadline.state == "remind" and \
+                                    deadline.due_at < self.skip_reminders_before:
+                                deadline.state = "reminded"  # stale: the votes may be queued
+                                await deadline.save(update_fields=["state"])
+                                continue
+                            if deadline.state == GIVE_UP:
+                                deadline.state = "fired"
+                                await deadline.save(update_fields=["state"])
+                                if row.status in ("lobby", "running") and \
+                                        (row.settings or {}).get("lost"):
+                                    await self.reach.give_up(row)
+                                continue
+                            closed = await self.games.fire(row, deadline)
+                            fired += closed
                     if closed:
                         self.deadlines_fired += 1
                         self.deadline_lateness += max(0.0, self.clock.now() - deadline.due_at)
                     self._retry_at.pop(pending.id, None)
                 except Exception as err:
-                    self.games.cache.clear()
+                    self.games.reset()
                     if database_unavailable(err):
                         raise  # not this game's fault: all wait for the database together
                     self._retry_at[pending.id] = now + RETRY_PAUSE
@@ -198,16 +213,24 @@ class GameService:
 
     @staticmethod
     async def _button(token: str) -> Button | None:
-        """The stored button behind a pressed token; anything a client made up is None."""
+        """The stored button behind a pressed token; anything a client made up is None.
+        Read once per command (a button never changes)."""
         if not token or len(token) > TOKEN_LENGTH:
             return None
-        return await Button.get_or_none(token=token)
+        known = memo()
+        if known is not None and ("button", token) in known:
+            return known["button", token]  # type: ignore[no-any-return]
+        found = await Button.get_or_none(token=token)
+        if known is not None:
+            known["button", token] = found
+        return found
 
     async def _taken(self, token: str, reader: int) -> str:
         """The notice for a button that was taken, in the voice of its game (turned on with
         each window, so that a player does not read the same words every night)."""
         button = await self._button(token)
-        row = None if button is None else await GameRecord.get_or_none(id=button.game_id)
+        row = None if button is None else (known_game(button.game_id)
+                                           or await GameRecord.get_or_none(id=button.game_id))
         if button is None or row is None:
             return texts.PROMPT_TAKEN
         return voiced_in_window(row, load_ruleset(row.ruleset).voice, texts.PROMPT_TAKEN,
@@ -232,10 +255,12 @@ class GameService:
 
     # ------------------------------------------------------------------ dispatch
     async def _identity(self, incoming: Incoming) -> Identity:
-        person, _ = await Identity.get_or_create(
-            platform=incoming.platform, ref=incoming.user.id,
-            defaults={"name": incoming.user_name, "locale_hint": incoming.locale_hint,
-                      "handle": incoming.handle, "anonymous": incoming.user.anonymous})
+        person = known_identity(incoming.platform, incoming.user.id)
+        if person is None:
+            person, _ = await Identity.get_or_create(
+                platform=incoming.platform, ref=incoming.user.id,
+                defaults={"name": incoming.user_name, "locale_hint": incoming.locale_hint,
+                          "handle": incoming.handle, "anonymous": incoming.user.anonymous})
         changed = []
         if person.name != incoming.user_name and incoming.user_name:
             person.name = incoming.user_name
@@ -253,8 +278,11 @@ class GameService:
     async def _chat(self, incoming: Incoming) -> Chat:
         """The group chat row (created on first contact), its title kept current: the host
         is told about the group by name when the bot loses it."""
-        chat, _ = await Chat.get_or_create(platform=incoming.platform, ref=str(incoming.chat),
-                                           defaults={"locale": self.defaults.language})
+        chat = known_chat(incoming.platform, str(incoming.chat))
+        if chat is None:
+            chat, _ = await Chat.get_or_create(platform=incoming.platform,
+                                               ref=str(incoming.chat),
+                                               defaults={"locale": self.defaults.language})
         title = incoming.chat_title
         if title and (chat.settings or {}).get("title") != title:
             chat.settings = {**(chat.settings or {}), "title": title}
@@ -283,10 +311,10 @@ class GameService:
             await self._group_command(word.split("@")[0].lower(), rest.strip(), chat, person,
                                       incoming.admin, incoming.mentioned)
             return
-        row, seat = await self._running_seat(chat, person)
-        if row is not None and seat is not None:  # chatter is never answered; it counts
+        row, pid = await self._running_seat(chat, person)
+        if row is not None and pid is not None:  # chatter is never answered; it counts
             # as activity, also while the game is paused
-            await self.games.apply(row, Say(seat.pid, at=self.clock.now()), None)
+            await self.games.apply(row, Say(pid, at=self.clock.now()), None, locked=True)
 
     async def _team_talk(self, key: str, person: Identity) -> None:
         """Text in a team room: its members have read it there, so no relay; a living member
@@ -304,16 +332,19 @@ class GameService:
         if chat is not None and seat.pid in chat.members and game.state.players[seat.pid].alive:
             await self.games.apply(row, Say(seat.pid, at=self.clock.now()), None)
 
-    async def current_game(self, chat: Chat) -> GameRecord | None:
-        return await GameRecord.filter(chat_id=chat.id, status__in=["lobby", "running"]).first()
+    async def current_game(self, chat: Chat, lock: bool = False) -> GameRecord | None:
+        """The chat's game in its lobby or running; with `lock`, its row locked until the
+        transaction ends (and so read fresh: another worker may have changed it). The row
+        knows its chat (no query to ask it)."""
+        return await chat_game(chat, ("lobby", "running"), lock)
 
     async def _running_seat(self, chat: Chat, person: Identity) -> tuple[GameRecord | None,
-                                                                           Seat | None]:
-        row = await GameRecord.filter(chat_id=chat.id, status="running").first()
+                                                                           str | None]:
+        """The chat's running game, locked (see `current_game`), and the person's seat."""
+        row = await chat_game(chat, ("running",), lock=True)
         if row is None:
             return None, None
-        seat = await Seat.filter(game_id=row.id, identity_id=person.id, active=True).first()
-        return row, seat
+        return row, await seat_pid(row, person)
 
     # ------------------------------------------------------------------ the group
     async def _group_command(self, word: str, rest: str, chat: Chat, person: Identity,
@@ -329,8 +360,9 @@ class GameService:
         if word == "flee":
             await self.confirmations.ask_flee(person, chat)
             return
-        row = await self.current_game(chat)
         if word in ("vote", "unvote", "early") or word in HOST_WORDS:
+            # the game's row is locked here, once, for the whole command
+            row = await self.current_game(chat, lock=True)
             if row is None:
                 raise Reply(texts.NO_GAME)
             if row.status != "running":
@@ -338,17 +370,17 @@ class GameService:
             if word in HOST_WORDS:
                 await self.host_powers.handle(word, rest, row, person, admin, mentioned)
                 return
-            seat = await Seat.filter(game_id=row.id, identity_id=person.id, active=True).first()
-            if seat is None:
+            pid = await seat_pid(row, person)
+            if pid is None:
                 raise Reply(texts.NOT_A_PLAYER)
             now = self.clock.now()
             if word == "vote":
                 target = (await self.roster(row)).resolve(rest)
-                await self.games.apply(row, Vote(seat.pid, target, at=now), person)
+                await self.games.apply(row, Vote(pid, target, at=now), person, locked=True)
             elif word == "unvote":
-                await self.games.apply(row, Vote(seat.pid, None, at=now), person)
+                await self.games.apply(row, Vote(pid, None, at=now), person, locked=True)
             else:
-                await self.games.apply(row, MarkEarly(seat.pid, at=now), person)
+                await self.games.apply(row, MarkEarly(pid, at=now), person, locked=True)
             return
         raise Reply(texts.UNKNOWN_COMMAND, command=word)
 
@@ -362,7 +394,8 @@ class GameService:
         button = await self._button(token)
         if button is None:
             raise Reply(texts.UNKNOWN_BUTTON)
-        row = await GameRecord.get(id=button.game_id)
+        # the game's row is locked here, once, for the whole command
+        row = await locked_game(button.game_id)
         command = button.command
         if command["type"] in ("join", "leave"):
             await self.lobby.press(command["type"], row, person)
@@ -377,31 +410,29 @@ class GameService:
             raise Reply(texts.UNKNOWN_BUTTON)  # a group button pressed elsewhere, or back
         if row.status != "running" or row.window != button.window:
             raise Reply(texts.STALE_BUTTON)
-        seat = await Seat.filter(game_id=row.id, identity_id=person.id, active=True).first()
-        if seat is None:
+        pid = await seat_pid(row, person)
+        if pid is None:
             raise Reply(texts.NOT_A_PLAYER)
-        if button.pid is not None and button.pid != seat.pid:
+        if button.pid is not None and button.pid != pid:
             raise Reply(texts.NOT_YOUR_BUTTON)
         now = self.clock.now()
         if command["type"] == "vote":
-            await self.games.apply(row, Vote(seat.pid, command["target"], at=now), person,
-                                   refusal_as_reply=True)
+            await self.games.apply(row, Vote(pid, command["target"], at=now), person,
+                                   refusal_as_reply=True, locked=True)
         elif command["type"] == "early":
-            await self.games.apply(row, MarkEarly(seat.pid, at=now), person,
-                                   refusal_as_reply=True)
+            await self.games.apply(row, MarkEarly(pid, at=now), person,
+                                   refusal_as_reply=True, locked=True)
         elif command["type"] == "pick":  # the first of two targets: offer the second
             game = await self.games.load(row)
-            await second_pick(row, game, seat.pid, command["action"],
-                                         command["targets"][0], person)
+            await second_pick(row, game, pid, command["action"], command["targets"][0], person)
             return Reply(voiced_in_window(row, game.ruleset.voice, texts.PICK_SECOND,
                                           row.window, person.id))
         else:
-            await self.games.apply(row, Act(seat.pid, command["action"],
-                                            tuple(command["targets"]), None,
-                                            command.get("role"), at=now), person,
-                                   refusal_as_reply=True)
+            await self.games.apply(row, Act(pid, command["action"], tuple(command["targets"]),
+                                            None, command.get("role"), at=now), person,
+                                   refusal_as_reply=True, locked=True)
             if row.window == button.window:  # the keyboard shows what is chosen now
-                await show_choice(row, await self.games.load(row), person, seat.pid, token,
+                await show_choice(row, await self.games.load(row), person, pid, token,
                                   command)
         return None
 

@@ -7,7 +7,7 @@ from core.engine import Game, TeamChat
 from core.storage.models import GameRecord, KnownTeamRoom
 
 from . import outbox, texts
-from .stored import seat_identities
+from .stored import chat_of, seat_identities
 
 
 async def sync_teams(row: GameRecord, game: Game, before: list[TeamChat],
@@ -21,7 +21,7 @@ async def sync_teams(row: GameRecord, game: Game, before: list[TeamChat],
     if not changed:
         return
     seats = await seat_identities(row)
-    group = await row.chat
+    group = await chat_of(row)
     for chat in changed:
         await outbox.team_room(group, row, f"{row.id}/{chat.key}", chat.title, chat.about,
                                [seats[pid] for pid in chat.members if pid in seats])
@@ -37,7 +37,7 @@ async def close_teams(row: GameRecord) -> None:
     rooms = await KnownTeamRoom.filter(game_id=row.id).order_by("id")
     if not rooms:
         return
-    group = await row.chat
+    group = await chat_of(row)
     for room in rooms:
         await outbox.team_room(group, row, f"{row.id}/{room.key}", room.title,
                                texts.TEAM_ROOM_CLOSED, [], closed=True)
