@@ -132,6 +132,16 @@ class Driver:
                                            user, text, ChatRef(chat)))
         return time.perf_counter() - start
 
+    async def open_games(self, games: int) -> None:
+        """Games `chat0` … in their day-1 election: opened by Ann, joined by the others,
+        started."""
+        for g in range(games):
+            chat = f"chat{g}"
+            await self.send(chat, "Ann", "/newgame changelings")
+            for name in PLAYERS[1:]:
+                await self.send(chat, name, "/join")
+            await self.send(chat, "Ann", "/startgame")
+
 
 class Floor:
     """The bare transaction: lock, log row, snapshot rewrite."""
@@ -201,12 +211,7 @@ async def measure(url: str, games: int, commands: int, count_queries: bool,
             driver.update = 10 * games  # (the copied games' update ids are taken)
             await warm(driver.service)
         else:
-            for g in range(games):
-                chat = f"chat{g}"
-                await driver.send(chat, "Ann", "/newgame changelings")
-                for name in PLAYERS[1:]:
-                    await driver.send(chat, name, "/join")
-                await driver.send(chat, "Ann", "/startgame")
+            await driver.open_games(games)
             if template:
                 await close_db()
                 await keep_as_template(url, template)

@@ -46,13 +46,7 @@ TARGETS = ("Eve", "Fay", "Gus", "Ann")  # worker k's voter PLAYERS[k] votes for 
 async def make_games(url: str, games: int) -> None:
     await open_db(url)
     try:
-        driver = Driver(GameService(ManualClock(), seed=1))
-        for g in range(games):
-            chat = f"chat{g}"
-            await driver.send(chat, "Ann", "/newgame changelings")
-            for name in PLAYERS[1:]:
-                await driver.send(chat, name, "/join")
-            await driver.send(chat, "Ann", "/startgame")
+        await Driver(GameService(ManualClock(), seed=1)).open_games(games)
     finally:
         await close_db()
 
