@@ -1,32 +1,34 @@
-"""An update's first statement on PostgreSQL: it is marked processed (or found to be a
-duplicate), and its sender's identity and its chat are read, in one round trip instead of
-three. Elsewhere (SQLite, where a statement costs no round trip) nothing is done here and
-the service asks each in turn; so does it for a sender or chat seen for the first time."""
+"""An update's first statement on PostgreSQL, one round trip: the server-side function
+`nightfall_arrive` (migration 0008) marks the update processed (or finds it a duplicate),
+reads its chat, locks the chat's game (in its lobby or running) as `stored.chat_game` locks
+it, then reads the sender and the game's seats, each after the lock, so as the lock's last
+holder left them. The game is locked first, before anything of the command is written, in
+the order every command and deadline takes (the game, then what hangs from it).
+
+Elsewhere (SQLite, where a statement costs no round trip) nothing is done here and the
+service asks each in turn; so does it for a sender or chat seen for the first time."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+import orjson
 from tortoise import connections
 
 from core.storage.models import Chat, Identity
 
 from .ports import Incoming
 from .scope import memo
+from .stored import ARRIVED, game_from_db, seats_from_db
 
-ARRIVE = """WITH marked AS (
-    INSERT INTO processed_update (platform, update_id) VALUES ($1, $2)
-    ON CONFLICT DO NOTHING RETURNING id)
-SELECT (SELECT count(*) FROM marked) AS fresh,
-    (SELECT row_to_json(i) FROM identity i WHERE i.platform = $1 AND i.ref = $3) AS person,
-    (SELECT row_to_json(c) FROM chat c WHERE c.platform = $1 AND c.ref = $4) AS chat"""
+ARRIVE = "SELECT nightfall_arrive($1, $2, $3, $4) AS arrived"
 
 
 async def arrive(incoming: Incoming) -> bool | None:
     """Mark the update processed: False for a duplicate (already applied), True for a new
     one, whose identity and chat (if stored) are then known to `known_identity` and
-    `known_chat`; None where this is not done (mark it the usual way)."""
+    `known_chat`, and its chat's game and seats to `stored`; None where this is not done
+    (mark it the usual way)."""
     conn = connections.get("default")
     known = memo()
     if known is None or conn.capabilities.dialect != "postgres":
@@ -34,19 +36,19 @@ async def arrive(incoming: Incoming) -> bool | None:
     chat_ref = None if incoming.chat is None else str(incoming.chat)
     _, rows = await conn.execute_query(ARRIVE, [incoming.platform, incoming.update_id,
                                                 incoming.user.id, chat_ref])
-    found = rows[0]
+    found: dict[str, Any] = orjson.loads(rows[0]["arrived"])
     if not found["fresh"]:
         return False
     if found["person"] is not None:
         known["identity", incoming.platform, incoming.user.id] = \
-            Identity._init_from_db(**_row(found["person"]))
+            Identity._init_from_db(**found["person"])
     if found["chat"] is not None:
-        known["chat", incoming.platform, chat_ref] = Chat._init_from_db(**_row(found["chat"]))
+        known["chat", incoming.platform, chat_ref] = Chat._init_from_db(**found["chat"])
+    if found["game"] is not None:
+        game = game_from_db(found["game"])
+        known[ARRIVED] = game
+        known["seats", game.id] = seats_from_db(found["seats"])
     return True
-
-
-def _row(value: Any) -> dict[str, Any]:
-    return json.loads(value) if isinstance(value, str) else dict(value)
 
 
 def known_identity(platform: str, ref: str) -> Identity | None:

@@ -6,7 +6,7 @@ beginning."""
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 from . import texts
 from .replies import Reply
@@ -86,19 +86,21 @@ def resolve(name: str, players: Mapping[str, str],
     names = [(pid, shown.strip()) for pid, shown in players.items()]
     names += [(pid, own.strip()) for pid, own in (raw or {}).items()]
 
-    def level(matches: object) -> list[str]:
-        return sorted({pid for pid, shown in names if matches(shown)})  # type: ignore[operator]
+    def level(matches: Callable[[str], bool]) -> list[str]:
+        return sorted({pid for pid, shown in names if matches(shown)})
 
-    levels = [
-        level(lambda shown: shown == typed),
-        sorted(pid for pid, handle in (handles or {}).items()
-               if typed.startswith("@") and handle and handle.casefold() == wanted),
-        level(lambda shown: shown.casefold() == wanted),
-        level(lambda shown: bool(plain) and bare(shown) == plain),
-        level(lambda shown: shown.casefold().startswith(wanted)),
-        level(lambda shown: bool(plain) and bare(shown).startswith(plain)),
-    ]
-    for found in levels:
+    def levels() -> Iterator[list[str]]:
+        """Closest first, each asked only if the closer ones found nobody (the exact name,
+        the usual case, costs one comparison per player)."""
+        yield level(lambda shown: shown == typed)
+        yield sorted(pid for pid, handle in (handles or {}).items()
+                     if typed.startswith("@") and handle and handle.casefold() == wanted)
+        yield level(lambda shown: shown.casefold() == wanted)
+        yield level(lambda shown: bool(plain) and bare(shown) == plain)
+        yield level(lambda shown: shown.casefold().startswith(wanted))
+        yield level(lambda shown: bool(plain) and bare(shown).startswith(plain))
+
+    for found in levels():
         if len(found) == 1:
             return found[0]
         if len(found) > 1:

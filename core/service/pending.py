@@ -76,7 +76,7 @@ async def save_game(row: GameRecord) -> None:
     conn = connections.get("default")
     if not rows or conn.capabilities.dialect != "postgres":
         await flush()
-        await row.save()
+        await row.save(update_fields=game_fields())
         return
     values: list[Any] = []
     inserts = []
@@ -98,11 +98,11 @@ async def save_game(row: GameRecord) -> None:
                        f'({columns}) VALUES {", ".join(tuples)})')
     if len(values) > MAX_PARAMETERS:
         await flush()
-        await row.save()
+        await row.save(update_fields=game_fields())
         return
     rows.clear()
     sets = []
-    for name in _update_fields():
+    for name in game_fields():
         values.append(GameRecord._meta.fields_map[name].to_db_value(getattr(row, name), row))
         sets.append(f'"{GameRecord._meta.fields_db_projection[name]}" = ${len(values)}')
     values.append(row.pk)
@@ -117,8 +117,9 @@ def _insert_fields(model: type[Model]) -> list[str]:
             if not meta.fields_map[name].generated]
 
 
-def _update_fields() -> list[str]:
-    """What `GameRecord.save()` writes: every field but its id and its creation time."""
+def game_fields() -> list[str]:
+    """What a game row's save writes: every field but its id and its creation time (named,
+    as a row read without its snapshot can only be saved field by field)."""
     meta = GameRecord._meta
     return [name for name in meta.fields_db_projection
             if name not in (meta.pk_attr, "created_at")]

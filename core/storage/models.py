@@ -71,6 +71,8 @@ class GameRecord(Model):
 
     class Meta:
         table = "game"
+        # every command finds its chat's game by chat and status
+        indexes = (("chat_id", "status"),)
 
 
 class Seat(Model):

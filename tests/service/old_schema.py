@@ -1,7 +1,8 @@
 """A database as the previous version left it: what migration 0006 replaced put back as that
 version wrote it, in one `key_value` table under f-string keys (see core/storage/legacy.py
 for the list), the new tables dropped, the later migrations' columns too (0007: the archive
-token), and 0006 on unrecorded, so that the next open upgrades it again."""
+token; 0008: the game-by-chat index and the arrival function), and 0006 on unrecorded, so
+that the next open upgrades it again."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from core.storage.models import (
     Told,
 )
 
-LATER = ("0007_archive_token",)  # migrations after 0006, undone first
+LATER = ("0007_archive_token", "0008_command_path")  # migrations after 0006, undone first
 NEW_TABLES = ("ballot", "prompt", "signup_buttons", "team_room", "told", "delivery_lease",
               "adapter_state", "message_ref")
 
@@ -96,7 +97,20 @@ async def downgrade(postgres: bool, extra: dict[str, Any] | None = None) -> dict
 
 
 async def _undo_later(conn: Any, postgres: bool) -> None:
-    """What the migrations after 0006 added: the game's archive token and its index."""
+    """What the migrations after 0006 added: the game's archive token and its index, the
+    game-by-chat index and (PostgreSQL) the arrival function."""
+    if postgres:
+        await conn.execute_script(
+            "DROP FUNCTION IF EXISTS nightfall_arrive(text, text, text, text)")
+        _, found = await conn.execute_query(
+            "SELECT indexname AS name FROM pg_indexes WHERE tablename = 'game' "
+            "AND indexdef LIKE '%chat_id%'")
+    else:
+        _, found = await conn.execute_query(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'game' "
+            "AND sql LIKE '%chat_id%'")
+    for index in found:
+        await conn.execute_script(f'DROP INDEX "{index["name"]}"')
     if not postgres:  # SQLite drops no column an index names
         _, found = await conn.execute_query(
             "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'game' "
