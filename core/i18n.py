@@ -119,6 +119,8 @@ class Renderer:
     def value(self, value: Any) -> Any:
         if isinstance(value, Ref):
             return self.word(value)
+        if isinstance(value, Text):  # a counted phrase inside the sentence
+            return self.render(value)
         if (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], Ref)
                 and isinstance(value[1], int)):
             return f"{self.word(value[0])} ({value[1]})"  # a name with a count: a tally

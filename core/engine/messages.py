@@ -36,13 +36,21 @@ def NC_(context: str, msgid: str) -> str:
 
 class Text(NamedTuple):
     """A translatable text: `key` is the gettext msgid (English); `plural` and `count` make it
-    an ngettext message. `params` values are plain values, `Ref`s, or tuples of `Ref`s
-    (rendered as a list). (A named tuple: a game tells hundreds, and these are made fast.)"""
+    an ngettext message. `params` values are plain values, `Ref`s, tuples of `Ref`s
+    (rendered as a list), or a `Text` of its own: a counted phrase inside the sentence ("2
+    penalty votes"), for a sentence whose plural forms follow another number (see `counted`).
+    (A named tuple: a game tells hundreds, and these are made fast.)"""
 
     key: str
     params: Mapping[str, Any]
     plural: str | None = None
     count: int | None = None  # type: ignore[assignment]  # ngettext's word; shadows tuple.count
+
+
+def counted(pair: tuple[str, str], count: int) -> Text:
+    """A phrase with its own plural forms (an `n_` pair with `{count}`), as a parameter of a
+    sentence that agrees with something else: gettext gives a message one count only."""
+    return Text(pair[0], {"count": count}, pair[1], count)
 
 
 @dataclass(frozen=True, slots=True)

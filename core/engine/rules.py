@@ -31,6 +31,7 @@ class Rules(Protocol[GameT]):
     option_about: dict[str, str]
     vocabulary: dict[str, dict[str, str]]
     voice: dict[str, tuple[str, ...]]
+    asking: frozenset[str]
     story_texts: dict[str, str | tuple[str, str]]
     pace: dict[str, dict[str, Any]]
     pace_options: dict[str, dict[str, Any]]

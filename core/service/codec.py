@@ -6,7 +6,7 @@ from dataclasses import asdict
 from typing import Any
 
 from core.engine import commands as c
-from core.engine.messages import Ref
+from core.engine.messages import Ref, Text
 from core.engine.phase import Phase
 
 _COMMANDS: dict[str, type] = {cls.__name__: cls for cls in (
@@ -52,9 +52,12 @@ def _old_host(fields: dict[str, Any]) -> c.Command:
 
 
 def encode(value: Any) -> Any:
-    """Refs, tuples and phases become tagged JSON values."""
+    """Refs, tuples, counted phrases (a `Text` as a parameter) and phases become tagged JSON
+    values."""
     if isinstance(value, Ref):
         return {"ref": [value.kind, value.value]}
+    if isinstance(value, Text):
+        return {"text": [value.key, value.plural, value.count, encode(dict(value.params))]}
     if isinstance(value, Phase):
         return str(value)
     if isinstance(value, tuple):
@@ -70,6 +73,9 @@ def decode(value: Any) -> Any:
     if isinstance(value, dict):
         if set(value) == {"ref"}:
             return Ref(value["ref"][0], value["ref"][1])
+        if set(value) == {"text"}:
+            key, plural, count, params = value["text"]
+            return Text(key, decode(params), plural, count)
         if set(value) == {"list"}:
             return tuple(decode(v) for v in value["list"])
         return {k: decode(v) for k, v in value.items()}

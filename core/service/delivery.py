@@ -24,20 +24,14 @@ async def deliver_outcome(row: GameRecord, game: Game, outcome: Outcome,
     (the end of a game: its result, every role, who left when) the group's texts go out as
     one message of many paragraphs, which a platform splits only at its length limit, the
     `epilogue` (the story's blocks of lines: every player's role, side and fate; the bonds)
-    after them, each block one paragraph of a line per entry."""
+    after them, each block one paragraph of a line per entry; the private and team news of
+    the last night go out before it, so that the summary is the game's last word (it makes
+    public what they tell, so none of them shows a secret the group has not read)."""
     seats = await seat_identities(row)
     host = await host_of(row)
     chat = await chat_of(row)
-    if one_group_message:
-        told = [message_part(m) for m in outcome.messages if m.audience.kind == "group"]
-        told += [replace(text_part(text), line=i > 0)
-                 for block in epilogue for i, text in enumerate(block)]
-        if told:
-            await outbox.to_group(chat, PostPayload(tuple(told), urgent=urgent,
-                                                    seq=row.version), game=row)
-        outcome = Outcome(outcome.events,
-                          [m for m in outcome.messages if m.audience.kind != "group"])
-    for message in outcome.messages:
+    private = [m for m in outcome.messages if m.audience.kind != "group"]
+    for message in private if one_group_message else outcome.messages:
         payload = PostPayload((message_part(message),), urgent=urgent,
                               seq=row.version)  # the command behind it
         for person in _readers(game, message, seats, host):
@@ -45,6 +39,13 @@ async def deliver_outcome(row: GameRecord, game: Game, outcome: Outcome,
                 await outbox.to_group(chat, payload, game=row)
             else:
                 await outbox.to_person(person, payload, game=row)
+    if one_group_message:
+        told = [message_part(m) for m in outcome.messages if m.audience.kind == "group"]
+        told += [replace(text_part(text), line=i > 0)
+                 for block in epilogue for i, text in enumerate(block)]
+        if told:
+            await outbox.to_group(chat, PostPayload(tuple(told), urgent=urgent,
+                                                    seq=row.version), game=row)
 
 
 def _readers(game: Game, message: Message, seats: dict[str, Identity],

@@ -6,7 +6,19 @@ deadline. The rooms it calls on have one job each: `stored` (rows, replay, locks
 
 from __future__ import annotations
 
-from core.engine import HOST_COMMANDS, Close, Command, Game, GameSetup, Outcome, Refused, Vote
+from collections.abc import Sequence
+
+from core.engine import (
+    HOST_COMMANDS,
+    Close,
+    Command,
+    Game,
+    GameSetup,
+    Message,
+    Outcome,
+    Refused,
+    Vote,
+)
 from core.engine.commands import MarkEarly
 from core.engine.events import Closed, PhaseBegan, Removed
 from core.engine.messages import NOTED, Ref
@@ -112,7 +124,11 @@ class Games:
         noting = variants_of(game.ruleset.voice, "NOTED", NOTED)
         noted = [m for m in outcome.messages
                  if m.text.key in noting and m.audience.kind == "player"]
-        rest = Outcome(outcome.events, [m for m in outcome.messages if m not in noted])
+        # the game's own question for a choice the new window's keyboard offers: its text
+        asked = [m for m in outcome.messages if m.audience.kind == "player"
+                 and m.text.key in game.ruleset.asking] if new_window else []
+        rest = Outcome(outcome.events, [m for m in outcome.messages
+                                        if m not in noted and m not in asked])
         if not refusal_as_reply:  # (a pressed button: its notice and keyboard say "noted")
             # "noted" before "this choice is closed" when the choice closed its window
             await deliver_outcome(row, game, Outcome([], noted))
@@ -142,7 +158,7 @@ class Games:
                     await outbox.to_group(await chat_of(row), post(
                         ARCHIVE_LINK, link=page_link(self.public_url, row.archive_token)), game=row)
             else:
-                await self.window_opened(row, game)
+                await self.window_opened(row, game, asked)
         elif isinstance(command, HOST_COMMANDS):
             await self.deadlines.host_timing(row, command)
         elif isinstance(command, (Vote, MarkEarly)):
@@ -164,10 +180,11 @@ class Games:
                 await self.deadlines.remind(row, self.load)
         return closes
 
-    async def window_opened(self, row: GameRecord, game: Game) -> None:
+    async def window_opened(self, row: GameRecord, game: Game,
+                            asked: Sequence[Message] = ()) -> None:
         """A new window: its deadline, then the group's ballot (if it has a vote) and each
-        actor's keyboards."""
+        actor's keyboards (under the game's own question, where it `asked` one)."""
         await self.deadlines.window_opened(row, game)
         if game.ruleset.voting_open(game):
             self.ballots[row.id, row.window] = await open_ballot(row, game)
-        await offer_keyboards(row, game)
+        await offer_keyboards(row, game, asked)

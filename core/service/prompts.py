@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.engine import Act, ActionSpec, Game
+from core.engine import Act, ActionSpec, Game, Message, Outcome
 from core.engine.messages import Ref
 from core.engine.registry import load_ruleset
 from core.engine.state import Player
@@ -17,27 +17,35 @@ from core.storage.models import GameRecord, Identity, Prompt
 from . import outbox, texts
 from .buttons import button
 from .codec import encode
-from .payloads import KeyboardPayload, Part, StoredButton, part
+from .delivery import deliver_outcome
+from .payloads import KeyboardPayload, Part, StoredButton, message_part, part
 from .replies import Reply
 from .stored import seat_identities
 from .voiced import voiced, voiced_in_window
 
 
-async def offer_keyboards(row: GameRecord, game: Game) -> None:
-    """The keyboards of the window that just opened, for each actor it prompts."""
+async def offer_keyboards(row: GameRecord, game: Game, asked: Sequence[Message] = ()) -> None:
+    """The keyboards of the window that just opened, for each actor it prompts. `asked`: the
+    rule set's own texts asking for this window's choices (`Ruleset.asking`), each the text
+    of its player's keyboard in place of the core's prompt; one whose player gets no
+    keyboard goes out as it is."""
     seats = await seat_identities(row)
+    own = {m.audience.ref: m for m in asked}
     for p in game.state.players.values():
         specs = game.ruleset.prompted(game, p) if p.pid in seats else []
-        if specs:
-            await _keyboard(row, game, p, specs, seats[p.pid])
+        if specs and await _keyboard(row, game, p, specs, seats[p.pid], own.get(p.pid)):
+            own.pop(p.pid, None)
+    if own:
+        await deliver_outcome(row, game, Outcome([], list(own.values())), urgent=True)
 
 
 async def _keyboard(row: GameRecord, game: Game, p: Player, specs: Sequence[ActionSpec],
-                    person: Identity) -> None:
+                    person: Identity, asked: Message | None = None) -> bool:
     """One keyboard per player and window: every valid (action, target) as a button
-    (labelled by the target's name, or "action: name" when he has several actions); an
-    action with two targets or a role gets a keyboard of its own (the first player, then
-    the second; or the roles). Writing the command works as well."""
+    (labelled by the target's name, or "action: name" when he has several actions), under
+    the game's own question (`asked`) or the core's prompt; an action with two targets or a
+    role gets a keyboard of its own (the first player, then the second; or the roles).
+    Writing the command works as well. Whether the buttons went out under `asked`."""
     pressable = [s for s in specs if s.targets < 2 and not s.takes_role]
     several = len(pressable) > 1
     buttons = []
@@ -59,14 +67,16 @@ async def _keyboard(row: GameRecord, game: Game, p: Player, specs: Sequence[Acti
     if buttons:
         buttons.append(await button(row, p.pid, {"key": texts.PASS_BUTTON},
                                     {"type": "act", "action": "pass", "targets": []}))
-        await _offer(row, person, part(
+        prompt = message_part(asked) if asked is not None else part(
             voiced(row, game, texts.ACTION_PROMPT, p.pid),
-            action=tuple(Ref("action", s.id) for s in pressable)), buttons)
+            action=tuple(Ref("action", s.id) for s in pressable))
+        await _offer(row, person, prompt, buttons)
     for spec in specs:
         if spec.takes_role:
             await _role_keyboard(row, game, p, spec, person)
         elif spec.targets == 2:
             await _first_pick(row, game, p, spec, person)
+    return bool(buttons) and asked is not None
 
 
 async def _first_pick(row: GameRecord, game: Game, p: Player, spec: ActionSpec,

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from core.engine.events import ClosedEarly, Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId
-from core.engine.messages import GROUP, N_, ToPlayer, player, side
+from core.engine.messages import GROUP, N_, ToPlayer, counted, n_, player, side
 from core.engine.phase import Phase
 
 from . import flavour
@@ -138,14 +138,18 @@ def _missed_votes(game: Game) -> list[PlayerId]:
     return penalised
 
 
+PENALTY_VOTES = n_("{count} penalty vote", "{count} penalty votes")
+
+
 def _tell_penalties(game: Game, penalised: list[PlayerId]) -> None:
-    """AL-MISS: the final count says who carries penalty votes, and how many."""
+    """AL-MISS: the final count says who carries penalty votes, and how many. The sentence
+    agrees with the players it names; the votes each carries are a phrase of their own."""
     if not penalised:
         return
-    count = int(game.state.options.get("missed_vote_votes") or 0)
-    game.tell_n(GROUP, "The count includes {count} penalty vote against each player who did "
-                "not vote: {names}.", "The count includes {count} penalty votes against each "
-                "player who did not vote: {names}.", count,
+    votes = int(game.state.options.get("missed_vote_votes") or 0)
+    game.tell_n(GROUP, "The count includes {votes} against {names}, who did not vote.",
+                "The count includes {votes} against each of the {count} players who did not "
+                "vote: {names}.", len(penalised), votes=counted(PENALTY_VOTES, votes),
                 names=tuple(player(pid) for pid in penalised))
 
 

@@ -63,7 +63,7 @@ from .vocabulary import (
     SIDE_NAMES,
     SIDES,
 )
-from .voice import VOICE
+from .voice import ASKING, VOICE
 
 
 @event_kind("active")
@@ -99,6 +99,7 @@ class Changelings(Ruleset):
     id = "changelings"
     locales_dir = Path(__file__).resolve().parent / "locales"
     voice = VOICE  # the core's prompts in this game's words (voice.py)
+    asking = ASKING  # its own prompts of an owed choice, shown on the keyboard
     story_texts = STORY_TEXTS  # the summary's lines in this game's words (story.py)
     roles = ROLES  # filled by importing `roles/`
     sides = SIDES

@@ -160,6 +160,10 @@ OWN: dict[str, tuple[str, ...]] = {
 }
 
 
+# the own prompts that ask for an owed choice: the keyboard of that choice carries them
+ASKING = frozenset(text for name in ("TIE_PICK", "SUCCESSOR", "CHASE") for text in OWN[name])
+
+
 def said(game: Game, name: str, pid: str) -> str:
     """The variant of one of the game's own prompts a player reads in this phase."""
     variants = OWN[name]

@@ -116,6 +116,19 @@ def test_the_demo_plays_a_whole_game(ruleset):
     assert not [line for line in lines if "Your choice" in line or "Votes so far" in line]
 
 
+def test_the_last_nights_private_news_comes_before_the_groups_summary():
+    """Seed 1 ends in the night in which the changelings exchange a pony: the newcomer and
+    the hive read their news (in private and in the team) before the group reads who was
+    who, the game's last word."""
+    result = subprocess.run([NIGHTFALL, "demo", "--ruleset", "changelings", "--seed", "1",
+                             "--players", "8"], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    lines = result.stdout.splitlines()
+    over = max(i for i, line in enumerate(lines) if line.startswith("[group] The game is over"))
+    assert any("one of you now" in line for line in lines[over - 6:over]), lines[over - 12:]
+    assert not [line for line in lines[over:] if not line.startswith("[group] ")]
+
+
 def new_parts(delivered: list[Outbox]) -> int:
     """The parts each delivered row added to the last version of its message (all of a
     new message's): what the console prints."""

@@ -5,11 +5,16 @@ backfire's void vote is "no vote today", and the final count says who carries pe
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+import pytest
 
 from core.engine import Act, Close, GameSetup, Vote
 from core.engine.game import Game
-from core.engine.messages import GROUP, Message, Ref, player, role
+from core.engine.messages import GROUP, Message, Ref, Text, player, role
+from core.i18n import Renderer
+from core.service.codec import decode, encode
 from rulesets.alchemists import RULESET as ALCHEMISTS
 from rulesets.alchemists.roles import CANONICAL
 
@@ -22,7 +27,7 @@ EXPLOSION_VICTIMS = "The explosion takes {names} with him."
 DIED_AS_WELL = "{name} has died as well."
 NO_VOTE_TODAY = "{name} has no vote today: it counts for nothing, but must still be cast."
 WEIGHS_DIFFERENTLY = "{name}'s vote weighs differently today."
-PENALTIES = "The count includes {count} penalty vote against each player who did not vote: {names}."
+PENALTIES = "The count includes {votes} against {names}, who did not vote."
 
 
 def game(**options: Any) -> Game:
@@ -128,11 +133,37 @@ def test_the_final_count_says_who_carries_penalty_votes_and_how_many():
     g.apply(Close())
     everyone_votes(g, "p14", but=("p9", "p12"))
     told = group(g.apply(Close()).messages)
-    penalties = [m for m in told if m.text.key == PENALTIES]
+    penalties = [m.text for m in told if m.text.key == PENALTIES]
     assert len(penalties) == 1
-    assert penalties[0].text.count == 2
-    assert penalties[0].text.params["names"] == (player("p9"), player("p12"))
-    assert penalties[0].text.plural is not None
+    assert penalties[0].plural is not None
+    assert penalties[0].count == 2  # the sentence agrees with the two players it names
+    assert penalties[0].params["names"] == (player("p9"), player("p12"))
+    votes = penalties[0].params["votes"]  # and says how many penalty votes each carries
+    assert isinstance(votes, Text) and votes.count == 2 and votes.plural is not None
+
+
+@pytest.mark.parametrize(("locale", "one", "several"), [
+    ("en", "The count includes 3 penalty votes against P9, who did not vote.",
+     "The count includes 1 penalty vote against each of the 2 players who did not vote: P9, "
+     "P12."),
+    ("de", "P9 hat nicht abgestimmt und bekommt dafür 3 Strafstimmen angerechnet.",
+     "2 von euch haben nicht abgestimmt und bekommen dafür je eine Strafstimme angerechnet: "
+     "P9, P12."),
+    ("ru", "В подсчёте — 3 штрафных голоса против игрока, который не проголосовал: P9.",
+     "В подсчёте — 1 штрафной голос против каждого из 2 игроков, которые не проголосовали: "
+     "P9, P12."),
+])
+def test_the_penalty_sentence_counts_players_and_votes_apart(locale, one, several):
+    def penalty_text(votes: int, missing: tuple[str, ...]) -> str:
+        g = game(missed_vote_votes=votes)
+        g.apply(Close())
+        everyone_votes(g, "p14", but=missing)
+        [text] = [m.text for m in g.apply(Close()).messages if m.text.key == PENALTIES]
+        names = {pid: g.name(pid) for pid in EVERYONE}
+        return Renderer(locale, ALCHEMISTS.vocabulary, names.__getitem__,
+                        ruleset="alchemists").render(text)
+    assert penalty_text(3, ("p9",)) == one
+    assert penalty_text(1, ("p9", "p12")) == several
 
 
 def test_a_day_without_misses_tells_no_penalty():
@@ -140,3 +171,14 @@ def test_a_day_without_misses_tells_no_penalty():
     g.apply(Close())
     everyone_votes(g, "p14")
     assert not any(m.text.key == PENALTIES for m in g.apply(Close()).messages)
+
+
+def test_a_counted_phrase_survives_the_outbox():
+    """The penalty sentence is stored as JSON on its way to the chat: its inner phrase comes
+    back as the phrase it was."""
+    g = game(missed_vote_votes=2)
+    g.apply(Close())
+    everyone_votes(g, "p14", but=("p9",))
+    [text] = [m.text for m in g.apply(Close()).messages if m.text.key == PENALTIES]
+    stored = json.loads(json.dumps(encode(dict(text.params))))
+    assert decode(stored) == dict(text.params)

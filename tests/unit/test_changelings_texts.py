@@ -9,7 +9,12 @@ from string import Formatter
 
 import pytest
 
-from core.i18n import translations
+from core.engine import Act, Close, GameSetup
+from core.engine.game import Game
+from core.engine.ids import PlayerId
+from core.engine.messages import ToPlayer, role
+from core.i18n import Renderer, translations
+from rulesets.changelings import RULESET as CHANGELINGS
 from rulesets.changelings.flavour import REMOVED
 from rulesets.changelings.hooks import ROLE_ABOUT, ROLE_CARDS
 from rulesets.changelings.voice import OWN, VOICE
@@ -45,3 +50,21 @@ def test_every_prompt_has_three_ways_with_the_same_placeholders(prompts: dict) -
     for name, variants in prompts.items():
         assert len(variants) >= 3, name
         assert all(fields(v) == fields(variants[0]) for v in variants), name
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "From now on, the Researcher sees you as the Stalker."),
+    ("de", "Für den Forscher bist du ab jetzt der Stalker."),
+    ("ru", "Для Исследователя ты теперь — Сталкер."),
+])
+def test_the_liar_is_told_his_fake_role_inside_a_sentence(lang: str, said: str) -> None:
+    roles = ("liar", "changeling", "researcher", "pony", "pony", "pony", "pony", "pony")
+    players = tuple((f"p{i}", f"P{i}") for i in range(len(roles)))
+    game = Game(CHANGELINGS, GameSetup("changelings", players, roles=roles, start="night 1 dusk",
+                                       options=(("random_lovers", False),)))
+    game.apply(Act("p0", "fake", (), role="stalker"))
+    [text] = [m.text for m in game.apply(Close()).messages
+              if m.audience == ToPlayer(PlayerId("p0")) and "role" in m.text.params]
+    assert text.params["fake"] == role("stalker")  # the plain role fact, for `told`
+    assert Renderer(lang, CHANGELINGS.vocabulary, game.name, ruleset="changelings"
+                    ).render(text) == said

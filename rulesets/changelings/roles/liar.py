@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, ToPlayer, role
+from core.engine.messages import N_, Ref, ToPlayer, role
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
@@ -65,8 +65,11 @@ def fake_a_role(game: Game) -> None:
         liar.counters["fake"] = sub.role
         liar.counters["fake_night"] = changelings_state(game).night.number
         game.record(Faked(liar=liar.pid, role=sub.role))
-        game.tell(ToPlayer(liar.pid), N_("From now on the Researcher sees you as: {role}."),
-                  role=role(sub.role or ""))
+        # the role inside the sentence, in its running-text form ("as the Stalker");
+        # `fake` carries it as the plain role fact, which the text does not print
+        fake = sub.role or ""
+        game.tell(ToPlayer(liar.pid), N_("From now on, the Researcher sees you as {role}."),
+                  role=Ref("role_was", fake), fake=role(fake))
 
 
 @SEEN_AS.at("liar")
