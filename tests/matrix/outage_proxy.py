@@ -38,6 +38,11 @@ def kind(request: web.Request) -> str:
     return f"{request.method} {path.rstrip('/').rsplit('/', 1)[-1]}"
 
 
+def rate_limited(ms: int) -> web.Response:
+    return web.json_response({"errcode": "M_LIMIT_EXCEEDED", "error": "Too Many Requests",
+                              "retry_after_ms": ms}, status=429)
+
+
 class Outage:
     """One outage, armed or running, and what it answered."""
 
@@ -73,8 +78,7 @@ class Outage:
         if turn % 5 == 4 and self.limited > 0:
             self.limited -= 1
             self.answers.append("429")
-            return web.json_response({"errcode": "M_LIMIT_EXCEEDED", "error": "Too Many Requests",
-                                      "retry_after_ms": 3000}, status=429)
+            return rate_limited(3000)
         if turn % 2 == 1:
             return self.drop(request, "drop")
         self.answers.append("502")
@@ -94,6 +98,8 @@ class Proxy:
         self.upstream = upstream
         self.outage: Outage | None = None
         self.posted: list[str] = []  # the event ids Synapse answered to the bot's sends
+        self.limit_syncs = 0  # syncs still to answer with a 429, outage or not
+        self.watch: Callable[[web.Request], None] | None = None  # sees every request
         self._runner: web.AppRunner | None = None
         self._session: ClientSession | None = None
         self.url = ""
@@ -122,6 +128,11 @@ class Proxy:
         return self.outage
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
+        if self.watch is not None:
+            self.watch(request)
+        if self.limit_syncs > 0 and kind(request) == "sync":
+            self.limit_syncs -= 1
+            return rate_limited(200)
         outage = self.outage
         if outage is not None:
             first = outage.until is None

@@ -97,6 +97,33 @@ async def test_a_long_homeserver_outage_while_the_role_cards_go_out_loses_nothin
         await proxy.stop()
 
 
+async def test_a_rate_limited_sync_is_not_the_catch_up(synapse, register, clients, tmp_path):
+    """After a start (or the database's return) deadlines wait until the first sync since
+    the stored token was applied. A sync answered with a 429 applied nothing: the bot waits
+    and syncs again, still behind, and only a sync that was read catches it up."""
+    proxy = Proxy(synapse.url)
+    await proxy.start()
+    table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.sqlite3'}",
+                             2, homeserver=proxy.url)
+    try:
+        catchup = table.runtime.catchup
+        behind: list[bool] = []
+        proxy.limit_syncs = 2
+        catchup.hold()  # as a start does
+        proxy.watch = lambda request: behind.append(catchup.is_behind("matrix")) \
+            if kind(request) == "sync" else None
+        await table.host.say(table.room, "hello")  # ends the long poll under way
+        for _ in range(200):
+            if len(behind) > 3:
+                break
+            await asyncio.sleep(0.05)
+        assert behind[:4] == [True, True, True, False], behind  # 429, 429, read; caught up
+        assert catchup.waiting == []
+    finally:
+        await table.stop()
+        await proxy.stop()
+
+
 async def resting(health: HealthServer) -> float:
     """What /metrics says of the Matrix platform."""
     async with ClientSession() as session, \
