@@ -9,7 +9,9 @@ the test moves forward), and may begin with the first request a test picks (a ro
 sent). That request reaches Synapse, and only its answer is lost: the bot cannot know whether
 its message was posted, and sends it again under the same transaction id. So are the answers
 to the first few sends after the outage (`lose_after`), as a connection that breaks again
-while the homeserver comes back."""
+while the homeserver comes back. (aiohttp itself sends a PUT whose pooled connection was
+closed under it once more at once, an idempotent method; the outbox then retries it too:
+either way under the same transaction id.)"""
 
 from __future__ import annotations
 
@@ -72,10 +74,10 @@ class Outage:
 
     def answer(self, request: web.Request) -> web.StreamResponse:
         """The outage's answer: a 502 page, a dropped connection, or (every fifth, a few
-        times) a rate limit."""
+        times) a rate limit; a 502 first."""
         self.refused.append(kind(request))
         turn = next(self._turn)
-        if turn % 5 == 4 and self.limited > 0:
+        if turn % 4 == 2 and self.limited > 0:
             self.limited -= 1
             self.answers.append("429")
             return rate_limited(3000)
