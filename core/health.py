@@ -74,12 +74,19 @@ class RuntimeCollector(Collector):
                                     labels=["platform"])
         failures = CounterMetricFamily("nightfall_delivery_failures",
                                        "Failed delivery attempts since start", labels=["platform"])
+        resting = GaugeMetricFamily("nightfall_platform_resting",
+                                    "Whether the platform is down (failures in a row, nothing "
+                                    "delivered since): its messages wait, probed until it "
+                                    "answers", labels=["platform"])
         for adapter in self.runtime.adapters:
             backlog.add_metric([adapter.platform], self.snapshot.backlog.get(adapter.platform, 0))
             failed = deliverer.failures.get(adapter.platform, 0) if deliverer else 0
             failures.add_metric([adapter.platform], failed)
+            down = deliverer is not None and deliverer.outages.down(adapter.platform)
+            resting.add_metric([adapter.platform], 1 if down else 0)
         yield backlog
         yield failures
+        yield resting
         for name, what in (("sending", "Outbox rows being sent"),
                            ("stuck", "Outbox rows in sending past the lease (a failed write)"),
                            ("unknown", "Outbox rows that may or may not have arrived")):

@@ -66,10 +66,10 @@ class Syncer:
             catch_up = adapter.catch_up
             behind = catch_up is not None and catch_up.is_behind(adapter.platform)
             try:  # after a start or an outage: no long poll, and say when it is applied
-                await self.once(timeout=0 if behind else adapter.settings.sync_timeout)
-                adapter.connected = True
+                applied = await self.once(timeout=0 if behind else adapter.settings.sync_timeout)
+                adapter.connected = True  # it answered (a rate limit is an answer too)
                 pause = 1.0
-                if behind and catch_up is not None:
+                if applied and behind and catch_up is not None:
                     catch_up.caught_up(adapter.platform)
             except asyncio.CancelledError:
                 raise
@@ -86,7 +86,9 @@ class Syncer:
                 await asyncio.sleep(pause)
                 pause = min(60.0, pause * 2)
 
-    async def once(self, timeout: float) -> None:
+    async def once(self, timeout: float) -> bool:
+        """One sync, handed to the service; False if it was rate limited (nothing read: the
+        updates queued meanwhile are still to come, so the receiver has not caught up)."""
         adapter = self.adapter
         client = adapter.client
         assert client is not None
@@ -96,7 +98,7 @@ class Syncer:
         if not isinstance(response, SyncResponse):
             if isinstance(response, ErrorResponse) and is_rate_limited(response):
                 await asyncio.sleep((response.retry_after_ms or 1000) / 1000)
-                return
+                return False
             raise RuntimeError(str(response))
         receiver = adapter.receiver
         self.busy = True
@@ -124,6 +126,7 @@ class Syncer:
                 await adapter.crypto.after_sync()
             except (*NETWORK_ERRORS, *CRYPTO_ERRORS) as err:  # tried again after the next sync
                 log.warning("matrix: key maintenance failed: %s", err)
+        return True
 
     async def _process(self, response: SyncResponse, history: bool) -> None:
         """One sync's news: invites first, then each joined room's timeline in order."""

@@ -63,6 +63,14 @@ class Outages:
         state = self._platforms.get(platform)
         return state is not None and state.rests_until > now
 
+    def down(self, platform: str) -> bool:
+        """Whether the platform is in an outage: REST_AFTER failures in a row and nothing
+        delivered since. Wider than `resting`, which lapses between two probes (and stays
+        lapsed while an adapter that is not connected is not probed at all): this is what a
+        host watching /metrics wants to see."""
+        state = self._platforms.get(platform)
+        return state is not None and state.streak >= self.rest_after
+
     def failed(self, platform: str, now: float, retry_after: float | None = None) -> None:
         """A transient failure. A flood limit (`retry_after`) is the platform answering and
         pacing one chat: it makes no streak. Anything else does, and REST_AFTER of them

@@ -236,13 +236,15 @@ def event_texts(event: dict[str, Any]) -> list[str]:
 async def open_table(synapse: Synapse, register: Any, clients: Any, db_url: str, count: int,
                      seed: int = 5, allow: tuple[str, ...] | None = None,
                      host_only: bool = False, limits: RateLimits | None = None,
-                     encrypted: bool = False, bot_level: int = 100, **settings: Any) -> Table:
+                     encrypted: bool = False, bot_level: int = 100,
+                     homeserver: str | None = None, **settings: Any) -> Table:
     """A fresh bot and `count` players; the first creates the game room (giving the bot
     power to mute, or `bot_level`), invites the bot and the others, who join; then the bot
     starts. The bot accepts invites from its own server, or only from the host
     (`host_only`), or as `allow` says. The bot's key
     store lies beside the database file; `encrypted` gives the players key stores too and
-    makes the game room an encrypted one."""
+    makes the game room an encrypted one. The bot may reach Synapse through another address
+    (`homeserver`: a proxy's), the players always directly."""
     folder = Path(db_url.removeprefix("sqlite://")).parent
     settings.setdefault("store_path", str(folder / "bot-store"))
     bot = register("nightfall", "Nightfall")
@@ -268,7 +270,7 @@ async def open_table(synapse: Synapse, register: Any, clients: Any, db_url: str,
     for player in players.values():
         if player is not host:
             await player.client.join(room)
-    matrix = MatrixSettings(homeserver=synapse.url, user_id=bot["user_id"],
+    matrix = MatrixSettings(homeserver=homeserver or synapse.url, user_id=bot["user_id"],
                             access_token=bot["access_token"], device_id=bot["device_id"],
                             allow=allow, sync_timeout=5.0, limits=limits or RateLimits(),
                             **settings)
@@ -313,9 +315,10 @@ def signup_message(table: Table) -> dict[str, Any]:
                 if any(label == "Join" for _, label in options(e)))
 
 
-async def sign_up(table: Table, ruleset: str, *commands: str) -> None:
+async def sign_up(table: Table, ruleset: str, *commands: str, start: bool = True) -> None:
     """The host opens sign-up; the others join, half by a keycap reaction on the sign-up
-    message, half by `!join`; the host applies the settings and starts the game."""
+    message, half by `!join`; the host applies the settings and starts the game (unless not
+    to `start` it yet)."""
     host = table.host
     await host.say(table.room, f"!newgame {ruleset}")
     await table.settle()
@@ -329,7 +332,8 @@ async def sign_up(table: Table, ruleset: str, *commands: str) -> None:
     await table.settle()
     for command in commands:
         await host.say(table.room, command)
-    await host.say(table.room, "!startgame")
+    if start:
+        await host.say(table.room, "!startgame")
     await table.settle()
 
 
