@@ -43,6 +43,7 @@ from typing import Any
 from tortoise import connections
 from tortoise.transactions import in_transaction
 
+from core.service.ballots import stored_options
 from core.service.clock import ManualClock
 from core.service.ports import ChatRef, Incoming, UserRef
 from core.service.service import GameService
@@ -101,7 +102,7 @@ async def warm(service: GameService) -> None:
     for row in await GameRecord.filter(status="running"):
         await service.games.load(row)
     for ballot in await Ballot.all():
-        service.games.ballots[ballot.game_id, ballot.window] = ballot.buttons
+        service.games.ballots[ballot.game_id, ballot.window] = stored_options(ballot.buttons)
 
 
 class Counter(logging.Handler):

@@ -22,9 +22,9 @@ def ballot_key(row: GameRecord) -> str:
     return f"ballot-{row.id}-{row.window}"
 
 
-async def open_ballot(row: GameRecord, game: Game) -> list[Any]:
-    """The vote's buttons: every living player, early (where the rules have it), withdraw;
-    returned as stored."""
+async def open_ballot(row: GameRecord, game: Game) -> tuple[StoredButton, ...]:
+    """The vote's buttons: every living player, early (where the rules have it), withdraw
+    (stored, and returned for the tallies to come)."""
     living = [p for p in game.state.players.values() if p.alive]
     buttons = [await button(row, None, encode(Ref("player", p.pid)),
                             {"type": "vote", "target": p.pid}) for p in living]
@@ -32,36 +32,39 @@ async def open_ballot(row: GameRecord, game: Game) -> list[Any]:
         buttons.append(await button(row, None, {"key": texts.EARLY_BUTTON}, {"type": "early"}))
     buttons.append(await button(row, None, {"key": texts.WITHDRAW_BUTTON},
                                 {"type": "vote", "target": None}))
-    stored = [b.to_json() for b in buttons]
-    await Ballot.create(game=row, window=row.window, buttons=stored)
+    await Ballot.create(game=row, window=row.window, buttons=[b.to_json() for b in buttons])
     prompt = part(voiced(row, game, texts.VOTE_PROMPT))
     await outbox.to_group(await chat_of(row), BallotPayload(
         (prompt,), tuple(buttons), ballot_key(row), urgent=True), game=row)
-    return stored
+    return tuple(buttons)
 
 
 async def tally(row: GameRecord, game: Game,
-                known: dict[tuple[int, int], list[Any]] | None = None) -> None:
+                known: dict[tuple[int, int], tuple[StoredButton, ...]] | None = None) -> None:
     """The live tally, under the window's ballot: one group message, edited in place
     (adapters that cannot edit post the newest version). `known`: ballots already read
     (a ballot never changes once its window opened), filled in here."""
     chat = await chat_of(row)
     counts = tally_part(game, game.tally())
     key = (row.id, row.window)
-    buttons = None if known is None else known.get(key)
-    if buttons is None:
+    options = None if known is None else known.get(key)
+    if options is None:
         ballot = await Ballot.get_or_none(game_id=row.id, window=row.window)
-        buttons = None if ballot is None else ballot.buttons
-        if buttons is not None and known is not None:
-            known[key] = buttons
-    if buttons is None:  # a vote without a ballot (a reaction window): the tally alone
+        options = None if ballot is None else stored_options(ballot.buttons)
+        if options is not None and known is not None:
+            known[key] = options
+    if options is None:  # a vote without a ballot (a reaction window): the tally alone
         await outbox.to_group(chat, PostPayload((counts,), f"tally-{row.id}-{row.window}"),
                               game=row)
         return
-    options = tuple(StoredButton.from_json(b) for b in buttons)
     prompt = part(voiced(row, game, texts.VOTE_PROMPT))  # the same variant as it opened with
     await outbox.to_group(chat, BallotPayload((prompt, counts), options, ballot_key(row)),
                           game=row)
+
+
+def stored_options(buttons: list[Any]) -> tuple[StoredButton, ...]:
+    """A ballot's buttons as its row keeps them."""
+    return tuple(StoredButton.from_json(b) for b in buttons)
 
 
 async def close_ballot(row: GameRecord, game: Game, outcome: Outcome) -> None:

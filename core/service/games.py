@@ -39,7 +39,7 @@ from .codec import command_to_json, encode
 from .deadlines import Deadlines, void
 from .delivery import deliver_outcome
 from .muting import silence_removed, unmute_the_dead
-from .payloads import PicturePayload, PostPayload, part, post, text_part
+from .payloads import PicturePayload, PostPayload, StoredButton, part, post, text_part
 from .prompts import close_keyboards, offer_keyboards
 from .replies import Reply
 from .stored import chat_of, encode_snapshot, relock, replayed, setup_to_json
@@ -55,7 +55,7 @@ class Games:
         self.deadlines = Deadlines(clock)
         self.cache: dict[int, tuple[int, Game]] = {}
         # each window's ballot buttons, by (game, window): made once, never changed
-        self.ballots: dict[tuple[int, int], list[dict[str, object]]] = {}
+        self.ballots: dict[tuple[int, int], tuple[StoredButton, ...]] = {}
 
     async def load(self, row: GameRecord) -> Game:
         cached = self.cache.get(row.id)

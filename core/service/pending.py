@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import cache
 from typing import Any
 
 from tortoise import connections
+from tortoise.fields import Field
 from tortoise.models import Model
 
 from core.storage.models import GameRecord
@@ -85,13 +87,12 @@ async def save_game(row: GameRecord) -> None:
         by_model.setdefault(type(instance), []).append(instance)
     for model, instances in by_model.items():
         fields = _insert_fields(model)
-        columns = ", ".join(f'"{model._meta.fields_db_projection[f]}"' for f in fields)
+        columns = ", ".join(f'"{model._meta.fields_db_projection[name]}"' for name, _ in fields)
         tuples = []
         for instance in instances:
             marks = []
-            for name in fields:
-                values.append(model._meta.fields_map[name].to_db_value(
-                    getattr(instance, name), instance))
+            for name, field in fields:
+                values.append(field.to_db_value(getattr(instance, name), instance))
                 marks.append(f"${len(values)}")
             tuples.append(f"({', '.join(marks)})")
         inserts.append(f'w{len(inserts)} AS (INSERT INTO "{model._meta.db_table}" '
@@ -103,23 +104,27 @@ async def save_game(row: GameRecord) -> None:
     rows.clear()
     sets = []
     for name in game_fields():
-        values.append(GameRecord._meta.fields_map[name].to_db_value(getattr(row, name), row))
+        field = GameRecord._meta.fields_map[name]
+        values.append(field.to_db_value(getattr(row, name), row))
         sets.append(f'"{GameRecord._meta.fields_db_projection[name]}" = ${len(values)}')
     values.append(row.pk)
     await conn.execute_query(f"WITH {', '.join(inserts)} UPDATE \"game\" SET {', '.join(sets)} "
                              f'WHERE "id" = ${len(values)}', values)
 
 
-def _insert_fields(model: type[Model]) -> list[str]:
-    """The fields an INSERT of the model writes (not its generated id)."""
+@cache
+def _insert_fields(model: type[Model]) -> tuple[tuple[str, Field[Any]], ...]:
+    """The fields an INSERT of the model writes (not its generated id), with their field
+    objects (asked once per model)."""
     meta = model._meta
-    return [name for name in meta.fields_db_projection
-            if not meta.fields_map[name].generated]
+    return tuple((name, meta.fields_map[name]) for name in meta.fields_db_projection
+                 if not meta.fields_map[name].generated)
 
 
-def game_fields() -> list[str]:
+@cache
+def game_fields() -> tuple[str, ...]:
     """What a game row's save writes: every field but its id and its creation time (named,
     as a row read without its snapshot can only be saved field by field)."""
     meta = GameRecord._meta
-    return [name for name in meta.fields_db_projection
-            if name not in (meta.pk_attr, "created_at")]
+    return tuple(name for name in meta.fields_db_projection
+                 if name not in (meta.pk_attr, "created_at"))
