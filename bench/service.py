@@ -222,7 +222,6 @@ async def measure(url: str, games: int, commands: int, count_queries: bool,
             await warm(driver.service)
         else:
             await driver.open_games(games)
-            await analyze(postgres)
             if template:
                 await close_db()
                 await keep_as_template(url, template)

@@ -19,7 +19,7 @@ from core.storage.models import Chat, Identity
 
 from .ports import Incoming
 from .scope import memo
-from .stored import ARRIVED, game_from_db, seats_from_db
+from .stored import remember_arrival
 
 ARRIVE = "SELECT nightfall_arrive($1, $2, $3, $4) AS arrived"
 
@@ -45,9 +45,7 @@ async def arrive(incoming: Incoming) -> bool | None:
     if found["chat"] is not None:
         known["chat", incoming.platform, chat_ref] = Chat._init_from_db(**found["chat"])
     if found["game"] is not None:
-        game = game_from_db(found["game"])
-        known[ARRIVED] = game
-        known["seats", game.id] = seats_from_db(found["seats"])
+        remember_arrival(found["game"], found["seats"])
     return True
 
 

@@ -213,9 +213,16 @@ async def seat_identities(row: GameRecord) -> dict[str, Identity]:
     return dict(found)
 
 
-def seats_from_db(seats: list[dict[str, Any]]) -> dict[str, Identity]:
-    """The seats as `nightfall_arrive` gives them: pid and identity row, in seat order."""
-    return {seat["pid"]: Identity._init_from_db(**seat["identity"]) for seat in seats}
+def remember_arrival(game: dict[str, Any], seats: list[dict[str, Any]]) -> None:
+    """The game row the arrival locked and its seats read after the lock, as
+    `nightfall_arrive` gives them, for `chat_game`, `locked_game` and `seat_identities`."""
+    known = memo()
+    if known is None:
+        return
+    row = game_from_db(game)
+    known[ARRIVED] = row
+    known["seats", row.id] = {seat["pid"]: Identity._init_from_db(**seat["identity"])
+                              for seat in seats}
 
 
 async def seat_pid(row: GameRecord, person: Identity) -> str | None:

@@ -24,10 +24,10 @@ from aiohttp import ClientSession
 
 from adapters.matrix.polls import answers as poll_answers
 from core.health import HealthServer
-from core.service.payloads import ORDERS, from_json
-from core.service.rendering import render
+from core.service.payloads import from_json
 from core.storage.models import Outbox
 
+from ..sent import plain_messages
 from .harness import Player, Table, event_texts, living, open_poll, open_table, sign_up
 from .outage_proxy import Proxy, kind
 
@@ -143,13 +143,7 @@ async def arrived_once_in_order(rows: list[Outbox], room: str, player: Player, t
     place, a ballot's or a prompt's) were each posted exactly once, in the order they were
     written, as the player reads the room."""
     ref = room if room == table.room else player.user_id
-    wanted = []
-    for row in rows:
-        payload = from_json(row.payload)
-        if row.chat_ref != ref or row.status != "sent" or isinstance(payload, ORDERS) \
-                or payload.replace is not None:
-            continue
-        wanted.append((await render(row, "!")).text)
+    wanted = await plain_messages(rows, ref, "!")
     posted = []
     for event in player.from_bot(room)[skip:]:
         if event.get("type") != "m.room.message" or "m.new_content" in event["content"]:

@@ -12,10 +12,10 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 
-from core.service.payloads import ORDERS, from_json
-from core.service.rendering import render
+from core.service.payloads import from_json
 from core.storage.models import Outbox
 
+from ..sent import plain_messages
 from .harness import open_table, start_payload
 
 OUTAGE = 13 * 60.0  # seconds of the bot's clock
@@ -69,12 +69,6 @@ async def _arrived_once_in_order(rows: list[Outbox], ref: str, history) -> None:
     """The outbox's plain messages for one chat (not the versions of a message edited in
     place, a ballot's or a prompt's, which Telegram edits) were each posted exactly once, in
     the order they were written."""
-    wanted = []
-    for row in rows:
-        payload = from_json(row.payload)
-        if row.chat_ref != ref or row.status != "sent" or isinstance(payload, ORDERS) \
-                or payload.replace is not None:
-            continue
-        wanted.append((await render(row)).text)
+    wanted = await plain_messages(rows, ref)
     posted = [m.text for m in history if m.get("event") == "sent" and m.text in wanted]
     assert posted == wanted, (ref, posted, wanted)

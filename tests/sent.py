@@ -1,0 +1,21 @@
+"""What the outbox says a chat should have read: its plain messages, rendered, in the order
+they were written (not the versions of a message edited in place, a ballot's or a prompt's,
+nor orders such as a mute). The platforms' outage tests compare it with what arrived."""
+
+from __future__ import annotations
+
+from core.service.payloads import ORDERS, from_json
+from core.service.rendering import render
+from core.storage.models import Outbox
+
+
+async def plain_messages(rows: list[Outbox], ref: str, prefix: str = "/") -> list[str]:
+    """The texts of `rows` sent to the chat `ref`, commands written with `prefix`."""
+    wanted = []
+    for row in rows:
+        payload = from_json(row.payload)
+        if row.chat_ref != ref or row.status != "sent" or isinstance(payload, ORDERS) \
+                or payload.replace is not None:
+            continue
+        wanted.append((await render(row, prefix)).text)
+    return wanted
