@@ -51,32 +51,73 @@ def _old_host(fields: dict[str, Any]) -> c.Command:
     return cls(at=at)  # type: ignore[no-any-return]
 
 
+# The tags of encoded values. A parameter's name is a Python identifier (it fills a
+# `{placeholder}`), so a key starting with "$" can never be a parameter: a parameter named
+# `text`, `ref` or `list` (the host's announcement, the Mare Do Well's letter) is never taken
+# for an encoded value.
+REF, TEXT, LIST, PHASE = "$ref", "$text", "$list", "$phase"
+TAGS = frozenset((REF, TEXT, LIST, PHASE))
+
+
 def encode(value: Any) -> Any:
-    """Refs, tuples, counted phrases (a `Text` as a parameter) and phases become tagged JSON
-    values."""
+    """Refs, tuples, counted phrases (a `Text` as a parameter) and phases become JSON values
+    tagged with their type; a dict (a text's parameters) keeps its keys."""
     if isinstance(value, Ref):
-        return {"ref": [value.kind, value.value]}
+        return {REF: [value.kind, value.value]}
     if isinstance(value, Text):
-        return {"text": [value.key, value.plural, value.count, encode(dict(value.params))]}
+        return {TEXT: [value.key, value.plural, value.count, encode(dict(value.params))]}
     if isinstance(value, Phase):
-        return str(value)
+        return {PHASE: str(value)}
     if isinstance(value, tuple):
-        return {"list": [encode(v) for v in value]}
+        return {LIST: [encode(v) for v in value]}
     if isinstance(value, dict):
         return {k: encode(v) for k, v in value.items()}
     if isinstance(value, (set, frozenset)):
-        return sorted(encode(v) for v in value)
+        return {LIST: sorted(encode(v) for v in value)}
     return value
+
+
+def is_ref(value: Any) -> bool:
+    """Whether an encoded value is a `Ref` (a button's label naming a player or a role)."""
+    return isinstance(value, dict) and REF in value
 
 
 def decode(value: Any) -> Any:
+    """The inverse of `encode`: a dict is a tagged value only by its "$" tag."""
     if isinstance(value, dict):
-        if set(value) == {"ref"}:
-            return Ref(value["ref"][0], value["ref"][1])
-        if set(value) == {"text"}:
-            key, plural, count, params = value["text"]
-            return Text(key, decode(params), plural, count)
-        if set(value) == {"list"}:
-            return tuple(decode(v) for v in value["list"])
+        if len(value) == 1:
+            ((tag, inner),) = value.items()
+            if tag in TAGS:
+                return _tagged(tag, inner)
+            legacy = _legacy(tag, inner)
+            if legacy is not None:
+                return legacy
         return {k: decode(v) for k, v in value.items()}
     return value
+
+
+def _tagged(tag: str, inner: Any) -> Any:
+    if tag == REF:
+        return Ref(inner[0], inner[1])
+    if tag == TEXT:
+        key, plural, count, params = inner
+        return Text(key, decode(params), plural, count)
+    if tag == PHASE:
+        return Phase.parse(inner)
+    return tuple(decode(v) for v in inner)
+
+
+def _legacy(tag: str, inner: Any) -> Any:
+    """A value written before the tags (outbox rows and stored button labels of an earlier
+    version still waiting in the database). Those tags were bare words, but a free text or a
+    name was never stored as a list, so only the exact shapes below are read as them."""
+    if not isinstance(inner, list):
+        return None
+    if tag == "ref" and len(inner) == 2 and all(isinstance(v, str) for v in inner):
+        return Ref(inner[0], inner[1])
+    if (tag == "text" and len(inner) == 4 and isinstance(inner[0], str)
+            and isinstance(inner[3], dict)):
+        return Text(inner[0], decode(inner[3]), inner[1], inner[2])
+    if tag == "list":
+        return tuple(decode(v) for v in inner)
+    return None

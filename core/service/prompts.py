@@ -16,7 +16,7 @@ from core.storage.models import GameRecord, Identity, Prompt
 
 from . import outbox, texts
 from .buttons import button
-from .codec import encode
+from .codec import encode, is_ref
 from .delivery import deliver_outcome
 from .payloads import KeyboardPayload, Part, StoredButton, message_part, part
 from .replies import Reply
@@ -205,6 +205,6 @@ def choice_part(label: Mapping[str, Any], command: Mapping[str, Any]) -> Part:
         params = label.get("params") or {}
         key = texts.CHOICE_ACTION_ON if "name" in params else texts.CHOICE_ACTION
         return Part(key, params=params)
-    if "ref" in label:
+    if is_ref(label):
         return Part(texts.CHOICE_NOW, params={"choice": dict(label)})
     return part(texts.CHOICE_NOW, choice=str(label.get("text", "")))

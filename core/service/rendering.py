@@ -12,7 +12,7 @@ from core.engine.registry import available, load_ruleset
 from core.i18n import Renderer, available_locales
 from core.storage.models import Chat, GameRecord, Identity, Outbox, Seat
 
-from .codec import decode
+from .codec import decode, is_ref
 from .names import shown_names
 from .payloads import (
     BallotPayload,
@@ -104,10 +104,10 @@ def buttons_out(renderer: Renderer, buttons: tuple[StoredButton, ...]) -> tuple[
 
 
 def label_text(renderer: Renderer, label: Mapping[str, Any]) -> str:
-    if "text" in label:
-        return str(label["text"])
-    if "ref" in label:
+    if is_ref(label):
         return str(renderer.value(decode(dict(label))))
+    if "text" in label:  # a label in the platform's own words (not translated)
+        return str(label["text"])
     return renderer.text(label["key"], decode(label.get("params") or {}))
 
 
