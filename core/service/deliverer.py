@@ -17,6 +17,7 @@ from typing import Protocol
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
+from core.storage.db import database_unavailable
 from core.storage.models import DeliveryLease, Outbox
 
 from .clock import Clock
@@ -256,6 +257,14 @@ class Deliverer:
                 row.status = "failed"
                 self._failed(row.platform)
                 log.warning("delivery %s failed for good: %s", row.id, err)
+                await tell_host(row)
+            except Exception as err:
+                if database_unavailable(err):
+                    raise  # the round ends; the row is recovered when the database is back
+                # not the platform's answer (a text that cannot be rendered, a missing
+                # catalog entry, a bug): this row alone fails, visibly, and the round goes on
+                row.status = "failed"
+                log.exception("delivery %s could not be rendered or handed over", row.id)
                 await tell_host(row)
             else:
                 row.status = "sent"

@@ -104,9 +104,13 @@ class GameService:
                             except IntegrityError:
                                 return None  # a duplicate: already applied
                         notice = await self._apply(incoming)
-            except Exception:
+            except Exception as err:
                 self.games.reset()
-                raise
+                if database_unavailable(err):
+                    raise  # handled again once the database is back
+                log.exception("%s update %s could not be handled; nothing changed",
+                              incoming.platform, incoming.update_id)
+                return await self._apologise(incoming)
             self.commands_applied += 1
             self.last_command_at = self.clock.now()
             return notice
@@ -131,6 +135,26 @@ class GameService:
                                           answer, await self._button_game(incoming.button),
                                           self.command_prefixes.get(incoming.platform, "/")),
                       taken)
+
+    async def _apologise(self, incoming: Incoming) -> Notice | None:
+        """The update's handling raised (a bug): its transaction was rolled back, so nothing
+        changed. The person hears so in his language instead of nothing at all."""
+        try:
+            with command_scope():
+                async with transaction(), writing():
+                    person = await self._identity(incoming)
+                    locale = await self._context_locale(incoming)
+                    sorry = Reply(texts.SORRY)
+                    if incoming.button:
+                        return Notice(await personal_text(
+                            person, locale, sorry, None,
+                            self.command_prefixes.get(incoming.platform, "/")), False)
+                    await outbox.to_person(person, PostPayload((text_part(sorry.text),),
+                                                               locale=locale))
+        except Exception:
+            log.exception("%s update %s: the apology failed too", incoming.platform,
+                          incoming.update_id)
+        return None
 
     async def chat_event(self, event: ChatEvent) -> None:
         """Something happened to a group chat itself (see `ChatEvent`); applied in order with

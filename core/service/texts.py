@@ -75,6 +75,9 @@ SPECTATORS_INVITE = N_("You are out of the game. Watch the rest and talk with th
 BAD_LINK = N_("Give a link that starts with https://, or “off”.")
 PROMPT_TAKEN = N_("Your choice was noted.")
 
+SORRY = N_("Sorry, something went wrong on my side with that: nothing has changed. Please "
+           "try again; if it happens again, tell the host.")
+
 # Refusals of bad input (they change nothing)
 UNKNOWN_COMMAND = N_("I don't know the command /{command}. Try /help.")
 ALREADY_RUNNING = N_("A game is already running in this chat.")

@@ -311,3 +311,26 @@ async def test_a_message_failing_alone_while_the_platform_works_is_given_up(db_u
     assert (await Outbox.get(id=first.id)).status == "failed"
     assert await deliverer.deliver_due() == 0  # the next fails as well, on its own
     assert await Outbox.filter(chat_ref="good", status="sent").count() == STUCK_ATTEMPTS - 1
+
+
+async def test_a_row_that_cannot_be_rendered_fails_alone_and_the_host_is_told(db_url, caplog):
+    """Anything that is not the platform's answer (here a text whose placeholder has no
+    parameter: a bug) fails only its own row, visibly; the round goes on with the others."""
+    await open_db(db_url)
+    chat = await Chat.create(platform="test", ref="g", locale="en")
+    host = await Identity.create(platform="test", ref="h", name="Ann", locale="de")
+    game = await GameRecord.create(chat=chat, ruleset="changelings", host=host, setup={},
+                                   snapshot={}, status="running")
+    await outbox.to_group(chat, PostPayload((part("Time left now: {left}."),)), game=game)
+    await outbox.to_group(chat, post("The game is paused."), game=game)
+    adapter = FlakyAdapter([])
+    deliverer = Deliverer({"test": adapter}, ManualClock())
+    assert await deliverer.deliver_due() == 1  # the good row went out in the same round
+    assert [m.text for m in adapter.sent] == ["The game is paused."]
+    broken, good, notice = await Outbox.all().order_by("id")
+    assert (broken.status, good.status) == ("failed", "sent")
+    assert f"delivery {broken.id} could not be rendered" in caplog.text
+    assert "KeyError" in caplog.text
+    await deliverer.deliver_due()  # the host's notice: what and for whom, never the text
+    assert adapter.sent[-1].text.startswith("Ich konnte eine Ansage in der Gruppe")
+    assert "Time left" not in adapter.sent[-1].text
