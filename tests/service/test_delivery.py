@@ -327,7 +327,7 @@ async def test_a_row_that_cannot_be_rendered_fails_alone_and_the_host_is_told(db
     deliverer = Deliverer({"test": adapter}, ManualClock())
     assert await deliverer.deliver_due() == 1  # the good row went out in the same round
     assert [m.text for m in adapter.sent] == ["The game is paused."]
-    broken, good, notice = await Outbox.all().order_by("id")
+    broken, good, _notice = await Outbox.all().order_by("id")
     assert (broken.status, good.status) == ("failed", "sent")
     assert f"delivery {broken.id} could not be rendered" in caplog.text
     assert "KeyError" in caplog.text
