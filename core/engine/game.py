@@ -209,7 +209,7 @@ class Game(Table):
         for spec in self.ruleset.abilities(self, p):
             if spec.id == action:
                 return spec
-        raise Refused(N_("You cannot use “{action}” now."), action=action)
+        raise Refused(N_("You cannot use “{action}” now."), action=Ref("action", action))
 
     def _validate_act(self, cmd: Act) -> ActionSpec:
         # Players are looked up here rather than through `player_or_refuse`: every action and

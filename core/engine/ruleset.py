@@ -135,7 +135,7 @@ class Ruleset:
         """Raise Refused for a vote the rules forbid."""
 
     def check_early(self, game: Game, voter: Player) -> None:
-        raise Refused("There are no early votes in this game.")
+        raise Refused(N_("There are no early votes in this game."))
 
     def early_votes_open(self, game: Game) -> bool:
         """Whether today's vote may be marked early (the ballot then offers a button)."""

@@ -126,10 +126,10 @@ class Alchemists(Ruleset):
         counts = Counter(roles)
         for needed in REQUIRED:
             if counts[needed] != 1:
-                raise SetupError("Every game needs exactly one {role}.", role=needed)
+                raise SetupError("Every game needs exactly one {role}.", role=role(needed))
         for optional in OPTIONAL:
             if counts[optional] > 1:
-                raise SetupError("There can be only one {role}.", role=optional)
+                raise SetupError("There can be only one {role}.", role=role(optional))
         for option in ("stone_backfire", "early_votes_needed"):
             if options.get(option) not in CHOICES[option]:
                 raise SetupError("Option {option} has a wrong value.", option=option)
