@@ -71,8 +71,12 @@ def search(night: Night, it: Intent, targets: tuple[PlayerId, ...], wanted: Role
 
 
 def absorbed(night: Night, victim: Player, absorber: Player) -> None:
-    """An absorbed player may keep talking to his absorber (rules §5, §8)."""
+    """An absorbed player may keep talking to his absorber (rules §5, §8), so he is told who
+    absorbed him (rules §5 [revised]); the absorber knows whom he searched."""
     night.state.absorbed_by[victim.pid] = absorber.pid
+    night.game.tell(ToPlayer(victim.pid), N_("{name} has absorbed you. You are out of the "
+                                             "game, but you may still speak with {name} "
+                                             "through me."), name=player(absorber.pid))
 
 
 def link(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:

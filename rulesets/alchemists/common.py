@@ -37,9 +37,12 @@ AT_NIGHT = frozenset({""})  # the single night stage (phase "night N")
 BY_DAY = frozenset({"vote", "reactions"})
 ANY_TIME = AT_NIGHT | BY_DAY
 
+# What a check shows of a loner, and so the side AL-REVEAL publishes for him [revised]: the
+# source's «Мафия/город/одиночка» has one word for the three loners.
+LONER = "loner"
 SIDE_NAMES = {TOWN: N_("the State Alchemists"), HOMUNCULI: N_("the homunculi"),
               ISHVALAN: N_("the Ishvalan"), CRIMSON: N_("the Crimson Alchemist"),
-              GREED: N_("Greed")}
+              GREED: N_("Greed"), LONER: N_("the loners")}
 
 CAUSE_NAMES = {
     "killed": N_("killed"), "absorbed": N_("killed"), "executed": N_("executed"),
@@ -65,9 +68,10 @@ def side_of(p: Player) -> str:
 
 
 def check_result(p: Player) -> str:
-    """What a check shows (xing's categories): homunculi, town or loner."""
+    """What a check shows (xing's categories): homunculi, town or loner — and so what an
+    execution publishes (AL-REVEAL [revised])."""
     side = side_of(p)
-    return "loner" if side in LONERS else side
+    return LONER if side in LONERS else side
 
 
 def father(game: Game) -> Player | None:

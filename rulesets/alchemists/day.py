@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from core.engine.events import ClosedEarly, Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId
-from core.engine.messages import GROUP, N_, ToPlayer, counted, n_, player, side
+from core.engine.messages import GROUP, N_, Ref, ToPlayer, counted, n_, player, side
 from core.engine.phase import Phase
 
 from . import flavour
 from . import stone as stone_rules
-from .common import side_of, state_of
+from .common import check_result, state_of
 from .end import check_end
 from .hooks import AFTER_EXECUTIONS, DAY_BEGUN, DAY_CLOSED, REACTIONS
 from .night import begin_night
@@ -190,8 +190,10 @@ def _execute(game: Game, pid: PlayerId, reveal: bool) -> bool:
         game.record(Dodged(player=pid))
         game.tell(GROUP, N_("{name} should have been executed, but escaped!"), name=player(pid))
         return False
-    if reveal:
-        game.narrate(GROUP, flavour.EXECUTED_REVEALED, name=player(pid), side=side(side_of(p)))
+    if reveal:  # AL-REVEAL [revised]: homunculi, town or loner, told as a check tells it
+        published = check_result(p)
+        game.narrate(GROUP, flavour.EXECUTED_REVEALED, name=player(pid),
+                     side=Ref("check", published), published=side(published))
     else:
         game.narrate(GROUP, flavour.EXECUTED, name=player(pid))
     game.remove(p, "executed")

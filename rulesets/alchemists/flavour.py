@@ -2,7 +2,7 @@
 several variants; the engine picks one with the game's seeded generator (`Game.narrate`).
 
 Parameters: {number} the night or day, {names} the dead ({count} of them), {name} a player,
-{side} his side.
+{side} his side, as a check shows it.
 """
 
 from __future__ import annotations
@@ -62,13 +62,15 @@ EXECUTED = (
     N_("The city has chosen. {name} is executed."),
     N_("{name} is executed. Nobody asks what they were."),
 )
+# AL-REVEAL [revised]: {side} is what a check shows, as a predicate — "a homunculus", "on the
+# town's side" or "a loner" (the source's «Мафия/город/одиночка»)
 EXECUTED_REVEALED = (
-    N_("{name} is executed. {name} played for {side}."),
-    N_("The sentence is carried out. {name} is dead; {name} fought for {side}."),
-    N_("{name} is executed. The papers in the coat tell the truth: {name} served {side}."),
-    N_("The city has chosen: {name} is executed. {name} stood with {side}."),
-    N_("{name} is taken to the wall. One shot. {name} played for {side}."),
-    N_("{name} is executed. The blood does not lie: {name} fought for {side}."),
+    N_("{name} is executed. {name} was {side}."),
+    N_("The sentence is carried out. {name} is dead; {name} was {side}."),
+    N_("{name} is executed. The papers in the coat tell the truth: {name} was {side}."),
+    N_("The city has chosen: {name} is executed. In the end, {name} was {side}."),
+    N_("{name} is taken to the wall. One shot. {name} was {side}."),
+    N_("{name} is executed. The blood does not lie: {name} was {side}."),
 )
 NOBODY_EXECUTED = (
     N_("Nobody is executed today."),

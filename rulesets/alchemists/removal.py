@@ -29,6 +29,7 @@ def on_removed(game: Game, p: Player, cause: str) -> None:
     elif cause == "left":
         game.tell(GROUP, N_("{name} has left the game."), name=player(p.pid))
     if state.stone.holder == p.pid:
+        stone_rules.check_finished(game)  # a holder drawn by day receives it as it now is
         stone_rules.holder_left(game, p, cause, state.remover)
     for react in ON_REMOVED:
         react(game, p, cause)

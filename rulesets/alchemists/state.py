@@ -15,6 +15,7 @@ class Stone:
     holder: PlayerId | None = None
     appeared: bool = False
     finished: bool = False
+    finished_told: PlayerId | None = None  # the holder who has been told it is finished
     removals_at_appearance: int = 0
     used: dict[PlayerId, tuple[str, int]] = field(default_factory=dict)  # holder -> (action, night)
     pass_to: PlayerId | None = None  # who removed the holder at night (gets it if alive at dawn)

@@ -36,12 +36,21 @@ def eligible(game: Game) -> list[Player]:
 
 
 def give(game: Game, holder: Player | None) -> None:
+    """A new holder is told he has it, and whether it is finished (AL-FINISHED [revised]):
+    a finished Stone is received as finished."""
     stone = state_of(game).stone
     stone.holder = holder.pid if holder else None
     stone.pass_to = None
     if holder is None:
         return
     game.record(StonePassed(holder=holder.pid))
+    if stone.finished:
+        stone.finished_told = holder.pid
+        game.tell(ToPlayer(holder.pid), N_("The Philosopher's Stone is yours, and it is "
+                                            "finished. Each night you may use one of its "
+                                            "powers besides your own; it no longer turns "
+                                            "against you."))
+        return
     game.tell(ToPlayer(holder.pid), N_("The Philosopher's Stone is yours. Each night you may "
                                         "use one of its powers besides your own; it may turn "
                                         "against you."))
@@ -60,10 +69,18 @@ def give_at_random(game: Game) -> None:
 
 
 def at_phase_end(game: Game) -> None:
-    """The Stone appears when the phase of the k-th removal ends."""
+    """The Stone appears when the phase of the k-th removal ends. A holder who has not yet
+    been told that his Stone is finished is told now, with the close of the phase that
+    finished it (after the morning post, or after the day's execution and reactions)
+    [decision]: the Stone acts only at night, so he knows before he next uses it."""
     stone = state_of(game).stone
     if not stone.appeared and len(game.state.removals) >= stone.threshold:
         appear(game)
+    if stone.finished and stone.holder is not None and stone.finished_told != stone.holder:
+        stone.finished_told = stone.holder
+        game.tell(ToPlayer(stone.holder), N_("Five or fewer are left alive. The Stone has taken "
+                                              "in the souls of the dead: it is finished, and "
+                                              "it no longer turns against you."))
 
 
 def appear(game: Game) -> None:
@@ -76,7 +93,8 @@ def appear(game: Game) -> None:
 
 
 def check_finished(game: Game) -> None:
-    """AL-FINISHED: with five or fewer alive the Stone is finished (appearing at once)."""
+    """AL-FINISHED: with five or fewer alive the Stone is finished (appearing at once, and
+    received as finished). Its holder is told at the close of the phase (`at_phase_end`)."""
     stone = state_of(game).stone
     if stone.finished or len(game.state.living_ids()) > FINISHED_AT:
         return

@@ -7,13 +7,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from core.engine.game import Game
-from core.engine.messages import N_, ToPlayer, player
+from core.engine.ids import PlayerId
+from core.engine.messages import N_, Ref, ToPlayer, player
+from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player, Submission
 
 from ..actions import KILL
 from ..common import AT_NIGHT, father
-from ..hooks import ACCEPTED, ACTION_NAMES
+from ..hooks import ACCEPTED, ACTION_NAMES, CHECKS
 from ..voice import said
 
 REQUEST = ActionSpec("request", AT_NIGHT, harmful=True)
@@ -31,6 +33,14 @@ def leaderless_or_own(spec: RoleSpec) -> Callable[[Game, Player], Sequence[Actio
     return actions
 
 
+def check_request(game: Game, p: Player, spec: ActionSpec, targets: tuple[PlayerId, ...]) -> None:
+    """A request never names its sender (rules §5 [revised]): every other self-targeted kill
+    is refused, and so is asking for one's own death."""
+    if targets and targets[0] == p.pid:
+        raise Refused(N_("You cannot name yourself for “{action}”."),
+                      action=Ref("action", spec.id))
+
+
 def forward_request(game: Game, p: Player, sub: Submission) -> bool:
     """The bot forwards a request to father with the sender's name."""
     head = father(game)
@@ -40,4 +50,5 @@ def forward_request(game: Game, p: Player, sub: Submission) -> bool:
     return True
 
 
+CHECKS["request"] = check_request
 ACCEPTED["request"] = forward_request

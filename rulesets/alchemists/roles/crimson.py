@@ -57,7 +57,9 @@ def explodes(game: Game, executed: list[Player]) -> None:
     """Only an execution makes him explode (a dodged crimson does not), after every execution
     of the day, so it never takes a player the vote has already executed. It takes the
     original xing and the original father if alive and still in those roles; the group is
-    told their names, as of every death, but not their sides."""
+    told their names, as of every death, but not their sides — and in random order, as the
+    morning post lists its dead, since a fixed order would tell which body was father
+    [revised]. They leave in that order too."""
     if not any(p.role == "crimson" for p in executed):
         return
     state = state_of(game)
@@ -69,6 +71,7 @@ def explodes(game: Game, executed: list[Player]) -> None:
         victim = game.state.players[pid]
         if victim.alive and victim.role == role_id:
             victims.append(victim)
+    game.rng.shuffle(victims)
     if victims:
         game.tell_n(GROUP, "The explosion takes {names} with him.",
                     "The explosion takes {count} others with him: {names}.", len(victims),

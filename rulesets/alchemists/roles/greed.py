@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, ToPlayer, player
+from core.engine.messages import N_, Ref, ToPlayer, player, role
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
@@ -73,11 +73,18 @@ def checks(game: Game) -> None:
 
 def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     """He absorbs whoever holds the role `xing` at that moment (a bodyguard become xing
-    included) and checks from the next night on; he keeps his search."""
+    included) and checks from the next night on; he keeps his search. He is told whom he
+    absorbed and that he now checks (rules §5 [revised]), and knows that player's role."""
     found = actions.search(night, it, targets, RoleId("xing"), "absorbed")
     if found is not None:
         hunter = night.players[it.actor]
         hunter.counters["check_from"] = night.number + 1
+        night.game.learn(hunter.pid, found.pid, found.role)
+        night.game.tell(ToPlayer(hunter.pid), N_("You absorbed {name}, {role}. From the next "
+                                                  "night you also check one player each "
+                                                  "night: homunculus, town or loner."),
+                        name=player(found.pid), role=Ref("role_was", found.role),
+                        absorbed=role(found.role))
         actions.absorbed(night, found, hunter)
 
 
