@@ -73,12 +73,14 @@ def letter_read(locale: str, text: str = LETTER) -> str:
     return said(locale, "changelings", "The letter reads: “{text}”", text=text)
 
 
-def leaks(lines: Iterable[str], locale: str,
-          names: Iterable[str] = ()) -> list[tuple[str, list[str]]]:
+def leaks(lines: Iterable[str], locale: str, names: Iterable[str] = (),
+          prefix: str = "/") -> list[tuple[str, list[str]]]:
     """The lines ("[reader] text") of a German or Russian game that hold an English word, a
-    raw id or a placeholder; the free texts typed in the game are the players' own words, and
-    `names` players' names besides those the console's games use."""
+    raw id or a placeholder; the free texts typed in the game are the players' own words,
+    `names` players' names besides those of the console's games, and commands are written
+    with `prefix`."""
     own = re.compile("|".join([*map(re.escape, FREE), *(rf"\b{re.escape(n)}\b" for n in names)]))
-    shown = [own.sub("…", line) for line in lines if not PICTURE.match(line)]
+    command = re.compile(rf"(?<!\w){re.escape(prefix)}(?=\w)")
+    shown = [command.sub("/", own.sub("…", line)) for line in lines if not PICTURE.match(line)]
     return [(line, found) for line, after in zip(shown, [*shown[1:], ""], strict=True)
             for found in [problems(line, after, locale)] if found]
