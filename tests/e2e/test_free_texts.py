@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from core.service import texts
 from tests.e2e.test_play import play, stored
 from tests.free_texts import (
     ANNOUNCED,
@@ -22,6 +23,7 @@ from tests.free_texts import (
     letter_read,
     modkilled,
     replaced,
+    said,
     whispered,
     witnessed,
 )
@@ -49,6 +51,10 @@ def test_every_host_power_and_free_text_reaches_its_reader(tmp_path, ruleset, lo
     assert not missing, missing
     seat, removed, role, writer, reader = CAST[ruleset]
     assert replaced(locale, ruleset, "Jon", seat) in group
+    # the newcomer reads what the seat was told in the game, not the sign-up he never made
+    jon = [line for line in lines if line.startswith("[to Jon] ")]
+    assert f"[to Jon] {said(locale, ruleset, texts.RECAP_SEAT)}" in jon
+    assert f"[to Jon] {said(locale, ruleset, texts.JOINED_PRIVATE)}" not in jon, jon
     assert modkilled(locale, ruleset, removed, role) & group
     assert f"[to {reader}] {whispered(locale, ruleset, writer)}" in lines
     if ruleset == "changelings":
