@@ -74,12 +74,15 @@ async def newcomer_named(platform: str, named: str,
 
 async def brief_newcomer(row: GameRecord, old: Identity, new: Identity) -> None:
     """The newcomer learns what the seat knows — the role card, the team, what it was told
-    since (checks, lovers) — and is offered what is still open in this window."""
+    since (checks, lovers): what the game told it, not what the bot told the old player
+    (his sign-up, answers to his commands, keyboards of windows gone) — and is offered what
+    is still open in this window."""
     await pending.flush()  # what waits to be written is read too
     told = await Outbox.filter(game_id=row.id, identity_id=old.id, private=True,
                                status__in=["sent", "unknown", "failed", "pending"]) \
         .order_by("id")
-    parts = [told_part for p in _told(told) for told_part in p.parts]
+    parts = [told_part for p in _told(told) if isinstance(p, PostPayload) and p.seq is not None
+             for told_part in p.parts]
     if parts:
         await outbox.to_person(new, PostPayload((part(texts.RECAP_SEAT), *parts)), game=row)
     for entry in await Prompt.filter(game_id=row.id, window=row.window,
