@@ -96,7 +96,7 @@ def parameters(ruleset: str) -> dict[str, list[Any]]:
         "roles": [tuple(roles[:1]), tuple(roles[:5]), tuple(roles)],
         "card": [*vocabulary("card"), *vocabulary("about")],
         "action": actions, "actions": [tuple(actions[:1]), tuple(actions[:3])],
-        "side": vocabulary("side"), "sides": ["ponies, changelings"],
+        "side": [*vocabulary("side"), *vocabulary("check")], "sides": ["ponies, changelings"],
         "cause": vocabulary("cause"),
         "result": vocabulary("check") or ["—"],
         "kind": vocabulary("kind") or ["—"],
