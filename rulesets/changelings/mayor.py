@@ -54,8 +54,9 @@ def successor_named(game: Game, p: Player, sub: Submission) -> None:
 
 @PROMPT_OWED.at("tiebreak")
 def ask_tiebreak(game: Game, owed: Owed) -> None:
-    game.tell(ToPlayer(owed.player), said(game, "TIE_PICK", owed.player))
-    game.tell(GROUP, said(game, "TIE_GROUP", "group"))
+    tied = tuple(player(pid) for pid in owed.options)  # CH-MAYOR: the group is told who
+    game.tell(ToPlayer(owed.player), said(game, "TIE_PICK", owed.player), names=tied)
+    game.tell(GROUP, said(game, "TIE_GROUP", "group"), names=tied)
 
 
 @ANSWER_OWED.at("tiebreak")

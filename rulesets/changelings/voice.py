@@ -126,9 +126,11 @@ OWN: dict[str, tuple[str, ...]] = {
         N_("{name} votes to exchange {target} tonight."),
     ),
     "TIE_PICK": (
-        N_("The vote is tied. As mayor, pick who is banished."),
-        N_("A tie! The mayor's sash gives you the last word: who is banished?"),
-        N_("Hoof to hoof, the votes are even. Mayor, it is up to you: who must leave?"),
+        N_("The vote is tied: {names}. As mayor, pick who is banished."),
+        N_("A tie! {names} have the same number of votes, and the mayor's sash gives you "
+           "the last word: who is banished?"),
+        N_("Hoof to hoof, the votes are even: {names}. Mayor, it is up to you: who must "
+           "leave?"),
     ),
     "SUCCESSOR": (
         N_("Name the next mayor."),
@@ -136,9 +138,9 @@ OWN: dict[str, tuple[str, ...]] = {
         N_("Ponyville needs a new mayor, and you may choose. Who will it be?"),
     ),
     "TIE_GROUP": (
-        N_("The vote is tied; the mayor decides."),
-        N_("Neck and neck! Now the mayor has the last word."),
-        N_("A tie in the town square! All eyes on the mayor: who has to go?"),
+        N_("The vote is tied: {names}. The mayor decides."),
+        N_("Neck and neck: {names}! Now the mayor has the last word."),
+        N_("A tie in the town square: {names}! All eyes on the mayor: who has to go?"),
     ),
     "NEW_MAYOR": (
         N_("{name} is the new mayor."),
