@@ -76,14 +76,18 @@ def _tie(game: Game, leaders: list[PlayerId]) -> None:
     pick = changelings_state(game).tiebreak_pick
     tied = tuple(player(pid) for pid in leaders)
     if office is not None and pick is not None and pick in leaders:
-        game.tell(GROUP, N_("The vote is tied: {names}. The mayor made the call before the vote "
-                            "closed."), names=tied)
+        game.tell_n(GROUP, "The vote is tied between {count} pony: {names}. The mayor made "
+                    "the call before the vote closed.", "The vote is tied between {count} "
+                    "ponies: {names}. The mayor made the call before the vote closed.",
+                    len(tied), names=tied)
         banish(game, pick)
     elif office is not None and "inactive" not in office.statuses:
         game.owe("tiebreak", office.pid, leaders, RANK_TIEBREAK)
     else:
-        game.tell(GROUP, N_("The vote is tied: {names}. No mayor is here to break the tie, so "
-                            "fate decides."), names=tied)
+        game.tell_n(GROUP, "The vote is tied between {count} pony: {names}. No mayor is "
+                    "here to break the tie, so fate decides.", "The vote is tied between "
+                    "{count} ponies: {names}. No mayor is here to break the tie, so fate "
+                    "decides.", len(tied), names=tied)
         banish(game, game.rng.choice(leaders))
 
 

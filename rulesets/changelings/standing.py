@@ -132,10 +132,10 @@ def tell_lovers_goal(game: Game) -> None:
     a, b = lovers
     if is_mixed_pair(game):
         for x, y in ((a, b), (b, a)):
-            game.tell(ToPlayer(x), N_("Love changes everything: your heart beats for {partner}, "
-                                       "who plays on the other side. Your goal has changed: "
-                                       "from now on you two are {side}, and you win only if "
-                                       "you are the last two left in the game."),
+            game.tell(ToPlayer(x), N_("Love changes everything! You and {partner} play on "
+                                       "different sides, so your goal has changed: from now on "
+                                       "you two are {side}, and you win only if you are the "
+                                       "last two left in the game."),
                       partner=player(y), side=side(LOVERS))
         return
     for x, y in ((a, b), (b, a)):
