@@ -136,7 +136,7 @@ def exchange(game: Game, target: Player) -> None:
     partner = partner_of(game, target.pid)
     if partner is not None and is_mixed_pair(game):  # no "win with the hive"
         game.narrate(ToPlayer(target.pid), flavour.EXCHANGED_IN_LOVE, partner=player(partner))
-    else:  # `side` carries the side he now wins with as a plain fact (`told`), in words
+    else:  # `side`: the side he now wins with, a plain fact for `told` (the words say it)
         game.narrate(ToPlayer(target.pid), flavour.EXCHANGED, side=side(CHANGELINGS))
     for member in team(game):  # the newcomer has his own message (EXCHANGED), not "one of you"
         if member.pid != target.pid:
