@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId
-from core.engine.messages import GROUP, N_
+from core.engine.messages import GROUP, N_, player
 from core.engine.phase import Phase
 from core.engine.state import Owed
 
@@ -70,13 +70,24 @@ def close_vote(game: Game) -> None:
 
 
 def _tie(game: Game, leaders: list[PlayerId]) -> None:
+    """CH-MAYOR: the group is told who is tied however the tie is broken [decision: also when
+    the mayor's pick was named before, or chance decides]; the mayor's prompt names them."""
     office = mayor(game)
     pick = changelings_state(game).tiebreak_pick
+    tied = tuple(player(pid) for pid in leaders)
     if office is not None and pick is not None and pick in leaders:
+        game.tell_n(GROUP, "The vote is tied between {count} pony: {names}. The mayor made "
+                    "the call before the vote closed.", "The vote is tied between {count} "
+                    "ponies: {names}. The mayor made the call before the vote closed.",
+                    len(tied), names=tied)
         banish(game, pick)
     elif office is not None and "inactive" not in office.statuses:
         game.owe("tiebreak", office.pid, leaders, RANK_TIEBREAK)
     else:
+        game.tell_n(GROUP, "The vote is tied between {count} pony: {names}. No mayor is "
+                    "here to break the tie, so fate decides.", "The vote is tied between "
+                    "{count} ponies: {names}. No mayor is here to break the tie, so fate "
+                    "decides.", len(tied), names=tied)
         banish(game, game.rng.choice(leaders))
 
 

@@ -152,6 +152,16 @@ EXCHANGED = (
     N_("Shh! In the night the changelings exchanged you. You are one of them now and win with "
        "them. Act natural!"),
 )
+# an exchanged lover whose pair is mixed now: no side to win with (CH-LOVE [revised]); his new
+# goal follows in its own message
+EXCHANGED_IN_LOVE = (
+    N_("In the night you were exchanged: you are a changeling now. But your heart still "
+       "belongs to {partner}…"),
+    N_("You wake up with a strange buzzing in your head… You have been exchanged! You are a "
+       "changeling now, yet your heart still beats for {partner}."),
+    N_("The hive has claimed you, but not your heart: you are a changeling now, and still "
+       "head over hooves for {partner}."),
+)
 WON = {
     "ponies": (
         N_("The game is over: the ponies win! Friendship is magic."),

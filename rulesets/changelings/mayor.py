@@ -15,7 +15,7 @@ from .removal import banish
 from .standing import take_office
 from .state import changelings_state
 from .vocabulary import ALWAYS, ANY_DAY
-from .voice import said
+from .voice import said, said_n
 
 TIEBREAK = owed_action(ActionSpec("tiebreak", ANY_DAY, harmful=True), N_("Break the tie"))
 SUCCESSOR = owed_action(ActionSpec("successor", ALWAYS, self_ok=False), N_("Successor"))
@@ -54,8 +54,10 @@ def successor_named(game: Game, p: Player, sub: Submission) -> None:
 
 @PROMPT_OWED.at("tiebreak")
 def ask_tiebreak(game: Game, owed: Owed) -> None:
-    game.tell(ToPlayer(owed.player), said(game, "TIE_PICK", owed.player))
-    game.tell(GROUP, said(game, "TIE_GROUP", "group"))
+    tied = tuple(player(pid) for pid in owed.options)  # CH-MAYOR: the group is told who
+    game.tell_n(ToPlayer(owed.player), *said_n(game, "TIE_PICK", owed.player), len(tied),
+                names=tied)
+    game.tell_n(GROUP, *said_n(game, "TIE_GROUP", "group"), len(tied), names=tied)
 
 
 @ANSWER_OWED.at("tiebreak")

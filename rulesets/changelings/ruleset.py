@@ -13,14 +13,14 @@ from typing import Any
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import GROUP, N_, NOTED, Ref, ToPlayer, player, role
+from core.engine.messages import N_, NOTED, Ref, ToPlayer, player, role
 from core.engine.phase import Phase
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
 from core.engine.state import Player, Submission
 from core.engine.voice import told
 
-from . import day, night, options
+from . import day, night, opening, options
 from . import roles as _roles  # noqa: F401 - importing it registers every role
 from .deal import check_roles, deal_roles
 from .end import check_end
@@ -141,23 +141,10 @@ class Changelings(Ruleset):
     def start(self, game: Game, setup: dict[str, Any], start_phase: str | None) -> None:
         players = game.state.players
         lovers = setup.get("lovers")
-        if lovers is not None:
-            if len(lovers) != 2 or lovers[0] == lovers[1] or not set(lovers) <= set(players):
-                raise SetupError("The lovers must be two different players.")
-            make_lovers(game, lovers[0], lovers[1])
-        listed = list(ROLES)
-        specials = sorted({p.role for p in players.values() if ROLES[p.role].special},
-                          key=listed.index)
-        if specials:  # two counts, two sentences: each agrees with its number (ru: 1, 2, 5)
-            game.tell_n(GROUP, "A new game of Changelings begins with {count} player!",
-                        "A new game of Changelings begins with {count} players!", len(players))
-            game.tell_n(GROUP, "One special role is in play: {roles}.",
-                        "{count} special roles are in play: {roles}.", len(specials),
-                        roles=tuple(role(r) for r in specials))
-        else:  # an empty list would print as a bare dot
-            game.tell_n(GROUP, "A new game of Changelings begins with {count} player, and no "
-                        "special roles are in play.", "A new game of Changelings begins with "
-                        "{count} players, and no special roles are in play.", len(players))
+        if lovers is not None and (
+                len(lovers) != 2 or lovers[0] == lovers[1] or not set(lovers) <= set(players)):
+            raise SetupError("The lovers must be two different players.")
+        opening.announce(game)
         for p in players.values():
             shown = SHOWN_AS.get(p.role, p.role)
             if shown == "pony":
@@ -178,6 +165,8 @@ class Changelings(Ruleset):
             started = STARTED.get(p.role)
             if started is not None:
                 started(game, p)
+        if lovers is not None:  # after the cards: a mixed pair's new goal follows its card
+            make_lovers(game, lovers[0], lovers[1])
         first_mayor = setup.get("mayor")
         if first_mayor is not None:
             if first_mayor not in players:

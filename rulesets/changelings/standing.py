@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import GROUP, N_, ToPlayer, player, role
+from core.engine.messages import GROUP, N_, ToPlayer, player, role, side
 from core.engine.state import Player
 
 from .hooks import CHANGELING_ROLES
@@ -82,7 +82,8 @@ def tell_team(game: Game, key: str, **params: object) -> None:
 
 
 def join_team(game: Game, newcomer: Player) -> None:
-    """The newcomer and the team learn each other (start, exchange, awakening)."""
+    """The newcomer and the team learn each other (exchange, awakening). A lover who joins
+    turns his pair mixed, or a mixed pair same-side: both lovers learn their new goal."""
     for member in team(game):
         if member.pid == newcomer.pid:
             continue
@@ -91,6 +92,8 @@ def join_team(game: Game, newcomer: Player) -> None:
         game.tell(ToPlayer(member.pid), N_("{name} has joined the changelings."),
                   name=player(newcomer.pid))
     tell_fellows(game, newcomer, [m for m in team(game) if m.pid != newcomer.pid])
+    if partner_of(game, newcomer.pid) is not None:
+        tell_lovers_goal(game)
 
 
 def tell_fellows(game: Game, p: Player, fellows: list[Player]) -> None:
@@ -105,6 +108,7 @@ def tell_fellows(game: Game, p: Player, fellows: list[Player]) -> None:
 
 
 def make_lovers(game: Game, a: PlayerId, b: PlayerId) -> None:
+    """CH-LOVE: a mixed pair learns at once that its goal changed."""
     state = changelings_state(game)
     state.lovers = (a, b)
     state.lovers_chosen = True
@@ -113,6 +117,32 @@ def make_lovers(game: Game, a: PlayerId, b: PlayerId) -> None:
         game.tell(ToPlayer(x), N_("You have fallen in love with {partner}. If one of you "
                                    "leaves the game, the other follows."), partner=player(y))
     game.record(Lovers(pair=(a, b)))
+    if is_mixed_pair(game):
+        tell_lovers_goal(game)
+
+
+def tell_lovers_goal(game: Game) -> None:
+    """CH-LOVE [revised]: whenever the pair becomes mixed, both lovers are told at once that
+    they now win only as the last two (their side, named, is `lovers`). A mixed pair made
+    same-side again (its pony exchanged, its confused changeling awakened) is told that it
+    plays with the changelings again [decision]: their earlier goal must not stand."""
+    lovers = changelings_state(game).lovers
+    if lovers is None or not all(game.state.players[x].alive for x in lovers):
+        return  # a pair broken by the host's removal has no common goal left to tell
+    a, b = lovers
+    if is_mixed_pair(game):
+        for x, y in ((a, b), (b, a)):
+            game.tell(ToPlayer(x), N_("Love changes everything! You and {partner} play on "
+                                       "different sides, so your goal has changed: from now on "
+                                       "you two are {side}, and you win only if you are the "
+                                       "last two left in the game."),
+                      partner=player(y), side=side(LOVERS))
+        return
+    for x, y in ((a, b), (b, a)):
+        game.tell(ToPlayer(x), N_("Now you and {partner} are both changelings, heart and hive "
+                                   "as one. Your goal has changed again: you play for {side} "
+                                   "and no longer need to be the last two."),
+                  partner=player(y), side=side(side_of(game, game.state.players[x])))
 
 
 def mayor(game: Game) -> Player | None:

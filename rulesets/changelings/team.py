@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, ToPlayer, player
+from core.engine.messages import N_, ToPlayer, player, side
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec
 from core.engine.state import Player, Submission
@@ -17,9 +17,9 @@ from core.engine.state import Player, Submission
 from . import flavour
 from .hooks import ABDUCTED, ACTION_CHECKS, AFTER_ACT, EXCHANGED, duty
 from .night import NIGHT, NightStep
-from .standing import is_changeling, join_team, team, tell_team
+from .standing import is_changeling, is_mixed_pair, join_team, partner_of, team, tell_team
 from .state import Night, changelings_state
-from .vocabulary import DUSK
+from .vocabulary import CHANGELINGS, DUSK
 from .voice import said
 
 
@@ -101,10 +101,9 @@ def agree(game: Game) -> None:
     target = game.state.players[target_id]
     if not target.alive:
         return
-    if night.team_fails:
+    if night.team_fails:  # told nothing, as when the shield stops them (CH-CONF [revised])
         if target.pid in night.turned_now and action == "abduct":
             game.remove(target, "fled")
-        tell_team(game, N_("Something went wrong tonight: your plan failed."))
         return
     if target.pid in night.shielded:
         game.record(Shielded(target=target.pid))
@@ -134,7 +133,11 @@ def exchange(game: Game, target: Player) -> None:
         return
     target.role = RoleId("changeling")
     game.record(Exchanged(player=target.pid))
-    game.narrate(ToPlayer(target.pid), flavour.EXCHANGED)
+    partner = partner_of(game, target.pid)
+    if partner is not None and is_mixed_pair(game):  # no "win with the hive"
+        game.narrate(ToPlayer(target.pid), flavour.EXCHANGED_IN_LOVE, partner=player(partner))
+    else:  # `side`: the side he now wins with, a plain fact for `told` (the words say it)
+        game.narrate(ToPlayer(target.pid), flavour.EXCHANGED, side=side(CHANGELINGS))
     for member in team(game):  # the newcomer has his own message (EXCHANGED), not "one of you"
         if member.pid != target.pid:
             game.tell(ToPlayer(member.pid), N_("The exchange worked: {name} is one of you now."),

@@ -4,7 +4,7 @@ reads every night and day, playful and warm, three ways each."""
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.messages import N_
+from core.engine.messages import N_, n_
 from core.engine.voice import told
 
 VOICE: dict[str, tuple[str, ...]] = {
@@ -125,20 +125,10 @@ OWN: dict[str, tuple[str, ...]] = {
         N_("Buzz from the hive: {name} would like to make {target} one of you."),
         N_("{name} votes to exchange {target} tonight."),
     ),
-    "TIE_PICK": (
-        N_("The vote is tied. As mayor, pick who is banished."),
-        N_("A tie! The mayor's sash gives you the last word: who is banished?"),
-        N_("Hoof to hoof, the votes are even. Mayor, it is up to you: who must leave?"),
-    ),
     "SUCCESSOR": (
         N_("Name the next mayor."),
         N_("Before you go: who gets the mayor's sash? Name the next mayor."),
         N_("Ponyville needs a new mayor, and you may choose. Who will it be?"),
-    ),
-    "TIE_GROUP": (
-        N_("The vote is tied; the mayor decides."),
-        N_("Neck and neck! Now the mayor has the last word."),
-        N_("A tie in the town square! All eyes on the mayor: who has to go?"),
     ),
     "NEW_MAYOR": (
         N_("{name} is the new mayor."),
@@ -160,11 +150,46 @@ OWN: dict[str, tuple[str, ...]] = {
 }
 
 
+# The own texts that list the tied players (CH-MAYOR): told with their count, so that each
+# language's sentence can agree with it (n_ pairs; picked like the others).
+COUNTED: dict[str, tuple[tuple[str, str], ...]] = {
+    "TIE_PICK": (
+        n_("The vote is tied between {count} pony: {names}. As mayor, pick who is banished.",
+           "The vote is tied between {count} ponies: {names}. As mayor, pick who is "
+           "banished."),
+        n_("A tie! Equal votes for {count} pony: {names}. The mayor's sash gives you the "
+           "last word: who is banished?",
+           "A tie! Equal votes for {count} ponies: {names}. The mayor's sash gives you the "
+           "last word: who is banished?"),
+        n_("Hoof to hoof, the votes are even for {count} pony: {names}. Mayor, it is up to "
+           "you: who must leave?",
+           "Hoof to hoof, the votes are even for {count} ponies: {names}. Mayor, it is up to "
+           "you: who must leave?"),
+    ),
+    "TIE_GROUP": (
+        n_("The vote is tied between {count} pony: {names}. The mayor decides.",
+           "The vote is tied between {count} ponies: {names}. The mayor decides."),
+        n_("Neck and neck: {names}! Now the mayor has the last word.",
+           "Neck and neck: {names}! Now the mayor has the last word."),
+        n_("A tie in the town square: {names}! All eyes on the mayor: who has to go?",
+           "A tie in the town square: {names}! All eyes on the mayor: who has to go?"),
+    ),
+}
+
+
 # the own prompts that ask for an owed choice: the keyboard of that choice carries them
-ASKING = frozenset(text for name in ("TIE_PICK", "SUCCESSOR", "CHASE") for text in OWN[name])
+ASKING = frozenset((*(text for name in ("SUCCESSOR", "CHASE") for text in OWN[name]),
+                    *(pair[0] for pair in COUNTED["TIE_PICK"])))
 
 
 def said(game: Game, name: str, pid: str) -> str:
     """The variant of one of the game's own prompts a player reads in this phase."""
     variants = OWN[name]
     return told(OWN, name, variants[0], game.state.phase, pid)
+
+
+def said_n(game: Game, name: str, pid: str) -> tuple[str, str]:
+    """`said` for the texts told with a count (`COUNTED`): the variant's n_ pair."""
+    pairs = {pair[0]: pair for pair in COUNTED[name]}
+    first = told({name: tuple(pairs)}, name, COUNTED[name][0][0], game.state.phase, pid)
+    return pairs[first]

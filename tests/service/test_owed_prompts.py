@@ -6,20 +6,29 @@ from __future__ import annotations
 
 import re
 
-from rulesets.changelings.voice import ASKING, OWN, VOICE
+from rulesets.changelings.voice import ASKING, COUNTED, OWN, VOICE
 
 from .helpers import PLAYERS, open_chat, started_changelings, the_game
 
+PLACEHOLDER = re.compile(r"\\\{\w+\\\}")
+
+
+def any_of(texts) -> re.Pattern[str]:
+    """The texts as told, whatever their placeholders name."""
+    return re.compile("|".join(PLACEHOLDER.sub(".+", re.escape(t)) for t in texts))
+
+
 # the core's prompt in the pony game's voice, whatever actions it names
-CORE_PROMPT = re.compile("|".join(re.escape(v).replace(re.escape("{action}"), ".+")
-                                  for v in VOICE["ACTION_PROMPT"]))
+CORE_PROMPT = any_of(VOICE["ACTION_PROMPT"])
+# the game's own questions; the tie's names the tied, in its plural form
+OWN_QUESTION = any_of([*ASKING, *(pair[1] for pair in COUNTED["TIE_PICK"])])
 
 
 def prompts_to(name: str, lines: list[str]) -> list[str]:
     """The lines that ask `name` for a choice: the game's own questions and the core's."""
     said = [line.removeprefix(f"[to {name}] ") for line in lines
             if line.startswith(f"[to {name}] ")]
-    return [text for text in said if text in ASKING or CORE_PROMPT.fullmatch(text)]
+    return [text for text in said if OWN_QUESTION.fullmatch(text) or CORE_PROMPT.fullmatch(text)]
 
 
 async def mayor_ann(db_url, roles: str = "changeling,changeling,researcher,shield,pony,pony,"
@@ -37,7 +46,8 @@ async def test_the_mayor_is_asked_once_to_break_a_tie(db_url):
     lines = await chat("Bob: /vote Dot", "Cid: /vote Dot", "Eve: /vote Gus", "Fay: /vote Gus",
                        ":wait 5m")
     asked = prompts_to("Ann", lines)
-    assert len(asked) == 1 and asked[0] in ASKING, lines
+    assert len(asked) == 1 and OWN_QUESTION.fullmatch(asked[0]), lines
+    assert "Dot, Gus" in asked[0]  # CH-MAYOR: the tied are named
     assert lines[lines.index(f"[to Ann] {asked[0]}") + 1] == "[to Ann] buttons: [Dot] [Gus] [Pass]"
 
 

@@ -10,14 +10,14 @@ from dataclasses import dataclass
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, ToPlayer
+from core.engine.messages import N_, ToPlayer, player, side
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
 
 from ..hooks import ABDUCTED, CHECKED, EXCHANGED, SHOWN_AS, define_role
-from ..standing import join_team
+from ..standing import is_mixed_pair, join_team, partner_of
 from ..state import changelings_state
-from ..vocabulary import PONIES
+from ..vocabulary import CHANGELINGS, PONIES
 
 
 @event_kind("awakened")
@@ -47,10 +47,18 @@ SHOWN_AS[RoleId("confused_changeling")] = RoleId("pony")
 
 
 def awaken(game: Game, p: Player) -> None:
+    """He becomes a changeling; in a pair made mixed by it he is not told to play with the
+    changelings (CH-LOVE [revised]): his goal as a lover follows from `join_team`."""
     p.role = RoleId("changeling")
     game.record(Awakened(player=p.pid))
-    game.tell(ToPlayer(p.pid), N_("You wake up: you were a changeling all along! You now play "
-                                   "with the changelings."))
+    partner = partner_of(game, p.pid)
+    if partner is not None and is_mixed_pair(game):
+        game.tell(ToPlayer(p.pid), N_("You wake up: you were a changeling all along! The hive "
+                                       "welcomes you, but your heart still belongs to "
+                                       "{partner}."), partner=player(partner))
+    else:
+        game.tell(ToPlayer(p.pid), N_("You wake up: you were a changeling all along! You now "
+                                       "play with the changelings."), side=side(CHANGELINGS))
     join_team(game, p)
 
 

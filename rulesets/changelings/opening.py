@@ -1,0 +1,34 @@
+"""The start post (rules §2 [revised]): the group learns which special roles are in play and
+how many changelings hide among them, never who holds what."""
+
+from __future__ import annotations
+
+from core.engine.game import Game
+from core.engine.messages import GROUP, role, side
+
+from .hooks import ROLES
+from .standing import is_changeling
+from .vocabulary import CHANGELINGS
+
+
+def announce(game: Game) -> None:
+    """Each count has its own sentence, so that each agrees with its number (ru: 1, 2, 5)."""
+    players = game.state.players.values()
+    listed = list(ROLES)
+    specials = sorted({p.role for p in players if ROLES[p.role].special}, key=listed.index)
+    if specials:
+        game.tell_n(GROUP, "A new game of Changelings begins with {count} player!",
+                    "A new game of Changelings begins with {count} players!", len(players))
+        game.tell_n(GROUP, "One special role is in play: {roles}.",
+                    "{count} special roles are in play: {roles}.", len(specials),
+                    roles=tuple(role(r) for r in specials))
+    else:  # an empty list would print as a bare dot
+        game.tell_n(GROUP, "A new game of Changelings begins with {count} player, and no "
+                    "special roles are in play.", "A new game of Changelings begins with "
+                    "{count} players, and no special roles are in play.", len(players))
+    # the queen and the liar are among the changelings, the confused one is not; `side`
+    # carries the side counted as a plain fact (for `told`), which the sentence says in words
+    hiding = sum(1 for p in players if is_changeling(p))
+    game.tell_n(GROUP, "Careful, everypony: {count} changeling is hiding among you!",
+                "Careful, everypony: {count} changelings are hiding among you!", hiding,
+                side=side(CHANGELINGS))
