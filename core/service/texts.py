@@ -84,6 +84,8 @@ IN_OTHER_GAME = N_("You are already playing in another game.")
 ALREADY_JOINED = N_("You have already joined.")
 NOT_JOINED = N_("You have not joined this game.")
 NOT_IN_LOBBY = N_("Sign-up is closed: the game has already started.")
+SIGNUP_OVER = N_("This sign-up belongs to a game that is over. To play, join the game open "
+                 "in the group now, or ask to be told of the next one with /nextgame.")
 NOT_STARTED = N_("The game has not started yet.")
 TOO_FEW = N_("Not enough players yet: {count} joined, {needed} needed.")
 NOBODY_CALLED = N_("Nobody in this game is called {name}.")
