@@ -103,12 +103,16 @@ class Receiver:
                           body: dict[str, Any]) -> None:
         adapter = self.adapter
         mentions = mention_names(adapter.user_id, adapter.display_name)
-        if is_edit(body):  # edits never count, as the rules say; a command's author is told
+        if is_edit(body):  # edits never count, as the rules say: the service answers (a
+            # command's author is told; a vote in the edited message is withdrawn)
             new = body.get("m.new_content")
             text = message_body(new) if isinstance(new, dict) else None
-            if text and (as_command(text, mentions) or text.startswith("/")
-                         or room_id in adapter.rooms.rooms):
-                await self.tell_about(sender, room_id, "edited", event_id)
+            private = room_id in adapter.rooms.rooms
+            if text is not None:
+                command = as_command(text, mentions) or (text if text.startswith("/") else "")
+                await self._give(self._incoming(room_id, event_id, sender, private,
+                                                text=command, situation="edited",
+                                                edits=relation(body)[1]))
             return
         text = message_body(body)
         if not text:
@@ -131,7 +135,7 @@ class Receiver:
         if command is not None:
             admin = await adapter.state.is_admin(room_id, sender)
             await self._give(self._incoming(room_id, event_id, sender, False, text=command,
-                                            admin=admin))
+                                            admin=admin, message=event_id))
         else:
             await self._give(self._incoming(room_id, event_id, sender, False, text=text))
 

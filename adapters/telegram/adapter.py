@@ -60,9 +60,10 @@ log = logging.getLogger(__name__)
 LIMITS = RateLimits(per_chat=1.0, overall=30.0, per_group_minute=20)
 ADMIN_CACHE_SECONDS = 300.0
 NOTICE_LIMIT = 200  # answerCallbackQuery text
-# what the bot asks Telegram for: messages (edited ones never count, as the rules say),
-# pressed buttons, and changes of its own membership (removed, muted, made admin)
-ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
+# what the bot asks Telegram for: messages, their edits (they never count, as the rules say,
+# and a vote in an edited message is withdrawn: the player must be told), pressed buttons,
+# and changes of its own membership (removed, muted, made admin)
+ALLOWED_UPDATES = ["message", "edited_message", "callback_query", "my_chat_member"]
 MUTED = ChatPermissions.no_permissions()
 
 
@@ -219,7 +220,12 @@ class TelegramAdapter:
             for change in member_events(update.my_chat_member):
                 await self._handle(change)
             return
-        message = update.message  # edited messages never count, as the rules say
+        if update.edited_message is not None:  # never counts; the service tells why
+            edit = from_message(update, update.edited_message, self.username, False)
+            if edit is not None:
+                await self._handle(edit)
+            return
+        message = update.message
         if message is None:
             return
         event = service_event(message)

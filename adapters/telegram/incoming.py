@@ -1,13 +1,15 @@
 """Telegram updates as the service's platform-neutral `Incoming` or `ChatEvent` (pure
 functions, no I/O). Whatever the game has no use for (channel posts, a linked channel's
-automatic forwards, other bots, edited messages, reactions...) becomes None."""
+automatic forwards, other bots, reactions...) becomes None. An edited message becomes the
+situation "edited", naming the message it changed: edits never count, and a vote in an
+edited message is withdrawn (the service decides)."""
 
 from __future__ import annotations
 
-from telegram import Chat, ChatMember, ChatMemberUpdated, Message, Update, User
+from telegram import Chat, ChatMember, ChatMemberUpdated, Message, MessageEntity, Update, User
 from telegram.constants import ChatMemberStatus
 
-from core.service.ports import ChatEvent, ChatRef, Incoming, UserRef
+from core.service.ports import ChatEvent, ChatRef, Incoming, Mention, UserRef
 
 from .refs import anonymous_ref, chat_ref
 
@@ -54,9 +56,16 @@ def message_chat(message: Message) -> ChatRef:
     return chat_ref(message.chat.id, thread)
 
 
+def message_identity(message: Message) -> str:
+    """A message's id as the service keeps it: Telegram numbers messages per chat, and an
+    edit keeps the number."""
+    return f"{message.chat.id}:{message.message_id}"
+
+
 def from_message(update: Update, message: Message, bot_username: str,
                  admin: bool) -> Incoming | None:
-    """A new text message in a private chat or a group; None for what the game ignores."""
+    """A text message in a private chat or a group, new or (`update.edited_message`)
+    edited; None for what the game ignores."""
     text = message.text or ""
     chat = message.chat
     if not text.strip() or chat.type not in (Chat.PRIVATE, *GROUP_TYPES):
@@ -65,11 +74,16 @@ def from_message(update: Update, message: Message, bot_username: str,
         return None
     if chat.type != Chat.PRIVATE and command_word(text).split("@")[0].lower() == "start":
         text = "/help"  # "Start" pressed on the bot's profile inside a group
+    edited = update.edited_message is not None
+    identity = message_identity(message)
     if anonymous_admin(message):
+        if edited:
+            return None  # an anonymous admin casts no vote and has no private chat to tell
         return Incoming(platform=PLATFORM, update_id=str(update.update_id),
                         user=UserRef(anonymous_ref(chat.id), anonymous=True),
                         user_name=chat.title or str(chat.id), text=text,
-                        chat=message_chat(message), admin=True, chat_title=chat.title)
+                        chat=message_chat(message), admin=True, chat_title=chat.title,
+                        mentioned=mentioned(message), message=identity)
     if message.sender_chat is not None or message.is_automatic_forward:
         return None  # a channel speaking (a linked channel's post, a user posting as one)
     user = message.from_user
@@ -81,20 +95,36 @@ def from_message(update: Update, message: Message, bot_username: str,
                     chat=None if private else message_chat(message), admin=admin,
                     locale_hint=locale_hint(user), handle=user.username,
                     chat_title=None if private else chat.title,
-                    mentioned=mentioned(message, user))
+                    mentioned=mentioned(message, user), message=identity,
+                    situation="edited" if edited else None,
+                    edits=identity if edited else None)
 
 
-def mentioned(message: Message, author: User) -> tuple[tuple[UserRef, str, str | None], ...]:
+def mentioned(message: Message, author: User | None = None) -> tuple[Mention, ...]:
     """Whom a message points at: the author of the message it replies to (a topic's own
-    opening message aside), then users mentioned by a link to their account."""
-    people: list[User] = []
+    opening message aside, and the author's own), then the people its text names — picked
+    from the @-list (`text_mention`: the exact account, for people without a username) or
+    written as an @username (`mention`) — each with the words that name him."""
+    people: list[Mention] = []
     replied = message.reply_to_message
-    if replied is not None and replied.from_user is not None and not (
-            message.is_topic_message and replied.forum_topic_created is not None):
-        people.append(replied.from_user)
-    people += [e.user for e in message.entities or () if e.type == "text_mention" and e.user]
-    return tuple((UserRef(str(u.id)), display_name(u), u.username) for u in people
-                 if not u.is_bot and u.id != author.id)
+    topic_opening = message.is_topic_message and replied is not None and \
+        replied.forum_topic_created is not None
+    if replied is not None and replied.from_user is not None and not topic_opening and \
+            not replied.from_user.is_bot and \
+            (author is None or replied.from_user.id != author.id):
+        people.append(person(replied.from_user))
+    for entity in message.entities or ():
+        if entity.type == MessageEntity.TEXT_MENTION and entity.user is not None \
+                and not entity.user.is_bot:
+            people.append(person(entity.user, message.parse_entity(entity)))
+        elif entity.type == MessageEntity.MENTION:
+            span = message.parse_entity(entity)
+            people.append(Mention(None, span, handle=span.lstrip("@"), span=span))
+    return tuple(people)
+
+
+def person(user: User, span: str | None = None) -> Mention:
+    return Mention(UserRef(str(user.id)), display_name(user), user.username, span)
 
 
 def from_callback(update: Update) -> Incoming | None:

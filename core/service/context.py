@@ -5,6 +5,7 @@ itself to each room, so that no room imports the service that imports it."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Protocol
 
 from core.storage.models import Chat, GameRecord, Identity
@@ -13,6 +14,7 @@ from .clock import Clock
 from .games import Games
 from .names import Roster
 from .pace import GameDefaults
+from .ports import Mention
 from .replies import Reply
 
 
@@ -49,6 +51,7 @@ class ServiceContext(Protocol):
     def confirmations(self) -> ConfirmActions: ...
 
     async def current_game(self, chat: Chat) -> GameRecord | None: ...
-    async def roster(self, row: GameRecord) -> Roster: ...
+    async def roster(self, row: GameRecord,
+                     mentioned: Sequence[Mention] = ()) -> Roster: ...
     async def press_token(self, token: str, person: Identity,
                           in_private: bool) -> Reply | None: ...

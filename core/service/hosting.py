@@ -3,6 +3,8 @@ modkill, announce, and replace (the seat goes to the account the host points at)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from core.engine import Announce, Extend, Force, Modkill, Pause, Replace, Resume
 from core.storage.models import Deadline, GameRecord, Identity, Seat
 
@@ -11,12 +13,11 @@ from .context import ServiceContext
 from .names import Roster
 from .pace import status_left
 from .payloads import post
-from .ports import UserRef
+from .ports import Mention
 from .recap import brief_newcomer, newcomer_named
 from .replies import Reply
 from .teams import sync_teams
 
-Mentioned = tuple[tuple[UserRef, str, str | None], ...]  # see Incoming.mentioned
 HOST_WORDS = {"pause", "resume", "extend", "force", "modkill", "replace", "announce"}
 SIMPLE_POWERS = {"pause": Pause, "resume": Resume, "force": Force}  # a bare word each
 MAX_EXTEND_MINUTES = 7 * 24 * 60
@@ -27,11 +28,11 @@ class HostPowers:
         self.service = service
 
     async def handle(self, word: str, rest: str, row: GameRecord, person: Identity,
-                     admin: bool, mentioned: Mentioned = ()) -> None:
+                     admin: bool, mentioned: Sequence[Mention] = ()) -> None:
         if row.host_id != person.id and not admin:
             raise Reply(texts.NOT_HOST)
         now = self.service.clock.now()
-        roster = await self.service.roster(row)
+        roster = await self.service.roster(row, mentioned)
         games = self.service.games
         if word == "modkill":
             await games.apply(row, Modkill(roster.resolve(rest), at=now), person)
@@ -52,14 +53,17 @@ class HostPowers:
         await games.apply(row, command, person)
 
     async def _replace(self, row: GameRecord, roster: Roster, rest: str, host: Identity,
-                       mentioned: Mentioned) -> None:
+                       mentioned: Sequence[Mention]) -> None:
         """/replace OLD NEW: the seat goes to the account the host points at — by replying
         to the newcomer's message, by mentioning him, or by his @username or (Matrix) user
-        id — who is then told everything the seat knows and asked what is open."""
+        id — who is then told everything the seat knows and asked what is open. A mention
+        of OLD names the seat, never the newcomer."""
         pids, named = roster.split(rest.split(), 1) if rest.strip() else ([], "")
         if not pids:
             raise Reply(texts.NAME_NEEDED)
-        newcomer = await newcomer_named(host.platform, named, mentioned)
+        newcomer = await newcomer_named(host.platform, named, [
+            m for m in mentioned if m.user is not None
+            and (m.span is None or " ".join(m.span.split()) in " ".join(named.split()))])
         if await Seat.filter(game_id=row.id, identity_id=newcomer.id, active=True).exists():
             raise Reply(texts.ALREADY_PLAYS, name=newcomer.name)
         await self.service.lobby.not_elsewhere(newcomer)

@@ -195,9 +195,12 @@ class Lobby:
         await self.press("leave", await self._lobby_row(chat), person)
 
     async def press(self, what: str, row: GameRecord, person: Identity) -> None:
+        """Join or Leave, from the sign-up's buttons or the group's commands. A press on a
+        copy of the sign-up that outlived its game (one posted twice, see the README's
+        "Never twice") is told the game is over."""
         await relock(row)
         if row.status != "lobby":
-            raise Reply(texts.NOT_IN_LOBBY)
+            raise Reply(texts.NOT_IN_LOBBY if row.status == "running" else texts.SIGNUP_OVER)
         chat = await row.chat
         seat = await Seat.filter(game_id=row.id, identity_id=person.id, active=True).first()
         if what == "join":

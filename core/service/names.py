@@ -1,14 +1,16 @@
 """Players' names as shown and as typed: two players who share a display name are told apart
 (by their @username, else by a number), and a name a human types is matched exact first,
 then by @username, then ignoring case, then without punctuation and emoji, then as a unique
-beginning."""
+beginning. Words the platform marked as naming an account (a mention) name that account's
+seat, whatever the words are."""
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from . import texts
+from .ports import Mention
 from .replies import Reply
 
 TRAILING = ",.;:!?"  # "/vote Dot," means Dot
@@ -132,15 +134,71 @@ def split_names(words: list[str], players: Mapping[str, str], count: int,
 
 
 class Roster:
-    """The players of one game as people name them: shown names and @usernames."""
+    """The players of one game as people name them: shown names and @usernames, and the
+    words of a message that mention a player's account (`accounts`: pid → the platform's
+    ref of the seat's account)."""
 
-    def __init__(self, people: Mapping[str, tuple[str, str | None]]) -> None:
+    def __init__(self, people: Mapping[str, tuple[str, str | None]],
+                 accounts: Mapping[str, str] | None = None,
+                 mentioned: Sequence[Mention] = ()) -> None:
         self.shown = shown_names(people)
         self.handles = {pid: handle for pid, (_, handle) in people.items()}
         self.raw = {pid: name for pid, (name, _) in people.items()}
+        self.mentions = self._mentioned_seats(accounts or {}, mentioned)
+
+    def _mentioned_seats(self, accounts: Mapping[str, str],
+                         mentioned: Sequence[Mention]) -> dict[tuple[str, ...], str | None]:
+        """The words of each mention → the seat it names; None for an account that does not
+        play here (its name must not be read as a player's who shares it). An @username of
+        nobody seated is left to the reading of the words."""
+        seats: dict[tuple[str, ...], str | None] = {}
+        for mention in mentioned:
+            words = tuple(mention.span.split()) if mention.span else ()
+            if not words:
+                continue
+            if mention.user is not None:
+                seats[words] = next((pid for pid, ref in accounts.items()
+                                     if ref == mention.user.id), None)
+                continue
+            wanted = (mention.handle or "").casefold()
+            pid = next((pid for pid, handle in self.handles.items()
+                        if wanted and (handle or "").casefold() == wanted), None)
+            if pid is not None:
+                seats[words] = pid
+        return seats
+
+    def _mentioned_at(self, words: Sequence[str]) -> tuple[str, int] | None:
+        """(the seat, how many words) of a mention that `words` begin with, the longest."""
+        for key in sorted(self.mentions, key=len, reverse=True):
+            front = list(words[:len(key)])
+            if front:
+                front[-1] = front[-1].rstrip(TRAILING) or front[-1]
+            if tuple(front) == key:
+                pid = self.mentions[key]
+                if pid is None:
+                    raise NameProblem(texts.NOBODY_CALLED, name=" ".join(key))
+                return pid, len(key)
+        return None
 
     def resolve(self, name: str) -> str:
+        words = name.split()
+        found = self._mentioned_at(words)
+        if found is not None and found[1] == len(words):
+            return found[0]
         return resolve(name, self.shown, self.handles, self.raw)
 
     def split(self, words: list[str], count: int) -> tuple[list[str], str]:
-        return split_names(words, self.shown, count, self.handles, self.raw)
+        """`count` players from the front of `words` (see `split_names`); a mention there
+        names its seat."""
+        pids: list[str] = []
+        rest = list(words)
+        for _ in range(count):
+            found = self._mentioned_at(rest)
+            if found is None:
+                one, text = split_names(rest, self.shown, 1, self.handles, self.raw)
+                pids += one
+                rest = text.split()
+            else:
+                pids.append(found[0])
+                rest = rest[found[1]:]
+        return pids, " ".join(rest)

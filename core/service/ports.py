@@ -69,11 +69,27 @@ class Reader:
 
 
 #: What a platform can tell the service about a person, for the service to tell them (and,
-#: where it matters, their game's group): `edited` a command changed by an edit (edits never
-#: count, as the forum rules say); `unreadable` the bot could not decrypt what they wrote;
+#: where it matters, their game's group): `edited` a message of theirs was edited (`Incoming.
+#: edits` names it; edits never count, and a vote in an edited message is withdrawn, as the
+#: forum rules say); `unreadable` the bot could not decrypt what they wrote;
 #: `encrypted_room` the private room they opened is encrypted, so the bot writes to them in
 #: its own; `invite_waiting` they have not accepted the bot's private room for a while.
 Situation = Literal["edited", "unreadable", "encrypted_room", "invite_waiting"]
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A person a message points at, as the platform knows him: the author of the message it
+    replies to (`span` None), or a person named in its text (`span`: the words naming him, as
+    they stand in the text — a Telegram `text_mention` picked from the @-list, which names the
+    exact account, or an @username). Where the span stands in a command, it decides whom the
+    command names, before any reading of the words (two players may share a name).
+    `user` is None where the platform knows only the @username (`handle`)."""
+
+    user: UserRef | None
+    name: str
+    handle: str | None = None
+    span: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,9 +102,12 @@ class Incoming:
     says the platform knows the sender as a chat admin; `team` is the key of the team room
     (see `TeamRoom`) the text was written in: the room's members read it there already, so
     it only counts as the sender's activity. `handle` is the sender's public @username, if
-    the platform has one; `chat_title` the group's name. `situation` is news about the
-    person rather than a command (see `Situation`): the service tells them, and where it
-    says so their game's group.
+    the platform has one; `chat_title` the group's name. `mentioned`: the people the message
+    points at (see `Mention`). `situation` is news about the person rather than a command
+    (see `Situation`): the service tells them, and where it says so their game's group.
+    `message` is the platform's id of the message (a Telegram chat and message id, a Matrix
+    event id), the same for all of its versions; an edit (`situation` "edited") names the
+    message it changed in `edits`, with the new text as `text`.
     """
 
     platform: str
@@ -103,10 +122,10 @@ class Incoming:
     team: str | None = None
     handle: str | None = None
     chat_title: str | None = None
-    # the people the message points at, as the platform knows them: the author of the
-    # message it replies to, then those it mentions — (user, display name, @username)
-    mentioned: tuple[tuple[UserRef, str, str | None], ...] = ()
+    mentioned: tuple[Mention, ...] = ()
     situation: Situation | None = None
+    message: str | None = None
+    edits: str | None = None
 
     @property
     def private(self) -> bool:

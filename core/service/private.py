@@ -4,6 +4,7 @@ from group buttons, and the host's `/endgame` for a game whose group the bot can
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from core import spoken
@@ -17,6 +18,7 @@ from .context import ServiceContext
 from .names import Roster
 from .pace import status_left
 from .payloads import post
+from .ports import Mention
 from .recap import recap
 from .replies import Reply
 
@@ -25,7 +27,9 @@ class PrivateChats:
     def __init__(self, service: ServiceContext) -> None:
         self.service = service
 
-    async def handle(self, text: str, person: Identity) -> None:
+    async def handle(self, text: str, person: Identity,
+                     mentioned: Sequence[Mention] = ()) -> None:
+        """`mentioned`: the people the text mentions, who name their seats in an action."""
         word, _, rest = text[1:].partition(" ") if text.startswith("/") else ("", "", text)
         word = word.lower()
         await outbox.reopen(person)
@@ -51,7 +55,7 @@ class PrivateChats:
         row = await GameRecord.get(id=seat.game_id)
         now = self.service.clock.now()
         if not word:  # "@Name text" is meant for that teammate alone (father → homunculus)
-            to, said = await self._addressee(row, text)
+            to, said = await self._addressee(row, text, mentioned)
             await self.service.games.apply(row, Whisper(seat.pid, said, to=to, at=now),
                                            person)
             return
@@ -65,13 +69,15 @@ class PrivateChats:
         if word not in game.ruleset.action_ids():
             raise Reply(texts.UNKNOWN_COMMAND, command=word)
         await self.service.games.apply(row, self._act(game, seat.pid, word, rest,
-                                              await self.service.roster(row), now), person)
+                                              await self.service.roster(row, mentioned),
+                                              now), person)
 
-    async def _addressee(self, row: GameRecord, text: str) -> tuple[str | None, str]:
+    async def _addressee(self, row: GameRecord, text: str,
+                         mentioned: Sequence[Mention]) -> tuple[str | None, str]:
         """(teammate's pid, message) for "@Name message"; (None, text) for anything else."""
         if not text.startswith("@"):
             return None, text
-        roster = await self.service.roster(row)
+        roster = await self.service.roster(row, mentioned)
         try:
             pids, said = roster.split(text[1:].split(), 1)
         except Reply:

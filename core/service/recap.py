@@ -4,6 +4,8 @@ confirm in time is not repeated, to never post anything twice), or who lost trac
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from core.engine.messages import NOTED
 from core.engine.registry import load_ruleset
 from core.engine.voice import variants_of
@@ -11,7 +13,7 @@ from core.storage.models import GameRecord, Identity, Outbox, Prompt
 
 from . import outbox, pending, texts
 from .payloads import KeyboardPayload, Part, PostPayload, TextPayload, part, post
-from .ports import UserRef
+from .ports import Mention
 from .replies import Reply
 
 LATEST = 4  # the newest messages told again, beside the role card
@@ -47,14 +49,15 @@ async def recap(row: GameRecord, person: Identity, everything: bool = False) -> 
 
 
 async def newcomer_named(platform: str, named: str,
-                         mentioned: tuple[tuple[UserRef, str, str | None], ...]) -> Identity:
+                         mentioned: Sequence[Mention]) -> Identity:
     """The account a host means in /replace: the one he replied to or mentioned, else the
     one with that @username or (Matrix) user id, else the one person of that name the bot
     knows. A name nobody answers to is refused: a seat given to it would reach nobody."""
-    if mentioned:
-        user, name, handle = mentioned[0]
+    pointed = next((m for m in mentioned if m.user is not None), None)
+    if pointed is not None and pointed.user is not None:
         person, _ = await Identity.get_or_create(
-            platform=platform, ref=user.id, defaults={"name": name, "handle": handle})
+            platform=platform, ref=pointed.user.id,
+            defaults={"name": pointed.name, "handle": pointed.handle})
         return person
     typed = named.strip()
     if typed.startswith("@") and ":" in typed:  # a Matrix user id: the bot may write to it

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from tortoise.exceptions import IntegrityError
 
@@ -34,14 +34,15 @@ from .arrival import arrive, known_chat, known_identity
 from .clock import Clock
 from .confirm import KINDS as CONFIRMATIONS
 from .confirm import Confirmations
+from .edits import edited, note_vote
 from .games import Games
-from .hosting import HOST_WORDS, HostPowers, Mentioned
+from .hosting import HOST_WORDS, HostPowers
 from .lobby import Lobby
 from .names import Roster
 from .pace import GameDefaults
 from .payloads import PostPayload, post, text_part
 from .pending import writing
-from .ports import ChatEvent, Incoming, Notice
+from .ports import ChatEvent, Incoming, Mention, Notice
 from .private import PrivateChats
 from .prompts import second_pick, show_choice
 from .reach import Reach
@@ -316,6 +317,9 @@ class GameService:
     async def _dispatch(self, incoming: Incoming, person: Identity) -> Reply | None:
         """Do what the update asks; a pressed button may have its own answer (else it was
         noted). Refusals are raised as `Reply`."""
+        if incoming.situation == "edited":  # edits never count; a vote's is withdrawn
+            await edited(incoming, person, self.games, self.clock.now())
+            return None
         if incoming.situation is not None:
             await situations.tell(incoming, person,
                                   await self._chat(incoming) if incoming.chat else None)
@@ -327,13 +331,13 @@ class GameService:
             await self._team_talk(incoming.team, person)
             return
         if incoming.private:
-            await self.private.handle(text, person)
+            await self.private.handle(text, person, incoming.mentioned)
             return
         chat = await self._chat(incoming)
         if text.startswith("/"):
             word, _, rest = text[1:].partition(" ")
             await self._group_command(word.split("@")[0].lower(), rest.strip(), chat, person,
-                                      incoming.admin, incoming.mentioned)
+                                      incoming.admin, incoming.mentioned, incoming.message)
             return
         row, pid = await self._running_seat(chat, person)
         if row is not None and pid is not None:  # chatter is never answered; it counts
@@ -372,7 +376,10 @@ class GameService:
 
     # ------------------------------------------------------------------ the group
     async def _group_command(self, word: str, rest: str, chat: Chat, person: Identity,
-                             admin: bool, mentioned: Mentioned = ()) -> None:
+                             admin: bool, mentioned: Sequence[Mention] = (),
+                             message: str | None = None) -> None:
+        """A command in the group; `mentioned` names players, `message` is the platform's
+        id of the message (a vote remembers it: an edit of it withdraws the vote)."""
         if await self.lobby.handle(word, rest, chat, person, admin):
             return
         if word == "stats":  # the finished games' statistics (stats.py)
@@ -398,19 +405,25 @@ class GameService:
             if pid is None:
                 raise Reply(texts.NOT_A_PLAYER)
             now = self.clock.now()
+            window = row.window
             if word == "vote":
-                target = (await self.roster(row)).resolve(rest)
-                await self.games.apply(row, Vote(pid, target, at=now), person, locked=True)
+                target = (await self.roster(row, mentioned)).resolve(rest)
+                if await self.games.apply(row, Vote(pid, target, at=now), person, locked=True):
+                    await note_vote(row, pid, window, message)
             elif word == "unvote":
-                await self.games.apply(row, Vote(pid, None, at=now), person, locked=True)
+                if await self.games.apply(row, Vote(pid, None, at=now), person, locked=True):
+                    await note_vote(row, pid, window, None)
             else:
                 await self.games.apply(row, MarkEarly(pid, at=now), person, locked=True)
             return
         raise Reply(texts.UNKNOWN_COMMAND, command=word)
 
-    async def roster(self, row: GameRecord) -> Roster:
-        return Roster({pid: (person.name, person.handle)
-                       for pid, person in (await seat_identities(row)).items()})
+    async def roster(self, row: GameRecord, mentioned: Sequence[Mention] = ()) -> Roster:
+        """The game's players as a command names them; `mentioned`: the command's mentions,
+        which name their accounts' seats."""
+        seats = await seat_identities(row)
+        return Roster({pid: (person.name, person.handle) for pid, person in seats.items()},
+                      {pid: person.ref for pid, person in seats.items()}, mentioned)
 
     # ------------------------------------------------------------------ buttons
     async def press_token(self, token: str, person: Identity,
@@ -443,6 +456,7 @@ class GameService:
         if command["type"] == "vote":
             await self.games.apply(row, Vote(pid, command["target"], at=now), person,
                                    refusal_as_reply=True, locked=True)
+            await note_vote(row, pid, button.window, None)  # no typed message casts it now
         elif command["type"] == "early":
             await self.games.apply(row, MarkEarly(pid, at=now), person,
                                    refusal_as_reply=True, locked=True)

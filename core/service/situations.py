@@ -1,5 +1,5 @@
 """News from a platform about a person rather than a command from them (`ports.Situation`):
-an edit that does not count, messages the bot cannot decrypt, a private room it will not
+messages the bot cannot decrypt, a private room it will not
 use, an invitation nobody accepted. The person is told privately; where the group must know
 (it would otherwise wait for commands that never reach the bot), their game's group is told
 too (the chat where it happened, else his game's), once per game and person.
@@ -13,8 +13,7 @@ from . import outbox, texts
 from .payloads import post
 from .ports import Incoming, Situation
 
-PRIVATE: dict[Situation, str] = {
-    "edited": texts.EDIT_IGNORED,
+PRIVATE: dict[Situation, str] = {  # ("edited" is answered by edits.py: it may withdraw a vote)
     "unreadable": texts.UNREADABLE_YOU,
     "encrypted_room": texts.ENCRYPTED_ROOM,
 }

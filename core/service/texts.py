@@ -87,6 +87,8 @@ IN_OTHER_GAME = N_("You are already playing in another game.")
 ALREADY_JOINED = N_("You have already joined.")
 NOT_JOINED = N_("You have not joined this game.")
 NOT_IN_LOBBY = N_("Sign-up is closed: the game has already started.")
+SIGNUP_OVER = N_("This sign-up belongs to a game that is over. To play, join the game open "
+                 "in the group now, or ask to be told of the next one with /nextgame.")
 NOT_STARTED = N_("The game has not started yet.")
 TOO_FEW = N_("Not enough players yet: {count} joined, {needed} needed.")
 NOBODY_CALLED = N_("Nobody in this game is called {name}.")
@@ -207,6 +209,13 @@ CHOICE_PASS = N_("Your choice now: nothing tonight. You can change it until the 
 # What a platform says about a person (see ports.Situation)
 EDIT_IGNORED = N_("Edits do not count: I read a command only as it was first sent. Send it "
                   "again as a new message.")
+EDIT_VOTE_WITHDRAWN = N_("You edited the message with your vote for {name}. A vote in an "
+                         "edited message does not count, so your vote is withdrawn and the "
+                         "edit counts for nothing either. To vote, send /vote again as a new "
+                         "message or press a button on the ballot.")
+EDIT_VOTE_STAYS = N_("You edited the message with your vote for {name}. Edits do not count, "
+                     "and an early vote can be neither changed nor withdrawn: it stays as it "
+                     "was.")
 UNREADABLE_YOU = N_("I cannot read your encrypted messages: your client did not give my "
                     "device their keys (a bot's device cannot be verified). Write your "
                     "commands to me here, or let your client send keys to unverified "

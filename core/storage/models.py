@@ -283,3 +283,19 @@ class MessageRef(Model):
     class Meta:
         table = "message_ref"
         unique_together = (("platform", "chat_ref", "key"),)
+
+
+class VoteMessage(Model):
+    """The message that cast a player's current vote (a Telegram message, a Matrix event):
+    the forum rule says a vote in an edited message does not count, so an edit of that
+    message withdraws the vote. Gone when the player votes otherwise (a button, /unvote)."""
+
+    id = fields.IntField(primary_key=True)
+    game = fields.ForeignKeyField("models.GameRecord", related_name="vote_messages")
+    pid = fields.CharField(max_length=16)
+    window = fields.IntField()  # the vote's window: a later window's vote is another one
+    message = fields.CharField(max_length=255)  # the platform's id of the message
+
+    class Meta:
+        table = "vote_message"
+        unique_together = (("game", "pid"),)

@@ -164,8 +164,12 @@ async def test_forged_and_stale_poll_answers_and_edits_change_nothing(synapse, r
         await table.settle()
         assert await LogEntry.all().count() == before  # nothing changed
 
-        # a text vote counts; its edit does not; a poll answer (unstable) counts
+        # a text vote counts; its edit withdraws it and counts for nothing (the forum rule:
+        # a vote in an edited message does not count), and Bob is told; a poll answer
+        # (unstable) counts
         vote = await bob.say(table.room, "!vote Cid")
+        await ann.say(table.room, "!vote Cid")
+        await table.settle()
         await bob.send(table.room, "m.room.message", {
             "msgtype": "m.text", "body": "* !vote Dot",
             "m.new_content": {"msgtype": "m.text", "body": "!vote Dot"},
@@ -174,7 +178,10 @@ async def test_forged_and_stale_poll_answers_and_edits_change_nothing(synapse, r
         await table.settle()
         state = await game_state(table)
         pids = await living(table)
-        assert state.votes == {pids["Bob"]: pids["Cid"], pids["Eve"]: pids["Dot"]}
+        assert state.votes == {pids["Ann"]: pids["Cid"], pids["Eve"]: pids["Dot"]}
+        told = [str(e.get("content", {}).get("body", "")) for e in bob.from_bot(bob.dm)]
+        assert any(t.startswith("You edited the message with your vote for Cid.")
+                   and "!vote" in t for t in told), told
         # the tally is one status message under the one poll, edited in place
         mine = table.host.from_bot(table.room)
         polls = [e for e in mine if e["type"] == "org.matrix.msc3381.poll.start"]

@@ -23,7 +23,8 @@ from core.storage.models import (
     Told,
 )
 
-LATER = ("0007_archive_token", "0008_command_path")  # migrations after 0006, undone first
+LATER = ("0007_archive_token", "0008_command_path",  # migrations after 0006, undone first
+         "0009_vote_message")
 NEW_TABLES = ("ballot", "prompt", "signup_buttons", "team_room", "told", "delivery_lease",
               "adapter_state", "message_ref")
 
@@ -98,7 +99,7 @@ async def downgrade(postgres: bool, extra: dict[str, Any] | None = None) -> dict
 
 async def _undo_later(conn: Any, postgres: bool) -> None:
     """What the migrations after 0006 added: the game's archive token and its index, the
-    game-by-chat index and (PostgreSQL) the arrival function."""
+    game-by-chat index, (PostgreSQL) the arrival function, and the vote messages."""
     if postgres:
         await conn.execute_script(
             "DROP FUNCTION IF EXISTS nightfall_arrive(text, text, text, text)")
@@ -118,5 +119,6 @@ async def _undo_later(conn: Any, postgres: bool) -> None:
         for index in found:
             await conn.execute_script(f'DROP INDEX "{index["name"]}"')
     await conn.execute_script('ALTER TABLE "game" DROP COLUMN "archive_token"')
+    await conn.execute_script('DROP TABLE "vote_message"')
     names = ", ".join(_literal(name) for name in LATER)
     await conn.execute_script(f'DELETE FROM "tortoise_migrations" WHERE "name" IN ({names})')

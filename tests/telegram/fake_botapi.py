@@ -53,7 +53,7 @@ import math
 import struct
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -70,6 +70,7 @@ from .botapi_format import (
     detect_entities,
     inline_keyboard,
     parse_formatted,
+    u16len,
 )
 from .botapi_spec import BotAPISpec, Problem
 from .fake_outage import Mode, Outage
@@ -242,20 +243,25 @@ class FakeUser:
         *,
         anonymous: bool = False,
         as_channel: FakeChannel | None = None,
+        picked: Sequence[tuple[str, FakeUser]] = (),
     ) -> MessageView:
         """Type `text` into the private chat with the bot (chat=None), a group, or a forum
         topic (chat=FakeTopic; General: `group.general`).
 
-        Adds bot_command / mention entities like a client does. Sending in private marks the
-        user as having started the bot. In groups the bot receives the message only when
-        privacy mode lets it through (commands, @mentions, replies to the bot) or the bot is
-        an administrator. `anonymous=True` posts as an anonymous group admin (from =
-        GroupAnonymousBot, sender_chat = the group, author_signature = the admin's custom
-        title); `as_channel` posts on behalf of a channel the user administers (from =
-        Channel_Bot, sender_chat = the channel). Raises AssertionError for what a real client
-        cannot do: post in a group one is not in or is muted in, in a closed topic without
-        admin rights, or write to a bot one has blocked."""
-        message = self.api._user_message(self, chat, text, reply_to, anonymous, as_channel)
+        Adds bot_command / mention entities like a client does. `picked`: people chosen from
+        the @-list, each as (the words the client put into `text` for him, the user); a user
+        without a username becomes a `text_mention` entity over those words, naming his
+        account (one with a username is inserted as "@username", a plain mention). Sending
+        in private marks the user as having started the bot. In groups the bot receives the
+        message only when privacy mode lets it through (commands, @mentions, replies to the
+        bot) or the bot is an administrator. `anonymous=True` posts as an anonymous group
+        admin (from = GroupAnonymousBot, sender_chat = the group, author_signature = the
+        admin's custom title); `as_channel` posts on behalf of a channel the user
+        administers (from = Channel_Bot, sender_chat = the channel). Raises AssertionError
+        for what a real client cannot do: post in a group one is not in or is muted in, in a
+        closed topic without admin rights, or write to a bot one has blocked."""
+        message = self.api._user_message(self, chat, text, reply_to, anonymous, as_channel,
+                                         picked)
         await asyncio.sleep(0)
         return message
 
@@ -1896,6 +1902,7 @@ class FakeBotAPI(WorldMixin):
         reply_to: Any,
         anonymous: bool,
         as_channel: FakeChannel | None,
+        picked: Sequence[tuple[str, FakeUser]] = (),
     ) -> MessageView:
         assert text, "a Telegram client does not send empty messages"
         assert len(text) <= MAX_TEXT_LENGTH, "a Telegram client splits messages over 4096 chars"
@@ -1952,7 +1959,8 @@ class FakeBotAPI(WorldMixin):
             chat,
             sender,
             text,
-            entities=detect_entities(text),
+            entities=sorted(detect_entities(text) + self._picked_entities(text, picked),
+                            key=lambda e: e["offset"]),
             reply_to_message_id=replied.message_id if replied else None,
             sender_chat_id=sender_chat_id,
             real_sender_id=user.id,
@@ -1962,6 +1970,21 @@ class FakeBotAPI(WorldMixin):
         if self._bot_sees(chat, text, replied):
             self._emit("message", self._message_dict(msg))
         return self._view(msg)
+
+    @staticmethod
+    def _picked_entities(text: str, picked: Sequence[tuple[str, FakeUser]]) -> list[dict[str, Any]]:
+        """The text_mention entities a client attaches for people picked from the @-list
+        who have no username: over the words it inserted, each after the one before."""
+        found: list[dict[str, Any]] = []
+        start = 0
+        for words, user in picked:
+            assert not user.username, f"{user} has a username: a client inserts @{user.username}"
+            at = text.find(words, start)
+            assert at >= 0, f"{words!r} is not in the text after position {start}"
+            found.append({"type": "text_mention", "offset": u16len(text[:at]),
+                          "length": u16len(words), "user": user.to_dict()})
+            start = at + len(words)
+        return found
 
     def _user_thread(
         self, chat: Chat, user: FakeUser, topic: FakeTopic | None, replied: Message | None

@@ -85,17 +85,37 @@ async def test_a_private_keyboard_loses_its_buttons_when_its_phase_closes(api, d
 
 
 async def test_text_votes_count_and_edited_messages_do_not(api, db_url):
+    """The forum rule: a vote in an edited message does not count. Bob's /vote Cid edited
+    into /vote Dot withdraws his vote for Cid and casts none for Dot; he is told so, every
+    time, and an edit of a vote he has since changed changes nothing (he is told that too)."""
     table = await open_table(api, db_url, 8)
     try:
         await sign_up(table, "changelings", "/option random_lovers false")
-        message = await table.users["Bob"].send("/vote Cid", chat=table.group)
+        bob, eve = table.users["Bob"], table.users["Eve"]
+        message = await bob.send("/vote Cid", chat=table.group)
+        await eve.send("/vote Cid", chat=table.group)
         await table.settle()
-        await table.users["Bob"].edit(message, "/vote Dot")
-        await table.users["Eve"].send("/vote Dot", chat=table.group)
-        await table.users["Eve"].send("/unvote", chat=table.group)
+        assert "Cid (2)" in (await ballot_of(table)).text
+        await bob.edit(message, "/vote Dot")
         await table.settle()
-        tally = (await ballot_of(table)).text
-        assert "Cid (1)" in tally and "Dot" not in tally.split("Votes so far")[-1]
+        tally = (await ballot_of(table)).text.split("Votes so far")[-1]
+        assert "Cid (1)" in tally and "Dot" not in tally
+        assert api.sent_to(bob)[-1].text == (
+            "You edited the message with your vote for Cid. A vote in an edited message does "
+            "not count, so your vote is withdrawn and the edit counts for nothing either. To "
+            "vote, send /vote again as a new message or press a button on the ballot.")
+        pids = await living(table)
+        game = await table.runtime.service.games.load(await table.game_row())
+        assert game.state.votes == {pids["Eve"]: pids["Cid"]}
+
+        first = await eve.send("/vote Dot", chat=table.group)  # then she changes her mind
+        await eve.send("/vote Fay", chat=table.group)
+        await table.settle()
+        await eve.edit(first, "/vote Gus")  # no longer her vote: nothing changes
+        await table.settle()
+        game = await table.runtime.service.games.load(await table.game_row())
+        assert game.state.votes == {pids["Eve"]: pids["Fay"]}
+        assert api.sent_to(eve)[-1].text.startswith("Edits do not count")
     finally:
         await table.stop()
 

@@ -1005,3 +1005,31 @@ async def test_webhook_retries_until_the_bot_listens_then_ptb_receives() -> None
             await app.stop()
             await app.shutdown()
         assert_no_violations(api)
+
+
+async def test_edits_and_at_list_picks_reach_the_bot_as_on_telegram(api) -> None:
+    """An `edited_message` is delivered only to a bot that asked for it in allowed_updates
+    (a bot asking for "message" alone never hears of edits); a person picked from the @-list
+    without a username arrives as a `text_mention` naming his account."""
+    alice, kim = api.user("Alice"), api.user("Kim", last_name="Lee")
+    url = f"{api.base_url}{api.token}/getUpdates"
+
+    async def updates(allowed: list[str]) -> list[dict]:
+        async with aiohttp.ClientSession() as http:
+            response = await http.post(url, json={"timeout": 0, "allowed_updates": allowed})
+            found = (await response.json())["result"]
+            if found:
+                await http.post(url, json={"offset": found[-1]["update_id"] + 1})
+            return found
+
+    first = await alice.send("/vote Kim Lee", picked=[("Kim Lee", kim)])
+    [sent] = await updates(["message"])
+    [mention] = [e for e in sent["message"]["entities"] if e["type"] == "text_mention"]
+    assert (mention["offset"], mention["length"], mention["user"]["id"]) == (6, 7, kim.id)
+    await alice.edit(first, "/vote Bob")
+    assert await updates(["message"]) == []  # not asked for: dropped, as Telegram does
+    second = await alice.send("/vote Cid")
+    await updates(["message"])
+    await alice.edit(second, "/vote Dot")
+    [edited] = await updates(["message", "edited_message"])
+    assert edited["edited_message"]["text"] == "/vote Dot"

@@ -9,7 +9,7 @@ import contextlib
 
 from core.storage.models import GameRecord, Identity, Seat
 
-from .harness import Table, confirm, open_table, sign_up
+from .harness import Table, confirm, open_table, sign_up, start_payload
 
 
 async def game_of(table: Table):
@@ -256,5 +256,50 @@ async def test_a_deleted_topic_pauses_its_game_and_the_host_ends_it_privately(ap
         await confirm(table, table.host)
         assert (await GameRecord.get(id=row.id)).status == "cancelled"
         assert "The game is ended." in [m.text for m in api.sent_to(table.host)]
+    finally:
+        await table.runtime.stop()
+
+
+async def test_a_sign_up_whose_first_post_timed_out_shows_twice_and_both_copies_answer(
+        api, tmp_path):
+    """(8) The sign-up is edited in place. Its first post timed out (it arrived, the answer
+    did not): the bot cannot know whether it is there nor edit it, and a game nobody can
+    join from the group would be dead, so it is posted again — the one exception to "never
+    twice" (README). Both copies' buttons work: the orphan's Join joins (the live copy lists
+    the player); once the game runs it answers that sign-up is closed, and once the game is
+    over it says so — never silence, never "already started" for a game long gone."""
+    table = await open_slow_table(api, tmp_path, 8)
+    try:
+        api.delay_next("sendMessage", 2.5)
+        await table.host.send("/newgame changelings", chat=table.group)
+        await table.settle()
+        await asyncio.sleep(2)
+        await table.settle()
+        copies = [m for m in api.messages(table.group) if "opens a game" in m.text]
+        assert len(copies) == 2  # the exception, as the README states it
+        orphan, live = copies
+        join = start_payload(orphan)
+        assert start_payload(live) == join  # the same buttons under both
+        await table.host.start()
+        for user in list(table.users.values())[1:7]:
+            await user.start(join)
+        await table.settle()
+        copies = [m for m in api.messages(table.group) if "opens a game" in m.text]
+        assert copies[0].text == orphan.text  # never edited again
+        assert "Bob" in copies[1].text and "Gus" in copies[1].text
+        await table.host.send("/startgame", chat=table.group)
+        await table.settle()
+        late = table.users["Hal"]
+        await late.start(join)
+        await table.settle()
+        assert api.sent_to(late)[-1].text == "Sign-up is closed: the game has already started."
+        await table.host.send("/endgame", chat=table.group)
+        await table.settle()
+        await confirm(table, table.host)
+        await late.start(join)
+        await table.settle()
+        assert api.sent_to(late)[-1].text == (
+            "This sign-up belongs to a game that is over. To play, join the game open in the "
+            "group now, or ask to be told of the next one with /nextgame.")
     finally:
         await table.runtime.stop()

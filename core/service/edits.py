@@ -1,0 +1,59 @@
+"""Edited messages, as the forum game master read them: "Votes in editierten Posts sind
+ungültig" — a vote in a message that was later edited does not count.
+
+So the vote a typed message cast is remembered with that message (`VoteMessage`); an edit of
+it, while it is still the player's current vote in the same window, withdraws the vote, and
+the edited text counts for nothing (a vote changed silently by an edit is what the rule
+forbids). An early vote (alchemists' AL-EARLY) can be neither changed nor withdrawn: it
+stays. An edit of any other command changes nothing. Whoever edited a command is told what
+happened, every time (he may believe the edit counted), in his language; an edited chatter
+message in a group is nobody's business.
+"""
+
+from __future__ import annotations
+
+from core.engine import Vote
+from core.engine.messages import player
+from core.storage.models import GameRecord, Identity, Seat, VoteMessage
+
+from . import outbox, texts
+from .games import Games
+from .payloads import post
+from .ports import Incoming
+from .stored import locked_game
+
+
+async def note_vote(row: GameRecord, pid: str, window: int, message: str | None) -> None:
+    """The player's current vote was cast by this typed message (None: by a button or
+    another way no edit can reach, so none withdraws it)."""
+    if message is None:
+        await VoteMessage.filter(game_id=row.id, pid=pid).delete()
+        return
+    await VoteMessage.update_or_create(defaults={"window": window, "message": message},
+                                       game_id=row.id, pid=pid)
+
+
+async def edited(incoming: Incoming, person: Identity, games: Games, now: float) -> None:
+    """An edit of the person's message `incoming.edits` (its new text `incoming.text`)."""
+    seat = await Seat.filter(identity_id=person.id, active=True,
+                             game__status="running").order_by("-id").first()
+    row = await locked_game(seat.game_id) if seat is not None else None
+    cast = None if row is None or seat is None else await VoteMessage.get_or_none(
+        game_id=row.id, pid=seat.pid)
+    if row is not None and seat is not None and cast is not None \
+            and cast.message == incoming.edits and cast.window == row.window:
+        game = await games.load(row)
+        target = game.state.votes.get(seat.pid)
+        if target is not None:
+            withdraw = Vote(seat.pid, None, at=now)
+            if game.check(withdraw) is not None:  # an early vote: it stays
+                await outbox.to_person(person, post(texts.EDIT_VOTE_STAYS,
+                                                    name=player(target)), game=row)
+                return
+            await cast.delete()
+            await outbox.to_person(person, post(texts.EDIT_VOTE_WITHDRAWN,
+                                                name=player(target)), game=row)
+            await games.apply(row, withdraw, person, locked=True)
+            return
+    if incoming.private or incoming.text.lstrip().startswith("/"):
+        await outbox.to_person(person, post(texts.EDIT_IGNORED), game=row)
