@@ -8,6 +8,7 @@ import secrets
 from core.storage.models import Button, Chat, GameRecord, Identity, Outbox, Told
 
 from . import pending, texts
+from .howto import HowTo, howto
 from .payloads import (
     KeyboardPayload,
     Payload,
@@ -98,7 +99,7 @@ async def tell_group_unreachable(row: Outbox) -> None:
     await pending.add(Button(token=token, game=game, window=game.window, pid=None,
                              label=label, command={"type": "hello"}))
     await to_group(game.chat, KeyboardPayload(
-        (part(texts.OPEN_PRIVATE_CHAT, name=person.name),),
+        (part(texts.OPEN_PRIVATE_CHAT, name=person.name, how=howto(HowTo.OPEN_PRIVATE)),),
         (StoredButton(label, token, start=True),)), game=game)
 
 

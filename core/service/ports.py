@@ -312,7 +312,11 @@ class Adapter(Protocol):
     Optional: `cost(message) -> int`, how many platform messages one outgoing message becomes
     (a long text split in parts), for the rate limits; without it every message costs one.
     `command_prefix`, how people type a command there ("!" on Matrix): texts are rendered
-    with it; without it, "/". `async can_resend(chat_ref, replace) -> bool`, whether sending
+    with it; without it, "/". `howto`, a `Mapping[HowTo, str]` (core/service/howto.py): the
+    platform's gettext message for each how-to topic (join, open the private chat, the
+    rights the bot needs...), said wherever a service text names that topic; a platform
+    without one for a topic fails that message rather than tell another platform's steps.
+    `async can_resend(chat_ref, replace) -> bool`, whether sending
     a message again that may already have arrived (a crash came between handing it over and
     marking it sent) is harmless: an edit of a known message, or a send the platform
     deduplicates (`chat_ref` is the stored ref of the group, or of the reader); without it,
