@@ -100,7 +100,7 @@ async def tell_group_unreachable(row: Outbox) -> None:
                              label=label, command={"type": "hello"}))
     await to_group(game.chat, KeyboardPayload(
         (part(texts.OPEN_PRIVATE_CHAT, name=person.name, how=howto(HowTo.OPEN_PRIVATE)),),
-        (StoredButton(label, token, start=True),)), game=game)
+        (StoredButton(label, token, start=True),), asks=person.id), game=game)
 
 
 async def reopen(person: Identity) -> int:

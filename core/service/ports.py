@@ -132,8 +132,12 @@ class ButtonOut(NamedTuple):
 
 # `urgent` on a message: the reader must act on it or learn what a window decided (a role
 # card, a prompt, the vote's opening, a result, a reminder): platforms that keep a bot's
-# ordinary messages quiet make this one notify. `replace`: the message is a newer version of
-# the one with this key (edited in place); every version of one message is of the same kind.
+# ordinary messages quiet make this one notify. `asks`: the one person the message asks to
+# act (open his private chat, accept an invitation, confirm, make his choice): he is
+# notified wherever it goes, in the group by a mention of him (a Matrix pill), which rings
+# where the group's other news stays quiet; a message that asks is urgent as well.
+# `replace`: the message is a newer version of the one with this key (edited in place);
+# every version of one message is of the same kind.
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +149,7 @@ class Post:
     text: str
     replace: str | None = None
     urgent: bool = False
+    asks: Reader | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +178,7 @@ class Keyboard:
     buttons: tuple[ButtonOut, ...]
     replace: str | None = None
     urgent: bool = False
+    asks: Reader | None = None
 
 
 @dataclass(frozen=True, slots=True)

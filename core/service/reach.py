@@ -10,6 +10,7 @@ meanwhile wait and are posted, in order, once the bot can write there again.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from core.engine import Pause
 from core.storage.models import (
@@ -153,7 +154,8 @@ class Reach:
                 await Deadline.filter(game_id=row.id, state=GIVE_UP).update(state="void")
                 paused = row.status == "running" and (
                     await self.service.games.load(row)).state.paused
-                await self._tell_host(row, texts.BACK_PAUSED if paused else texts.BACK)
+                await self._tell_host(row, texts.BACK_PAUSED if paused else texts.BACK,
+                                      asking=paused)  # paused, he is to /resume
             if not still_lost:
                 await pending.flush()  # what waits to be written is read too
                 await Outbox.filter(platform=platform, chat_ref=chat.ref, status="lost") \
@@ -206,13 +208,17 @@ class Reach:
                                   how=howto(HowTo.MUTE_RIGHTS))
 
     async def _tell_host(self, row: GameRecord, text: str | tuple[str, str],
-                         count: int | None = None, **params: object) -> None:
+                         count: int | None = None, *, asking: bool = True,
+                         **params: object) -> None:
+        """Tell the host about his game's group; `asking`: what he is told asks him to act
+        (bring the bot back, resume, give it a right), so it rings (see `ports.Post`)."""
         host = await Identity.get(id=row.host_id)
         if host.anonymous:  # an anonymous admin has no private chat: nobody else to tell
             return
         key, plural = (text, None) if isinstance(text, str) else text
-        await outbox.to_person(host, post(key, plural, count, chat=chat_title(await row.chat),
-                                          **params), game=row)
+        told = post(key, plural, count, chat=chat_title(await row.chat), **params)
+        await outbox.to_person(host, replace(told, asks=host.id) if asking else told,
+                               game=row)
 
 
 def chat_title(chat: Chat) -> str:

@@ -69,10 +69,21 @@ async def render(row: Outbox, words: Wording = PLAIN) -> Outgoing | Order:
         assert isinstance(to, ChatRef), "a ballot is the group's"
         return Ballot(row.id, to, text, buttons_out(renderer, payload.options),
                       payload.replace, payload.urgent)
+    asks = await asked(payload.asks)
+    urgent = payload.urgent or payload.asks is not None  # what asks someone to act rings
     if isinstance(payload, KeyboardPayload):
         return Keyboard(row.id, to, text, buttons_out(renderer, payload.buttons),
-                        payload.replace, payload.urgent)
-    return Post(row.id, to, text, payload.replace, payload.urgent)
+                        payload.replace, urgent, asks)
+    return Post(row.id, to, text, payload.replace, urgent, asks)
+
+
+async def asked(identity_id: int | None) -> Reader | None:
+    """The person a message asks to act, as the platform names him (nobody for an anonymous
+    sender: no person stands behind him to notify)."""
+    person = await Identity.get_or_none(id=identity_id) if identity_id is not None else None
+    if person is None or person.anonymous:
+        return None
+    return Reader(UserRef(person.ref), person.name)
 
 
 async def destination(row: Outbox) -> ChatRef | Reader:
