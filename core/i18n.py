@@ -22,6 +22,8 @@ from babel.messages.pofile import read_po
 
 from core.engine.messages import ROLE_WAS, Ref, Text
 from core.engine.registry import available, load_ruleset
+from core.service.howto import KIND as HOWTO_KIND
+from core.service.howto import HowTo
 from core.spoken import spoken
 
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
@@ -88,20 +90,25 @@ def with_prefix(template: str, prefix: str) -> str:
 class Renderer:
     """Renders texts for one locale: a game's when `ruleset` names its rule set (whose catalog
     is asked first); `names` maps player ids to display names; commands are written with
-    `command_prefix` (see `with_prefix`)."""
+    `command_prefix` (see `with_prefix`); a how-to reference is the platform's own text for
+    its topic, from `howto` (see core/service/howto.py)."""
 
     def __init__(self, locale: str, vocabulary: Mapping[str, Mapping[str, str]],
                  names: Callable[[str], str], command_prefix: str = "/",
-                 ruleset: str | None = None) -> None:
+                 ruleset: str | None = None,
+                 howto: Mapping[HowTo, str] | None = None) -> None:
         self.locale = locale
         self.t = translations(locale, ruleset)
         self.vocabulary = vocabulary
         self.names = names
         self.command_prefix = command_prefix
+        self.howto = howto or {}
 
     def word(self, ref: Ref) -> str:
         if ref.kind == "player":
             return self.names(ref.value)
+        if ref.kind == HOWTO_KIND:
+            return self.how(HowTo(ref.value))
         if ref.kind == "ruleset":
             return translations(self.locale, ref.value).gettext(load_ruleset(ref.value).title)
         said = spoken(self.t, ref, self.locale)
@@ -115,6 +122,14 @@ class Renderer:
             return (self.t.pgettext(ROLE_WAS, msgid) if msgid
                     else self.word(Ref("role", ref.value)))
         return self.t.gettext(msgid) if msgid else ref.value
+
+    def how(self, topic: HowTo) -> str:
+        """The platform's sentences for a how-to topic; a platform without them cannot say
+        the text (its row fails visibly rather than tell another platform's steps)."""
+        msgid = self.howto.get(topic)
+        if msgid is None:
+            raise LookupError(f"the platform has no how-to text for {topic.value!r}")
+        return self.text(msgid)
 
     def value(self, value: Any) -> Any:
         if isinstance(value, Ref):

@@ -20,8 +20,9 @@ from core.engine.messages import Ref
 from core.engine.registry import load_ruleset
 from core.i18n import Renderer
 from core.service.codec import command_from_json
+from core.service.howto import Wording
 from core.service.payloads import PostPayload, from_json
-from core.service.rendering import render
+from core.service.rendering import PLAIN, render
 from core.service.stored import setup_from_json
 from core.storage.models import GameRecord, LogEntry, Outbox
 
@@ -29,9 +30,10 @@ SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 PUBLIC_REVEALS = frozenset({"escaped"})  # events after which a living player's role is public
 
 
-async def assert_no_early_secrets(seen: set[str], row: GameRecord, prefix: str = "/") -> int:
+async def assert_no_early_secrets(seen: set[str], row: GameRecord,
+                                  words: Wording = PLAIN) -> int:
     """Check every engine message the group received (`seen`: every version of every text
-    the group's members could read, its commands written with the platform's `prefix`);
+    the group's members could read, in the platform's `words`);
     returns how many were checked."""
     rows = [r for r in await Outbox.filter(game_id=row.id, private=False, status="sent")
             .order_by("id") if engine_seq(r) is not None]
@@ -42,7 +44,7 @@ async def assert_no_early_secrets(seen: set[str], row: GameRecord, prefix: str =
     words = Renderer("en", rules.vocabulary, str)
     checked = 0
     for message in rows:
-        text = (await render(message, prefix)).text
+        text = (await render(message, words)).text
         assert text in seen, f"delivered but not in the group's history: {text}"
         seq = engine_seq(message)
         game = replay(rules, setup, commands[:seq])

@@ -4,18 +4,19 @@ nor orders such as a mute). The platforms' outage tests compare it with what arr
 
 from __future__ import annotations
 
+from core.service.howto import Wording
 from core.service.payloads import ORDERS, from_json
-from core.service.rendering import render
+from core.service.rendering import PLAIN, render
 from core.storage.models import Outbox
 
 
-async def plain_messages(rows: list[Outbox], ref: str, prefix: str = "/") -> list[str]:
-    """The texts of `rows` sent to the chat `ref`, commands written with `prefix`."""
+async def plain_messages(rows: list[Outbox], ref: str, words: Wording = PLAIN) -> list[str]:
+    """The texts of `rows` sent to the chat `ref`, in the platform's `words`."""
     wanted = []
     for row in rows:
         payload = from_json(row.payload)
         if row.chat_ref != ref or row.status != "sent" or isinstance(payload, ORDERS) \
                 or payload.replace is not None:
             continue
-        wanted.append((await render(row, prefix)).text)
+        wanted.append((await render(row, words)).text)
     return wanted

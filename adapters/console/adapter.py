@@ -26,6 +26,8 @@ from core.service.ports import (
 )
 from core.service.runtime import Handler
 
+from .howto import HOWTO
+
 #: The one group chat of a terminal session.
 CONSOLE_CHAT = ChatRef("group")
 KEYBOARD = "keyboard"  # the store's namespace: chat → the newest keyboard shown there
@@ -39,6 +41,7 @@ def chat_key(to: ChatRef | Reader) -> str:
 
 class ConsoleAdapter:
     platform = "console"
+    howto = HOWTO  # its how-to texts (howto.py)
     limits = RateLimits()
 
     def __init__(self, out: TextIO) -> None:

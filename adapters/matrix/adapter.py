@@ -39,6 +39,7 @@ from core.service.runtime import Handler
 from . import content, power, store
 from .crypto import Crypto, close_store, open_store
 from .errors import NETWORK_ERRORS, Failed, network, translate
+from .howto import HOWTO
 from .incoming import PLATFORM
 from .receive import Receiver
 from .rooms import PrivateRooms
@@ -85,6 +86,7 @@ class MatrixAdapter:
     # Element takes `/join` as its own command and asks about every other `/word`: the
     # bot's texts say `!vote` (a `/vote` that a client lets through works as well)
     command_prefix = "!"
+    howto = HOWTO  # its how-to texts (howto.py)
 
     def __init__(self, settings: MatrixSettings) -> None:
         if not (settings.password or settings.access_token):

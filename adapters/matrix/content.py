@@ -8,18 +8,23 @@ Loudness: the spec's default push rule `.m.rule.suppress_notices` silences `m.no
 any mention or one-to-one rule, so what a player must act on or learn (`Outgoing.urgent`) is
 `m.text`, mentioning the reader in a private room, and the whole room (`@room`) in the group
 where the room's power levels let the bot (`notifications.room`); the rest stays a notice.
+A group message that asks one person to act (`Post.asks`) mentions him alone: `m.mentions`
+with his user id (the push rule `.m.rule.is_user_mention` notifies and highlights) and his
+name in the HTML body as a pill, the link to his Matrix ID that clients show as a mention.
 Every `m.text` carries `m.mentions`, so that the names in it ping nobody by themselves (the
 legacy display-name rule applies only to events without it)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from html import escape
 from typing import Any
 
 from .incoming import KEYCAPS
 
 NOTICE = "m.notice"  # the bot's chatter: clients show it as a bot's, bots ignore it
 TEXT = "m.text"  # what must reach a phone
+HTML = "org.matrix.custom.html"  # the `format` of a `formatted_body`
 ROOM_NOTIFICATION_LEVEL = 50  # the spec's default for `notifications.room`
 
 
@@ -33,12 +38,26 @@ def with_options(text: str, labels: Sequence[str]) -> str:
     return f"{text}\n\n{option_lines(labels)}" if labels else text
 
 
-def message(text: str, msgtype: str = NOTICE,
-            mentions: dict[str, Any] | None = None) -> dict[str, Any]:
+def message(text: str, msgtype: str = NOTICE, mentions: dict[str, Any] | None = None,
+            html: str | None = None) -> dict[str, Any]:
     body: dict[str, Any] = {"msgtype": msgtype, "body": text}
     if mentions is not None:
         body["m.mentions"] = mentions
+    if html is not None:
+        body["format"] = HTML
+        body["formatted_body"] = html
     return body
+
+
+def with_pill(text: str, user_id: str, name: str) -> str:
+    """The HTML body of a text for the person it asks: the first place that names him
+    becomes a pill (a link to his Matrix ID), or a pill goes before a text that does not
+    name him; the rest is the text, escaped, its line breaks kept."""
+    link = f'<a href="https://matrix.to/#/{escape(user_id)}">{escape(name)}</a>'
+    body, named = escape(text, quote=False), escape(name, quote=False)
+    at = body.find(named) if named else -1
+    html = f"{link}: {body}" if at < 0 else body[:at] + link + body[at + len(named):]
+    return html.replace("\n", "<br>")
 
 
 def edit(original: str, text: str, msgtype: str = NOTICE) -> dict[str, Any]:
@@ -53,13 +72,17 @@ def edit(original: str, text: str, msgtype: str = NOTICE) -> dict[str, Any]:
 Loudness = tuple[str, dict[str, Any] | None]  # (msgtype, m.mentions or None for none)
 
 
-def loudness(urgent: bool, reader: str | None, room_ping: bool) -> Loudness:
+def loudness(urgent: bool, reader: str | None, room_ping: bool,
+             asks: str | None = None) -> Loudness:
     """(msgtype, m.mentions) of a message: a notice, unless `urgent`; then `m.text`,
-    mentioning the private room's `reader`, or in the group the whole room if `room_ping`."""
+    mentioning the private room's `reader`, or in the group the one person it `asks` to
+    act, else the whole room if `room_ping`."""
     if not urgent:
         return NOTICE, None
     if reader is not None:
         return TEXT, {"user_ids": [reader]}
+    if asks is not None:
+        return TEXT, {"user_ids": [asks]}
     return TEXT, {"room": True} if room_ping else {}
 
 

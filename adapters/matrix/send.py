@@ -111,13 +111,15 @@ class Sender:
                 await self._keep_keyboard(ref["event_id"], room_id, message)
             return
         loud = await self._loudness(room_id, message)
+        asks = message.asks if not isinstance(message.to, Reader) else None
+        html = content.with_pill(text, asks.user.id, asks.name) if asks else None
         first, earlier = (txn, False) if not message.replace else \
             await self.first_post(room_id, message.replace, "text", message.outbox_id)
         if isinstance(message, Keyboard) and buttons:
             await keep_keyboard(pending(first), room_id, isinstance(message.to, Reader),
                                 buttons)
         event_id = await self.send_event(room_id, "m.room.message",
-                                         content.message(text, *loud), first)
+                                         content.message(text, *loud, html), first)
         if isinstance(message, Keyboard) and buttons:
             await self._keep_keyboard(event_id, room_id, message)
         if message.replace:
@@ -168,11 +170,15 @@ class Sender:
             await self.ballots.update(room_id, ref, ballot, txn)
 
     async def _loudness(self, room_id: str, message: Outgoing) -> content.Loudness:
-        """How a message is to notify (content.loudness): an urgent one in the group pings
-        the room if the settings allow it and the room's power levels let the bot."""
+        """How a message is to notify (content.loudness): one that asks a person to act
+        mentions him; another urgent one in the group pings the room if the settings allow
+        it and the room's power levels let the bot."""
         adapter, to = self.adapter, message.to
         if isinstance(to, Reader):
             return content.loudness(message.urgent, to.user.id, False)
+        asks = message.asks if isinstance(message, Post | Keyboard) else None
+        if asks is not None:
+            return content.loudness(True, None, False, asks.user.id)
         if not message.urgent:
             return content.loudness(False, None, False)
         state = adapter.state

@@ -40,6 +40,7 @@ from core.service.runtime import Handler
 
 from . import menus
 from .errors import retry_seconds, translate_restrict_error
+from .howto import HOWTO
 from .incoming import (
     PLATFORM,
     anonymous_admin,
@@ -89,6 +90,7 @@ def quiet_http_logs() -> None:
 
 class TelegramAdapter:
     platform = PLATFORM
+    howto = HOWTO  # its how-to texts (howto.py)
 
     def __init__(self, settings: TelegramSettings) -> None:
         hide(settings.token)  # before PTB logs its API URL, which contains it

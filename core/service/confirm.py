@@ -81,7 +81,7 @@ class Confirmations:
                    await button(row, None, {"key": texts.KEEP_BUTTON},
                                                    {"type": "keep", **asked})]
         await outbox.to_person(person, KeyboardPayload((part(question),), tuple(buttons),
-                                                       replace), game=row)
+                                                       replace, asks=person.id), game=row)
 
     @staticmethod
     async def _settle(row: GameRecord, person: Identity, replace: str, outcome: str) -> None:

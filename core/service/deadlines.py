@@ -69,7 +69,8 @@ class Deadlines:
         for pid in game.ruleset.waiting_for(game):
             if pid in seats:
                 await outbox.to_person(seats[pid], PostPayload(
-                    (part(voiced(row, game, key, pid), left=left),), urgent=True), game=row)
+                    (part(voiced(row, game, key, pid), left=left),), urgent=True,
+                    asks=seats[pid].id), game=row)
 
 
 async def void(row: GameRecord) -> None:

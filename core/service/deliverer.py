@@ -21,6 +21,7 @@ from core.storage.db import database_unavailable
 from core.storage.models import DeliveryLease, Outbox
 
 from .clock import Clock
+from .howto import wording
 from .outage import Outages, backed_off, retry_at
 from .outbox import replace_key, tell_group_unreachable
 from .pacing import RateLimiter
@@ -45,7 +46,7 @@ from .ports import (
     UnknownOutcome,
     Unreachable,
 )
-from .rendering import command_prefix, render
+from .rendering import render
 from .undelivered import tell_host
 
 log = logging.getLogger(__name__)
@@ -281,7 +282,7 @@ class Deliverer:
 
     async def _hand_over(self, adapter: Adapter, row: Outbox) -> int:
         """Deliver one row; how many platform messages it took."""
-        item = await render(row, command_prefix(adapter))
+        item = await render(row, wording(adapter))
         await hand_to(adapter, item)
         if isinstance(item, Silence | TeamRoom):
             return 1

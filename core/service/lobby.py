@@ -17,6 +17,7 @@ from core.storage.models import DUE_STATES, Chat, Deadline, GameRecord, Identity
 from . import outbox, texts
 from .buttons import signup_buttons
 from .context import ServiceContext
+from .howto import HowTo, howto
 from .muting import unmute_the_dead
 from .pace import DEFAULT_TZ, PACES, status_left, valid_timezone
 from .payloads import KeyboardPayload, PostPayload, part, post
@@ -43,7 +44,7 @@ class Lobby:
 
     # ------------------------------------------------------------------ information
     async def _cmd_help(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
-        await outbox.to_group(chat, post(texts.HELP_GROUP))
+        await outbox.to_group(chat, post(texts.HELP_GROUP, how=howto(HowTo.NAME_NEWCOMER)))
 
     async def _cmd_rules(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         row = await self.service.current_game(chat)
@@ -170,7 +171,8 @@ class Lobby:
         listed = (part(*texts.SIGNUP_LIST, count=len(names), names=", ".join(names)),) \
             if names else ()  # an empty list would print as a bare dot (an anonymous host)
         await outbox.to_group(chat, KeyboardPayload(
-            (part(texts.SIGNUP_OPEN, host=host.name, ruleset=Ref("ruleset", row.ruleset)),
+            (part(texts.SIGNUP_OPEN, host=host.name, ruleset=Ref("ruleset", row.ruleset),
+                  how=howto(HowTo.JOIN)),
              *listed), await signup_buttons(row),
             f"signup-{row.id}"), game=row)
 

@@ -8,6 +8,7 @@ import secrets
 from core.storage.models import Button, Chat, GameRecord, Identity, Outbox, Told
 
 from . import pending, texts
+from .howto import HowTo, howto
 from .payloads import (
     KeyboardPayload,
     Payload,
@@ -98,8 +99,8 @@ async def tell_group_unreachable(row: Outbox) -> None:
     await pending.add(Button(token=token, game=game, window=game.window, pid=None,
                              label=label, command={"type": "hello"}))
     await to_group(game.chat, KeyboardPayload(
-        (part(texts.OPEN_PRIVATE_CHAT, name=person.name),),
-        (StoredButton(label, token, start=True),)), game=game)
+        (part(texts.OPEN_PRIVATE_CHAT, name=person.name, how=howto(HowTo.OPEN_PRIVATE)),),
+        (StoredButton(label, token, start=True),), asks=person.id), game=game)
 
 
 async def reopen(person: Identity) -> int:

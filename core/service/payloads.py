@@ -65,13 +65,15 @@ class StoredButton:
 class PostPayload:
     """A text. `seq` is the game version whose command an engine message came from (None
     for the service's own texts); `locale` the language of where an answer was asked for,
-    for a reader who has none of their own."""
+    for a reader who has none of their own; `asks` the person (an `Identity` id) it asks to
+    act (see `ports.Post`)."""
 
     parts: tuple[Part, ...]
     replace: str | None = None
     urgent: bool = False
     seq: int | None = None
     locale: str | None = None
+    asks: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,12 +88,14 @@ class BallotPayload:
 
 @dataclass(frozen=True, slots=True)
 class KeyboardPayload:
-    """A message with buttons that is no vote; none in its last version."""
+    """A message with buttons that is no vote; none in its last version. `asks`: the person
+    (an `Identity` id) it asks to act (see `ports.Post`)."""
 
     parts: tuple[Part, ...]
     buttons: tuple[StoredButton, ...]
     replace: str | None = None
     urgent: bool = False
+    asks: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +161,7 @@ def to_json(payload: Payload) -> dict[str, Any]:
     if isinstance(payload, PostPayload):
         return {"kind": "post", "parts": _parts_json(payload.parts),
                 "replace": payload.replace, "urgent": payload.urgent, "seq": payload.seq,
-                "locale": payload.locale}
+                "locale": payload.locale, **_asks_json(payload.asks)}
     if isinstance(payload, BallotPayload):
         return {"kind": "ballot", "parts": _parts_json(payload.parts),
                 "options": [b.to_json() for b in payload.options],
@@ -165,7 +169,8 @@ def to_json(payload: Payload) -> dict[str, Any]:
     if isinstance(payload, KeyboardPayload):
         return {"kind": "keyboard", "parts": _parts_json(payload.parts),
                 "buttons": [b.to_json() for b in payload.buttons],
-                "replace": payload.replace, "urgent": payload.urgent}
+                "replace": payload.replace, "urgent": payload.urgent,
+                **_asks_json(payload.asks)}
     if isinstance(payload, PicturePayload):
         return {"kind": "picture", "parts": _parts_json(payload.parts),
                 "urgent": payload.urgent}
@@ -182,13 +187,14 @@ def from_json(data: Mapping[str, Any]) -> Payload:
         return _from_untyped(data)
     if kind == "post":
         return PostPayload(_parts(data["parts"]), data.get("replace"),
-                           bool(data.get("urgent")), data.get("seq"), data.get("locale"))
+                           bool(data.get("urgent")), data.get("seq"), data.get("locale"),
+                           data.get("asks"))
     if kind == "ballot":
         return BallotPayload(_parts(data["parts"]), _buttons(data["options"]),
                              str(data["replace"]), bool(data.get("urgent")))
     if kind == "keyboard":
         return KeyboardPayload(_parts(data["parts"]), _buttons(data["buttons"]),
-                               data.get("replace"), bool(data.get("urgent")))
+                               data.get("replace"), bool(data.get("urgent")), data.get("asks"))
     if kind == "picture":
         return PicturePayload(_parts(data["parts"]), bool(data.get("urgent")))
     if kind == "silence":
@@ -220,6 +226,11 @@ def _from_untyped(data: Mapping[str, Any]) -> Payload:
     if buttons:
         return KeyboardPayload(parts, buttons, replace, urgent)
     return PostPayload(parts, replace, urgent, data.get("seq"), data.get("locale"))
+
+
+def _asks_json(asks: int | None) -> dict[str, int]:
+    """The `asks` key only where a message asks someone (rows stay as they were otherwise)."""
+    return {} if asks is None else {"asks": asks}
 
 
 def _parts_json(parts: tuple[Part, ...]) -> list[dict[str, Any]]:

@@ -151,8 +151,12 @@ class ButtonOut(NamedTuple):
 
 # `urgent` on a message: the reader must act on it or learn what a window decided (a role
 # card, a prompt, the vote's opening, a result, a reminder): platforms that keep a bot's
-# ordinary messages quiet make this one notify. `replace`: the message is a newer version of
-# the one with this key (edited in place); every version of one message is of the same kind.
+# ordinary messages quiet make this one notify. `asks`: the one person the message asks to
+# act (open his private chat, accept an invitation, confirm, make his choice): he is
+# notified wherever it goes, in the group by a mention of him (a Matrix pill), which rings
+# where the group's other news stays quiet; a message that asks is urgent as well.
+# `replace`: the message is a newer version of the one with this key (edited in place);
+# every version of one message is of the same kind.
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +168,7 @@ class Post:
     text: str
     replace: str | None = None
     urgent: bool = False
+    asks: Reader | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +197,7 @@ class Keyboard:
     buttons: tuple[ButtonOut, ...]
     replace: str | None = None
     urgent: bool = False
+    asks: Reader | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,7 +337,11 @@ class Adapter(Protocol):
     Optional: `cost(message) -> int`, how many platform messages one outgoing message becomes
     (a long text split in parts), for the rate limits; without it every message costs one.
     `command_prefix`, how people type a command there ("!" on Matrix): texts are rendered
-    with it; without it, "/". `async can_resend(chat_ref, replace) -> bool`, whether sending
+    with it; without it, "/". `howto`, a `Mapping[HowTo, str]` (core/service/howto.py): the
+    platform's gettext message for each how-to topic (join, open the private chat, the
+    rights the bot needs...), said wherever a service text names that topic; a platform
+    without one for a topic fails that message rather than tell another platform's steps.
+    `async can_resend(chat_ref, replace) -> bool`, whether sending
     a message again that may already have arrived (a crash came between handing it over and
     marking it sent) is harmless: an edit of a known message, or a send the platform
     deduplicates (`chat_ref` is the stored ref of the group, or of the reader); without it,

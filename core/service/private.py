@@ -15,6 +15,7 @@ from core.storage.models import Deadline, GameRecord, Identity, Seat
 
 from . import outbox, texts
 from .context import ServiceContext
+from .howto import HowTo, howto
 from .names import Roster
 from .pace import status_left
 from .payloads import post
@@ -34,7 +35,8 @@ class PrivateChats:
         word = word.lower()
         await outbox.reopen(person)
         if word in ("help", "start") and not rest:
-            await outbox.to_person(person, post(texts.HELP_PRIVATE))
+            await outbox.to_person(person, post(texts.HELP_PRIVATE,
+                                                how=howto(HowTo.ACT_PRIVATELY)))
             return
         if word == "start":  # a deep link from a group button: press it here
             await self.service.press_token(rest.strip(), person, in_private=True)

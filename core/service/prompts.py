@@ -112,7 +112,8 @@ async def second_pick(row: GameRecord, game: Game, pid: str, action: str, first:
         await _offer(row, person, prompt, buttons)
         return
     await outbox.to_person(person, KeyboardPayload((prompt,), tuple(buttons),
-                                                   earlier.message_key, urgent=True), game=row)
+                                                   earlier.message_key, urgent=True,
+                                                   asks=person.id), game=row)
     earlier.payload = prompt.to_json()
     await earlier.save(update_fields=["payload"])
 
@@ -148,7 +149,7 @@ async def _offer(row: GameRecord, person: Identity, prompt: Part,
     offered = await Prompt.filter(game_id=row.id, window=row.window).count()
     replace = f"choices-{row.id}-{row.window}-{offered}"
     await outbox.to_person(person, KeyboardPayload((prompt,), tuple(buttons), replace,
-                                                   urgent=True), game=row)
+                                                   urgent=True, asks=person.id), game=row)
     await Prompt.create(game=row, window=row.window, identity=person, message_key=replace,
                         payload=prompt.to_json())
 

@@ -10,6 +10,7 @@ meanwhile wait and are posted, in order, once the bot can write there again.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from core.engine import Pause
 from core.storage.models import (
@@ -25,6 +26,7 @@ from core.storage.models import (
 
 from . import outbox, pending, texts
 from .context import ServiceContext
+from .howto import HowTo, howto
 from .muting import unmute_the_dead
 from .payloads import SilencePayload, post, to_json
 from .ports import ChatEvent, ChatRef
@@ -33,11 +35,13 @@ from .teams import close_teams
 log = logging.getLogger(__name__)
 
 CURRENT = ("lobby", "running")
-LOST_TEXTS = {
-    "removed": texts.LOST_REMOVED,
-    "silenced": texts.LOST_SILENCED,
-    "topic_closed": texts.LOST_TOPIC_CLOSED,
-    "topic_deleted": texts.LOST_TOPIC_DELETED,
+# what the host is told when the bot loses a chat, by the reason, and how he brings it back
+# on his platform (a topic is Telegram's alone: its texts say it themselves)
+LOST_TEXTS: dict[str, tuple[tuple[str, str], HowTo | None]] = {
+    "removed": (texts.LOST_REMOVED, HowTo.READD),
+    "silenced": (texts.LOST_SILENCED, HowTo.SEND_RIGHTS),
+    "topic_closed": (texts.LOST_TOPIC_CLOSED, None),
+    "topic_deleted": (texts.LOST_TOPIC_DELETED, None),
 }
 WAITING = ("pending", "sending", "lost")  # outbox rows not yet posted
 
@@ -122,8 +126,9 @@ class Reach:
                 await row.save(update_fields=["settings"])
                 await Deadline.create(game=row, window=row.window, state=GIVE_UP,
                                       due_at=now + service.defaults.give_up_hours * 3600)
-                await self._tell_host(row, LOST_TEXTS.get(reason, texts.LOST_REMOVED),
-                                      count=_hours(service.defaults.give_up_hours))
+                text, topic = LOST_TEXTS.get(reason, LOST_TEXTS["removed"])
+                await self._tell_host(row, text, count=_hours(service.defaults.give_up_hours),
+                                      **({"how": howto(topic)} if topic else {}))
                 log.warning("game %s paused: the bot cannot write in %s %s (%s)", row.id,
                             platform, chat.ref, reason)
             # what waits for the chat (the pause's own notice included) is posted on return
@@ -149,7 +154,8 @@ class Reach:
                 await Deadline.filter(game_id=row.id, state=GIVE_UP).update(state="void")
                 paused = row.status == "running" and (
                     await self.service.games.load(row)).state.paused
-                await self._tell_host(row, texts.BACK_PAUSED if paused else texts.BACK)
+                await self._tell_host(row, texts.BACK_PAUSED if paused else texts.BACK,
+                                      asking=paused)  # paused, he is to /resume
             if not still_lost:
                 await pending.flush()  # what waits to be written is read too
                 await Outbox.filter(platform=platform, chat_ref=chat.ref, status="lost") \
@@ -195,19 +201,24 @@ class Reach:
                 return
             game.settings = {**game.settings, "mute_told": True}
             await game.save(update_fields=["settings"])
-            await self._tell_host(game, texts.CANNOT_MUTE)
+            await self._tell_host(game, texts.CANNOT_MUTE, how=howto(HowTo.MUTE_RIGHTS))
         else:
             person = await Identity.get(id=row.identity_id)
-            await self._tell_host(game, texts.CANNOT_UNMUTE, name=person.name)
+            await self._tell_host(game, texts.CANNOT_UNMUTE, name=person.name,
+                                  how=howto(HowTo.MUTE_RIGHTS))
 
     async def _tell_host(self, row: GameRecord, text: str | tuple[str, str],
-                         count: int | None = None, **params: object) -> None:
+                         count: int | None = None, *, asking: bool = True,
+                         **params: object) -> None:
+        """Tell the host about his game's group; `asking`: what he is told asks him to act
+        (bring the bot back, resume, give it a right), so it rings (see `ports.Post`)."""
         host = await Identity.get(id=row.host_id)
         if host.anonymous:  # an anonymous admin has no private chat: nobody else to tell
             return
         key, plural = (text, None) if isinstance(text, str) else text
-        await outbox.to_person(host, post(key, plural, count, chat=chat_title(await row.chat),
-                                          **params), game=row)
+        told = post(key, plural, count, chat=chat_title(await row.chat), **params)
+        await outbox.to_person(host, replace(told, asks=host.id) if asking else told,
+                               game=row)
 
 
 def chat_title(chat: Chat) -> str:

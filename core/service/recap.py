@@ -12,6 +12,7 @@ from core.engine.voice import variants_of
 from core.storage.models import GameRecord, Identity, Outbox, Prompt
 
 from . import outbox, pending, texts
+from .howto import HowTo, howto
 from .payloads import KeyboardPayload, Part, PostPayload, TextPayload, part, post
 from .ports import Mention
 from .replies import Reply
@@ -71,7 +72,7 @@ async def newcomer_named(platform: str, named: str,
         found = await Identity.filter(platform=platform, name=typed, anonymous=False) \
             if typed else []
     if len(found) != 1:
-        raise Reply(texts.NEWCOMER_UNKNOWN, name=typed or "?")
+        raise Reply(texts.NEWCOMER_UNKNOWN, name=typed or "?", how=howto(HowTo.NAME_NEWCOMER))
     return found[0]
 
 

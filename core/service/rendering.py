@@ -13,6 +13,7 @@ from core.i18n import Renderer, available_locales
 from core.storage.models import Chat, GameRecord, Identity, Outbox, Seat
 
 from .codec import decode, is_ref
+from .howto import Wording
 from .names import shown_names
 from .payloads import (
     BallotPayload,
@@ -28,7 +29,6 @@ from .payloads import (
 )
 from .pictures import story_picture
 from .ports import (
-    Adapter,
     Ballot,
     ButtonOut,
     ChatRef,
@@ -42,14 +42,12 @@ from .ports import (
     UserRef,
 )
 
-
-def command_prefix(adapter: Adapter) -> str:
-    """How commands are typed on the adapter's platform (see `Adapter`)."""
-    return str(getattr(adapter, "command_prefix", "/"))
+PLAIN = Wording()  # "/" commands and no how-to texts: a platform that says none
 
 
-async def render(row: Outbox, prefix: str = "/") -> Outgoing | Order:
-    """The row as its adapter is handed it, commands written with the platform's `prefix`."""
+async def render(row: Outbox, words: Wording = PLAIN) -> Outgoing | Order:
+    """The row as its adapter is handed it, in the platform's `words` (its command prefix
+    and how-to texts)."""
     payload = from_json(row.payload)
     if isinstance(payload, SilencePayload):
         person = await Identity.get_or_none(id=row.identity_id) if row.identity_id else None
@@ -57,7 +55,7 @@ async def render(row: Outbox, prefix: str = "/") -> Outgoing | Order:
             else UserRef(payload.user)
         return Silence(row.id, ChatRef.parse(row.chat_ref), user, payload.muted)
     locale = payload.locale if isinstance(payload, PostPayload) else None
-    renderer = await game_renderer(row.game_id, await reader_locale(row, locale), prefix)
+    renderer = await game_renderer(row.game_id, await reader_locale(row, locale), words)
     if isinstance(payload, TeamPayload):
         return TeamRoom(row.id, ChatRef.parse(row.chat_ref), payload.key,
                         renderer.render_parts(payload.title, None, None, {}),
@@ -71,10 +69,21 @@ async def render(row: Outbox, prefix: str = "/") -> Outgoing | Order:
         assert isinstance(to, ChatRef), "a ballot is the group's"
         return Ballot(row.id, to, text, buttons_out(renderer, payload.options),
                       payload.replace, payload.urgent)
+    asks = await asked(payload.asks)
+    urgent = payload.urgent or payload.asks is not None  # what asks someone to act rings
     if isinstance(payload, KeyboardPayload):
         return Keyboard(row.id, to, text, buttons_out(renderer, payload.buttons),
-                        payload.replace, payload.urgent)
-    return Post(row.id, to, text, payload.replace, payload.urgent)
+                        payload.replace, urgent, asks)
+    return Post(row.id, to, text, payload.replace, urgent, asks)
+
+
+async def asked(identity_id: int | None) -> Reader | None:
+    """The person a message asks to act, as the platform names him (nobody for an anonymous
+    sender: no person stands behind him to notify)."""
+    person = await Identity.get_or_none(id=identity_id) if identity_id is not None else None
+    if person is None or person.anonymous:
+        return None
+    return Reader(UserRef(person.ref), person.name)
 
 
 async def destination(row: Outbox) -> ChatRef | Reader:
@@ -112,20 +121,20 @@ def label_text(renderer: Renderer, label: Mapping[str, Any]) -> str:
 
 
 async def personal_text(person: Identity, fallback_locale: str, answer: Any,
-                        game_id: int | None, prefix: str = "/") -> str:
+                        game_id: int | None, words: Wording = PLAIN) -> str:
     """A service answer (a `Reply`) rendered at once for one person, for platforms that show
-    it immediately (a pressed button's notice) rather than through the outbox; commands
-    written with the platform's `prefix`."""
+    it immediately (a pressed button's notice) rather than through the outbox, in the
+    platform's `words`."""
     known = set(available_locales())
     locale = next((c for c in (person.locale, person.locale_hint, fallback_locale)
                    if c in known), "en")
-    renderer = await game_renderer(game_id, locale, prefix)
+    renderer = await game_renderer(game_id, locale, words)
     return render_part(renderer, text_part(answer.text))
 
 
-async def game_renderer(game_id: int | None, locale: str, prefix: str = "/") -> Renderer:
-    """A renderer that knows a game's player names and its rule set's vocabulary, writing
-    commands with the platform's `prefix`."""
+async def game_renderer(game_id: int | None, locale: str, words: Wording = PLAIN) -> Renderer:
+    """A renderer that knows a game's player names and its rule set's vocabulary, in the
+    platform's `words` (its command prefix and how-to texts)."""
     names: dict[str, str] = {}
     vocabulary = every_vocabulary()  # outside a game (/roles before /newgame): all rule sets'
     ruleset = None
@@ -136,7 +145,8 @@ async def game_renderer(game_id: int | None, locale: str, prefix: str = "/") -> 
         seats = await Seat.filter(game_id=game.id, active=True).prefetch_related("identity")
         names = shown_names({seat.pid: (seat.identity.name, seat.identity.handle)
                              for seat in seats})
-    return Renderer(locale, vocabulary, lambda pid: names.get(pid, pid), prefix, ruleset)
+    return Renderer(locale, vocabulary, lambda pid: names.get(pid, pid), words.prefix, ruleset,
+                    words.howto)
 
 
 @functools.cache

@@ -27,9 +27,9 @@ from .adapter_tables import TableStore
 from .catchup import CatchUp
 from .clock import Clock, RealClock
 from .deliverer import Deliverer
+from .howto import wording
 from .pace import GameDefaults
 from .ports import Adapter, ChatEvent, Incoming, LoginRefused, Notice
-from .rendering import command_prefix
 from .service import GameService
 from .stuck import reconcile_sending
 
@@ -89,7 +89,7 @@ class Runtime:
         (`DatabaseUnreachable` after that)."""
         await open_when_reachable(self.db_url, start_timeout)
         self.service = GameService(self.clock, self.seed, self.defaults,
-                                   {a.platform: command_prefix(a) for a in self.adapters})
+                                   {a.platform: wording(a) for a in self.adapters})
         # on PostgreSQL several workers may share the games: one of them delivers at a time
         shared = self.db_url.startswith(("postgres://", "postgresql://"))
         self.deliverer = Deliverer({a.platform: a for a in self.adapters}, self.clock, shared,

@@ -37,6 +37,7 @@ from .confirm import Confirmations
 from .edits import edited, note_vote
 from .games import Games
 from .hosting import HOST_WORDS, HostPowers
+from .howto import HowTo, Wording, howto
 from .lobby import Lobby
 from .names import Roster
 from .pace import GameDefaults
@@ -46,7 +47,7 @@ from .ports import ChatEvent, Incoming, Mention, Notice
 from .private import PrivateChats
 from .prompts import second_pick, show_choice
 from .reach import Reach
-from .rendering import personal_text
+from .rendering import PLAIN, personal_text
 from .replies import Reply
 from .scope import command_scope, memo
 from .stats import stats_command
@@ -64,11 +65,12 @@ class GameService:
 
     def __init__(self, clock: Clock, seed: int | None = None,
                  defaults: GameDefaults | None = None,
-                 command_prefixes: Mapping[str, str] | None = None) -> None:
+                 wordings: Mapping[str, Wording] | None = None) -> None:
         self.clock = clock
-        # how each platform's people type commands ("!" on Matrix), for the answers the
-        # service renders at once (a pressed button's notice); the outbox asks the adapter
-        self.command_prefixes = dict(command_prefixes or {})
+        # each platform's wording (its command prefix, "!" on Matrix, and its how-to texts),
+        # for the answers the service renders at once (a pressed button's notice); the
+        # outbox asks the adapter
+        self.wordings = dict(wordings or {})
         self.defaults = defaults or GameDefaults()
         self.games = Games(clock, self.defaults.public_url)
         self.lobby = Lobby(self)
@@ -134,7 +136,7 @@ class GameService:
             return None
         return Notice(await personal_text(person, await self._context_locale(incoming),
                                           answer, await self._button_game(incoming.button),
-                                          self.command_prefixes.get(incoming.platform, "/")),
+                                          self.wordings.get(incoming.platform, PLAIN)),
                       taken)
 
     async def _apologise(self, incoming: Incoming) -> Notice | None:
@@ -149,7 +151,7 @@ class GameService:
                     if incoming.button:
                         return Notice(await personal_text(
                             person, locale, sorry, None,
-                            self.command_prefixes.get(incoming.platform, "/")), False)
+                            self.wordings.get(incoming.platform, PLAIN)), False)
                     await outbox.to_person(person, PostPayload((text_part(sorry.text),),
                                                                locale=locale))
         except Exception:
@@ -438,8 +440,10 @@ class GameService:
             await self.lobby.press(command["type"], row, person)
             return None
         if command["type"] == "hello":  # "open the private chat": what waited is sent
-            if in_private:
-                await outbox.to_person(person, post(texts.HELP_PRIVATE))
+            if in_private:  # (a Matrix keycap presses it without a private message first)
+                await outbox.reopen(person)
+                await outbox.to_person(person, post(texts.HELP_PRIVATE,
+                                                    how=howto(HowTo.ACT_PRIVATELY)))
             return None
         if command["type"] in CONFIRMATIONS:
             return await self.confirmations.press(row, command, person, in_private)

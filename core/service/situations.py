@@ -7,6 +7,8 @@ too (the chat where it happened, else his game's), once per game and person.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from core.storage.models import Chat, GameRecord, Identity, Seat, Told
 
 from . import outbox, texts
@@ -31,8 +33,8 @@ async def tell(incoming: Incoming, person: Identity, chat: Chat | None) -> None:
     assert situation is not None
     row = await _current_game(person)
     private = PRIVATE.get(situation)
-    if private is not None:
-        await outbox.to_person(person, post(private), game=row)
+    if private is not None:  # each asks him to act (write again, here, or share keys)
+        await outbox.to_person(person, replace(post(private), asks=person.id), game=row)
     group = GROUP.get(situation)
     if chat is None and row is not None:
         chat = await row.chat
@@ -43,7 +45,8 @@ async def tell(incoming: Incoming, person: Identity, chat: Chat | None) -> None:
                          identity_id=person.id):
         return
     await Told.create(kind=situation, chat=chat, game=game, identity=person)
-    await outbox.to_group(chat, post(group, name=person.name), game=game)
+    await outbox.to_group(chat, replace(post(group, name=person.name), asks=person.id),
+                          game=game)  # it asks him to act: he is mentioned
 
 
 async def _current_game(person: Identity) -> GameRecord | None:

@@ -1,5 +1,11 @@
 """What the service itself says (lobby, help, status, refusals of bad input). Every text is a
-gettext message rendered in the reader's language at delivery."""
+gettext message rendered in the reader's language at delivery.
+
+How to do something on the platform (join, open the private chat, give the bot a right) is
+never said here: a text names the topic in its `{how}` placeholder (`howto.howto`) and the
+adapter in use says it in its own words (see howto.py). The texts that only one platform's
+news sets off (a Telegram forum topic, an anonymous Telegram admin; Matrix's encryption and
+invitations, `ports.Situation`) speak that platform's words themselves."""
 
 from __future__ import annotations
 
@@ -15,19 +21,17 @@ HELP_GROUP = N_(
     "/option NAME VALUE, /setroles (alone: the list) role, role, … or /setroles default, "
     "/pace quick|forum [time zone], /spectators LINK|off, /archivechats on|off (the team "
     "chats on the game's archive page). Host powers during the game: "
-    "/pause, /resume, /extend MINUTES, /force, /modkill NAME, /replace NAME NEWCOMER (or as "
-    "a reply to the newcomer's message), /announce TEXT.")
+    "/pause, /resume, /extend MINUTES, /force, /modkill NAME, /replace NAME NEWCOMER, "
+    "/announce TEXT. {how}")
 HELP_PRIVATE = N_(
-    "Send me your night actions here: press a button, or write /ACTION NAME (for example "
-    "/check Bob), /ACTION NAME NAME for two targets, /pass to do nothing. Anything else you "
+    "{how} Anything else you "
     "write here goes to your team chat, if you have one. /status tells you where the game "
     "is, what is open for you and what I told you last; /myrole repeats your role and all "
     "you have learned; /flee leaves the game (after a confirmation); /language de|ru|en sets "
     "your language.")
 
-SIGNUP_OPEN = N_("{host} opens a game of {ruleset}. Join with the button below (it opens "
-                 "your private chat with me, where your role will come) or with /join; the host "
-                 "starts the game with /startgame.")
+SIGNUP_OPEN = N_("{host} opens a game of {ruleset}. {how} The host starts the game with "
+                 "/startgame.")
 JOINED_PRIVATE = N_("You are in! Your role will come here when the host starts the game.")
 LEFT_PRIVATE = N_("You have left the sign-up.")
 JOIN_BUTTON = N_("Join")
@@ -66,8 +70,7 @@ PICK_ROLE = N_("Your choice: {action}. Choose the role (or write /{command} ROLE
 PASS_BUTTON = N_("Pass")
 OPEN_PRIVATE_BUTTON = N_("Open my private chat")
 OPEN_PRIVATE_CHAT = N_("{name}, I cannot write to you privately, and your role and night "
-                       "actions are sent there. Press the button below and then Start; what is "
-                       "waiting for you will follow.")
+                       "actions are sent there. {how}")
 SPECTATORS_SET = N_("The dead may watch the rest of the game in the spectators' chat.")
 SPECTATORS_OFF = N_("There is no spectators' chat any more.")
 SPECTATORS_INVITE = N_("You are out of the game. Watch the rest and talk with the other dead "
@@ -131,19 +134,15 @@ OPEN_FOR_YOU = n_("One thing is still open for you: {actions}.",
 
 # The bot and the group it plays in (sent privately to the host, with the group's title)
 LOST_REMOVED = n_(
-    "I was removed from {chat}, so your game there is paused. Add me to the group again and "
-    "write /resume there to go on, or /endgame to end it. If I am not back within {count} "
-    "hour, I will cancel the game.",
-    "I was removed from {chat}, so your game there is paused. Add me to the group again and "
-    "write /resume there to go on, or /endgame to end it. If I am not back within {count} "
-    "hours, I will cancel the game.")
+    "I was removed from {chat}, so your game there is paused. {how} If I am not back within "
+    "{count} hour, I will cancel the game.",
+    "I was removed from {chat}, so your game there is paused. {how} If I am not back within "
+    "{count} hours, I will cancel the game.")
 LOST_SILENCED = n_(
-    "I may no longer write in {chat}, so your game there is paused. Give me back the right "
-    "to send messages and write /resume there to go on, or /endgame to end it. If I still "
-    "cannot write there in {count} hour, I will cancel the game.",
-    "I may no longer write in {chat}, so your game there is paused. Give me back the right "
-    "to send messages and write /resume there to go on, or /endgame to end it. If I still "
-    "cannot write there in {count} hours, I will cancel the game.")
+    "I may no longer write in {chat}, so your game there is paused. {how} If I still cannot "
+    "write there in {count} hour, I will cancel the game.",
+    "I may no longer write in {chat}, so your game there is paused. {how} If I still cannot "
+    "write there in {count} hours, I will cancel the game.")
 LOST_TOPIC_CLOSED = n_(
     "The topic of your game in {chat} was closed, so the game is paused. Reopen the topic "
     "and write /resume there to go on, or /endgame to end it. If it stays closed for {count} "
@@ -161,12 +160,10 @@ BACK_PAUSED = N_("I can write in {chat} again. Your game there is still paused: 
                  "/resume in the group to go on.")
 GAVE_UP = N_("The game in {chat} is cancelled: I could not write there for too long. You are "
              "free to join another game.")
-CANNOT_MUTE = N_("I cannot mute the players who are out of the game in {chat}: for that I "
-                 "must be an admin there with the right to ban users. The game goes on "
-                 "without muting.")
-CANNOT_UNMUTE = N_("I could not let {name} speak again in {chat}: I no longer have the right "
-                   "to ban users there. I will do it as soon as I have it again; or lift the "
-                   "restriction yourself.")
+CANNOT_MUTE = N_("I cannot mute the players who are out of the game in {chat}. {how} The "
+                 "game goes on without muting.")
+CANNOT_UNMUTE = N_("I could not let {name} speak again in {chat}. {how} I will do it as soon "
+                   "as I can; or lift the restriction yourself.")
 ANONYMOUS_HOST = N_("You are posting as the group, so I cannot seat you or write to you "
                     "privately. You can host the game from here; to play, write as yourself.")
 ANONYMOUS_CANNOT_PLAY = N_("You are posting as the group (an anonymous admin): you may host, "
@@ -184,8 +181,7 @@ ROLES_BY_DEFAULT = N_("The roles are dealt by the rules for the number of player
 STATUS_SETTINGS = N_("Changed from the defaults: {settings}.")
 EXTEND_RANGE = N_("Move the deadline by {low} to {high} minutes.")
 RECAP_SEAT = N_("You take over this seat. Here is everything it was told in this game:")
-NEWCOMER_UNKNOWN = N_("I don't know who {name} is. Reply to a message of the newcomer with "
-                      "/replace NAME, or name him by his @username once he has written to me.")
+NEWCOMER_UNKNOWN = N_("I don't know who {name} is. {how}")
 ALREADY_PLAYS = N_("{name} already plays in this game.")
 ROLES_IN_PLAY = N_("The roles in this game:")
 ROLE_LINE = N_("{role} ({side}): {card}")

@@ -5,6 +5,8 @@ with `!`, ballots of more than 20 answers, and keycap reactions on a poll."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
 from core.storage.models import LogEntry
@@ -228,5 +230,78 @@ async def test_keycap_reactions_on_a_poll_answer_it(synapse, register, clients, 
         assert (await game_state(table)).votes == {pids["Bob"]: pids["Cid"],
                                                    pids["Dot"]: pids["Eve"]}
         assert await LogEntry.all().count() == before + 2
+    finally:
+        await table.stop()
+
+
+def asked(event: dict[str, Any], player: Player) -> bool:
+    """An `m.text` that mentions the player by his user id, with his name a pill (a link
+    to his Matrix ID) in the HTML body: how a message asks one person to act."""
+    body = event["content"]
+    return body.get("msgtype") == "m.text" and \
+        body.get("m.mentions") == {"user_ids": [player.user_id]} and \
+        body.get("format") == "org.matrix.custom.html" and \
+        f'<a href="https://matrix.to/#/{player.user_id}">{player.name}</a>' in \
+        body.get("formatted_body", "")
+
+
+async def until(table: Table, check: Any, timeout: float = 30.0) -> Any:
+    """Wait (the bot's sync loop and outbox running) until `check()` gives something."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        await table.settle()
+        found = check()
+        if found:
+            return found
+        await asyncio.sleep(0.2)
+    raise AssertionError("never happened")
+
+
+async def test_what_asks_a_player_to_act_in_the_group_mentions_and_notifies_him(
+        synapse, register, clients, tmp_path):
+    """Issue 27, problem 7: the group's "your private room is waiting" and "I cannot write
+    to you privately" ask one player to act: an `m.text` mentioning him (a pill), which
+    Synapse's push rules notify him of (the room's other news stays quiet for him); the
+    latter tells him Matrix's way back (a 1️⃣ reaction and an invitation), which works."""
+    table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 3,
+                             invite_wait=1.0)
+    try:
+        ann, bob = table.host, table.players["Bob"]
+        bob.accepts = False  # his client shows the invitation; he does not open it
+        await ann.say(table.room, "!newgame changelings")
+        await table.settle()
+        await bob.say(table.room, "!join")
+
+        def group_event(start: str) -> dict[str, Any] | None:
+            return next((e for e in bot_messages(ann, table.room)
+                         if e["content"].get("body", "").startswith(start)), None)
+
+        waiting = await until(table, lambda: group_event("Bob, your private room"))
+        rung = {n["event"]["event_id"]: n for n in notifications(table, bob)}
+        assert asked(waiting, bob), waiting
+        assert waiting["event_id"] in rung and highlighted(rung[waiting["event_id"]])
+        signup = group_event("Ann opens a game")
+        assert signup is not None and signup["event_id"] not in rung  # no news for Bob
+
+        for command in ("!leave", "!join"):  # he rejects the invitation, is invited once
+            room_id = table.adapter.rooms.by_user[bob.user_id][-1]  # more, rejects again
+            await bob.client.room_leave(room_id)
+            await until(table, lambda room_id=room_id: table.adapter.state.membership(
+                room_id, bob.user_id) == "leave")
+            await bob.say(table.room, command)  # answered privately: where he cannot read
+            await table.settle()
+        closed = await until(table, lambda: group_event("Bob, I cannot write to you"))
+        body = closed["content"]["body"]
+        assert "React to this message with 1️⃣" in body and "invit" in body
+        assert "button" not in body and "Start" not in body
+        assert asked(closed, bob), closed
+        rung = {n["event"]["event_id"]: n for n in notifications(table, bob)}
+        assert closed["event_id"] in rung and highlighted(rung[closed["event_id"]])
+
+        bob.accepts = True  # he does as told: what waited for him follows
+        await bob.react(table.room, closed["event_id"], KEYCAPS[0])
+        await until(table, lambda: sum(e["content"].get("body", "").startswith("You are in!")
+                                       for room in bob.rooms
+                                       for e in bot_messages(bob, room)) == 2)
     finally:
         await table.stop()

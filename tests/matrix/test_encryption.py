@@ -26,6 +26,14 @@ from core.storage.models import LogEntry
 from .harness import MEGOLM, Player, Table, open_table, play_to_the_end, sign_up, signup_message
 from .synapse import Synapse
 from .test_behaviour import membership, settled_membership
+from .test_clients import asked
+
+
+def rings(event: dict[str, Any], player: Player) -> bool:
+    """A private message that asks the player to act: an `m.text` that mentions him (the
+    default push rules keep a notice quiet)."""
+    return event["content"].get("msgtype") == "m.text" and \
+        event["content"].get("m.mentions") == {"user_ids": [player.user_id]}
 
 NOTED = "Your choice was noted."
 
@@ -245,7 +253,11 @@ async def test_a_player_opened_encrypted_room_is_not_used_for_secrets(
         await table.settle()
         assert bob.dm is not None and bob.dm != created.room_id
         assert not is_encrypted(synapse, bob.dm, table.bot["access_token"])
-        assert any(t.startswith("You opened an encrypted room with me") for t in bodies(bob))
+        told = next(e for e in bob.from_bot(bob.dm)
+                    if e["content"].get("body", "").startswith("You opened an encrypted room"))
+        # it asks him to use this room: it mentions him (the room is new, so the invitation
+        # into it is what rings; the message is loud for when he reads it there)
+        assert rings(told, bob), told
         await table.host.say(table.room, "!newgame changelings")
         await bob.say(table.room, "!join")
         await table.settle()
@@ -288,6 +300,14 @@ async def test_a_player_the_bot_cannot_decrypt_is_told_privately_and_the_group_o
             await table.settle()
         assert told() == 1
         assert any(t.startswith("I cannot read your encrypted messages") for t in bodies(ann))
+        # both ask Ann to act (write here, or share keys): each mentions her (the group's
+        # with a pill); her client rings, as the server cannot read an encrypted room
+        [in_group] = [e for e in table.host.from_bot(table.room)
+                      if e["content"].get("body", "").startswith(group)]
+        assert asked(in_group, ann), in_group
+        alone = next(e for e in ann.from_bot(ann.dm) if e["content"].get(
+            "body", "").startswith("I cannot read your encrypted messages"))
+        assert rings(alone, ann), alone
         olm = table.adapter.client.olm if table.adapter.client else None
         assert olm is not None and olm.outgoing_key_requests  # the key was asked for
 

@@ -97,9 +97,18 @@ def test_only_what_must_reach_a_phone_is_loud():
     assert content.loudness(True, "@ann:x", False) == ("m.text", {"user_ids": ["@ann:x"]})
     assert content.loudness(True, None, True) == ("m.text", {"room": True})
     assert content.loudness(True, None, False) == ("m.text", {})
+    # a group message that asks one person to act mentions him alone, not the room
+    assert content.loudness(True, None, True, "@bob:x") == ("m.text", {"user_ids": ["@bob:x"]})
     assert content.may_ping_room({}, 50) and not content.may_ping_room({}, 49)
     assert content.may_ping_room({"notifications": {"room": 0}}, 0)
     assert not content.may_ping_room({"notifications": {"room": 100}}, 50)
+
+
+def test_the_person_asked_is_a_pill_in_the_html_body():
+    assert content.with_pill("Bob <3, accept.\n1️⃣ Open", "@bob:x", "Bob <3") == \
+        '<a href="https://matrix.to/#/@bob:x">Bob &lt;3</a>, accept.<br>1️⃣ Open'
+    assert content.with_pill("Accept my invitation.", "@bob:x", "Bob") == \
+        '<a href="https://matrix.to/#/@bob:x">Bob</a>: Accept my invitation.'
 
 
 def test_invites_follow_the_allowlist():

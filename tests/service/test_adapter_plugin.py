@@ -25,12 +25,14 @@ TINY = '''
 """A chat platform in memory: keyboards by chat, every text kept."""
 
 from core.plugins import AdapterPlugin
+from core.service.howto import HowTo
 from core.service.ports import ChatRef, Incoming, RateLimits, Reader, UserRef
 
 
 class TinyAdapter:
     platform = "tiny"
     limits = RateLimits()
+    howto = {topic: f"(how to {topic.value} on Tiny)" for topic in HowTo}
 
     def __init__(self):
         self.handle = None

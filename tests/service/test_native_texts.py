@@ -61,7 +61,7 @@ with within without woman word words work world would year years your yours your
 # English (the source, ../shared/rules/changelings.source.de.txt).
 GERMAN_ALSO = frozenset("""
 admin alchemist alibi alle also bald bring chat chats client die fallen falls fast forum hand
-hell kind link minute private
+hell id kind link matrix minute private
 material name nest option phase plan rest screenshots stand start still team text warm will
 explosion transmutation homunculus homunculi ishval ouroboros xing
 pony ponys ponyville canterlot equestria celestia luna derpy pinkie chrysalis everfree forest

@@ -1,0 +1,31 @@
+"""How things are done on Matrix, in the bot's words (see core/service/howto.py): a keycap
+reaction picks an option, the private room comes as an invitation to accept, rights are power
+levels, a person is named by his Matrix ID. Commands are written with "/" and shown with the
+adapter's "!" (`command_prefix`)."""
+
+from __future__ import annotations
+
+from core.engine.messages import N_
+from core.service.howto import HowTo
+
+HOWTO: dict[HowTo, str] = {
+    HowTo.JOIN: N_("Join with /join or by reacting to this message with 1️⃣: I will invite you "
+                   "to a private room with me, where your role will come. Please accept the "
+                   "invitation."),
+    HowTo.OPEN_PRIVATE: N_("React to this message with 1️⃣ and I will invite you to a private "
+                           "room with me again; accept the invitation, and what is waiting for "
+                           "you will follow there."),
+    HowTo.ACT_PRIVATELY: N_("Send me your night actions here: answer my question with the "
+                            "number of your choice (or react to it with that number, such as "
+                            "2️⃣), or write /ACTION NAME (for example /check Bob), /ACTION NAME "
+                            "NAME for two targets, /pass to do nothing."),
+    HowTo.MUTE_RIGHTS: N_("For that my power level there must let me change the room's power "
+                          "levels (100 in a room with the usual settings) and be higher than "
+                          "the players'."),
+    HowTo.READD: N_("Invite me to the room again and write /resume there to go on, or "
+                    "/endgame to end it."),
+    HowTo.SEND_RIGHTS: N_("Raise my power level there so that I may send messages again, and "
+                          "write /resume in the room to go on, or /endgame to end it."),
+    HowTo.NAME_NEWCOMER: N_("Name the newcomer by his Matrix ID, for example /replace NAME "
+                            "@kim:example.org."),
+}
