@@ -1,7 +1,8 @@
 """The whole pipe, for every message: each msgid of every gettext domain (the core's
 `nightfall`, each rule set's) with parameters of every kind its placeholders take, stored as
 an outbox row (JSON and back), rendered in en, de and ru, and formatted by each adapter
-(Telegram's splitting and limits, Matrix's content, the console's lines).
+(each with its own wording: command prefix and how-to texts; Telegram's splitting and
+limits, Matrix's content, the console's lines).
 
 No exception, no unfilled placeholder, no raw id, no English in German or Russian beyond the
 names and commands people type. A placeholder this file does not know fails the test: a new
@@ -26,6 +27,8 @@ from babel.messages.pofile import read_po
 
 from adapters.console.adapter import ConsoleAdapter
 from adapters.matrix import content
+from adapters.matrix.adapter import MatrixAdapter
+from adapters.telegram.adapter import TelegramAdapter
 from adapters.telegram.sending import split_text
 from core.engine.game import Game
 from core.engine.messages import Ref, counted
@@ -35,9 +38,10 @@ from core.engine.table import Table
 from core.i18n import Renderer
 from core.scenario import run_file, scenario_files
 from core.service.codec import encode
+from core.service.howto import HowTo, Wording, howto, wording
 from core.service.payloads import Part, PostPayload, from_json, to_json
 from core.service.ports import ChatRef, Post
-from core.service.rendering import render_text
+from core.service.rendering import PLAIN, render_text
 from core.simulate import play_random_game
 from rulesets.alchemists import RULESET as ALCHEMISTS
 from rulesets.changelings import RULESET as CHANGELINGS
@@ -120,6 +124,7 @@ def parameters(ruleset: str) -> dict[str, list[Any]]:
         "chat": ["Pony Club <3 & «Друзья» 🦄", "g"], "host": ["Ann", "Зоя 🦄"],
         "link": ["https://example.org/chat/+AbC_d-1?x=1&y=2"],
         "text": list(FREE_TEXTS), "new": ["Zoë"], "old": ["Ann"],
+        "how": [howto(topic) for topic in HowTo],
         # the archive page's own sentences get their words from core/story/texts.py
         "when": ["Night 2", "Ночь 2"], "pairs": ["Ann ♥ Bob", "Ann ♥ Bob, Cid ♥ Dot"],
         "date": ["Thursday, 3 December"], "time": ["20:00"],
@@ -172,9 +177,9 @@ def stored_and_back(part: Part) -> Part:
     return payload.parts[0]
 
 
-def renderer(locale: str, ruleset: str, prefix: str) -> Renderer:
+def renderer(locale: str, ruleset: str, words: Wording = PLAIN) -> Renderer:
     return Renderer(locale, load_ruleset(ruleset).vocabulary,
-                    lambda pid: NAMES.get(pid, pid), prefix, ruleset)
+                    lambda pid: NAMES.get(pid, pid), words.prefix, ruleset, words.howto)
 
 
 def given_words(params: dict[str, Any], shown: Renderer) -> str:
@@ -200,16 +205,27 @@ async def through_console(text: str) -> str:
     return out.getvalue()
 
 
-def check_formatting(text: str) -> None:
-    """Each platform's own form of the text."""
+def on_telegram(text: str) -> None:
     chunks = split_text(text)
     assert all(0 < len(c) <= TELEGRAM_LIMIT for c in chunks)
     assert "".join(chunks).replace("\n", "").replace(" ", "") == \
         (text.strip() or "…").replace("\n", "").replace(" ", "")
+
+
+def on_matrix(text: str) -> None:
     body = content.message(text, content.TEXT, {})
     assert json.loads(json.dumps(body))["body"] == text
+
+
+def on_console(text: str) -> None:
     printed = asyncio.run(through_console(text))
     assert all(line in printed for line in text.split("\n") if line.strip())
+
+
+# each adapter's wording (its command prefix, its how-to texts) and its own form of a text
+ADAPTERS = {"telegram": (wording(TelegramAdapter), on_telegram),
+            "matrix": (wording(MatrixAdapter), on_matrix),
+            "console": (wording(ConsoleAdapter), on_console)}
 
 
 def domain_rulesets(domain: str) -> tuple[str, ...]:
@@ -244,15 +260,15 @@ def test_every_message_survives_the_outbox_rendering_and_each_adapter(domain):
                     values = dict(params, count=count) if count is not None else params
                     part = stored_and_back(Part(singular, plural, count, _encoded(values)))
                     for locale in LOCALES:
-                        for prefix in ("/", "!"):
-                            shown = renderer(locale, ruleset, prefix)
+                        for platform, (words, formatted) in ADAPTERS.items():
+                            shown = renderer(locale, ruleset, words)
                             try:
                                 text = render_text(shown, (part,))
                             except Exception as err:  # each is reported, the walk goes on
-                                problems.append(f"{locale}: {singular!r}: {err!r}")
+                                problems.append(f"{platform}/{locale}: {singular!r}: {err!r}")
                                 continue
                             problems += _checked(text, locale, singular, values, shown)
-                        check_formatting(text)
+                            formatted(text)
     assert not problems, "\n".join(sorted(set(problems))[:40]) + f"\n({len(problems)} in all)"
 
 
@@ -284,7 +300,7 @@ def test_a_counted_phrase_inside_a_sentence_keeps_its_own_plural():
     phrase = counted(("{count} penalty vote", "{count} penalty votes"), 5)
     part = stored_and_back(Part("{name} carries {votes}.", None, None,
                                 _encoded({"name": PLAYERS[2], "votes": phrase})))
-    assert render_text(renderer("en", "alchemists", "/"), (part,)) == \
+    assert render_text(renderer("en", "alchemists"), (part,)) == \
         "Зоя 🦄 carries 5 penalty votes."
 
 
