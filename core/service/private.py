@@ -14,9 +14,10 @@ from core.storage.models import Deadline, GameRecord, Identity, Seat
 
 from . import outbox, texts
 from .context import ServiceContext
+from .hosting import HOST_WORDS, Mentioned
 from .names import Roster
 from .pace import status_left
-from .payloads import post
+from .payloads import PostPayload, part, post
 from .recap import recap
 from .replies import Reply
 
@@ -25,12 +26,15 @@ class PrivateChats:
     def __init__(self, service: ServiceContext) -> None:
         self.service = service
 
-    async def handle(self, text: str, person: Identity) -> None:
+    async def handle(self, text: str, person: Identity, mentioned: Mentioned = ()) -> None:
         word, _, rest = text[1:].partition(" ") if text.startswith("/") else ("", "", text)
         word = word.lower()
         await outbox.reopen(person)
         if word in ("help", "start") and not rest:
-            await outbox.to_person(person, post(texts.HELP_PRIVATE))
+            await outbox.to_person(person, await self.help_for(person))
+            return
+        if word in HOST_WORDS:  # a host out of the game is muted in the group, not here
+            await self.service.host_powers.from_private(word, rest.strip(), person, mentioned)
             return
         if word == "start":  # a deep link from a group button: press it here
             await self.service.press_token(rest.strip(), person, in_private=True)
@@ -66,6 +70,18 @@ class PrivateChats:
             raise Reply(texts.UNKNOWN_COMMAND, command=word)
         await self.service.games.apply(row, self._act(game, seat.pid, word, rest,
                                               await self.service.roster(row), now), person)
+
+    @staticmethod
+    async def help_for(person: Identity) -> PostPayload:
+        """The private chat's help: the player's; for the host of a game, the host powers he
+        may use here as well (only those, if he does not play)."""
+        current = ["lobby", "running"]
+        if not await GameRecord.filter(host_id=person.id, status__in=current).exists():
+            return post(texts.HELP_PRIVATE)
+        plays = await Seat.filter(identity_id=person.id, active=True,
+                                  game__status__in=current).exists()
+        return PostPayload((*((part(texts.HELP_PRIVATE),) if plays else ()),
+                            part(texts.HELP_PRIVATE_HOST)))
 
     async def _addressee(self, row: GameRecord, text: str) -> tuple[str | None, str]:
         """(teammate's pid, message) for "@Name message"; (None, text) for anything else."""

@@ -39,7 +39,7 @@ from .hosting import HOST_WORDS, HostPowers, Mentioned
 from .lobby import Lobby
 from .names import Roster
 from .pace import GameDefaults
-from .payloads import PostPayload, post, text_part
+from .payloads import PostPayload, text_part
 from .pending import writing
 from .ports import ChatEvent, Incoming, Notice
 from .private import PrivateChats
@@ -327,7 +327,7 @@ class GameService:
             await self._team_talk(incoming.team, person)
             return
         if incoming.private:
-            await self.private.handle(text, person)
+            await self.private.handle(text, person, incoming.mentioned)
             return
         chat = await self._chat(incoming)
         if text.startswith("/"):
@@ -426,7 +426,7 @@ class GameService:
             return None
         if command["type"] == "hello":  # "open the private chat": what waited is sent
             if in_private:
-                await outbox.to_person(person, post(texts.HELP_PRIVATE))
+                await outbox.to_person(person, await self.private.help_for(person))
             return None
         if command["type"] in CONFIRMATIONS:
             return await self.confirmations.press(row, command, person, in_private)
