@@ -5,7 +5,7 @@ itself to each room, so that no room imports the service that imports it."""
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from core.storage.models import Chat, GameRecord, Identity
 
@@ -13,8 +13,10 @@ from .clock import Clock
 from .games import Games
 from .names import Roster
 from .pace import GameDefaults
-from .ports import UserRef
 from .replies import Reply
+
+if TYPE_CHECKING:  # (hosting imports this module)
+    from .hosting import Mentioned
 
 
 class LobbyActions(Protocol):
@@ -37,8 +39,7 @@ class HostActions(Protocol):
     """The host powers, as the private chat hands them on."""
 
     async def from_private(self, word: str, rest: str, person: Identity,
-                           mentioned: tuple[tuple[UserRef, str, str | None], ...] = ()
-                           ) -> None: ...
+                           mentioned: Mentioned = ()) -> None: ...
 
 
 class ServiceContext(Protocol):
