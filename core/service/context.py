@@ -34,6 +34,13 @@ class ConfirmActions(Protocol):
     async def ask_endgame(self, row: GameRecord, host: Identity) -> None: ...
 
 
+class HostActions(Protocol):
+    """The host powers, as the private chat hands them on."""
+
+    async def from_private(self, word: str, rest: str, person: Identity,
+                           mentioned: Sequence[Mention] = ()) -> None: ...
+
+
 class ServiceContext(Protocol):
     """The service as its rooms see it."""
 
@@ -49,6 +56,8 @@ class ServiceContext(Protocol):
     def lobby(self) -> LobbyActions: ...
     @property
     def confirmations(self) -> ConfirmActions: ...
+    @property
+    def host_powers(self) -> HostActions: ...
 
     async def current_game(self, chat: Chat) -> GameRecord | None: ...
     async def roster(self, row: GameRecord,

@@ -141,7 +141,7 @@ class Games:
                               one_group_message=ended,
                               epilogue=summary_texts(story_of(game)) if ended else ())
         await silence_removed(row, [e.player for e in outcome.events
-                                    if isinstance(e, Removed)])
+                                    if isinstance(e, Removed)], going_on=not ended)
         if game.state.phase.kind != "ended":  # after the game its rooms are only closed
             await sync_teams(row, game, teams_before)
         if new_window:

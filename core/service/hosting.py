@@ -1,5 +1,7 @@
 """The host's powers over a running game: pause, resume, extend (within bounds), force,
-modkill, announce, and replace (the seat goes to the account the host points at)."""
+modkill, announce, and replace (the seat goes to the account the host points at) — in the
+group, or from the host's private chat with the bot (a host who plays and is out of the game
+is muted in the group like every dead player, yet still hosts)."""
 
 from __future__ import annotations
 
@@ -14,8 +16,10 @@ from .names import Roster
 from .pace import status_left
 from .payloads import post
 from .ports import Mention
+from .reach import chat_title
 from .recap import brief_newcomer, newcomer_named
 from .replies import Reply
+from .stored import locked_game
 from .teams import sync_teams
 
 HOST_WORDS = {"pause", "resume", "extend", "force", "modkill", "replace", "announce"}
@@ -51,6 +55,23 @@ class HostPowers:
             return
         command = Announce(rest, at=now) if word == "announce" else SIMPLE_POWERS[word](at=now)
         await games.apply(row, command, person)
+
+    async def from_private(self, word: str, rest: str, person: Identity,
+                           mentioned: Sequence[Mention] = ()) -> None:
+        """A host power written to the bot privately: the same command as in the group, for
+        the one running game the person hosts. Several are possible (a host who left his own
+        sign-up may open another game): which one he means, only its group can tell."""
+        hosted = await GameRecord.filter(host_id=person.id, status="running").order_by("id")
+        if len(hosted) > 1:
+            raise Reply(texts.HOSTING_SEVERAL)
+        if not hosted:
+            lobby = await GameRecord.filter(host_id=person.id, status="lobby").exists()
+            raise Reply(texts.NOT_STARTED if lobby else texts.NOT_HOST)
+        row = await locked_game(hosted[0].id)  # as in the group: locked for the command
+        if word == "resume" and (row.settings or {}).get("lost"):
+            # nothing may be decided that nobody can read: the group comes back first
+            raise Reply(texts.RESUME_UNREACHABLE, chat=chat_title(await row.chat))
+        await self.handle(word, rest, row, person, False, mentioned)
 
     async def _replace(self, row: GameRecord, roster: Roster, rest: str, host: Identity,
                        mentioned: Sequence[Mention]) -> None:

@@ -1,5 +1,6 @@
 """The dead go silent: muted in the group (where the platform lets the bot) and invited to
-the spectators' chat; everybody may speak again when the game is over."""
+the spectators' chat; everybody may speak again when the game is over. A host who played is
+muted like any dead player, and told that he hosts on from his private chat."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from .payloads import post
 from .stored import chat_of, seat_identities
 
 
-async def silence_removed(row: GameRecord, pids: list[str]) -> None:
+async def silence_removed(row: GameRecord, pids: list[str], going_on: bool = True) -> None:
     """The rules silence the dead in the group: mute them there (where the platform lets
-    the bot) and invite them to the spectators' chat, if the host named one."""
+    the bot) and invite them to the spectators' chat, if the host named one. The rules do
+    not silence the host: if he was a player and the game is `going_on`, he hears that his
+    host powers work from the private chat (the group no longer takes them from him)."""
     if not pids:
         return
     seats = await seat_identities(row)
@@ -24,6 +27,8 @@ async def silence_removed(row: GameRecord, pids: list[str]) -> None:
         if person is None:
             continue
         await outbox.silence(chat, person, muted=True, game=row)
+        if going_on and person.id == row.host_id:
+            await outbox.to_person(person, post(texts.HOST_POWERS_PRIVATE), game=row)
         if link:
             await outbox.to_person(person, post(texts.SPECTATORS_INVITE, link=link),
                                    game=row)

@@ -15,10 +15,11 @@ from core.storage.models import Deadline, GameRecord, Identity, Seat
 
 from . import outbox, texts
 from .context import ServiceContext
+from .hosting import HOST_WORDS
 from .howto import HowTo, howto
 from .names import Roster
 from .pace import status_left
-from .payloads import post
+from .payloads import PostPayload, part, post
 from .ports import Mention
 from .recap import recap
 from .replies import Reply
@@ -35,8 +36,10 @@ class PrivateChats:
         word = word.lower()
         await outbox.reopen(person)
         if word in ("help", "start") and not rest:
-            await outbox.to_person(person, post(texts.HELP_PRIVATE,
-                                                how=howto(HowTo.ACT_PRIVATELY)))
+            await outbox.to_person(person, await self.help_for(person))
+            return
+        if word in HOST_WORDS:  # a host out of the game is muted in the group, not here
+            await self.service.host_powers.from_private(word, rest.strip(), person, mentioned)
             return
         if word == "start":  # a deep link from a group button: press it here
             await self.service.press_token(rest.strip(), person, in_private=True)
@@ -73,6 +76,19 @@ class PrivateChats:
         await self.service.games.apply(row, self._act(game, seat.pid, word, rest,
                                               await self.service.roster(row, mentioned),
                                               now), person)
+
+    @staticmethod
+    async def help_for(person: Identity) -> PostPayload:
+        """The private chat's help: the player's; for the host of a game, the host powers he
+        may use here as well (only those, if he does not play)."""
+        current = ["lobby", "running"]
+        player_help = part(texts.HELP_PRIVATE, how=howto(HowTo.ACT_PRIVATELY))
+        if not await GameRecord.filter(host_id=person.id, status__in=current).exists():
+            return PostPayload((player_help,))
+        plays = await Seat.filter(identity_id=person.id, active=True,
+                                  game__status__in=current).exists()
+        return PostPayload((*((player_help,) if plays else ()),
+                            part(texts.HELP_PRIVATE_HOST)))
 
     async def _addressee(self, row: GameRecord, text: str,
                          mentioned: Sequence[Mention]) -> tuple[str | None, str]:

@@ -37,11 +37,11 @@ from .confirm import Confirmations
 from .edits import edited, note_vote
 from .games import Games
 from .hosting import HOST_WORDS, HostPowers
-from .howto import HowTo, Wording, howto
+from .howto import Wording
 from .lobby import Lobby
 from .names import Roster
 from .pace import GameDefaults
-from .payloads import PostPayload, post, text_part
+from .payloads import PostPayload, text_part
 from .pending import writing
 from .ports import ChatEvent, Incoming, Mention, Notice
 from .private import PrivateChats
@@ -442,8 +442,7 @@ class GameService:
         if command["type"] == "hello":  # "open the private chat": what waited is sent
             if in_private:  # (a Matrix keycap presses it without a private message first)
                 await outbox.reopen(person)
-                await outbox.to_person(person, post(texts.HELP_PRIVATE,
-                                                    how=howto(HowTo.ACT_PRIVATELY)))
+                await outbox.to_person(person, await self.private.help_for(person))
             return None
         if command["type"] in CONFIRMATIONS:
             return await self.confirmations.press(row, command, person, in_private)

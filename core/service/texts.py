@@ -29,6 +29,18 @@ HELP_PRIVATE = N_(
     "is, what is open for you and what I told you last; /myrole repeats your role and all "
     "you have learned; /flee leaves the game (after a confirmation); /language de|ru|en sets "
     "your language.")
+# The host in his private chat (a host who played and is out is muted in the group)
+HELP_PRIVATE_HOST = N_(
+    "You host a game: your host powers work here as in the group. /pause, /resume, "
+    "/extend MINUTES, /force, /modkill NAME, /replace NAME NEWCOMER (named as /help in the "
+    "group says), /announce TEXT (I post it in the group).")
+HOST_POWERS_PRIVATE = N_(
+    "You are out of the game, but you are still its host: write your host powers to me here "
+    "(/pause, /resume, /extend, /force, /modkill, /replace, /announce). /help lists them.")
+HOSTING_SEVERAL = N_("You host more than one game: use your host powers in the group of the "
+                     "game you mean.")
+RESUME_UNREACHABLE = N_("I still cannot write in {chat}, so the game stays paused. Write "
+                        "/resume again once I can write there.")
 
 SIGNUP_OPEN = N_("{host} opens a game of {ruleset}. {how} The host starts the game with "
                  "/startgame.")
