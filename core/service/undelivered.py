@@ -10,6 +10,7 @@ per game, recipient and kind: a chat that refuses everything does not flood him.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Literal
 
 from core.engine.messages import N_
@@ -98,4 +99,5 @@ async def tell_host(row: Outbox) -> None:
     log.warning("delivery %s: %s for %s not delivered; host told", row.id, kind,
                 "the group" if person is None else f"identity {person.id}")
     notice = post(TEXTS[kind]) if person is None else post(TEXTS[kind], name=person.name)
-    await outbox.to_person(host, notice, game=game)
+    # it asks the host to make up for it (a /replace, a word in the group): it must ring
+    await outbox.to_person(host, replace(notice, asks=host.id), game=game)

@@ -334,3 +334,4 @@ async def test_a_row_that_cannot_be_rendered_fails_alone_and_the_host_is_told(db
     await deliverer.deliver_due()  # the host's notice: what and for whom, never the text
     assert adapter.sent[-1].text.startswith("Ich konnte eine Ansage in der Gruppe")
     assert "Time left" not in adapter.sent[-1].text
+    assert adapter.sent[-1].asks is not None  # it asks the host to act: it rings
