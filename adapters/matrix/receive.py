@@ -109,9 +109,9 @@ class Receiver:
             text = message_body(new) if isinstance(new, dict) else None
             private = room_id in adapter.rooms.rooms
             if text is not None:
-                command = as_command(text, mentions) or (text if text.startswith("/") else "")
+                edited = as_command(text, mentions) or (text if text.startswith("/") else "")
                 await self._give(self._incoming(room_id, event_id, sender, private,
-                                                text=command, situation="edited",
+                                                text=edited, situation="edited",
                                                 edits=relation(body)[1]))
             return
         text = message_body(body)

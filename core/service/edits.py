@@ -13,6 +13,7 @@ message in a group is nobody's business.
 from __future__ import annotations
 
 from core.engine import Vote
+from core.engine.ids import PlayerId
 from core.engine.messages import player
 from core.storage.models import GameRecord, Identity, Seat, VoteMessage
 
@@ -43,9 +44,10 @@ async def edited(incoming: Incoming, person: Identity, games: Games, now: float)
     if row is not None and seat is not None and cast is not None \
             and cast.message == incoming.edits and cast.window == row.window:
         game = await games.load(row)
-        target = game.state.votes.get(seat.pid)
+        voter = PlayerId(seat.pid)
+        target = game.state.votes.get(voter)
         if target is not None:
-            withdraw = Vote(seat.pid, None, at=now)
+            withdraw = Vote(voter, None, at=now)
             if game.check(withdraw) is not None:  # an early vote: it stays
                 await outbox.to_person(person, post(texts.EDIT_VOTE_STAYS,
                                                     name=player(target)), game=row)

@@ -127,8 +127,9 @@ class Reach:
                 await Deadline.create(game=row, window=row.window, state=GIVE_UP,
                                       due_at=now + service.defaults.give_up_hours * 3600)
                 text, topic = LOST_TEXTS.get(reason, LOST_TEXTS["removed"])
+                how: dict[str, object] = {"how": howto(topic)} if topic else {}
                 await self._tell_host(row, text, count=_hours(service.defaults.give_up_hours),
-                                      **({"how": howto(topic)} if topic else {}))
+                                      **how)
                 log.warning("game %s paused: the bot cannot write in %s %s (%s)", row.id,
                             platform, chat.ref, reason)
             # what waits for the chat (the pause's own notice included) is posted on return
