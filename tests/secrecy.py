@@ -41,7 +41,7 @@ async def assert_no_early_secrets(seen: set[str], row: GameRecord,
                 for e in await LogEntry.filter(game_id=row.id).order_by("seq")]
     setup = setup_from_json(row.setup or {})
     rules = load_ruleset(row.ruleset)
-    words = Renderer("en", rules.vocabulary, str)
+    vocabulary = Renderer("en", rules.vocabulary, str)  # the words a secret would be told in
     checked = 0
     for message in rows:
         text = (await render(message, words)).text
@@ -55,7 +55,7 @@ async def assert_no_early_secrets(seen: set[str], row: GameRecord,
         in_the_night = before.phase.kind == state.phase.kind == "night"
         if state.phase.kind == "ended":
             continue  # the end-of-game summary makes every secret public
-        problems = leaks(text, state, in_the_night, words, public)
+        problems = leaks(text, state, in_the_night, vocabulary, public)
         assert not problems, problems
         checked += 1
     assert checked > 10  # a whole game's announcements were checked
