@@ -19,6 +19,7 @@ import re
 import string
 from collections.abc import Iterator
 from functools import cache
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -212,9 +213,30 @@ def on_telegram(text: str) -> None:
         (text.strip() or "…").replace("\n", "").replace(" ", "")
 
 
+class _Html(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: set[str] = set()
+        self.data: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: Any) -> None:
+        self.tags.add(tag)
+
+    def handle_data(self, data: str) -> None:
+        self.data.append(data)
+
+
 def on_matrix(text: str) -> None:
     body = content.message(text, content.TEXT, {})
     assert json.loads(json.dumps(body))["body"] == text
+    # a text that asks a player to act names him with a pill in its HTML body: the text's
+    # own characters (names with markup, free text) stay text, never tags
+    name = NAMES["p2"]
+    html = _Html()
+    html.feed(content.with_pill(text, "@oneil:example.org", name))
+    assert html.tags <= {"a", "br"}
+    shown = "".join(html.data)
+    assert shown in (text.replace("\n", ""), f"{name}: " + text.replace("\n", ""))
 
 
 def on_console(text: str) -> None:
