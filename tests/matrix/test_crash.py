@@ -407,7 +407,10 @@ async def test_sigkill_at_random_points_loses_nothing_and_repeats_nothing(
                                 sort_keys=True) for e in mine]
             twice = [a for a, b in itertools.pairwise(shown) if a == b]  # a repeat comes next
             assert not twice, (player.name, room_id, twice)
-    assert room.bot.kills.total() >= min(KILLS, 12)
+    # the kills are drawn along a game whose length is the bot's own deal: a short game
+    # leaves fewer chances, but every kind of moment must have been hit, and most of them
+    assert set(room.bot.kills) == {"sync", "deadline", "send"}, dict(room.bot.kills)
+    assert room.bot.kills.total() >= min(KILLS, 10)
 
 
 async def test_a_message_caught_by_a_kill_before_its_id_was_kept_is_edited_not_posted_again(

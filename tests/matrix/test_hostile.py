@@ -86,7 +86,9 @@ ACTIONS = st.one_of(
     # commands in the wrong room, names that only look like players', rooms without a game
     st.tuples(st.just("wrong-room"), st.sampled_from(
         ["!startgame", "!newgame", "!vote Bob", "!setroles pony", "!unvote"])),
-    st.tuples(st.just("host-in-private"), st.sampled_from(
+    # a host's powers written privately by a player who is not the host (the host himself
+    # may use them there: a playing host out of the game is muted in the group)
+    st.tuples(st.just("host-power-in-private"), st.sampled_from(
         ["!pause", "!modkill Bob", "!endgame", "!extend 5", "!resume", "!replace Bob Zed"])),
     st.tuples(st.just("night-in-group"), st.sampled_from(
         ["!abduct Bob", "!exchange Ann", "!check Ann", "!protect Cid"])),
@@ -97,7 +99,7 @@ ACTIONS = st.one_of(
     st.tuples(st.just("malformed"), st.integers(min_value=0, max_value=11)),
 )
 ANSWERED = {"stranger-group", "stranger-private", "stranger-answer", "stranger-join",
-            "stale-answer", "stale-join", "stale-prompt", "wrong-room", "host-in-private",
+            "stale-answer", "stale-join", "stale-prompt", "wrong-room", "host-power-in-private",
             "night-in-group", "lookalike", "other-room", "token-in-private"}
 
 
@@ -252,9 +254,8 @@ async def act(arena: Arena, kind: str, value: Any) -> Player:
                     KEYCAPS[value - 1])
     elif kind == "wrong-room":
         await bob.say(str(bob.dm), value)
-    elif kind == "host-in-private":
-        await table.host.say(str(table.host.dm), value)
-        return table.host
+    elif kind == "host-power-in-private":
+        await bob.say(str(bob.dm), value)
     elif kind == "night-in-group":
         await table.players["Eve"].say(room, value)
         return table.players["Eve"]
