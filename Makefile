@@ -12,8 +12,10 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# the whole suite on every core, each test file on one worker (a file's servers and fixtures
+# are started once per worker)
 test: lint
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -n auto --dist loadfile
 
 demo: install
 	$(VENV)/bin/nightfall demo
