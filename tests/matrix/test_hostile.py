@@ -252,9 +252,7 @@ async def act(arena: Arena, kind: str, value: Any) -> Player:
         # (Synapse refuses a relation to another room's event; tried all the same)
         await react(arena, bob, room, arena.stale_prompts["Cid"]["event_id"],
                     KEYCAPS[value - 1])
-    elif kind == "wrong-room":
-        await bob.say(str(bob.dm), value)
-    elif kind == "host-power-in-private":
+    elif kind in ("wrong-room", "host-power-in-private"):
         await bob.say(str(bob.dm), value)
     elif kind == "night-in-group":
         await table.players["Eve"].say(room, value)
