@@ -55,19 +55,21 @@ def _old_host(fields: dict[str, Any]) -> c.Command:
 # `{placeholder}`), so a key starting with "$" can never be a parameter: a parameter named
 # `text`, `ref` or `list` (the host's announcement, the Mare Do Well's letter) is never taken
 # for an encoded value.
-REF, TEXT, LIST, PHASE = "$ref", "$text", "$list", "$phase"
-TAGS = frozenset((REF, TEXT, LIST, PHASE))
+REF, TEXT, LIST = "$ref", "$text", "$list"
+TAGS = frozenset((REF, TEXT, LIST))
 
 
 def encode(value: Any) -> Any:
-    """Refs, tuples, counted phrases (a `Text` as a parameter) and phases become JSON values
-    tagged with their type; a dict (a text's parameters) keeps its keys."""
+    """Refs, tuples and counted phrases (a `Text` as a parameter) become JSON values tagged
+    with their type; a dict (a text's parameters) keeps its keys. A phase (in the event log,
+    never a text's parameter: texts name phases by `Ref("phase")`) is its name, as the logs
+    read by hosts and tools have always had it."""
     if isinstance(value, Ref):
         return {REF: [value.kind, value.value]}
     if isinstance(value, Text):
         return {TEXT: [value.key, value.plural, value.count, encode(dict(value.params))]}
     if isinstance(value, Phase):
-        return {PHASE: str(value)}
+        return str(value)
     if isinstance(value, tuple):
         return {LIST: [encode(v) for v in value]}
     if isinstance(value, dict):
@@ -102,8 +104,6 @@ def _tagged(tag: str, inner: Any) -> Any:
     if tag == TEXT:
         key, plural, count, params = inner
         return Text(key, decode(params), plural, count)
-    if tag == PHASE:
-        return Phase.parse(inner)
     return tuple(decode(v) for v in inner)
 
 
