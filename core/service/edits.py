@@ -15,7 +15,7 @@ from __future__ import annotations
 from core.engine import Vote
 from core.engine.ids import PlayerId
 from core.engine.messages import player
-from core.storage.models import GameRecord, Identity, Seat, VoteMessage
+from core.storage.models import GameRecord, Identity, LogEntry, Seat, VoteMessage
 
 from . import outbox, texts
 from .games import Games
@@ -25,13 +25,22 @@ from .stored import locked_game
 
 
 async def note_vote(row: GameRecord, pid: str, window: int, message: str | None) -> None:
-    """The player's current vote was cast by this typed message (None: by a button or
-    another way no edit can reach, so none withdraws it)."""
-    if message is None:
-        await VoteMessage.filter(game_id=row.id, pid=pid).delete()
-        return
-    await VoteMessage.update_or_create(defaults={"window": window, "message": message},
-                                       game_id=row.id, pid=pid)
+    """The player's current vote was cast by this typed message, the game's newest log entry.
+    (A vote no edit can reach — a button, a command without a message id — writes nothing:
+    the log shows it came later, see `_still_current`.)"""
+    if message is not None:
+        await VoteMessage.update_or_create(
+            defaults={"window": window, "message": message, "seq": row.version},
+            game_id=row.id, pid=pid)
+
+
+async def _still_current(cast: VoteMessage, row: GameRecord) -> bool:
+    """Whether the message's vote is still the player's: no vote of his (a button, /unvote,
+    another message) was logged after it."""
+    later = await LogEntry.filter(game_id=row.id, seq__gt=cast.seq).values_list(
+        "command", flat=True)
+    return not any(isinstance(c, dict) and c.get("type") == "Vote" and c.get("by") == cast.pid
+                   for c in later)
 
 
 async def edited(incoming: Incoming, person: Identity, games: Games, now: float) -> None:
@@ -42,7 +51,8 @@ async def edited(incoming: Incoming, person: Identity, games: Games, now: float)
     cast = None if row is None or seat is None else await VoteMessage.get_or_none(
         game_id=row.id, pid=seat.pid)
     if row is not None and seat is not None and cast is not None \
-            and cast.message == incoming.edits and cast.window == row.window:
+            and cast.message == incoming.edits and cast.window == row.window \
+            and await _still_current(cast, row):
         game = await games.load(row)
         voter = PlayerId(seat.pid)
         target = game.state.votes.get(voter)

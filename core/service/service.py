@@ -413,8 +413,7 @@ class GameService:
                 if await self.games.apply(row, Vote(pid, target, at=now), person, locked=True):
                     await note_vote(row, pid, window, message)
             elif word == "unvote":
-                if await self.games.apply(row, Vote(pid, None, at=now), person, locked=True):
-                    await note_vote(row, pid, window, None)
+                await self.games.apply(row, Vote(pid, None, at=now), person, locked=True)
             else:
                 await self.games.apply(row, MarkEarly(pid, at=now), person, locked=True)
             return
@@ -459,7 +458,6 @@ class GameService:
         if command["type"] == "vote":
             await self.games.apply(row, Vote(pid, command["target"], at=now), person,
                                    refusal_as_reply=True, locked=True)
-            await note_vote(row, pid, button.window, None)  # no typed message casts it now
         elif command["type"] == "early":
             await self.games.apply(row, MarkEarly(pid, at=now), person,
                                    refusal_as_reply=True, locked=True)

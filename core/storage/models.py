@@ -288,13 +288,16 @@ class MessageRef(Model):
 class VoteMessage(Model):
     """The message that cast a player's current vote (a Telegram message, a Matrix event):
     the forum rule says a vote in an edited message does not count, so an edit of that
-    message withdraws the vote. Gone when the player votes otherwise (a button, /unvote)."""
+    message withdraws the vote, unless the log shows a later vote of his (a button, /unvote):
+    kept until then rather than deleted at every vote, which would cost each button press a
+    statement."""
 
     id = fields.IntField(primary_key=True)
     game = fields.ForeignKeyField("models.GameRecord", related_name="vote_messages")
     pid = fields.CharField(max_length=16)
     window = fields.IntField()  # the vote's window: a later window's vote is another one
     message = fields.CharField(max_length=255)  # the platform's id of the message
+    seq = fields.IntField()  # the vote's log entry: a later vote of his replaced it
 
     class Meta:
         table = "vote_message"

@@ -56,3 +56,23 @@ async def test_an_edit_withdraws_a_vote_but_not_an_early_one(db_url):
     assert await typed(chat, "Eve", "/vote Dot", "m2", edits="m2") == [
         "[to Eve] Edits do not count: I read a command only as it was first sent. Send it "
         "again as a new message."]  # withdrawn already: nothing changes, and he hears it
+
+
+async def test_an_edit_of_a_vote_he_has_since_changed_changes_nothing(db_url):
+    """The message's vote is no longer his once he voted otherwise (by a button, or as here
+    by a command no edit can reach): its edit withdraws nothing, and the later vote stands."""
+    chat = await open_chat(db_url, seed=11)
+    script = (Path(__file__).resolve().parent.parent / "e2e" / "scripts" /
+              "alchemists_full_game.play").read_text(encoding="utf-8").splitlines()
+    day3 = script.index("# Day 3: lust is executed, the State Alchemists win")
+    for line in script[:day3]:
+        if line and not line.startswith("#"):
+            await chat(line)
+    await typed(chat, "Eve", "/vote Cid", "m3")
+    await chat("Eve: /vote Ann")  # (the console's lines carry no message id, as a button)
+    told = await typed(chat, "Eve", "/vote Dot", "m3", edits="m3")
+    game = await chat.session.service.games.load(await the_game())
+    pids = {p.name: p.pid for p in game.state.players.values()}
+    assert game.state.votes == {pids["Eve"]: pids["Ann"]}
+    assert told == ["[to Eve] Edits do not count: I read a command only as it was first sent. "
+                    "Send it again as a new message."]

@@ -20,6 +20,7 @@ class Migration(migrations.Migration):
                 ('pid', fields.CharField(max_length=16)),
                 ('window', fields.IntField()),
                 ('message', fields.CharField(max_length=255)),
+                ('seq', fields.IntField()),
             ],
             options={'table': 'vote_message', 'app': 'models', 'unique_together': (('game', 'pid'),), 'pk_attr': 'id', 'table_description': "The message that cast a player's current vote (a Telegram message, a Matrix event):"},
             bases=['Model'],
