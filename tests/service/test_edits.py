@@ -30,7 +30,9 @@ async def typed(chat: Chat, who: str, text: str, message: str, edits: str | None
     return chat.new()
 
 
-async def test_an_edit_withdraws_a_vote_but_not_an_early_one(db_url):
+async def at_day_3(db_url: str) -> Chat:
+    """The scripted alchemists' game (tests/e2e/scripts) up to its day 3, when early votes
+    are allowed."""
     chat = await open_chat(db_url, seed=11)
     script = (Path(__file__).resolve().parent.parent / "e2e" / "scripts" /
               "alchemists_full_game.play").read_text(encoding="utf-8").splitlines()
@@ -38,6 +40,11 @@ async def test_an_edit_withdraws_a_vote_but_not_an_early_one(db_url):
     for line in script[:day3]:
         if line and not line.startswith("#"):
             await chat(line)
+    return chat
+
+
+async def test_an_edit_withdraws_a_vote_but_not_an_early_one(db_url):
+    chat = await at_day_3(db_url)
     await typed(chat, "Ann", "/vote Cid", "m1")
     await chat("Ann: [My vote is early]")
     await typed(chat, "Eve", "/vote Cid", "m2")
@@ -61,13 +68,7 @@ async def test_an_edit_withdraws_a_vote_but_not_an_early_one(db_url):
 async def test_an_edit_of_a_vote_he_has_since_changed_changes_nothing(db_url):
     """The message's vote is no longer his once he voted otherwise (by a button, or as here
     by a command no edit can reach): its edit withdraws nothing, and the later vote stands."""
-    chat = await open_chat(db_url, seed=11)
-    script = (Path(__file__).resolve().parent.parent / "e2e" / "scripts" /
-              "alchemists_full_game.play").read_text(encoding="utf-8").splitlines()
-    day3 = script.index("# Day 3: lust is executed, the State Alchemists win")
-    for line in script[:day3]:
-        if line and not line.startswith("#"):
-            await chat(line)
+    chat = await at_day_3(db_url)
     await typed(chat, "Eve", "/vote Cid", "m3")
     await chat("Eve: /vote Ann")  # (the console's lines carry no message id, as a button)
     told = await typed(chat, "Eve", "/vote Dot", "m3", edits="m3")
