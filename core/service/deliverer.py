@@ -110,6 +110,8 @@ class Deliverer:
         self.limiter = RateLimiter()
         self.failures: dict[str, int] = {}
         self.outages = Outages()
+        # each platform's wording (command prefix, how-to texts), read once, not per row
+        self.wordings = {name: wording(adapter) for name, adapter in adapters.items()}
 
     async def _lead(self, now: float) -> bool:
         """Hold (or take, or renew) the delivery lease; recover when newly taken."""
@@ -282,7 +284,7 @@ class Deliverer:
 
     async def _hand_over(self, adapter: Adapter, row: Outbox) -> int:
         """Deliver one row; how many platform messages it took."""
-        item = await render(row, wording(adapter))
+        item = await render(row, self.wordings[row.platform])
         await hand_to(adapter, item)
         if isinstance(item, Silence | TeamRoom):
             return 1
