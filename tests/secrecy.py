@@ -7,7 +7,8 @@ secrets of that moment:
   escaping a banishment is revealed to the group, an `escaped` event);
 - while a night runs (not the command that ends it), the group hears no player's name
   (night targets stay secret until the morning post);
-- the lovers are never named together while both live.
+- the lovers are never named together, in words of love, while both live (a list of several
+  players, such as a tie or a roll call, that happens to hold both says nothing about them).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from core.storage.models import GameRecord, LogEntry, Outbox
 
 SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 PUBLIC_REVEALS = frozenset({"escaped"})  # events after which a living player's role is public
+LOVE = re.compile(r"lov|heart|lieb|herz|люб|влюб|сердц", re.IGNORECASE)  # any catalog's words
 
 
 async def assert_no_early_secrets(seen: set[str], row: GameRecord,
@@ -83,7 +85,8 @@ def leaks(text: str, state: Any, in_the_night: bool, words: Renderer,
             found.append(f"a name in the group during the night: {sentence}")
         lovers = getattr(state.rs, "lovers", None)
         if lovers and all(state.players[pid].alive for pid in lovers) and all(
-                _names(sentence, state.players[pid].name) for pid in lovers):
+                _names(sentence, state.players[pid].name) for pid in lovers) and \
+                LOVE.search(sentence):
             found.append(f"the lovers named together: {sentence}")
     return found
 

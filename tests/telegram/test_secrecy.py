@@ -4,6 +4,8 @@ history of the group (edits included)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from core.engine import replay
@@ -43,3 +45,7 @@ def test_the_leak_detector_finds_what_it_looks_for():
     assert leaks("Bob sleeps.", game.state, True, words)
     assert not leaks("The changelings of Ponyville wake.", game.state, True, words)
     assert not leaks("Ann is the new mayor.", game.state, False, words)
+    paired = replace(game.state, rs=replace(game.state.rs, lovers=("p1", "p2")))
+    assert leaks("Ann and Bob are in love.", paired, False, words)
+    assert leaks("Bob leaves, and Ann's heart breaks.", paired, False, words)
+    assert not leaks("A tie in the town square: Ann, Bob, Cid!", paired, False, words)
