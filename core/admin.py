@@ -14,7 +14,7 @@ from core.engine import replay
 from core.engine.registry import load_ruleset
 from core.plugins import forget_in_adapters
 from core.service.codec import command_from_json, encode
-from core.service.stored import setup_from_json
+from core.service.rows.game_rows import setup_from_json
 from core.storage.models import GameRecord, Identity, LogEntry, Outbox, Prompt, Seat
 
 FINISHED = ("ended", "cancelled")

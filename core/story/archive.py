@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from core.engine.registry import load_ruleset
 from core.service.codec import command_from_json
-from core.service.stored import setup_from_json
+from core.service.rows.game_rows import setup_from_json
 from core.storage.models import GameRecord, LogEntry
 
 from .build import build_story

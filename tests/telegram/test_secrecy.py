@@ -11,7 +11,7 @@ import pytest
 from core.engine import replay
 from core.engine.registry import load_ruleset
 from core.i18n import Renderer
-from core.service.stored import setup_from_json
+from core.service.rows.game_rows import setup_from_json
 from tests.secrecy import assert_no_early_secrets, leaks
 
 from .harness import open_table, play_to_the_end, sign_up
