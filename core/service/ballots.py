@@ -7,12 +7,12 @@ from typing import Any
 
 from core.engine import Game, Outcome
 from core.engine.events import Counted
+from core.engine.log_codec import encode
 from core.engine.messages import Ref
 from core.storage.models import Ballot, GameRecord
 
 from . import outbox, texts
 from .buttons import button
-from .codec import encode
 from .payloads import BallotPayload, Part, PostPayload, StoredButton, part
 from .stored import chat_of
 from .voiced import voiced, voiced_in_window

@@ -21,6 +21,7 @@ from core.engine import (
 )
 from core.engine.commands import MarkEarly
 from core.engine.events import Closed, PhaseBegan, Removed
+from core.engine.log_codec import command_to_json, encode, setup_to_json
 from core.engine.messages import NOTED, Ref
 from core.engine.registry import load_ruleset
 from core.engine.voice import variants_of
@@ -35,14 +36,13 @@ from . import outbox, pending
 from .ballots import close_ballot, open_ballot, tally
 from .build import build_of
 from .clock import Clock
-from .codec import command_to_json, encode
 from .deadlines import Deadlines, void
 from .delivery import deliver_outcome
 from .muting import silence_removed, unmute_the_dead
 from .payloads import PicturePayload, PostPayload, StoredButton, part, post, text_part
 from .prompts import close_keyboards, offer_keyboards
 from .replies import Reply
-from .stored import chat_of, encode_snapshot, relock, replayed, setup_to_json
+from .stored import chat_of, encode_snapshot, relock, replayed
 from .teams import close_teams, sync_teams
 
 

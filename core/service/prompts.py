@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.engine import Act, ActionSpec, Game, Message, Outcome
+from core.engine.log_codec import encode, is_ref
 from core.engine.messages import Ref
 from core.engine.registry import load_ruleset
 from core.engine.state import Player
@@ -16,7 +17,6 @@ from core.storage.models import GameRecord, Identity, Prompt
 
 from . import outbox, texts
 from .buttons import button
-from .codec import encode, is_ref
 from .delivery import deliver_outcome
 from .payloads import KeyboardPayload, Part, StoredButton, message_part, part
 from .replies import Reply

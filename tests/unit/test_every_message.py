@@ -32,13 +32,13 @@ from adapters.matrix.adapter import MatrixAdapter
 from adapters.telegram.adapter import TelegramAdapter
 from adapters.telegram.sending import split_text
 from core.engine.game import Game
+from core.engine.log_codec import encode
 from core.engine.messages import Ref, counted
 from core.engine.refusals import Refused
 from core.engine.registry import load_ruleset
 from core.engine.table import Table
 from core.i18n import Renderer
 from core.scenario import run_file, scenario_files
-from core.service.codec import encode
 from core.service.howto import HowTo, Wording, howto, wording
 from core.service.payloads import Part, PostPayload, from_json, to_json
 from core.service.ports import ChatRef, Post
