@@ -32,6 +32,7 @@ from adapters.matrix.adapter import MatrixAdapter
 from adapters.telegram.adapter import TelegramAdapter
 from adapters.telegram.sending import split_text
 from core.engine.game import Game
+from core.engine.log_codec import encode
 from core.engine.messages import Ref, counted
 from core.engine.refusals import Refused
 from core.engine.registry import load_ruleset
@@ -39,7 +40,6 @@ from core.engine.table import Table
 from core.i18n import Renderer
 from core.scenario import run_file, scenario_files
 from core.service import ChatRef, HowTo, Post
-from core.service.codec import encode
 from core.service.delivery.rendering import PLAIN, render_text
 from core.service.messages.payloads import Part, PostPayload, from_json, to_json
 from core.service.ports.howto import Wording, howto, wording

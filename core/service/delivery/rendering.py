@@ -8,11 +8,11 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from core.engine.log_codec import decode, is_ref
 from core.engine.registry import available, load_ruleset
 from core.i18n import Renderer, available_locales
 from core.storage.models import Chat, GameRecord, Identity, Outbox, Seat
 
-from ..codec import decode, is_ref
 from ..messages.payloads import (
     BallotPayload,
     KeyboardPayload,

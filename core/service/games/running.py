@@ -21,6 +21,7 @@ from core.engine import (
 )
 from core.engine.commands import MarkEarly
 from core.engine.events import Closed, PhaseBegan, Removed
+from core.engine.log_codec import command_to_json, encode, setup_to_json
 from core.engine.messages import NOTED, Ref
 from core.engine.registry import load_ruleset
 from core.engine.voice import variants_of
@@ -31,14 +32,13 @@ from core.story.summary import summary_texts
 from core.story.texts import ARCHIVE_LINK
 from core.story.texts import TITLE as STORY_TITLE
 
-from ..codec import command_to_json, encode
 from ..messages import outbox
 from ..messages.payloads import PicturePayload, PostPayload, StoredButton, part, post, text_part
 from ..ports.clock import Clock
 from ..ports.replies import Reply
 from ..rows import pending
 from ..rows.build import build_of
-from ..rows.game_rows import chat_of, encode_snapshot, relock, replayed, setup_to_json
+from ..rows.game_rows import chat_of, encode_snapshot, relock, replayed
 from ..telling.audience import deliver_outcome
 from ..telling.ballots import close_ballot, open_ballot, tally
 from ..telling.muting import silence_removed, unmute_the_dead

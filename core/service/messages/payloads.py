@@ -14,9 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.engine.log_codec import encode
 from core.engine.messages import Message, Text
-
-from ..codec import encode
 
 
 @dataclass(frozen=True, slots=True)

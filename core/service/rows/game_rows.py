@@ -1,4 +1,4 @@
-"""A game's rows and its engine game: the setup as stored JSON, loading by replaying the log
+"""A game's rows and its engine game: loading by replaying the log
 (checked against the stored snapshot), the row's lock, and who sits in which seat."""
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from tortoise import connections
 from tortoise.exceptions import DoesNotExist
 from tortoise.models import Model
 
-from core.engine import Game, GameSetup, Refused, replay
+from core.engine import Game, Refused, replay
+from core.engine.log_codec import command_from_json, setup_from_json
 from core.engine.registry import load_ruleset
 from core.storage.models import Chat, GameRecord, Identity, LogEntry
 
-from ..codec import command_from_json
 from .build import build_of
 from .scope import memo
 
@@ -27,22 +27,6 @@ log = logging.getLogger(__name__)
 
 class StateMismatch(RuntimeError):
     """The stored snapshot and the replayed log disagree: the game must not go on silently."""
-
-
-def setup_to_json(setup: GameSetup) -> dict[str, Any]:
-    return {"ruleset": setup.ruleset, "players": [list(p) for p in setup.players],
-            "seed": setup.seed, "roles": None if setup.roles is None else list(setup.roles),
-            "options": [list(o) for o in setup.options], "setup": [list(s) for s in setup.setup],
-            "start": setup.start, "at": setup.at}
-
-
-def setup_from_json(data: dict[str, Any]) -> GameSetup:
-    return GameSetup(
-        ruleset=data["ruleset"], players=tuple((p[0], p[1]) for p in data["players"]),
-        seed=data["seed"], roles=None if data["roles"] is None else tuple(data["roles"]),
-        options=tuple((o[0], o[1]) for o in data["options"]),
-        setup=tuple((s[0], s[1]) for s in data["setup"]), start=data["start"],
-        at=float(data.get("at", 0.0)))  # games begun before setups knew their time: 0
 
 
 def encode_snapshot(game: Game) -> Any:

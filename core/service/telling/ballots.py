@@ -7,10 +7,10 @@ from typing import Any
 
 from core.engine import Game, Outcome
 from core.engine.events import Counted
+from core.engine.log_codec import encode
 from core.engine.messages import Ref
 from core.storage.models import Ballot, GameRecord
 
-from ..codec import encode
 from ..messages import outbox, texts
 from ..messages.buttons import button
 from ..messages.payloads import BallotPayload, Part, PostPayload, StoredButton, part

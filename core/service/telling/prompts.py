@@ -8,13 +8,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.engine import Act, ActionSpec, Game, Message, Outcome
+from core.engine.log_codec import encode, is_ref
 from core.engine.messages import Ref
 from core.engine.registry import load_ruleset
 from core.engine.state import Player
 from core.engine.voice import variants_of
 from core.storage.models import GameRecord, Identity, Prompt
 
-from ..codec import encode, is_ref
 from ..messages import outbox, texts
 from ..messages.buttons import button
 from ..messages.payloads import KeyboardPayload, Part, StoredButton, message_part, part

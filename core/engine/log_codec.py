@@ -1,4 +1,6 @@
-"""JSON forms of engine commands and of message parameters, for the event log and the outbox."""
+"""JSON forms of engine commands, of a game's setup and of message parameters: the event log's
+codec, below the service that writes the log and the story that reads it (and used by the
+outbox for its parameters)."""
 
 from __future__ import annotations
 
@@ -7,11 +9,28 @@ from typing import Any
 
 from core.engine import commands as c
 from core.engine.messages import Ref, Text
+from core.engine.outcome import GameSetup
 from core.engine.phase import Phase
 
 _COMMANDS: dict[str, type] = {cls.__name__: cls for cls in (
     c.Act, c.Vote, c.MarkEarly, c.Say, c.Whisper, c.Leave, c.Close, c.Tick, *c.HOST_COMMANDS)}
 _POWERS: dict[str, type] = {cls.power: cls for cls in c.HOST_COMMANDS}
+
+
+def setup_to_json(setup: GameSetup) -> dict[str, Any]:
+    return {"ruleset": setup.ruleset, "players": [list(p) for p in setup.players],
+            "seed": setup.seed, "roles": None if setup.roles is None else list(setup.roles),
+            "options": [list(o) for o in setup.options], "setup": [list(s) for s in setup.setup],
+            "start": setup.start, "at": setup.at}
+
+
+def setup_from_json(data: dict[str, Any]) -> GameSetup:
+    return GameSetup(
+        ruleset=data["ruleset"], players=tuple((p[0], p[1]) for p in data["players"]),
+        seed=data["seed"], roles=None if data["roles"] is None else tuple(data["roles"]),
+        options=tuple((o[0], o[1]) for o in data["options"]),
+        setup=tuple((s[0], s[1]) for s in data["setup"]), start=data["start"],
+        at=float(data.get("at", 0.0)))  # games begun before setups knew their time: 0
 
 
 def command_to_json(command: c.Command) -> dict[str, Any]:
