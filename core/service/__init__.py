@@ -1,6 +1,7 @@
 """The game service: lobby, persistence, deadlines and delivery around the pure engine.
 
-Its modules stand in layers, each importing only from the layers below it, bottom to top:
+Its modules stand in layers, each importing only from its own layer and the ones below it
+(tests/unit/test_service_layers.py holds this), bottom to top:
 
 - `ports/` — the contract with the adapters and front ends: what they exchange with the
   service, what they may keep, clocks, answers to bad input;
