@@ -21,6 +21,7 @@ from tortoise import connections
 from core.service.delivery import stuck
 from core.service.runtime import Runtime
 from core.storage.models import GameRecord, Outbox
+from core.storage.states import OutboxState
 from core.story.web import add_archive_routes
 
 log = logging.getLogger(__name__)
@@ -46,7 +47,7 @@ class Snapshot:
     async def _read(self, now: float) -> None:
         self.outbox = await stuck.counts(now)
         self.active_games = await GameRecord.filter(status="running").count()
-        rows = await Outbox.filter(status="pending").values_list("platform", flat=True)
+        rows = await Outbox.filter(status=OutboxState.PENDING).values_list("platform", flat=True)
         backlog: dict[str, int] = {}
         for platform in rows:
             backlog[str(platform)] = backlog.get(str(platform), 0) + 1

@@ -17,6 +17,8 @@ from typing import Any
 from tortoise import fields
 from tortoise.models import Model
 
+from .states import OutboxState
+
 
 class Chat(Model):
     """A group chat on a platform, with its settings."""
@@ -132,7 +134,8 @@ class Outbox(Model):
     identity_id: int | None
     # message key, plural, count, params, buttons
     payload: fields.JSONField[dict[str, Any]] = fields.JSONField()
-    status = fields.CharField(max_length=16, default="pending", db_index=True)  # pending|sent|...
+    # an OutboxState (states.py: what each state means, and the changes allowed)
+    status = fields.CharField(max_length=16, default=OutboxState.PENDING.value, db_index=True)
     attempts = fields.IntField(default=0)
     next_try_at = fields.FloatField(default=0.0)
     worker = fields.CharField(max_length=40, null=True)  # who is sending it (several workers)

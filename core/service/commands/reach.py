@@ -23,6 +23,7 @@ from core.storage.models import (
     Outbox,
     Seat,
 )
+from core.storage.states import WAITING, OutboxState, moved
 
 from ..messages import outbox, texts
 from ..messages.payloads import SilencePayload, post, to_json
@@ -44,7 +45,6 @@ LOST_TEXTS: dict[str, tuple[tuple[str, str], HowTo | None]] = {
     "topic_closed": (texts.LOST_TOPIC_CLOSED, None),
     "topic_deleted": (texts.LOST_TOPIC_DELETED, None),
 }
-WAITING = ("pending", "sending", "lost")  # outbox rows not yet posted
 
 
 async def family(platform: str, ref: str, whole: bool = True) -> list[Chat]:
@@ -103,8 +103,8 @@ class Reach:
         """The newest version of the game's live group message (the ballot of the open
         window, or the sign-up), as a new message in the chat's new place."""
         live = f"ballot-{row.id}-{row.window}" if row.status == "running" else f"signup-{row.id}"
-        version = await outbox.newest_version(row.id, live, statuses=["sent", *WAITING])
-        if version is not None and version.status == "sent":  # else a newer one waits: it
+        version = await outbox.newest_version(row.id, live, statuses=[OutboxState.SENT, *WAITING])
+        if version is not None and version.status == OutboxState.SENT:  # else a newer one waits: it
             await pending.add(Outbox(game_id=row.id, platform=chat.platform,  # posts anew
                                      chat_ref=chat.ref, private=False,  # there
                                      payload=to_json(outbox.stored(version))))
@@ -136,7 +136,8 @@ class Reach:
             # what waits for the chat (the pause's own notice included) is posted on return
             await pending.flush()  # what waits to be written is read too
             await Outbox.filter(platform=platform, chat_ref=chat.ref, private=False,
-                                status="pending").update(status="lost")
+                                status=OutboxState.PENDING) \
+                .update(status=moved(OutboxState.PENDING, OutboxState.LOST))
 
     async def restored(self, platform: str, ref: str, whole: bool = True) -> None:
         """The bot can write in the chat again: what waited is posted, the host may resume.
@@ -160,8 +161,8 @@ class Reach:
                                       asking=paused)  # paused, he is to /resume
             if not still_lost:
                 await pending.flush()  # what waits to be written is read too
-                await Outbox.filter(platform=platform, chat_ref=chat.ref, status="lost") \
-                    .update(status="pending", next_try_at=0.0)
+                await Outbox.filter(platform=platform, chat_ref=chat.ref, status=OutboxState.LOST) \
+                    .update(status=moved(OutboxState.LOST, OutboxState.PENDING), next_try_at=0.0)
 
     async def give_up(self, row: GameRecord) -> None:
         """The group stayed unreachable: the game is cancelled, its players are free."""
@@ -186,8 +187,8 @@ class Reach:
         now, in their order."""
         for chat in await family(platform, ref):
             await pending.flush()  # what waits to be written is read too
-            await Outbox.filter(platform=platform, chat_ref=chat.ref, status="norights") \
-                .update(status="pending", next_try_at=0.0)
+            await Outbox.filter(platform=platform, chat_ref=chat.ref, status=OutboxState.NORIGHTS) \
+                .update(status=moved(OutboxState.NORIGHTS, OutboxState.PENDING), next_try_at=0.0)
 
     async def cannot_restrict(self, row: Outbox) -> None:
         """A mute or unmute the bot had no right to do: the host is told (once per game for

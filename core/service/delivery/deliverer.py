@@ -19,6 +19,7 @@ from tortoise.transactions import in_transaction
 
 from core.storage.db import database_unavailable
 from core.storage.models import DeliveryLease, Outbox
+from core.storage.states import OutboxState, moved
 
 from ..messages.outbox import replace_key, tell_group_unreachable
 from ..messages.payloads import ORDERS, from_json
@@ -153,14 +154,15 @@ class Deliverer:
         arrived: send it again only where the platform makes that harmless (an edit in place),
         otherwise give it up rather than announce something twice. A mute or a team room's
         membership is a state, so setting it again is always harmless."""
-        for row in await Outbox.filter(status="sending", platform__in=list(self.adapters)) \
+        for row in await Outbox.filter(status=OutboxState.SENDING,
+                                       platform__in=list(self.adapters)) \
                 .exclude(worker=self.worker):
             adapter = self.adapters[row.platform]
             resend = getattr(adapter, "can_resend", None)
             payload = from_json(row.payload)
             again = isinstance(payload, ORDERS) or (
                 resend is not None and await resend(row.chat_ref, replace_key(payload)))
-            row.status = "pending" if again else "unknown"
+            row.status = moved(row.status, OutboxState.PENDING if again else OutboxState.UNKNOWN)
             await row.save(update_fields=["status"])
 
     async def deliver_due(self, limit: int = 200) -> int:
@@ -173,7 +175,7 @@ class Deliverer:
                  and not self.outages.resting(name, now)]
         if not ready:
             return 0
-        rows = await (Outbox.filter(status="pending", next_try_at__lte=now,
+        rows = await (Outbox.filter(status=OutboxState.PENDING, next_try_at__lte=now,
                                     platform__in=ready)
                       .order_by("id").limit(limit))
         sent = 0
@@ -187,7 +189,8 @@ class Deliverer:
         for row in rows:
             replaced = replace_key(payloads[row.id])
             if replaced and newest[replaced] != row.id:
-                row.status = "superseded"  # a newer version of the same message waits
+                # a newer version of the same message waits
+                row.status = moved(row.status, OutboxState.SUPERSEDED)
                 await row.save(update_fields=["status"])
                 continue
             adapter = self.adapters[row.platform]
@@ -199,14 +202,15 @@ class Deliverer:
                                                                    row.private, now)):
                 blocked.add(key)  # keep each chat's order: nothing later for it this round
                 continue
-            row.status = "sending"  # committed before the send: a crash cannot repeat it
+            # committed before the send: a crash cannot repeat it
+            row.status = moved(row.status, OutboxState.SENDING)
             row.worker = self.worker
             row.next_try_at = now  # the send's start: stuck after `stuck.LEASE`
             await row.save(update_fields=["status", "worker", "next_try_at"])
             try:
                 parts = await self._hand_over(adapter, row)
             except ChatMoved as err:  # the failed message goes to the chat's new place
-                row.status = "pending"
+                row.status = moved(row.status, OutboxState.PENDING)
                 row.next_try_at = now
                 blocked.add(key)
                 await row.save(update_fields=["status", "next_try_at"])
@@ -216,13 +220,14 @@ class Deliverer:
             except TransientError as err:  # retried until the platform answers again
                 row.attempts += 1
                 row.next_try_at = retry_at(now, row.attempts, err.retry_after)
-                row.status = "pending"
                 if self.outages.stuck(row.platform, row.attempts, now, err.retry_after):
-                    row.status = "failed"  # no outage: the platform takes everything else
+                    # no outage: the platform takes everything else
+                    row.status = moved(row.status, OutboxState.FAILED)
                     log.warning("delivery %s failed for good after %s attempts: %s", row.id,
                                 row.attempts, err)
                     await tell_host(row)
                 else:
+                    row.status = moved(row.status, OutboxState.PENDING)
                     if err.retry_after:
                         self.limiter.hold(row.platform, row.chat_ref, row.next_try_at)
                     log.warning("delivery %s failed (attempt %s): %s", row.id, row.attempts,
@@ -231,12 +236,14 @@ class Deliverer:
                 self.outages.failed(row.platform, now, err.retry_after)
                 blocked.add(key)
             except UnknownOutcome as err:
-                row.status = "unknown"  # may have arrived: posting it again could double it
+                # may have arrived: posting it again could double it
+                row.status = moved(row.status, OutboxState.UNKNOWN)
                 self._failed(row.platform)
                 self.outages.failed(row.platform, now)
                 log.warning("delivery %s may or may not have arrived: %s", row.id, err)
             except ChatLost as err:
-                row.status = "lost"  # posted when the bot can write there again
+                # posted when the bot can write there again
+                row.status = moved(row.status, OutboxState.LOST)
                 self._failed(row.platform)
                 blocked.add(key)
                 await row.save(update_fields=["status"])
@@ -245,19 +252,20 @@ class Deliverer:
                                                "topic")))
                 continue
             except NotAllowed as err:
-                row.status = "norights"  # done when the bot has the right again
+                # done when the bot has the right again
+                row.status = moved(row.status, OutboxState.NORIGHTS)
                 await row.save(update_fields=["status"])
                 log.info("delivery %s waits for the right to do it: %s", row.id, err)
                 if self.watcher is not None:
                     await self.watcher.order_refused(row.id)
                 continue
             except Unreachable as err:
-                row.status = "unreachable"
+                row.status = moved(row.status, OutboxState.UNREACHABLE)
                 self._failed(row.platform)
                 log.info("delivery %s waits for its reader: %s", row.id, err)
                 await tell_group_unreachable(row)
             except PermanentError as err:
-                row.status = "failed"
+                row.status = moved(row.status, OutboxState.FAILED)
                 self._failed(row.platform)
                 log.warning("delivery %s failed for good: %s", row.id, err)
                 await tell_host(row)
@@ -266,11 +274,11 @@ class Deliverer:
                     raise  # the round ends; the row is recovered when the database is back
                 # not the platform's answer (a text that cannot be rendered, a missing
                 # catalog entry, a bug): this row alone fails, visibly, and the round goes on
-                row.status = "failed"
+                row.status = moved(row.status, OutboxState.FAILED)
                 log.exception("delivery %s could not be rendered or handed over", row.id)
                 await tell_host(row)
             else:
-                row.status = "sent"
+                row.status = moved(row.status, OutboxState.SENT)
                 self.outages.answered(row.platform, now)
                 sent += 1
                 if paced and parts > 1:  # a long text went as several messages

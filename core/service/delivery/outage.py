@@ -23,6 +23,7 @@ import logging
 from dataclasses import dataclass
 
 from core.storage.models import Outbox
+from core.storage.states import OutboxState
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +108,7 @@ class Outages:
 async def backed_off(platforms: list[str], now: float) -> set[tuple[str, str]]:
     """The chats (platform, chat ref) with a row waiting out its back-off: nothing newer goes
     to them before it."""
-    rows = await (Outbox.filter(status="pending", next_try_at__gt=now, platform__in=platforms)
+    rows = await (Outbox.filter(status=OutboxState.PENDING, next_try_at__gt=now,
+                                platform__in=platforms)
                   .distinct().values_list("platform", "chat_ref"))
     return {(str(platform), str(ref)) for platform, ref in rows}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 
 from core.storage.models import Outbox
+from core.storage.states import OutboxState, moved
 
 log = logging.getLogger(__name__)
 LEASE = 15.0  # seconds a send may take before its row counts as stuck
@@ -20,8 +21,9 @@ LEASE = 15.0  # seconds a send may take before its row counts as stuck
 
 async def reconcile_sending(worker: str, now: float) -> int:
     """This worker's rows stuck in `sending` become `unknown`; how many."""
-    stuck = await Outbox.filter(status="sending", worker=worker,
-                                next_try_at__lt=now - LEASE).update(status="unknown")
+    stuck = await Outbox.filter(status=OutboxState.SENDING, worker=worker,
+                                next_try_at__lt=now - LEASE) \
+        .update(status=moved(OutboxState.SENDING, OutboxState.UNKNOWN))
     if stuck:
         log.warning("%s outbox row(s) stuck in sending count as unknown (not resent)", stuck)
     return int(stuck)
@@ -30,7 +32,8 @@ async def reconcile_sending(worker: str, now: float) -> int:
 async def counts(now: float) -> dict[str, int]:
     """The rows being sent, those of them stuck past the lease, and the unknown ones."""
     return {
-        "sending": await Outbox.filter(status="sending").count(),
-        "stuck": await Outbox.filter(status="sending", next_try_at__lt=now - LEASE).count(),
-        "unknown": await Outbox.filter(status="unknown").count(),
+        "sending": await Outbox.filter(status=OutboxState.SENDING).count(),
+        "stuck": await Outbox.filter(status=OutboxState.SENDING,
+                                     next_try_at__lt=now - LEASE).count(),
+        "unknown": await Outbox.filter(status=OutboxState.UNKNOWN).count(),
     }

@@ -6,6 +6,7 @@ from __future__ import annotations
 import secrets
 
 from core.storage.models import Button, Chat, GameRecord, Identity, Outbox, Told
+from core.storage.states import OutboxState, moved
 
 from ..ports.howto import HowTo, howto
 from ..rows import pending
@@ -70,7 +71,7 @@ def replace_key(payload: Payload) -> str | None:
 
 
 async def newest_version(game_id: int, replace: str, *, identity_id: int | None = None,
-                         statuses: list[str] | None = None) -> Outbox | None:
+                         statuses: list[OutboxState] | None = None) -> Outbox | None:
     """The newest stored version of a message edited in place (its `replace` key): a group
     message, or (with `identity_id`) one to that person."""
     await pending.flush()
@@ -108,11 +109,13 @@ async def reopen(person: Identity) -> int:
     """The person wrote to the bot privately: send what could not reach them before (for
     games still running, or outside any game), and let the group hear again next time."""
     await pending.flush()
-    rows = Outbox.filter(identity_id=person.id, status="unreachable")
+    rows = Outbox.filter(identity_id=person.id, status=OutboxState.UNREACHABLE)
     waiting = [r.id for r in await rows if r.game_id is None or (
         await GameRecord.get(id=r.game_id)).status in ("lobby", "running")]
     if waiting:
-        await Outbox.filter(id__in=waiting).update(status="pending", next_try_at=0.0)
-    await Outbox.filter(identity_id=person.id, status="unreachable").update(status="failed")
+        await Outbox.filter(id__in=waiting).update(
+            status=moved(OutboxState.UNREACHABLE, OutboxState.PENDING), next_try_at=0.0)
+    await Outbox.filter(identity_id=person.id, status=OutboxState.UNREACHABLE) \
+        .update(status=moved(OutboxState.UNREACHABLE, OutboxState.FAILED))
     await Told.filter(kind=UNREACHABLE, identity_id=person.id).delete()
     return len(waiting)

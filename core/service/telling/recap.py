@@ -10,6 +10,7 @@ from core.engine.messages import NOTED
 from core.engine.registry import load_ruleset
 from core.engine.voice import variants_of
 from core.storage.models import GameRecord, Identity, Outbox, Prompt
+from core.storage.states import SETTLED, OutboxState
 
 from ..messages import outbox, texts
 from ..messages.payloads import KeyboardPayload, Part, PostPayload, TextPayload, part, post
@@ -32,7 +33,7 @@ async def recap(row: GameRecord, person: Identity, everything: bool = False) -> 
     `everything` (/myrole): every result he was told, without the prompts and reminders."""
     await pending.flush()  # what waits to be written is read too
     told = await Outbox.filter(game_id=row.id, identity_id=person.id, private=True,
-                               status__in=["sent", "unknown", "failed"]).order_by("id")
+                               status__in=SETTLED).order_by("id")
     texts_told = _told(told)
     opening = [p for p in texts_told if isinstance(p, PostPayload) and p.seq == 0]
     later = [p for p in texts_told if not isinstance(p, PostPayload) or p.seq != 0]
@@ -84,7 +85,7 @@ async def brief_newcomer(row: GameRecord, old: Identity, new: Identity) -> None:
     is still open in this window."""
     await pending.flush()  # what waits to be written is read too
     told = await Outbox.filter(game_id=row.id, identity_id=old.id, private=True,
-                               status__in=["sent", "unknown", "failed", "pending"]) \
+                               status__in=[*SETTLED, OutboxState.PENDING]) \
         .order_by("id")
     parts = [told_part for p in _told(told) if isinstance(p, PostPayload) and p.seq is not None
              for told_part in p.parts]

@@ -1,0 +1,120 @@
+"""What a button does when it is pressed: one frozen class per kind, stored with the button
+(`Button.command`) as JSON under a `type`, by the one codec here.
+
+The JSON is the form buttons were always stored in, key for key, so a button offered by an
+earlier version (still under a message in a chat) resolves as it did. Whoever handles a
+press matches on the classes, and the type checker sees every kind handled."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, assert_never
+
+
+@dataclass(frozen=True, slots=True)
+class VoteFor:
+    """A ballot's button: a vote for a player, or (None) a vote for nobody."""
+
+    target: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class MarkEarly:
+    """The ballot's "end the day early" button."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActOn:
+    """A private keyboard's button: the action on its targets (none: a pass or an action
+    without a target); `role`, the role an action names (a guess)."""
+
+    action: str
+    targets: tuple[str, ...]
+    role: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PickFirst:
+    """The first target of an action on two: the keyboard for the second is offered."""
+
+    action: str
+    first: str
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """The sign-up's join button."""
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """The sign-up's leave button."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """"Open the private chat": pressed from the private chat, it sends what waited there."""
+
+
+ConfirmStep = Literal["flee", "endgame", "keep"]
+
+
+@dataclass(frozen=True, slots=True)
+class Confirm:
+    """A step that cannot be undone, confirmed (`flee`, `endgame`) or not (`keep`) by the
+    one asked (`identity`); `replace`, the question's message, edited into its answer."""
+
+    step: ConfirmStep
+    identity: int
+    replace: str
+
+
+ButtonCommand = VoteFor | MarkEarly | ActOn | PickFirst | Join | Leave | Hello | Confirm
+
+CONFIRM_STEPS: tuple[ConfirmStep, ...] = ("flee", "endgame", "keep")
+
+
+def to_json(command: ButtonCommand) -> dict[str, Any]:
+    match command:
+        case VoteFor(target):
+            return {"type": "vote", "target": target}
+        case MarkEarly():
+            return {"type": "early"}
+        case ActOn(action, targets, role):
+            data: dict[str, Any] = {"type": "act", "action": action, "targets": list(targets)}
+            return {**data, "role": role} if role is not None else data
+        case PickFirst(action, first):
+            return {"type": "pick", "action": action, "targets": [first]}
+        case Join():
+            return {"type": "join"}
+        case Leave():
+            return {"type": "leave"}
+        case Hello():
+            return {"type": "hello"}
+        case Confirm(step, identity, replace):
+            return {"type": step, "identity": identity, "replace": replace}
+        case _:
+            assert_never(command)
+
+
+def from_json(data: Mapping[str, Any]) -> ButtonCommand:
+    kind = data["type"]
+    if kind == "vote":
+        return VoteFor(data["target"])
+    if kind == "early":
+        return MarkEarly()
+    if kind == "act":
+        return ActOn(str(data["action"]), tuple(data["targets"]), data.get("role"))
+    if kind == "pick":
+        return PickFirst(str(data["action"]), data["targets"][0])
+    if kind == "join":
+        return Join()
+    if kind == "leave":
+        return Leave()
+    if kind == "hello":
+        return Hello()
+    for step in CONFIRM_STEPS:
+        if kind == step:
+            return Confirm(step, int(data["identity"]), str(data["replace"]))
+    raise ValueError(f"no such button command: {kind!r}")
