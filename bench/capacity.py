@@ -76,7 +76,7 @@ async def main(games: int) -> None:
         await open_db(url)
         restarted = GameService(clock, seed=2)
         fired = 0
-        due = await Deadline.filter(state="pending").count()
+        due = await Deadline.filter(kind="close", state="pending").count()
         while fired < due:
             batch = await restarted.fire_due_deadlines(limit=1 if first_at is None else 100)
             if batch and first_at is None:

@@ -17,7 +17,7 @@ from typing import Any
 from tortoise import fields
 from tortoise.models import Model
 
-from .states import OutboxState
+from .states import DeadlineKind, DeadlineState, OutboxState
 
 
 class Chat(Model):
@@ -145,14 +145,9 @@ class Outbox(Model):
         table = "outbox"
 
 
-OPEN_DEADLINES = ("pending", "remind")  # not yet due: a window's close and its reminder
-GIVE_UP = "giveup"  # the game's group has been unreachable too long: cancel it when due
-DUE_STATES = (*OPEN_DEADLINES, GIVE_UP)
-
-
 class Deadline(Model):
-    """When the game's current window closes, or (state `remind`) when those it still waits
-    for are reminded."""
+    """When the game's current window closes, when those it still waits for are reminded,
+    or when a game whose group stayed unreachable is given up (its kind)."""
 
     id = fields.IntField(primary_key=True)
     game: fields.ForeignKeyRelation[GameRecord] = fields.ForeignKeyField(
@@ -160,9 +155,10 @@ class Deadline(Model):
     game_id: int
     window = fields.IntField()
     due_at = fields.FloatField(db_index=True)
-    # pending|fired|void for the close; remind|reminded|void for the reminder before it;
-    # giveup|fired|void for cancelling a game whose group stayed unreachable
-    state = fields.CharField(max_length=16, default="pending", db_index=True)
+    # a DeadlineKind and a DeadlineState (states.py: what each means, the changes allowed)
+    kind = fields.CharField(max_length=16, default=DeadlineKind.CLOSE.value,
+                            db_default=DeadlineKind.CLOSE.value)  # on rows from before 0010
+    state = fields.CharField(max_length=16, default=DeadlineState.PENDING.value, db_index=True)
 
     class Meta:
         table = "deadline"

@@ -41,9 +41,10 @@ async def test_an_outage_under_a_running_game_loses_nothing_and_repeats_nothing(
 
         # the day's deadline falls inside the outage, its reminder too
         now = time.time()
+        reminder = "kind = 'remind' AND state = 'pending'"
         await db.fetch("UPDATE deadline SET due_at = $1 WHERE state = 'pending'", now + 4)
-        await db.fetch("UPDATE deadline SET due_at = $1 WHERE state = 'remind'", now + 3)
-        reminders = await db.fetch("SELECT id FROM deadline WHERE state = 'remind'")
+        await db.fetch(f"UPDATE deadline SET due_at = $1 WHERE {reminder}", now + 3)
+        reminders = await db.fetch(f"SELECT id FROM deadline WHERE {reminder}")
         await postgres.stop_async()
         down_at = time.time()
         await asyncio.sleep(1.0)
@@ -89,13 +90,13 @@ async def test_an_outage_under_a_running_game_loses_nothing_and_repeats_nothing(
     assert len(votes) == len(voters)  # each once
     assert len(closes) == 1
     assert all(seq < closes[0] for seq, _ in votes)  # before the window closed
-    assert await db.fetch("SELECT 1 FROM deadline WHERE \"window\" = $1 AND state = 'fired'",
-                          day[0]["window"])
+    assert await db.fetch("SELECT 1 FROM deadline WHERE \"window\" = $1 AND kind = 'close' "
+                          "AND state = 'fired'", day[0]["window"])
     processed = await db.fetch("SELECT count(*) AS n FROM processed_update")
     assert processed[0]["n"] == bot.sent  # every update applied once
     for row in reminders:
         state = await db.fetch("SELECT state FROM deadline WHERE id = $1", row["id"])
-        assert state[0]["state"] == "reminded"
+        assert state[0]["state"] == "fired"
     said = [m.text for u in users for m in api.sent_to(u)] + [m.text for m in group.messages()]
     assert not [t for t in said if "your vote is missing" in t]
     assert not [t for t in said if "There is no vote right now" in t]

@@ -1,8 +1,9 @@
 """A database as the previous version left it: what migration 0006 replaced put back as that
 version wrote it, in one `key_value` table under f-string keys (see core/storage/legacy.py
 for the list), the new tables dropped, the later migrations' columns too (0007: the archive
-token; 0008: the game-by-chat index and the arrival function), and 0006 on unrecorded, so
-that the next open upgrades it again."""
+token; 0008: the game-by-chat index and the arrival function; 0009: the vote messages;
+0010: the deadline's kind), and 0006 on unrecorded, so that the next open upgrades it
+again."""
 
 from __future__ import annotations
 
@@ -24,7 +25,10 @@ from core.storage.models import (
 )
 
 LATER = ("0007_archive_token", "0008_command_path",  # migrations after 0006, undone first
-         "0009_vote_message")
+         "0009_vote_message", "0010_deadline_kind")
+# 0010: a deadline's kind and state, fused again into the one state they were
+FUSED = (("remind", "pending", "remind"), ("remind", "fired", "reminded"),
+         ("giveup", "pending", "giveup"))
 NEW_TABLES = ("ballot", "prompt", "signup_buttons", "team_room", "told", "delivery_lease",
               "adapter_state", "message_ref")
 
@@ -99,7 +103,8 @@ async def downgrade(postgres: bool, extra: dict[str, Any] | None = None) -> dict
 
 async def _undo_later(conn: Any, postgres: bool) -> None:
     """What the migrations after 0006 added: the game's archive token and its index, the
-    game-by-chat index, (PostgreSQL) the arrival function, and the vote messages."""
+    game-by-chat index, (PostgreSQL) the arrival function, the vote messages, and the
+    deadline's kind."""
     if postgres:
         await conn.execute_script(
             "DROP FUNCTION IF EXISTS nightfall_arrive(text, text, text, text)")
@@ -120,5 +125,10 @@ async def _undo_later(conn: Any, postgres: bool) -> None:
             await conn.execute_script(f'DROP INDEX "{index["name"]}"')
     await conn.execute_script('ALTER TABLE "game" DROP COLUMN "archive_token"')
     await conn.execute_script('DROP TABLE "vote_message"')
+    for kind, state, fused in FUSED:
+        await conn.execute_script(
+            f'UPDATE "deadline" SET "state" = {_literal(fused)} '
+            f'WHERE "kind" = {_literal(kind)} AND "state" = {_literal(state)}')
+    await conn.execute_script('ALTER TABLE "deadline" DROP COLUMN "kind"')
     names = ", ".join(_literal(name) for name in LATER)
     await conn.execute_script(f'DELETE FROM "tortoise_migrations" WHERE "name" IN ({names})')

@@ -143,7 +143,7 @@ async def test_a_game_through_an_adapter_found_by_its_entry_point(tiny_package, 
                 await pump()
             if (await GameRecord.get(id=row.id)).window != row.window:
                 continue
-            pending = await Deadline.filter(game_id=row.id, state="pending") \
+            pending = await Deadline.filter(game_id=row.id, kind="close", state="pending") \
                 .order_by("due_at").first()
             clock.advance(300 if pending is None else max(1.0, pending.due_at - clock.now() + 1))
             await pump()

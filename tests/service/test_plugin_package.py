@@ -102,7 +102,7 @@ async def test_a_game_in_german_through_a_rule_set_and_an_adapter_of_their_own(i
                 for name in NAMES:
                     await adapter.say(name, button=rng.choice(group).token)
             await pump()
-            pending = await Deadline.filter(game_id=row.id, state="pending") \
+            pending = await Deadline.filter(game_id=row.id, kind="close", state="pending") \
                 .order_by("due_at").first()
             clock.advance(300 if pending is None else max(1.0, pending.due_at - clock.now() + 1))
             await pump()

@@ -33,7 +33,7 @@ async def test_lobby_start_deals_roles_and_opens_the_election(db_url):
         assert any(line.startswith(f"[to {name}] Your role:") for line in lines)
     row = await the_game()
     assert row.status == "running"
-    assert await Deadline.filter(game_id=row.id, state="pending").count() == 1
+    assert await Deadline.filter(game_id=row.id, kind="close", state="pending").count() == 1
 
 
 async def test_one_game_per_group_and_one_game_per_player(db_url):
@@ -157,7 +157,7 @@ async def test_overdue_deadlines_fire_once_in_order_after_a_restart(db_url):
     await chat.session.pump()  # nothing fires twice
     closes = [e.command for e in await LogEntry.all().order_by("seq")
               if e.command["type"] == "Close"]
-    fired = await Deadline.filter(state="fired").order_by("id")
+    fired = await Deadline.filter(kind="close", state="fired").order_by("id")
     assert len(closes) == len(fired) == 1  # the election's; the night's are not yet due
     assert closes[0]["at"] == fired[0].due_at
     assert (await the_game()).window == 2
@@ -186,7 +186,7 @@ async def test_host_pause_stops_the_clock_and_resume_restarts_it(db_url):
     assert "[to Bob] The game is paused." in await chat("Bob: /vote Ann")
     assert await chat("Bob: anyone there?") == []  # chatter is never answered
     await chat("Ann: /resume", "Ann: /extend 10")
-    pending = await Deadline.get(state="pending")
+    pending = await Deadline.get(kind="close", state="pending")
     assert pending.due_at - chat.session.clock.now() == pytest.approx(180 + 600)
 
 
@@ -237,7 +237,7 @@ async def test_a_closing_that_leaves_someone_a_reaction_opens_a_window_with_its_
     assert {f"[to Ann] {text}" for text in OWN["SUCCESSOR"]} & set(lines), lines
     assert any(line.startswith("[to Ann] buttons: [Bob]") for line in lines), lines
     row = await the_game()
-    assert await Deadline.filter(game_id=row.id, state="pending").count() == 1
+    assert await Deadline.filter(game_id=row.id, kind="close", state="pending").count() == 1
     lines = await chat(":wait 1m")  # she names nobody: the deadline decides
     announced = [re.escape(f"[group] {text}").replace(re.escape("{name}"), r"\w+")
                  for text in OWN["NEW_MAYOR"]]
@@ -331,7 +331,7 @@ async def test_a_failing_deadline_does_not_hold_up_the_others(db_url, monkeypatc
     broken = {"remind"}
 
     async def failing(row, deadline):
-        if deadline.state in broken:
+        if deadline.kind in broken:
             raise RuntimeError("injected")
         return await real_fire(row, deadline)
 
@@ -342,7 +342,7 @@ async def test_a_failing_deadline_does_not_hold_up_the_others(db_url, monkeypatc
     assert str((await service.games.load(await the_game())).state.phase) == "night 1 dusk"
 
     broken.clear()
-    broken.add("pending")  # now the dusk's close fails
+    broken.add("close")  # now the dusk's close fails
     chat.session.clock.advance(100)
     with pytest.raises(RuntimeError, match="injected"):
         await service.fire_due_deadlines()

@@ -12,7 +12,7 @@ from tortoise import connections
 from adapters.matrix import store as matrix_store
 from core.service.rows.adapter_tables import TableStore
 from core.storage.db import close_db, open_db
-from core.storage.models import Ballot, GameRecord, Prompt
+from core.storage.models import Ballot, Deadline, GameRecord, Prompt
 
 from .helpers import open_chat, started_changelings
 from .old_schema import downgrade
@@ -112,3 +112,31 @@ async def test_a_deleted_game_takes_its_rows_with_it(db_url):
     assert not await Ballot.all().exists()
     assert not await Prompt.all().exists()
     await chat.session.stop()
+
+
+async def test_each_deadline_keeps_its_kind_across_the_upgrade(db_url):
+    """The previous version fused a deadline's kind into its state (`remind`, `reminded`,
+    `giveup`); the upgrade parts them again, and a deadline still to come fires as before."""
+    chat = await open_chat(db_url)
+    await started_changelings(chat, ROLES)
+    row = await GameRecord.all().first()
+    kinds = [("close", "pending"), ("close", "fired"), ("close", "void"), ("remind", "pending"),
+             ("remind", "fired"), ("remind", "void"), ("giveup", "pending")]
+    await Deadline.filter(game_id=row.id).delete()
+    for kind, state in kinds:
+        await Deadline.create(game=row, window=row.window, due_at=1e12, kind=kind, state=state)
+    session = chat.session
+    await session.stop()
+    await open_db(db_url)
+    await downgrade(postgres=not db_url.startswith("sqlite"))
+    fused = await connections.get("default").execute_query_dict(
+        'SELECT "state" FROM "deadline" ORDER BY "id"')
+    assert [d["state"] for d in fused] == [
+        "pending", "fired", "void", "remind", "reminded", "void", "giveup"]
+    await close_db()
+    await session.start()
+    parted = await Deadline.filter(game_id=row.id).order_by("id")
+    assert [(d.kind, d.state) for d in parted] == [
+        ("close", "pending"), ("close", "fired"), ("close", "void"), ("remind", "pending"),
+        ("remind", "fired"), ("close", "void"), ("giveup", "pending")]
+    await session.stop()

@@ -44,7 +44,7 @@ async def due_now(db: Path) -> None:
     import sqlite3
 
     with sqlite3.connect(db, timeout=10) as conn:
-        conn.execute("UPDATE deadline SET due_at = 0 WHERE state = 'pending'")
+        conn.execute("UPDATE deadline SET due_at = 0 WHERE kind = 'close' AND state = 'pending'")
 
 
 async def test_sigkill_at_random_points_loses_nothing_and_repeats_nothing(api, tmp_path):
@@ -107,12 +107,12 @@ level = "ERROR"
     await open_db(f"sqlite://{db}")
     try:
         assert await ProcessedUpdate.all().count() == sent  # every one applied, once
-        fired = await Deadline.filter(state="fired")
+        fired = await Deadline.filter(kind="close", state="fired")
         assert max(Counter((d.game_id, d.window) for d in fired).values(), default=1) == 1
         closes = [e for e in await LogEntry.all() if e.command["type"] == "Close"]
         assert len(closes) == len(fired)
         for row in await GameRecord.filter(status="running"):
-            assert await Deadline.filter(game_id=row.id, state="pending").count() == 1
+            assert await Deadline.filter(game_id=row.id, kind="close", state="pending").count() == 1
         rows = [r for r in await Outbox.all()
                 if not isinstance(from_json(r.payload), ORDERS)]
         status = Counter(r.status for r in rows)

@@ -15,8 +15,6 @@ from core.engine import Act, MarkEarly, Say, Vote
 from core.engine.registry import load_ruleset
 from core.storage.db import database_unavailable
 from core.storage.models import (
-    DUE_STATES,
-    GIVE_UP,
     Button,
     Chat,
     Deadline,
@@ -26,6 +24,7 @@ from core.storage.models import (
     ProcessedUpdate,
     Seat,
 )
+from core.storage.states import DeadlineKind, DeadlineState, moved
 from core.storage.transaction import transaction
 
 from ..delivery.rendering import PLAIN, personal_text
@@ -189,7 +188,7 @@ class GameService:
         once the rest are done."""
         fired = 0
         now = self.clock.now()
-        due = Deadline.filter(state__in=DUE_STATES, due_at__lte=now).order_by("due_at", "id")
+        due = Deadline.filter(state=DeadlineState.PENDING, due_at__lte=now).order_by("due_at", "id")
         if limit is not None:
             due = due.limit(limit)
         failures: list[Exception] = []
@@ -206,15 +205,16 @@ class GameService:
                             row = await locked_game(pending.game_id)
                             deadline = await Deadline.filter(id=pending.id) \
                                 .select_for_update().get()
-                            if deadline.state not in DUE_STATES:
+                            if deadline.state != DeadlineState.PENDING:
                                 continue
-                            if deadline.state == "remind" and \
+                            if deadline.kind == DeadlineKind.REMIND and \
                                     deadline.due_at < self.skip_reminders_before:
-                                deadline.state = "reminded"  # stale: the votes may be queued
+                                # stale: the votes may be queued
+                                deadline.state = moved(deadline.state, DeadlineState.FIRED)
                                 await deadline.save(update_fields=["state"])
                                 continue
-                            if deadline.state == GIVE_UP:
-                                deadline.state = "fired"
+                            if deadline.kind == DeadlineKind.GIVE_UP:
+                                deadline.state = moved(deadline.state, DeadlineState.FIRED)
                                 await deadline.save(update_fields=["state"])
                                 if row.status in ("lobby", "running") and \
                                         (row.settings or {}).get("lost"):

@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.engine import Announce, Extend, Force, Modkill, Pause, Replace, Resume
-from core.storage.models import Deadline, GameRecord, Identity, Seat
+from core.storage.models import GameRecord, Identity, Seat
 
 from ..games.deadline_times import status_left
+from ..games.deadlines import pending_close
 from ..messages import outbox, texts
 from ..messages.payloads import post
 from ..ports.contract import Mention
@@ -102,13 +103,13 @@ class HostPowers:
     async def _tell_time_left(self, row: GameRecord) -> None:
         """After /extend the group reads the new time left (at the forum pace: its clock)."""
         row = await GameRecord.get(id=row.id).prefetch_related("chat")
-        pending = await Deadline.filter(game_id=row.id, state="pending").first()
+        pending = await pending_close(row.id)
         await outbox.to_group(row.chat, post(texts.DEADLINE_NOW, left=status_left(
             row, pending, self.service.clock.now())), game=row)
 
     async def _extend_within_bounds(self, row: GameRecord, minutes: int) -> None:
         """A deadline moves back at most to now, and on by at most a week."""
-        pending = await Deadline.filter(game_id=row.id, state="pending").first()
+        pending = await pending_close(row.id)
         left = (pending.due_at - self.service.clock.now() if pending is not None
                 else row.paused_left or 0.0)
         low = -int(max(0.0, left) // 60)

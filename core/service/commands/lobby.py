@@ -12,9 +12,10 @@ from core.engine import GameSetup, SetupError
 from core.engine.messages import Ref
 from core.engine.registry import available, load_ruleset
 from core.i18n import available_locales
-from core.storage.models import DUE_STATES, Chat, Deadline, GameRecord, Identity, Seat
+from core.storage.models import Chat, GameRecord, Identity, Seat
 
 from ..games.deadline_times import DEFAULT_TZ, PACES, status_left, valid_timezone
+from ..games.deadlines import pending_close, void_all
 from ..messages import outbox, texts
 from ..messages.buttons import signup_buttons
 from ..messages.payloads import KeyboardPayload, PostPayload, part, post
@@ -104,7 +105,7 @@ class Lobby:
                     roles=tuple(Ref("role", r) for r in roles)), game=row)
             return
         game = await self.service.games.load(row)
-        deadline = await Deadline.filter(game_id=row.id, state="pending").first()
+        deadline = await pending_close(row.id)
         left = status_left(row, deadline, self.service.clock.now())
         await outbox.to_group(chat, post(texts.STATUS, ruleset=Ref("ruleset", row.ruleset),
                                                  phase=spoken.phase(game.state.phase), left=left),
@@ -381,7 +382,7 @@ class Lobby:
         if row.setup is not None:
             await unmute_the_dead(row, await self.service.games.load(row))
             await close_teams(row)
-        await Deadline.filter(game_id=row.id, state__in=DUE_STATES).update(state="void")
+        await void_all(row.id)
         self.service.games.forget(row.id)
         await outbox.to_group(chat, post(texts.CANCELLED, host=person.name))
         if row.setup is not None:  # the roles are no secret any more

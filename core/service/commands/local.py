@@ -8,8 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.engine import Game
-from core.storage.models import OPEN_DEADLINES, Chat, Deadline, GameRecord
+from core.storage.models import Chat, Deadline, GameRecord
+from core.storage.states import DeadlineState
 
+from ..games.deadlines import WINDOW_KINDS
 from ..games.running import Games
 
 
@@ -48,6 +50,7 @@ async def window_of(game_id: int) -> int:
 async def next_due(game_id: int) -> float | None:
     """When the game's next deadline or reminder is due (the demo waits for each, so that a
     reminder tells the time that is really left)."""
-    due = await Deadline.filter(game_id=game_id, state__in=OPEN_DEADLINES) \
+    due = await Deadline.filter(game_id=game_id, kind__in=WINDOW_KINDS,
+                                state=DeadlineState.PENDING) \
         .order_by("due_at").first()
     return None if due is None else due.due_at

@@ -11,9 +11,10 @@ from core import spoken
 from core.engine import Act, Whisper
 from core.engine.messages import Ref
 from core.i18n import available_locales
-from core.storage.models import Deadline, GameRecord, Identity, Seat
+from core.storage.models import GameRecord, Identity, Seat
 
 from ..games.deadline_times import status_left
+from ..games.deadlines import pending_close
 from ..messages import outbox, texts
 from ..messages.payloads import PostPayload, part, post
 from ..ports.contract import Mention
@@ -103,7 +104,7 @@ class PrivateChats:
         return (pids[0], said) if said else (None, text)
 
     async def _status(self, row: GameRecord, game: Any, pid: str, person: Identity) -> None:
-        deadline = await Deadline.filter(game_id=row.id, state="pending").first()
+        deadline = await pending_close(row.id)
         left = status_left(row, deadline, self.service.clock.now())
         player = game.state.players[pid]
         open_now = [s.id for s in game.ruleset.prompted(game, player)] if player.alive else []

@@ -14,8 +14,6 @@ from dataclasses import replace
 
 from core.engine import Pause
 from core.storage.models import (
-    DUE_STATES,
-    GIVE_UP,
     Chat,
     Deadline,
     GameRecord,
@@ -23,8 +21,9 @@ from core.storage.models import (
     Outbox,
     Seat,
 )
-from core.storage.states import WAITING, OutboxState, moved
+from core.storage.states import WAITING, DeadlineKind, OutboxState, moved
 
+from ..games.deadlines import void_all
 from ..messages import outbox, texts
 from ..messages.payloads import SilencePayload, post, to_json
 from ..ports.contract import ChatEvent, ChatRef
@@ -125,7 +124,7 @@ class Reach:
                     continue
                 row.settings = {**row.settings, "lost": {"since": now, "reason": reason}}
                 await row.save(update_fields=["settings"])
-                await Deadline.create(game=row, window=row.window, state=GIVE_UP,
+                await Deadline.create(game=row, window=row.window, kind=DeadlineKind.GIVE_UP,
                                       due_at=now + service.defaults.give_up_hours * 3600)
                 text, topic = LOST_TEXTS.get(reason, LOST_TEXTS["removed"])
                 how: dict[str, object] = {"how": howto(topic)} if topic else {}
@@ -154,7 +153,7 @@ class Reach:
                     continue
                 row.settings = {k: v for k, v in row.settings.items() if k != "lost"}
                 await row.save(update_fields=["settings"])
-                await Deadline.filter(game_id=row.id, state=GIVE_UP).update(state="void")
+                await void_all(row.id, (DeadlineKind.GIVE_UP,))
                 paused = row.status == "running" and (
                     await self.service.games.load(row)).state.paused
                 await self._tell_host(row, texts.BACK_PAUSED if paused else texts.BACK,
@@ -169,7 +168,7 @@ class Reach:
         service = self.service
         row.status = "cancelled"
         await row.save(update_fields=["status"])
-        await Deadline.filter(game_id=row.id, state__in=DUE_STATES).update(state="void")
+        await void_all(row.id)
         if row.setup is not None:
             await unmute_the_dead(row, await service.games.load(row))
             await close_teams(row)

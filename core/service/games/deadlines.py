@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from core.engine import Extend, Game, HostCommand, Pause, Resume
-from core.storage.models import OPEN_DEADLINES, Deadline, GameRecord
+from core.storage.models import Deadline, GameRecord
+from core.storage.states import DeadlineKind, DeadlineState, moved
 
 from ..messages import outbox, texts
 from ..messages.payloads import PostPayload, part
@@ -14,6 +15,8 @@ from ..messages.voiced import voiced
 from ..ports.clock import Clock
 from ..rows.game_rows import seat_identities
 from .deadline_times import due_at, reminder_lead, time_left, window_key
+
+WINDOW_KINDS = (DeadlineKind.CLOSE, DeadlineKind.REMIND)  # a window's, not the game's
 
 
 class Deadlines:
@@ -32,7 +35,7 @@ class Deadlines:
 
     async def host_timing(self, row: GameRecord, command: HostCommand) -> None:
         now = self.clock.now()
-        pending = await Deadline.filter(game_id=row.id, state="pending").first()
+        pending = await pending_close(row.id)
         if isinstance(command, Pause) and pending is not None:
             row.paused_left = max(0.0, pending.due_at - now)
             await void(row)
@@ -52,12 +55,13 @@ class Deadlines:
         await Deadline.create(game=row, window=row.window, due_at=due)
         lead = reminder_lead(due - self.clock.now())
         if lead is not None:
-            await Deadline.create(game=row, window=row.window, due_at=due - lead, state="remind")
+            await Deadline.create(game=row, window=row.window, due_at=due - lead,
+                                  kind=DeadlineKind.REMIND)
 
     async def remind(self, row: GameRecord, load: Callable[[GameRecord], Awaitable[Game]]) -> None:
         """Tell each player the window still waits for how long is left (a missing vote
         costs the alchemists votes; an unsent action is simply lost)."""
-        close = await Deadline.filter(game_id=row.id, window=row.window, state="pending").first()
+        close = await pending_close(row.id, row.window)
         if close is None:  # paused (a pause voids the reminder too, so only in a race)
             return
         if close.due_at - self.clock.now() < 1:  # fired late: nothing is left to remind of
@@ -73,6 +77,21 @@ class Deadlines:
                     asks=seats[pid].id), game=row)
 
 
+async def pending_close(game_id: int, window: int | None = None) -> Deadline | None:
+    """When the game's open window (`window`, if given) closes, if that is still to come."""
+    query = Deadline.filter(game_id=game_id, kind=DeadlineKind.CLOSE,
+                            state=DeadlineState.PENDING)
+    return await (query if window is None else query.filter(window=window)).first()
+
+
 async def void(row: GameRecord) -> None:
-    """The game's open deadlines (and reminders) no longer count."""
-    await Deadline.filter(game_id=row.id, state__in=OPEN_DEADLINES).update(state="void")
+    """The game's open window's close (and its reminder) no longer count."""
+    await Deadline.filter(game_id=row.id, kind__in=WINDOW_KINDS, state=DeadlineState.PENDING) \
+        .update(state=moved(DeadlineState.PENDING, DeadlineState.VOID))
+
+
+async def void_all(game_id: int, kinds: tuple[DeadlineKind, ...] = tuple(DeadlineKind)) -> None:
+    """The game's pending deadlines of these kinds (all of them: the game is over) no
+    longer count."""
+    await Deadline.filter(game_id=game_id, kind__in=kinds, state=DeadlineState.PENDING) \
+        .update(state=moved(DeadlineState.PENDING, DeadlineState.VOID))

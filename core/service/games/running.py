@@ -26,6 +26,7 @@ from core.engine.messages import NOTED, Ref
 from core.engine.registry import load_ruleset
 from core.engine.voice import variants_of
 from core.storage.models import Deadline, GameRecord, Identity, LogEntry
+from core.storage.states import DeadlineKind, DeadlineState, moved
 from core.story import story_of
 from core.story.archive import new_archive_token, page_link
 from core.story.summary import summary_texts
@@ -171,8 +172,8 @@ class Games:
     async def fire(self, row: GameRecord, deadline: Deadline) -> bool:
         """A due deadline: close its window (once), if it is still the game's window; or
         remind those it waits for. Whether a window's deadline fired."""
-        closes = deadline.state == "pending"
-        deadline.state = "fired" if closes else "reminded"
+        closes = deadline.kind == DeadlineKind.CLOSE
+        deadline.state = moved(deadline.state, DeadlineState.FIRED)
         await deadline.save()
         if row.status == "running" and row.window == deadline.window:
             if closes:
