@@ -31,6 +31,7 @@ bench: install
 	$(PY) bench/workers.py
 	$(PY) bench/messages.py
 	$(PY) bench/capacity.py
+	$(PY) bench/startup.py
 
 # Re-extract each gettext domain's template and merge it into its catalogs (see README: add a
 # language): `nightfall` from core/ and adapters/ into locales/, each rule set's own domain from
