@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,6 +38,7 @@ from core.service.runtime import Runtime
 from core.storage.models import GameRecord, Outbox
 from tests.play import play_until_over
 from tests.telegram.harness import OffsetClock
+from tests.waiting import Patience
 
 from .synapse import Synapse
 
@@ -176,12 +176,15 @@ class Table:
 
     async def settle(self, timeout: float = 30.0) -> None:
         """Wait until the bot has read everything the players sent, delivered its whole
-        outbox, and the players have read what it sent (their private rooms included)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        outbox, and the players have read what it sent (their private rooms included);
+        `timeout` seconds without any progress fail, however long the whole takes."""
+        patience = Patience(quiet=timeout)
+        while patience.waiting():
             readers = [self.adapter, *self.earlier]
-            if not all(any(a.has_seen(e) for a in readers) for e in self.sent) or \
-                    await Outbox.filter(status__in=["pending", "sending"]).exists():
+            seen = sum(any(a.has_seen(e) for a in readers) for e in self.sent)
+            waiting = await Outbox.filter(status__in=["pending", "sending"]).count()
+            patience.moved((seen, waiting, await Outbox.filter(status="sent").count()))
+            if seen < len(self.sent) or waiting:
                 self.runtime.wake.set()
                 await asyncio.sleep(0.02)
                 continue
@@ -189,10 +192,11 @@ class Table:
             for player in self.players.values():
                 joined += await player.sync()
             if joined:
+                patience.moved(object())
                 continue
             if not await Outbox.filter(status__in=["pending", "sending"]).exists():
                 return
-        raise TimeoutError("the table never settled")
+        raise TimeoutError(f"the table never settled: {patience.why()}")
 
     async def let_time_pass(self, seconds: float) -> None:
         self.clock.advance(seconds)
