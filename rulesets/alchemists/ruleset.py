@@ -19,6 +19,7 @@ from core.engine.phase import Phase
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
 from core.engine.state import Player, Submission
+from core.engine.story import StoryExtension
 from core.engine.voice import told
 
 from . import chats, day, night, options
@@ -62,7 +63,7 @@ from .roles import (
 )
 from .state import AlchemistsState
 from .stone_actions import STONE_SPECS
-from .story import STORY_TEXTS
+from .story import STORY_TEXTS, AlchemistsStory
 from .voice import VOICE
 
 # Deadlines per window (rules §3): seconds or a clock time in the game's time zone.
@@ -340,6 +341,9 @@ class Alchemists(Ruleset):
         if state.stone.holder == p.pid:
             found.add("stone")
         return found
+
+    def story(self, game: Game) -> StoryExtension:
+        return AlchemistsStory(game)
 
     def fact(self, game: Game, key: str) -> Any:
         if key == "stone":
