@@ -32,6 +32,7 @@ from .common import (
     ROLE_IN_TEXT,
     SIDE_NAMES,
     SIDES,
+    STAGE_NAMES,
     linked_partners,
     side_of,
     state_of,
@@ -93,7 +94,8 @@ class Alchemists(Ruleset):
     vocabulary: dict[str, dict[str, str]] = {  # noqa: RUF012
         "role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES, "option": options.ABOUT,
         "option_name": options.NAMES, "role_was": ROLE_IN_TEXT,
-        "card": ROLE_CARDS, "about": ROLE_ABOUT, "check": CHECK_NAMES, "action": ACTION_NAMES}
+        "card": ROLE_CARDS, "about": ROLE_ABOUT, "check": CHECK_NAMES, "action": ACTION_NAMES,
+        "stage": STAGE_NAMES, "option_value": options.VALUES}
     pace = PACE
     summary = RULES_SUMMARY
     title = N_("Alchemists")

@@ -63,6 +63,7 @@ from .vocabulary import (
     RULES_SUMMARY,
     SIDE_NAMES,
     SIDES,
+    STAGE_NAMES,
 )
 from .voice import ASKING, VOICE
 
@@ -115,7 +116,7 @@ class Changelings(Ruleset):
         # a role as /roles and /role show it to the group (the core's ROLE_LINE "{card}"): the
         # third-person ROLE_ABOUT; the dealt card ("You are …") is told by its own msgid
         "card": ROLE_ABOUT, "kind": KIND_NAMES, "action": {**ACTION_NAMES, PASS.id: N_("Pass")},
-        "vote_title": VOTE_TITLES}
+        "vote_title": VOTE_TITLES, "stage": STAGE_NAMES, "option_value": options.VALUES}
     pace = PACE
     pace_options = {"forum": {"inactivity_hours": 24}}  # noqa: RUF012 - CH-INACT's default
     summary = RULES_SUMMARY
