@@ -11,11 +11,12 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
-from core.service.adapter_store import AdapterStore
-from core.service.ports import (
+from core.service import (
+    AdapterStore,
     Ballot,
     ButtonOut,
     ChatRef,
+    Handler,
     Keyboard,
     Picture,
     Post,
@@ -24,7 +25,6 @@ from core.service.ports import (
     Silence,
     TeamRoom,
 )
-from core.service.runtime import Handler
 
 from .howto import HOWTO
 

@@ -21,11 +21,12 @@ from typing import Any
 
 from nio import AsyncClient, AsyncClientConfig, LoginResponse, WhoamiResponse
 
-from core.service.adapter_store import AdapterStore
-from core.service.catchup import CatchUp
-from core.service.ports import (
+from core.service import (
+    AdapterStore,
     Ballot,
+    CatchUp,
     ChatEvent,
+    Handler,
     Keyboard,
     LoginRefused,
     Picture,
@@ -34,7 +35,6 @@ from core.service.ports import (
     Silence,
     TeamRoom,
 )
-from core.service.runtime import Handler
 
 from . import content, power, store
 from .crypto import Crypto, close_store, open_store

@@ -8,8 +8,7 @@ from core.plugins import AdapterPlugin
 
 if TYPE_CHECKING:
     from core.config import Settings
-    from core.service.adapter_store import AdapterStore
-    from core.service.runtime import PlatformAdapter
+    from core.service import AdapterStore, PlatformAdapter
 
 
 def _enabled(settings: Settings) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from core.service.ports import ChatRef, Incoming, Notice, Situation, UserRef
+from core.service import ChatRef, Incoming, Notice, Situation, UserRef
 
 from . import content, polls, store
 from .ballots import pending

@@ -20,11 +20,12 @@ from telegram.error import BadRequest, InvalidToken, RetryAfter, TelegramError
 from telegram.ext import Application, ApplicationBuilder
 
 from core.redaction import hide
-from core.service.adapter_store import AdapterStore
-from core.service.catchup import CatchUp
-from core.service.ports import (
+from core.service import (
+    AdapterStore,
     Ballot,
+    CatchUp,
     ChatRef,
+    Handler,
     Keyboard,
     LoginRefused,
     Outgoing,
@@ -36,7 +37,6 @@ from core.service.ports import (
     Silence,
     TeamRoom,
 )
-from core.service.runtime import Handler
 
 from . import menus
 from .errors import retry_seconds, translate_restrict_error

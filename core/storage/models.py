@@ -2,7 +2,7 @@
 deadlines, buttons and processed updates; what the service remembers of a game's messages
 (ballots, offered keyboards, sign-up buttons, team rooms, what a group was told once); the
 outbox's delivery lease; and what the adapters keep (`AdapterState`, `MessageRef`, handed to
-them through `core.service.adapter_store`, never imported by them).
+them through `core.service.ports.adapter_store`, never imported by them).
 
 The event log is the source of truth; `GameRecord.snapshot` is a cached projection checked
 against a replay when a game is loaded. Whatever belongs to one game points at its row and

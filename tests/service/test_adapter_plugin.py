@@ -14,10 +14,10 @@ import pytest
 
 from core.config import Settings
 from core.plugins import adapter_plugins, build_adapters
-from core.service.adapter_tables import TableStore
-from core.service.clock import ManualClock
-from core.service.deliverer import Deliverer
-from core.service.service import GameService
+from core.service.commands.game_service import GameService
+from core.service.delivery.deliverer import Deliverer
+from core.service.ports.clock import ManualClock
+from core.service.rows.adapter_tables import TableStore
 from core.storage.db import close_db, open_db
 from core.storage.models import Deadline, GameRecord
 
@@ -25,8 +25,7 @@ TINY = '''
 """A chat platform in memory: keyboards by chat, every text kept."""
 
 from core.plugins import AdapterPlugin
-from core.service.howto import HowTo
-from core.service.ports import ChatRef, Incoming, RateLimits, Reader, UserRef
+from core.service import ChatRef, HowTo, Incoming, RateLimits, Reader, UserRef
 
 
 class TinyAdapter:

@@ -13,8 +13,8 @@ import asyncio
 from collections import Counter
 
 from adapters.telegram.adapter import TelegramAdapter
-from core.service.howto import wording
-from core.service.payloads import from_json
+from core.service.messages.payloads import from_json
+from core.service.ports.howto import wording
 from core.storage.models import Outbox
 
 from ..sent import plain_messages
