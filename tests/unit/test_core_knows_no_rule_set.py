@@ -14,7 +14,7 @@ from core.engine.registry import available, load_ruleset
 
 from ..conftest import ROOT
 
-CORE_MODULES = sorted((ROOT / "core" / "story").glob("*.py")) + [ROOT / "core" / "spoken.py"]
+CORE_MODULES = [*sorted((ROOT / "core" / "story").glob("*.py")), ROOT / "core" / "spoken.py"]
 # the engine's own: stages it opens or names (a pace's "night" is a single-stage night's
 # window, named by the phase's kind), events it records
 ENGINE_STAGES = frozenset({"", "setup", "day", "night"})
