@@ -111,7 +111,7 @@ class Renderer:
             return self.how(HowTo(ref.value))
         if ref.kind == "ruleset":
             return translations(self.locale, ref.value).gettext(load_ruleset(ref.value).title)
-        said = spoken(self.t, ref, self.locale)
+        said = spoken(self.t, ref, self.locale, self.vocabulary)
         if said is not None:
             return said
         if ref.kind == "setting":  # "name=value": the option's name and value in words
