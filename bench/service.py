@@ -45,7 +45,7 @@ from tortoise.transactions import in_transaction
 
 from core.service.ballots import stored_options
 from core.service.clock import ManualClock
-from core.service.ports import ChatRef, Incoming, UserRef
+from core.service.ports import ChatRef, Command, Incoming, UserRef
 from core.service.service import GameService
 from core.storage.db import close_db, open_db
 from core.storage.models import Ballot, GameRecord, LogEntry
@@ -130,7 +130,7 @@ class Driver:
         self.update += 1
         start = time.perf_counter()
         await self.service.handle(Incoming("bench", f"u{self.update}", UserRef(f"{chat}-{user}"),
-                                           user, text, ChatRef(chat)))
+                                           user, text, ChatRef(chat), Command.parse(text)))
         return time.perf_counter() - start
 
     async def open_games(self, games: int) -> None:

@@ -19,7 +19,7 @@ from core.service.adapter_store import AdapterStore
 from core.service.clock import MANUAL_EPOCH, Clock, ManualClock, RealClock
 from core.service.deliverer import Deliverer
 from core.service.local import open_group
-from core.service.ports import Incoming, UserRef
+from core.service.ports import Command, Incoming, UserRef
 from core.service.runtime import Runtime
 from core.service.service import GameService
 
@@ -99,7 +99,7 @@ class ConsoleSession:
         notice = await self.service.handle(Incoming(
             platform="console", update_id=update, user=UserRef(user), user_name=who,
             text="" if button else text, chat=None if private else CONSOLE_CHAT,
-            button=button))
+            command=None if button else Command.parse(text), button=button))
         if notice is not None:
             self.adapter.notice(who, notice.text)
         await self.pump()

@@ -23,6 +23,7 @@ from nio import AsyncClient, AsyncClientConfig, LoginResponse, WhoamiResponse
 
 from core.service.adapter_store import AdapterStore
 from core.service.catchup import CatchUp
+from core.service.howto import Wording
 from core.service.ports import (
     Ballot,
     ChatEvent,
@@ -85,8 +86,10 @@ class MatrixAdapter:
     platform = PLATFORM
     # Element takes `/join` as its own command and asks about every other `/word`: the
     # bot's texts say `!vote` (a `/vote` that a client lets through works as well)
-    command_prefix = "!"
-    howto = HOWTO  # its how-to texts (howto.py)
+    wording = Wording("!", HOWTO)  # its how-to texts (howto.py)
+    # the sync since the stored token brings everything the homeserver queued meanwhile:
+    # the first one applied after a start or an outage is caught up
+    catches_up = True
 
     def __init__(self, settings: MatrixSettings) -> None:
         if not (settings.password or settings.access_token):
@@ -97,10 +100,7 @@ class MatrixAdapter:
         self.client: AsyncClient | None = None
         self.display_name: str | None = None
         self.connected = False
-        # set by the runtime: told when a sync after a start or an outage was applied (the
-        # sync since the stored token brings everything the homeserver queued meanwhile)
-        self.catch_up: CatchUp | None = None
-        self.reports_catch_up = True
+        self.catch_up: CatchUp | None = None  # handed over at start
         self.stopping = False
         self.handle: Handler | None = None
         self.txn_prefix = ""  # this database's prefix for transaction ids (outbox ids restart)
@@ -115,10 +115,11 @@ class MatrixAdapter:
         self.teams = TeamRooms(self)
 
     # ------------------------------------------------------------------ lifecycle
-    async def start(self, handle: Handler, kept: AdapterStore) -> None:
+    async def start(self, handle: Handler, kept: AdapterStore, catch_up: CatchUp) -> None:
         """Log in, read where the last run stopped, and sync once before returning (pending
         invites and missed commands are handled by then); then keep syncing in a task."""
         self.handle = handle
+        self.catch_up = catch_up
         store.use(kept)
         self.stopping = False
         encrypted = bool(self.settings.encryption and self.settings.store_path)
@@ -196,6 +197,11 @@ class MatrixAdapter:
                 raise LoginRefused(f"matrix: the login was refused: {response}")
             raise RuntimeError(f"matrix: login failed: {response}")
         await store.save(response.device_id, "device", self.user_id)
+
+    @property
+    def receiving(self) -> dict[str, float]:
+        """Nothing to add for /healthz: a failing sync shows as not `connected`."""
+        return {}
 
     @property
     def idle(self) -> bool:

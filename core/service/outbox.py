@@ -20,6 +20,7 @@ from .payloads import (
     part,
     to_json,
 )
+from .ports import TeamKey
 
 UNREACHABLE = "unreachable"  # the Told kind: the group heard that a private chat is closed
 
@@ -43,13 +44,13 @@ async def silence(chat: Chat, person: Identity, muted: bool,
                              payload=to_json(SilencePayload(person.ref, muted))))
 
 
-async def team_room(chat: Chat, game: GameRecord, key: str, title: str, about: str,
+async def team_room(chat: Chat, game: GameRecord, key: TeamKey, title: str, about: str,
                     members: list[Identity], closed: bool = False) -> None:
     """Bring a team room in line with its members now (see `ports.TeamRoom`), in order with
     the messages around it."""
     await pending.add(Outbox(game=game, platform=chat.platform, chat_ref=chat.ref,
                              private=False, payload=to_json(TeamPayload(
-                                 key, title, about, tuple(m.ref for m in members), closed))))
+                                 str(key), title, about, tuple(m.ref for m in members), closed))))
 
 
 def stored(row: Outbox) -> Payload:

@@ -27,9 +27,8 @@ from .adapter_tables import TableStore
 from .catchup import CatchUp
 from .clock import Clock, RealClock
 from .deliverer import Deliverer
-from .howto import wording
 from .pace import GameDefaults
-from .ports import Adapter, ChatEvent, Incoming, LoginRefused, Notice
+from .ports import Adapter, CatchesUp, ChatEvent, Incoming, LoginRefused, Notice, connected
 from .service import GameService
 from .stuck import reconcile_sending
 
@@ -40,11 +39,12 @@ Handler = Callable[[Incoming | ChatEvent], Awaitable[Notice | None]]
 
 
 class PlatformAdapter(Adapter, Protocol):
-    """An adapter that also receives: started with the runtime's handler and its own store
-    (what it keeps across restarts, see `AdapterStore`), stopped before the database
-    closes."""
+    """An adapter that also receives: started with the runtime's handler, its own store
+    (what it keeps across restarts, see `AdapterStore`) and the catch-up it reports to if it
+    `CatchesUp`; stopped before the database closes."""
 
-    async def start(self, handle: Handler, store: AdapterStore) -> None: ...
+    async def start(self, handle: Handler, store: AdapterStore, catch_up: CatchUp) -> None:
+        ...
 
     async def stop(self) -> None: ...
 
@@ -68,9 +68,8 @@ class Runtime:
         self.round_failed = False  # the last round of the loop failed (not an outage)
         self.catchup = CatchUp(self.clock)
         for adapter in adapters:  # receivers that can tell when they caught up
-            if getattr(adapter, "reports_catch_up", False):
+            if isinstance(adapter, CatchesUp) and adapter.catches_up:
                 self.catchup.register(adapter.platform)
-                adapter.catch_up = self.catchup  # type: ignore[attr-defined]
         self.database = availability.install()
         self._loop_task: asyncio.Task[None] | None = None
         self._retries: list[asyncio.Task[None]] = []
@@ -89,7 +88,7 @@ class Runtime:
         (`DatabaseUnreachable` after that)."""
         await open_when_reachable(self.db_url, start_timeout)
         self.service = GameService(self.clock, self.seed, self.defaults,
-                                   {a.platform: wording(a) for a in self.adapters})
+                                   {a.platform: a.wording for a in self.adapters})
         # on PostgreSQL several workers may share the games: one of them delivers at a time
         shared = self.db_url.startswith(("postgres://", "postgresql://"))
         self.deliverer = Deliverer({a.platform: a for a in self.adapters}, self.clock, shared,
@@ -115,7 +114,7 @@ class Runtime:
         propagates); a platform that cannot be reached now is tried again in the
         background, with back-off, while the rest runs (it shows as down in /healthz)."""
         try:
-            await adapter.start(self.handle, self.stores[adapter.platform])
+            await adapter.start(self.handle, self.stores[adapter.platform], self.catchup)
         except LoginRefused:
             raise
         except Exception as err:
@@ -129,7 +128,7 @@ class Runtime:
         while True:
             await asyncio.sleep(delay)
             try:
-                await adapter.start(self.handle, self.stores[adapter.platform])
+                await adapter.start(self.handle, self.stores[adapter.platform], self.catchup)
             except LoginRefused as err:
                 log.error("%s", err)
                 self.refused = err
@@ -205,7 +204,7 @@ class Runtime:
             with contextlib.suppress(asyncio.CancelledError):
                 await retry
         for adapter in reversed(self.adapters):
-            if getattr(adapter, "connected", True):
+            if connected(adapter):
                 await adapter.stop()
         if self._loop_task is not None:
             assert self.service is not None

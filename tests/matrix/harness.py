@@ -35,6 +35,7 @@ from adapters.matrix.sync import raw
 from core.engine.registry import load_ruleset
 from core.service import texts as service_texts
 from core.service.adapter_store import AdapterStore
+from core.service.catchup import CatchUp
 from core.service.ports import ChatEvent, Incoming, Notice, RateLimits
 from core.service.runtime import Handler, Runtime
 from core.storage.models import GameRecord, Outbox
@@ -77,13 +78,13 @@ class RecordingAdapter(MatrixAdapter):
         super().__init__(settings)
         self.handed = handed
 
-    async def start(self, handle: Handler, store: AdapterStore) -> None:
+    async def start(self, handle: Handler, store: AdapterStore, catch_up: CatchUp) -> None:
         async def recorded(incoming: Incoming | ChatEvent) -> Notice | None:
             if isinstance(incoming, Incoming):
                 self.handed.append(incoming.update_id)
             return await handle(incoming)
 
-        await super().start(recorded, store)
+        await super().start(recorded, store, catch_up)
 
 
 @dataclass

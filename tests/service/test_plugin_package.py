@@ -21,6 +21,7 @@ from core.engine.registry import available, load_ruleset
 from core.i18n import translations
 from core.plugins import adapter_plugins, build_adapters
 from core.service.adapter_tables import TableStore
+from core.service.catchup import CatchUp
 from core.service.clock import ManualClock
 from core.service.deliverer import Deliverer
 from core.service.service import GameService
@@ -71,7 +72,7 @@ async def test_a_game_in_german_through_a_rule_set_and_an_adapter_of_their_own(i
     try:
         service = GameService(clock, seed=5)
         deliverer = Deliverer({"moonchat": adapter}, clock)
-        await adapter.start(service.handle, TableStore(adapter.platform))
+        await adapter.start(service.handle, TableStore(adapter.platform), CatchUp(clock))
 
         async def pump() -> None:
             while await service.fire_due_deadlines() or await deliverer.deliver_due():

@@ -39,7 +39,7 @@ from core.engine.table import Table
 from core.i18n import Renderer
 from core.scenario import run_file, scenario_files
 from core.service.codec import encode
-from core.service.howto import HowTo, Wording, howto, wording
+from core.service.howto import HowTo, Wording, howto
 from core.service.payloads import Part, PostPayload, from_json, to_json
 from core.service.ports import ChatRef, Post
 from core.service.rendering import PLAIN, render_text
@@ -245,9 +245,9 @@ def on_console(text: str) -> None:
 
 
 # each adapter's wording (its command prefix, its how-to texts) and its own form of a text
-ADAPTERS = {"telegram": (wording(TelegramAdapter), on_telegram),
-            "matrix": (wording(MatrixAdapter), on_matrix),
-            "console": (wording(ConsoleAdapter), on_console)}
+ADAPTERS = {"telegram": (TelegramAdapter.wording, on_telegram),
+            "matrix": (MatrixAdapter.wording, on_matrix),
+            "console": (ConsoleAdapter.wording, on_console)}
 
 
 def domain_rulesets(domain: str) -> tuple[str, ...]:
