@@ -16,8 +16,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field
 
 from nio import AsyncClient, AsyncClientConfig, LoginResponse, WhoamiResponse
 
@@ -266,20 +265,3 @@ class MatrixAdapter:
             raise translate(failed.response, private=False) from failed
         except NETWORK_ERRORS as err:
             raise network(err) from err
-
-
-def matrix_adapter_from(section: Any) -> MatrixAdapter:
-    """The adapter for the `[matrix]` section of the configuration (core.config's
-    MatrixSettingsSection): secrets unwrapped, rate overrides applied to Synapse's default."""
-    rates = {k: v for k, v in section.rates.model_dump().items() if v is not None}
-
-    def secret(value: Any) -> str | None:
-        return None if value is None else str(value.get_secret_value())
-
-    return MatrixAdapter(MatrixSettings(
-        homeserver=section.homeserver, user_id=section.user_id,
-        password=secret(section.password), access_token=secret(section.access_token),
-        device_id=section.device_id or None, store_path=str(section.store_path),
-        encrypt_private=section.encrypt_private, allow=tuple(section.allow),
-        room_mentions=section.room_mentions,
-        limits=replace(LIMITS, **rates)))

@@ -9,6 +9,7 @@ from prometheus_client import CollectorRegistry, generate_latest
 from core.health import RuntimeCollector, Snapshot
 from core.service import outbox
 from core.service.clock import ManualClock
+from core.service.howto import Wording
 from core.service.payloads import post
 from core.service.ports import Outgoing, RateLimits
 from core.service.runtime import Runtime
@@ -21,6 +22,7 @@ class StoppingAdapter:
 
     platform = "test"
     limits = RateLimits()
+    wording = Wording()
 
     def __init__(self, server) -> None:
         self.server = server
@@ -33,7 +35,7 @@ class StoppingAdapter:
 
     send_ballot = send_keyboard = send_post
 
-    async def start(self, handle, store) -> None:
+    async def start(self, handle, store, catch_up) -> None:
         pass
 
     async def stop(self) -> None:

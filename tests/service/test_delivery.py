@@ -8,6 +8,7 @@ from __future__ import annotations
 from core.service import outbox
 from core.service.clock import ManualClock
 from core.service.deliverer import Deliverer
+from core.service.howto import Wording
 from core.service.outage import STUCK_ATTEMPTS
 from core.service.payloads import KeyboardPayload, PostPayload, StoredButton, part, post
 from core.service.ports import (
@@ -26,6 +27,7 @@ UNLIMITED = RateLimits()
 
 class FlakyAdapter:
     platform = "test"
+    wording = Wording()
 
     def __init__(self, failures: list[Exception | None], limits: RateLimits = UNLIMITED):
         self.failures = failures

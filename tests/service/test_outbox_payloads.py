@@ -7,6 +7,7 @@ from __future__ import annotations
 from core.service import texts
 from core.service.clock import ManualClock
 from core.service.deliverer import Deliverer
+from core.service.howto import Wording
 from core.service.payloads import (
     BallotPayload,
     KeyboardPayload,
@@ -39,6 +40,7 @@ class Recorder:
 
     platform = "test"
     limits = RateLimits()
+    wording = Wording()
 
     def __init__(self) -> None:
         self.handed: list[object] = []
