@@ -165,7 +165,7 @@ class TelegramAdapter:
         settings = self.settings
         for attempt in range(attempts):
             try:
-                await self.app.bot.set_webhook(settings.webhook_url,  # type: ignore[arg-type]
+                await self.app.bot.set_webhook(str(settings.webhook_url),
                                                secret_token=settings.webhook_secret,
                                                allowed_updates=ALLOWED_UPDATES)
                 return
@@ -187,13 +187,13 @@ class TelegramAdapter:
 
     @property
     def username(self) -> str:
-        return self.app.bot.username
+        return str(self.app.bot.username)
 
     async def set_menus(self) -> None:
         """The command menus; Telegram refusing them costs the menus, not the start."""
         for scope, language, commands in menus.menus():
             try:
-                await self.app.bot.set_my_commands(commands, scope=scope,  # type: ignore[arg-type]
+                await self.app.bot.set_my_commands(commands, scope=scope,
                                                    language_code=language)
             except TelegramError as err:
                 log.warning("telegram: could not set the command menu (%s, %s): %s",
