@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from core.service.ports import ButtonOut
+from core.service import ButtonOut
 
 NUMBER = re.compile(r"^\s*#?(\d{1,3})[.)]?\s*$")
 

@@ -18,9 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from core.service.clock import ManualClock
-from core.service.ports import ChatRef, Command, Incoming, UserRef
-from core.service.service import GameService
+from core.service import ChatRef, Command, Incoming, UserRef
+from core.service.commands.game_service import GameService
+from core.service.ports.clock import ManualClock
 from core.storage.db import close_db, open_db
 from core.storage.models import Deadline, GameRecord
 

@@ -43,10 +43,10 @@ from typing import Any
 from tortoise import connections
 from tortoise.transactions import in_transaction
 
-from core.service.ballots import stored_options
-from core.service.clock import ManualClock
-from core.service.ports import ChatRef, Command, Incoming, UserRef
-from core.service.service import GameService
+from core.service import ChatRef, Command, Incoming, UserRef
+from core.service.commands.game_service import GameService
+from core.service.ports.clock import ManualClock
+from core.service.telling.ballots import stored_options
 from core.storage.db import close_db, open_db
 from core.storage.models import Ballot, GameRecord, LogEntry
 

@@ -31,12 +31,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+from core.service import Command
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.service import PLAYERS, Driver, reset_postgres
-from core.service.clock import ManualClock
-from core.service.ports import ChatRef, Command, Incoming, UserRef
-from core.service.service import GameService
+from core.service import ChatRef, Incoming, UserRef
+from core.service.commands.game_service import GameService
+from core.service.ports.clock import ManualClock
 from core.storage.db import close_db, open_db
 from core.storage.models import GameRecord
 

@@ -68,7 +68,7 @@ def run(config_path: Path | None) -> None:
     """Run the bot: every enabled platform, the scheduler and the outbox, until SIGTERM."""
     from core.app import serve
     from core.config import ConfigError, load_settings
-    from core.service.ports import LoginRefused
+    from core.service import LoginRefused
     from core.storage.startup import DatabaseUnreachable
 
     try:

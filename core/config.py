@@ -27,7 +27,7 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
-from core.service.pace import PACES, valid_timezone
+from core.service.games.deadline_times import PACES, valid_timezone
 
 
 class Section(BaseModel):

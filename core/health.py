@@ -18,8 +18,9 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 from tortoise import connections
 
-from core.service import stuck
-from core.service.ports import ReportsHealth, connected
+from core.service import ReportsHealth
+from core.service.delivery import stuck
+from core.service.ports.contract import connected
 from core.service.runtime import Runtime
 from core.storage.models import GameRecord, Outbox
 from core.story.web import add_archive_routes

@@ -22,8 +22,9 @@ from babel.messages.pofile import read_po
 
 from core.engine.messages import ROLE_WAS, Ref, Text
 from core.engine.registry import available, load_ruleset
-from core.service.howto import KIND as HOWTO_KIND
-from core.service.howto import Catalog, HowTo
+from core.service import HowTo
+from core.service.ports.howto import KIND as HOWTO_KIND
+from core.service.ports.howto import Catalog
 from core.spoken import spoken
 
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
@@ -100,7 +101,7 @@ class Renderer:
     """Renders texts for one locale: a game's when `ruleset` names its rule set (whose catalog
     is asked first); `names` maps player ids to display names; commands are written with
     `command_prefix` (see `with_prefix`); a how-to reference is the platform's own text for
-    its topic, from `howto` (see core/service/howto.py), translated in `howto_catalog` if
+    its topic, from `howto` (see core/service/ports/howto.py), translated in `howto_catalog` if
     the platform brings its own."""
 
     def __init__(self, locale: str, vocabulary: Mapping[str, Mapping[str, str]],

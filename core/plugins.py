@@ -20,8 +20,7 @@ import click
 
 if TYPE_CHECKING:
     from core.config import AdapterSection, Settings
-    from core.service.adapter_store import AdapterStore
-    from core.service.runtime import PlatformAdapter
+    from core.service import AdapterStore, PlatformAdapter
 
 ADAPTER_ENTRY_POINTS = "nightfall.adapters"
 S = TypeVar("S", bound="AdapterSection")
@@ -79,7 +78,7 @@ def build_adapters(settings: Settings) -> list[PlatformAdapter]:
 
 async def forget_in_adapters(platform: str, ref: str) -> None:
     """Let the person's platform drop what its adapter keeps about him."""
-    from core.service.adapter_tables import TableStore
+    from core.service.rows.adapter_tables import TableStore
 
     plugin = adapter_plugins().get(platform)
     if plugin is not None and plugin.forget is not None:

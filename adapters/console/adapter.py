@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import TextIO
 
 from adapters.text_choices import token_by_label
-from core.service.adapter_store import AdapterStore
-from core.service.catchup import CatchUp
-from core.service.howto import Wording
-from core.service.ports import (
+from core.service import (
+    AdapterStore,
     Ballot,
     ButtonOut,
+    CatchUp,
     ChatRef,
+    Handler,
     Keyboard,
     Picture,
     Post,
@@ -26,8 +26,8 @@ from core.service.ports import (
     Reader,
     Silence,
     TeamRoom,
+    Wording,
 )
-from core.service.runtime import Handler
 
 from .howto import HOWTO
 

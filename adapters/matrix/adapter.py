@@ -20,12 +20,12 @@ from dataclasses import dataclass, field
 
 from nio import AsyncClient, AsyncClientConfig, LoginResponse, WhoamiResponse
 
-from core.service.adapter_store import AdapterStore
-from core.service.catchup import CatchUp
-from core.service.howto import Wording
-from core.service.ports import (
+from core.service import (
+    AdapterStore,
     Ballot,
+    CatchUp,
     ChatEvent,
+    Handler,
     Keyboard,
     LoginRefused,
     Picture,
@@ -33,8 +33,8 @@ from core.service.ports import (
     RateLimits,
     Silence,
     TeamRoom,
+    Wording,
 )
-from core.service.runtime import Handler
 
 from . import content, power, store
 from .crypto import Crypto, close_store, open_store

@@ -7,7 +7,7 @@ import asyncio
 from aiohttp import ClientError
 from nio import ErrorResponse
 
-from core.service.ports import ChatLost, LostReason, PermanentError, TransientError, Unreachable
+from core.service import ChatLost, LostReason, PermanentError, TransientError, Unreachable
 
 NETWORK_ERRORS = (ClientError, TimeoutError, asyncio.TimeoutError, ConnectionError)
 TRANSIENT_STATUS = (408, 429)  # a request timeout, a rate limit: client errors that pass

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from core.service.ports import Command
+from core.service import Command
 
 PLATFORM = "matrix"
 

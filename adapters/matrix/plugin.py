@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from core.plugins import AdapterPlugin
 
 if TYPE_CHECKING:
-    from core.service.adapter_store import AdapterStore
+    from core.service import AdapterStore
 
     from .adapter import MatrixAdapter
     from .settings import MatrixSection

@@ -10,7 +10,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from adapters.text_choices import chosen
-from core.service.ports import ChatRef, Incoming, Notice, Situation, UserRef
+from core.service import ChatRef, Incoming, Notice, Situation, UserRef
 
 from . import content, polls, store
 from .ballots import pending

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from nio import ErrorResponse
 
-from core.service.ports import (
+from core.service import (
     Ballot,
     ChatMoved,
     ChatRef,

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from nio import ErrorResponse
 
-from core.service.ports import ChatEvent, ChatRef, LostReason
+from core.service import ChatEvent, ChatRef, LostReason
 
 from . import store
 from .incoming import PLATFORM

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from nio import ErrorResponse, RoomPreset
 
-from core.service.ports import TeamKey, TeamRoom
+from core.service import TeamKey, TeamRoom
 
 from . import store
 from .errors import Failed

@@ -20,12 +20,12 @@ from telegram.error import BadRequest, InvalidToken, RetryAfter, TelegramError
 from telegram.ext import Application, ApplicationBuilder
 
 from core.redaction import hide
-from core.service.adapter_store import AdapterStore
-from core.service.catchup import CatchUp
-from core.service.howto import Wording
-from core.service.ports import (
+from core.service import (
+    AdapterStore,
     Ballot,
+    CatchUp,
     ChatRef,
+    Handler,
     Keyboard,
     LoginRefused,
     Outgoing,
@@ -36,8 +36,8 @@ from core.service.ports import (
     Reader,
     Silence,
     TeamRoom,
+    Wording,
 )
-from core.service.runtime import Handler
 
 from . import menus
 from .errors import retry_seconds, translate_restrict_error

@@ -18,7 +18,7 @@ from telegram.error import (
     TimedOut,
 )
 
-from core.service.ports import (
+from core.service import (
     ChatLost,
     ChatMoved,
     ChatRef,

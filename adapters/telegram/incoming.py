@@ -9,7 +9,7 @@ from __future__ import annotations
 from telegram import Chat, ChatMember, ChatMemberUpdated, Message, MessageEntity, Update, User
 from telegram.constants import ChatMemberStatus
 
-from core.service.ports import ChatEvent, ChatRef, Command, Incoming, LostReason, Mention, UserRef
+from core.service import ChatEvent, ChatRef, Command, Incoming, LostReason, Mention, UserRef
 
 from .refs import anonymous_ref, chat_ref
 

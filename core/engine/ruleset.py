@@ -38,7 +38,8 @@ class Ruleset:
     option_about: dict[str, str] = {}  # noqa: RUF012
     # kind ("role", "side", "cause") -> id -> English msgid, for rendering `Ref`s
     vocabulary: dict[str, dict[str, str]] = {}  # noqa: RUF012
-    # window stage -> deadline preset per pace ("quick", "forum"), see core/service/pace.py
+    # window stage -> deadline preset per pace ("quick", "forum"), see
+    # core/service/games/deadline_times.py
     pace: dict[str, dict[str, Any]] = {}  # noqa: RUF012
     # option defaults that differ by pace (a host's own /option still wins)
     pace_options: dict[str, dict[str, Any]] = {}  # noqa: RUF012

@@ -15,40 +15,31 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Protocol
 
 from core.storage import availability
 from core.storage.db import close_db
 from core.storage.startup import open_when_reachable
 
-from .adapter_store import AdapterStore
-from .adapter_tables import TableStore
-from .catchup import CatchUp
-from .clock import Clock, RealClock
-from .deliverer import Deliverer
-from .pace import GameDefaults
-from .ports import Adapter, CatchesUp, ChatEvent, Incoming, LoginRefused, Notice, connected
-from .service import GameService
-from .stuck import reconcile_sending
+from .commands.game_service import GameService
+from .delivery.deliverer import Deliverer
+from .delivery.stuck import reconcile_sending
+from .games.deadline_times import GameDefaults
+from .ports.catchup import CatchUp
+from .ports.clock import Clock, RealClock
+from .ports.contract import (
+    CatchesUp,
+    ChatEvent,
+    Incoming,
+    LoginRefused,
+    Notice,
+    PlatformAdapter,
+    connected,
+)
+from .rows.adapter_tables import TableStore
 
 log = logging.getLogger(__name__)
 
 MAX_CONNECT_BACKOFF = 60.0  # seconds between tries to reach a platform
-Handler = Callable[[Incoming | ChatEvent], Awaitable[Notice | None]]
-
-
-class PlatformAdapter(Adapter, Protocol):
-    """An adapter that also receives: started with the runtime's handler, its own store
-    (what it keeps across restarts, see `AdapterStore`) and the catch-up it reports to if it
-    `CatchesUp`; stopped before the database closes."""
-
-    async def start(self, handle: Handler, store: AdapterStore, catch_up: CatchUp) -> None:
-        ...
-
-    async def stop(self) -> None: ...
-
-
 class Runtime:
     def __init__(self, db_url: str, adapters: list[PlatformAdapter], clock: Clock | None = None,
                  seed: int | None = None, tick: float = 0.25,
@@ -169,7 +160,7 @@ class Runtime:
                 except Exception as err:  # a broken game must not stop the others
                     outage = self._outage(err, "firing deadlines failed")
                     failed = not outage
-            try:  # a row whose `sent` could not be written counts as unknown (stuck.py)
+            try:  # a row whose `sent` could not be written counts as unknown (delivery/stuck.py)
                 await reconcile_sending(self.deliverer.worker, self.clock.now())
                 busy = bool(await self.deliverer.deliver_due()) or busy
                 self.last_delivery_round = self.clock.now()

@@ -13,9 +13,8 @@ import re
 import secrets
 from dataclasses import dataclass
 
+from core.engine.log_codec import command_from_json, setup_from_json
 from core.engine.registry import load_ruleset
-from core.service.codec import command_from_json
-from core.service.stored import setup_from_json
 from core.storage.models import GameRecord, LogEntry
 
 from .build import build_story

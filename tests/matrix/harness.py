@@ -33,11 +33,9 @@ from adapters.matrix.polls import answers as poll_answers
 from adapters.matrix.polls import response as poll_response
 from adapters.matrix.sync import raw
 from core.engine.registry import load_ruleset
-from core.service import texts as service_texts
-from core.service.adapter_store import AdapterStore
-from core.service.catchup import CatchUp
-from core.service.ports import ChatEvent, Incoming, Notice, RateLimits
-from core.service.runtime import Handler, Runtime
+from core.service import AdapterStore, CatchUp, ChatEvent, Handler, Incoming, Notice, RateLimits
+from core.service.messages import texts as service_texts
+from core.service.runtime import Runtime
 from core.storage.models import GameRecord, Outbox
 from tests.play import play_until_over
 from tests.telegram.harness import OffsetClock

@@ -11,7 +11,7 @@ from adapters.matrix import polls
 from adapters.matrix.adapter import MatrixAdapter
 from core.engine.registry import load_ruleset
 from core.engine.voice import variants_of
-from core.service import texts
+from core.service.messages import texts
 from core.storage.models import Outbox
 from tests.secrecy import assert_no_early_secrets
 

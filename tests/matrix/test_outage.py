@@ -25,7 +25,7 @@ from aiohttp import ClientSession
 from adapters.matrix.adapter import MatrixAdapter
 from adapters.matrix.polls import answers as poll_answers
 from core.health import HealthServer
-from core.service.payloads import from_json
+from core.service.messages.payloads import from_json
 from core.storage.models import Outbox
 
 from ..sent import plain_messages

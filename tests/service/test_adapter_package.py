@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import random
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,11 +17,11 @@ import pytest
 from core.config import ConfigError, load_settings, settings_model
 from core.i18n import own_catalog
 from core.plugins import adapter_plugins, build_adapters
-from core.service.adapter_tables import TableStore
-from core.service.catchup import CatchUp
-from core.service.clock import ManualClock
-from core.service.deliverer import Deliverer
-from core.service.service import GameService
+from core.service import CatchUp
+from core.service.commands.game_service import GameService
+from core.service.delivery.deliverer import Deliverer
+from core.service.ports.clock import ManualClock
+from core.service.rows.adapter_tables import TableStore
 from core.storage.db import close_db, open_db
 from core.storage.models import Deadline, GameRecord
 
@@ -39,10 +40,12 @@ def forget_what_is_installed() -> None:
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The package as pip installs it, into a folder of its own (built with what the test
     environment has: no index, no isolated build)."""
+    source = tmp_path_factory.mktemp("source") / PACKAGE.name
+    shutil.copytree(PACKAGE, source)  # pip builds in the source tree: not in ours
     target = tmp_path_factory.mktemp("site")
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
                     "--no-index", "--no-build-isolation", "--target", str(target),
-                    str(PACKAGE)], check=True, capture_output=True)
+                    str(source)], check=True, capture_output=True)
     return target
 
 

@@ -9,7 +9,7 @@ import itertools
 from pathlib import Path
 
 from adapters.console.adapter import CONSOLE_CHAT
-from core.service.ports import Command, Incoming, UserRef
+from core.service import Command, Incoming, UserRef
 
 from .helpers import Chat, open_chat, the_game
 

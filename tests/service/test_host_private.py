@@ -4,9 +4,9 @@ the bot, with the same effects in the group, and he is told so when he is remove
 
 from __future__ import annotations
 
-from core.service.outbox import stored
-from core.service.payloads import SilencePayload
-from core.service.ports import ChatEvent, ChatRef, Command, Incoming, UserRef
+from core.service import ChatEvent, ChatRef, Command, Incoming, UserRef
+from core.service.messages.outbox import stored
+from core.service.messages.payloads import SilencePayload
 from core.storage.models import Identity, Outbox
 
 from .helpers import PLAYERS, log_size, open_chat, started_changelings, the_game

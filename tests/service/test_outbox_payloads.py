@@ -4,22 +4,7 @@ method; rows written by the previous version (free dicts: `more`, `buttons`, `re
 
 from __future__ import annotations
 
-from core.service import texts
-from core.service.clock import ManualClock
-from core.service.deliverer import Deliverer
-from core.service.howto import Wording
-from core.service.payloads import (
-    BallotPayload,
-    KeyboardPayload,
-    PostPayload,
-    SilencePayload,
-    StoredButton,
-    TeamPayload,
-    from_json,
-    part,
-    to_json,
-)
-from core.service.ports import (
+from core.service import (
     Ballot,
     ButtonOut,
     ChatRef,
@@ -31,7 +16,22 @@ from core.service.ports import (
     TeamKey,
     TeamRoom,
     UserRef,
+    Wording,
 )
+from core.service.delivery.deliverer import Deliverer
+from core.service.messages import texts
+from core.service.messages.payloads import (
+    BallotPayload,
+    KeyboardPayload,
+    PostPayload,
+    SilencePayload,
+    StoredButton,
+    TeamPayload,
+    from_json,
+    part,
+    to_json,
+)
+from core.service.ports.clock import ManualClock
 from core.storage.db import open_db
 from core.storage.models import Chat, Identity, Outbox
 

@@ -12,10 +12,12 @@ from adapters.console.adapter import ConsoleAdapter
 from adapters.matrix.adapter import MatrixAdapter
 from adapters.telegram.adapter import TelegramAdapter
 from core.i18n import translations
-from core.service import outbox, pending, texts
-from core.service.howto import HowTo, Wording, howto
-from core.service.payloads import KeyboardPayload, post
-from core.service.rendering import game_renderer, render_text
+from core.service import HowTo
+from core.service.delivery.rendering import game_renderer, render_text
+from core.service.messages import outbox, texts
+from core.service.messages.payloads import KeyboardPayload, post
+from core.service.ports.howto import Wording, howto
+from core.service.rows import pending
 from core.storage.models import Identity, Outbox
 
 from .helpers import open_chat, the_game

@@ -20,11 +20,11 @@ from core.config import load_settings, settings_model
 from core.engine.registry import available, load_ruleset
 from core.i18n import translations
 from core.plugins import adapter_plugins, build_adapters
-from core.service.adapter_tables import TableStore
-from core.service.catchup import CatchUp
-from core.service.clock import ManualClock
-from core.service.deliverer import Deliverer
-from core.service.service import GameService
+from core.service import CatchUp
+from core.service.commands.game_service import GameService
+from core.service.delivery.deliverer import Deliverer
+from core.service.ports.clock import ManualClock
+from core.service.rows.adapter_tables import TableStore
 from core.storage.db import close_db, open_db
 from core.storage.models import Deadline, GameRecord
 

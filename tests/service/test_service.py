@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from core.service.ports import ChatRef, Command, Incoming, UserRef
-from core.service.stored import StateMismatch
+from core.service import ChatRef, Command, Incoming, UserRef
+from core.service.rows.game_rows import StateMismatch
 from core.storage.models import Deadline, GameRecord, LogEntry, Outbox, Seat
 from rulesets.changelings.voice import OWN
 

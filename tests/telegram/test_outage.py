@@ -13,7 +13,7 @@ import asyncio
 from collections import Counter
 
 from adapters.telegram.adapter import TelegramAdapter
-from core.service.payloads import from_json
+from core.service.messages.payloads import from_json
 from core.storage.models import Outbox
 
 from ..sent import plain_messages
