@@ -102,7 +102,7 @@ async def warm(service: GameService) -> None:
     for row in await GameRecord.filter(status="running"):
         await service.games.load(row)
     for ballot in await Ballot.all():
-        service.games.ballots[ballot.game_id, ballot.window] = stored_options(ballot.buttons)
+        service.games.held.ballots[ballot.game_id, ballot.window] = stored_options(ballot.buttons)
 
 
 class Counter(logging.Handler):
