@@ -7,18 +7,16 @@ came of it, so a second press finds nothing to press."""
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
 from core.engine import Leave
 from core.storage.models import Chat, GameRecord, Identity, Seat
 
 from ..messages import outbox, texts
+from ..messages.button_commands import Confirm, ConfirmStep
 from ..messages.buttons import button
 from ..messages.payloads import KeyboardPayload, part
 from ..ports.replies import Reply
 from .context import ServiceContext
-
-KINDS = ("flee", "endgame", "keep")
 
 
 class Confirmations:
@@ -45,20 +43,20 @@ class Confirmations:
             texts.ENDGAME_CONFIRM_LOBBY
         await self._ask(row, host, question, "endgame", texts.ENDGAME_BUTTON)
 
-    async def press(self, row: GameRecord, command: dict[str, Any], person: Identity,
+    async def press(self, row: GameRecord, command: Confirm, person: Identity,
                     in_private: bool) -> Reply:
         """A confirmation's button: only the one asked, only in his private chat, and only
         while the game it asked about is still going."""
-        if not in_private or command.get("identity") != person.id:
+        if not in_private or command.identity != person.id:
             raise Reply(texts.NOT_YOUR_BUTTON)
-        replace = str(command["replace"])
-        if command["type"] == "keep":
+        replace = command.replace
+        if command.step == "keep":
             await self._settle(row, person, replace, texts.KEPT)
             return Reply(texts.KEPT)
-        wanted = ("running",) if command["type"] == "flee" else ("lobby", "running")
+        wanted = ("running",) if command.step == "flee" else ("lobby", "running")
         if row.status not in wanted:
             raise Reply(texts.STALE_BUTTON)
-        if command["type"] == "flee":
+        if command.step == "flee":
             seat = await Seat.filter(game_id=row.id, identity_id=person.id, active=True).first()
             if seat is None:
                 raise Reply(texts.NOT_A_PLAYER)
@@ -70,16 +68,15 @@ class Confirmations:
         await self._settle(row, person, replace, texts.ENDGAME_DONE)
         return Reply(texts.ENDGAME_DONE)
 
-    async def _ask(self, row: GameRecord, person: Identity, question: str, kind: str,
+    async def _ask(self, row: GameRecord, person: Identity, question: str, step: ConfirmStep,
                    button_text: str) -> None:
         """A new question each time (an old one may be far up the chat); each is edited
         into its own answer."""
         replace = f"confirm-{row.id}-{person.id}-{secrets.token_hex(4)}"
-        asked = {"identity": person.id, "replace": replace}
         buttons = [await button(row, None, {"key": button_text},
-                                                   {"type": kind, **asked}),
+                                Confirm(step, person.id, replace)),
                    await button(row, None, {"key": texts.KEEP_BUTTON},
-                                                   {"type": "keep", **asked})]
+                                Confirm("keep", person.id, replace))]
         await outbox.to_person(person, KeyboardPayload((part(question),), tuple(buttons),
                                                        replace, asks=person.id), game=row)
 

@@ -8,6 +8,7 @@ import asyncio
 import logging
 import random
 from collections.abc import Mapping, Sequence
+from typing import assert_never
 
 from tortoise.exceptions import IntegrityError
 
@@ -30,6 +31,7 @@ from core.storage.transaction import transaction
 from ..delivery.rendering import PLAIN, personal_text
 from ..games.deadline_times import GameDefaults
 from ..games.running import Games
+from ..messages import button_commands as pressed
 from ..messages import outbox, texts
 from ..messages.payloads import PostPayload, text_part
 from ..messages.voiced import voiced_in_window
@@ -45,7 +47,6 @@ from ..telling import situations
 from ..telling.names import Roster
 from ..telling.prompts import second_pick, show_choice
 from .archive_setting import archive_chats_command
-from .confirm import KINDS as CONFIRMATIONS
 from .confirm import Confirmations
 from .edits import edited, note_vote
 from .hosting import HOST_WORDS, HostPowers
@@ -434,17 +435,29 @@ class GameService:
             raise Reply(texts.UNKNOWN_BUTTON)
         # the game's row is locked here, once, for the whole command
         row = await locked_game(button.game_id)
-        command = button.command
-        if command["type"] in ("join", "leave"):
-            await self.lobby.press(command["type"], row, person)
-            return None
-        if command["type"] == "hello":  # "open the private chat": what waited is sent
-            if in_private:  # (a Matrix keycap presses it without a private message first)
-                await outbox.reopen(person)
-                await outbox.to_person(person, await self.private.help_for(person))
-            return None
-        if command["type"] in CONFIRMATIONS:
-            return await self.confirmations.press(row, command, person, in_private)
+        command = pressed.from_json(button.command)
+        match command:
+            case pressed.Join():
+                await self.lobby.press("join", row, person)
+            case pressed.Leave():
+                await self.lobby.press("leave", row, person)
+            case pressed.Hello():  # "open the private chat": what waited is sent
+                if in_private:  # (a Matrix keycap presses it without a private message first)
+                    await outbox.reopen(person)
+                    await outbox.to_person(person, await self.private.help_for(person))
+            case pressed.Confirm():
+                return await self.confirmations.press(row, command, person, in_private)
+            case pressed.VoteFor() | pressed.MarkEarly() | pressed.ActOn() | pressed.PickFirst():
+                return await self._press_in_window(row, button, command, person, in_private)
+            case _:
+                assert_never(command)
+        return None
+
+    async def _press_in_window(self, row: GameRecord, button: Button,
+                               command: pressed.InWindow, person: Identity,
+                               in_private: bool) -> Reply | None:
+        """A ballot's or a private keyboard's button: only in its own window, by its own
+        player, where it was offered."""
         if in_private != (button.pid is not None):
             raise Reply(texts.UNKNOWN_BUTTON)  # a group button pressed elsewhere, or back
         if row.status != "running" or row.window != button.window:
@@ -455,23 +468,25 @@ class GameService:
         if button.pid is not None and button.pid != pid:
             raise Reply(texts.NOT_YOUR_BUTTON)
         now = self.clock.now()
-        if command["type"] == "vote":
-            await self.games.apply(row, Vote(pid, command["target"], at=now), person,
-                                   refusal_as_reply=True, locked=True)
-        elif command["type"] == "early":
-            await self.games.apply(row, MarkEarly(pid, at=now), person,
-                                   refusal_as_reply=True, locked=True)
-        elif command["type"] == "pick":  # the first of two targets: offer the second
-            game = await self.games.load(row)
-            await second_pick(row, game, pid, command["action"], command["targets"][0], person)
-            return Reply(voiced_in_window(row, game.ruleset.voice, texts.PICK_SECOND,
-                                          row.window, person.id))
-        else:
-            await self.games.apply(row, Act(pid, command["action"], tuple(command["targets"]),
-                                            None, command.get("role"), at=now), person,
-                                   refusal_as_reply=True, locked=True)
-            if row.window == button.window:  # the keyboard shows what is chosen now
-                await show_choice(row, await self.games.load(row), person, pid, token,
-                                  command)
+        match command:
+            case pressed.VoteFor(target):
+                await self.games.apply(row, Vote(pid, target, at=now), person,
+                                       refusal_as_reply=True, locked=True)
+            case pressed.MarkEarly():
+                await self.games.apply(row, MarkEarly(pid, at=now), person,
+                                       refusal_as_reply=True, locked=True)
+            case pressed.PickFirst(action, first):  # offer the second target
+                game = await self.games.load(row)
+                await second_pick(row, game, pid, action, first, person)
+                return Reply(voiced_in_window(row, game.ruleset.voice, texts.PICK_SECOND,
+                                              row.window, person.id))
+            case pressed.ActOn(action, targets, role):
+                await self.games.apply(row, Act(pid, action, targets, None, role, at=now),
+                                       person, refusal_as_reply=True, locked=True)
+                if row.window == button.window:  # the keyboard shows what is chosen now
+                    await show_choice(row, await self.games.load(row), person, pid,
+                                      button.token, command)
+            case _:
+                assert_never(command)
         return None
 

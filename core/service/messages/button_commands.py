@@ -11,12 +11,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, assert_never
 
+from core.engine.ids import PlayerId, RoleId
+
 
 @dataclass(frozen=True, slots=True)
 class VoteFor:
     """A ballot's button: a vote for a player, or (None) a vote for nobody."""
 
-    target: str | None
+    target: PlayerId | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,8 +32,8 @@ class ActOn:
     without a target); `role`, the role an action names (a guess)."""
 
     action: str
-    targets: tuple[str, ...]
-    role: str | None = None
+    targets: tuple[PlayerId, ...]
+    role: RoleId | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +41,7 @@ class PickFirst:
     """The first target of an action on two: the keyboard for the second is offered."""
 
     action: str
-    first: str
+    first: PlayerId
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +73,8 @@ class Confirm:
 
 
 ButtonCommand = VoteFor | MarkEarly | ActOn | PickFirst | Join | Leave | Hello | Confirm
+#: the buttons of a window (a ballot's, a private keyboard's): pressed only while it is open
+InWindow = VoteFor | MarkEarly | ActOn | PickFirst
 
 CONFIRM_STEPS: tuple[ConfirmStep, ...] = ("flee", "endgame", "keep")
 
@@ -101,13 +105,16 @@ def to_json(command: ButtonCommand) -> dict[str, Any]:
 def from_json(data: Mapping[str, Any]) -> ButtonCommand:
     kind = data["type"]
     if kind == "vote":
-        return VoteFor(data["target"])
+        target = data["target"]
+        return VoteFor(None if target is None else PlayerId(target))
     if kind == "early":
         return MarkEarly()
     if kind == "act":
-        return ActOn(str(data["action"]), tuple(data["targets"]), data.get("role"))
+        role = data.get("role")
+        return ActOn(str(data["action"]), tuple(PlayerId(t) for t in data["targets"]),
+                     None if role is None else RoleId(role))
     if kind == "pick":
-        return PickFirst(str(data["action"]), data["targets"][0])
+        return PickFirst(str(data["action"]), PlayerId(data["targets"][0]))
     if kind == "join":
         return Join()
     if kind == "leave":

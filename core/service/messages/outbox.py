@@ -11,7 +11,7 @@ from core.storage.states import OutboxState, moved
 from ..ports.contract import TeamKey
 from ..ports.howto import HowTo, howto
 from ..rows import pending
-from . import texts
+from . import button_commands, texts
 from .payloads import (
     KeyboardPayload,
     Payload,
@@ -100,7 +100,7 @@ async def tell_group_unreachable(row: Outbox) -> None:
     token = secrets.token_urlsafe(12)
     label = {"key": texts.OPEN_PRIVATE_BUTTON}
     await pending.add(Button(token=token, game=game, window=game.window, pid=None,
-                             label=label, command={"type": "hello"}))
+                             label=label, command=button_commands.to_json(button_commands.Hello())))
     await to_group(game.chat, KeyboardPayload(
         (part(texts.OPEN_PRIVATE_CHAT, name=person.name, how=howto(HowTo.OPEN_PRIVATE)),),
         (StoredButton(label, token, start=True),), asks=person.id), game=game)

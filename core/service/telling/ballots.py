@@ -12,6 +12,7 @@ from core.engine.messages import Ref
 from core.storage.models import Ballot, GameRecord
 
 from ..messages import outbox, texts
+from ..messages.button_commands import MarkEarly, VoteFor
 from ..messages.buttons import button
 from ..messages.payloads import BallotPayload, Part, PostPayload, StoredButton, part
 from ..messages.voiced import voiced, voiced_in_window
@@ -27,11 +28,11 @@ async def open_ballot(row: GameRecord, game: Game) -> tuple[StoredButton, ...]:
     (stored, and returned for the tallies to come)."""
     living = [p for p in game.state.players.values() if p.alive]
     buttons = [await button(row, None, encode(Ref("player", p.pid)),
-                            {"type": "vote", "target": p.pid}) for p in living]
+                            VoteFor(p.pid)) for p in living]
     if game.ruleset.early_votes_open(game):
-        buttons.append(await button(row, None, {"key": texts.EARLY_BUTTON}, {"type": "early"}))
+        buttons.append(await button(row, None, {"key": texts.EARLY_BUTTON}, MarkEarly()))
     buttons.append(await button(row, None, {"key": texts.WITHDRAW_BUTTON},
-                                {"type": "vote", "target": None}))
+                                VoteFor(None)))
     await Ballot.create(game=row, window=row.window, buttons=[b.to_json() for b in buttons])
     prompt = part(voiced(row, game, texts.VOTE_PROMPT))
     await outbox.to_group(await chat_of(row), BallotPayload(

@@ -16,6 +16,7 @@ from core.engine.voice import variants_of
 from core.storage.models import GameRecord, Identity, Prompt
 
 from ..messages import outbox, texts
+from ..messages.button_commands import ActOn, PickFirst
 from ..messages.buttons import button
 from ..messages.payloads import KeyboardPayload, Part, StoredButton, message_part, part
 from ..messages.voiced import voiced, voiced_in_window
@@ -62,11 +63,10 @@ async def _keyboard(row: GameRecord, game: Game, p: Player, specs: Sequence[Acti
                     "key": texts.ACTION_ON, "params": encode({"action": action, "name": name})}
             else:
                 label = {"key": texts.ACTION_ONLY, "params": encode({"action": action})}
-            buttons.append(await button(row, p.pid, label, {
-                "type": "act", "action": spec.id, "targets": list(targets)}))
+            buttons.append(await button(row, p.pid, label, ActOn(spec.id, tuple(targets))))
     if buttons:
         buttons.append(await button(row, p.pid, {"key": texts.PASS_BUTTON},
-                                    {"type": "act", "action": "pass", "targets": []}))
+                                    ActOn("pass", ())))
         prompt = message_part(asked) if asked is not None else part(
             voiced(row, game, texts.ACTION_PROMPT, p.pid),
             action=tuple(Ref("action", s.id) for s in pressable))
@@ -88,8 +88,8 @@ async def _first_pick(row: GameRecord, game: Game, p: Player, spec: ActionSpec,
     for first in players:
         if any(game.check(Act(p.pid, spec.id, (first, second))) is None
                for second in players if second != first):
-            buttons.append(await button(row, p.pid, encode(Ref("player", first)), {
-                "type": "pick", "action": spec.id, "targets": [first]}))
+            buttons.append(await button(row, p.pid, encode(Ref("player", first)),
+                                        PickFirst(spec.id, first)))
     if buttons:
         await _offer(row, person, part(voiced(row, game, texts.PICK_FIRST, p.pid),
                                        action=Ref("action", spec.id), command=spec.id), buttons)
@@ -99,8 +99,8 @@ async def second_pick(row: GameRecord, game: Game, pid: str, action: str, first:
                       person: Identity) -> None:
     """The first target was pressed: the valid second ones, as a keyboard of their own (a
     first target pressed again, another or the same, edits it: one keyboard per action)."""
-    buttons = [await button(row, pid, encode(Ref("player", second)), {
-                   "type": "act", "action": action, "targets": [first, second]})
+    buttons = [await button(row, pid, encode(Ref("player", second)),
+                            ActOn(action, (first, second)))
                for second in game.state.players
                if second != first and game.check(Act(pid, action, (first, second))) is None]
     if not buttons:
@@ -134,8 +134,8 @@ async def _second_keyboard(row: GameRecord, game: Game, person: Identity,
 async def _role_keyboard(row: GameRecord, game: Game, p: Player, spec: ActionSpec,
                          person: Identity) -> None:
     """An action that names a role: every role it may name, as a button."""
-    buttons = [await button(row, p.pid, encode(Ref("role", role_id)), {
-                   "type": "act", "action": spec.id, "targets": [], "role": role_id})
+    buttons = [await button(row, p.pid, encode(Ref("role", role_id)),
+                            ActOn(spec.id, (), role_id))
                for role_id in game.ruleset.roles
                if game.check(Act(p.pid, spec.id, (), None, role_id)) is None]
     if buttons:
@@ -155,7 +155,7 @@ async def _offer(row: GameRecord, person: Identity, prompt: Part,
 
 
 async def show_choice(row: GameRecord, game: Game, person: Identity, pid: str, token: str,
-                      command: Mapping[str, Any]) -> None:
+                      command: ActOn) -> None:
     """A button pressed on a private keyboard: the keyboard's own message is edited to
     say what is chosen now (its buttons stay: the choice may change until the phase
     closes)."""
@@ -192,14 +192,14 @@ async def close_keyboards(row: GameRecord) -> None:
     await Prompt.filter(game_id=row.id, window=row.window).delete()
 
 
-def choice_part(label: Mapping[str, Any], command: Mapping[str, Any]) -> Part:
+def choice_part(label: Mapping[str, Any], command: ActOn) -> Part:
     """"Your choice now: …" for a pressed button's label (a name, a role, an action), and
     both names for an action with two targets (whose button names only the second)."""
-    targets = command.get("targets") or []
-    if command.get("type") == "act" and len(targets) == 2:
+    if len(command.targets) == 2:
+        first, second = command.targets
         return Part(texts.CHOICE_PAIR, params=encode({
-            "action": Ref("action", str(command["action"])),
-            "first": Ref("player", targets[0]), "second": Ref("player", targets[1])}))
+            "action": Ref("action", command.action),
+            "first": Ref("player", first), "second": Ref("player", second)}))
     if "key" in label and label["key"] == texts.PASS_BUTTON:
         return part(texts.CHOICE_PASS)
     if "key" in label:  # "{action}: {name}" or "{action}!": the same words, as a choice
