@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import cache
 from typing import Any, ClassVar, NamedTuple
 
@@ -151,8 +152,18 @@ def cause(cause_id: str) -> Ref:
     return Ref("cause", cause_id)
 
 
+class Purpose(StrEnum):
+    """What a message is for, said where it is told, so that nobody downstream has to
+    recognise it by its words."""
+
+    PLAIN = "plain"  # told for what it says
+    NOTED = "noted"  # acknowledges the reader's own choice (told before the rest)
+    ASKING = "asking"  # asks the reader for the choice his keyboard offers (its prompt)
+
+
 class Message(NamedTuple):
     """One text to tell an audience."""
 
     audience: Audience
     text: Text
+    purpose: Purpose = Purpose.PLAIN

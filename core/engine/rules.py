@@ -32,7 +32,6 @@ class Rules(Protocol[GameT]):
     option_about: dict[str, str]
     vocabulary: dict[str, dict[str, str]]
     voice: dict[str, tuple[str, ...]]
-    asking: frozenset[str]
     story_texts: dict[str, str]
     pace: dict[str, dict[str, Any]]
     pace_options: dict[str, dict[str, Any]]

@@ -55,10 +55,6 @@ class Ruleset:
     # own variants (msgids of its catalog, same placeholders); a core text without variants
     # is told as it is
     voice: dict[str, tuple[str, ...]] = {}  # noqa: RUF012
-    # the rule set's own private texts that ask a player for the choice his keyboard offers
-    # (a tie to break, a successor to name): the service shows such a text as the keyboard's
-    # prompt, in place of the core's ACTION_PROMPT, so that one choice is asked once
-    asking: frozenset[str] = frozenset()
     # the end-of-game summary's player lines in the rule set's voice (core/story/summary.py):
     # a line's name ("survived", "left_day", "left_night") -> its own msgid
     story_texts: dict[str, str] = {}  # noqa: RUF012

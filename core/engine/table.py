@@ -17,7 +17,7 @@ from .events import (
     make_event,
 )
 from .ids import PlayerId
-from .messages import Audience, Message, Text
+from .messages import Audience, Message, Purpose, Text
 from .outcome import Outcome
 from .phase import ENDED, Phase
 from .state import GameState, Owed, canonical
@@ -37,13 +37,15 @@ class Table:
         """Record an event of a declared kind by its name (see `events.make_event`)."""
         self._out.events.append(make_event(kind, data))
 
-    def tell(self, audience: Audience, key: str, **params: Any) -> None:
-        self._out.messages.append(Message(audience, Text(key, params)))
+    def tell(self, audience: Audience, key: str, *, purpose: Purpose = Purpose.PLAIN,
+             **params: Any) -> None:
+        self._out.messages.append(Message(audience, Text(key, params), purpose))
 
-    def tell_n(self, audience: Audience, singular: str, plural: str, count: int,
-               **params: Any) -> None:
+    def tell_n(self, audience: Audience, singular: str, plural: str, count: int, *,
+               purpose: Purpose = Purpose.PLAIN, **params: Any) -> None:
         params["count"] = count
-        self._out.messages.append(Message(audience, Text(singular, params, plural, count)))
+        self._out.messages.append(Message(audience, Text(singular, params, plural, count),
+                                          purpose))
 
     def narrate(self, audience: Audience, variants: Sequence[str], **params: Any) -> None:
         """Tell one of several flavour texts, picked by the game's own generator so that a

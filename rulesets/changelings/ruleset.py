@@ -13,7 +13,7 @@ from typing import Any
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, NOTED, Ref, ToPlayer, player, role
+from core.engine.messages import N_, NOTED, Purpose, Ref, ToPlayer, player, role
 from core.engine.phase import Phase
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
@@ -65,7 +65,7 @@ from .vocabulary import (
     SIDES,
     STAGE_NAMES,
 )
-from .voice import ASKING, VOICE
+from .voice import VOICE
 
 
 @event_kind("active")
@@ -101,7 +101,6 @@ class Changelings(Ruleset):
     id = "changelings"
     locales_dir = Path(__file__).resolve().parent / "locales"
     voice = VOICE  # the core's prompts in this game's words (voice.py)
-    asking = ASKING  # its own prompts of an owed choice, shown on the keyboard
     story_texts = STORY_TEXTS  # the summary's lines in this game's words (story.py)
     roles = ROLES  # filled by importing `roles/`
     sides = SIDES
@@ -262,7 +261,8 @@ class Changelings(Ruleset):
                 del game.state.subs[key]
         elif sub.action in AFTER_ACT:
             AFTER_ACT[sub.action](game, p, sub)
-        game.tell(ToPlayer(p.pid), told(self.voice, "NOTED", NOTED, game.state.phase, p.pid))
+        game.tell(ToPlayer(p.pid), told(self.voice, "NOTED", NOTED, game.state.phase, p.pid),
+                  purpose=Purpose.NOTED)
 
     def voting_open(self, game: Game) -> bool:
         return game.state.phase.stage in ("election", "vote")

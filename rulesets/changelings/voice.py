@@ -177,11 +177,6 @@ COUNTED: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 
-# the own prompts that ask for an owed choice: the keyboard of that choice carries them
-ASKING = frozenset((*(text for name in ("SUCCESSOR", "CHASE") for text in OWN[name]),
-                    *(pair[0] for pair in COUNTED["TIE_PICK"])))
-
-
 def said(game: Game, name: str, pid: str) -> str:
     """The variant of one of the game's own prompts a player reads in this phase."""
     variants = OWN[name]

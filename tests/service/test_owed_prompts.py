@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from rulesets.changelings.voice import ASKING, COUNTED, OWN, VOICE
+from rulesets.changelings.voice import COUNTED, OWN, VOICE
 
 from .helpers import PLAYERS, open_chat, started_changelings, the_game
 
@@ -20,6 +20,8 @@ def any_of(texts) -> re.Pattern[str]:
 
 # the core's prompt in the pony game's voice, whatever actions it names
 CORE_PROMPT = any_of(VOICE["ACTION_PROMPT"])
+# the game's own questions of an owed choice (told as asking for it)
+ASKING = {*OWN["SUCCESSOR"], *OWN["CHASE"], *(pair[0] for pair in COUNTED["TIE_PICK"])}
 # the game's own questions; the tie's names the tied, in its plural form
 OWN_QUESTION = any_of([*ASKING, *(pair[1] for pair in COUNTED["TIE_PICK"])])
 

@@ -10,8 +10,7 @@ from dataclasses import dataclass, field
 
 from core.engine import Command, Game, Message, Outcome, TeamChat
 from core.engine.events import Closed, PhaseBegan
-from core.engine.messages import NOTED
-from core.engine.voice import variants_of
+from core.engine.messages import Purpose
 from core.storage.models import GameRecord
 
 from ..messages.payloads import StoredButton
@@ -54,12 +53,10 @@ class Applied:
         # such as naming the next mayor) still opens a new window: its own deadline, prompts
         reopened = any(isinstance(e, Closed) for e in outcome.events) and not ended
         new_window = reopened or any(isinstance(e, PhaseBegan) for e in outcome.events)
-        noting = variants_of(game.ruleset.voice, "NOTED", NOTED)
-        noted = [m for m in outcome.messages
-                 if m.text.key in noting and m.audience.kind == "player"]
+        noted = [m for m in outcome.messages if m.purpose is Purpose.NOTED]
         # the game's own question for a choice the new window's keyboard offers: its text
-        asked = [m for m in outcome.messages if m.audience.kind == "player"
-                 and m.text.key in game.ruleset.asking] if new_window else []
+        asked = [m for m in outcome.messages
+                 if m.purpose is Purpose.ASKING] if new_window else []
         rest = Outcome(outcome.events, [m for m in outcome.messages
                                         if m not in noted and m not in asked])
         return cls(row, game, command, outcome, teams_before, pressed, new_window, ended,

@@ -27,7 +27,7 @@ from .audience import deliver_outcome
 
 async def offer_keyboards(row: GameRecord, game: Game, asked: Sequence[Message] = ()) -> None:
     """The keyboards of the window that just opened, for each actor it prompts. `asked`: the
-    rule set's own texts asking for this window's choices (`Ruleset.asking`), each the text
+    rule set's own texts asking for this window's choices (told as `Purpose.ASKING`), each the text
     of its player's keyboard in place of the core's prompt; one whose player gets no
     keyboard goes out as it is."""
     seats = await seat_identities(row)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, ToPlayer
+from core.engine.messages import N_, Purpose, ToPlayer
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Owed, Player
@@ -96,7 +96,8 @@ def banished_owes_chase(game: Game, p: Player, why: str) -> None:
 
 @PROMPT_OWED.at("chase")
 def ask_chase(game: Game, owed: Owed) -> None:
-    game.tell(ToPlayer(owed.player), said(game, "CHASE", owed.player))
+    game.tell(ToPlayer(owed.player), said(game, "CHASE", owed.player),
+              purpose=Purpose.ASKING)
 
 
 @ANSWER_OWED.at("chase")
