@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.engine.game import Game
 from core.engine.ids import RoleId
-from core.engine.messages import N_
+from core.engine.messages import N_, NC_
 from core.engine.ruleset import RoleSpec
 
 from .. import actions
@@ -16,6 +16,7 @@ from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, NightStep, tonight
 ROLE = register(Role(
     RoleSpec(RoleId("crystal"), TOWN, (actions.HEAL,)),
     name=N_("Crystal Alchemist"),
+    role_was=NC_("role was", "the Crystal Alchemist"),
     card=N_("You are the Crystal Alchemist. Each night you heal one player, yourself "
             "included, against the night's kills."),
     about=N_("Each night heals one player, possibly himself, against the night's kills."),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from core.engine.game import Game
 from core.engine.ids import RoleId
-from core.engine.messages import N_
+from core.engine.messages import N_, NC_
 from core.engine.ruleset import RoleSpec
 
 from .. import actions
@@ -17,6 +17,7 @@ from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, NightStep, tonight
 ROLE = register(Role(
     RoleSpec(RoleId("linker"), TOWN, (actions.LINK,)),
     name=N_("Life-Linking Alchemist"),
+    role_was=NC_("role was", "the Life-Linking Alchemist"),
     card=N_("You are the Life-Linking Alchemist. Each night you link two players: the "
             "next day they cannot vote against each other."),
     about=N_("Each night links two players: the next day they cannot vote against each other."),
