@@ -41,7 +41,7 @@ from ..ports.replies import Reply
 from ..rows.arrival import arrive, known_chat, known_identity
 from ..rows.game_rows import chat_game, known_game, locked_game, seat_identities, seat_pid
 from ..rows.pending import writing
-from ..rows.scope import command_scope, memo
+from ..rows.unit_of_work import command_scope, current_work
 from ..telling import situations
 from ..telling.names import Roster
 from ..telling.prompts import second_pick, show_choice
@@ -245,12 +245,12 @@ class GameService:
         Read once per command (a button never changes)."""
         if not token or len(token) > TOKEN_LENGTH:
             return None
-        known = memo()
-        if known is not None and ("button", token) in known:
-            return known["button", token]  # type: ignore[no-any-return]
+        work = current_work()
+        if work is not None and token in work.buttons:
+            return work.buttons[token]
         found = await Button.get_or_none(token=token)
-        if known is not None:
-            known["button", token] = found
+        if work is not None:
+            work.buttons[token] = found
         return found
 
     async def _taken(self, token: str, reader: int) -> str:

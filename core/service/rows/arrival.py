@@ -19,7 +19,7 @@ from core.storage.models import Chat, Identity
 
 from ..ports.contract import Incoming
 from .game_rows import remember_arrival
-from .scope import memo
+from .unit_of_work import current_work
 
 ARRIVE = "SELECT nightfall_arrive($1, $2, $3, $4) AS arrived"
 
@@ -30,8 +30,8 @@ async def arrive(incoming: Incoming) -> bool | None:
     `known_chat`, and its chat's game and seats to `stored`; None where this is not done
     (mark it the usual way)."""
     conn = connections.get("default")
-    known = memo()
-    if known is None or conn.capabilities.dialect != "postgres":
+    work = current_work()
+    if work is None or conn.capabilities.dialect != "postgres":
         return None
     chat_ref = None if incoming.chat is None else str(incoming.chat)
     _, rows = await conn.execute_query(ARRIVE, [incoming.platform, incoming.update_id,
@@ -40,20 +40,21 @@ async def arrive(incoming: Incoming) -> bool | None:
     if not found["fresh"]:
         return False
     if found["person"] is not None:
-        known["identity", incoming.platform, incoming.user.id] = \
+        work.identities[incoming.platform, incoming.user.id] = \
             Identity._init_from_db(**found["person"])
     if found["chat"] is not None:
-        known["chat", incoming.platform, chat_ref] = Chat._init_from_db(**found["chat"])
+        assert chat_ref is not None
+        work.chats[incoming.platform, chat_ref] = Chat._init_from_db(**found["chat"])
     if found["game"] is not None:
         remember_arrival(found["game"], found["seats"])
     return True
 
 
 def known_identity(platform: str, ref: str) -> Identity | None:
-    known = memo()
-    return None if known is None else known.pop(("identity", platform, ref), None)
+    work = current_work()
+    return None if work is None else work.identities.pop((platform, ref), None)
 
 
 def known_chat(platform: str, ref: str) -> Chat | None:
-    known = memo()
-    return None if known is None else known.pop(("chat", platform, ref), None)
+    work = current_work()
+    return None if work is None else work.chats.pop((platform, ref), None)

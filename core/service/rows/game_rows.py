@@ -20,7 +20,7 @@ from core.engine.registry import load_ruleset
 from core.storage.models import Chat, GameRecord, Identity, LogEntry
 
 from .build import build_of
-from .scope import memo
+from .unit_of_work import current_work
 
 log = logging.getLogger(__name__)
 
@@ -117,33 +117,30 @@ async def locked_game(game_id: int) -> GameRecord:
     return _remembered(game_from_db(rows[0]))
 
 
-ARRIVED = "arrived game"  # the memo's key for the game row the arrival locked
-
-
 def _arrived(wanted: Callable[[GameRecord], bool]) -> GameRecord | None:
     """The game row the update's first statement locked (`arrival`), if it is the one
     `wanted`: handed to the first that asks for it; later asks read the row again, as they
     always did."""
-    known = memo()
-    if known is None or known.get(ARRIVED) is None or not wanted(known[ARRIVED]):
+    work = current_work()
+    if work is None or work.arrived_game is None or not wanted(work.arrived_game):
         return None
-    row: GameRecord = known.pop(ARRIVED)
+    row, work.arrived_game = work.arrived_game, None
     return row
 
 
 def _remembered(row: GameRecord) -> GameRecord:
     """A game row this command read: kept in its scope for what only needs the game's id and
     rule set (`known_game`), so that nothing asks the database for it again."""
-    known = memo()
-    if known is not None:
-        known["game", row.id] = row
+    work = current_work()
+    if work is not None:
+        work.games[row.id] = row
     return row
 
 
 def known_game(game_id: int) -> GameRecord | None:
     """The game row this command already read, if it did (see `_remembered`)."""
-    known = memo()
-    return None if known is None else known.get(("game", game_id))
+    work = current_work()
+    return None if work is None else work.games.get(game_id)
 
 
 async def chat_game(chat: Chat, statuses: tuple[str, ...], lock: bool) -> GameRecord | None:
@@ -180,11 +177,10 @@ async def relock(row: GameRecord) -> None:
 
 async def seat_identities(row: GameRecord) -> dict[str, Identity]:
     """Who sits in which seat (the active seats, in the order they were taken): one query
-    per command's transaction (see `scope`), none where the arrival read them."""
-    known = memo()
-    key = ("seats", row.id)
-    if known is not None and key in known:
-        return dict(known[key])
+    per command's transaction (see `unit_of_work`), none where the arrival read them."""
+    work = current_work()
+    if work is not None and row.id in work.seats:
+        return dict(work.seats[row.id])
     rows = await _select(f"SELECT s.pid AS seat_pid, {_columns(Identity, 'i')} FROM seat s "
                          "JOIN identity i ON i.id = s.identity_id "
                          "WHERE s.game_id = $1 AND s.active ORDER BY s.id", [row.id])
@@ -192,20 +188,20 @@ async def seat_identities(row: GameRecord) -> dict[str, Identity]:
     for seat in rows:
         pid = seat.pop("seat_pid")
         found[pid] = Identity._init_from_db(**seat)
-    if known is not None:
-        known[key] = found
+    if work is not None:
+        work.seats[row.id] = found
     return dict(found)
 
 
 def remember_arrival(game: dict[str, Any], seats: list[dict[str, Any]]) -> None:
     """The game row the arrival locked and its seats read after the lock, as
     `nightfall_arrive` gives them, for `chat_game`, `locked_game` and `seat_identities`."""
-    known = memo()
-    if known is None:
+    work = current_work()
+    if work is None:
         return
     row = game_from_db(game)
-    known[ARRIVED] = row
-    known["seats", row.id] = {seat["pid"]: Identity._init_from_db(**seat["identity"])
+    work.arrived_game = row
+    work.seats[row.id] = {seat["pid"]: Identity._init_from_db(**seat["identity"])
                               for seat in seats}
 
 

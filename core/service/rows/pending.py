@@ -2,7 +2,7 @@
 buttons, the log entry), gathered and written together: on PostgreSQL with the game row's
 update in one statement, the round trips a command costs being most of its time.
 
-Only inside a `scope.command_scope` (one transaction): outside one, a row is written at
+Only inside a `unit_of_work.command_scope` (one transaction): outside one, a row is written at
 once. Whatever reads outbox rows inside a transaction calls `flush` first, and every
 transaction that opened a scope flushes before it commits (`GameService`); the scope
 refuses to end with rows left unwritten. Order is kept: rows of one table are inserted in
@@ -21,15 +21,14 @@ from tortoise.models import Model
 
 from core.storage.models import GameRecord
 
-from .scope import memo
+from .unit_of_work import current_work
 
-KEY = "pending"
 MAX_PARAMETERS = 30_000  # PostgreSQL takes at most 32,767 in one statement
 
 
 def _rows() -> list[Model] | None:
-    known = memo()
-    return None if known is None else known.setdefault(KEY, [])
+    work = current_work()
+    return None if work is None else work.pending
 
 
 async def add(instance: Model) -> None:
