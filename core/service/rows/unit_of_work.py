@@ -9,7 +9,7 @@ calling a room directly) nothing is remembered, and a new row is written at once
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -39,6 +39,23 @@ class UnitOfWork:
     # entry), written together: with the game row's update, or before a read of their tables
     pending: list[Model] = field(default_factory=list)
 
+    def take_arrived(self, wanted: Callable[[GameRecord], bool]) -> GameRecord | None:
+        """The game row the arrival locked, if it is the one `wanted`: handed to the first
+        that asks for it; later asks read the row again, as they always did."""
+        row = self.arrived_game
+        if row is None or not wanted(row):
+            return None
+        self.arrived_game = None
+        return row
+
+    def take_identity(self, platform: str, ref: str) -> Identity | None:
+        """The sender as the arrival read him (once: he may be changed and saved after)."""
+        return self.identities.pop((platform, ref), None)
+
+    def take_chat(self, platform: str, ref: str) -> Chat | None:
+        """The chat as the arrival read it (once, as the sender)."""
+        return self.chats.pop((platform, ref), None)
+
 
 _current: ContextVar[UnitOfWork | None] = ContextVar("nightfall_unit_of_work", default=None)
 
@@ -52,7 +69,7 @@ def command_scope() -> Iterator[UnitOfWork]:
     try:
         yield work
         if work.pending:
-            raise RuntimeError("rows of a command were never written (see pending.py)")
+            raise RuntimeError("rows of a command were never written (see rows/pending.py)")
     finally:
         _current.reset(token)
 
