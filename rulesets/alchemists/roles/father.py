@@ -113,7 +113,7 @@ def father_falls(game: Game, p: Player, cause: str) -> None:
                           name=player(other.pid), role=role(other.role))
 
 
-@NIGHT.at(NightStep.COLLECT)
+@NIGHT.at(NightStep.COLLECT, place=1)  # after the night's own collection (place 0)
 def homunculi_kill(game: Game) -> None:
     """The night's one homunculi kill, at step 8, by its executor. Father's answer is a
     decision, not an action (AL-BLOCK): it stands if he leaves the game during the night (a
