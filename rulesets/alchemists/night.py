@@ -59,8 +59,6 @@ class NightStep(IntEnum):
     BACKFIRES = 100  # uses: tonight's backfired kills and links, last night's poisonings
 
 
-NIGHT = NightOrder(NightStep)
-
 # What a submission becomes: (role, action) -> the step it resolves at; a Stone action by its
 # kind (`stone_check` -> "check") -> its step. Role modules and the Stone fill these.
 ROLE_ACTS: dict[tuple[str, str], NightStep] = {}
@@ -164,19 +162,15 @@ class Night:
                       key=lambda pid: self.players[pid].seat)
 
 
-_TONIGHT: dict[int, Night] = {}  # game's id -> its night, while the night is being resolved
-
-
-def tonight(game: Game) -> Night:
-    """The night being resolved (for the step handlers)."""
-    return _TONIGHT[id(game)]
+# The handlers of each step take the night being resolved (`Night`; its game is `night.game`).
+NIGHT: NightOrder[NightStep, Night] = NightOrder(NightStep)
 
 
 @NIGHT.at(NightStep.COLLECT)
-def collect(game: Game) -> None:
+def collect(night: Night) -> None:
     """Each submission of a living player becomes an intent at its step; the Stone's only from
     its holder, and its use counts for AL-REPEAT once the night resolves with it."""
-    night = tonight(game)
+    game = night.game
     holder = night.state.stone.holder
     for (actor, slot), sub in game.state.subs.items():
         p = night.players[actor]
@@ -210,11 +204,7 @@ def begin_night(game: Game, number: int) -> None:
 
 def resolve_night(game: Game) -> None:
     night = Night(game)
-    _TONIGHT[id(game)] = night
-    try:
-        NIGHT.walk(game, NightStep.COLLECT, NightStep.BACKFIRES)
-    finally:
-        del _TONIGHT[id(game)]
+    NIGHT.walk(night, NightStep.COLLECT, NightStep.BACKFIRES)
     night.settle()
     stone_rules.settle_after_night(game)
 

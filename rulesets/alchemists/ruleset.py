@@ -190,7 +190,7 @@ class Alchemists(Ruleset):
             for spec in gained(game, p):
                 if spec not in found:
                     found.append(spec)
-        if state_of(game).stone.holder == p.pid:
+        if game.state.rs.stone.holder == p.pid:
             found += STONE_SPECS
         found.append(PASS)
         return found

@@ -16,7 +16,7 @@ class Step(IntEnum):
 
 
 def test_steps_run_in_order_and_handlers_in_attachment_order():
-    order: NightOrder[Step] = NightOrder(Step)
+    order: NightOrder[Step, Any] = NightOrder(Step)
     ran: list[str] = []
 
     @order.at(Step.THIRD)
@@ -31,9 +31,9 @@ def test_steps_run_in_order_and_handlers_in_attachment_order():
     def first_b(game: Any) -> None:
         ran.append("first-b")
 
-    order.walk(None, Step.FIRST, Step.THIRD)  # type: ignore[arg-type]
+    order.walk(None, Step.FIRST, Step.THIRD)
     assert ran == ["first-a", "first-b", "third"]
     ran.clear()
-    order.walk(None, Step.SECOND, Step.THIRD)  # type: ignore[arg-type]
+    order.walk(None, Step.SECOND, Step.THIRD)
     assert ran == ["third"]
     assert order.handlers(Step.FIRST) == (first_a, first_b)

@@ -10,7 +10,6 @@ Below, a made-up town role, the "watcher", who each night learns whether his tar
 
 from __future__ import annotations
 
-from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import N_, ToPlayer, player
 from core.engine.resolution import Intent
@@ -18,7 +17,7 @@ from core.engine.ruleset import ActionSpec, RoleSpec
 
 from ..common import AT_NIGHT, TOWN
 from ..hooks import ACTION_NAMES, Role, register
-from ..night import NIGHT, ROLE_ACTS, Night, NightStep, tonight
+from ..night import NIGHT, ROLE_ACTS, Night, NightStep
 
 # In a real role every text is a msgid marked `N_("...")`, so that `make messages` extracts it
 # into the catalogs. The template's made-up texts must stay out of them, so here they go
@@ -64,8 +63,8 @@ def watch(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
 #    effect. Kinds sharing a step resolve in the order their handlers were attached (here
 #    after xing's checks and the copies of them, as xing's module is imported first).
 @NIGHT.at(NightStep.XING_CHECK)
-def watches(game: Game) -> None:
-    tonight(game).resolve(NightStep.XING_CHECK, "watch", watch)
+def watches(night: Night) -> None:
+    night.resolve(NightStep.XING_CHECK, "watch", watch)
 
 
 # 6. Anything else the role adds plugs into `hooks`: its own actions when they differ from
