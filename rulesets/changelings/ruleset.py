@@ -242,8 +242,10 @@ class Changelings(Ruleset):
         s = game.state
         stage = s.phase.stage
         checks = ACTION_CHECKS
-        if p.alive and not s.reactions and stage not in EXTRA_ABILITIES:
-            # the common case of `abilities`, from the table made for it
+        if p.alive and not s.reactions and not any(
+                more(game, p) for more in EXTRA_ABILITIES.get(stage, ())):
+            # the common case of `abilities` (nothing owed, no role adds a power now; the
+            # drama queen's chase is asked of every player at dawn), from the table made for it
             found, spendable = standing_in_stage(p.role, "mayor" in p.statuses, stage)
         else:
             found = tuple(spec for spec in self.abilities(game, p) if stage in spec.stages)
