@@ -97,7 +97,8 @@ class Night:
         self.state = state_of(game)
         self.number = game.state.phase.number
         self.board = NightBoard()
-        self.due: dict[int, list[Intent]] = {}
+        # the intents waiting, by step and kind: each handler takes exactly its own
+        self.due: dict[tuple[int, str], list[Intent]] = {}
         self.weights: dict[PlayerId, int] = {}
         self.links: list[tuple[PlayerId, PlayerId]] = []
         self.dodging: set[PlayerId] = set()
@@ -107,17 +108,16 @@ class Night:
         self.state.stone.poison = []
 
     def schedule(self, intent: Intent) -> None:
-        self.due.setdefault(intent.pos[0], []).append(intent)
+        self.due.setdefault((intent.pos[0], intent.kind), []).append(intent)
 
     def resolve(self, step: NightStep, kind: str, effect: Effect) -> None:
         """Resolve the intents of this kind due at `step`, in their order, with the effect:
         those whose sender is still in the game, not blocked before and not silenced. (Kinds
         sharing a step resolve in the order their handlers were attached.)"""
-        due = self.due.get(step)
-        if not due:
+        mine = self.due.pop((step, kind), None)
+        if not mine:
             return
-        mine = sorted((it for it in due if it.kind == kind), key=lambda it: it.pos)
-        self.due[step] = [it for it in due if it.kind != kind]
+        mine.sort(key=lambda it: it.pos)
         for intent in mine:
             if self.players[intent.actor].alive and self.board.runs(intent):
                 effect(self, intent, self.board.aim(intent))

@@ -189,10 +189,11 @@ class Alchemists(Ruleset):
             return found
         own = OWN_ACTIONS.get(p.role)
         found += own(game, p) if own is not None else ROLE_SPECS[p.role].actions
-        for gained in GAINED_ACTIONS:
-            for spec in gained(game, p):
-                if spec not in found:
-                    found.append(spec)
+        if p.counters:  # what is gained in play is kept there (GAINED_ACTIONS)
+            for gained in GAINED_ACTIONS:
+                for spec in gained(game, p):
+                    if spec not in found:
+                        found.append(spec)
         if game.state.rs.stone.holder == p.pid:
             found += STONE_SPECS
         found.append(PASS)
