@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId
-from core.engine.messages import GROUP, N_, Ref, ToPlayer, player
+from core.engine.messages import GROUP, N_, Ref, player, to_player
 from core.engine.night_order import NightOrder
 from core.engine.phase import Phase
 from core.engine.resolution import Intent, NightBoard
@@ -127,7 +127,7 @@ class Night:
 
     def tell_check(self, observer: PlayerId, named: PlayerId, value: str) -> None:
         self.game.learn(observer, named, value)
-        self.game.tell(ToPlayer(observer), said(self.game, "CHECK", observer),
+        self.game.tell(to_player(observer), said(self.game, "CHECK", observer),
                        name=player(named), result=Ref("check", value))
 
     def shielded(self, victim: Player, cause: str, intent: Intent | None,

@@ -14,7 +14,7 @@ from typing import Any
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import GROUP, N_, NOTED, ToPlayer, player, role
+from core.engine.messages import GROUP, N_, NOTED, ToPlayer, player, role, to_player
 from core.engine.phase import Phase
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
@@ -251,7 +251,7 @@ class Alchemists(Ruleset):
                 del game.state.subs[key]
         accepted = ACCEPTED.get(sub.action)
         if accepted is None or accepted(game, p, sub):
-            game.tell(ToPlayer(p.pid), told(self.voice, "NOTED", NOTED, game.state.phase, p.pid))
+            game.tell(to_player(p.pid), told(self.voice, "NOTED", NOTED, game.state.phase, p.pid))
 
     def voting_open(self, game: Game) -> bool:
         return game.state.phase.stage == "vote"

@@ -14,7 +14,7 @@ from typing import Any
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, NOTED, Ref, ToPlayer, player, role
+from core.engine.messages import N_, NOTED, Ref, ToPlayer, player, role, to_player
 from core.engine.phase import Phase
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
@@ -294,7 +294,7 @@ class Changelings(Ruleset):
                 del game.state.subs[key]
         elif sub.action in AFTER_ACT:
             AFTER_ACT[sub.action](game, p, sub)
-        game.tell(ToPlayer(p.pid), told(self.voice, "NOTED", NOTED, game.state.phase, p.pid))
+        game.tell(to_player(p.pid), told(self.voice, "NOTED", NOTED, game.state.phase, p.pid))
 
     def voting_open(self, game: Game) -> bool:
         return game.state.phase.stage in ("election", "vote")
