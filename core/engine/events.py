@@ -14,11 +14,12 @@ typed read the same.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar, TypeVar
 
 from .ids import PlayerId
 from .phase import Phase
+from .quick_init import quick_init
 
 E = TypeVar("E", bound="Event")
 
@@ -51,33 +52,10 @@ def event_kind(kind: str) -> Callable[[type[E]], type[E]]:
                             f"{known.__qualname__} and {cls.__qualname__}")
         cls.kind = kind
         EVENT_KINDS.setdefault(kind, cls)  # the first declaration builds records by name
-        _fill_slots_directly(cls)
+        quick_init(cls)  # every game records some 180 events
         return cls
 
     return declare
-
-
-def _fill_slots_directly(cls: type[Event]) -> None:
-    """Give a declared kind an `__init__` that fills its slots through the slots' own setters.
-
-    Why: every game records some 180 events, and a frozen dataclass's generated `__init__`
-    assigns each field with `object.__setattr__(self, name, value)` (to get past the class's
-    own refusal of assignment), which makes an event cost 2.4 times a plain object to build.
-    Calling each slot's setter does the same for a third less (valgrind: 4,400 -> 3,000
-    instructions an event, 2 % of a game). The signature is the dataclass's own (every field,
-    by position or by name); a kind with a default keeps the generated one. The class stays
-    frozen: assigning a field afterwards still raises `FrozenInstanceError`."""
-    names = [f.name for f in fields(cls)]
-    if not names or any(f.default is not MISSING or f.default_factory is not MISSING
-                        for f in fields(cls)):
-        return
-    setters = {f"_set_{name}": getattr(cls, name).__set__ for name in names}
-    source = (f"def __init__(self, {', '.join(names)}):\n"
-              + "".join(f"    _set_{name}(self, {name})\n" for name in names))
-    exec(source, setters)  # the way `dataclasses` writes its own __init__
-    init = setters["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = init  # type: ignore[method-assign]
 
 
 def _field_names(cls: type[Event]) -> tuple[str, ...]:
