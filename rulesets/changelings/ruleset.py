@@ -242,8 +242,9 @@ class Changelings(Ruleset):
         s = game.state
         stage = s.phase.stage
         checks = ACTION_CHECKS
-        if p.alive and not s.reactions and not any(
-                more(game, p) for more in EXTRA_ABILITIES.get(stage, ())):
+        extras = EXTRA_ABILITIES.get(stage)
+        if p.alive and not s.reactions and (
+                extras is None or not any(more(game, p) for more in extras)):
             # the common case of `abilities` (nothing owed, no role adds a power now; the
             # drama queen's chase is asked of every player at dawn), from the table made for it
             found, spendable = standing_in_stage(p.role, "mayor" in p.statuses, stage)
