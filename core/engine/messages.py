@@ -14,6 +14,7 @@ from functools import cache, lru_cache
 from typing import Any, ClassVar, NamedTuple
 
 from .ids import PlayerId
+from .quick_init import quick_init
 
 
 def N_(msgid: str) -> str:
@@ -67,6 +68,7 @@ class Group:
         return self.kind
 
 
+@quick_init  # told something at nearly every action
 @dataclass(frozen=True, slots=True)
 class ToPlayer:
     """One player, privately."""
