@@ -66,10 +66,10 @@ class RuntimeCollector(Collector):
             yield CounterMetricFamily("nightfall_commands_applied",
                                       "Updates applied since start", value=service.commands_applied)
             yield CounterMetricFamily("nightfall_deadlines_fired", "Deadlines fired since start",
-                                      value=service.deadlines_fired)
+                                      value=service.firing.fired)
             yield CounterMetricFamily("nightfall_deadline_lateness_seconds",
                                       "Summed delay between a deadline and its firing",
-                                      value=service.deadline_lateness)
+                                      value=service.firing.lateness)
         backlog = GaugeMetricFamily("nightfall_outbox_backlog", "Messages waiting to be sent",
                                     labels=["platform"])
         failures = CounterMetricFamily("nightfall_delivery_failures",

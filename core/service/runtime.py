@@ -93,7 +93,7 @@ class Runtime:
         """Updates queued on the platforms go before the deadlines that came due."""
         assert self.service is not None
         self.catchup.hold()
-        self.service.skip_reminders_before = self.catchup.stale_before
+        self.service.firing.skip_reminders_before = self.catchup.stale_before
         self.wake.set()
 
     async def connect(self) -> None:
