@@ -2,7 +2,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install test demo lint bench messages
+.PHONY: install test test-fast demo lint bench messages
 
 install: $(STAMP)
 
@@ -16,6 +16,12 @@ $(STAMP): pyproject.toml
 # are started once per worker)
 test: lint
 	$(VENV)/bin/pytest -n auto --dist loadfile
+
+# the fast tier, for a developer between changes: everything but the slow tiers (Synapse, the
+# SIGKILL runs, outages, Chromium, the image, the second run on PostgreSQL; pyproject.toml's
+# markers, applied by tests/conftest.py); no lint. CI runs `make test`.
+test-fast: install
+	$(VENV)/bin/pytest -n auto --dist loadfile -m "not slow"
 
 demo: install
 	$(VENV)/bin/nightfall demo
@@ -31,6 +37,7 @@ bench: install
 	$(PY) bench/workers.py
 	$(PY) bench/messages.py
 	$(PY) bench/capacity.py
+	$(PY) bench/startup.py
 
 # Re-extract each gettext domain's template and merge it into its catalogs (see README: add a
 # language): `nightfall` from core/ and adapters/ into locales/, each rule set's own domain from

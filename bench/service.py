@@ -43,7 +43,7 @@ from typing import Any
 from tortoise import connections
 from tortoise.transactions import in_transaction
 
-from core.service import ChatRef, Incoming, UserRef
+from core.service import ChatRef, Command, Incoming, UserRef
 from core.service.commands.game_service import GameService
 from core.service.ports.clock import ManualClock
 from core.service.telling.ballots import stored_options
@@ -130,7 +130,7 @@ class Driver:
         self.update += 1
         start = time.perf_counter()
         await self.service.handle(Incoming("bench", f"u{self.update}", UserRef(f"{chat}-{user}"),
-                                           user, text, ChatRef(chat)))
+                                           user, text, ChatRef(chat), Command.parse(text)))
         return time.perf_counter() - start
 
     async def open_games(self, games: int) -> None:

@@ -31,6 +31,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from core.service import Command
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.service import PLAYERS, Driver, reset_postgres
@@ -68,7 +70,7 @@ async def work(url: str, k: int, chats: list[int], commands: int, tag: str,
             text = f"/vote {target}" if (i // len(chats)) % 2 == 0 else "/unvote"
             sent = time.perf_counter()
             await service.handle(Incoming("bench", f"{tag}-{k}-{i}", UserRef(f"{chat}-{voter}"),
-                                          voter, text, ChatRef(chat)))
+                                          voter, text, ChatRef(chat), Command.parse(text)))
             latencies.append(time.perf_counter() - sent)
         return {"began": began, "ended": time.time(), "latencies": latencies}
     finally:

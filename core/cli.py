@@ -1,8 +1,11 @@
-"""The `nightfall` command line."""
+"""The `nightfall` command line.
+
+Every command imports what it needs when it runs: `nightfall --help` and the light commands
+must not pay for the ORM, the platform libraries or even asyncio (tests/unit/test_startup.py
+checks the import graph; bench/startup.py times it)."""
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from pathlib import Path
 from typing import Any
@@ -66,6 +69,8 @@ def simulate(ruleset_id: str, players: int, games: int, seed: int) -> None:
               default=None, help="nightfall.toml (keys may also come from NIGHTFALL_* variables).")
 def run(config_path: Path | None) -> None:
     """Run the bot: every enabled platform, the scheduler and the outbox, until SIGTERM."""
+    import asyncio
+
     from core.app import serve
     from core.config import ConfigError, load_settings
     from core.service import LoginRefused
@@ -116,6 +121,8 @@ def _database(db: str | None, config_path: Path | None) -> str:
 
 
 def _admin(db: str, action: Any) -> Any:
+    import asyncio
+
     from core.admin import AdminError
     from core.storage.db import close_db, open_db
 

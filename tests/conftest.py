@@ -8,8 +8,43 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "tests" / "scenarios"
+
+# The slow tiers (registered in pyproject.toml), each found from what a test uses, so that no
+# new test is left out of its tier: `pytest -m "not slow"` runs the fast rest.
+SLOW_TIERS = ("synapse", "kill", "outage", "browser", "container", "postgres")
+
+
+def tiers(item: pytest.Item) -> set[str]:
+    """The slow tiers a collected test belongs to."""
+    path = Path(str(item.path)).relative_to(ROOT / "tests")
+    found = set()
+    if "synapse" in getattr(item, "fixturenames", ()):
+        found.add("synapse")  # a real homeserver, started once per worker
+    if path.name == "test_crash.py" or "sigkill" in item.name:
+        found.add("kill")  # a bot killed with SIGKILL and started again, many times
+    if path.parts[0] == "outage" or path.name == "test_outage.py":
+        found.add("outage")  # a platform or the database away under a running bot
+    if "browser" in path.name:
+        found.add("browser")  # headless Chromium
+    if path.parts[0] == "deploy":
+        found.add("container")  # the image built and run with podman
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    if params.get("db_url") == "postgres" or hasattr(getattr(item, "module", None), "POSTGRES"):
+        found.add("postgres")  # the machine's PostgreSQL (each service test's second run)
+    return found
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        found = tiers(item)
+        for tier in sorted(found):
+            item.add_marker(tier)
+        if found:
+            item.add_marker("slow")
 
 
 def pytest_sessionfinish(session, exitstatus) -> None:

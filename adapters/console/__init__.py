@@ -1,5 +1,5 @@
-"""The console adapter: a whole group chat in a terminal, no accounts needed."""
+"""The console adapter: a whole group chat in a terminal, no accounts needed.
 
-from .session import ConsoleSession
-
-__all__ = ["ConsoleSession"]
+Nothing is imported here: the command line loads this package's plugin (`cli.py`) at every
+start, and the session pulls in the whole service and the ORM (see tests/unit/test_startup.py).
+"""

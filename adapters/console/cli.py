@@ -3,8 +3,6 @@ command line through its plugin (see core/plugins.py)."""
 
 from __future__ import annotations
 
-import asyncio
-import random
 import sys
 from typing import Any
 
@@ -23,6 +21,9 @@ from core.plugins import AdapterPlugin
 @click.option("--seed", default=None, type=int, help="Default: a random seed.")
 def demo(ruleset_id: str, players: int | None, locale: str, seed: int | None) -> None:
     """Watch a whole game with simulated players, through the whole service stack."""
+    import asyncio
+    import random
+
     from .demo import run_demo
 
     ruleset = load_ruleset(ruleset_id)
@@ -42,14 +43,12 @@ def demo(ruleset_id: str, players: int | None, locale: str, seed: int | None) ->
 def play(script: Any, db: str, locale: str, clock_mode: str, seed: int | None) -> None:
     """A whole group chat in the terminal: read script lines (a file or stdin), print the
     bot's messages."""
+    import asyncio
+
     from .play import run_play
 
     sys.exit(asyncio.run(run_play(script, db, locale, clock_mode, seed, sys.stdout)))
 
 
-def _never(settings: Any) -> bool:
-    """The console is not a platform `nightfall run` serves: it has its own commands."""
-    return False
-
-
-PLUGIN = AdapterPlugin(platform="console", enabled=_never, commands=(demo, play))
+# the console is not a platform `nightfall run` serves (no section): it has its own commands
+PLUGIN: AdapterPlugin[Any] = AdapterPlugin(platform="console", commands=(demo, play))

@@ -27,13 +27,14 @@ from .games.deadline_times import GameDefaults
 from .ports.catchup import CatchUp
 from .ports.clock import Clock, RealClock
 from .ports.contract import (
+    CatchesUp,
     ChatEvent,
     Incoming,
     LoginRefused,
     Notice,
     PlatformAdapter,
+    connected,
 )
-from .ports.howto import wording
 from .rows.adapter_tables import TableStore
 
 log = logging.getLogger(__name__)
@@ -58,9 +59,8 @@ class Runtime:
         self.round_failed = False  # the last round of the loop failed (not an outage)
         self.catchup = CatchUp(self.clock)
         for adapter in adapters:  # receivers that can tell when they caught up
-            if getattr(adapter, "reports_catch_up", False):
+            if isinstance(adapter, CatchesUp) and adapter.catches_up:
                 self.catchup.register(adapter.platform)
-                adapter.catch_up = self.catchup  # type: ignore[attr-defined]
         self.database = availability.install()
         self._loop_task: asyncio.Task[None] | None = None
         self._retries: list[asyncio.Task[None]] = []
@@ -79,7 +79,7 @@ class Runtime:
         (`DatabaseUnreachable` after that)."""
         await open_when_reachable(self.db_url, start_timeout)
         self.service = GameService(self.clock, self.seed, self.defaults,
-                                   {a.platform: wording(a) for a in self.adapters})
+                                   {a.platform: a.wording for a in self.adapters})
         # on PostgreSQL several workers may share the games: one of them delivers at a time
         shared = self.db_url.startswith(("postgres://", "postgresql://"))
         self.deliverer = Deliverer({a.platform: a for a in self.adapters}, self.clock, shared,
@@ -105,7 +105,7 @@ class Runtime:
         propagates); a platform that cannot be reached now is tried again in the
         background, with back-off, while the rest runs (it shows as down in /healthz)."""
         try:
-            await adapter.start(self.handle, self.stores[adapter.platform])
+            await adapter.start(self.handle, self.stores[adapter.platform], self.catchup)
         except LoginRefused:
             raise
         except Exception as err:
@@ -119,7 +119,7 @@ class Runtime:
         while True:
             await asyncio.sleep(delay)
             try:
-                await adapter.start(self.handle, self.stores[adapter.platform])
+                await adapter.start(self.handle, self.stores[adapter.platform], self.catchup)
             except LoginRefused as err:
                 log.error("%s", err)
                 self.refused = err
@@ -195,7 +195,7 @@ class Runtime:
             with contextlib.suppress(asyncio.CancelledError):
                 await retry
         for adapter in reversed(self.adapters):
-            if getattr(adapter, "connected", True):
+            if connected(adapter):
                 await adapter.stop()
         if self._loop_task is not None:
             assert self.service is not None

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,12 +32,13 @@ from adapters.matrix.polls import answers as poll_answers
 from adapters.matrix.polls import response as poll_response
 from adapters.matrix.sync import raw
 from core.engine.registry import load_ruleset
-from core.service import AdapterStore, ChatEvent, Handler, Incoming, Notice, RateLimits
+from core.service import AdapterStore, CatchUp, ChatEvent, Handler, Incoming, Notice, RateLimits
 from core.service.messages import texts as service_texts
 from core.service.runtime import Runtime
 from core.storage.models import GameRecord, Outbox
 from tests.play import play_until_over
 from tests.telegram.harness import OffsetClock
+from tests.waiting import Patience
 
 from .synapse import Synapse
 
@@ -76,13 +76,13 @@ class RecordingAdapter(MatrixAdapter):
         super().__init__(settings)
         self.handed = handed
 
-    async def start(self, handle: Handler, store: AdapterStore) -> None:
+    async def start(self, handle: Handler, store: AdapterStore, catch_up: CatchUp) -> None:
         async def recorded(incoming: Incoming | ChatEvent) -> Notice | None:
             if isinstance(incoming, Incoming):
                 self.handed.append(incoming.update_id)
             return await handle(incoming)
 
-        await super().start(recorded, store)
+        await super().start(recorded, store, catch_up)
 
 
 @dataclass
@@ -176,12 +176,15 @@ class Table:
 
     async def settle(self, timeout: float = 30.0) -> None:
         """Wait until the bot has read everything the players sent, delivered its whole
-        outbox, and the players have read what it sent (their private rooms included)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        outbox, and the players have read what it sent (their private rooms included);
+        `timeout` seconds without any progress fail, however long the whole takes."""
+        patience = Patience(quiet=timeout)
+        while patience.waiting():
             readers = [self.adapter, *self.earlier]
-            if not all(any(a.has_seen(e) for a in readers) for e in self.sent) or \
-                    await Outbox.filter(status__in=["pending", "sending"]).exists():
+            seen = sum(any(a.has_seen(e) for a in readers) for e in self.sent)
+            waiting = await Outbox.filter(status__in=["pending", "sending"]).count()
+            patience.moved((seen, waiting, await Outbox.filter(status="sent").count()))
+            if seen < len(self.sent) or waiting:
                 self.runtime.wake.set()
                 await asyncio.sleep(0.02)
                 continue
@@ -189,10 +192,11 @@ class Table:
             for player in self.players.values():
                 joined += await player.sync()
             if joined:
+                patience.moved(object())
                 continue
             if not await Outbox.filter(status__in=["pending", "sending"]).exists():
                 return
-        raise TimeoutError("the table never settled")
+        raise TimeoutError(f"the table never settled: {patience.why()}")
 
     async def let_time_pass(self, seconds: float) -> None:
         self.clock.advance(seconds)

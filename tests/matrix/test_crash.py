@@ -49,6 +49,7 @@ from adapters.matrix.incoming import KEYCAPS
 from adapters.matrix.polls import answers as poll_answers
 from core.storage.models import Outbox, ProcessedUpdate
 from tests.telegram.test_run import free_port, wait_healthy
+from tests.waiting import Patience
 
 from . import harness
 from .harness import NAMES, NOT_CHOSEN, Player, open_polls, options
@@ -107,7 +108,7 @@ class Bot:
                 str(NIGHTFALL), "run", "--config", str(self.config),
                 env={**os.environ, "NIGHTFALL_MATRIX__ACCESS_TOKEN": self.token},
                 stdout=asyncio.subprocess.DEVNULL, stderr=log)
-        await wait_healthy(f"http://127.0.0.1:{self.port}/healthz", timeout=60)
+        await wait_healthy(f"http://127.0.0.1:{self.port}/healthz", process=self.process)
         self.restart_seconds.append(time.monotonic() - started)
 
     async def kill(self, where: str) -> None:
@@ -162,20 +163,23 @@ class Room:
 
     async def settle(self, timeout: float = 90.0) -> None:
         """Until the bot has applied every event the players sent, delivered its outbox,
-        and the players have read it all."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        and the players have read it all; `timeout` seconds without progress fail."""
+        patience = Patience(quiet=timeout)
+        while patience.waiting():
             applied = {row[0] for row in query(self.db, "SELECT update_id FROM processed_update")}
-            busy = query(self.db, "SELECT count(*) FROM outbox WHERE status IN "
-                         "('pending', 'sending')")[0][0]
+            busy, sent = query(self.db, "SELECT count(*) FILTER (WHERE status IN "
+                               "('pending', 'sending')), count(*) FILTER (WHERE status = 'sent') "
+                               "FROM outbox")[0]
+            patience.moved((len(applied), busy, sent))
             if set(self.sent) <= applied and not busy:
                 await self.read()
                 if not await self.read():
                     return
+                patience.moved(object())
             await asyncio.sleep(0.1)
         notes = {k: v for p in self.players.values() for k, v in p.notes.items()}
-        raise TimeoutError(f"the bot never caught up: {busy} rows to send, not applied: "
-                           + "; ".join(notes[e] for e in set(self.sent) - applied))
+        raise TimeoutError(f"the bot never caught up ({patience.why()}): {busy} rows to send, "
+                           "not applied: " + "; ".join(notes[e] for e in set(self.sent) - applied))
 
     def status(self) -> str | None:
         rows = query(self.db, "SELECT status FROM game ORDER BY id DESC LIMIT 1")
@@ -274,8 +278,11 @@ async def deadline(room: Room) -> None:
     room.due_now()
     await asyncio.sleep(room.rng.uniform(0.0, 0.3))
     await maybe_kill(room, "deadline", DEADLINE_KILL)
+    # how long the first message may take to come: 3 s here when idle, longer on a loaded
+    # machine, on which a restart (the fastest one so far) is slower too
+    window = max(3.0, min(room.bot.restart_seconds))
     for _ in range(2):  # the burst, and what the next process sends of it after a kill
-        waited = time.monotonic() + 3
+        waited = time.monotonic() + window
         while time.monotonic() < waited and not await room.read():
             await asyncio.sleep(0.02)
         if time.monotonic() >= waited:

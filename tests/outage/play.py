@@ -55,7 +55,7 @@ level = "WARNING"
             await self.healthy()
 
     async def healthy(self) -> None:
-        await wait_healthy(self.health_url, timeout=30)
+        await wait_healthy(self.health_url, process=self.process)
 
     async def stop(self) -> int:
         assert self.process is not None

@@ -5,7 +5,15 @@ failing adapters are mocks: failure injection."""
 
 from __future__ import annotations
 
-from core.service import ChatRef, Outgoing, PermanentError, RateLimits, Reader, TransientError
+from core.service import (
+    ChatRef,
+    Outgoing,
+    PermanentError,
+    RateLimits,
+    Reader,
+    TransientError,
+    Wording,
+)
 from core.service.delivery.deliverer import Deliverer
 from core.service.delivery.outage import STUCK_ATTEMPTS
 from core.service.messages import outbox
@@ -19,6 +27,7 @@ UNLIMITED = RateLimits()
 
 class FlakyAdapter:
     platform = "test"
+    wording = Wording()
 
     def __init__(self, failures: list[Exception | None], limits: RateLimits = UNLIMITED):
         self.failures = failures

@@ -35,7 +35,7 @@ async def start(config: Path, token: str, port: int) -> asyncio.subprocess.Proce
         str(NIGHTFALL), "run", "--config", str(config),
         env={**os.environ, "NIGHTFALL_TELEGRAM__TOKEN": token},
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
-    await wait_healthy(f"http://127.0.0.1:{port}/healthz", timeout=30)
+    await wait_healthy(f"http://127.0.0.1:{port}/healthz", process=process)
     return process
 
 
@@ -96,12 +96,12 @@ level = "ERROR"
             bot.send_signal(signal.SIGKILL)
             await bot.wait()
             bot = await start(config, api.token, port)
-        await due_now(db)
-        await api.wait_for(lambda: api.pending_updates == 0, timeout=30)
-        await api.settle(quiet=1.0, timeout=30)
+        await due_now(db)  # (generous waits: the machine may be loaded)
+        await api.wait_for(lambda: api.pending_updates == 0, timeout=120)
+        await api.settle(quiet=1.0, timeout=120)
     finally:
         bot.send_signal(signal.SIGTERM)
-        await asyncio.wait_for(bot.wait(), timeout=30)
+        await asyncio.wait_for(bot.wait(), timeout=60)
     assert bot.returncode == 0
 
     await open_db(f"sqlite://{db}")

@@ -23,7 +23,11 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-async def wait_healthy(url: str, timeout: float = 60.0) -> dict:
+async def wait_healthy(url: str, timeout: float = 120.0,
+                       process: asyncio.subprocess.Process | None = None) -> dict:
+    """The health report once the bot says it is healthy. A start takes a few seconds on an
+    idle machine and many times that on a loaded one (the interpreter, the imports, the
+    database): the wait is generous, and ends at once if the `process` died."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     async with aiohttp.ClientSession() as http:
@@ -34,7 +38,9 @@ async def wait_healthy(url: str, timeout: float = 60.0) -> dict:
                         return await response.json()
             except aiohttp.ClientError:
                 pass
-            assert loop.time() < deadline, "the bot never became healthy"
+            assert process is None or process.returncode is None, \
+                f"the bot exited ({process.returncode}) before it became healthy"
+            assert loop.time() < deadline, f"the bot never became healthy in {timeout:.0f} s"
             await asyncio.sleep(0.1)
 
 

@@ -42,7 +42,7 @@ from core.scenario import run_file, scenario_files
 from core.service import ChatRef, HowTo, Post
 from core.service.delivery.rendering import PLAIN, render_text
 from core.service.messages.payloads import Part, PostPayload, from_json, to_json
-from core.service.ports.howto import Wording, howto, wording
+from core.service.ports.howto import Wording, howto
 from core.simulate import play_random_game
 from rulesets.alchemists import RULESET as ALCHEMISTS
 from rulesets.changelings import RULESET as CHANGELINGS
@@ -245,9 +245,9 @@ def on_console(text: str) -> None:
 
 
 # each adapter's wording (its command prefix, its how-to texts) and its own form of a text
-ADAPTERS = {"telegram": (wording(TelegramAdapter), on_telegram),
-            "matrix": (wording(MatrixAdapter), on_matrix),
-            "console": (wording(ConsoleAdapter), on_console)}
+ADAPTERS = {"telegram": (TelegramAdapter.wording, on_telegram),
+            "matrix": (MatrixAdapter.wording, on_matrix),
+            "console": (ConsoleAdapter.wording, on_console)}
 
 
 def domain_rulesets(domain: str) -> tuple[str, ...]:

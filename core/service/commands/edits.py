@@ -67,5 +67,5 @@ async def edited(incoming: Incoming, person: Identity, games: Games, now: float)
                                                 name=player(target)), game=row)
             await games.apply(row, withdraw, person, locked=True)
             return
-    if incoming.private or incoming.text.lstrip().startswith("/"):
+    if incoming.private or incoming.command is not None:
         await outbox.to_person(person, post(texts.EDIT_IGNORED), game=row)

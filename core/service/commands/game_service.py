@@ -30,7 +30,7 @@ from ..games.running import Games
 from ..messages import outbox, texts
 from ..messages.payloads import PostPayload, text_part
 from ..ports.clock import Clock
-from ..ports.contract import ChatEvent, Incoming, Mention, Notice
+from ..ports.contract import ChatEvent, Incoming, Mention, Notice, TeamKey
 from ..ports.howto import Wording
 from ..ports.replies import Reply
 from ..rows.arrival import arrive, known_chat, known_identity
@@ -237,37 +237,36 @@ class GameService:
         if incoming.button is not None:
             return await self.buttons.press(incoming.button, person,
                                             in_private=incoming.private)
-        text = incoming.text.strip()
         if incoming.team is not None:
             await self._team_talk(incoming.team, person)
             return
         if incoming.private:
-            await self.private.handle(text, person, incoming.mentioned)
+            await self.private.handle(incoming.command, incoming.text.strip(), person,
+                                      incoming.mentioned)
             return
         chat = await self._chat(incoming)
-        if text.startswith("/"):
-            word, _, rest = text[1:].partition(" ")
-            await self._group_command(word.split("@")[0].lower(), rest.strip(), chat, person,
-                                      incoming.admin, incoming.mentioned, incoming.message)
+        if incoming.command is not None:
+            await self._group_command(incoming.command.word, incoming.command.args, chat,
+                                      person, incoming.admin, incoming.mentioned,
+                                      incoming.message)
             return
         row, pid = await self._running_seat(chat, person)
         if row is not None and pid is not None:  # chatter is never answered; it counts
             # as activity, also while the game is paused
             await self.games.apply(row, Say(pid, at=self.clock.now()), None, locked=True)
 
-    async def _team_talk(self, key: str, person: Identity) -> None:
+    async def _team_talk(self, key: TeamKey, person: Identity) -> None:
         """Text in a team room: its members have read it there, so no relay; a living member
         has been active (the inactivity rules count it like a relayed whisper). Anything
         else (an ended game, someone the room should not hold) changes nothing."""
-        game_id, _, chat_key = key.partition("/")
-        row = await GameRecord.get_or_none(id=int(game_id)) if game_id.isdigit() else None
+        row = await GameRecord.get_or_none(id=key.game)
         if row is None or row.status != "running":
             return
         seat = await Seat.filter(game_id=row.id, identity_id=person.id, active=True).first()
         if seat is None:
             return
         game = await self.games.load(row)
-        chat = next((c for c in game.ruleset.team_chats(game) if c.key == chat_key), None)
+        chat = next((c for c in game.ruleset.team_chats(game) if c.key == key.chat), None)
         if chat is not None and seat.pid in chat.members and game.state.players[seat.pid].alive:
             await self.games.apply(row, Say(seat.pid, at=self.clock.now()), None)
 

@@ -16,7 +16,7 @@ from core.storage.models import Deadline, GameRecord, Identity, Seat
 from ..games.deadline_times import status_left
 from ..messages import outbox, texts
 from ..messages.payloads import PostPayload, part, post
-from ..ports.contract import Mention
+from ..ports.contract import Command, Mention
 from ..ports.howto import HowTo, howto
 from ..ports.replies import Reply
 from ..telling.names import Roster
@@ -29,11 +29,11 @@ class PrivateChats:
     def __init__(self, service: ServiceContext) -> None:
         self.service = service
 
-    async def handle(self, text: str, person: Identity,
+    async def handle(self, command: Command | None, text: str, person: Identity,
                      mentioned: Sequence[Mention] = ()) -> None:
-        """`mentioned`: the people the text mentions, who name their seats in an action."""
-        word, _, rest = text[1:].partition(" ") if text.startswith("/") else ("", "", text)
-        word = word.lower()
+        """A `command`, or a `text` for a teammate; `mentioned`: the people the text
+        mentions, who name their seats in an action."""
+        word, rest = (command.word, command.args) if command is not None else ("", text)
         await outbox.reopen(person)
         if word in ("help", "start") and not rest:
             await outbox.to_person(person, await self.help_for(person))

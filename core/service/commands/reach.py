@@ -26,7 +26,7 @@ from core.storage.models import (
 
 from ..messages import outbox, texts
 from ..messages.payloads import SilencePayload, post, to_json
-from ..ports.contract import ChatEvent, ChatRef
+from ..ports.contract import ChatEvent, ChatRef, LostReason
 from ..ports.howto import HowTo, howto
 from ..rows import pending
 from ..telling.muting import unmute_the_dead
@@ -71,7 +71,7 @@ class Reach:
         if event.kind == "moved" and event.new_ref:
             await self.moved(event.platform, ref, str(event.new_ref))
         elif event.kind == "lost":
-            await self.lost(event.platform, ref, event.reason or "removed", event.whole)
+            await self.lost(event.platform, ref, event.reason or LostReason.REMOVED, event.whole)
         elif event.kind == "restored":
             await self.restored(event.platform, ref, event.whole)
         elif event.kind == "rights" and event.can_restrict:
@@ -110,7 +110,8 @@ class Reach:
                                      payload=to_json(outbox.stored(version))))
 
     # ------------------------------------------------------------------ the bot loses a chat
-    async def lost(self, platform: str, ref: str, reason: str, whole: bool = True) -> None:
+    async def lost(self, platform: str, ref: str, reason: LostReason,
+                   whole: bool = True) -> None:
         """The bot cannot write in this chat: pause its games, tell their hosts, and set the
         time after which they are cancelled. A loss known already is not told again, but a
         game the host resumed meanwhile is paused again."""
@@ -148,7 +149,7 @@ class Reach:
                 lost = (row.settings or {}).get("lost")
                 if not lost:
                     continue
-                if str(lost.get("reason", "")).startswith("topic") == whole:
+                if LostReason(lost.get("reason", LostReason.REMOVED)).whole != whole:
                     still_lost = True
                     continue
                 row.settings = {k: v for k, v in row.settings.items() if k != "lost"}

@@ -28,16 +28,19 @@ from ..ports.clock import Clock
 from ..ports.contract import (
     Adapter,
     Ballot,
+    CountsParts,
     Keyboard,
     Order,
     Outgoing,
     Picture,
     Post,
+    Resends,
+    SendsPictures,
     Silence,
     TeamRoom,
     TransientError,
+    connected,
 )
-from ..ports.howto import wording
 from ..telling.undelivered import tell_host
 from .failures import Watcher, after_failure
 from .outage import Outages, backed_off, retry_at
@@ -57,12 +60,11 @@ async def hand_to(adapter: Adapter, item: Outgoing | Order) -> None:
         case Keyboard():
             await adapter.send_keyboard(item)
         case Picture():
-            send_picture = getattr(adapter, "send_picture", None)
-            if send_picture is None:  # an adapter that shows no pictures: the caption
+            if isinstance(adapter, SendsPictures):
+                await adapter.send_picture(item)
+            else:  # an adapter that shows no pictures: the caption
                 await adapter.send_post(Post(item.outbox_id, item.to, item.text, None,
                                              item.urgent))
-            else:
-                await send_picture(item)
         case Silence():
             await adapter.silence(item)
         case TeamRoom():
@@ -117,7 +119,7 @@ class Deliverer:
         self.failures: dict[str, int] = {}
         self.outages = Outages()
         # each platform's wording (command prefix, how-to texts), read once, not per row
-        self.wordings = {name: wording(adapter) for name, adapter in adapters.items()}
+        self.wordings = {name: adapter.wording for name, adapter in adapters.items()}
 
     async def _lead(self, now: float) -> bool:
         """Hold (or take, or renew) the delivery lease; recover when newly taken."""
@@ -162,10 +164,10 @@ class Deliverer:
         for row in await Outbox.filter(status="sending", platform__in=list(self.adapters)) \
                 .exclude(worker=self.worker):
             adapter = self.adapters[row.platform]
-            resend = getattr(adapter, "can_resend", None)
             payload = from_json(row.payload)
             again = isinstance(payload, ORDERS) or (
-                resend is not None and await resend(row.chat_ref, replace_key(payload)))
+                isinstance(adapter, Resends)
+                and await adapter.can_resend(row.chat_ref, replace_key(payload)))
             row.status = "pending" if again else "unknown"
             await row.save(update_fields=["status"])
 
@@ -205,7 +207,7 @@ class Deliverer:
         if not await self._lead(now):
             return None
         ready = [name for name, adapter in self.adapters.items()
-                 if getattr(adapter, "connected", True)  # a platform not reached yet waits
+                 if connected(adapter)  # a platform not reached yet waits
                  and not self.outages.resting(name, now)]
         if not ready:
             return None
@@ -289,8 +291,7 @@ class Deliverer:
         await hand_to(adapter, item)
         if isinstance(item, Silence | TeamRoom):
             return 1
-        cost = getattr(adapter, "cost", None)
-        return int(cost(item)) if cost is not None else 1
+        return adapter.cost(item) if isinstance(adapter, CountsParts) else 1
 
     def _failed(self, platform: str) -> None:
         self.failures[platform] = self.failures.get(platform, 0) + 1

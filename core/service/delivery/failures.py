@@ -53,8 +53,7 @@ async def chat_moved(watcher: Watcher, row: Outbox, err: Exception) -> None:
 async def chat_lost(watcher: Watcher, row: Outbox, err: Exception) -> None:
     assert isinstance(err, ChatLost)
     await watcher.chat_event(ChatEvent(row.platform, ChatRef.parse(row.chat_ref), "lost",
-                                       reason=err.reason,
-                                       whole=not err.reason.startswith("topic")))
+                                       reason=err.reason, whole=err.reason.whole))
 
 
 async def order_refused(watcher: Watcher, row: Outbox, err: Exception) -> None:

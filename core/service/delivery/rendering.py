@@ -35,6 +35,7 @@ from ..ports.contract import (
     Post,
     Reader,
     Silence,
+    TeamKey,
     TeamRoom,
     UserRef,
 )
@@ -57,7 +58,7 @@ async def render(row: Outbox, words: Wording = PLAIN) -> Outgoing | Order:
     locale = payload.locale if isinstance(payload, PostPayload) else None
     renderer = await game_renderer(row.game_id, await reader_locale(row, locale), words)
     if isinstance(payload, TeamPayload):
-        return TeamRoom(row.id, ChatRef.parse(row.chat_ref), payload.key,
+        return TeamRoom(row.id, ChatRef.parse(row.chat_ref), TeamKey.parse(payload.key),
                         renderer.render_parts(payload.title, None, None, {}),
                         renderer.render_parts(payload.about, None, None, {}),
                         tuple(UserRef(ref) for ref in payload.members), payload.closed)
@@ -146,7 +147,7 @@ async def game_renderer(game_id: int | None, locale: str, words: Wording = PLAIN
         names = shown_names({seat.pid: (seat.identity.name, seat.identity.handle)
                              for seat in seats})
     return Renderer(locale, vocabulary, lambda pid: names.get(pid, pid), words.prefix, ruleset,
-                    words.howto)
+                    words.howto, words.catalog)
 
 
 @functools.cache

@@ -7,6 +7,7 @@ import secrets
 
 from core.storage.models import Button, Chat, GameRecord, Identity, Outbox, Told
 
+from ..ports.contract import TeamKey
 from ..ports.howto import HowTo, howto
 from ..rows import pending
 from . import texts
@@ -44,13 +45,13 @@ async def silence(chat: Chat, person: Identity, muted: bool,
                              payload=to_json(SilencePayload(person.ref, muted))))
 
 
-async def team_room(chat: Chat, game: GameRecord, key: str, title: str, about: str,
+async def team_room(chat: Chat, game: GameRecord, key: TeamKey, title: str, about: str,
                     members: list[Identity], closed: bool = False) -> None:
     """Bring a team room in line with its members now (see `ports.TeamRoom`), in order with
     the messages around it."""
     await pending.add(Outbox(game=game, platform=chat.platform, chat_ref=chat.ref,
                              private=False, payload=to_json(TeamPayload(
-                                 key, title, about, tuple(m.ref for m in members), closed))))
+                                 str(key), title, about, tuple(m.ref for m in members), closed))))
 
 
 def stored(row: Outbox) -> Payload:

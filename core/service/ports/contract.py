@@ -5,18 +5,25 @@ Outgoing messages are typed: a `Post` (a text), a `Ballot` (the group's vote wit
 options), a `Keyboard` (a message with buttons that is no vote); an adapter renders each kind
 by a method of its own (`send_post`, `send_ballot`, `send_keyboard`), never by guessing from
 a message's fields. Orders change a chat instead of posting to it: `Silence`, `TeamRoom`.
-A `Picture` (a document or photo with a caption) will join the messages the same way: a
-kind here, a method on every adapter, a case in the deliverer's dispatch.
+
+The contract is closed: what every adapter has is `Adapter`; what only some can do is
+declared by the capability protocols after it (`SendsPictures`, `CountsParts`, `Resends`,
+`ReportsHealth`, `CatchesUp`), checked with `isinstance`, never probed by name. What people
+type is parsed by the adapter (`Command`): the service knows no command prefix.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple, Protocol
+from enum import StrEnum
+from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple, Protocol, runtime_checkable
+
+from .howto import Wording
 
 if TYPE_CHECKING:
     from .adapter_store import AdapterStore
+    from .catchup import CatchUp
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,12 +104,52 @@ class Mention:
 
 
 @dataclass(frozen=True, slots=True)
+class Command:
+    """A command as a person gave it, parsed by the adapter from its platform's habits
+    (`/vote@bot Ann` on Telegram, `!vote Ann` or `Bot: vote Ann` on Matrix): the `word`
+    in lower case, without prefix or addressee, and the `args` after it."""
+
+    word: str
+    args: str = ""
+
+    @classmethod
+    def parse(cls, text: str, prefixes: str = "/") -> Command | None:
+        """`<prefix>word args` as a command; None for a text that starts with none of the
+        `prefixes`."""
+        if not text or text[0] not in prefixes:
+            return None
+        word, _, args = text[1:].partition(" ")
+        return cls(word.lower(), args.strip())
+
+
+@dataclass(frozen=True, slots=True)
+class TeamKey:
+    """A game's team chat (engine `TeamChat`), stable for the game. Opaque to adapters:
+    they keep it as `str(key)` and read it back with `TeamKey.parse`."""
+
+    game: int
+    chat: str
+
+    SEPARATOR: ClassVar[str] = "/"
+
+    def __str__(self) -> str:
+        return f"{self.game}{self.SEPARATOR}{self.chat}"
+
+    @classmethod
+    def parse(cls, text: str) -> TeamKey:
+        game, _, chat = text.partition(cls.SEPARATOR)
+        return cls(int(game), chat)
+
+
+@dataclass(frozen=True, slots=True)
 class Incoming:
     """One update from a platform, already stripped of platform types.
 
     `user` is the sender (an anonymous one is not a person the bot can seat or write to: a
     Telegram admin posting as the group); `chat` is the group chat's ref, or None for a
-    private message to the bot; `button` is the opaque token of a pressed button; `admin`
+    private message to the bot; `command` is what the text asks of the bot, parsed by the
+    adapter (None for chatter, a whisper or a press); `button` is the opaque token of a
+    pressed button; `admin`
     says the platform knows the sender as a chat admin; `team` is the key of the team room
     (see `TeamRoom`) the text was written in: the room's members read it there already, so
     it only counts as the sender's activity. `handle` is the sender's public @username, if
@@ -120,10 +167,11 @@ class Incoming:
     user_name: str
     text: str = ""
     chat: ChatRef | None = None
+    command: Command | None = None
     button: str | None = None
     admin: bool = False
     locale_hint: str | None = None
-    team: str | None = None
+    team: TeamKey | None = None
     handle: str | None = None
     chat_title: str | None = None
     mentioned: tuple[Mention, ...] = ()
@@ -242,7 +290,7 @@ class TeamRoom:
 
     outbox_id: int
     chat: ChatRef  # the game's group chat
-    key: str  # "<game id>/<team chat key>", stable for the game
+    key: TeamKey
     title: str
     about: str
     members: tuple[UserRef, ...]
@@ -264,6 +312,21 @@ class RateLimits:
     per_group_minute: int = 0  # messages per minute in one group chat
 
 
+class LostReason(StrEnum):
+    """Why the bot can no longer write in a group chat (the stored words unchanged): the
+    host is told which, and a topic's loss leaves the rest of the chat alone."""
+
+    REMOVED = "removed"
+    SILENCED = "silenced"
+    TOPIC_CLOSED = "topic_closed"
+    TOPIC_DELETED = "topic_deleted"
+
+    @property
+    def whole(self) -> bool:
+        """Whether the whole chat is lost, not one topic of it."""
+        return self not in (LostReason.TOPIC_CLOSED, LostReason.TOPIC_DELETED)
+
+
 @dataclass(frozen=True, slots=True)
 class ChatEvent:
     """Something happened to a group chat itself rather than in it.
@@ -280,7 +343,7 @@ class ChatEvent:
     chat: ChatRef
     kind: Literal["moved", "lost", "restored", "rights"]
     new_ref: ChatRef | None = None
-    reason: str | None = None
+    reason: LostReason | None = None
     can_restrict: bool | None = None
     whole: bool = True  # the chat with all of its topics, or (False) this topic alone
 
@@ -313,7 +376,7 @@ class ChatMoved(TransientError):
 class ChatLost(PermanentError):
     """The bot may no longer write in this group chat (see `ChatEvent` "lost")."""
 
-    def __init__(self, message: str, reason: str) -> None:
+    def __init__(self, message: str, reason: LostReason) -> None:
         super().__init__(message)
         self.reason = reason
 
@@ -334,25 +397,15 @@ class Unreachable(PermanentError):
 
 
 class Adapter(Protocol):
-    """What the outbox needs of a platform: one method per kind of message and order, each
-    delivering it or raising TransientError / PermanentError / Unreachable (and the others
-    above).
-
-    Optional: `cost(message) -> int`, how many platform messages one outgoing message becomes
-    (a long text split in parts), for the rate limits; without it every message costs one.
-    `command_prefix`, how people type a command there ("!" on Matrix): texts are rendered
-    with it; without it, "/". `howto`, a `Mapping[HowTo, str]` (core/service/ports/howto.py): the
-    platform's gettext message for each how-to topic (join, open the private chat, the
-    rights the bot needs...), said wherever a service text names that topic; a platform
-    without one for a topic fails that message rather than tell another platform's steps.
-    `async can_resend(chat_ref, replace) -> bool`, whether sending
-    a message again that may already have arrived (a crash came between handing it over and
-    marking it sent) is harmless: an edit of a known message, or a send the platform
-    deduplicates (`chat_ref` is the stored ref of the group, or of the reader); without it,
-    such a message is given up rather than maybe announced twice."""
+    """What the outbox needs of every platform: its `wording` (how people type a command
+    there, "!" on Matrix, and its how-to texts, see core/service/ports/howto.py), its rate
+    `limits`, and one method per kind of message and order, each delivering it or raising
+    TransientError / PermanentError / Unreachable (and the others above). What only some
+    platforms can do is a capability of its own (below)."""
 
     platform: str
     limits: RateLimits
+    wording: Wording
 
     async def send_post(self, post: Post) -> None:
         """Post a text, or edit the earlier version with its `replace` key."""
@@ -375,14 +428,69 @@ class Adapter(Protocol):
         ...
 
 
+@runtime_checkable
+class SendsPictures(Protocol):
+    """Shows pictures; an adapter without this is handed a picture's caption as a `Post`."""
+
+    async def send_picture(self, picture: Picture) -> None: ...
+
+
+@runtime_checkable
+class CountsParts(Protocol):
+    """Knows how many platform messages one outgoing message becomes (a long text split in
+    parts), for the rate limits; without this every message costs one."""
+
+    def cost(self, message: Outgoing) -> int: ...
+
+
+@runtime_checkable
+class Resends(Protocol):
+    """Can tell whether sending a message again that may already have arrived (a crash came
+    between handing it over and marking it sent) is harmless: an edit of a known message,
+    or a send the platform deduplicates (`chat_ref` is the stored ref of the group, or of
+    the reader). Without this, such a message is given up rather than maybe sent twice."""
+
+    async def can_resend(self, chat_ref: str, replace: str | None) -> bool: ...
+
+
+@runtime_checkable
+class ReportsHealth(Protocol):
+    """Says whether the platform answers now (`connected`: the outbox waits for it, /healthz
+    says so) and how its receiving fares (`receiving`, numbers for /healthz: a poller's
+    backoff, the updates not yet confirmed; empty when there is nothing to say). Without
+    this a platform counts as always connected."""
+
+    @property
+    def connected(self) -> bool: ...
+
+    @property
+    def receiving(self) -> Mapping[str, float]: ...
+
+
+def connected(adapter: Adapter) -> bool:
+    """Whether the platform answers now (one that does not report it always does)."""
+    return adapter.connected if isinstance(adapter, ReportsHealth) else True
+
+
+@runtime_checkable
+class CatchesUp(Protocol):
+    """A receiver that can tell when it has caught up with the updates its platform queued
+    while the process was away (see core/service/ports/catchup.py): with `catches_up` true it is
+    handed the catch-up at start and must report to it."""
+
+    @property
+    def catches_up(self) -> bool: ...
+
+
 Handler = Callable[[Incoming | ChatEvent], Awaitable[Notice | None]]
 
 
 class PlatformAdapter(Adapter, Protocol):
-    """An adapter that also receives: started with the runtime's handler and its own store
-    (what it keeps across restarts, see `AdapterStore`), stopped before the database
-    closes."""
+    """An adapter that also receives: started with the runtime's handler, its own store
+    (what it keeps across restarts, see `AdapterStore`) and the catch-up it reports to if it
+    `CatchesUp`; stopped before the database closes."""
 
-    async def start(self, handle: Handler, store: AdapterStore) -> None: ...
+    async def start(self, handle: Handler, store: AdapterStore, catch_up: CatchUp) -> None:
+        ...
 
     async def stop(self) -> None: ...

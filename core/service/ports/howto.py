@@ -4,8 +4,9 @@ The service knows *that* a person must open the private chat, join, give the bot
 name a newcomer; only the adapter in use knows *how* on its platform (press a button and
 then Start on Telegram; react with 1️⃣ and accept an invitation on Matrix; write `Ann> …` in
 the console). So a service text names the topic as a reference, `howto(HowTo.…)`, in its own
-placeholder, and each adapter gives one gettext message per topic (`Adapter.howto`, a module
-of `N_` texts in its package, extracted into the `nightfall` domain): whole sentences, so a
+placeholder, and each adapter gives one gettext message per topic (its `Wording.howto`, a
+module of `N_` texts in its package, extracted into the `nightfall` domain, or into a domain
+of its own for an adapter in a package of its own, see `Catalog`): whole sentences, so a
 translator sees each platform's instruction in one piece. The reference is rendered when
 the message is delivered, where the adapter is known (`rendering.render`, `personal_text`).
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import StrEnum
+from pathlib import Path
 from typing import NamedTuple
 
 from core.engine.messages import Ref
@@ -45,16 +47,19 @@ def howto(topic: HowTo) -> Ref:
     return Ref(KIND, topic.value)
 
 
+class Catalog(NamedTuple):
+    """A gettext domain of an adapter's own: `<directory>/<locale>/LC_MESSAGES/<domain>.po`,
+    the way a rule set in a package of its own brings its texts."""
+
+    directory: Path
+    domain: str
+
+
 class Wording(NamedTuple):
     """How a platform's texts are written: its command prefix ("!" on Matrix, see
-    `i18n.with_prefix`) and its how-to texts (msgids by topic)."""
+    `i18n.with_prefix`), its how-to texts (msgids by topic) and where they are translated
+    (`catalog`; None: the core's `nightfall` domain)."""
 
     prefix: str = "/"
     howto: Mapping[HowTo, str] = {}
-
-
-def wording(adapter: object) -> Wording:
-    """An adapter's wording: its `command_prefix` (optional, "/" without) and its `howto`
-    texts (see `ports.Adapter`)."""
-    return Wording(str(getattr(adapter, "command_prefix", "/")),
-                   dict(getattr(adapter, "howto", {})))
+    catalog: Catalog | None = None

@@ -7,6 +7,7 @@ from core.engine import Game, TeamChat
 from core.storage.models import GameRecord, KnownTeamRoom
 
 from ..messages import outbox, texts
+from ..ports.contract import TeamKey
 from ..rows.game_rows import chat_of, seat_identities
 
 
@@ -23,7 +24,7 @@ async def sync_teams(row: GameRecord, game: Game, before: list[TeamChat],
     seats = await seat_identities(row)
     group = await chat_of(row)
     for chat in changed:
-        await outbox.team_room(group, row, f"{row.id}/{chat.key}", chat.title, chat.about,
+        await outbox.team_room(group, row, TeamKey(row.id, chat.key), chat.title, chat.about,
                                [seats[pid] for pid in chat.members if pid in seats])
     for chat in changed:
         if chat.members:
@@ -39,6 +40,6 @@ async def close_teams(row: GameRecord) -> None:
         return
     group = await chat_of(row)
     for room in rooms:
-        await outbox.team_room(group, row, f"{row.id}/{room.key}", room.title,
+        await outbox.team_room(group, row, TeamKey(row.id, room.key), room.title,
                                texts.TEAM_ROOM_CLOSED, [], closed=True)
     await KnownTeamRoom.filter(game_id=row.id).delete()
