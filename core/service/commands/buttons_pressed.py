@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from core.engine import Act, MarkEarly, Vote
 from core.engine.registry import load_ruleset
-from core.storage.models import Button, GameRecord, Identity
+from core.storage.models import TOKEN_LENGTH, Button, GameRecord, Identity
 
 from ..games.running import Games
 from ..messages import outbox, texts
@@ -15,14 +15,12 @@ from ..messages.voiced import voiced_in_window
 from ..ports.clock import Clock
 from ..ports.replies import Reply
 from ..rows.game_rows import known_game, locked_game, seat_pid
-from ..rows.scope import memo
+from ..rows.unit_of_work import current_work
 from ..telling.prompts import second_pick, show_choice
 from .confirm import KINDS as CONFIRMATIONS
 from .confirm import Confirmations
 from .lobby import Lobby
 from .private import PrivateChats
-
-TOKEN_LENGTH = Button._meta.fields_map["token"].max_length  # longer data is forged
 
 
 async def pressed_button(token: str) -> Button | None:
@@ -30,12 +28,12 @@ async def pressed_button(token: str) -> Button | None:
     Read once per command (a button never changes)."""
     if not token or len(token) > TOKEN_LENGTH:
         return None
-    known = memo()
-    if known is not None and ("button", token) in known:
-        return known["button", token]  # type: ignore[no-any-return]
+    work = current_work()
+    if work is not None and token in work.buttons:
+        return work.buttons[token]
     found = await Button.get_or_none(token=token)
-    if known is not None:
-        known["button", token] = found
+    if work is not None:
+        work.buttons[token] = found
     return found
 
 

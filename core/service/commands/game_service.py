@@ -33,10 +33,10 @@ from ..ports.clock import Clock
 from ..ports.contract import ChatEvent, Incoming, Mention, Notice, TeamKey
 from ..ports.howto import Wording
 from ..ports.replies import Reply
-from ..rows.arrival import arrive, known_chat, known_identity
 from ..rows.game_rows import chat_game, seat_identities, seat_pid
 from ..rows.pending import writing
-from ..rows.scope import command_scope
+from ..rows.repository import repository
+from ..rows.unit_of_work import command_scope, current_work
 from ..telling import situations
 from ..telling.names import Roster
 from .archive_setting import archive_chats_command
@@ -87,9 +87,9 @@ class GameService:
         other answers go to the outbox."""
         async with self.lock:
             try:
-                with command_scope():
+                with command_scope() as work:
                     async with transaction(), writing():
-                        fresh = await arrive(incoming)
+                        fresh = await repository().arrive(incoming, work)
                         if fresh is False:
                             return None  # a duplicate: already applied
                         if fresh is None:
@@ -190,7 +190,9 @@ class GameService:
 
     # ------------------------------------------------------------------ dispatch
     async def _identity(self, incoming: Incoming) -> Identity:
-        person = known_identity(incoming.platform, incoming.user.id)
+        work = current_work()
+        person = None if work is None else work.take_identity(incoming.platform,
+                                                               incoming.user.id)
         if person is None:
             person, _ = await Identity.get_or_create(
                 platform=incoming.platform, ref=incoming.user.id,
@@ -213,7 +215,8 @@ class GameService:
     async def _chat(self, incoming: Incoming) -> Chat:
         """The group chat row (created on first contact), its title kept current: the host
         is told about the group by name when the bot loses it."""
-        chat = known_chat(incoming.platform, str(incoming.chat))
+        work = current_work()
+        chat = None if work is None else work.take_chat(incoming.platform, str(incoming.chat))
         if chat is None:
             chat, _ = await Chat.get_or_create(platform=incoming.platform,
                                                ref=str(incoming.chat),

@@ -20,7 +20,7 @@ from core.storage.transaction import transaction
 from ..ports.clock import Clock
 from ..rows.game_rows import locked_game
 from ..rows.pending import writing
-from ..rows.scope import command_scope
+from ..rows.unit_of_work import command_scope
 from .running import Games
 
 log = logging.getLogger(__name__)
