@@ -32,6 +32,7 @@ from ..ports.contract import (
     Keyboard,
     Order,
     Outgoing,
+    PermanentError,
     Picture,
     Post,
     Resends,
@@ -39,6 +40,7 @@ from ..ports.contract import (
     Silence,
     TeamRoom,
     TransientError,
+    UnknownOutcome,
     connected,
 )
 from ..telling.undelivered import tell_host
@@ -233,14 +235,17 @@ class Deliverer:
 
     async def send_one(self, adapter: Adapter, row: Outbox, now: float) -> Sent | NotSent:
         """Hand one row to its adapter, marked "sending" first (committed before the send: a
-        crash cannot repeat it). An unreachable database ends the round (the row is
-        recovered when it is back); any other error is the result."""
+        crash cannot repeat it). Whatever the platform answered is the result; outside its
+        answers, an unreachable database ends the round (the row is recovered when it is
+        back) and any other error is the result."""
         row.status = "sending"
         row.worker = self.worker
         row.next_try_at = now  # the send's start: stuck after `stuck.LEASE`
         await row.save(update_fields=["status", "worker", "next_try_at"])
         try:
             return Sent(await self._hand_over(adapter, row))
+        except (TransientError, PermanentError, UnknownOutcome) as err:
+            return NotSent(err)  # the platform's answer (a timeout's cause is no database's)
         except Exception as err:
             if database_unavailable(err):
                 raise
