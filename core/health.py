@@ -20,7 +20,7 @@ from tortoise import connections
 
 from core.service import ReportsHealth
 from core.service.delivery import stuck
-from core.service.ports.contract import connected
+from core.service.ports.adapter import connected
 from core.service.runtime import Runtime
 from core.storage.models import GameRecord, Outbox
 from core.story.web import add_archive_routes

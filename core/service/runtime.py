@@ -24,17 +24,10 @@ from .commands.game_service import GameService
 from .delivery.deliverer import Deliverer
 from .delivery.stuck import reconcile_sending
 from .games.deadline_times import GameDefaults
+from .ports.adapter import CatchesUp, PlatformAdapter, connected
 from .ports.catchup import CatchUp
 from .ports.clock import Clock, RealClock
-from .ports.contract import (
-    CatchesUp,
-    ChatEvent,
-    Incoming,
-    LoginRefused,
-    Notice,
-    PlatformAdapter,
-    connected,
-)
+from .ports.contract import ChatEvent, Incoming, LoginRefused, Notice
 from .rows.adapter_tables import TableStore
 
 log = logging.getLogger(__name__)

@@ -24,24 +24,20 @@ from core.storage.models import DeliveryLease, Outbox
 
 from ..messages.outbox import replace_key
 from ..messages.payloads import ORDERS, Payload, from_json
+from ..ports.adapter import Adapter, CountsParts, Resends, SendsPictures, connected
 from ..ports.clock import Clock
 from ..ports.contract import (
-    Adapter,
     Ballot,
-    CountsParts,
     Keyboard,
     Order,
     Outgoing,
     PermanentError,
     Picture,
     Post,
-    Resends,
-    SendsPictures,
     Silence,
     TeamRoom,
     TransientError,
     UnknownOutcome,
-    connected,
 )
 from ..telling.undelivered import tell_host
 from .failures import Watcher, after_failure
