@@ -35,7 +35,13 @@ async def start(config: Path, token: str, port: int) -> asyncio.subprocess.Proce
         str(NIGHTFALL), "run", "--config", str(config),
         env={**os.environ, "NIGHTFALL_TELEGRAM__TOKEN": token},
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
-    await wait_healthy(f"http://127.0.0.1:{port}/healthz", process=process)
+    try:
+        await wait_healthy(f"http://127.0.0.1:{port}/healthz", process=process)
+    except BaseException:  # (a bot that never became healthy must not outlive the test)
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+        raise
     return process
 
 
