@@ -18,9 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from core.service.clock import ManualClock
-from core.service.ports import Incoming
-from core.service.service import GameService
+from core.service import ChatRef, Command, Incoming, UserRef
+from core.service.commands.game_service import GameService
+from core.service.ports.clock import ManualClock
 from core.storage.db import close_db, open_db
 from core.storage.models import Deadline, GameRecord
 
@@ -39,7 +39,8 @@ async def fill(service: GameService, games: int) -> None:
     async def say(chat: str, user: str, text: str) -> None:
         nonlocal update
         update += 1
-        await service.handle(Incoming("bench", f"u{update}", f"{chat}-{user}", user, text, chat))
+        await service.handle(Incoming("bench", f"u{update}", UserRef(f"{chat}-{user}"), user,
+                                      text, ChatRef(chat), Command.parse(text)))
 
     for g in range(games):
         chat = f"chat{g}"

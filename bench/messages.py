@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 
 from adapters.console.demo import run_demo
-from core.service.payloads import ORDERS, from_json
+from core.service.messages.payloads import ORDERS, from_json
 from core.storage.db import close_db, open_db
 from core.storage.models import GameRecord, LogEntry, Outbox
 

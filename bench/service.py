@@ -43,10 +43,10 @@ from typing import Any
 from tortoise import connections
 from tortoise.transactions import in_transaction
 
-from core.service.ballots import stored_options
-from core.service.clock import ManualClock
-from core.service.ports import ChatRef, Incoming, UserRef
-from core.service.service import GameService
+from core.service import ChatRef, Command, Incoming, UserRef
+from core.service.commands.game_service import GameService
+from core.service.ports.clock import ManualClock
+from core.service.telling.ballots import stored_options
 from core.storage.db import close_db, open_db
 from core.storage.models import Ballot, GameRecord, LogEntry
 
@@ -102,7 +102,7 @@ async def warm(service: GameService) -> None:
     for row in await GameRecord.filter(status="running"):
         await service.games.load(row)
     for ballot in await Ballot.all():
-        service.games.ballots[ballot.game_id, ballot.window] = stored_options(ballot.buttons)
+        service.games.held.ballots[ballot.game_id, ballot.window] = stored_options(ballot.buttons)
 
 
 class Counter(logging.Handler):
@@ -130,7 +130,7 @@ class Driver:
         self.update += 1
         start = time.perf_counter()
         await self.service.handle(Incoming("bench", f"u{self.update}", UserRef(f"{chat}-{user}"),
-                                           user, text, ChatRef(chat)))
+                                           user, text, ChatRef(chat), Command.parse(text)))
         return time.perf_counter() - start
 
     async def open_games(self, games: int) -> None:

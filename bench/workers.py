@@ -31,12 +31,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+from core.service import Command
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.service import PLAYERS, Driver, reset_postgres
-from core.service.clock import ManualClock
-from core.service.ports import ChatRef, Incoming, UserRef
-from core.service.service import GameService
+from core.service import ChatRef, Incoming, UserRef
+from core.service.commands.game_service import GameService
+from core.service.ports.clock import ManualClock
 from core.storage.db import close_db, open_db
 from core.storage.models import GameRecord
 
@@ -68,7 +70,7 @@ async def work(url: str, k: int, chats: list[int], commands: int, tag: str,
             text = f"/vote {target}" if (i // len(chats)) % 2 == 0 else "/unvote"
             sent = time.perf_counter()
             await service.handle(Incoming("bench", f"{tag}-{k}-{i}", UserRef(f"{chat}-{voter}"),
-                                          voter, text, ChatRef(chat)))
+                                          voter, text, ChatRef(chat), Command.parse(text)))
             latencies.append(time.perf_counter() - sent)
         return {"began": began, "ended": time.time(), "latencies": latencies}
     finally:

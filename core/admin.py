@@ -11,10 +11,9 @@ from collections import Counter
 from typing import Any
 
 from core.engine import replay
+from core.engine.log_codec import command_from_json, encode, setup_from_json
 from core.engine.registry import load_ruleset
 from core.plugins import forget_in_adapters
-from core.service.codec import command_from_json, encode
-from core.service.stored import setup_from_json
 from core.storage.models import GameRecord, Identity, LogEntry, Outbox, Prompt, Seat
 
 FINISHED = ("ended", "cancelled")

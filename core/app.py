@@ -12,7 +12,7 @@ from core.config import Settings
 from core.health import HealthServer
 from core.logs import setup_logging
 from core.plugins import build_adapters
-from core.service.pace import GameDefaults
+from core.service.games.deadline_times import GameDefaults
 from core.service.runtime import Runtime
 from core.storage.startup import DatabaseUnreachable
 

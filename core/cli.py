@@ -73,7 +73,7 @@ def run(config_path: Path | None) -> None:
 
     from core.app import serve
     from core.config import ConfigError, load_settings
-    from core.service.ports import LoginRefused
+    from core.service import LoginRefused
     from core.storage.startup import DatabaseUnreachable
 
     try:

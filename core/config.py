@@ -1,12 +1,18 @@
 """The one typed configuration: `nightfall.toml`, with every key overridable from the
-environment (`NIGHTFALL_<SECTION>__<KEY>`, e.g. `NIGHTFALL_TELEGRAM__TOKEN`), validated at
+environment (`NIGHTFALL_<SECTION>__<KEY>`, e.g. `NIGHTFALL_DATABASE__URL`), validated at
 start with errors that name the key. Secrets may also come from files (`token_file`,
-`password_file`), as container secrets do. `deploy/nightfall.example.toml` documents every
-key."""
+`password_file`, see `secret_from`), as container secrets do.
+`deploy/nightfall.example.toml` documents every key.
+
+The core's sections are declared here; each adapter plugin declares and validates its own
+section, named after its platform (`AdapterSection`, see core/plugins.py), and
+`settings_model` adds them, so that a platform in a package of its own is configured like
+the ones shipped with Nightfall."""
 
 from __future__ import annotations
 
 import tomllib
+from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -16,19 +22,19 @@ from pydantic import (
     Field,
     SecretStr,
     ValidationError,
+    create_model,
     field_validator,
-    model_validator,
 )
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
-from core.service.pace import PACES, valid_timezone
+from core.service.games.deadline_times import PACES, valid_timezone
 
 
 class Section(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-def _secret(value: SecretStr | None, path: Path | None, key: str) -> SecretStr | None:
+def secret_from(value: SecretStr | None, path: Path | None, key: str) -> SecretStr | None:
     """A secret given directly wins; else it is read from its file (trailing newline cut)."""
     if value is not None and value.get_secret_value():
         return value
@@ -85,54 +91,11 @@ class RateSettings(Section):
     overall: float | None = Field(default=None, ge=0)
 
 
-class TelegramSettingsSection(Section):
+class AdapterSection(Section):
+    """An adapter plugin's own section, `[<platform>]`: the plugin declares its keys and
+    validates them (a subclass of this); `enabled` turns the platform on for `nightfall run`."""
+
     enabled: bool = False
-    token: SecretStr | None = None
-    token_file: Path | None = None
-    api_url: str | None = None  # another Bot API server, e.g. a local telegram-bot-api
-    webhook_url: str | None = None  # set: webhook mode, else long polling
-    webhook_listen: str = "127.0.0.1"
-    webhook_port: int = Field(default=8443, ge=1, le=65535)
-    webhook_secret: SecretStr | None = None
-    # seconds to wait for Telegram's answer to one call; a send that gets no answer in time
-    # may still have arrived, so it is never sent again
-    request_timeout: float = Field(default=10.0, gt=0)
-    rates: RateSettings = RateSettings()
-
-    @model_validator(mode="after")
-    def _token(self) -> TelegramSettingsSection:
-        self.token = _secret(self.token, self.token_file, "token")
-        if self.enabled and self.token is None:
-            raise ValueError("token (or token_file) is required when telegram is enabled")
-        return self
-
-
-class MatrixSettingsSection(Section):
-    enabled: bool = False
-    homeserver: str = "http://127.0.0.1:8008"
-    user_id: str = ""
-    password: SecretStr | None = None
-    password_file: Path | None = None
-    access_token: SecretStr | None = None
-    access_token_file: Path | None = None
-    device_id: str = "NIGHTFALL"
-    store_path: Path = Path("matrix-store")
-    # who may invite the bot into a room: "@user:server" or ":server"; [] = nobody yet
-    allow: list[str] = Field(default_factory=list)
-    encrypt_private: bool = False  # encrypted private rooms (players' clients may hide them)
-    room_mentions: bool = True  # @room the vote's opening and results (if the power suffices)
-    rates: RateSettings = RateSettings()
-
-    @model_validator(mode="after")
-    def _login(self) -> MatrixSettingsSection:
-        self.password = _secret(self.password, self.password_file, "password")
-        self.access_token = _secret(self.access_token, self.access_token_file, "access_token")
-        if self.enabled:
-            if not self.user_id.startswith("@") or ":" not in self.user_id:
-                raise ValueError("user_id must look like @bot:example.org")
-            if self.password is None and self.access_token is None:
-                raise ValueError("password or access_token is required when matrix is enabled")
-        return self
 
 
 class HttpSettings(Section):
@@ -157,8 +120,6 @@ class Settings(BaseSettings):
 
     database: DatabaseSettings = DatabaseSettings()
     defaults: DefaultsSettings = DefaultsSettings()
-    telegram: TelegramSettingsSection = TelegramSettingsSection()
-    matrix: MatrixSettingsSection = MatrixSettingsSection()
     http: HttpSettings = HttpSettings()
     log: LogSettings = LogSettings()
 
@@ -171,6 +132,24 @@ class Settings(BaseSettings):
                                    ) -> tuple[PydanticBaseSettingsSource, ...]:
         """The environment overrides the file (the file's values arrive as init values)."""
         return env_settings, init_settings
+
+    def section(self, platform: str) -> AdapterSection | None:
+        """An adapter plugin's section (None where this model has none for the platform)."""
+        found = self.__dict__.get(platform)
+        return found if isinstance(found, AdapterSection) else None
+
+
+@cache
+def settings_model() -> type[Settings]:
+    """The core's sections and every installed adapter plugin's own."""
+    from core.plugins import adapter_plugins
+
+    sections: dict[str, Any] = {}
+    for platform, plugin in adapter_plugins().items():
+        if plugin.section is not None:
+            model = plugin.section()
+            sections[platform] = (model, Field(default_factory=model))
+    return create_model("Settings", __base__=Settings, **sections)
 
 
 class ConfigError(Exception):
@@ -188,7 +167,7 @@ def load_settings(path: Path | None) -> Settings:
         except tomllib.TOMLDecodeError as err:
             raise ConfigError(f"{path}: not valid TOML: {err}") from None
     try:
-        return Settings(**data)
+        return settings_model()(**data)
     except ValidationError as err:
         problems = []
         for error in err.errors():

@@ -18,7 +18,9 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 from tortoise import connections
 
-from core.service import stuck
+from core.service import ReportsHealth
+from core.service.delivery import stuck
+from core.service.ports.contract import connected
 from core.service.runtime import Runtime
 from core.storage.models import GameRecord, Outbox
 from core.story.web import add_archive_routes
@@ -117,8 +119,7 @@ async def health(runtime: Runtime) -> dict[str, Any]:
     now = runtime.clock.now()
     checks: dict[str, Any] = {}
     checks["database"] = runtime.database.available and await database_answers()
-    checks["adapters"] = {a.platform: bool(getattr(a, "connected", True))
-                          for a in runtime.adapters}
+    checks["adapters"] = {a.platform: connected(a) for a in runtime.adapters}
     delivered = runtime.last_delivery_round
     checks["scheduler"] = (now - runtime.last_loop_at < STALE_LOOP and not runtime.round_failed
                            and delivered is not None and now - delivered < STALE_LOOP)
@@ -127,7 +128,8 @@ async def health(runtime: Runtime) -> dict[str, Any]:
     checks["last_delivery_round"] = ago(now, delivered)
     checks["waiting"] = runtime.catchup.waiting  # receivers the deadlines wait for
     checks["caught_up"] = not checks["waiting"]
-    receiving = {a.platform: dict(getattr(a, "receiving", {})) for a in runtime.adapters}
+    receiving = {a.platform: dict(a.receiving) for a in runtime.adapters
+                 if isinstance(a, ReportsHealth)}
     checks["receiving"] = {p: r for p, r in receiving.items() if r}
     polling = all(not r.get("backoff") for r in receiving.values())
     checks["ok"] = bool(checks["database"] and checks["scheduler"] and polling and all(

@@ -22,8 +22,9 @@ from babel.messages.pofile import read_po
 
 from core.engine.messages import ROLE_WAS, Ref, Text
 from core.engine.registry import available, load_ruleset
-from core.service.howto import KIND as HOWTO_KIND
-from core.service.howto import HowTo
+from core.service import HowTo
+from core.service.ports.howto import KIND as HOWTO_KIND
+from core.service.ports.howto import Catalog
 from core.spoken import spoken
 
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
@@ -75,6 +76,15 @@ def translations(locale: str, ruleset: str | None = None) -> gettext.NullTransla
     return first
 
 
+@cache
+def own_catalog(catalog: Catalog, locale: str) -> gettext.NullTranslations:
+    """The texts of an adapter's own domain (its how-to texts, see core/service/howto.py)
+    for a locale; English or a locale it does not have: the source texts."""
+    if locale == SOURCE_LOCALE:
+        return gettext.NullTranslations()
+    return _compiled(catalog.directory, catalog.domain, locale) or gettext.NullTranslations()
+
+
 def available_locales() -> list[str]:
     found = [p.name for p in LOCALES_DIR.iterdir() if (p / "LC_MESSAGES").is_dir()]
     return sorted({SOURCE_LOCALE, *found})
@@ -91,18 +101,21 @@ class Renderer:
     """Renders texts for one locale: a game's when `ruleset` names its rule set (whose catalog
     is asked first); `names` maps player ids to display names; commands are written with
     `command_prefix` (see `with_prefix`); a how-to reference is the platform's own text for
-    its topic, from `howto` (see core/service/howto.py)."""
+    its topic, from `howto` (see core/service/ports/howto.py), translated in `howto_catalog` if
+    the platform brings its own."""
 
     def __init__(self, locale: str, vocabulary: Mapping[str, Mapping[str, str]],
                  names: Callable[[str], str], command_prefix: str = "/",
                  ruleset: str | None = None,
-                 howto: Mapping[HowTo, str] | None = None) -> None:
+                 howto: Mapping[HowTo, str] | None = None,
+                 howto_catalog: Catalog | None = None) -> None:
         self.locale = locale
         self.t = translations(locale, ruleset)
         self.vocabulary = vocabulary
         self.names = names
         self.command_prefix = command_prefix
         self.howto = howto or {}
+        self.howto_catalog = howto_catalog
 
     def word(self, ref: Ref) -> str:
         if ref.kind == "player":
@@ -111,7 +124,7 @@ class Renderer:
             return self.how(HowTo(ref.value))
         if ref.kind == "ruleset":
             return translations(self.locale, ref.value).gettext(load_ruleset(ref.value).title)
-        said = spoken(self.t, ref, self.locale)
+        said = spoken(self.t, ref, self.locale, self.vocabulary)
         if said is not None:
             return said
         if ref.kind == "setting":  # "name=value": the option's name and value in words
@@ -129,7 +142,10 @@ class Renderer:
         msgid = self.howto.get(topic)
         if msgid is None:
             raise LookupError(f"the platform has no how-to text for {topic.value!r}")
-        return self.text(msgid)
+        if self.howto_catalog is None:
+            return self.text(msgid)
+        said = own_catalog(self.howto_catalog, self.locale).gettext(msgid)
+        return with_prefix(said, self.command_prefix)
 
     def value(self, value: Any) -> Any:
         if isinstance(value, Ref):

@@ -1,9 +1,11 @@
 """Finding adapters: the `nightfall.adapters` entry-point group, as rule sets are found
 through `nightfall.rulesets`, so that a platform can ship as a package of its own.
 
-An adapter package names an `AdapterPlugin` in its entry point. The core builds the enabled
-adapters from it (`nightfall run`), lets it forget a person (`nightfall forget`) and adds its
-command-line commands; it never imports an adapter's modules itself.
+An adapter package names an `AdapterPlugin` in its entry point. The plugin declares its own
+configuration section (`[<platform>]`, validated by its own model, see core/config.py); the
+core builds the adapters whose section enables them (`nightfall run`), lets a plugin forget a
+person (`nightfall forget`) and adds its command-line commands; it never imports an
+adapter's modules itself.
 """
 
 from __future__ import annotations
@@ -12,38 +14,42 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import entry_points
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import click
 
 if TYPE_CHECKING:
-    from core.config import Settings
-    from core.service.adapter_store import AdapterStore
-    from core.service.runtime import PlatformAdapter
+    from core.config import AdapterSection, Settings
+    from core.service import AdapterStore, PlatformAdapter
 
 ADAPTER_ENTRY_POINTS = "nightfall.adapters"
+S = TypeVar("S", bound="AdapterSection")
 
 
 @dataclass(frozen=True)
-class AdapterPlugin:
+class AdapterPlugin(Generic[S]):
     """What an adapter package contributes.
 
-    `enabled(settings)` says whether the configuration turns the platform on, `build(settings)`
-    makes its adapter (import the platform library there, not at module level: the command
-    line loads every plugin); `forget(store, ref)` drops what the adapter keeps about a
-    person in its store; `commands` are added to the `nightfall` command line."""
+    `section()` returns the model of its configuration section, `[<platform>]` (a subclass of
+    `core.config.AdapterSection`: its keys, their defaults and checks; a function, so that
+    the model and what it needs are imported when the configuration is read, not whenever
+    the command line starts); `build(section)` makes its adapter from that section when it
+    is enabled (import the platform library there, not at module level: the command line
+    loads every plugin); `forget(store, ref)` drops what the adapter keeps about a person in
+    its store; `commands` are added to the `nightfall` command line. A plugin without a
+    section is never built by `nightfall run` (the console has commands of its own)."""
 
     platform: str
-    enabled: Callable[[Settings], bool]
-    build: Callable[[Settings], PlatformAdapter] | None = None
+    section: Callable[[], type[S]] | None = None
+    build: Callable[[S], PlatformAdapter] | None = None
     forget: Callable[[AdapterStore, str], Awaitable[None]] | None = None
     commands: tuple[click.Command, ...] = ()
 
 
 @cache
-def adapter_plugins() -> dict[str, AdapterPlugin]:
+def adapter_plugins() -> dict[str, AdapterPlugin[Any]]:
     """Platform → plugin, for every installed entry point of the group."""
-    found: dict[str, AdapterPlugin] = {}
+    found: dict[str, AdapterPlugin[Any]] = {}
     for ep in entry_points(group=ADAPTER_ENTRY_POINTS):
         plugin = ep.load()
         if not isinstance(plugin, AdapterPlugin):
@@ -56,16 +62,23 @@ def build_adapters(settings: Settings) -> list[PlatformAdapter]:
     """The adapters the configuration enables, in the order their platforms sort."""
     from core.config import ConfigError
 
-    adapters = [plugin.build(settings) for _, plugin in sorted(adapter_plugins().items())
-                if plugin.build is not None and plugin.enabled(settings)]
+    adapters = []
+    configurable = []
+    for platform, plugin in sorted(adapter_plugins().items()):
+        section = settings.section(platform)
+        if plugin.build is None or section is None:
+            continue
+        configurable.append(f"{platform}.enabled")
+        if section.enabled:
+            adapters.append(plugin.build(section))
     if not adapters:
-        raise ConfigError("no platform is enabled: set telegram.enabled or matrix.enabled")
+        raise ConfigError(f"no platform is enabled: set {' or '.join(configurable)}")
     return adapters
 
 
 async def forget_in_adapters(platform: str, ref: str) -> None:
     """Let the person's platform drop what its adapter keeps about him."""
-    from core.service.adapter_tables import TableStore
+    from core.service.rows.adapter_tables import TableStore
 
     plugin = adapter_plugins().get(platform)
     if plugin is not None and plugin.forget is not None:

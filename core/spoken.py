@@ -1,11 +1,14 @@
 """Values that read differently in every language: a phase's name, a duration with its units,
 a deadline as local date and clock time, an option's name and value. The service names them
 with `Ref`s (`phase`, `duration`, `until`, `option_name`, `option_value`), so they are put
-into words only at delivery, in the reader's language, like every other word of a text."""
+into words only at delivery, in the reader's language, like every other word of a text.
+A rule set's own stages and option values are named by its vocabulary (`stage`,
+`option_value`); only the engine's and the service's own are named here."""
 
 from __future__ import annotations
 
 import gettext
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -14,27 +17,23 @@ from babel.dates import format_date, format_time, format_timedelta
 from core.engine.messages import N_, Ref
 from core.engine.phase import Phase
 
-# "Day 2 (vote)": the day or night's number, then the open window (none for a single stage)
+# "Day 2 (vote)": the day or night's number, then the open window (none for a single stage);
+# a rule set names its own windows in its vocabulary's `stage` ("vote": "Day {number} (vote)")
 PHASE_NAMES = {
     ("day", ""): N_("Day {number}"),
-    ("day", "setup"): N_("Day {number} (before the start)"),
-    ("day", "election"): N_("Day {number} (mayor election)"),
-    ("day", "vote"): N_("Day {number} (vote)"),
-    ("day", "reactions"): N_("Day {number} (after the verdict)"),
+    ("day", "setup"): N_("Day {number} (before the start)"),  # the engine's, before the deal
     ("night", ""): N_("Night {number}"),
-    ("night", "dusk"): N_("Night {number} (dusk)"),
-    ("night", "dawn"): N_("Night {number} (dawn)"),
 }
 ENDED = N_("the game is over")
 UNTIL = N_("{duration}, until {date}, {time}")
 NO_DEADLINE = N_("no time limit")
 
-# An option's value as the group reads it (numbers and names stay as they are)
+# An option's value as the group reads it (numbers and names stay as they are): a yes/no
+# option's, the pace's and the role list's; a rule set names its options' own values in its
+# vocabulary's `option_value`
 OPTION_VALUES = {
-    "on": N_("on"), "off": N_("off"), "random": N_("random"), "always": N_("always"),
-    "never": N_("never"), "majority": N_("majority"), "all": N_("all"),
-    "night": N_("once a night"), "game": N_("once a game"), "quick": N_("quick"),
-    "forum": N_("forum"), "default": N_("the rules' deal"), "—": N_("none"),
+    "on": N_("on"), "off": N_("off"), "quick": N_("quick"), "forum": N_("forum"),
+    "default": N_("the rules' deal"), "—": N_("none"),
 }
 # the service's own settings, beside each rule set's options (its vocabulary's `option_name`)
 SETTING_NAMES = {"pace": N_("pace"), "roles": N_("roles")}
@@ -54,12 +53,15 @@ def until(seconds: float, due_at: float, tz: str) -> Ref:
     return Ref("until", f"{max(0, int(seconds))} {due_at} {tz}")
 
 
-def phase_name(t: gettext.NullTranslations, value: str) -> str:
-    """"Day 2 (vote)" from "day 2 vote", in the translations' language."""
+def phase_name(t: gettext.NullTranslations, value: str,
+               stages: Mapping[str, str] | None = None) -> str:
+    """"Day 2 (vote)" from "day 2 vote", in the translations' language; `stages` are the
+    rule set's names of its windows (a window it does not name: the day or night alone)."""
     shown = Phase.parse(value)
     if shown.kind == "ended":
         return t.gettext(ENDED)
-    msgid = PHASE_NAMES.get((shown.kind, shown.stage)) or PHASE_NAMES[(shown.kind, "")]
+    msgid = (PHASE_NAMES.get((shown.kind, shown.stage)) or (stages or {}).get(shown.stage)
+             or PHASE_NAMES[(shown.kind, "")])
     return t.gettext(msgid).format(number=shown.number)
 
 
@@ -87,10 +89,12 @@ def until_words(t: gettext.NullTranslations, value: str, locale: str) -> str:
         time=format_time(when, "HH:mm", locale=locale))
 
 
-def spoken(t: gettext.NullTranslations, ref: Ref, locale: str) -> str | None:
-    """The words for a `Ref` of one of this module's kinds (None for any other kind)."""
+def spoken(t: gettext.NullTranslations, ref: Ref, locale: str,
+           vocabulary: Mapping[str, Mapping[str, str]]) -> str | None:
+    """The words for a `Ref` of one of this module's kinds (None for any other kind), with
+    the rule set's `vocabulary` for its own stages and option values."""
     if ref.kind == "phase":
-        return phase_name(t, ref.value)
+        return phase_name(t, ref.value, vocabulary.get("stage"))
     if ref.kind == "duration":
         return duration_words(int(ref.value), locale) if ref.value else t.gettext(NO_DEADLINE)
     if ref.kind == "until":
@@ -98,6 +102,6 @@ def spoken(t: gettext.NullTranslations, ref: Ref, locale: str) -> str | None:
     if ref.kind == "option_name" and ref.value in SETTING_NAMES:
         return t.gettext(SETTING_NAMES[ref.value])
     if ref.kind == "option_value":
-        msgid = OPTION_VALUES.get(ref.value)
+        msgid = OPTION_VALUES.get(ref.value) or vocabulary.get("option_value", {}).get(ref.value)
         return t.gettext(msgid) if msgid else ref.value
     return None

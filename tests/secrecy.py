@@ -17,14 +17,13 @@ import re
 from typing import Any
 
 from core.engine import replay
+from core.engine.log_codec import command_from_json, setup_from_json
 from core.engine.messages import Ref
 from core.engine.registry import load_ruleset
 from core.i18n import Renderer
-from core.service.codec import command_from_json
-from core.service.howto import Wording
-from core.service.payloads import PostPayload, from_json
-from core.service.rendering import PLAIN, render
-from core.service.stored import setup_from_json
+from core.service.delivery.rendering import PLAIN, render
+from core.service.messages.payloads import PostPayload, from_json
+from core.service.ports.howto import Wording
 from core.storage.models import GameRecord, LogEntry, Outbox
 
 SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")

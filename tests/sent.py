@@ -4,9 +4,9 @@ nor orders such as a mute). The platforms' outage tests compare it with what arr
 
 from __future__ import annotations
 
-from core.service.howto import Wording
-from core.service.payloads import ORDERS, from_json
-from core.service.rendering import PLAIN, render
+from core.service.delivery.rendering import PLAIN, render
+from core.service.messages.payloads import ORDERS, from_json
+from core.service.ports.howto import Wording
 from core.storage.models import Outbox
 
 

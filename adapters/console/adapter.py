@@ -11,11 +11,14 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
-from core.service.adapter_store import AdapterStore
-from core.service.ports import (
+from adapters.text_choices import token_by_label
+from core.service import (
+    AdapterStore,
     Ballot,
     ButtonOut,
+    CatchUp,
     ChatRef,
+    Handler,
     Keyboard,
     Picture,
     Post,
@@ -23,8 +26,8 @@ from core.service.ports import (
     Reader,
     Silence,
     TeamRoom,
+    Wording,
 )
-from core.service.runtime import Handler
 
 from .howto import HOWTO
 
@@ -41,7 +44,7 @@ def chat_key(to: ChatRef | Reader) -> str:
 
 class ConsoleAdapter:
     platform = "console"
-    howto = HOWTO  # its how-to texts (howto.py)
+    wording = Wording("/", HOWTO)  # its how-to texts (howto.py)
     limits = RateLimits()
 
     def __init__(self, out: TextIO) -> None:
@@ -53,9 +56,9 @@ class ConsoleAdapter:
         self.store: AdapterStore | None = None
         self.pictures: Path | None = None  # where pictures are written (a temporary folder)
 
-    async def start(self, handle: Handler, store: AdapterStore) -> None:
+    async def start(self, handle: Handler, store: AdapterStore, catch_up: CatchUp) -> None:
         """The console reads its script itself (see session.py): only the keyboards shown
-        before a restart are read back."""
+        before a restart are read back; nothing queues while it is away (no catch-up)."""
         self.store = store
         self.keyboards = {chat: tuple(ButtonOut(*button) for button in buttons)
                           for chat, buttons in await store.scan(KEYBOARD)}
@@ -129,11 +132,7 @@ class ConsoleAdapter:
 
     def token_for(self, chat: str, label: str) -> str | None:
         """The token of the button with this label on the newest keyboard of that chat."""
-        wanted = label.strip().casefold()
-        for button in self.keyboards.get(chat, ()):
-            if button.label.casefold() == wanted:
-                return button.token
-        return None
+        return token_by_label(label, self.keyboards.get(chat, ()))
 
 
 def _where(to: ChatRef | Reader) -> str:

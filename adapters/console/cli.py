@@ -50,9 +50,5 @@ def play(script: Any, db: str, locale: str, clock_mode: str, seed: int | None) -
     sys.exit(asyncio.run(run_play(script, db, locale, clock_mode, seed, sys.stdout)))
 
 
-def _never(settings: Any) -> bool:
-    """The console is not a platform `nightfall run` serves: it has its own commands."""
-    return False
-
-
-PLUGIN = AdapterPlugin(platform="console", enabled=_never, commands=(demo, play))
+# the console is not a platform `nightfall run` serves (no section): it has its own commands
+PLUGIN: AdapterPlugin[Any] = AdapterPlugin(platform="console", commands=(demo, play))

@@ -8,8 +8,8 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
-from core.service.local import next_due, running, window_of
-from core.service.ports import ButtonOut
+from core.service import ButtonOut
+from core.service.commands.local import next_due, running, window_of
 
 from .adapter import CONSOLE_CHAT
 from .session import ConsoleSession

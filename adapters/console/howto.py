@@ -1,4 +1,4 @@
-"""How things are done in the console, in the bot's words (see core/service/howto.py): a
+"""How things are done in the console, in the bot's words (see core/service/ports/howto.py): a
 line `Ann: …` is written in the group, `Ann> …` privately, `[Label]` presses a button. The
 console never loses its group nor a private chat, and mutes nobody: those texts are there
 so that every platform can say every how-to."""
@@ -6,7 +6,7 @@ so that every platform can say every how-to."""
 from __future__ import annotations
 
 from core.engine.messages import N_
-from core.service.howto import HowTo
+from core.service import HowTo
 
 HOWTO: dict[HowTo, str] = {
     HowTo.JOIN: N_("Join with /join or with [Join] (a line “Name: [Join]”); your role will "

@@ -15,13 +15,12 @@ from __future__ import annotations
 import re
 from typing import TextIO
 
-from core.service.adapter_store import AdapterStore
-from core.service.clock import MANUAL_EPOCH, Clock, ManualClock, RealClock
-from core.service.deliverer import Deliverer
-from core.service.local import open_group
-from core.service.ports import Incoming, UserRef
+from core.service import AdapterStore, Command, Incoming, UserRef
+from core.service.commands.game_service import GameService
+from core.service.commands.local import open_group
+from core.service.delivery.deliverer import Deliverer
+from core.service.ports.clock import MANUAL_EPOCH, Clock, ManualClock, RealClock
 from core.service.runtime import Runtime
-from core.service.service import GameService
 
 from .adapter import CONSOLE_CHAT, ConsoleAdapter
 
@@ -99,7 +98,7 @@ class ConsoleSession:
         notice = await self.service.handle(Incoming(
             platform="console", update_id=update, user=UserRef(user), user_name=who,
             text="" if button else text, chat=None if private else CONSOLE_CHAT,
-            button=button))
+            command=None if button else Command.parse(text), button=button))
         if notice is not None:
             self.adapter.notice(who, notice.text)
         await self.pump()

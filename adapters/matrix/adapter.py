@@ -16,16 +16,16 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field
 
 from nio import AsyncClient, AsyncClientConfig, LoginResponse, WhoamiResponse
 
-from core.service.adapter_store import AdapterStore
-from core.service.catchup import CatchUp
-from core.service.ports import (
+from core.service import (
+    AdapterStore,
     Ballot,
+    CatchUp,
     ChatEvent,
+    Handler,
     Keyboard,
     LoginRefused,
     Picture,
@@ -33,8 +33,8 @@ from core.service.ports import (
     RateLimits,
     Silence,
     TeamRoom,
+    Wording,
 )
-from core.service.runtime import Handler
 
 from . import content, power, store
 from .crypto import Crypto, close_store, open_store
@@ -85,8 +85,10 @@ class MatrixAdapter:
     platform = PLATFORM
     # Element takes `/join` as its own command and asks about every other `/word`: the
     # bot's texts say `!vote` (a `/vote` that a client lets through works as well)
-    command_prefix = "!"
-    howto = HOWTO  # its how-to texts (howto.py)
+    wording = Wording("!", HOWTO)  # its how-to texts (howto.py)
+    # the sync since the stored token brings everything the homeserver queued meanwhile:
+    # the first one applied after a start or an outage is caught up
+    catches_up = True
 
     def __init__(self, settings: MatrixSettings) -> None:
         if not (settings.password or settings.access_token):
@@ -97,10 +99,7 @@ class MatrixAdapter:
         self.client: AsyncClient | None = None
         self.display_name: str | None = None
         self.connected = False
-        # set by the runtime: told when a sync after a start or an outage was applied (the
-        # sync since the stored token brings everything the homeserver queued meanwhile)
-        self.catch_up: CatchUp | None = None
-        self.reports_catch_up = True
+        self.catch_up: CatchUp | None = None  # handed over at start
         self.stopping = False
         self.handle: Handler | None = None
         self.txn_prefix = ""  # this database's prefix for transaction ids (outbox ids restart)
@@ -115,10 +114,11 @@ class MatrixAdapter:
         self.teams = TeamRooms(self)
 
     # ------------------------------------------------------------------ lifecycle
-    async def start(self, handle: Handler, kept: AdapterStore) -> None:
+    async def start(self, handle: Handler, kept: AdapterStore, catch_up: CatchUp) -> None:
         """Log in, read where the last run stopped, and sync once before returning (pending
         invites and missed commands are handled by then); then keep syncing in a task."""
         self.handle = handle
+        self.catch_up = catch_up
         store.use(kept)
         self.stopping = False
         encrypted = bool(self.settings.encryption and self.settings.store_path)
@@ -198,6 +198,11 @@ class MatrixAdapter:
         await store.save(response.device_id, "device", self.user_id)
 
     @property
+    def receiving(self) -> dict[str, float]:
+        """Nothing to add for /healthz: a failing sync shows as not `connected`."""
+        return {}
+
+    @property
     def idle(self) -> bool:
         """No sync is being handed to the service (for a graceful stop, and tests)."""
         return not self.syncer.busy
@@ -260,20 +265,3 @@ class MatrixAdapter:
             raise translate(failed.response, private=False) from failed
         except NETWORK_ERRORS as err:
             raise network(err) from err
-
-
-def matrix_adapter_from(section: Any) -> MatrixAdapter:
-    """The adapter for the `[matrix]` section of the configuration (core.config's
-    MatrixSettingsSection): secrets unwrapped, rate overrides applied to Synapse's default."""
-    rates = {k: v for k, v in section.rates.model_dump().items() if v is not None}
-
-    def secret(value: Any) -> str | None:
-        return None if value is None else str(value.get_secret_value())
-
-    return MatrixAdapter(MatrixSettings(
-        homeserver=section.homeserver, user_id=section.user_id,
-        password=secret(section.password), access_token=secret(section.access_token),
-        device_id=section.device_id or None, store_path=str(section.store_path),
-        encrypt_private=section.encrypt_private, allow=tuple(section.allow),
-        room_mentions=section.room_mentions,
-        limits=replace(LIMITS, **rates)))

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from core.service.ports import Ballot, ButtonOut
+from core.service import Ballot, ButtonOut
 
 from . import content, polls, store
 

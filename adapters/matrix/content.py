@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
+from adapters import text_choices
+
 from .incoming import KEYCAPS
 
 NOTICE = "m.notice"  # the bot's chatter: clients show it as a bot's, bots ignore it
@@ -28,14 +30,10 @@ HTML = "org.matrix.custom.html"  # the `format` of a `formatted_body`
 ROOM_NOTIFICATION_LEVEL = 50  # the spec's default for `notifications.room`
 
 
-def option_lines(labels: Sequence[str]) -> str:
-    """`1️⃣ Ann` per option (keycaps invite a reaction), `11. Kim` past ten."""
-    return "\n".join(f"{KEYCAPS[i]} {label}" if i < len(KEYCAPS) else f"{i + 1}. {label}"
-                     for i, label in enumerate(labels))
-
-
 def with_options(text: str, labels: Sequence[str]) -> str:
-    return f"{text}\n\n{option_lines(labels)}" if labels else text
+    """The options numbered under the text, `1️⃣ Ann` (keycaps invite a reaction), `11. Kim`
+    past ten."""
+    return text_choices.with_options(text, labels, KEYCAPS)
 
 
 def message(text: str, msgtype: str = NOTICE, mentions: dict[str, Any] | None = None,

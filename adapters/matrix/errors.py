@@ -7,7 +7,7 @@ import asyncio
 from aiohttp import ClientError
 from nio import ErrorResponse
 
-from core.service.ports import ChatLost, PermanentError, TransientError, Unreachable
+from core.service import ChatLost, LostReason, PermanentError, TransientError, Unreachable
 
 NETWORK_ERRORS = (ClientError, TimeoutError, asyncio.TimeoutError, ConnectionError)
 TRANSIENT_STATUS = (408, 429)  # a request timeout, a rate limit: client errors that pass
@@ -27,7 +27,7 @@ def is_forbidden(response: ErrorResponse) -> bool:
     return response.status_code == "M_FORBIDDEN" or http_status(response) == 403
 
 
-def translate(response: ErrorResponse, private: bool, lost: str | None = None) -> Exception:
+def translate(response: ErrorResponse, private: bool, lost: LostReason | None = None) -> Exception:
     """M_LIMIT_EXCEEDED waits `retry_after_ms`; a forbidden private room means the person
     cannot be reached, a forbidden game room (`lost` says why: "removed", "silenced") that
     the bot lost it, and its game pauses; other client errors never work, except a timeout

@@ -1,4 +1,4 @@
-"""How things are done on Matrix, in the bot's words (see core/service/howto.py): a keycap
+"""How things are done on Matrix, in the bot's words (see core/service/ports/howto.py): a keycap
 reaction picks an option, the private room comes as an invitation to accept, rights are power
 levels, a person is named by his Matrix ID. Commands are written with "/" and shown with the
 adapter's "!" (`command_prefix`)."""
@@ -6,7 +6,7 @@ adapter's "!" (`command_prefix`)."""
 from __future__ import annotations
 
 from core.engine.messages import N_
-from core.service.howto import HowTo
+from core.service import HowTo
 
 HOWTO: dict[HowTo, str] = {
     HowTo.JOIN: N_("Join with /join or by reacting to this message with 1️⃣: I will invite you "

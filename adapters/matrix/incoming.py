@@ -1,10 +1,10 @@
 """Matrix events as the service's platform-neutral input (pure functions, no I/O).
 
-Matrix bots take commands as `!word args` or by mention (`Bot: word args`); the service
-speaks Telegram's `/word args`, so both become that. Numbers, keycap reactions and option
-labels answer a numbered keyboard; poll responses answer a poll (polls.py). Events arrive
-as the raw JSON of the client-server API (nio's parsed classes differ between sync and
-/messages and know nothing of polls)."""
+Matrix bots take commands as `!word args` or by mention (`Bot: word args`); a `/word args`
+that a client lets through counts as well. Each becomes the service's `Command`. Numbers,
+keycap reactions and option labels answer a numbered keyboard (adapters/text_choices.py);
+poll responses answer a poll (polls.py). Events arrive as the raw JSON of the client-server
+API (nio's parsed classes differ between sync and /messages and know nothing of polls)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,12 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from core.service import Command
+
 PLATFORM = "matrix"
 
 KEYCAPS = (*(f"{n}\ufe0f\u20e3" for n in range(1, 10)), "\U0001f51f")  # 1️⃣ … 9️⃣ 🔟
 COMMAND = re.compile(r"^!([A-Za-z][\w-]*)(?:\s+(.*))?$", re.S)
-NUMBER = re.compile(r"^\s*#?(\d{1,3})[.)]?\s*$")
 
 
 def relation(content: dict[str, Any]) -> tuple[str | None, str | None]:
@@ -64,13 +65,12 @@ def mention_names(user_id: str, display_name: str | None) -> list[str]:
     return sorted((n for n in names if n), key=len, reverse=True)
 
 
-def as_command(body: str, mentions: Sequence[str]) -> str | None:
-    """`!vote Ann` or `Bot: vote Ann` as the service's `/vote Ann`; None when the text is not
-    addressed to the bot as a command."""
+def as_command(body: str, mentions: Sequence[str]) -> Command | None:
+    """`!vote Ann`, `Bot: vote Ann` or `/vote Ann` as the command (vote, Ann); None when the
+    text is not addressed to the bot as a command."""
     match = COMMAND.match(body)
     if match:
-        word, rest = match.group(1), (match.group(2) or "").strip()
-        return f"/{word.lower()} {rest}".rstrip()
+        return Command(match.group(1).lower(), (match.group(2) or "").strip())
     lowered = body.casefold()
     for name in mentions:
         prefix = name.casefold()
@@ -80,8 +80,8 @@ def as_command(body: str, mentions: Sequence[str]) -> str | None:
                 words = rest[1:].strip().lstrip("!/")
                 word, _, args = words.partition(" ")
                 if word:
-                    return f"/{word.lower()} {args.strip()}".rstrip()
-    return None
+                    return Command(word.lower(), args.strip())
+    return Command.parse(body, "/")
 
 
 def keycap_number(key: str) -> int | None:
@@ -91,25 +91,6 @@ def keycap_number(key: str) -> int | None:
         if plain == cap.replace("\ufe0f", ""):
             return number
     return None
-
-
-def choice_number(body: str) -> int | None:
-    """A written option number: `2`, `2.`, `#2`."""
-    match = NUMBER.match(body)
-    return int(match.group(1)) if match else None
-
-
-def choice_by_label(body: str, labels: Sequence[str]) -> int | None:
-    """The option whose label is exactly what the person wrote (case and spacing aside)."""
-    wanted = " ".join(body.split()).casefold()
-    if not wanted:
-        return None
-    for number, label in enumerate(labels, start=1):
-        if " ".join(label.split()).casefold() == wanted:
-            return number
-    return None
-
-
 
 
 def localpart(user_id: str) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping
 
-from core.service.adapter_store import NAME_LENGTH
+from core.service import NAME_LENGTH
 
 from .incoming import localpart
 

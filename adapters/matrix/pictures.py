@@ -18,7 +18,7 @@ from typing import Any
 
 from nio import AsyncClient, ErrorResponse, UploadResponse
 
-from core.service.ports import PermanentError, Picture, TransientError
+from core.service import PermanentError, Picture, TransientError
 
 from . import store
 from .errors import Failed

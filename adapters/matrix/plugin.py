@@ -7,19 +7,34 @@ from typing import TYPE_CHECKING
 from core.plugins import AdapterPlugin
 
 if TYPE_CHECKING:
-    from core.config import Settings
-    from core.service.adapter_store import AdapterStore
-    from core.service.runtime import PlatformAdapter
+    from core.service import AdapterStore
+
+    from .adapter import MatrixAdapter
+    from .settings import MatrixSection
 
 
-def _enabled(settings: Settings) -> bool:
-    return settings.matrix.enabled
+def _section() -> type[MatrixSection]:
+    from .settings import MatrixSection
+
+    return MatrixSection
 
 
-def _build(settings: Settings) -> PlatformAdapter:
-    from .adapter import matrix_adapter_from
+def _build(section: MatrixSection) -> MatrixAdapter:
+    """The adapter for the `[matrix]` section: secrets unwrapped, rate overrides applied to
+    Synapse's default."""
+    from dataclasses import replace
 
-    return matrix_adapter_from(settings.matrix)
+    from .adapter import LIMITS, MatrixAdapter, MatrixSettings
+
+    rates = {k: v for k, v in section.rates.model_dump().items() if v is not None}
+    password, token = section.password, section.access_token
+    return MatrixAdapter(MatrixSettings(
+        homeserver=section.homeserver, user_id=section.user_id,
+        password=password.get_secret_value() if password else None,
+        access_token=token.get_secret_value() if token else None,
+        device_id=section.device_id or None, store_path=str(section.store_path),
+        encrypt_private=section.encrypt_private, allow=tuple(section.allow),
+        room_mentions=section.room_mentions, limits=replace(LIMITS, **rates)))
 
 
 async def _forget(store: AdapterStore, user_id: str) -> None:
@@ -29,4 +44,5 @@ async def _forget(store: AdapterStore, user_id: str) -> None:
     await forget_user(store, user_id)
 
 
-PLUGIN = AdapterPlugin(platform="matrix", enabled=_enabled, build=_build, forget=_forget)
+PLUGIN: AdapterPlugin[MatrixSection] = AdapterPlugin(platform="matrix", section=_section,
+                                                     build=_build, forget=_forget)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from nio import ErrorResponse
 
-from core.service.ports import NotAllowed, Silence
+from core.service import NotAllowed, Silence
 
 from . import store
 from .errors import Failed, is_forbidden

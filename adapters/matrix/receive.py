@@ -9,7 +9,8 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from core.service.ports import ChatRef, Incoming, Notice, Situation, UserRef
+from adapters.text_choices import chosen
+from core.service import ChatRef, Incoming, Notice, Situation, UserRef
 
 from . import content, polls, store
 from .ballots import pending
@@ -18,8 +19,6 @@ from .errors import NETWORK_ERRORS, Failed
 from .incoming import (
     PLATFORM,
     as_command,
-    choice_by_label,
-    choice_number,
     is_edit,
     keycap_number,
     mention_names,
@@ -109,19 +108,18 @@ class Receiver:
             text = message_body(new) if isinstance(new, dict) else None
             private = room_id in adapter.rooms.rooms
             if text is not None:
-                edited = as_command(text, mentions) or (text if text.startswith("/") else "")
                 await self._give(self._incoming(room_id, event_id, sender, private,
-                                                text=edited, situation="edited",
-                                                edits=relation(body)[1]))
+                                                text=text, command=as_command(text, mentions),
+                                                situation="edited", edits=relation(body)[1]))
             return
         text = message_body(body)
         if not text:
             return
-        command = as_command(text, mentions) or (text if text.startswith("/") else None)
+        command = as_command(text, mentions)
         team = adapter.teams.by_room.get(room_id)
         if team is not None:  # the members read it here; a command is answered in private
-            await self._give(self._incoming(room_id, event_id, sender, True,
-                                            text=command or text,
+            await self._give(self._incoming(room_id, event_id, sender, True, text=text,
+                                            command=command,
                                             team=None if command else team))
             return
         if room_id in adapter.rooms.rooms:
@@ -129,13 +127,13 @@ class Receiver:
             if token is not None:
                 await self._press(room_id, event_id, sender, token, private=True)
                 return
-            await self._give(self._incoming(room_id, event_id, sender, True,
-                                            text=command or text))
+            await self._give(self._incoming(room_id, event_id, sender, True, text=text,
+                                            command=command))
             return
         if command is not None:
             admin = await adapter.state.is_admin(room_id, sender)
-            await self._give(self._incoming(room_id, event_id, sender, False, text=command,
-                                            admin=admin, message=event_id))
+            await self._give(self._incoming(room_id, event_id, sender, False, text=text,
+                                            command=command, admin=admin, message=event_id))
         else:
             await self._give(self._incoming(room_id, event_id, sender, False, text=text))
 
@@ -146,8 +144,8 @@ class Receiver:
         keyboard = await store.load("kb", latest) if latest else None
         if not keyboard:
             return None
-        number = choice_number(text) or choice_by_label(text, keyboard["labels"])
-        if number is None or not 1 <= number <= len(keyboard["tokens"]):
+        number = chosen(text, keyboard["labels"])
+        if number is None or number > len(keyboard["tokens"]):
             return None
         return str(keyboard["tokens"][number - 1])
 

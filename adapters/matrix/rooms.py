@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from nio import ErrorResponse, RoomPreset
 from nio.api import Api
 
-from core.service.ports import Unreachable
+from core.service import Unreachable
 
 from . import store
 from .errors import NETWORK_ERRORS, Failed, http_status, is_rate_limited

@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 from nio import ErrorResponse
 
-from core.service.ports import (
+from core.service import (
     Ballot,
     ChatMoved,
     ChatRef,
     Keyboard,
+    LostReason,
     Outgoing,
     Picture,
     Post,
@@ -91,7 +92,7 @@ class Sender:
         except Failed as failed:
             gone = adapter.state.membership(where, adapter.user_id) != "join"
             raise translate(failed.response, private,
-                            lost="removed" if gone else "silenced") from failed
+                            lost=LostReason.REMOVED if gone else LostReason.SILENCED) from failed
         except NETWORK_ERRORS as err:
             raise network(err) from err
         except CRYPTO_ERRORS as err:  # e.g. the members' keys could not be fetched: later

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from nio import ErrorResponse
 
-from core.service.ports import ChatEvent, ChatRef
+from core.service import ChatEvent, ChatRef, LostReason
 
 from . import store
 from .incoming import PLATFORM
@@ -75,7 +75,7 @@ class Standings:
         """The bot is out of a room it was in (kicked or banned: it never leaves a game room
         by itself)."""
         self._known.pop(room_id, None)
-        await self._tell(ChatEvent(PLATFORM, ChatRef(room_id), "lost", reason="removed"))
+        await self._tell(ChatEvent(PLATFORM, ChatRef(room_id), "lost", reason=LostReason.REMOVED))
 
     async def joined(self, room_id: str) -> None:
         """The bot accepted an invite into a group room: back, if it had been removed; and
@@ -98,7 +98,8 @@ class Standings:
         self._known[room_id] = now
         if not now.can_write and (before is None or before.can_write):
             log.warning("matrix: the bot may no longer write in %s", room_id)
-            await self._tell(ChatEvent(PLATFORM, ChatRef(room_id), "lost", reason="silenced"))
+            await self._tell(ChatEvent(PLATFORM, ChatRef(room_id), "lost",
+                                       reason=LostReason.SILENCED))
         elif now.can_write and before is not None and not before.can_write:
             await self._tell(ChatEvent(PLATFORM, ChatRef(room_id), "restored"))
         if now.can_mute and (before is None or not before.can_mute):

@@ -1,5 +1,5 @@
 """What the adapter must remember across restarts, in the store the service hands it (see
-core/service/adapter_store.py): the sync token, the device, the private rooms, the event ids
+core/service/ports/adapter_store.py): the sync token, the device, the private rooms, the event ids
 behind editable messages ("ref", in the store's message table), keyboards and polls, and the
 power levels taken from the muted.
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from core.service.adapter_store import AdapterStore
+from core.service import AdapterStore
 
 REF = "ref"  # what later versions of a message edit: kept as a platform message
 LEGACY_KEY_LENGTH = 64  # what the previous version of the database hashed its keys at

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from nio import ErrorResponse, MessageDirection, SyncResponse
 
-from core.service.adapter_store import database_watch
+from core.service import database_watch
 
 from . import store
 from .crypto import CRYPTO_ERRORS

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from nio import ErrorResponse, RoomPreset
 
-from core.service.ports import TeamRoom
+from core.service import TeamKey, TeamRoom
 
 from . import store
 from .errors import Failed
@@ -41,12 +41,17 @@ TEAM_STATE = ({"type": "m.room.history_visibility", "state_key": "",
 class TeamRooms:
     def __init__(self, adapter: MatrixAdapter) -> None:
         self.adapter = adapter
-        self.by_key: dict[str, str] = {}  # team key → its room
-        self.by_room: dict[str, str] = {}  # room → team key
+        self.by_key: dict[TeamKey, str] = {}  # team → its room
+        self.by_room: dict[str, TeamKey] = {}  # room → its team
 
     async def load(self) -> None:
-        self.by_key = dict(await store.load("teams", self.adapter.user_id) or {})
+        kept = await store.load("teams", self.adapter.user_id) or {}
+        self.by_key = {TeamKey.parse(key): room for key, room in kept.items()}
         self.by_room = {room: key for key, room in self.by_key.items()}
+
+    async def _keep(self) -> None:
+        await store.save({str(key): room for key, room in self.by_key.items()}, "teams",
+                         self.adapter.user_id)
 
     async def update(self, order: TeamRoom) -> None:
         """Create the room if need be, invite who is missing, remove who left the team."""
@@ -79,7 +84,7 @@ class TeamRooms:
         if later is not None:
             raise Failed(later)
 
-    async def close(self, key: str, room_id: str) -> None:
+    async def close(self, key: TeamKey, room_id: str) -> None:
         """The game is over (its farewell posted): leave and forget the room (the players
         keep it); the bot no longer syncs it or answers there."""
         client = self.adapter.client
@@ -91,7 +96,7 @@ class TeamRooms:
         self.by_key.pop(key, None)
         self.by_room.pop(room_id, None)
         self.adapter.state.forget_members(room_id)
-        await store.save(self.by_key, "teams", self.adapter.user_id)
+        await self._keep()
 
     async def _create(self, order: TeamRoom) -> str:
         client = self.adapter.client
@@ -104,5 +109,5 @@ class TeamRooms:
         room_id = str(created.room_id)
         self.by_key[order.key] = room_id
         self.by_room[room_id] = order.key
-        await store.save(self.by_key, "teams", self.adapter.user_id)
+        await self._keep()
         return room_id

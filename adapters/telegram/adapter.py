@@ -20,11 +20,12 @@ from telegram.error import BadRequest, InvalidToken, RetryAfter, TelegramError
 from telegram.ext import Application, ApplicationBuilder
 
 from core.redaction import hide
-from core.service.adapter_store import AdapterStore
-from core.service.catchup import CatchUp
-from core.service.ports import (
+from core.service import (
+    AdapterStore,
     Ballot,
+    CatchUp,
     ChatRef,
+    Handler,
     Keyboard,
     LoginRefused,
     Outgoing,
@@ -35,8 +36,8 @@ from core.service.ports import (
     Reader,
     Silence,
     TeamRoom,
+    Wording,
 )
-from core.service.runtime import Handler
 
 from . import menus
 from .errors import retry_seconds, translate_restrict_error
@@ -90,7 +91,7 @@ def quiet_http_logs() -> None:
 
 class TelegramAdapter:
     platform = PLATFORM
-    howto = HOWTO  # its how-to texts (howto.py)
+    wording = Wording("/", HOWTO)  # its how-to texts (howto.py)
 
     def __init__(self, settings: TelegramSettings) -> None:
         hide(settings.token)  # before PTB logs its API URL, which contains it
@@ -114,15 +115,14 @@ class TelegramAdapter:
         self._poller: Poller | None = None
         self._webhook: WebhookServer | None = None
         self.connected = False
-        self.catch_up: CatchUp | None = None  # set by the runtime: told when polling caught up
 
     @property
-    def reports_catch_up(self) -> bool:
+    def catches_up(self) -> bool:
         """Long polling can tell when Telegram's queue is empty; a webhook cannot."""
         return not self.settings.webhook_url
 
     @property
-    def receiving(self) -> dict[str, float | int]:
+    def receiving(self) -> dict[str, float]:
         """How the poller fares (for /healthz)."""
         poller = self._poller
         if poller is None:
@@ -130,9 +130,10 @@ class TelegramAdapter:
         return {"backoff": poller.backoff, "unconfirmed": poller.unconfirmed}
 
     # ------------------------------------------------------------------ lifecycle
-    async def start(self, handle: Handler, store: AdapterStore) -> None:
+    async def start(self, handle: Handler, store: AdapterStore, catch_up: CatchUp) -> None:
         """Connect (getMe); a token Telegram refuses raises `LoginRefused`, anything else
-        (Telegram unreachable) is raised for the runtime to try again later."""
+        (Telegram unreachable) is raised for the runtime to try again later. The poller
+        tells `catch_up` when it has fetched what Telegram queued meanwhile."""
         self._handle = handle
         self.store = store
         self.sender = Sender(self.app.bot, store)
@@ -153,7 +154,7 @@ class TelegramAdapter:
         else:
             await self.app.bot.delete_webhook()
             self._poller = Poller(self.app.bot, self._on_update, settings.poll_timeout,
-                                  ALLOWED_UPDATES, self.catch_up, self.platform)
+                                  ALLOWED_UPDATES, catch_up, self.platform)
             self._poller.start()
         self.connected = True
         log.info("telegram: connected as @%s", self.username)
@@ -164,7 +165,7 @@ class TelegramAdapter:
         settings = self.settings
         for attempt in range(attempts):
             try:
-                await self.app.bot.set_webhook(settings.webhook_url,  # type: ignore[arg-type]
+                await self.app.bot.set_webhook(str(settings.webhook_url),
                                                secret_token=settings.webhook_secret,
                                                allowed_updates=ALLOWED_UPDATES)
                 return
@@ -186,13 +187,13 @@ class TelegramAdapter:
 
     @property
     def username(self) -> str:
-        return self.app.bot.username
+        return str(self.app.bot.username)
 
     async def set_menus(self) -> None:
         """The command menus; Telegram refusing them costs the menus, not the start."""
         for scope, language, commands in menus.menus():
             try:
-                await self.app.bot.set_my_commands(commands, scope=scope,  # type: ignore[arg-type]
+                await self.app.bot.set_my_commands(commands, scope=scope,
                                                    language_code=language)
             except TelegramError as err:
                 log.warning("telegram: could not set the command menu (%s, %s): %s",

@@ -18,10 +18,11 @@ from telegram.error import (
     TimedOut,
 )
 
-from core.service.ports import (
+from core.service import (
     ChatLost,
     ChatMoved,
     ChatRef,
+    LostReason,
     NotAllowed,
     PermanentError,
     TransientError,
@@ -76,17 +77,17 @@ def translate_error(err: TelegramError, private: bool, posting: bool = False) ->
         return UnknownOutcome(str(err)) if posting and not never_sent(err) \
             else TransientError(str(err))
     if isinstance(err, Forbidden):
-        return Unreachable(str(err)) if private else ChatLost(str(err), "removed")
+        return Unreachable(str(err)) if private else ChatLost(str(err), LostReason.REMOVED)
     if isinstance(err, BadRequest):
         if _says(err, ("chat not found",)):
-            return Unreachable(str(err)) if private else ChatLost(str(err), "removed")
+            return Unreachable(str(err)) if private else ChatLost(str(err), LostReason.REMOVED)
         if not private:
             if _says(err, TOPIC_CLOSED):
-                return ChatLost(str(err), "topic_closed")
+                return ChatLost(str(err), LostReason.TOPIC_CLOSED)
             if _says(err, TOPIC_DELETED):
-                return ChatLost(str(err), "topic_deleted")
+                return ChatLost(str(err), LostReason.TOPIC_DELETED)
             if _says(err, SILENCED):
-                return ChatLost(str(err), "silenced")
+                return ChatLost(str(err), LostReason.SILENCED)
         return PermanentError(str(err))
     if isinstance(err, NetworkError):
         return TransientError(str(err))

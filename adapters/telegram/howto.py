@@ -1,10 +1,10 @@
-"""How things are done on Telegram, in the bot's words (see core/service/howto.py): a button
+"""How things are done on Telegram, in the bot's words (see core/service/ports/howto.py): a button
 that opens the private chat with Start, an admin's right to ban users, an @username."""
 
 from __future__ import annotations
 
 from core.engine.messages import N_
-from core.service.howto import HowTo
+from core.service import HowTo
 
 HOWTO: dict[HowTo, str] = {
     HowTo.JOIN: N_("Join with the button below (it opens your private chat with me, where "

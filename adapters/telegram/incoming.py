@@ -9,7 +9,7 @@ from __future__ import annotations
 from telegram import Chat, ChatMember, ChatMemberUpdated, Message, MessageEntity, Update, User
 from telegram.constants import ChatMemberStatus
 
-from core.service.ports import ChatEvent, ChatRef, Incoming, Mention, UserRef
+from core.service import ChatEvent, ChatRef, Command, Incoming, LostReason, Mention, UserRef
 
 from .refs import anonymous_ref, chat_ref
 
@@ -36,6 +36,19 @@ def command_word(text: str) -> str:
         return ""
     words = text[1:].split(maxsplit=1)
     return words[0] if words else ""
+
+
+def command_of(text: str, private: bool) -> Command | None:
+    """`/vote@bot Ann` as the command (vote, Ann): the addressee is this bot (see
+    `addressed_elsewhere`). "Start" pressed on the bot's profile inside a group sends
+    `/start`: there it asks for the group's help."""
+    command = Command.parse(text)
+    if command is None:
+        return None
+    word = command.word.split("@")[0]
+    if word == "start" and not private:
+        return Command("help")
+    return Command(word, command.args)
 
 
 def addressed_elsewhere(text: str, bot_username: str) -> bool:
@@ -72,8 +85,8 @@ def from_message(update: Update, message: Message, bot_username: str,
         return None
     if addressed_elsewhere(text, bot_username):
         return None
-    if chat.type != Chat.PRIVATE and command_word(text).split("@")[0].lower() == "start":
-        text = "/help"  # "Start" pressed on the bot's profile inside a group
+    private = chat.type == Chat.PRIVATE
+    command = command_of(text, private)
     edited = update.edited_message is not None
     identity = message_identity(message)
     if anonymous_admin(message):
@@ -82,17 +95,17 @@ def from_message(update: Update, message: Message, bot_username: str,
         return Incoming(platform=PLATFORM, update_id=str(update.update_id),
                         user=UserRef(anonymous_ref(chat.id), anonymous=True),
                         user_name=chat.title or str(chat.id), text=text,
-                        chat=message_chat(message), admin=True, chat_title=chat.title,
+                        command=command, chat=message_chat(message), admin=True,
+                        chat_title=chat.title,
                         mentioned=mentioned(message), message=identity)
     if message.sender_chat is not None or message.is_automatic_forward:
         return None  # a channel speaking (a linked channel's post, a user posting as one)
     user = message.from_user
     if user is None or user.is_bot or user.id == TELEGRAM_SERVICE_USER:
         return None
-    private = chat.type == Chat.PRIVATE
     return Incoming(platform=PLATFORM, update_id=str(update.update_id),
                     user=UserRef(str(user.id)), user_name=display_name(user), text=text,
-                    chat=None if private else message_chat(message), admin=admin,
+                    command=command, chat=None if private else message_chat(message), admin=admin,
                     locale_hint=locale_hint(user), handle=user.username,
                     chat_title=None if private else chat.title,
                     mentioned=mentioned(message, user), message=identity,
@@ -158,7 +171,7 @@ def service_event(message: Message) -> ChatEvent | None:
         return ChatEvent(PLATFORM, chat_ref(message.migrate_from_chat_id), "moved",
                          new_ref=chat_ref(chat_id))
     if message.forum_topic_closed is not None:
-        return ChatEvent(PLATFORM, message_chat(message), "lost", reason="topic_closed",
+        return ChatEvent(PLATFORM, message_chat(message), "lost", reason=LostReason.TOPIC_CLOSED,
                          whole=False)
     if message.forum_topic_reopened is not None:
         return ChatEvent(PLATFORM, message_chat(message), "restored", whole=False)
@@ -174,10 +187,10 @@ def member_events(update: ChatMemberUpdated) -> list[ChatEvent]:
     ref = chat_ref(chat.id)
     member = update.new_chat_member
     if member.status in GONE:
-        return [ChatEvent(PLATFORM, ref, "lost", reason="removed")]
+        return [ChatEvent(PLATFORM, ref, "lost", reason=LostReason.REMOVED)]
     if member.status == ChatMemberStatus.RESTRICTED and not (
             getattr(member, "is_member", True) and getattr(member, "can_send_messages", True)):
-        return [ChatEvent(PLATFORM, ref, "lost", reason="silenced")]
+        return [ChatEvent(PLATFORM, ref, "lost", reason=LostReason.SILENCED)]
     return [ChatEvent(PLATFORM, ref, "restored"),
             ChatEvent(PLATFORM, ref, "rights", can_restrict=may_restrict(member))]
 

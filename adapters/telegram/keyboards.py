@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.helpers import create_deep_linked_url
 
-from core.service.ports import ButtonOut
+from core.service import ButtonOut
 
 MAX_BUTTONS = 100
 MAX_ROW = 8

@@ -36,13 +36,15 @@ PRIVATE_COMMANDS = (
     ("flee", N_("Leave the running game")),
     ("language", N_("My language: de, ru or en")),
 )
-SCOPES = ((BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
-          (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS))
+Scope = BotCommandScopeAllGroupChats | BotCommandScopeAllPrivateChats
+SCOPES: tuple[tuple[Scope, tuple[tuple[str, str], ...]], ...] = (
+    (BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
+    (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS))
 
 
-def menus() -> list[tuple[object, str | None, list[BotCommand]]]:
+def menus() -> list[tuple[Scope, str | None, list[BotCommand]]]:
     """(scope, language code or None for the default, commands) for every menu to set."""
-    result = []
+    result: list[tuple[Scope, str | None, list[BotCommand]]] = []
     for scope, commands in SCOPES:
         for locale in available_locales():
             t = translations(locale)

@@ -8,30 +8,32 @@ from typing import TYPE_CHECKING
 from core.plugins import AdapterPlugin
 
 if TYPE_CHECKING:
-    from core.config import Settings
-
     from .adapter import TelegramAdapter
+    from .settings import TelegramSection
 
 
-def _enabled(settings: Settings) -> bool:
-    return settings.telegram.enabled
+def _section() -> type[TelegramSection]:
+    from .settings import TelegramSection
+
+    return TelegramSection
 
 
-def _build(settings: Settings) -> TelegramAdapter:
+def _build(section: TelegramSection) -> TelegramAdapter:
     """The adapter for the `[telegram]` section: Telegram's own rate limits, with what the
     host configured instead."""
     from .adapter import LIMITS, TelegramAdapter, TelegramSettings
 
-    tg = settings.telegram
-    assert tg.token is not None
-    overrides = {k: v for k, v in tg.rates.model_dump().items() if v is not None}
+    assert section.token is not None  # the section's check requires it when enabled
+    overrides = {k: v for k, v in section.rates.model_dump().items() if v is not None}
+    secret = section.webhook_secret
     return TelegramAdapter(TelegramSettings(
-        token=tg.token.get_secret_value(), base_url=tg.api_url,
-        webhook_url=tg.webhook_url, webhook_listen=tg.webhook_listen,
-        webhook_port=tg.webhook_port,
-        webhook_secret=tg.webhook_secret.get_secret_value() if tg.webhook_secret else None,
-        request_timeout=tg.request_timeout,
+        token=section.token.get_secret_value(), base_url=section.api_url,
+        webhook_url=section.webhook_url, webhook_listen=section.webhook_listen,
+        webhook_port=section.webhook_port,
+        webhook_secret=secret.get_secret_value() if secret else None,
+        request_timeout=section.request_timeout,
         limits=replace(LIMITS, **overrides)))
 
 
-PLUGIN = AdapterPlugin(platform="telegram", enabled=_enabled, build=_build)
+PLUGIN: AdapterPlugin[TelegramSection] = AdapterPlugin(platform="telegram", section=_section,
+                                                       build=_build)

@@ -25,8 +25,7 @@ from aiohttp import web
 from telegram import Bot, Update
 from telegram.error import TelegramError
 
-from core.service.adapter_store import database_watch, is_outage
-from core.service.catchup import CatchUp
+from core.service import CatchUp, database_watch, is_outage
 
 log = logging.getLogger(__name__)
 

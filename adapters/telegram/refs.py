@@ -10,7 +10,7 @@ sends that person goes to the group where they posted.
 
 from __future__ import annotations
 
-from core.service.ports import ChatRef, PermanentError, UserRef
+from core.service import ChatRef, PermanentError, UserRef
 
 ANONYMOUS = "anon"
 

@@ -25,8 +25,7 @@ from telegram import Bot, InlineKeyboardMarkup, InputFile
 from telegram.constants import MessageLimit
 from telegram.error import TelegramError, TimedOut
 
-from core.service.adapter_store import AdapterStore
-from core.service.ports import ChatRef, Outgoing, Picture, TransientError, UnknownOutcome
+from core.service import AdapterStore, ChatRef, Outgoing, Picture, TransientError, UnknownOutcome
 
 from .errors import never_sent, not_editable, not_modified, translate_error
 from .refs import chat_ids

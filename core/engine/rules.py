@@ -15,6 +15,7 @@ from typing import Any, Protocol, TypeVar
 from .ids import PlayerId, RoleId
 from .specs import ActionSpec, RoleSpec, TeamChat
 from .state import Player, Submission
+from .story import StoryExtension
 
 GameT = TypeVar("GameT", contravariant=True)
 
@@ -32,7 +33,7 @@ class Rules(Protocol[GameT]):
     vocabulary: dict[str, dict[str, str]]
     voice: dict[str, tuple[str, ...]]
     asking: frozenset[str]
-    story_texts: dict[str, str | tuple[str, str]]
+    story_texts: dict[str, str]
     pace: dict[str, dict[str, Any]]
     pace_options: dict[str, dict[str, Any]]
     summary: str
@@ -79,3 +80,4 @@ class Rules(Protocol[GameT]):
                            to: PlayerId | None) -> list[PlayerId]: ...
     def team_chats(self, game: GameT) -> list[TeamChat]: ...
     def team_members(self, game: GameT, team: str) -> list[PlayerId]: ...
+    def story(self, game: GameT) -> StoryExtension: ...

@@ -20,6 +20,7 @@ from .messages import N_
 from .refusals import Refused
 from .specs import ActionSpec, RoleSpec, SetupError, TeamChat
 from .state import Player, Submission
+from .story import StoryExtension
 
 __all__ = ["ActionSpec", "RoleSpec", "Ruleset", "SetupError", "TeamChat"]
 
@@ -38,7 +39,8 @@ class Ruleset:
     option_about: dict[str, str] = {}  # noqa: RUF012
     # kind ("role", "side", "cause") -> id -> English msgid, for rendering `Ref`s
     vocabulary: dict[str, dict[str, str]] = {}  # noqa: RUF012
-    # window stage -> deadline preset per pace ("quick", "forum"), see core/service/pace.py
+    # window stage -> deadline preset per pace ("quick", "forum"), see
+    # core/service/games/deadline_times.py
     pace: dict[str, dict[str, Any]] = {}  # noqa: RUF012
     # option defaults that differ by pace (a host's own /option still wins)
     pace_options: dict[str, dict[str, Any]] = {}  # noqa: RUF012
@@ -57,9 +59,9 @@ class Ruleset:
     # (a tie to break, a successor to name): the service shows such a text as the keyboard's
     # prompt, in place of the core's ACTION_PROMPT, so that one choice is asked once
     asking: frozenset[str] = frozenset()
-    # the end-of-game summary's lines in the rule set's voice (core/story/summary.py): a
-    # line's name -> its own msgid (a singular/plural pair for the counted lines)
-    story_texts: dict[str, str | tuple[str, str]] = {}  # noqa: RUF012
+    # the end-of-game summary's player lines in the rule set's voice (core/story/summary.py):
+    # a line's name ("survived", "left_day", "left_night") -> its own msgid
+    story_texts: dict[str, str] = {}  # noqa: RUF012
     min_players: int = 0
     max_players: int = 0
 
@@ -207,3 +209,8 @@ class Ruleset:
     def team_members(self, game: Game, team: str) -> list[PlayerId]:
         """The players a team message reaches now (resolved at sending time)."""
         return []
+
+    def story(self, game: Game) -> StoryExtension:
+        """What this rule set adds to the story of a game (its bonds and lines, see
+        core/engine/story.py), made when the game has been dealt. None by default."""
+        return StoryExtension()

@@ -16,14 +16,14 @@ from collections.abc import Mapping, Sequence
 from .phase import Phase
 
 #: the prompts a rule set may voice: those a player reads every night or day (the service's
-#: texts of these names in core/service/texts.py, and the engine's NOTED)
+#: texts of these names in core/service/messages/texts.py, and the engine's NOTED)
 PROMPTS = ("ACTION_PROMPT", "PICK_FIRST", "PICK_NEXT", "PICK_ROLE", "CHOICE_NOW",
            "CHOICE_ACTION_ON", "CHOICE_ACTION", "CHOICE_PAIR", "CHOICE_PASS", "NOTED",
            "VOTE_PROMPT", "REMIND_VOTE", "REMIND_CHOICE")
 
 #: what the service tells at every window's close and for every pressed button (the notice
 #: for a taken choice, for the first of two names): a rule set may voice these too; one that
-#: does not keeps the core's text (core/service/texts.py)
+#: does not keeps the core's text (core/service/messages/texts.py)
 EXTRA_PROMPTS = ("PROMPT_TAKEN", "PICK_SECOND", "CHOICES_CLOSED", "VOTE_CLOSED")
 
 #: prompt name -> the rule set's variants of it

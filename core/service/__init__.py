@@ -1,1 +1,116 @@
-"""The game service: lobby, persistence, deadlines and delivery around the pure engine."""
+"""The game service: lobby, persistence, deadlines and delivery around the pure engine.
+
+Its modules stand in layers, each importing only from its own layer and the ones below it
+(tests/unit/test_service_layers.py holds this), bottom to top:
+
+- `ports/` — the contract with the adapters and front ends: what they exchange with the
+  service, what they may keep, clocks, answers to bad input;
+- `rows/` — how a game lives in the database: locked, replayed, read once and written together;
+- `messages/` — what will be said: typed outbox payloads, the outbox, the service's own texts;
+- `telling/` — game facts made into messages and UI for their readers;
+- `delivery/` — the outbox handed to the platforms, within their limits, through outages;
+- `games/` — running games: one command applied in a transaction, deadlines and their times;
+- `commands/` — updates in: the game service and the rooms it hands them to;
+- `runtime.py` — one process: the service, its scheduler and deliverer, and the adapters.
+
+What an adapter needs of the service is re-exported here, and adapters import it from here
+(`from core.service import ChatRef, Post`) rather than from the layer that defines it.
+"""
+
+from .ports.adapter_store import (
+    NAME_LENGTH,
+    AdapterStore,
+    PlatformMessage,
+    database_watch,
+    is_outage,
+)
+from .ports.catchup import CatchUp
+from .ports.contract import (
+    Adapter,
+    Ballot,
+    ButtonOut,
+    CatchesUp,
+    ChatEvent,
+    ChatLost,
+    ChatMoved,
+    ChatRef,
+    Command,
+    CountsParts,
+    Handler,
+    Incoming,
+    Keyboard,
+    LoginRefused,
+    LostReason,
+    Mention,
+    NotAllowed,
+    Notice,
+    Order,
+    Outgoing,
+    PermanentError,
+    Picture,
+    PlatformAdapter,
+    Post,
+    RateLimits,
+    Reader,
+    ReportsHealth,
+    Resends,
+    SendsPictures,
+    Silence,
+    Situation,
+    TeamKey,
+    TeamRoom,
+    TransientError,
+    UnknownOutcome,
+    Unreachable,
+    UserRef,
+)
+from .ports.howto import Catalog, HowTo, Wording
+
+__all__ = [
+    "NAME_LENGTH",
+    "Adapter",
+    "AdapterStore",
+    "Ballot",
+    "ButtonOut",
+    "Catalog",
+    "CatchUp",
+    "CatchesUp",
+    "ChatEvent",
+    "ChatLost",
+    "ChatMoved",
+    "ChatRef",
+    "Command",
+    "CountsParts",
+    "Handler",
+    "HowTo",
+    "Incoming",
+    "Keyboard",
+    "LoginRefused",
+    "LostReason",
+    "Mention",
+    "NotAllowed",
+    "Notice",
+    "Order",
+    "Outgoing",
+    "PermanentError",
+    "Picture",
+    "PlatformAdapter",
+    "PlatformMessage",
+    "Post",
+    "RateLimits",
+    "Reader",
+    "ReportsHealth",
+    "Resends",
+    "SendsPictures",
+    "Silence",
+    "Situation",
+    "TeamKey",
+    "TeamRoom",
+    "TransientError",
+    "UnknownOutcome",
+    "Unreachable",
+    "UserRef",
+    "Wording",
+    "database_watch",
+    "is_outage",
+]

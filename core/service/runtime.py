@@ -15,40 +15,31 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Protocol
 
 from core.storage import availability
 from core.storage.db import close_db
 from core.storage.startup import open_when_reachable
 
-from .adapter_store import AdapterStore
-from .adapter_tables import TableStore
-from .catchup import CatchUp
-from .clock import Clock, RealClock
-from .deliverer import Deliverer
-from .howto import wording
-from .pace import GameDefaults
-from .ports import Adapter, ChatEvent, Incoming, LoginRefused, Notice
-from .service import GameService
-from .stuck import reconcile_sending
+from .commands.game_service import GameService
+from .delivery.deliverer import Deliverer
+from .delivery.stuck import reconcile_sending
+from .games.deadline_times import GameDefaults
+from .ports.catchup import CatchUp
+from .ports.clock import Clock, RealClock
+from .ports.contract import (
+    CatchesUp,
+    ChatEvent,
+    Incoming,
+    LoginRefused,
+    Notice,
+    PlatformAdapter,
+    connected,
+)
+from .rows.adapter_tables import TableStore
 
 log = logging.getLogger(__name__)
 
 MAX_CONNECT_BACKOFF = 60.0  # seconds between tries to reach a platform
-Handler = Callable[[Incoming | ChatEvent], Awaitable[Notice | None]]
-
-
-class PlatformAdapter(Adapter, Protocol):
-    """An adapter that also receives: started with the runtime's handler and its own store
-    (what it keeps across restarts, see `AdapterStore`), stopped before the database
-    closes."""
-
-    async def start(self, handle: Handler, store: AdapterStore) -> None: ...
-
-    async def stop(self) -> None: ...
-
-
 class Runtime:
     def __init__(self, db_url: str, adapters: list[PlatformAdapter], clock: Clock | None = None,
                  seed: int | None = None, tick: float = 0.25,
@@ -68,9 +59,8 @@ class Runtime:
         self.round_failed = False  # the last round of the loop failed (not an outage)
         self.catchup = CatchUp(self.clock)
         for adapter in adapters:  # receivers that can tell when they caught up
-            if getattr(adapter, "reports_catch_up", False):
+            if isinstance(adapter, CatchesUp) and adapter.catches_up:
                 self.catchup.register(adapter.platform)
-                adapter.catch_up = self.catchup  # type: ignore[attr-defined]
         self.database = availability.install()
         self._loop_task: asyncio.Task[None] | None = None
         self._retries: list[asyncio.Task[None]] = []
@@ -89,7 +79,7 @@ class Runtime:
         (`DatabaseUnreachable` after that)."""
         await open_when_reachable(self.db_url, start_timeout)
         self.service = GameService(self.clock, self.seed, self.defaults,
-                                   {a.platform: wording(a) for a in self.adapters})
+                                   {a.platform: a.wording for a in self.adapters})
         # on PostgreSQL several workers may share the games: one of them delivers at a time
         shared = self.db_url.startswith(("postgres://", "postgresql://"))
         self.deliverer = Deliverer({a.platform: a for a in self.adapters}, self.clock, shared,
@@ -115,7 +105,7 @@ class Runtime:
         propagates); a platform that cannot be reached now is tried again in the
         background, with back-off, while the rest runs (it shows as down in /healthz)."""
         try:
-            await adapter.start(self.handle, self.stores[adapter.platform])
+            await adapter.start(self.handle, self.stores[adapter.platform], self.catchup)
         except LoginRefused:
             raise
         except Exception as err:
@@ -129,7 +119,7 @@ class Runtime:
         while True:
             await asyncio.sleep(delay)
             try:
-                await adapter.start(self.handle, self.stores[adapter.platform])
+                await adapter.start(self.handle, self.stores[adapter.platform], self.catchup)
             except LoginRefused as err:
                 log.error("%s", err)
                 self.refused = err
@@ -170,7 +160,7 @@ class Runtime:
                 except Exception as err:  # a broken game must not stop the others
                     outage = self._outage(err, "firing deadlines failed")
                     failed = not outage
-            try:  # a row whose `sent` could not be written counts as unknown (stuck.py)
+            try:  # a row whose `sent` could not be written counts as unknown (delivery/stuck.py)
                 await reconcile_sending(self.deliverer.worker, self.clock.now())
                 busy = bool(await self.deliverer.deliver_due()) or busy
                 self.last_delivery_round = self.clock.now()
@@ -205,7 +195,7 @@ class Runtime:
             with contextlib.suppress(asyncio.CancelledError):
                 await retry
         for adapter in reversed(self.adapters):
-            if getattr(adapter, "connected", True):
+            if connected(adapter):
                 await adapter.stop()
         if self._loop_task is not None:
             assert self.service is not None

@@ -95,6 +95,7 @@ def root_client() -> BaseDBAsyncClient:
     client = connections.get("default")
     while isinstance(client, TransactionalDBClient):
         client = client._parent
+    assert isinstance(client, BaseDBAsyncClient)
     return client
 
 

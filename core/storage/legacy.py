@@ -18,6 +18,7 @@ import logging
 from copy import deepcopy
 from typing import Any
 
+from tortoise.fields.relational import ForeignKeyFieldInstance
 from tortoise.migrations import operations as ops
 from tortoise.migrations.schema_generator.state import State
 
@@ -46,7 +47,7 @@ class RenameModelKeepTable(ops.RenameModel):
         old_ref, new_ref = f"{app_label}.{self.old_name}", f"{app_label}.{self.new_name}"
         for other in state.models.values():
             for name, field in list(other.fields.items()):
-                if getattr(field, "model_name", None) == old_ref:
+                if isinstance(field, ForeignKeyFieldInstance) and field.model_name == old_ref:
                     moved = deepcopy(field)
                     moved.model_name = new_ref
                     other.fields[name] = moved

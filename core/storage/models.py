@@ -2,7 +2,7 @@
 deadlines, buttons and processed updates; what the service remembers of a game's messages
 (ballots, offered keyboards, sign-up buttons, team rooms, what a group was told once); the
 outbox's delivery lease; and what the adapters keep (`AdapterState`, `MessageRef`, handed to
-them through `core.service.adapter_store`, never imported by them).
+them through `core.service.ports.adapter_store`, never imported by them).
 
 The event log is the source of truth; `GameRecord.snapshot` is a cached projection checked
 against a replay when a game is loaded. Whatever belongs to one game points at its row and
@@ -12,6 +12,8 @@ goes with it (ON DELETE CASCADE).
 from __future__ import annotations
 
 # Model docstrings become SQL table comments: keep semicolons out of them.
+from typing import Any
+
 from tortoise import fields
 from tortoise.models import Model
 
@@ -23,7 +25,7 @@ class Chat(Model):
     platform = fields.CharField(max_length=32)
     ref = fields.CharField(max_length=255)
     locale = fields.CharField(max_length=8, default="en")
-    settings = fields.JSONField(default=dict)
+    settings: fields.JSONField[dict[str, Any]] = fields.JSONField(default=dict)
 
     class Meta:
         table = "chat"
@@ -53,13 +55,19 @@ class GameRecord(Model):
     """One game from sign-up to its end (the engine's `Game` is its live state)."""
 
     id = fields.IntField(primary_key=True)
-    chat = fields.ForeignKeyField("models.Chat", related_name="games")
+    chat: fields.ForeignKeyRelation[Chat] = fields.ForeignKeyField(
+        "models.Chat", related_name="games")
+    chat_id: int
     ruleset = fields.CharField(max_length=64)
     status = fields.CharField(max_length=16, default="lobby", db_index=True)  # lobby|running|...
-    host = fields.ForeignKeyField("models.Identity", related_name="hosted")
-    settings = fields.JSONField(default=dict)  # pace, time zone, role list, options
-    setup = fields.JSONField(null=True)  # the engine's GameSetup once started
-    snapshot = fields.JSONField(null=True)
+    host: fields.ForeignKeyRelation[Identity] = fields.ForeignKeyField(
+        "models.Identity", related_name="hosted")
+    host_id: int
+    # pace, time zone, role list, options
+    settings: fields.JSONField[dict[str, Any]] = fields.JSONField(default=dict)
+    # the engine's GameSetup once started
+    setup: fields.JSONField[dict[str, Any] | None] = fields.JSONField(null=True)
+    snapshot: fields.JSONField[dict[str, Any] | None] = fields.JSONField(null=True)
     build = fields.CharField(max_length=32, null=True)  # the code that wrote the snapshot
     version = fields.IntField(default=0)  # number of commands in the log
     window = fields.IntField(default=0)  # counts phase changes: stale buttons and deadlines
@@ -79,8 +87,12 @@ class Seat(Model):
     """A player of a game: identity, seat and engine player id."""
 
     id = fields.IntField(primary_key=True)
-    game = fields.ForeignKeyField("models.GameRecord", related_name="seats", db_index=True)
-    identity = fields.ForeignKeyField("models.Identity", related_name="seats", db_index=True)
+    game: fields.ForeignKeyRelation[GameRecord] = fields.ForeignKeyField(
+        "models.GameRecord", related_name="seats", db_index=True)
+    game_id: int
+    identity: fields.ForeignKeyRelation[Identity] = fields.ForeignKeyField(
+        "models.Identity", related_name="seats", db_index=True)
+    identity_id: int
     pid = fields.CharField(max_length=16)
     position = fields.IntField()
     active = fields.BooleanField(default=True)  # false once replaced or left the lobby
@@ -93,10 +105,12 @@ class LogEntry(Model):
     """One accepted command and the events it caused, in order."""
 
     id = fields.IntField(primary_key=True)
-    game = fields.ForeignKeyField("models.GameRecord", related_name="log")
+    game: fields.ForeignKeyRelation[GameRecord] = fields.ForeignKeyField(
+        "models.GameRecord", related_name="log")
+    game_id: int
     seq = fields.IntField()
-    command = fields.JSONField()
-    events = fields.JSONField()
+    command: fields.JSONField[dict[str, Any]] = fields.JSONField()
+    events: fields.JSONField[list[Any]] = fields.JSONField()
 
     class Meta:
         table = "log_entry"
@@ -107,12 +121,17 @@ class Outbox(Model):
     """A message waiting for delivery, rendered in its reader's language when delivered."""
 
     id = fields.IntField(primary_key=True)
-    game = fields.ForeignKeyField("models.GameRecord", related_name="outbox", null=True)
+    game: fields.ForeignKeyNullableRelation[GameRecord] = fields.ForeignKeyField(
+        "models.GameRecord", related_name="outbox", null=True)
+    game_id: int | None
     platform = fields.CharField(max_length=32)
     chat_ref = fields.CharField(max_length=255)  # the group chat, or a user's private chat
     private = fields.BooleanField(default=False)
-    identity = fields.ForeignKeyField("models.Identity", related_name="inbox", null=True)
-    payload = fields.JSONField()  # message key, plural, count, params, buttons
+    identity: fields.ForeignKeyNullableRelation[Identity] = fields.ForeignKeyField(
+        "models.Identity", related_name="inbox", null=True)
+    identity_id: int | None
+    # message key, plural, count, params, buttons
+    payload: fields.JSONField[dict[str, Any]] = fields.JSONField()
     status = fields.CharField(max_length=16, default="pending", db_index=True)  # pending|sent|...
     attempts = fields.IntField(default=0)
     next_try_at = fields.FloatField(default=0.0)
@@ -133,7 +152,9 @@ class Deadline(Model):
     for are reminded."""
 
     id = fields.IntField(primary_key=True)
-    game = fields.ForeignKeyField("models.GameRecord", related_name="deadlines", db_index=True)
+    game: fields.ForeignKeyRelation[GameRecord] = fields.ForeignKeyField(
+        "models.GameRecord", related_name="deadlines", db_index=True)
+    game_id: int
     window = fields.IntField()
     due_at = fields.FloatField(db_index=True)
     # pending|fired|void for the close; remind|reminded|void for the reminder before it;
@@ -148,11 +169,13 @@ class Button(Model):
     """An opaque token behind an inline button, resolved against stored state when pressed."""
 
     token = fields.CharField(max_length=32, primary_key=True)
-    game = fields.ForeignKeyField("models.GameRecord", related_name="buttons", db_index=True)
+    game: fields.ForeignKeyRelation[GameRecord] = fields.ForeignKeyField(
+        "models.GameRecord", related_name="buttons", db_index=True)
+    game_id: int
     window = fields.IntField()
     pid = fields.CharField(max_length=16, null=True)  # whose private keyboard, None = group
-    label = fields.JSONField()  # {"text": ...} or {"key": msgid}
-    command = fields.JSONField()
+    label: fields.JSONField[dict[str, Any]] = fields.JSONField()  # {"text": ...} or {"key": msgid}
+    command: fields.JSONField[dict[str, Any]] = fields.JSONField()
 
     class Meta:
         table = "button"
@@ -175,9 +198,12 @@ class Ballot(Model):
     message they are under."""
 
     id = fields.IntField(primary_key=True)
-    game = fields.ForeignKeyField("models.GameRecord", related_name="ballots")
+    game: fields.ForeignKeyRelation[GameRecord] = fields.ForeignKeyField(
+        "models.GameRecord", related_name="ballots")
+    game_id: int
     window = fields.IntField()
-    buttons = fields.JSONField()  # [{"label": ..., "token": ..., "start": ...}]
+    # [{"label": ..., "token": ..., "start": ...}]
+    buttons: fields.JSONField[list[Any]] = fields.JSONField()
 
     class Meta:
         table = "ballot"
@@ -189,11 +215,16 @@ class Prompt(Model):
     closed with the window (the rows go then), handed on with a replaced seat."""
 
     id = fields.IntField(primary_key=True)  # the order they were offered in
-    game = fields.ForeignKeyField("models.GameRecord", related_name="prompts")
+    game: fields.ForeignKeyRelation[GameRecord] = fields.ForeignKeyField(
+        "models.GameRecord", related_name="prompts")
+    game_id: int
     window = fields.IntField()
-    identity = fields.ForeignKeyField("models.Identity", related_name="prompts")
+    identity: fields.ForeignKeyRelation[Identity] = fields.ForeignKeyField(
+        "models.Identity", related_name="prompts")
+    identity_id: int
     message_key = fields.CharField(max_length=128)  # the outbox's `replace` key of its message
-    payload = fields.JSONField()  # the prompt's text, without its buttons
+    # the prompt's text, without its buttons
+    payload: fields.JSONField[dict[str, Any]] = fields.JSONField()
 
     class Meta:
         table = "prompt"
@@ -205,8 +236,10 @@ class SignupButtons(Model):
     the list is edited)."""
 
     id = fields.IntField(primary_key=True)
-    game = fields.OneToOneField("models.GameRecord", related_name="signup_buttons")
-    buttons = fields.JSONField()
+    game: fields.OneToOneRelation[GameRecord] = fields.OneToOneField(
+        "models.GameRecord", related_name="signup_buttons")
+    game_id: int
+    buttons: fields.JSONField[list[Any]] = fields.JSONField()
 
     class Meta:
         table = "signup_buttons"
@@ -217,7 +250,9 @@ class KnownTeamRoom(Model):
     game ends."""
 
     id = fields.IntField(primary_key=True)  # the order the rooms were opened in
-    game = fields.ForeignKeyField("models.GameRecord", related_name="team_rooms")
+    game: fields.ForeignKeyRelation[GameRecord] = fields.ForeignKeyField(
+        "models.GameRecord", related_name="team_rooms")
+    game_id: int
     key = fields.CharField(max_length=64)  # the engine's team chat key
     title = fields.CharField(max_length=255)
 
@@ -233,9 +268,15 @@ class Told(Model):
 
     id = fields.IntField(primary_key=True)
     kind = fields.CharField(max_length=32)
-    chat = fields.ForeignKeyField("models.Chat", related_name="told", null=True)
-    game = fields.ForeignKeyField("models.GameRecord", related_name="told", null=True)
-    identity = fields.ForeignKeyField("models.Identity", related_name="told")
+    chat: fields.ForeignKeyNullableRelation[Chat] = fields.ForeignKeyField(
+        "models.Chat", related_name="told", null=True)
+    chat_id: int | None
+    game: fields.ForeignKeyNullableRelation[GameRecord] = fields.ForeignKeyField(
+        "models.GameRecord", related_name="told", null=True)
+    game_id: int | None
+    identity: fields.ForeignKeyRelation[Identity] = fields.ForeignKeyField(
+        "models.Identity", related_name="told")
+    identity_id: int
 
     class Meta:
         table = "told"
@@ -262,7 +303,8 @@ class AdapterState(Model):
     platform = fields.CharField(max_length=32)
     namespace = fields.CharField(max_length=32)
     key = fields.CharField(max_length=255)
-    value = fields.JSONField()  # {"v": value}: the field takes a bare string for JSON text
+    # {"v": value}: the field takes a bare string for JSON text
+    value: fields.JSONField[Any] = fields.JSONField()
 
     class Meta:
         table = "adapter_state"
@@ -277,8 +319,9 @@ class MessageRef(Model):
     platform = fields.CharField(max_length=32)
     chat_ref = fields.CharField(max_length=255)
     key = fields.CharField(max_length=128)
-    ids = fields.JSONField()  # the platform's message ids, in order
-    detail = fields.JSONField(default=dict)  # what else the platform needs to edit it
+    ids: fields.JSONField[list[Any]] = fields.JSONField()  # the platform's message ids, in order
+    # what else the platform needs to edit it
+    detail: fields.JSONField[dict[str, Any]] = fields.JSONField(default=dict)
 
     class Meta:
         table = "message_ref"
@@ -293,7 +336,9 @@ class VoteMessage(Model):
     statement."""
 
     id = fields.IntField(primary_key=True)
-    game = fields.ForeignKeyField("models.GameRecord", related_name="vote_messages")
+    game: fields.ForeignKeyRelation[GameRecord] = fields.ForeignKeyField(
+        "models.GameRecord", related_name="vote_messages")
+    game_id: int
     pid = fields.CharField(max_length=16)
     window = fields.IntField()  # the vote's window: a later window's vote is another one
     message = fields.CharField(max_length=255)  # the platform's id of the message

@@ -13,10 +13,9 @@ import re
 import secrets
 from dataclasses import dataclass
 
+from core.engine.log_codec import command_from_json, setup_from_json
 from core.engine.registry import load_ruleset
-from core.service.codec import command_from_json
-from core.service.stored import setup_from_json
-from core.storage.models import GameRecord, LogEntry
+from core.storage.models import GameRecord, LogEntry, Seat
 
 from .build import build_story
 from .model import Story
@@ -80,10 +79,13 @@ def page_link(public_url: str, token: str) -> str:
 async def game_list(public_url: str = "") -> list[dict[str, object]]:
     """Every game with its id, for `nightfall games`: rule set, status, chat, players, start,
     and a finished game's archive link (its path, without a public URL)."""
-    rows = await GameRecord.all().order_by("id").prefetch_related("chat", "seats")
+    rows = await GameRecord.all().order_by("id").prefetch_related("chat")
+    seated: dict[int, set[str]] = {}
+    for seat in await Seat.filter(active=True):
+        seated.setdefault(seat.game_id, set()).add(seat.pid)
     return [{"id": r.id, "ruleset": r.ruleset, "status": r.status,
              "link": (page_link(public_url, r.archive_token) or page_path(r.archive_token))
              if r.archive_token and r.status == "ended" else "",
              "chat": f"{r.chat.platform}:{r.chat.ref}",
-             "players": len({s.pid for s in r.seats if s.active}) if r.setup else 0,
+             "players": len(seated.get(r.id, ())) if r.setup else 0,
              "created_at": r.created_at.isoformat(timespec="minutes")} for r in rows]

@@ -5,47 +5,42 @@ command, and the events each command caused (and the state between them) are rea
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass, field
 
 from core.engine import Game, GameSetup
 from core.engine.commands import Act, Command, Whisper
+from core.engine.events import Counted, Event, PhaseBegan, Removed, Voted
 from core.engine.phase import Phase
 from core.engine.rules import Rules
 
 from .model import Action, Fate, PlayerStory, Story, VoteRound, When
 from .model import Whisper as Said
 
-# Removal causes that a day's vote decides (CH banishment, AL execution).
-VOTE_CAUSES = frozenset({"banished", "executed"})
 
+@dataclass(slots=True)
+class _Tally:
+    """A closed vote as it is read: who it removed is known only from the removals after it."""
 
-def _when(phase: Phase) -> When:
-    return When(phase.kind, phase.number, phase.stage)
+    when: When
+    ballots: tuple[tuple[str, str], ...]
+    counts: tuple[tuple[str, int], ...]
+    removed: list[str] = field(default_factory=list)
 
 
 class _Reader:
     """Follows one replay: the open phase, the votes cast so far today, the actions that
-    stand, the removals."""
+    stand, the removals; the rule set's extension follows it too."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
+        self.extension = game.ruleset.story(game)
         self.phase = game.state.phase
         self.rounds: list[When] = []
         self.votes: dict[str, str] = {}
-        self.rounds_of_votes: list[dict[str, Any]] = []
+        self.tallies: list[_Tally] = []
         self.actions: dict[tuple[str, int, str, str], Action] = {}
         self.whispers: list[Said] = []
         self.fates: dict[str, Fate] = {}
-        self.lovers: list[tuple[str, str]] = []
-        self.links: list[tuple[When, tuple[str, str]]] = []
-        self.succession: dict[str, list[str]] = {}
-        self.stone: list[str] = []
-        # role -> who was dealt it: a line of succession begins with him
-        self.dealt: dict[str, str] = {}
-        for p in sorted(game.state.players.values(), key=lambda p: p.seat):
-            self.dealt.setdefault(p.role, p.pid)
-        if "father" in self.dealt:  # the father's line is told even without an heir
-            self.succession["father"] = [self.dealt["father"]]
         self._enter(self.phase)
 
     def _enter(self, phase: Phase) -> None:
@@ -56,18 +51,10 @@ class _Reader:
         if not self.rounds or self.rounds[-1] != when:
             self.rounds.append(when)
             self.votes = {}
-            if phase.kind == "day":
-                for pair in self._fact("links") or ():
-                    self.links.append((when, (pair[0], pair[1])))
-
-    def _fact(self, key: str) -> Any:
-        try:
-            return self.game.ruleset.fact(self.game, key)
-        except KeyError:
-            return None
+            self.extension.began(self.game, phase)
 
     def before(self, command: Command) -> None:
-        when = _when(self.game.state.phase)
+        when = When.of(self.game.state.phase)
         if isinstance(command, Act) and command.action != "pass":
             key = (when.kind, when.number, command.by, command.action)
             self.actions.pop(key, None)  # re-insert: the order of the last choice
@@ -76,33 +63,24 @@ class _Reader:
         elif isinstance(command, Whisper):
             self.whispers.append(Said(when, command.by, command.text.strip(), command.to))
 
-    def event(self, kind: str, data: dict[str, Any]) -> None:
-        if kind == "phase":
-            self._enter(data["phase"])
-        elif kind == "voted":
-            self.votes.pop(data["voter"], None)
-            if data["target"] is not None:
-                self.votes[data["voter"]] = data["target"]
-        elif kind == "counted":
-            counts = sorted(data["votes"].items(), key=lambda kv: (-kv[1], kv[0]))
-            self.rounds_of_votes.append({
-                "when": _when(self.phase), "ballots": tuple(self.votes.items()),
-                "counts": tuple((pid, n) for pid, n in counts if n), "removed": []})
-        elif kind == "removed":
-            pid = data["player"]
-            self.votes.pop(pid, None)
-            self.fates[pid] = Fate(data["cause"], _when(self.phase))
-            if data["cause"] in VOTE_CAUSES and self.rounds_of_votes:
-                self.rounds_of_votes[-1]["removed"].append(pid)
-        elif kind == "lovers":
-            self.lovers.append((data["pair"][0], data["pair"][1]))
-        elif kind == "mayor":
-            self.succession.setdefault("mayor", []).append(data["player"])
-        elif kind == "succession":
-            first = [self.dealt[data["role"]]] if data["role"] in self.dealt else []
-            self.succession.setdefault(data["role"], first).append(data["player"])
-        elif kind == "stone" and (not self.stone or self.stone[-1] != data["holder"]):
-            self.stone.append(data["holder"])
+    def event(self, event: Event) -> None:
+        match event:
+            case PhaseBegan(phase=phase):
+                self._enter(phase)
+            case Voted(voter=voter, target=target):
+                self.votes.pop(voter, None)
+                if target is not None:
+                    self.votes[voter] = target
+            case Counted(votes=votes):
+                counts = sorted(votes.items(), key=lambda kv: (-kv[1], kv[0]))
+                self.tallies.append(_Tally(When.of(self.phase), tuple(self.votes.items()),
+                                           tuple((pid, n) for pid, n in counts if n)))
+            case Removed(player=pid, cause=cause):
+                self.votes.pop(pid, None)
+                self.fates[pid] = Fate(cause, When.of(self.phase))
+                if cause in self.extension.vote_causes and self.tallies:
+                    self.tallies[-1].removed.append(pid)
+        self.extension.happened(self.game, event)
 
 
 def build_story(ruleset: Rules[Game], setup: GameSetup, commands: Sequence[Command]) -> Story:
@@ -111,12 +89,12 @@ def build_story(ruleset: Rules[Game], setup: GameSetup, commands: Sequence[Comma
     game = Game(ruleset, setup)
     reader = _Reader(game)
     for e in game.opening.events:
-        reader.event(e.kind, e.data)
+        reader.event(e)
     for command in commands:
         reader.before(command)
         outcome = game.apply(command)
         for e in outcome.events:
-            reader.event(e.kind, e.data)
+            reader.event(e)
     return _story(game, reader)
 
 
@@ -133,9 +111,7 @@ def _story(game: Game, reader: _Reader) -> Story:
         side = game.ruleset.side_of(game, p)
         players.append(PlayerStory(p.pid, p.name, p.seat, p.role, side, side in winners,
                                    None if p.alive else reader.fates.get(p.pid)))
-    votes = [VoteRound(r["when"], r["ballots"], r["counts"], tuple(r["removed"]))
-             for r in reader.rounds_of_votes]
+    votes = [VoteRound(t.when, t.ballots, t.counts, tuple(t.removed)) for t in reader.tallies]
     return Story(ruleset=state.ruleset, players=players, winners=winners,
                  rounds=reader.rounds, votes=votes, actions=list(reader.actions.values()),
-                 whispers=reader.whispers, lovers=reader.lovers, links=reader.links,
-                 succession=reader.succession, stone_holders=reader.stone)
+                 whispers=reader.whispers, extras=reader.extension.extras())

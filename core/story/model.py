@@ -1,10 +1,14 @@
 """The story of a finished game as plain data: who played what, who left when and how, each
-day's votes and each night's actions. Built once from the replayed log (`build.py`) and read
-by the summary, the picture and the archive page, so that they never disagree."""
+day's votes and each night's actions, and what the rule set adds (its bonds and lines, see
+core/engine/story.py). Built once from the replayed log (`build.py`) and read by the summary,
+the picture and the archive page, so that they never disagree."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from core.engine.phase import Phase
+from core.engine.story import Bond, Extra
 
 
 @dataclass(frozen=True, slots=True)
@@ -14,6 +18,10 @@ class When:
     kind: str  # "day" or "night"
     number: int
     stage: str = ""
+
+    @staticmethod
+    def of(phase: Phase) -> When:
+        return When(phase.kind, phase.number, phase.stage)
 
     def same_round(self, other: When) -> bool:
         """Whether both are in the same day or night, whichever its stage."""
@@ -46,7 +54,7 @@ class VoteRound:
     when: When
     ballots: tuple[tuple[str, str], ...]  # (voter, target), in the order of last change
     counts: tuple[tuple[str, int], ...]  # the deciding count per player, highest first
-    removed: tuple[str, ...]  # banished or executed by this vote (none on a tie or election)
+    removed: tuple[str, ...]  # voted out (none on a tie or an election)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,10 +87,7 @@ class Story:
     votes: list[VoteRound] = field(default_factory=list)
     actions: list[Action] = field(default_factory=list)
     whispers: list[Whisper] = field(default_factory=list)
-    lovers: list[tuple[str, str]] = field(default_factory=list)
-    links: list[tuple[When, tuple[str, str]]] = field(default_factory=list)  # per day
-    succession: dict[str, list[str]] = field(default_factory=dict)  # "mayor"/"father"/… line
-    stone_holders: list[str] = field(default_factory=list)
+    extras: list[Extra] = field(default_factory=list)  # the rule set's, in telling order
 
     def player(self, pid: str) -> PlayerStory:
         return next(p for p in self.players if p.pid == pid)
@@ -100,3 +105,8 @@ class Story:
 
     def whispers_of(self, when: When) -> list[Whisper]:
         return [w for w in self.whispers if w.when.same_round(when)]
+
+    def bonds_of(self, when: When) -> list[Bond]:
+        """The bonds that held during that day or night only (a day's links)."""
+        return [b for b in self.extras if isinstance(b, Bond) and b.during is not None
+                and when.same_round(When.of(b.during))]

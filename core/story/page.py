@@ -1,11 +1,14 @@
 """The archive page of a finished game: the whole story day by day as static HTML and CSS (no
 JavaScript), in the reader's language and readable on a phone: the players with role, side
-and fate, the lovers, links and lines of succession, then each night's actions revealed and
-each day's votes with their graph; the team chats only where the host allowed it."""
+and fate, the rule set's game-long bonds and lines (the lovers, the mayors, a line of
+succession), then each night's actions revealed, each day's votes with their graph and the
+bonds of that day; the team chats only where the host allowed it."""
 
 from __future__ import annotations
 
 from html import escape
+
+from core.engine.story import Bond, BondWords, Line
 
 from .model import Story, When
 from .picture import side_colour
@@ -14,19 +17,13 @@ from .svg import vote_svg
 from .texts import (
     ACTION_LINE,
     BANISHED,
-    ELECTION,
     LEFT_THEN,
-    LINES,
-    LINKS,
-    LOVERS,
     NIGHT_ACTIONS,
     NO_ACTIONS,
     NO_VOTES,
     NOBODY_OUT,
     PLAYERS,
-    STONE,
     TEAM_CHAT,
-    VOTES_OF_DAY,
     WON,
     Words,
 )
@@ -71,18 +68,31 @@ def _players(story: Story, words: Words) -> str:
 
 
 def _bonds(story: Story, words: Words) -> str:
-    lines = []
-    if story.lovers:
-        pairs = "; ".join(f"{words.name(a)} ♥ {words.name(b)}" for a, b in story.lovers)
-        lines.append(words.text_n(LOVERS, len(story.lovers), pairs=pairs))
-    for office, line in story.succession.items():
-        if office in LINES:
-            lines.append(words.text_n(LINES[office], len(line),
-                                      names=" → ".join(map(words.name, line))))
-    if story.stone_holders:
-        lines.append(words.text_n(STONE, len(story.stone_holders),
-                                  names=" → ".join(map(words.name, story.stone_holders))))
-    return "".join(f"<p>{e(line)}</p>" for line in lines)
+    """The game-long bonds, each kind in one line where its first stands, and the lines."""
+    lines: list[BondWords | Line] = []
+    pairs: dict[BondWords, list[Bond]] = {}
+    for extra in story.extras:
+        if isinstance(extra, Bond) and extra.during is None:
+            if extra.words not in pairs:
+                pairs[extra.words] = []
+                lines.append(extra.words)
+            pairs[extra.words].append(extra)
+        elif isinstance(extra, Line):
+            lines.append(extra)
+    said = []
+    for line in lines:
+        if isinstance(line, BondWords):
+            bonds = pairs[line]
+            shown = "; ".join(_pair(words, b) for b in bonds)
+            said.append(words.told(line.heading, len(bonds), pairs=shown))
+        else:
+            said.append(words.told(line.words.heading, len(line.holders),
+                                   names=" → ".join(map(words.name, line.holders))))
+    return "".join(f"<p>{e(line)}</p>" for line in said)
+
+
+def _pair(words: Words, bond: Bond) -> str:
+    return f"{words.name(bond.first)} {bond.words.mark} {words.name(bond.second)}"
 
 
 def _round(story: Story, words: Words, when: When, team_chats: bool) -> str:
@@ -96,8 +106,7 @@ def _round(story: Story, words: Words, when: When, team_chats: bool) -> str:
         parts.append(f"<ul>{''.join(items)}</ul>" if items
                      else f"<p>{e(words.text(NO_ACTIONS))}</p>")
     for i, vote in enumerate(story.votes_of(when)):
-        title = words.text(ELECTION if vote.when.stage == "election" else VOTES_OF_DAY,
-                           when=words.when(when))
+        title = words.vote_title(vote)
         parts.append(f"<h3>{e(title)}</h3>")
         if vote.ballots:
             parts.append(vote_svg(story, vote, title, f"{anchor}-{i}"))
@@ -110,10 +119,9 @@ def _round(story: Story, words: Words, when: When, team_chats: bool) -> str:
                if vote.removed
                else words.text(NOBODY_OUT))
         parts.append(f'<p class="{"out" if vote.removed else "muted"}">{e(out)}</p>')
-    for day, (a, b) in story.links:
-        if day.same_round(when):
-            pair = f"{words.name(a)} ⛓ {words.name(b)}"
-            parts.append(f"<p>{e(words.text(LINKS, when=words.when(when), pairs=pair))}</p>")
+    for bond in story.bonds_of(when):
+        bound = words.told(bond.words.heading, 1, when=words.when(when), pairs=_pair(words, bond))
+        parts.append(f"<p>{e(bound)}</p>")
     left = story.left_in(when)
     if left:
         names = ", ".join(f"{p.name} ({words.word('cause', p.fate.cause)})"

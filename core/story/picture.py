@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 
 from .canvas import INK, MUTED, NIGHT_SHADE, OUT_RED, PAPER, SIDE_COLOURS, arrow, fitted, font
 from .model import Story, VoteRound
-from .texts import BANISHED, ELECTION, NO_VOTES, NOBODY_OUT, TIMELINE, VOTES_OF_DAY, Words
+from .texts import BANISHED, NO_VOTES, NOBODY_OUT, TIMELINE, Words
 
 WIDTH = 1080
 PAD = 28
@@ -105,8 +105,7 @@ def vote_graph(story: Story, words: Words, vote: VoteRound, width: int) -> Image
     image = Image.new("RGB", (width, height), PAPER)
     draw = ImageDraw.Draw(image)
     draw.rounded_rectangle([2, 2, width - 3, height - 3], 16, outline=(220, 216, 205), width=2)
-    title = words.text(ELECTION if vote.when.stage == "election" else VOTES_OF_DAY,
-                       when=words.when(vote.when))
+    title = words.vote_title(vote)
     draw.text((PAD, 14), fitted(draw, title, font(30, True), width - 2 * PAD), font=font(30, True),
               fill=INK)
     out = (words.text_n(BANISHED, len(vote.removed), names=words.names(vote.removed))

@@ -1,6 +1,6 @@
 """The story's words in the reader's language: the texts of the summary, the picture and the
-archive page, and the rule set's names for roles, sides, causes and actions (through the same
-`Renderer` the chat messages use, so a catalog change reaches all of them)."""
+archive page, and the rule set's names for roles, sides, causes, actions and its votes' titles
+(through the same `Renderer` the chat messages use, so a catalog change reaches all of them)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from core.engine.messages import N_, Ref, n_
 from core.engine.registry import load_ruleset
 from core.i18n import Renderer
 
-from .model import Fate, Story, When
+from .model import Fate, Story, VoteRound, When
 
 DAY = N_("Day {number}")
 NIGHT = N_("Night {number}")
@@ -17,8 +17,7 @@ WINNERS = n_("The winner: {sides}.", "The winners: {sides}.")
 DRAW = N_("Nobody won.")
 SURVIVED = N_("survived")
 FATE = N_("{cause} ({when})")
-VOTES_OF_DAY = N_("Votes of {when}")
-ELECTION = N_("The mayor's election, {when}")
+VOTES_OF_DAY = N_("Votes of {when}")  # a vote's title, unless the rule set names its stage's
 NO_VOTES = N_("Nobody voted.")
 BANISHED = n_("Out by the vote: {names}.", "Out by the vote, {count} of them: {names}.")
 NOBODY_OUT = N_("Nobody left by the vote.")
@@ -26,20 +25,11 @@ NIGHT_ACTIONS = N_("What happened at night")
 NO_ACTIONS = N_("Nobody acted.")
 ACTION_LINE = N_("{actor} ({role}): {action} {targets}")
 LEFT_THEN = n_("Left the game: {names}.", "{count} left the game: {names}.")
-LOVERS = n_("The lovers: {pairs}.", "{count} pairs of lovers: {pairs}.")
-LINKS = N_("Links of {when}: {pairs}.")
-MAYORS = n_("The mayor: {names}.", "The mayors, in turn: {names}.")
-FATHERS = n_("The Father: {names}.", "The Father and his heirs, in turn: {names}.")
-XINGS = n_("The Xing Alchemist: {names}.",
-           "The Xing Alchemist and his successors, in turn: {names}.")
-STONE = n_("The Philosopher's Stone was held by {names}.",
-           "The Philosopher's Stone passed from hand to hand: {names}.")
 TEAM_CHAT = N_("Team chat")
 PLAYERS = N_("Players")
 TIMELINE = N_("Who left when")
 ARCHIVE_LINK = N_("The whole story, day by day: {link}")
 WON = N_("won")
-LINES = {"mayor": MAYORS, "father": FATHERS, "xing": XINGS}
 
 
 class Words:
@@ -60,6 +50,12 @@ class Words:
         """A text with a list, agreeing with its length (`n_`'s pair; {count} is set)."""
         return self.renderer.render_parts(*texts, count, {**params, "count": count})
 
+    def told(self, key: str | tuple[str, str], count: int, **params: object) -> str:
+        """A rule set's msgid for its extras: a pair agrees with `count`, a single one not."""
+        if isinstance(key, tuple):
+            return self.text_n(key, count, **params)
+        return self.text(key, **params)
+
     def word(self, kind: str, value: str) -> str:
         return self.renderer.word(Ref(kind, value))
 
@@ -78,6 +74,12 @@ class Words:
     def short_when(self, when: When) -> str:
         """A column heading of the timeline: the first letter of "Day"/"Night" and the number."""
         return self.when(When(when.kind, 0)).rstrip("0 ")[:1] + str(when.number)
+
+    def vote_title(self, vote: VoteRound) -> str:
+        """"Votes of Day 2", or the rule set's own title for a vote in its stage (its
+        vocabulary's `vote_title`: an election is not a day's vote)."""
+        key = self.ruleset.vocabulary.get("vote_title", {}).get(vote.when.stage, VOTES_OF_DAY)
+        return self.text(key, when=self.when(vote.when))
 
     def fate(self, fate: Fate | None) -> str:
         if fate is None:

@@ -36,6 +36,9 @@ CAUSES = ("killed", "absorbed", "executed", "exploded", "taken", "backfire", "po
 AT_NIGHT = frozenset({""})  # the single night stage (phase "night N")
 BY_DAY = frozenset({"vote", "reactions"})
 ANY_TIME = AT_NIGHT | BY_DAY
+# A phase as it is named ("Day 2 (vote)"): the day's number, then its window (the night has one)
+STAGE_NAMES = {"vote": N_("Day {number} (vote)"),
+               "reactions": N_("Day {number} (after the verdict)")}
 
 # What a check shows of a loner, and so the side AL-REVEAL publishes for him [revised]: the
 # source's «Мафия/город/одиночка» has one word for the three loners.

@@ -7,6 +7,8 @@ from core.engine.messages import N_
 
 CHOICES = {"stone_backfire": ("random", "always", "never"),
            "early_votes_needed": ("majority", "all")}
+VALUES = {"random": N_("random"), "always": N_("always"), "never": N_("never"),  # as read
+          "majority": N_("majority"), "all": N_("all")}
 ABOUT = {
     "stone_backfire": N_("random, always or never: whether the Philosopher's Stone turns "
                          "against its holder by chance, every time, or never."),

@@ -19,6 +19,7 @@ from core.engine.phase import Phase
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
 from core.engine.state import Player, Submission
+from core.engine.story import StoryExtension
 from core.engine.voice import told
 
 from . import chats, day, night, options
@@ -31,6 +32,7 @@ from .common import (
     ROLE_IN_TEXT,
     SIDE_NAMES,
     SIDES,
+    STAGE_NAMES,
     linked_partners,
     side_of,
     state_of,
@@ -62,7 +64,7 @@ from .roles import (
 )
 from .state import AlchemistsState
 from .stone_actions import STONE_SPECS
-from .story import STORY_TEXTS
+from .story import STORY_TEXTS, AlchemistsStory
 from .voice import VOICE
 
 # Deadlines per window (rules §3): seconds or a clock time in the game's time zone.
@@ -92,7 +94,8 @@ class Alchemists(Ruleset):
     vocabulary: dict[str, dict[str, str]] = {  # noqa: RUF012
         "role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES, "option": options.ABOUT,
         "option_name": options.NAMES, "role_was": ROLE_IN_TEXT,
-        "card": ROLE_CARDS, "about": ROLE_ABOUT, "check": CHECK_NAMES, "action": ACTION_NAMES}
+        "card": ROLE_CARDS, "about": ROLE_ABOUT, "check": CHECK_NAMES, "action": ACTION_NAMES,
+        "stage": STAGE_NAMES, "option_value": options.VALUES}
     pace = PACE
     summary = RULES_SUMMARY
     title = N_("Alchemists")
@@ -340,6 +343,9 @@ class Alchemists(Ruleset):
         if state.stone.holder == p.pid:
             found.add("stone")
         return found
+
+    def story(self, game: Game) -> StoryExtension:
+        return AlchemistsStory(game)
 
     def fact(self, game: Game, key: str) -> Any:
         if key == "stone":

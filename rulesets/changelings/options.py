@@ -6,6 +6,7 @@ from __future__ import annotations
 from core.engine.messages import N_
 
 CHOICES = {"fanatic_uses": ("night", "game")}
+VALUES = {"night": N_("once a night"), "game": N_("once a game")}  # as the group reads them
 ABOUT = {
     "random_lovers": N_("on or off: without a love poison in the game, two random players "
                         "fall in love in the first night."),

@@ -18,6 +18,7 @@ from core.engine.phase import Phase
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
 from core.engine.state import Player, Submission
+from core.engine.story import StoryExtension
 from core.engine.voice import told
 
 from . import day, night, opening, options
@@ -51,7 +52,7 @@ from .standing import (
 )
 from .standing import team as changeling_team
 from .state import ChangelingsState, changelings_state
-from .story import STORY_TEXTS
+from .story import STORY_TEXTS, VOTE_TITLES, ChangelingsStory
 from .vocabulary import (
     ALWAYS,
     CAUSE_NAMES,
@@ -62,6 +63,7 @@ from .vocabulary import (
     RULES_SUMMARY,
     SIDE_NAMES,
     SIDES,
+    STAGE_NAMES,
 )
 from .voice import ASKING, VOICE
 
@@ -113,7 +115,8 @@ class Changelings(Ruleset):
         "option_name": options.NAMES, "role_was": ROLE_IN_TEXT,
         # a role as /roles and /role show it to the group (the core's ROLE_LINE "{card}"): the
         # third-person ROLE_ABOUT; the dealt card ("You are …") is told by its own msgid
-        "card": ROLE_ABOUT, "kind": KIND_NAMES, "action": {**ACTION_NAMES, PASS.id: N_("Pass")}}
+        "card": ROLE_ABOUT, "kind": KIND_NAMES, "action": {**ACTION_NAMES, PASS.id: N_("Pass")},
+        "vote_title": VOTE_TITLES, "stage": STAGE_NAMES, "option_value": options.VALUES}
     pace = PACE
     pace_options = {"forum": {"inactivity_hours": 24}}  # noqa: RUF012 - CH-INACT's default
     summary = RULES_SUMMARY
@@ -333,6 +336,9 @@ class Changelings(Ruleset):
 
     def side_of(self, game: Game, p: Player) -> str:
         return side_of(game, p)
+
+    def story(self, game: Game) -> StoryExtension:
+        return ChangelingsStory()
 
     def fact(self, game: Game, key: str) -> Any:
         state = changelings_state(game)

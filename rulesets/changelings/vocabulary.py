@@ -23,6 +23,14 @@ DUSK = frozenset({"dusk"})
 DAWN = frozenset({"dawn"})
 ANY_DAY = frozenset({"vote", "reactions"})
 ALWAYS = frozenset({"election", "vote", "reactions", "dusk", "dawn"})
+# A phase as it is named ("Day 2 (vote)"): the day or night's number, then its window
+STAGE_NAMES = {
+    "election": N_("Day {number} (mayor election)"),
+    "vote": N_("Day {number} (vote)"),
+    "reactions": N_("Day {number} (after the verdict)"),
+    "dusk": N_("Night {number} (dusk)"),
+    "dawn": N_("Night {number} (dawn)"),
+}
 
 SIDE_NAMES = {PONIES: N_("the ponies"), CHANGELINGS: N_("the changelings"),
               LOVERS: N_("the lovers")}

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from core.service import texts
+from core.service.messages import texts
 from tests.e2e.test_play import play, stored
 from tests.free_texts import (
     ANNOUNCED,

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from core.engine.registry import load_ruleset
-from core.service.payloads import ORDERS, from_json
+from core.service.messages.payloads import ORDERS, from_json
 from core.storage.db import close_db, open_db
 from core.storage.models import Deadline, GameRecord, LogEntry, Outbox
 from rulesets.changelings.voice import OWN

@@ -32,10 +32,9 @@ from adapters.matrix.polls import answers as poll_answers
 from adapters.matrix.polls import response as poll_response
 from adapters.matrix.sync import raw
 from core.engine.registry import load_ruleset
-from core.service import texts as service_texts
-from core.service.adapter_store import AdapterStore
-from core.service.ports import ChatEvent, Incoming, Notice, RateLimits
-from core.service.runtime import Handler, Runtime
+from core.service import AdapterStore, CatchUp, ChatEvent, Handler, Incoming, Notice, RateLimits
+from core.service.messages import texts as service_texts
+from core.service.runtime import Runtime
 from core.storage.models import GameRecord, Outbox
 from tests.play import play_until_over
 from tests.telegram.harness import OffsetClock
@@ -77,13 +76,13 @@ class RecordingAdapter(MatrixAdapter):
         super().__init__(settings)
         self.handed = handed
 
-    async def start(self, handle: Handler, store: AdapterStore) -> None:
+    async def start(self, handle: Handler, store: AdapterStore, catch_up: CatchUp) -> None:
         async def recorded(incoming: Incoming | ChatEvent) -> Notice | None:
             if isinstance(incoming, Incoming):
                 self.handed.append(incoming.update_id)
             return await handle(incoming)
 
-        await super().start(recorded, store)
+        await super().start(recorded, store, catch_up)
 
 
 @dataclass

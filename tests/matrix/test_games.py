@@ -11,8 +11,7 @@ from adapters.matrix import polls
 from adapters.matrix.adapter import MatrixAdapter
 from core.engine.registry import load_ruleset
 from core.engine.voice import variants_of
-from core.service import texts
-from core.service.howto import wording
+from core.service.messages import texts
 from core.storage.models import Outbox
 from tests.secrecy import assert_no_early_secrets
 
@@ -56,7 +55,7 @@ async def test_a_whole_game_is_played_through_polls_and_private_rooms(
         assert all(f"{p.name} was" in final for p in game.state.players.values())
         # nothing secret was read before its time
         await assert_no_early_secrets(set(table.group_texts()), row,
-                                      wording(MatrixAdapter))
+                                      MatrixAdapter.wording)
     finally:
         await table.stop()
 
@@ -85,7 +84,7 @@ async def test_a_game_of_21_players_to_the_end_by_poll_answers_and_text_votes(
         assert all(len(polls.answers(e["content"])) <= polls.MAX_ANSWERS for e in starts)
         # nothing secret was read before its time (Derpy's escape is public by the rules)
         await assert_no_early_secrets(set(table.group_texts()), row,
-                                      wording(MatrixAdapter))
+                                      MatrixAdapter.wording)
         assert any(polls.question(e["content"]).endswith("(2/2)")
                    for e in starts)  # the first ballots were split
     finally:

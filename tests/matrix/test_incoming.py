@@ -20,7 +20,7 @@ from adapters.matrix.incoming import (
 )
 from adapters.matrix.invites import allowed
 from adapters.matrix.power import creators, level_of
-from core.service.ports import ChatLost, PermanentError, TransientError, Unreachable
+from core.service import ChatLost, PermanentError, TransientError, Unreachable
 
 BOT = "@nightfall:example.org"
 MENTIONS = mention_names(BOT, "Nightfall")

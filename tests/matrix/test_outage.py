@@ -25,8 +25,7 @@ from aiohttp import ClientSession
 from adapters.matrix.adapter import MatrixAdapter
 from adapters.matrix.polls import answers as poll_answers
 from core.health import HealthServer
-from core.service.howto import wording
-from core.service.payloads import from_json
+from core.service.messages.payloads import from_json
 from core.storage.models import Outbox
 
 from ..sent import plain_messages
@@ -145,7 +144,7 @@ async def arrived_once_in_order(rows: list[Outbox], room: str, player: Player, t
     place, a ballot's or a prompt's) were each posted exactly once, in the order they were
     written, as the player reads the room."""
     ref = room if room == table.room else player.user_id
-    wanted = await plain_messages(rows, ref, wording(MatrixAdapter))
+    wanted = await plain_messages(rows, ref, MatrixAdapter.wording)
     posted = []
     for event in player.from_bot(room)[skip:]:
         if event.get("type") != "m.room.message" or "m.new_content" in event["content"]:

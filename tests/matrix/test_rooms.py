@@ -17,15 +17,7 @@ from urllib.parse import quote
 import pytest
 from nio import ErrorResponse, RoomPreset
 
-from core.service.ports import (
-    ChatRef,
-    Post,
-    Reader,
-    TeamRoom,
-    TransientError,
-    Unreachable,
-    UserRef,
-)
+from core.service import ChatRef, Post, Reader, TeamRoom, TransientError, Unreachable, UserRef
 from core.storage.models import Outbox
 
 from .harness import Player, Table, open_table, sign_up

@@ -46,7 +46,7 @@ def png_size(data: bytes) -> tuple[int, int]:
 async def play_noting_the_end(table: Table, seed: int) -> tuple[GameRecord, list[dict[str, Any]]]:
     """Play the game to its end; the group's events from the round that ended it."""
     assert table.runtime.service is not None
-    table.runtime.service.games.public_url = PUBLIC_URL
+    table.runtime.service.games.held.public_url = PUBLIC_URL
     seen = [0]
 
     async def note(row: GameRecord) -> None:

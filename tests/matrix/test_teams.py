@@ -12,7 +12,7 @@ import pytest
 from nio import RoomInviteResponse
 
 from adapters.matrix import store
-from core.service.texts import TEAM_ROOM_CLOSED
+from core.service.messages.texts import TEAM_ROOM_CLOSED
 from core.storage.models import GameRecord
 from tests.play import play_until_over
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 from prometheus_client import CollectorRegistry, generate_latest
 
 from core.health import RuntimeCollector, Snapshot
-from core.service import outbox
-from core.service.clock import ManualClock
-from core.service.payloads import post
-from core.service.ports import Outgoing, RateLimits
+from core.service import Outgoing, RateLimits, Wording
+from core.service.delivery.stuck import LEASE, counts, reconcile_sending
+from core.service.messages import outbox
+from core.service.messages.payloads import post
+from core.service.ports.clock import ManualClock
 from core.service.runtime import Runtime
-from core.service.stuck import LEASE, counts, reconcile_sending
 from core.storage.models import Chat, Outbox
 
 
@@ -21,6 +21,7 @@ class StoppingAdapter:
 
     platform = "test"
     limits = RateLimits()
+    wording = Wording()
 
     def __init__(self, server) -> None:
         self.server = server
@@ -33,7 +34,7 @@ class StoppingAdapter:
 
     send_ballot = send_keyboard = send_post
 
-    async def start(self, handle, store) -> None:
+    async def start(self, handle, store, catch_up) -> None:
         pass
 
     async def stop(self) -> None:

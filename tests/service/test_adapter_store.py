@@ -3,7 +3,7 @@ and the platform messages behind our edited-in-place messages, by chat and key."
 
 from __future__ import annotations
 
-from core.service.adapter_tables import TableStore
+from core.service.rows.adapter_tables import TableStore
 from core.storage.db import open_db
 
 

@@ -118,7 +118,7 @@ async def test_the_end_of_a_game_links_its_archive_page_where_one_is_served(db_u
 
     chat = await open_chat(db_url, seed=11)
     assert chat.session.service is not None
-    chat.session.service.games.public_url = "https://games.example.org/"
+    chat.session.service.games.held.public_url = "https://games.example.org/"
     for line in SCRIPT.read_text(encoding="utf-8").splitlines():
         await chat.session.feed(line)
     row = await the_game()
@@ -146,7 +146,7 @@ async def test_the_end_of_a_game_is_at_most_three_group_messages(db_url):
 
     chat = await open_chat(db_url, seed=11)
     assert chat.session.service is not None
-    chat.session.service.games.public_url = "https://games.example.org"
+    chat.session.service.games.held.public_url = "https://games.example.org"
     lines = [line for line in SCRIPT.read_text(encoding="utf-8").splitlines()
              if line.strip() and not line.startswith("#")]
     for line in lines[:-1]:

@@ -5,19 +5,20 @@ failing adapters are mocks: failure injection."""
 
 from __future__ import annotations
 
-from core.service import outbox
-from core.service.clock import ManualClock
-from core.service.deliverer import Deliverer
-from core.service.outage import STUCK_ATTEMPTS
-from core.service.payloads import KeyboardPayload, PostPayload, StoredButton, part, post
-from core.service.ports import (
+from core.service import (
     ChatRef,
     Outgoing,
     PermanentError,
     RateLimits,
     Reader,
     TransientError,
+    Wording,
 )
+from core.service.delivery.deliverer import Deliverer
+from core.service.delivery.outage import STUCK_ATTEMPTS
+from core.service.messages import outbox
+from core.service.messages.payloads import KeyboardPayload, PostPayload, StoredButton, part, post
+from core.service.ports.clock import ManualClock
 from core.storage.db import open_db
 from core.storage.models import Chat, GameRecord, Identity, Outbox
 
@@ -26,6 +27,7 @@ UNLIMITED = RateLimits()
 
 class FlakyAdapter:
     platform = "test"
+    wording = Wording()
 
     def __init__(self, failures: list[Exception | None], limits: RateLimits = UNLIMITED):
         self.failures = failures
@@ -111,7 +113,7 @@ async def test_a_message_sent_in_parts_spends_the_rate_budget_of_every_part(db_u
 
 
 async def test_a_send_of_unknown_outcome_is_never_repeated(db_url):
-    from core.service.ports import UnknownOutcome
+    from core.service import UnknownOutcome
 
     await open_db(db_url)
     chat = await Chat.create(platform="test", ref="g")

@@ -9,7 +9,7 @@ import itertools
 from pathlib import Path
 
 from adapters.console.adapter import CONSOLE_CHAT
-from core.service.ports import Incoming, UserRef
+from core.service import Command, Incoming, UserRef
 
 from .helpers import Chat, open_chat, the_game
 
@@ -24,7 +24,8 @@ async def typed(chat: Chat, who: str, text: str, message: str, edits: str | None
     assert session.service is not None
     await session.service.handle(Incoming(
         platform="console", update_id=f"typed-{next(UPDATES)}", user=UserRef(who),
-        user_name=who, text=text, chat=CONSOLE_CHAT, message=message,
+        user_name=who, text=text, command=Command.parse(text), chat=CONSOLE_CHAT,
+        message=message,
         situation="edited" if edits else None, edits=edits))
     await session.pump()
     return chat.new()

@@ -4,9 +4,9 @@ the bot, with the same effects in the group, and he is told so when he is remove
 
 from __future__ import annotations
 
-from core.service.outbox import stored
-from core.service.payloads import SilencePayload
-from core.service.ports import ChatEvent, ChatRef, Incoming, UserRef
+from core.service import ChatEvent, ChatRef, Command, Incoming, UserRef
+from core.service.messages.outbox import stored
+from core.service.messages.payloads import SilencePayload
 from core.storage.models import Identity, Outbox
 
 from .helpers import PLAYERS, log_size, open_chat, started_changelings, the_game
@@ -94,7 +94,7 @@ async def test_a_host_of_two_running_games_is_sent_to_the_group(db_url):
             (p, "/join") for p in ("Hal", "Ivy", "Jon", "Kim", "Lou")), ("Ann", "/startgame")]):
         await service.handle(Incoming(platform="console", update_id=f"other-{number}",
                                       user=UserRef(name), user_name=name, text=text,
-                                      chat=other))
+                                      command=Command.parse(text), chat=other))
     await chat.session.pump()
     chat.new()
     before = await log_size()

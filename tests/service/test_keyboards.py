@@ -5,9 +5,9 @@ the count that decided; private keyboards close with their window too."""
 
 from __future__ import annotations
 
-from core.service import texts
-from core.service.outbox import stored
-from core.service.payloads import KeyboardPayload, part
+from core.service.messages import texts
+from core.service.messages.outbox import stored
+from core.service.messages.payloads import KeyboardPayload, part
 from core.storage.models import Outbox, Prompt
 from rulesets.changelings.voice import OWN
 

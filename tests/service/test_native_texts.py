@@ -17,7 +17,7 @@ from adapters.console.demo import NAMES, _play
 from adapters.console.session import ConsoleSession
 from core.engine.registry import load_ruleset
 from core.i18n import LOCALES_DIR
-from core.service.pace import PACES
+from core.service.games.deadline_times import PACES
 
 WORD = re.compile(r"(?<![/@\w])[A-Za-z][A-Za-z']{3,}")
 LATIN = re.compile(r"(?<![/@\w.])[A-Za-z][A-Za-z']{2,}")  # a Russian text has no Latin words

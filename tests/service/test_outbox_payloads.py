@@ -4,10 +4,23 @@ method; rows written by the previous version (free dicts: `more`, `buttons`, `re
 
 from __future__ import annotations
 
-from core.service import texts
-from core.service.clock import ManualClock
-from core.service.deliverer import Deliverer
-from core.service.payloads import (
+from core.service import (
+    Ballot,
+    ButtonOut,
+    ChatRef,
+    Keyboard,
+    Post,
+    RateLimits,
+    Reader,
+    Silence,
+    TeamKey,
+    TeamRoom,
+    UserRef,
+    Wording,
+)
+from core.service.delivery.deliverer import Deliverer
+from core.service.messages import texts
+from core.service.messages.payloads import (
     BallotPayload,
     KeyboardPayload,
     PostPayload,
@@ -18,18 +31,7 @@ from core.service.payloads import (
     part,
     to_json,
 )
-from core.service.ports import (
-    Ballot,
-    ButtonOut,
-    ChatRef,
-    Keyboard,
-    Post,
-    RateLimits,
-    Reader,
-    Silence,
-    TeamRoom,
-    UserRef,
-)
+from core.service.ports.clock import ManualClock
 from core.storage.db import open_db
 from core.storage.models import Chat, Identity, Outbox
 
@@ -39,6 +41,7 @@ class Recorder:
 
     platform = "test"
     limits = RateLimits()
+    wording = Wording()
 
     def __init__(self) -> None:
         self.handed: list[object] = []
@@ -116,7 +119,7 @@ async def test_rows_stored_by_the_previous_version_are_still_delivered(db_url):
                  "choices-1-3-0", urgent=True),
         Post(ids[3], reader, texts.OPEN_PRIVATE_BUTTON),
         Silence(ids[4], group, UserRef("u1"), muted=True),
-        TeamRoom(ids[5], group, "1/team", texts.VOTE_CLOSED, "", (UserRef("u1"),)),
+        TeamRoom(ids[5], group, TeamKey(1, "team"), texts.VOTE_CLOSED, "", (UserRef("u1"),)),
     ]
     recap_source = from_json((await Outbox.get(id=ids[3])).payload)
     assert isinstance(recap_source, PostPayload) and recap_source.seq == 0  # a role card

@@ -12,10 +12,12 @@ from adapters.console.adapter import ConsoleAdapter
 from adapters.matrix.adapter import MatrixAdapter
 from adapters.telegram.adapter import TelegramAdapter
 from core.i18n import translations
-from core.service import outbox, pending, texts
-from core.service.howto import HowTo, Wording, howto, wording
-from core.service.payloads import KeyboardPayload, post
-from core.service.rendering import game_renderer, render_text
+from core.service import HowTo
+from core.service.delivery.rendering import game_renderer, render_text
+from core.service.messages import outbox, texts
+from core.service.messages.payloads import KeyboardPayload, post
+from core.service.ports.howto import Wording, howto
+from core.service.rows import pending
 from core.storage.models import Identity, Outbox
 
 from .helpers import open_chat, the_game
@@ -32,7 +34,7 @@ POWER = ("power level", "Berechtigungsstufe", "уровень прав")
 
 @pytest.mark.parametrize("platform", ADAPTERS)
 def test_every_adapter_says_every_howto_in_german_and_russian(platform):
-    words = wording(ADAPTERS[platform])
+    words = ADAPTERS[platform].wording
     assert set(words.howto) == set(HowTo)
     for topic, msgid in words.howto.items():
         for locale in ("de", "ru"):
@@ -58,16 +60,16 @@ async def test_the_open_private_chat_and_the_mute_rights_are_each_platforms_own(
     assert isinstance(asked, KeyboardPayload)
     muting = post(texts.CANNOT_MUTE, chat="Pony Club", how=howto(HowTo.MUTE_RIGHTS))
     for locale in LOCALES:
-        on_matrix = await said(row.id, wording(MatrixAdapter), locale, asked)
-        on_telegram = await said(row.id, wording(TelegramAdapter), locale, asked)
+        on_matrix = await said(row.id, MatrixAdapter.wording, locale, asked)
+        on_telegram = await said(row.id, TelegramAdapter.wording, locale, asked)
         assert on_matrix.startswith("Bob") and on_telegram.startswith("Bob")
         assert not any(word in on_matrix for word in BUTTON), on_matrix
         assert any(word in on_matrix for word in INVITE) and "1️⃣" in on_matrix, on_matrix
         assert any(word in on_telegram for word in BUTTON), on_telegram
         assert not any(word in on_telegram for word in INVITE), on_telegram
 
-        on_matrix = await said(row.id, wording(MatrixAdapter), locale, muting)
-        on_telegram = await said(row.id, wording(TelegramAdapter), locale, muting)
+        on_matrix = await said(row.id, MatrixAdapter.wording, locale, muting)
+        on_telegram = await said(row.id, TelegramAdapter.wording, locale, muting)
         assert not any(word in on_matrix for word in BAN), on_matrix
         assert any(word in on_matrix for word in POWER), on_matrix
         assert any(word in on_telegram for word in BAN), on_telegram

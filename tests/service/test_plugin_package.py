@@ -16,14 +16,15 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from core.config import Settings
+from core.config import load_settings, settings_model
 from core.engine.registry import available, load_ruleset
 from core.i18n import translations
 from core.plugins import adapter_plugins, build_adapters
-from core.service.adapter_tables import TableStore
-from core.service.clock import ManualClock
-from core.service.deliverer import Deliverer
-from core.service.service import GameService
+from core.service import CatchUp
+from core.service.commands.game_service import GameService
+from core.service.delivery.deliverer import Deliverer
+from core.service.ports.clock import ManualClock
+from core.service.rows.adapter_tables import TableStore
 from core.storage.db import close_db, open_db
 from core.storage.models import Deadline, GameRecord
 
@@ -34,7 +35,7 @@ NAMES = ("Ann", "Bob", "Cid", "Dot", "Eve")
 
 
 def forget_what_is_installed() -> None:
-    for found in (available, load_ruleset, adapter_plugins, translations):
+    for found in (available, load_ruleset, adapter_plugins, settings_model, translations):
         found.cache_clear()
 
 
@@ -65,13 +66,13 @@ async def test_a_game_in_german_through_a_rule_set_and_an_adapter_of_their_own(i
                                                                                 tmp_path):
     assert "moonlit" in available() and "moonchat" in adapter_plugins()
     assert load_ruleset("moonlit").locales_dir == installed / "moonlit" / "locales"
-    (adapter,) = build_adapters(Settings())  # Telegram and Matrix are off by default
+    (adapter,) = build_adapters(load_settings(None))  # Telegram and Matrix are off by default
     clock = ManualClock()
     await open_db(f"sqlite://{tmp_path / 'moonlit.sqlite3'}")
     try:
         service = GameService(clock, seed=5)
         deliverer = Deliverer({"moonchat": adapter}, clock)
-        await adapter.start(service.handle, TableStore(adapter.platform))
+        await adapter.start(service.handle, TableStore(adapter.platform), CatchUp(clock))
 
         async def pump() -> None:
             while await service.fire_due_deadlines() or await deliverer.deliver_due():

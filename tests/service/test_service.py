@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from core.service.ports import ChatRef, Incoming, UserRef
-from core.service.stored import StateMismatch
+from core.service import ChatRef, Command, Incoming, UserRef
+from core.service.rows.game_rows import StateMismatch
 from core.storage.models import Deadline, GameRecord, LogEntry, Outbox, Seat
 from rulesets.changelings.voice import OWN
 
@@ -58,7 +58,8 @@ async def test_a_duplicate_update_is_applied_once(db_url):
     await started_changelings(chat)
     service = chat.session.service
     vote = Incoming(platform="console", update_id="tg-42", user=UserRef("ann"),
-                    user_name="Ann", text="/vote Bob", chat=ChatRef("group"))
+                    user_name="Ann", text="/vote Bob", chat=ChatRef("group"),
+                    command=Command("vote", "Bob"))
     await service.handle(vote)
     before = await log_size()
     await service.handle(vote)

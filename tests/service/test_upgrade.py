@@ -10,7 +10,7 @@ import hashlib
 from tortoise import connections
 
 from adapters.matrix import store as matrix_store
-from core.service.adapter_tables import TableStore
+from core.service.rows.adapter_tables import TableStore
 from core.storage.db import close_db, open_db
 from core.storage.models import Ballot, GameRecord, Prompt
 

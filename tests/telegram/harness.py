@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qs, urlparse
 
 from adapters.telegram.adapter import TelegramAdapter, TelegramSettings
-from core.service.ports import RateLimits
+from core.service import RateLimits
 from core.service.runtime import Runtime
 from core.storage.models import GameRecord, Outbox
 from tests.play import play_until_over

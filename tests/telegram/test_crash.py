@@ -20,7 +20,7 @@ from pathlib import Path
 
 import asyncpg  # noqa: F401  (imported by the storage layer too; keeps the import cost out)
 
-from core.service.payloads import ORDERS, from_json
+from core.service.messages.payloads import ORDERS, from_json
 from core.storage.db import close_db, open_db
 from core.storage.models import Deadline, GameRecord, LogEntry, Outbox, ProcessedUpdate
 

@@ -17,7 +17,7 @@ import time
 import pytest
 
 from adapters.telegram.adapter import LIMITS
-from core.service.ports import RateLimits
+from core.service import RateLimits
 from core.storage.models import Outbox
 
 from .fake_botapi import FakeBotAPI, FloodRules

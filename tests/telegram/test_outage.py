@@ -13,8 +13,7 @@ import asyncio
 from collections import Counter
 
 from adapters.telegram.adapter import TelegramAdapter
-from core.service.howto import wording
-from core.service.payloads import from_json
+from core.service.messages.payloads import from_json
 from core.storage.models import Outbox
 
 from ..sent import plain_messages
@@ -71,6 +70,6 @@ async def _arrived_once_in_order(rows: list[Outbox], ref: str, history) -> None:
     """The outbox's plain messages for one chat (not the versions of a message edited in
     place, a ballot's or a prompt's, which Telegram edits) were each posted exactly once, in
     the order they were written."""
-    wanted = await plain_messages(rows, ref, wording(TelegramAdapter))
+    wanted = await plain_messages(rows, ref, TelegramAdapter.wording)
     posted = [m.text for m in history if m.get("event") == "sent" and m.text in wanted]
     assert posted == wanted, (ref, posted, wanted)

@@ -122,7 +122,7 @@ async def test_a_linked_channels_posts_are_nobody(api, tmp_path):
 async def open_slow_table(api, tmp_path, count: int) -> Table:
     """A table whose bot waits only one second for Telegram's answers."""
     from adapters.telegram.adapter import TelegramAdapter, TelegramSettings
-    from core.service.ports import RateLimits
+    from core.service import RateLimits
     from core.service.runtime import Runtime
 
     from .harness import NAMES, OffsetClock
@@ -172,8 +172,8 @@ async def sender_in_a_group(api, tmp_path):
     """The adapter's Sender with its own database and a PTB bot against the fake: (sender,
     group, the group's chat ref)."""
     from adapters.telegram.sending import Sender
-    from core.service.adapter_tables import TableStore
-    from core.service.ports import ChatRef
+    from core.service import ChatRef
+    from core.service.rows.adapter_tables import TableStore
     from core.storage.db import close_db, open_db
 
     await open_db(f"sqlite://{tmp_path / 'parts.sqlite3'}")
@@ -190,7 +190,7 @@ async def sender_in_a_group(api, tmp_path):
 async def test_a_long_text_is_one_unit_when_its_second_part_fails(api, tmp_path):
     """(8) A text over 4096 characters goes in two parts; Telegram refuses the second (a
     flood limit): the retry sends the second part, never the first again."""
-    from core.service.ports import Post, TransientError
+    from core.service import Post, TransientError
 
     from .fake_botapi import FloodRules
 
@@ -215,7 +215,7 @@ async def test_a_long_text_is_one_unit_when_its_second_part_fails(api, tmp_path)
 async def test_an_edit_of_a_long_message_edits_every_part(api, tmp_path):
     """(8) A message edited in place that is longer than Telegram's limit: every part is
     edited, a part is added when it grows and deleted when it shrinks."""
-    from core.service.ports import Post
+    from core.service import Post
 
     async with sender_in_a_group(api, tmp_path) as (sender, group, ref):
         async def version(number: int, paragraphs: int) -> None:

@@ -60,7 +60,7 @@ async def test_two_games_in_two_topics_of_one_forum(api, tmp_path):
     """A game belongs to the topic where /newgame was sent: its ballot, announcements and
     results go there and nowhere else, while another topic holds another game."""
     from adapters.telegram.adapter import TelegramAdapter, TelegramSettings
-    from core.service.ports import RateLimits
+    from core.service import RateLimits
     from core.service.runtime import Runtime
 
     users = [api.user(name) for name in (*NAMES, "Max", "Ned", "Oda", "Pam", "Quin")]

@@ -15,7 +15,7 @@ from .harness import NAMES, OffsetClock, Table, start_payload
 async def open_kim_table(api, db_url: str) -> tuple[Table, FakeUser, FakeUser]:
     """Six players with names of their own, and two called Kim Lee (no usernames)."""
     from adapters.telegram.adapter import TelegramAdapter, TelegramSettings
-    from core.service.ports import RateLimits
+    from core.service import RateLimits
     from core.service.runtime import Runtime
 
     api.privacy = False

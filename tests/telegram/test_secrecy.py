@@ -9,9 +9,9 @@ from dataclasses import replace
 import pytest
 
 from core.engine import replay
+from core.engine.log_codec import setup_from_json
 from core.engine.registry import load_ruleset
 from core.i18n import Renderer
-from core.service.stored import setup_from_json
 from tests.secrecy import assert_no_early_secrets, leaks
 
 from .harness import open_table, play_to_the_end, sign_up

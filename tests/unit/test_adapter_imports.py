@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from core.service.adapter_store import NAME_LENGTH
+from core.service import NAME_LENGTH
 from core.storage.models import Identity
 
 from ..conftest import ROOT

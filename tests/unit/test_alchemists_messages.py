@@ -12,9 +12,9 @@ import pytest
 
 from core.engine import Act, Close, GameSetup, Vote
 from core.engine.game import Game
+from core.engine.log_codec import decode, encode
 from core.engine.messages import GROUP, Message, Ref, Text, player, role
 from core.i18n import Renderer
-from core.service.codec import decode, encode
 from rulesets.alchemists import RULESET as ALCHEMISTS
 from rulesets.alchemists.roles import CANONICAL
 

@@ -3,8 +3,9 @@ only where a receiver can tell (a Telegram poller; not a webhook)."""
 
 from __future__ import annotations
 
-from core.service.catchup import MAX_HOLD, CatchUp
-from core.service.clock import ManualClock
+from core.service import CatchUp
+from core.service.ports.catchup import MAX_HOLD
+from core.service.ports.clock import ManualClock
 
 
 def test_deadlines_wait_until_every_poller_caught_up():

@@ -8,9 +8,9 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
+from core.engine.log_codec import decode, encode, is_ref
 from core.engine.messages import Ref, Text, counted
 from core.engine.phase import Phase
-from core.service.codec import decode, encode, is_ref
 
 # what a placeholder may be called: any identifier, the tags' old bare words included
 NAMES = st.one_of(st.sampled_from(["text", "ref", "list", "key", "count", "name"]),

@@ -23,7 +23,7 @@ from core.engine import (
     Vote,
     Whisper,
 )
-from core.service.codec import command_from_json, command_to_json
+from core.engine.log_codec import command_from_json, command_to_json
 
 
 def old_host(command: str, **fields: object) -> dict[str, object]:

@@ -32,17 +32,17 @@ from adapters.matrix.adapter import MatrixAdapter
 from adapters.telegram.adapter import TelegramAdapter
 from adapters.telegram.sending import split_text
 from core.engine.game import Game
+from core.engine.log_codec import encode
 from core.engine.messages import Ref, counted
 from core.engine.refusals import Refused
 from core.engine.registry import load_ruleset
 from core.engine.table import Table
 from core.i18n import Renderer
 from core.scenario import run_file, scenario_files
-from core.service.codec import encode
-from core.service.howto import HowTo, Wording, howto, wording
-from core.service.payloads import Part, PostPayload, from_json, to_json
-from core.service.ports import ChatRef, Post
-from core.service.rendering import PLAIN, render_text
+from core.service import ChatRef, HowTo, Post
+from core.service.delivery.rendering import PLAIN, render_text
+from core.service.messages.payloads import Part, PostPayload, from_json, to_json
+from core.service.ports.howto import Wording, howto
 from core.simulate import play_random_game
 from rulesets.alchemists import RULESET as ALCHEMISTS
 from rulesets.changelings import RULESET as CHANGELINGS
@@ -245,9 +245,9 @@ def on_console(text: str) -> None:
 
 
 # each adapter's wording (its command prefix, its how-to texts) and its own form of a text
-ADAPTERS = {"telegram": (wording(TelegramAdapter), on_telegram),
-            "matrix": (wording(MatrixAdapter), on_matrix),
-            "console": (wording(ConsoleAdapter), on_console)}
+ADAPTERS = {"telegram": (TelegramAdapter.wording, on_telegram),
+            "matrix": (MatrixAdapter.wording, on_matrix),
+            "console": (ConsoleAdapter.wording, on_console)}
 
 
 def domain_rulesets(domain: str) -> tuple[str, ...]:

@@ -8,7 +8,7 @@ import pytest
 
 from adapters.telegram.menus import GROUP_COMMANDS
 from core.i18n import translations
-from core.service.texts import HELP_GROUP
+from core.service.messages.texts import HELP_GROUP
 
 
 @pytest.mark.parametrize("locale", ["en", "de", "ru"])

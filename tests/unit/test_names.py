@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.service import texts
-from core.service.names import NameProblem, Roster, resolve, shown_names
+from core.service.messages import texts
+from core.service.telling.names import NameProblem, Roster, resolve, shown_names
 
 PLAYERS = {"p1": "Bob", "p2": "bob", "p3": "🦄Twilight", "p4": "Dot", "p5": "Dottie",
            "p6": "Ann-Marie"}

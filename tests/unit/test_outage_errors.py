@@ -13,8 +13,8 @@ from telegram.error import BadRequest, Forbidden, NetworkError, TimedOut
 
 from adapters.matrix.errors import translate
 from adapters.telegram.errors import translate_error
-from core.service.outage import backoff
-from core.service.ports import PermanentError, TransientError, UnknownOutcome, Unreachable
+from core.service import PermanentError, TransientError, UnknownOutcome, Unreachable
+from core.service.delivery.outage import backoff
 
 
 def answered(status: int, code: str = "M_UNKNOWN") -> ErrorResponse:

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from core.service.pace import due_at, valid_timezone
+from core.service.games.deadline_times import due_at, valid_timezone
 
 BERLIN = ZoneInfo("Europe/Berlin")
 

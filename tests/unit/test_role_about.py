@@ -9,7 +9,7 @@ import pytest
 
 from core.engine.registry import load_ruleset
 from core.i18n import Renderer
-from core.service.settings import role_line
+from core.service.telling.settings_view import role_line
 
 YOU = {"en": re.compile(r"\byou\b|\byour\b", re.I),
        "de": re.compile(r"\b(du|dein\w*|dich|dir)\b", re.I),

@@ -13,7 +13,7 @@ from babel.messages.pofile import read_po
 from core.engine.messages import NOTED
 from core.engine.registry import load_ruleset
 from core.engine.voice import EXTRA_PROMPTS, PROMPTS, pick
-from core.service import texts
+from core.service.messages import texts
 
 RULESETS = ["changelings", "alchemists"]
 PLACEHOLDER = re.compile(r"\{(\w+)\}")

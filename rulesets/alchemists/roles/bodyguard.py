@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.engine.game import Game
 from core.engine.ids import RoleId
-from core.engine.messages import N_, ToPlayer, player
+from core.engine.messages import N_, Ref, ToPlayer, player
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
 from rulesets.alchemists.common import Succession
@@ -39,8 +39,8 @@ def introductions(game: Game) -> None:
         game.learn(xing.pid, guard.pid, guard.role)
         game.learn(guard.pid, xing.pid, xing.role)
         game.tell(ToPlayer(xing.pid), N_("{name} is your bodyguard."), name=player(guard.pid))
-        game.tell(ToPlayer(guard.pid), N_("{name} is the Xing Alchemist you guard."),
-                  name=player(xing.pid))
+        game.tell(ToPlayer(guard.pid), N_("{name} is {role} you guard."),
+                  name=player(xing.pid), role=Ref("role_was", xing.role))
 
 
 @ON_REMOVED.append

@@ -66,7 +66,8 @@ def introductions(game: Game) -> None:
     for h in homunculi(game):
         if h.pid != head.pid:
             game.learn(h.pid, head.pid, head.role)
-            game.tell(ToPlayer(h.pid), N_("{name} is Father."), name=player(head.pid))
+            game.tell(ToPlayer(h.pid), N_("{name} is {role}."), name=player(head.pid),
+                      role=role(head.role))
     introduce_father(game, head)
 
 
@@ -92,13 +93,13 @@ def father_falls(game: Game, p: Player, cause: str) -> None:
         heir.role = RoleId("father")
         heir.counters["was_pride"] = True
         game.record(Succession(role="father", player=heir.pid))
-        game.tell(ToPlayer(heir.pid), N_("Father is dead. You are Father now: choose the "
-                                          "homunculi's victim each night."))
+        game.tell(ToPlayer(heir.pid), N_("{role} is dead. You are {role} now: choose the "
+                                          "homunculi's victim each night."), role=role(heir.role))
         for h in homunculi(game):
             if h.pid != heir.pid:
                 game.learn(h.pid, heir.pid, heir.role)
-                game.tell(ToPlayer(h.pid), N_("Father is dead; {name} leads you now."),
-                          name=player(heir.pid))
+                game.tell(ToPlayer(h.pid), N_("{role} is dead; {name} leads you now."),
+                          role=role(heir.role), name=player(heir.pid))
         introduce_father(game, heir)  # §5: the new father knows what a father knows
         return
     band = homunculi(game)

@@ -45,9 +45,11 @@ def meets_father(game: Game, head: Player) -> None:
     greed = next((p for p in game.state.living() if p.role == "greed"), None)
     if greed is not None:
         game.learn(head.pid, greed.pid, greed.role)
-        game.tell(ToPlayer(head.pid), N_("{name} is Greed."), name=player(greed.pid))
+        game.tell(ToPlayer(head.pid), N_("{name} is {role}."), name=player(greed.pid),
+                  role=role(greed.role))
         game.learn(greed.pid, head.pid, head.role)
-        game.tell(ToPlayer(greed.pid), N_("{name} is Father."), name=player(head.pid))
+        game.tell(ToPlayer(greed.pid), N_("{name} is {role}."), name=player(head.pid),
+                  role=role(head.role))
 
 
 @SHIELDS.append

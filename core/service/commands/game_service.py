@@ -1,0 +1,477 @@
+"""The game service: turns platform-neutral updates into lobby actions and engine commands,
+one at a time, each inside a database transaction, and answers bad input without changing
+anything."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Mapping, Sequence
+
+from tortoise.exceptions import IntegrityError
+
+from core.engine import Act, MarkEarly, Say, Vote
+from core.engine.registry import load_ruleset
+from core.storage.db import database_unavailable
+from core.storage.models import (
+    DUE_STATES,
+    GIVE_UP,
+    Button,
+    Chat,
+    Deadline,
+    GameRecord,
+    Identity,
+    Outbox,
+    ProcessedUpdate,
+    Seat,
+)
+from core.storage.transaction import transaction
+
+from ..delivery.rendering import PLAIN, personal_text
+from ..games.deadline_times import GameDefaults
+from ..games.running import Games
+from ..messages import outbox, texts
+from ..messages.payloads import PostPayload, text_part
+from ..messages.voiced import voiced_in_window
+from ..ports.clock import Clock
+from ..ports.contract import ChatEvent, Incoming, Mention, Notice, TeamKey
+from ..ports.howto import Wording
+from ..ports.replies import Reply
+from ..rows.arrival import arrive, known_chat, known_identity
+from ..rows.game_rows import chat_game, known_game, locked_game, seat_identities, seat_pid
+from ..rows.pending import writing
+from ..rows.scope import command_scope, memo
+from ..telling import situations
+from ..telling.names import Roster
+from ..telling.prompts import second_pick, show_choice
+from .archive_setting import archive_chats_command
+from .confirm import KINDS as CONFIRMATIONS
+from .confirm import Confirmations
+from .edits import edited, note_vote
+from .hosting import HOST_WORDS, HostPowers
+from .lobby import Lobby
+from .private import PrivateChats
+from .reach import Reach
+from .stats import stats_command
+
+log = logging.getLogger(__name__)
+RETRY_PAUSE = 30.0  # seconds before a deadline that failed is tried again
+
+TOKEN_LENGTH = Button._meta.fields_map["token"].max_length  # longer data is forged
+
+
+class GameService:
+    """Everything between the adapters and the engine; one instance per process."""
+
+    def __init__(self, clock: Clock, seed: int | None = None,
+                 defaults: GameDefaults | None = None,
+                 wordings: Mapping[str, Wording] | None = None) -> None:
+        self.clock = clock
+        # each platform's wording (its command prefix, "!" on Matrix, and its how-to texts),
+        # for the answers the service renders at once (a pressed button's notice); the
+        # outbox asks the adapter
+        self.wordings = dict(wordings or {})
+        self.defaults = defaults or GameDefaults()
+        self.games = Games(clock, self.defaults.public_url)
+        self.lobby = Lobby(self)
+        self.private = PrivateChats(self)
+        self.reach = Reach(self)
+        self.confirmations = Confirmations(self)
+        self.host_powers = HostPowers(self)
+        self.lock = asyncio.Lock()
+        self.rng = random.Random(seed)
+        self.commands_applied = 0
+        self.deadlines_fired = 0
+        self.deadline_lateness = 0.0  # seconds, summed over the fired deadlines
+        self._retry_at: dict[int, float] = {}  # a failed deadline's next try
+        # a reminder due before this came due while the bot was down: skipped (see CatchUp)
+        self.skip_reminders_before = 0.0
+        self.last_command_at: float | None = None  # when an update was last applied
+
+    # ------------------------------------------------------------------ entry points
+    async def handle(self, incoming: Incoming) -> Notice | None:
+        """Apply one incoming update exactly once. For a pressed button, return the short
+        notice to show the presser (what happened, or why nothing did), in their language;
+        other answers go to the outbox."""
+        async with self.lock:
+            try:
+                with command_scope():
+                    async with transaction(), writing():
+                        fresh = await arrive(incoming)
+                        if fresh is False:
+                            return None  # a duplicate: already applied
+                        if fresh is None:
+                            try:
+                                await ProcessedUpdate.create(platform=incoming.platform,
+                                                             update_id=incoming.update_id)
+                            except IntegrityError:
+                                return None  # a duplicate: already applied
+                        notice = await self._apply(incoming)
+            except Exception as err:
+                self.games.reset()
+                if database_unavailable(err):
+                    raise  # handled again once the database is back
+                log.exception("%s update %s could not be handled; nothing changed",
+                              incoming.platform, incoming.update_id)
+                return await self._apologise(incoming)
+            self.commands_applied += 1
+            self.last_command_at = self.clock.now()
+            return notice
+
+    async def _apply(self, incoming: Incoming) -> Notice | None:
+        """The update's effect, inside its transaction (see `handle`)."""
+        person = await self._identity(incoming)
+        try:
+            answer = await self._dispatch(incoming, person)
+            if answer is None and incoming.button:
+                answer = Reply(await self._taken(incoming.button, person.id))
+            taken = True
+        except Reply as refused:
+            answer = refused
+            taken = False
+            if not incoming.button:
+                await outbox.to_person(person, PostPayload(
+                    (text_part(answer.text),), locale=await self._context_locale(incoming)))
+        if answer is None or not incoming.button:
+            return None
+        return Notice(await personal_text(person, await self._context_locale(incoming),
+                                          answer, await self._button_game(incoming.button),
+                                          self.wordings.get(incoming.platform, PLAIN)),
+                      taken)
+
+    async def _apologise(self, incoming: Incoming) -> Notice | None:
+        """The update's handling raised (a bug): its transaction was rolled back, so nothing
+        changed. The person hears so in his language instead of nothing at all."""
+        try:
+            with command_scope():
+                async with transaction(), writing():
+                    person = await self._identity(incoming)
+                    locale = await self._context_locale(incoming)
+                    sorry = Reply(texts.SORRY)
+                    if incoming.button:
+                        return Notice(await personal_text(
+                            person, locale, sorry, None,
+                            self.wordings.get(incoming.platform, PLAIN)), False)
+                    await outbox.to_person(person, PostPayload((text_part(sorry.text),),
+                                                               locale=locale))
+        except Exception:
+            log.exception("%s update %s: the apology failed too", incoming.platform,
+                          incoming.update_id)
+        return None
+
+    async def chat_event(self, event: ChatEvent) -> None:
+        """Something happened to a group chat itself (see `ChatEvent`); applied in order with
+        the commands, in one transaction."""
+        async with self.lock:
+            try:
+                with command_scope():
+                    async with transaction(), writing():
+                        await self.reach.apply(event)
+            except Exception:
+                self.games.reset()
+                raise
+
+    async def order_refused(self, outbox_id: int) -> None:
+        """The platform refused a mute or unmute for want of rights (see `Reach`)."""
+        with command_scope():
+            async with self.lock, transaction(), writing():
+                row = await Outbox.get_or_none(id=outbox_id)
+                if row is not None:
+                    await self.reach.cannot_restrict(row)
+
+    async def fire_due_deadlines(self, limit: int | None = None) -> int:
+        """Close every window whose deadline has passed (or the `limit` oldest), oldest
+        first, each exactly once.
+
+        A deadline that fails (a game that cannot be loaded, say) does not hold up the
+        others: they fire, it is tried again after `RETRY_PAUSE`, and its error is raised
+        once the rest are done."""
+        fired = 0
+        now = self.clock.now()
+        due = Deadline.filter(state__in=DUE_STATES, due_at__lte=now).order_by("due_at", "id")
+        if limit is not None:
+            due = due.limit(limit)
+        failures: list[Exception] = []
+        for pending in await due:
+            if self._retry_at.get(pending.id, 0.0) > now:
+                continue
+            async with self.lock:
+                try:
+                    with command_scope():
+                        async with transaction(), writing():
+                            # several workers may share the database: the game first, then the
+                            # deadline (the order every command takes), each locked; whoever comes
+                            # second finds it fired
+                            row = await locked_game(pending.game_id)
+                            deadline = await Deadline.filter(id=pending.id) \
+                                .select_for_update().get()
+                            if deadline.state not in DUE_STATES:
+                                continue
+                            if deadline.state == "remind" and \
+                                    deadline.due_at < self.skip_reminders_before:
+                                deadline.state = "reminded"  # stale: the votes may be queued
+                                await deadline.save(update_fields=["state"])
+                                continue
+                            if deadline.state == GIVE_UP:
+                                deadline.state = "fired"
+                                await deadline.save(update_fields=["state"])
+                                if row.status in ("lobby", "running") and \
+                                        (row.settings or {}).get("lost"):
+                                    await self.reach.give_up(row)
+                                continue
+                            closed = await self.games.fire(row, deadline)
+                            fired += closed
+                    if closed:
+                        self.deadlines_fired += 1
+                        self.deadline_lateness += max(0.0, self.clock.now() - deadline.due_at)
+                    self._retry_at.pop(pending.id, None)
+                except Exception as err:
+                    self.games.reset()
+                    if database_unavailable(err):
+                        raise  # not this game's fault: all wait for the database together
+                    self._retry_at[pending.id] = now + RETRY_PAUSE
+                    if failures:
+                        log.exception("deadline %s of game %s failed", pending.id,
+                                      pending.game_id)
+                    failures.append(err)
+        if failures:
+            raise failures[0]
+        return fired
+
+    @staticmethod
+    async def _button(token: str) -> Button | None:
+        """The stored button behind a pressed token; anything a client made up is None.
+        Read once per command (a button never changes)."""
+        if not token or len(token) > TOKEN_LENGTH:
+            return None
+        known = memo()
+        if known is not None and ("button", token) in known:
+            return known["button", token]  # type: ignore[no-any-return]
+        found = await Button.get_or_none(token=token)
+        if known is not None:
+            known["button", token] = found
+        return found
+
+    async def _taken(self, token: str, reader: int) -> str:
+        """The notice for a button that was taken, in the voice of its game (turned on with
+        each window, so that a player does not read the same words every night)."""
+        button = await self._button(token)
+        row = None if button is None else (known_game(button.game_id)
+                                           or await GameRecord.get_or_none(id=button.game_id))
+        if button is None or row is None:
+            return texts.PROMPT_TAKEN
+        return voiced_in_window(row, load_ruleset(row.ruleset).voice, texts.PROMPT_TAKEN,
+                                button.window, reader)
+
+    async def _button_game(self, token: str) -> int | None:
+        button = await self._button(token)
+        return None if button is None else button.game_id
+
+    async def _context_locale(self, incoming: Incoming) -> str:
+        """The language of the chat the input came from (for a reply outside any game)."""
+        if incoming.chat is None:
+            # the newest game's chat (one that has just ended still speaks its language)
+            seat = await Seat.filter(identity__platform=incoming.platform,
+                                     identity__ref=incoming.user.id).order_by("-game_id").first()
+            if seat is None:
+                return "en"
+            game = await GameRecord.get(id=seat.game_id).prefetch_related("chat")
+            return str(game.chat.locale)
+        chat = await Chat.get_or_none(platform=incoming.platform, ref=str(incoming.chat))
+        return str(chat.locale) if chat is not None else "en"
+
+    # ------------------------------------------------------------------ dispatch
+    async def _identity(self, incoming: Incoming) -> Identity:
+        person = known_identity(incoming.platform, incoming.user.id)
+        if person is None:
+            person, _ = await Identity.get_or_create(
+                platform=incoming.platform, ref=incoming.user.id,
+                defaults={"name": incoming.user_name, "locale_hint": incoming.locale_hint,
+                          "handle": incoming.handle, "anonymous": incoming.user.anonymous})
+        changed = []
+        if person.name != incoming.user_name and incoming.user_name:
+            person.name = incoming.user_name
+            changed.append("name")
+        if incoming.locale_hint and person.locale_hint != incoming.locale_hint:
+            person.locale_hint = incoming.locale_hint
+            changed.append("locale_hint")
+        if person.handle != incoming.handle and not incoming.user.anonymous:
+            person.handle = incoming.handle
+            changed.append("handle")
+        if changed:
+            await person.save(update_fields=changed)
+        return person
+
+    async def _chat(self, incoming: Incoming) -> Chat:
+        """The group chat row (created on first contact), its title kept current: the host
+        is told about the group by name when the bot loses it."""
+        chat = known_chat(incoming.platform, str(incoming.chat))
+        if chat is None:
+            chat, _ = await Chat.get_or_create(platform=incoming.platform,
+                                               ref=str(incoming.chat),
+                                               defaults={"locale": self.defaults.language})
+        title = incoming.chat_title
+        if title and (chat.settings or {}).get("title") != title:
+            chat.settings = {**(chat.settings or {}), "title": title}
+            await chat.save(update_fields=["settings"])
+        return chat
+
+    async def _dispatch(self, incoming: Incoming, person: Identity) -> Reply | None:
+        """Do what the update asks; a pressed button may have its own answer (else it was
+        noted). Refusals are raised as `Reply`."""
+        if incoming.situation == "edited":  # edits never count; a vote's is withdrawn
+            await edited(incoming, person, self.games, self.clock.now())
+            return None
+        if incoming.situation is not None:
+            await situations.tell(incoming, person,
+                                  await self._chat(incoming) if incoming.chat else None)
+            return None
+        if incoming.button is not None:
+            return await self.press_token(incoming.button, person, in_private=incoming.private)
+        if incoming.team is not None:
+            await self._team_talk(incoming.team, person)
+            return
+        if incoming.private:
+            await self.private.handle(incoming.command, incoming.text.strip(), person,
+                                      incoming.mentioned)
+            return
+        chat = await self._chat(incoming)
+        if incoming.command is not None:
+            await self._group_command(incoming.command.word, incoming.command.args, chat,
+                                      person, incoming.admin, incoming.mentioned,
+                                      incoming.message)
+            return
+        row, pid = await self._running_seat(chat, person)
+        if row is not None and pid is not None:  # chatter is never answered; it counts
+            # as activity, also while the game is paused
+            await self.games.apply(row, Say(pid, at=self.clock.now()), None, locked=True)
+
+    async def _team_talk(self, key: TeamKey, person: Identity) -> None:
+        """Text in a team room: its members have read it there, so no relay; a living member
+        has been active (the inactivity rules count it like a relayed whisper). Anything
+        else (an ended game, someone the room should not hold) changes nothing."""
+        row = await GameRecord.get_or_none(id=key.game)
+        if row is None or row.status != "running":
+            return
+        seat = await Seat.filter(game_id=row.id, identity_id=person.id, active=True).first()
+        if seat is None:
+            return
+        game = await self.games.load(row)
+        chat = next((c for c in game.ruleset.team_chats(game) if c.key == key.chat), None)
+        if chat is not None and seat.pid in chat.members and game.state.players[seat.pid].alive:
+            await self.games.apply(row, Say(seat.pid, at=self.clock.now()), None)
+
+    async def current_game(self, chat: Chat, lock: bool = False) -> GameRecord | None:
+        """The chat's game in its lobby or running; with `lock`, its row locked until the
+        transaction ends (and so read fresh: another worker may have changed it). The row
+        knows its chat (no query to ask it)."""
+        return await chat_game(chat, ("lobby", "running"), lock)
+
+    async def _running_seat(self, chat: Chat, person: Identity) -> tuple[GameRecord | None,
+                                                                           str | None]:
+        """The chat's running game, locked (see `current_game`), and the person's seat."""
+        row = await chat_game(chat, ("running",), lock=True)
+        if row is None:
+            return None, None
+        return row, await seat_pid(row, person)
+
+    # ------------------------------------------------------------------ the group
+    async def _group_command(self, word: str, rest: str, chat: Chat, person: Identity,
+                             admin: bool, mentioned: Sequence[Mention] = (),
+                             message: str | None = None) -> None:
+        """A command in the group; `mentioned` names players, `message` is the platform's
+        id of the message (a vote remembers it: an edit of it withdraws the vote)."""
+        if await self.lobby.handle(word, rest, chat, person, admin):
+            return
+        if word == "stats":  # the finished games' statistics (stats.py)
+            await stats_command(rest, chat, person)
+            return
+        if word == "archivechats":  # whether the archive page shows the team chats
+            await archive_chats_command(rest, chat, person, admin)
+            return
+        if word == "flee":
+            await self.confirmations.ask_flee(person, chat)
+            return
+        if word in ("vote", "unvote", "early") or word in HOST_WORDS:
+            # the game's row is locked here, once, for the whole command
+            row = await self.current_game(chat, lock=True)
+            if row is None:
+                raise Reply(texts.NO_GAME)
+            if row.status != "running":
+                raise Reply(texts.NOT_STARTED)
+            if word in HOST_WORDS:
+                await self.host_powers.handle(word, rest, row, person, admin, mentioned)
+                return
+            pid = await seat_pid(row, person)
+            if pid is None:
+                raise Reply(texts.NOT_A_PLAYER)
+            now = self.clock.now()
+            window = row.window
+            if word == "vote":
+                target = (await self.roster(row, mentioned)).resolve(rest)
+                if await self.games.apply(row, Vote(pid, target, at=now), person, locked=True):
+                    await note_vote(row, pid, window, message)
+            elif word == "unvote":
+                await self.games.apply(row, Vote(pid, None, at=now), person, locked=True)
+            else:
+                await self.games.apply(row, MarkEarly(pid, at=now), person, locked=True)
+            return
+        raise Reply(texts.UNKNOWN_COMMAND, command=word)
+
+    async def roster(self, row: GameRecord, mentioned: Sequence[Mention] = ()) -> Roster:
+        """The game's players as a command names them; `mentioned`: the command's mentions,
+        which name their accounts' seats."""
+        seats = await seat_identities(row)
+        return Roster({pid: (person.name, person.handle) for pid, person in seats.items()},
+                      {pid: person.ref for pid, person in seats.items()}, mentioned)
+
+    # ------------------------------------------------------------------ buttons
+    async def press_token(self, token: str, person: Identity,
+                           in_private: bool) -> Reply | None:
+        button = await self._button(token)
+        if button is None:
+            raise Reply(texts.UNKNOWN_BUTTON)
+        # the game's row is locked here, once, for the whole command
+        row = await locked_game(button.game_id)
+        command = button.command
+        if command["type"] in ("join", "leave"):
+            await self.lobby.press(command["type"], row, person)
+            return None
+        if command["type"] == "hello":  # "open the private chat": what waited is sent
+            if in_private:  # (a Matrix keycap presses it without a private message first)
+                await outbox.reopen(person)
+                await outbox.to_person(person, await self.private.help_for(person))
+            return None
+        if command["type"] in CONFIRMATIONS:
+            return await self.confirmations.press(row, command, person, in_private)
+        if in_private != (button.pid is not None):
+            raise Reply(texts.UNKNOWN_BUTTON)  # a group button pressed elsewhere, or back
+        if row.status != "running" or row.window != button.window:
+            raise Reply(texts.STALE_BUTTON)
+        pid = await seat_pid(row, person)
+        if pid is None:
+            raise Reply(texts.NOT_A_PLAYER)
+        if button.pid is not None and button.pid != pid:
+            raise Reply(texts.NOT_YOUR_BUTTON)
+        now = self.clock.now()
+        if command["type"] == "vote":
+            await self.games.apply(row, Vote(pid, command["target"], at=now), person,
+                                   refusal_as_reply=True, locked=True)
+        elif command["type"] == "early":
+            await self.games.apply(row, MarkEarly(pid, at=now), person,
+                                   refusal_as_reply=True, locked=True)
+        elif command["type"] == "pick":  # the first of two targets: offer the second
+            game = await self.games.load(row)
+            await second_pick(row, game, pid, command["action"], command["targets"][0], person)
+            return Reply(voiced_in_window(row, game.ruleset.voice, texts.PICK_SECOND,
+                                          row.window, person.id))
+        else:
+            await self.games.apply(row, Act(pid, command["action"], tuple(command["targets"]),
+                                            None, command.get("role"), at=now), person,
+                                   refusal_as_reply=True, locked=True)
+            if row.window == button.window:  # the keyboard shows what is chosen now
+                await show_choice(row, await self.games.load(row), person, pid, token,
+                                  command)
+        return None
+

@@ -1,0 +1,420 @@
+"""Sign-up and the host's settings (platform-neutral): /newgame, /join, /leave, /startgame,
+/endgame, /language, /pace, /setroles, /option, and the informational /help, /rules,
+/roles, /status."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from core import spoken
+from core.engine import GameSetup, SetupError
+from core.engine.messages import Ref
+from core.engine.registry import available, load_ruleset
+from core.i18n import available_locales
+from core.storage.models import DUE_STATES, Chat, Deadline, GameRecord, Identity, Seat
+
+from ..games.deadline_times import DEFAULT_TZ, PACES, status_left, valid_timezone
+from ..messages import outbox, texts
+from ..messages.buttons import signup_buttons
+from ..messages.payloads import KeyboardPayload, PostPayload, part, post
+from ..ports.howto import HowTo, howto
+from ..ports.replies import Reply
+from ..rows.game_rows import relock
+from ..rows.scope import forget_seats
+from ..telling.muting import unmute_the_dead
+from ..telling.settings_view import (
+    changed_settings,
+    options_overview,
+    role_id_named,
+    role_line,
+    setting,
+)
+from ..telling.teams import close_teams
+from .context import ServiceContext
+from .reach import chat_title
+
+
+class Lobby:
+    def __init__(self, service: ServiceContext) -> None:
+        self.service = service
+
+    async def handle(self, word: str, rest: str, chat: Chat, person: Identity,
+                     admin: bool) -> bool:
+        """Handle a lobby or information command; False if `word` is none of them."""
+        handler = getattr(self, f"_cmd_{word}", None)
+        if handler is None:
+            return False
+        await handler(rest, chat, person, admin)
+        return True
+
+    # ------------------------------------------------------------------ information
+    async def _cmd_help(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        await outbox.to_group(chat, post(texts.HELP_GROUP, how=howto(HowTo.NAME_NEWCOMER)))
+
+    async def _cmd_rules(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        row = await self.service.current_game(chat)
+        ruleset = load_ruleset(row.ruleset if row else _default_ruleset())
+        await outbox.to_group(chat, post(ruleset.summary), game=row)
+
+    async def _cmd_roles(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        """The roles of the rule set; in a running game those in play, one line each."""
+        row = await self.service.current_game(chat)
+        ruleset = load_ruleset(row.ruleset if row else _default_ruleset())
+        if row is None or row.status != "running":
+            await outbox.to_group(chat, post(
+                *texts.ROLES_IN_RULESET, count=len(ruleset.roles),
+                ruleset=Ref("ruleset", ruleset.id),
+                roles=tuple(Ref("role", r) for r in ruleset.roles)), game=row)
+            return
+        game = await self.service.games.load(row)
+        if not game.state.options.get("roles_public", True):
+            raise Reply(texts.ROLES_SECRET)
+        in_play = [r for r in ruleset.roles if any(p.role == r for p in
+                                                   game.state.players.values())]
+        await outbox.to_group(chat, PostPayload((part(texts.ROLES_IN_PLAY), *(
+            role_line(ruleset, r) for r in in_play))), game=row)
+
+    async def _cmd_role(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        """/role NAME: what a role does, from its role card (a name in any language)."""
+        row = await self.service.current_game(chat)
+        ruleset = load_ruleset(row.ruleset if row else _default_ruleset())
+        if not rest.strip():
+            raise Reply(texts.ROLE_NEEDED)
+        line = role_line(ruleset, role_id_named(ruleset, rest))
+        await outbox.to_group(chat, PostPayload((line,)), game=row)
+
+    async def _cmd_status(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        row = await self.service.current_game(chat)
+        if row is None:
+            raise Reply(texts.NO_GAME)
+        if row.status == "lobby":
+            seats = await Seat.filter(game_id=row.id, active=True).count()
+            await outbox.to_group(chat, post(
+                texts.STATUS_LOBBY, ruleset=Ref("ruleset", row.ruleset), count=seats,
+                needed=load_ruleset(row.ruleset).min_players), game=row)
+            changed = changed_settings(row, self.service.defaults.pace)
+            if changed:
+                await outbox.to_group(chat, post(texts.STATUS_SETTINGS,
+                                                         settings=changed), game=row)
+            roles = (row.settings or {}).get("roles")
+            if roles:
+                await outbox.to_group(chat, post(
+                    *texts.ROLES_CURRENT, count=len(roles),
+                    roles=tuple(Ref("role", r) for r in roles)), game=row)
+            return
+        game = await self.service.games.load(row)
+        deadline = await Deadline.filter(game_id=row.id, state="pending").first()
+        left = status_left(row, deadline, self.service.clock.now())
+        await outbox.to_group(chat, post(texts.STATUS, ruleset=Ref("ruleset", row.ruleset),
+                                                 phase=spoken.phase(game.state.phase), left=left),
+                              game=row)
+        if game.state.paused:
+            await outbox.to_group(chat, post(texts.STATUS_PAUSED), game=row)
+        if game.ruleset.voting_open(game):
+            waiting = tuple(Ref("player", p.pid) for p in game.state.living()
+                            if p.pid not in game.state.votes)
+            await outbox.to_group(chat, post(*texts.STATUS_WAITING, count=len(waiting),
+                                             names=waiting) if waiting
+                                  else post(texts.STATUS_ALL_VOTED), game=row)
+
+    # ------------------------------------------------------------------ sign-up
+    async def _cmd_newgame(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        if await self.service.current_game(chat) is not None:
+            raise Reply(texts.ALREADY_RUNNING)
+        words = rest.split()
+        ruleset_id = words[0].lower() if words else _default_ruleset()
+        if ruleset_id not in available():
+            raise Reply(texts.UNKNOWN_RULESET, name=ruleset_id,
+                         names=", ".join(sorted(available())))
+        if len(words) > 1 and words[1] in available_locales():
+            chat.locale = words[1]
+            await chat.save(update_fields=["locale"])
+        if not person.anonymous:
+            await self._not_elsewhere(person)
+        row = await GameRecord.create(chat=chat, ruleset=ruleset_id, host=person,
+                                   settings={"pace": self.service.defaults.pace,
+                                             "tz": self.service.defaults.timezone,
+                                             "roles": None, "options": {}})
+        await self._tell_the_waiting(chat, row)
+        if person.anonymous:  # hosts, but is nobody the bot could seat or write to
+            await outbox.to_group(chat, post(texts.ANONYMOUS_HOST), game=row)
+            await self._signup_message(row, chat, [])
+            return
+        await Seat.create(game=row, identity=person, pid="", position=0)
+        forget_seats(row.id)
+        await self._signup_message(row, chat, [person.name])
+
+    async def _cmd_nextgame(self, rest: str, chat: Chat, person: Identity,
+                            admin: bool) -> None:
+        """/nextgame: the player is told privately when the next game here opens sign-up."""
+        if person.anonymous:
+            raise Reply(texts.ANONYMOUS_CANNOT_PLAY)
+        waiting = list((chat.settings or {}).get("waiting", []))
+        if person.id not in waiting:
+            waiting.append(person.id)
+            chat.settings = {**(chat.settings or {}), "waiting": waiting}
+            await chat.save(update_fields=["settings"])
+        await outbox.to_person(person, post(texts.NEXTGAME_NOTED,
+                                                    chat=chat_title(chat)))
+
+    async def _tell_the_waiting(self, chat: Chat, row: GameRecord) -> None:
+        waiting = (chat.settings or {}).get("waiting") or []
+        if not waiting:
+            return
+        for person in await Identity.filter(id__in=waiting):
+            await outbox.to_person(person, post(
+                texts.NEXTGAME_OPEN, chat=chat_title(chat), ruleset=Ref("ruleset", row.ruleset)),
+                game=row)
+        chat.settings = {k: v for k, v in chat.settings.items() if k != "waiting"}
+        await chat.save(update_fields=["settings"])
+
+    async def _signup_message(self, row: GameRecord, chat: Chat, names: list[str]) -> None:
+        """The sign-up message with the current list, edited in place as players come and go
+        (one group message instead of one per join: groups have a small message budget).
+        Its buttons open the private chat, where the bot may then write to the player."""
+        host = await Identity.get(id=row.host_id)
+        listed = (part(*texts.SIGNUP_LIST, count=len(names), names=", ".join(names)),) \
+            if names else ()  # an empty list would print as a bare dot (an anonymous host)
+        await outbox.to_group(chat, KeyboardPayload(
+            (part(texts.SIGNUP_OPEN, host=host.name, ruleset=Ref("ruleset", row.ruleset),
+                  how=howto(HowTo.JOIN)),
+             *listed), await signup_buttons(row),
+            f"signup-{row.id}"), game=row)
+
+    async def _not_elsewhere(self, person: Identity, allowed: GameRecord | None = None) -> None:
+        seats = await Seat.filter(identity_id=person.id, active=True,
+                                  game__status__in=["lobby", "running"]).all()
+        if any(allowed is None or seat.game_id != allowed.id for seat in seats):
+            raise Reply(texts.IN_OTHER_GAME)
+
+    async def _lobby_row(self, chat: Chat) -> GameRecord:
+        row = await self.service.current_game(chat)
+        if row is None:
+            raise Reply(texts.NO_GAME)
+        if row.status != "lobby":
+            raise Reply(texts.NOT_IN_LOBBY)
+        return row
+
+    async def _cmd_join(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        await self.press("join", await self._lobby_row(chat), person)
+
+    async def _cmd_leave(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        await self.press("leave", await self._lobby_row(chat), person)
+
+    async def press(self, what: str, row: GameRecord, person: Identity) -> None:
+        """Join or Leave, from the sign-up's buttons or the group's commands. A press on a
+        copy of the sign-up that outlived its game (one posted twice, see the README's
+        "Never twice") is told the game is over."""
+        await relock(row)
+        if row.status != "lobby":
+            raise Reply(texts.NOT_IN_LOBBY if row.status == "running" else texts.SIGNUP_OVER)
+        chat = await row.chat
+        seat = await Seat.filter(game_id=row.id, identity_id=person.id, active=True).first()
+        if what == "join":
+            if person.anonymous:
+                raise Reply(texts.ANONYMOUS_CANNOT_PLAY)
+            if seat is not None:
+                raise Reply(texts.ALREADY_JOINED)
+            await self._not_elsewhere(person, allowed=row)
+            count = await Seat.filter(game_id=row.id, active=True).count()
+            await Seat.create(game=row, identity=person, pid="", position=count)
+            forget_seats(row.id)
+            await outbox.to_person(person, post(texts.JOINED_PRIVATE), game=row)
+        else:
+            if seat is None:
+                raise Reply(texts.NOT_JOINED)
+            seat.active = False
+            await seat.save(update_fields=["active"])
+            forget_seats(row.id)
+            await outbox.to_person(person, post(texts.LEFT_PRIVATE), game=row)
+        names = [s.identity.name for s in await Seat.filter(game_id=row.id, active=True)
+                 .order_by("position").prefetch_related("identity")]
+        await self._signup_message(row, chat, names)
+
+    # ------------------------------------------------------------------ host settings
+    async def _host_lobby(self, chat: Chat, person: Identity, admin: bool) -> GameRecord:
+        row = await self._lobby_row(chat)
+        await relock(row)
+        if row.status != "lobby":
+            raise Reply(texts.NOT_IN_LOBBY)
+        if row.host_id != person.id and not admin:
+            raise Reply(texts.NOT_HOST)
+        return row
+
+    async def _cmd_language(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        wanted = rest.strip().lower()
+        if wanted not in available_locales():
+            raise Reply(texts.UNKNOWN_LANGUAGE, names=", ".join(available_locales()))
+        row = await self.service.current_game(chat)
+        if row is not None and row.host_id != person.id and not admin:
+            raise Reply(texts.NOT_HOST)
+        chat.locale = wanted
+        await chat.save(update_fields=["locale"])
+        await outbox.to_group(chat, post(texts.LANGUAGE_SET))
+
+    async def _cmd_pace(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        row = await self._host_lobby(chat, person, admin)
+        words = rest.split()
+        if not words or words[0] not in PACES or (len(words) > 1 and not valid_timezone(
+                words[1])) or len(words) > 2:
+            raise Reply(texts.BAD_PACE)
+        row.settings = {**row.settings, "pace": words[0],
+                        "tz": words[1] if len(words) > 1 else row.settings.get("tz", DEFAULT_TZ)}
+        await row.save(update_fields=["settings"])
+        await outbox.to_group(chat, post(
+            texts.PACE_CHANGED, pace=Ref("option_value", words[0]), tz=row.settings["tz"]),
+            game=row)
+
+    async def _cmd_setroles(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        if not rest.strip():  # alone: the list as it stands, changing nothing
+            row = await self._lobby_row(chat)
+            roles = (row.settings or {}).get("roles")
+            await outbox.to_group(chat, post(
+                *texts.ROLES_CURRENT, count=len(roles),
+                roles=tuple(Ref("role", r) for r in roles))
+                if roles else post(texts.ROLES_BY_DEFAULT), game=row)
+            return
+        row = await self._host_lobby(chat, person, admin)
+        ruleset = load_ruleset(row.ruleset)
+        if rest.strip().lower() == "default":
+            roles = None
+        else:  # ids or role names in any language, separated by commas
+            roles = [role_id_named(ruleset, r) for r in rest.split(",") if r.strip()]
+        row.settings = {**row.settings, "roles": roles}
+        await row.save(update_fields=["settings"])
+        await outbox.to_group(chat, post(
+            *texts.ROLES_CURRENT, count=len(roles),
+            roles=tuple(Ref("role", r) for r in roles))
+            if roles else post(texts.ROLES_BY_DEFAULT), game=row)
+
+    async def _cmd_option(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        if not rest.strip():  # alone: every option, its value and what it does
+            row = await self._lobby_row(chat)
+            await outbox.to_group(chat, options_overview(row), game=row)
+            return
+        row = await self._host_lobby(chat, person, admin)
+        name, _, raw = rest.strip().partition(" ")
+        value = _parse_value(raw.strip())
+        try:
+            load_ruleset(row.ruleset).check_options({name: value})
+        except SetupError as err:
+            raise Reply.saying(err.text) from None
+        row.settings = {**row.settings, "options": {**row.settings.get("options", {}),
+                                                    name: value}}
+        await row.save(update_fields=["settings"])
+        await outbox.to_group(chat, post(texts.SETTING_CHANGED, setting=setting(name, value)),
+                              game=row)
+
+    async def _cmd_spectators(self, rest: str, chat: Chat, person: Identity,
+                              admin: bool) -> None:
+        """Where the dead may watch: a link to the host's spectators' chat, or "off"."""
+        row = await self.service.current_game(chat)
+        if row is not None and row.host_id != person.id and not admin:
+            raise Reply(texts.NOT_HOST)
+        link = rest.strip()
+        if link.lower() == "off":
+            chat.settings = {k: v for k, v in chat.settings.items() if k != "spectators"}
+            reply = texts.SPECTATORS_OFF
+        elif link.startswith("https://") and " " not in link and len(link) <= 200:
+            chat.settings = {**chat.settings, "spectators": link}
+            reply = texts.SPECTATORS_SET
+        else:
+            raise Reply(texts.BAD_LINK)
+        await chat.save(update_fields=["settings"])
+        await outbox.to_group(chat, post(reply), game=row)
+
+    async def _cmd_startgame(self, rest: str, chat: Chat, person: Identity,
+                             admin: bool) -> None:
+        row = await self._host_lobby(chat, person, admin)
+        ruleset = load_ruleset(row.ruleset)
+        seats = await Seat.filter(game_id=row.id, active=True).order_by("position") \
+            .prefetch_related("identity")
+        if len(seats) < ruleset.min_players:
+            raise Reply(texts.TOO_FEW, count=len(seats), needed=ruleset.min_players)
+        for number, seat in enumerate(seats, start=1):
+            seat.pid, seat.position = f"p{number}", number
+            await seat.save(update_fields=["pid", "position"])
+        forget_seats(row.id)
+        settings = row.settings
+        roles = settings.get("roles")
+        seed = self.service.rng.randrange(1 << 31)
+        if roles is not None:  # the host's list, dealt at random (the engine seats it as given)
+            roles = list(roles)
+            random.Random(seed).shuffle(roles)
+        pace_defaults = load_ruleset(row.ruleset).pace_options.get(settings.get("pace"), {})
+        setup = GameSetup(
+            ruleset=row.ruleset,
+            players=tuple((seat.pid, seat.identity.name) for seat in seats),
+            seed=seed,
+            roles=None if roles is None else tuple(roles),
+            options=tuple({**pace_defaults, **settings.get("options", {})}.items()),
+            at=self.service.clock.now())
+        try:  # "the game begins" comes before the opening and the first ballot
+            await self.service.games.start(row, setup, announce=post(texts.STARTED))
+        except SetupError as err:
+            raise Reply.saying(err.text) from None
+
+    async def _cmd_endgame(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        row = await self.service.current_game(chat)
+        if row is None:
+            raise Reply(texts.NO_GAME)
+        if row.host_id != person.id and not admin:
+            raise Reply(texts.NOT_HOST)
+        await self.service.confirmations.ask_endgame(row, person)
+
+    async def end_unreachable(self, person: Identity) -> None:
+        """/endgame in the host's private chat: the game whose group the bot cannot reach
+        (removed, or its topic deleted) ends without the group."""
+        rows = await GameRecord.filter(host_id=person.id, status__in=["lobby", "running"])
+        row = next((r for r in rows if (r.settings or {}).get("lost")), None)
+        if row is None:
+            raise Reply(texts.ENDGAME_PRIVATE_NONE)
+        await self.service.confirmations.ask_endgame(row, person)
+
+    async def cancel(self, row: GameRecord, chat: Chat, person: Identity) -> None:
+        """The host ends the game before it is decided: everybody may speak again and is
+        free for another game."""
+        await relock(row)
+        row.status = "cancelled"
+        await row.save(update_fields=["status"])
+        if row.setup is not None:
+            await unmute_the_dead(row, await self.service.games.load(row))
+            await close_teams(row)
+        await Deadline.filter(game_id=row.id, state__in=DUE_STATES).update(state="void")
+        self.service.games.forget(row.id)
+        await outbox.to_group(chat, post(texts.CANCELLED, host=person.name))
+        if row.setup is not None:  # the roles are no secret any more
+            game = await self.service.games.load(row)
+            await outbox.to_group(chat, PostPayload((part(texts.ROLES_REVEALED), *(
+                part(texts.PLAYER_WAS, name=Ref("player", p.pid), role=Ref("role_was", p.role))
+                for p in game.state.players.values()))), game=row)
+
+    async def move_seat(self, row: GameRecord, pid: str, newcomer: Identity) -> Identity:
+        """The host replaced a player: the seat goes to the newcomer's account; the old
+        account is returned."""
+        old = await Seat.get(game_id=row.id, pid=pid, active=True).prefetch_related("identity")
+        old.active = False
+        await old.save(update_fields=["active"])
+        await Seat.create(game=row, identity=newcomer, pid=pid, position=old.position)
+        forget_seats(row.id)
+        return old.identity
+
+    async def not_elsewhere(self, person: Identity) -> None:
+        await self._not_elsewhere(person)
+
+
+def _parse_value(raw: str) -> Any:
+    lowered = raw.lower()
+    if lowered in ("true", "on", "yes"):
+        return True
+    if lowered in ("false", "off", "no"):
+        return False
+    try:
+        return int(raw)
+    except ValueError:
+        return raw
+
+
+def _default_ruleset() -> str:
+    return "changelings" if "changelings" in available() else sorted(available())[0]

@@ -1,0 +1,78 @@
+"""A window's deadline as rows: scheduling it (with its reminder) when the window opens,
+moving it when the host pauses, resumes or extends, and reminding those it waits for."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from core.engine import Extend, Game, HostCommand, Pause, Resume
+from core.storage.models import OPEN_DEADLINES, Deadline, GameRecord
+
+from ..messages import outbox, texts
+from ..messages.payloads import PostPayload, part
+from ..messages.voiced import voiced
+from ..ports.clock import Clock
+from ..rows.game_rows import seat_identities
+from .deadline_times import due_at, reminder_lead, time_left, window_key
+
+
+class Deadlines:
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+
+    async def window_opened(self, row: GameRecord, game: Game) -> None:
+        """The new window's deadline from the game's pace (none while paused, none for a
+        window the pace leaves open)."""
+        settings = row.settings or {}
+        preset = game.ruleset.pace.get(settings.get("pace", "quick"), {}).get(
+            window_key(game.state.phase.stage))
+        if preset is not None and not game.state.paused:
+            await self.schedule(row, due_at(preset, self.clock.now(),
+                                            settings.get("tz", "Europe/Berlin")))
+
+    async def host_timing(self, row: GameRecord, command: HostCommand) -> None:
+        now = self.clock.now()
+        pending = await Deadline.filter(game_id=row.id, state="pending").first()
+        if isinstance(command, Pause) and pending is not None:
+            row.paused_left = max(0.0, pending.due_at - now)
+            await void(row)
+        elif isinstance(command, Resume):
+            left = row.paused_left if row.paused_left is not None else 0.0
+            row.paused_left = None
+            await self.schedule(row, now + left)
+        elif isinstance(command, Extend):
+            if pending is not None:
+                await void(row)
+                await self.schedule(row, max(now, pending.due_at + command.minutes * 60))
+            elif row.paused_left is not None:
+                row.paused_left = max(0.0, row.paused_left + command.minutes * 60)
+
+    async def schedule(self, row: GameRecord, due: float) -> None:
+        """The open window's deadline, and its reminder (`reminder_lead`) before it."""
+        await Deadline.create(game=row, window=row.window, due_at=due)
+        lead = reminder_lead(due - self.clock.now())
+        if lead is not None:
+            await Deadline.create(game=row, window=row.window, due_at=due - lead, state="remind")
+
+    async def remind(self, row: GameRecord, load: Callable[[GameRecord], Awaitable[Game]]) -> None:
+        """Tell each player the window still waits for how long is left (a missing vote
+        costs the alchemists votes; an unsent action is simply lost)."""
+        close = await Deadline.filter(game_id=row.id, window=row.window, state="pending").first()
+        if close is None:  # paused (a pause voids the reminder too, so only in a race)
+            return
+        if close.due_at - self.clock.now() < 1:  # fired late: nothing is left to remind of
+            return
+        game = await load(row)
+        key = texts.REMIND_VOTE if game.ruleset.voting_open(game) else texts.REMIND_CHOICE
+        left = time_left(close.due_at, self.clock.now(), row.settings)
+        seats = await seat_identities(row)
+        for pid in game.ruleset.waiting_for(game):
+            if pid in seats:
+                await outbox.to_person(seats[pid], PostPayload(
+                    (part(voiced(row, game, key, pid), left=left),), urgent=True,
+                    asks=seats[pid].id), game=row)
+
+
+async def void(row: GameRecord) -> None:
+    """The game's open deadlines (and reminders) no longer count."""
+    await Deadline.filter(game_id=row.id, state__in=OPEN_DEADLINES).update(state="void")

@@ -1,0 +1,119 @@
+"""Writing to the outbox, inside the command's transaction: one typed payload per row (see
+payloads.py), rendered in the reader's language only when delivered (delivery/deliverer.py)."""
+
+from __future__ import annotations
+
+import secrets
+
+from core.storage.models import Button, Chat, GameRecord, Identity, Outbox, Told
+
+from ..ports.contract import TeamKey
+from ..ports.howto import HowTo, howto
+from ..rows import pending
+from . import texts
+from .payloads import (
+    KeyboardPayload,
+    Payload,
+    SilencePayload,
+    StoredButton,
+    TeamPayload,
+    TextPayload,
+    from_json,
+    part,
+    to_json,
+)
+
+UNREACHABLE = "unreachable"  # the Told kind: the group heard that a private chat is closed
+
+
+async def to_group(chat: Chat, payload: TextPayload, game: GameRecord | None = None) -> None:
+    await pending.add(Outbox(game=game, platform=chat.platform, chat_ref=chat.ref,
+                             private=False, payload=to_json(payload)))
+
+
+async def to_person(identity: Identity, payload: TextPayload,
+                    game: GameRecord | None = None) -> None:
+    await pending.add(Outbox(game=game, platform=identity.platform, chat_ref=identity.ref,
+                             private=True, identity=identity, payload=to_json(payload)))
+
+
+async def silence(chat: Chat, person: Identity, muted: bool,
+                  game: GameRecord | None = None) -> None:
+    """Mute or unmute a person in a group, in order with the messages around it."""
+    await pending.add(Outbox(game=game, platform=chat.platform, chat_ref=chat.ref,
+                             private=False, identity=person,
+                             payload=to_json(SilencePayload(person.ref, muted))))
+
+
+async def team_room(chat: Chat, game: GameRecord, key: TeamKey, title: str, about: str,
+                    members: list[Identity], closed: bool = False) -> None:
+    """Bring a team room in line with its members now (see `ports.TeamRoom`), in order with
+    the messages around it."""
+    await pending.add(Outbox(game=game, platform=chat.platform, chat_ref=chat.ref,
+                             private=False, payload=to_json(TeamPayload(
+                                 str(key), title, about, tuple(m.ref for m in members), closed))))
+
+
+def stored(row: Outbox) -> Payload:
+    """What a row holds."""
+    return from_json(row.payload)
+
+
+def offered_buttons(row: Outbox | None) -> tuple[StoredButton, ...]:
+    """The buttons a stored version of a keyboard offers (none for anything else)."""
+    payload = None if row is None else stored(row)
+    return payload.buttons if isinstance(payload, KeyboardPayload) else ()
+
+
+def replace_key(payload: Payload) -> str | None:
+    """The key of the message a payload is a version of, if it is edited in place."""
+    return None if isinstance(payload, SilencePayload | TeamPayload) else payload.replace
+
+
+async def newest_version(game_id: int, replace: str, *, identity_id: int | None = None,
+                         statuses: list[str] | None = None) -> Outbox | None:
+    """The newest stored version of a message edited in place (its `replace` key): a group
+    message, or (with `identity_id`) one to that person."""
+    await pending.flush()
+    rows = Outbox.filter(game_id=game_id, private=identity_id is not None)
+    if identity_id is not None:
+        rows = rows.filter(identity_id=identity_id)
+    if statuses is not None:
+        rows = rows.filter(status__in=statuses)
+    for row in await rows.order_by("-id").limit(200):
+        if replace_key(stored(row)) == replace:
+            return row
+    return None
+
+
+async def tell_group_unreachable(row: Outbox) -> None:
+    """A player's private chat is closed to the bot: say so in the game's group, once, with
+    a button that opens the private chat (what waits is sent when the player writes)."""
+    if row.game_id is None or row.identity_id is None:
+        return
+    if await Told.exists(kind=UNREACHABLE, game_id=row.game_id, identity_id=row.identity_id):
+        return
+    await Told.create(kind=UNREACHABLE, game_id=row.game_id, identity_id=row.identity_id)
+    game = await GameRecord.get(id=row.game_id).prefetch_related("chat")
+    person = await Identity.get(id=row.identity_id)
+    token = secrets.token_urlsafe(12)
+    label = {"key": texts.OPEN_PRIVATE_BUTTON}
+    await pending.add(Button(token=token, game=game, window=game.window, pid=None,
+                             label=label, command={"type": "hello"}))
+    await to_group(game.chat, KeyboardPayload(
+        (part(texts.OPEN_PRIVATE_CHAT, name=person.name, how=howto(HowTo.OPEN_PRIVATE)),),
+        (StoredButton(label, token, start=True),), asks=person.id), game=game)
+
+
+async def reopen(person: Identity) -> int:
+    """The person wrote to the bot privately: send what could not reach them before (for
+    games still running, or outside any game), and let the group hear again next time."""
+    await pending.flush()
+    rows = Outbox.filter(identity_id=person.id, status="unreachable")
+    waiting = [r.id for r in await rows if r.game_id is None or (
+        await GameRecord.get(id=r.game_id)).status in ("lobby", "running")]
+    if waiting:
+        await Outbox.filter(id__in=waiting).update(status="pending", next_try_at=0.0)
+    await Outbox.filter(identity_id=person.id, status="unreachable").update(status="failed")
+    await Told.filter(kind=UNREACHABLE, identity_id=person.id).delete()
+    return len(waiting)

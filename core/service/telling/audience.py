@@ -1,0 +1,61 @@
+"""An outcome's messages into the outbox, each to the people its audience names: the group,
+a player's seat, a team's members now, or the host."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from core.engine import Game, Message, Outcome
+from core.engine.messages import Text
+from core.storage.models import GameRecord, Identity
+
+from ..messages import outbox
+from ..messages.payloads import PostPayload, message_part, text_part
+from ..rows.game_rows import chat_of, host_of, seat_identities
+
+
+async def deliver_outcome(row: GameRecord, game: Game, outcome: Outcome,
+                          urgent: bool = False, one_group_message: bool = False,
+                          epilogue: Sequence[Sequence[Text]] = ()) -> None:
+    """The engine's messages to their readers; `urgent` ones (the opening's role cards, what
+    a closed window decided) notify where a platform keeps a bot's messages quiet, the rest
+    (what answers a command in the middle of a window) does not. With `one_group_message`
+    (the end of a game: its result, every role, who left when) the group's texts go out as
+    one message of many paragraphs, which a platform splits only at its length limit, the
+    `epilogue` (the story's blocks of lines: every player's role, side and fate; the bonds)
+    after them, each block one paragraph of a line per entry; the private and team news of
+    the last night go out before it, so that the summary is the game's last word (it makes
+    public what they tell, so none of them shows a secret the group has not read)."""
+    seats = await seat_identities(row)
+    host = await host_of(row)
+    chat = await chat_of(row)
+    private = [m for m in outcome.messages if m.audience.kind != "group"]
+    for message in private if one_group_message else outcome.messages:
+        payload = PostPayload((message_part(message),), urgent=urgent,
+                              seq=row.version)  # the command behind it
+        for person in _readers(game, message, seats, host):
+            if person is None:
+                await outbox.to_group(chat, payload, game=row)
+            else:
+                await outbox.to_person(person, payload, game=row)
+    if one_group_message:
+        told = [message_part(m) for m in outcome.messages if m.audience.kind == "group"]
+        told += [replace(text_part(text), line=i > 0)
+                 for block in epilogue for i, text in enumerate(block)]
+        if told:
+            await outbox.to_group(chat, PostPayload(tuple(told), urgent=urgent,
+                                                    seq=row.version), game=row)
+
+
+def _readers(game: Game, message: Message, seats: dict[str, Identity],
+             host: Identity) -> list[Identity | None]:
+    audience = message.audience
+    if audience.kind == "group":
+        return [None]
+    if audience.kind == "player":
+        return [seats[audience.ref]] if audience.ref in seats else []
+    if audience.kind == "team":
+        members = game.ruleset.team_members(game, audience.ref or "")
+        return [seats[m] for m in members if m in seats]
+    return [host]

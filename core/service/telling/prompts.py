@@ -1,0 +1,211 @@
+"""Each actor's private keyboards for a window: every valid (action, target) as a button, a
+second keyboard for a second target or a role, the keyboard edited to show the choice made,
+and every keyboard closed with its window."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from core.engine import Act, ActionSpec, Game, Message, Outcome
+from core.engine.log_codec import encode, is_ref
+from core.engine.messages import Ref
+from core.engine.registry import load_ruleset
+from core.engine.state import Player
+from core.engine.voice import variants_of
+from core.storage.models import GameRecord, Identity, Prompt
+
+from ..messages import outbox, texts
+from ..messages.buttons import button
+from ..messages.payloads import KeyboardPayload, Part, StoredButton, message_part, part
+from ..messages.voiced import voiced, voiced_in_window
+from ..ports.replies import Reply
+from ..rows.game_rows import seat_identities
+from .audience import deliver_outcome
+
+
+async def offer_keyboards(row: GameRecord, game: Game, asked: Sequence[Message] = ()) -> None:
+    """The keyboards of the window that just opened, for each actor it prompts. `asked`: the
+    rule set's own texts asking for this window's choices (`Ruleset.asking`), each the text
+    of its player's keyboard in place of the core's prompt; one whose player gets no
+    keyboard goes out as it is."""
+    seats = await seat_identities(row)
+    own = {m.audience.ref: m for m in asked}
+    for p in game.state.players.values():
+        specs = game.ruleset.prompted(game, p) if p.pid in seats else []
+        if specs and await _keyboard(row, game, p, specs, seats[p.pid], own.get(p.pid)):
+            own.pop(p.pid, None)
+    if own:
+        await deliver_outcome(row, game, Outcome([], list(own.values())), urgent=True)
+
+
+async def _keyboard(row: GameRecord, game: Game, p: Player, specs: Sequence[ActionSpec],
+                    person: Identity, asked: Message | None = None) -> bool:
+    """One keyboard per player and window: every valid (action, target) as a button
+    (labelled by the target's name, or "action: name" when he has several actions), under
+    the game's own question (`asked`) or the core's prompt; an action with two targets or a
+    role gets a keyboard of its own (the first player, then the second; or the roles).
+    Writing the command works as well. Whether the buttons went out under `asked`."""
+    pressable = [s for s in specs if s.targets < 2 and not s.takes_role]
+    several = len(pressable) > 1
+    buttons = []
+    for spec in pressable:
+        action = Ref("action", spec.id)
+        choices: list[tuple[str, ...]] = [()] if spec.targets == 0 else [
+            (t.pid,) for t in game.state.players.values()]
+        for targets in choices:
+            if game.check(Act(p.pid, spec.id, targets)) is not None:
+                continue
+            if targets:
+                name = Ref("player", targets[0])
+                label = encode(name) if not several else {
+                    "key": texts.ACTION_ON, "params": encode({"action": action, "name": name})}
+            else:
+                label = {"key": texts.ACTION_ONLY, "params": encode({"action": action})}
+            buttons.append(await button(row, p.pid, label, {
+                "type": "act", "action": spec.id, "targets": list(targets)}))
+    if buttons:
+        buttons.append(await button(row, p.pid, {"key": texts.PASS_BUTTON},
+                                    {"type": "act", "action": "pass", "targets": []}))
+        prompt = message_part(asked) if asked is not None else part(
+            voiced(row, game, texts.ACTION_PROMPT, p.pid),
+            action=tuple(Ref("action", s.id) for s in pressable))
+        await _offer(row, person, prompt, buttons)
+    for spec in specs:
+        if spec.takes_role:
+            await _role_keyboard(row, game, p, spec, person)
+        elif spec.targets == 2:
+            await _first_pick(row, game, p, spec, person)
+    return bool(buttons) and asked is not None
+
+
+async def _first_pick(row: GameRecord, game: Game, p: Player, spec: ActionSpec,
+                      person: Identity) -> None:
+    """Two targets: first the players who can come first (some second one makes a
+    valid choice with them); pressing one offers the second (`second_pick`)."""
+    players = list(game.state.players)
+    buttons = []
+    for first in players:
+        if any(game.check(Act(p.pid, spec.id, (first, second))) is None
+               for second in players if second != first):
+            buttons.append(await button(row, p.pid, encode(Ref("player", first)), {
+                "type": "pick", "action": spec.id, "targets": [first]}))
+    if buttons:
+        await _offer(row, person, part(voiced(row, game, texts.PICK_FIRST, p.pid),
+                                       action=Ref("action", spec.id), command=spec.id), buttons)
+
+
+async def second_pick(row: GameRecord, game: Game, pid: str, action: str, first: str,
+                      person: Identity) -> None:
+    """The first target was pressed: the valid second ones, as a keyboard of their own (a
+    first target pressed again, another or the same, edits it: one keyboard per action)."""
+    buttons = [await button(row, pid, encode(Ref("player", second)), {
+                   "type": "act", "action": action, "targets": [first, second]})
+               for second in game.state.players
+               if second != first and game.check(Act(pid, action, (first, second))) is None]
+    if not buttons:
+        raise Reply(texts.PICK_NONE)
+    prompt = part(voiced(row, game, texts.PICK_NEXT, pid), action=Ref("action", action),
+                  name=Ref("player", first))
+    earlier = await _second_keyboard(row, game, person, action)
+    if earlier is None:
+        await _offer(row, person, prompt, buttons)
+        return
+    await outbox.to_person(person, KeyboardPayload((prompt,), tuple(buttons),
+                                                   earlier.message_key, urgent=True,
+                                                   asks=person.id), game=row)
+    earlier.payload = prompt.to_json()
+    await earlier.save(update_fields=["payload"])
+
+
+async def _second_keyboard(row: GameRecord, game: Game, person: Identity,
+                           action: str) -> Prompt | None:
+    """The keyboard of second targets this window already offered him for `action`."""
+    asking = variants_of(game.ruleset.voice, "PICK_NEXT", texts.PICK_NEXT)
+    for entry in await Prompt.filter(game_id=row.id, window=row.window,
+                                     identity_id=person.id).order_by("id"):
+        offered = Part.from_json(entry.payload)
+        if offered.key in asking and offered.params.get("action") == encode(
+                Ref("action", action)):
+            return entry
+    return None
+
+
+async def _role_keyboard(row: GameRecord, game: Game, p: Player, spec: ActionSpec,
+                         person: Identity) -> None:
+    """An action that names a role: every role it may name, as a button."""
+    buttons = [await button(row, p.pid, encode(Ref("role", role_id)), {
+                   "type": "act", "action": spec.id, "targets": [], "role": role_id})
+               for role_id in game.ruleset.roles
+               if game.check(Act(p.pid, spec.id, (), None, role_id)) is None]
+    if buttons:
+        await _offer(row, person, part(voiced(row, game, texts.PICK_ROLE, p.pid),
+                                       action=Ref("action", spec.id), command=spec.id), buttons)
+
+
+async def _offer(row: GameRecord, person: Identity, prompt: Part,
+                 buttons: list[StoredButton]) -> None:
+    """A private keyboard of this window, remembered so that it closes with the window."""
+    offered = await Prompt.filter(game_id=row.id, window=row.window).count()
+    replace = f"choices-{row.id}-{row.window}-{offered}"
+    await outbox.to_person(person, KeyboardPayload((prompt,), tuple(buttons), replace,
+                                                   urgent=True, asks=person.id), game=row)
+    await Prompt.create(game=row, window=row.window, identity=person, message_key=replace,
+                        payload=prompt.to_json())
+
+
+async def show_choice(row: GameRecord, game: Game, person: Identity, pid: str, token: str,
+                      command: Mapping[str, Any]) -> None:
+    """A button pressed on a private keyboard: the keyboard's own message is edited to
+    say what is chosen now (its buttons stay: the choice may change until the phase
+    closes)."""
+    for entry in await Prompt.filter(game_id=row.id, window=row.window,
+                                     identity_id=person.id).order_by("id"):
+        version = await outbox.newest_version(row.id, entry.message_key,
+                                              identity_id=person.id)
+        buttons = outbox.offered_buttons(version)
+        pressed = next((b for b in buttons if b.token == token), None)
+        if pressed is None:
+            continue
+        chosen = choice_part(pressed.label, command)
+        await outbox.to_person(person, KeyboardPayload(
+            (Part.from_json(entry.payload), Part(voiced(row, game, chosen.key, pid),
+                                                 params=chosen.params)), buttons,
+            entry.message_key), game=row)
+        return
+
+
+async def close_keyboards(row: GameRecord) -> None:
+    """The window has closed: each private keyboard it offered is edited into its last
+    version, without buttons (a press would only be answered as stale); the last one of
+    each player says so, once."""
+    offered = await Prompt.filter(game_id=row.id, window=row.window).order_by(
+        "id").prefetch_related("identity")
+    last = {entry.identity_id: entry.id for entry in offered}
+    voice = load_ruleset(row.ruleset).voice
+    for entry in offered:
+        closing = (part(voiced_in_window(row, voice, texts.CHOICES_CLOSED, row.window,
+                                         entry.identity_id)),) \
+            if last[entry.identity_id] == entry.id else ()
+        await outbox.to_person(entry.identity, KeyboardPayload(
+            (Part.from_json(entry.payload), *closing), (), entry.message_key), game=row)
+    await Prompt.filter(game_id=row.id, window=row.window).delete()
+
+
+def choice_part(label: Mapping[str, Any], command: Mapping[str, Any]) -> Part:
+    """"Your choice now: …" for a pressed button's label (a name, a role, an action), and
+    both names for an action with two targets (whose button names only the second)."""
+    targets = command.get("targets") or []
+    if command.get("type") == "act" and len(targets) == 2:
+        return Part(texts.CHOICE_PAIR, params=encode({
+            "action": Ref("action", str(command["action"])),
+            "first": Ref("player", targets[0]), "second": Ref("player", targets[1])}))
+    if "key" in label and label["key"] == texts.PASS_BUTTON:
+        return part(texts.CHOICE_PASS)
+    if "key" in label:  # "{action}: {name}" or "{action}!": the same words, as a choice
+        params = label.get("params") or {}
+        key = texts.CHOICE_ACTION_ON if "name" in params else texts.CHOICE_ACTION
+        return Part(key, params=params)
+    if is_ref(label):
+        return Part(texts.CHOICE_NOW, params={"choice": dict(label)})
+    return part(texts.CHOICE_NOW, choice=str(label.get("text", "")))
