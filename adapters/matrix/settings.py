@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pydantic import Field, SecretStr, model_validator
 
-from core.config import AdapterSection, RateSettings, secret_from
+from core.sections import AdapterSection, RateSettings, secret_from
 from core.service import RateLimits
 
 # Synapse's default `rc_message`: 0.2 messages a second per account, edits included (exempt

@@ -210,7 +210,7 @@ class Ruleset:
         """The players a team message reaches now (resolved at sending time)."""
         return []
 
-    def story(self, game: Game) -> StoryExtension:
+    def story(self, game: Game) -> StoryExtension[Game]:
         """What this rule set adds to the story of a game (its bonds and lines, see
         core/engine/story.py), made when the game has been dealt. None by default."""
         return StoryExtension()

@@ -344,7 +344,7 @@ class Alchemists(Ruleset):
             found.add("stone")
         return found
 
-    def story(self, game: Game) -> StoryExtension:
+    def story(self, game: Game) -> StoryExtension[Game]:
         return AlchemistsStory(game)
 
     def fact(self, game: Game, key: str) -> Any:

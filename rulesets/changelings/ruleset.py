@@ -337,7 +337,7 @@ class Changelings(Ruleset):
     def side_of(self, game: Game, p: Player) -> str:
         return side_of(game, p)
 
-    def story(self, game: Game) -> StoryExtension:
+    def story(self, game: Game) -> StoryExtension[Game]:
         return ChangelingsStory()
 
     def fact(self, game: Game, key: str) -> Any:

@@ -94,8 +94,8 @@ def test_the_walk_sees_an_upward_import() -> None:
         "core.service", "core.service.ChatRef"]
     assert upward(lower, False, "from ..messages import outbox\nfrom . import muting\n"
                                 "from core.engine import Game\n") == []
-    assert upward(SERVICE, True, "from .rows.scope import memo\n") == [
-        "core.service.rows.scope", "core.service.rows.scope.memo"]
+    assert upward(SERVICE, True, "from .rows.unit_of_work import current_work\n") == [
+        "core.service.rows.unit_of_work", "core.service.rows.unit_of_work.current_work"]
 
 
 def test_no_import_runs_up_a_layer() -> None:

@@ -17,6 +17,7 @@ from core.storage.db import database_unavailable
 from core.storage.models import (
     DUE_STATES,
     GIVE_UP,
+    TOKEN_LENGTH,
     Button,
     Chat,
     Deadline,
@@ -38,10 +39,10 @@ from ..ports.clock import Clock
 from ..ports.contract import ChatEvent, Incoming, Mention, Notice, TeamKey
 from ..ports.howto import Wording
 from ..ports.replies import Reply
-from ..rows.arrival import arrive, known_chat, known_identity
 from ..rows.game_rows import chat_game, known_game, locked_game, seat_identities, seat_pid
 from ..rows.pending import writing
-from ..rows.scope import command_scope, memo
+from ..rows.repository import repository
+from ..rows.unit_of_work import command_scope, current_work
 from ..telling import situations
 from ..telling.names import Roster
 from ..telling.prompts import second_pick, show_choice
@@ -58,7 +59,6 @@ from .stats import stats_command
 log = logging.getLogger(__name__)
 RETRY_PAUSE = 30.0  # seconds before a deadline that failed is tried again
 
-TOKEN_LENGTH = Button._meta.fields_map["token"].max_length  # longer data is forged
 
 
 class GameService:
@@ -96,9 +96,9 @@ class GameService:
         other answers go to the outbox."""
         async with self.lock:
             try:
-                with command_scope():
+                with command_scope() as work:
                     async with transaction(), writing():
-                        fresh = await arrive(incoming)
+                        fresh = await repository().arrive(incoming, work)
                         if fresh is False:
                             return None  # a duplicate: already applied
                         if fresh is None:
@@ -245,12 +245,12 @@ class GameService:
         Read once per command (a button never changes)."""
         if not token or len(token) > TOKEN_LENGTH:
             return None
-        known = memo()
-        if known is not None and ("button", token) in known:
-            return known["button", token]  # type: ignore[no-any-return]
+        work = current_work()
+        if work is not None and token in work.buttons:
+            return work.buttons[token]
         found = await Button.get_or_none(token=token)
-        if known is not None:
-            known["button", token] = found
+        if work is not None:
+            work.buttons[token] = found
         return found
 
     async def _taken(self, token: str, reader: int) -> str:
@@ -283,7 +283,9 @@ class GameService:
 
     # ------------------------------------------------------------------ dispatch
     async def _identity(self, incoming: Incoming) -> Identity:
-        person = known_identity(incoming.platform, incoming.user.id)
+        work = current_work()
+        person = None if work is None else work.take_identity(incoming.platform,
+                                                               incoming.user.id)
         if person is None:
             person, _ = await Identity.get_or_create(
                 platform=incoming.platform, ref=incoming.user.id,
@@ -306,7 +308,8 @@ class GameService:
     async def _chat(self, incoming: Incoming) -> Chat:
         """The group chat row (created on first contact), its title kept current: the host
         is told about the group by name when the bot loses it."""
-        chat = known_chat(incoming.platform, str(incoming.chat))
+        work = current_work()
+        chat = None if work is None else work.take_chat(incoming.platform, str(incoming.chat))
         if chat is None:
             chat, _ = await Chat.get_or_create(platform=incoming.platform,
                                                ref=str(incoming.chat),

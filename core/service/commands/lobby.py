@@ -21,7 +21,7 @@ from ..messages.payloads import KeyboardPayload, PostPayload, part, post
 from ..ports.howto import HowTo, howto
 from ..ports.replies import Reply
 from ..rows.game_rows import relock
-from ..rows.scope import forget_seats
+from ..rows.unit_of_work import forget_seats
 from ..telling.muting import unmute_the_dead
 from ..telling.settings_view import (
     changed_settings,
