@@ -27,7 +27,7 @@ class MatrixSettings:
     device_name: str = "Nightfall"
     store_path: str | None = None  # nio's key store: keep it as long as the device id
     encryption: bool = True  # read and write encrypted rooms (needs the store_path)
-    encrypt_private: bool = False  # the host wants private rooms encrypted (see rooms.py)
+    encrypt_private: bool = False  # the host wants private rooms encrypted (see client/rooms.py)
     allow: tuple[str, ...] = ()  # who may invite the bot: "@user:server" or ":server"; none
     key_wait: float = 60.0  # seconds an undecryptable event waits for its key, then is told
     invite_wait: float = 600.0  # seconds until a player is reminded of his private room

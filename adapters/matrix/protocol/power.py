@@ -6,7 +6,7 @@ room's `m.room.power_levels` state: that needs the level the room gives that eve
 (100 in the power levels Synapse's presets create) and a level above the player's. A bot
 without it cannot mute: the order waits (`NotAllowed`) and the host is told, as on Telegram.
 A bot kicked from the room, or below the level sending needs, cannot play there at all: the
-game pauses and the host is told (see standing.py).
+game pauses and the host is told (see client/standing.py).
 """
 
 from __future__ import annotations
