@@ -22,6 +22,10 @@ from .outcome import Outcome
 from .phase import ENDED, Phase
 from .state import GameState, Owed, canonical
 
+# `Message` and `Text` are named tuples, made here for every message of every game: built
+# with the tuple's own constructor, which skips the keyword-handling `__new__` of each
+_new = tuple.__new__
+
 
 class Table:
     """One game's state and the record of what the command being applied causes (`_out`)."""
@@ -38,12 +42,13 @@ class Table:
         self._out.events.append(make_event(kind, data))
 
     def tell(self, audience: Audience, key: str, **params: Any) -> None:
-        self._out.messages.append(Message(audience, Text(key, params)))
+        self._out.messages.append(_new(Message, (audience, _new(Text, (key, params, None, None)))))
 
     def tell_n(self, audience: Audience, singular: str, plural: str, count: int,
                **params: Any) -> None:
         params["count"] = count
-        self._out.messages.append(Message(audience, Text(singular, params, plural, count)))
+        self._out.messages.append(
+            _new(Message, (audience, _new(Text, (singular, params, plural, count)))))
 
     def narrate(self, audience: Audience, variants: Sequence[str], **params: Any) -> None:
         """Tell one of several flavour texts, picked by the game's own generator so that a

@@ -19,6 +19,16 @@ What an adapter needs of the service is re-exported here, and adapters import it
 
 from core.engine.ruleset import Catalog
 
+from .ports.adapter import (
+    Adapter,
+    CatchesUp,
+    CountsParts,
+    Handler,
+    PlatformAdapter,
+    ReportsHealth,
+    Resends,
+    SendsPictures,
+)
 from .ports.adapter_store import (
     NAME_LENGTH,
     AdapterStore,
@@ -28,17 +38,13 @@ from .ports.adapter_store import (
 )
 from .ports.catchup import CatchUp
 from .ports.contract import (
-    Adapter,
     Ballot,
     ButtonOut,
-    CatchesUp,
     ChatEvent,
     ChatLost,
     ChatMoved,
     ChatRef,
     Command,
-    CountsParts,
-    Handler,
     Incoming,
     Keyboard,
     LoginRefused,
@@ -50,13 +56,9 @@ from .ports.contract import (
     Outgoing,
     PermanentError,
     Picture,
-    PlatformAdapter,
     Post,
     RateLimits,
     Reader,
-    ReportsHealth,
-    Resends,
-    SendsPictures,
     Silence,
     Situation,
     TeamKey,

@@ -76,7 +76,9 @@ ACTION_NAMES: dict[str, str] = {}
 OWN_ACTIONS: dict[str, Callable[[Game, Player], Sequence[ActionSpec]]] = {}
 # Actions owed to a player (even a dead one), offered before his own: pride's owed `take`.
 OWED_ACTIONS: list[Callable[[Game, Player], Sequence[ActionSpec]]] = []
-# Actions a player has gained during the game (greed's check, pride's standing `take`).
+# Actions a player has gained during the game (greed's check, pride's standing `take`). What
+# is gained is kept in the player's `counters`: these are asked only of a player with some
+# (every action list of every player is built through them).
 GAINED_ACTIONS: list[Callable[[Game, Player], Sequence[ActionSpec]]] = []
 # Standing actions that may be sent at any time: not waited for at night, and put in front of
 # the player only when this says so (action id -> whether to prompt it now).

@@ -14,7 +14,7 @@ from typing import Any
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import GROUP, N_, NOTED, ToPlayer, player, role
+from core.engine.messages import GROUP, N_, NOTED, ToPlayer, player, role, to_player
 from core.engine.phase import Phase
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
@@ -191,11 +191,12 @@ class Alchemists(Ruleset):
             return found
         own = OWN_ACTIONS.get(p.role)
         found += own(game, p) if own is not None else ROLE_SPECS[p.role].actions
-        for gained in GAINED_ACTIONS:
-            for spec in gained(game, p):
-                if spec not in found:
-                    found.append(spec)
-        if state_of(game).stone.holder == p.pid:
+        if p.counters:  # what is gained in play is kept there (GAINED_ACTIONS)
+            for gained in GAINED_ACTIONS:
+                for spec in gained(game, p):
+                    if spec not in found:
+                        found.append(spec)
+        if game.state.rs.stone.holder == p.pid:
             found += STONE_SPECS
         found.append(PASS)
         return found
@@ -252,7 +253,7 @@ class Alchemists(Ruleset):
                 del game.state.subs[key]
         accepted = ACCEPTED.get(sub.action)
         if accepted is None or accepted(game, p, sub):
-            game.tell(ToPlayer(p.pid), told(self.voice, "NOTED", NOTED, game.state.phase, p.pid))
+            game.tell(to_player(p.pid), told(self.voice, "NOTED", NOTED, game.state.phase, p.pid))
 
     def voting_open(self, game: Game) -> bool:
         return game.state.phase.stage == "vote"

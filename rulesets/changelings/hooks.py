@@ -104,8 +104,24 @@ OWED_ACTIONS: dict[str, ActionSpec] = {}
 # closed, or a pass; a target who has left meanwhile is None too).
 PROMPT_OWED: ByKey[Callable[[Game, Owed], None]] = ByKey("owed-prompt")
 ANSWER_OWED: ByKey[Callable[[Game, Owed, PlayerId | None], None]] = ByKey("owed-answer")
-# Actions a player may have besides his role's and the mayor's (after those, before `pass`).
-EXTRA_ABILITIES: InOrder[Callable[[Game, Player], Sequence[ActionSpec]]] = InOrder()
+
+
+class ByStage(dict[str, list[F]]):
+    """Handlers that run, in the order they were attached, only in the phase stages they name
+    (`@TABLE.during("dawn")`): outside those stages they are never asked."""
+
+    def during(self, *stages: str) -> Callable[[F], F]:
+        def attach(handler: F) -> F:
+            for stage in stages:
+                self.setdefault(stage, []).append(handler)
+            return handler
+
+        return attach
+
+
+# Actions a player may have besides his role's and the mayor's (after those, before `pass`),
+# by the stages in which a hook may add any: elsewhere a player has only his standing ones.
+EXTRA_ABILITIES: ByStage[Callable[[Game, Player], Sequence[ActionSpec]]] = ByStage()
 
 
 def duty(stage: str, *actions: ActionSpec) -> None:

@@ -7,13 +7,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, NOTED, Ref, ToPlayer, player, role
+from core.engine.messages import N_, NOTED, Ref, ToPlayer, player, role, to_player
 from core.engine.phase import Phase
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
@@ -84,6 +85,24 @@ TEAM_ABOUT = N_("Only the changelings of this game can read this room. Plot away
 SPECTATORS_TITLE = N_("The ponies' cloud (spectators)")
 SPECTATORS_ABOUT = N_("Everypony who has left the game watches from here. Please don't tell "
                       "the living anything until the game is over.")
+
+
+ONLY_PASS = (PASS,)
+
+
+@cache
+def standing(role_id: RoleId, mayor: bool) -> tuple[ActionSpec, ...]:
+    """What a player in the game has when nothing is owed to him and no role adds anything:
+    his role's powers, the mayor's, and `pass`."""
+    return (*ROLES[role_id].actions, *(POWERS if mayor else ()), PASS)
+
+
+@cache
+def standing_in_stage(role_id: RoleId, mayor: bool,
+                      stage: str) -> tuple[tuple[ActionSpec, ...], bool]:
+    """`standing`, those of this stage, and whether any may be spent (has a check)."""
+    found = tuple(spec for spec in standing(role_id, mayor) if stage in spec.stages)
+    return found, any(spec.id in ACTION_CHECKS for spec in found)
 
 
 def usable(game: Game, p: Player, spec: ActionSpec) -> bool:
@@ -204,15 +223,17 @@ class Changelings(Ruleset):
     def abilities(self, game: Game, p: Player) -> Sequence[ActionSpec]:
         """His role's powers and the mayor's while in the game, the choice owed to him, what
         a role adds (the drama queen's chase at dawn), and `pass`, in this order."""
-        found = list(ROLES[p.role].actions) if p.alive else []
-        if p.alive and "mayor" in p.statuses:
-            found += POWERS
-        owed = game.current_owed()
-        if owed is not None and owed.player == p.pid:
-            spec = OWED_ACTIONS[owed.kind]
+        s = game.state
+        reactions = s.reactions  # the first is `game.current_owed()`
+        extras = EXTRA_ABILITIES.get(s.phase.stage, ())
+        if not reactions and not extras:  # most players, most of the time
+            return standing(p.role, "mayor" in p.statuses) if p.alive else ONLY_PASS
+        found = list(standing(p.role, "mayor" in p.statuses)[:-1]) if p.alive else []
+        if reactions and reactions[0].player == p.pid:
+            spec = OWED_ACTIONS[reactions[0].kind]
             if spec not in found:
                 found.append(spec)
-        for more in EXTRA_ABILITIES:
+        for more in extras:
             found += more(game, p)
         found.append(PASS)
         return found
@@ -220,9 +241,21 @@ class Changelings(Ruleset):
     def offers(self, game: Game, p: Player) -> Sequence[ActionSpec]:
         """The abilities usable now: a spent power (its check refuses it) is neither offered
         nor waited for."""
-        stage = game.state.phase.stage
-        return [spec for spec in self.abilities(game, p)
-                if stage in spec.stages and usable(game, p, spec)]
+        s = game.state
+        stage = s.phase.stage
+        checks = ACTION_CHECKS
+        extras = EXTRA_ABILITIES.get(stage)
+        if p.alive and not s.reactions and (
+                extras is None or not any(more(game, p) for more in extras)):
+            # the common case of `abilities` (nothing owed, no role adds a power now; the
+            # drama queen's chase is asked of every player at dawn), from the table made for it
+            found, spendable = standing_in_stage(p.role, "mayor" in p.statuses, stage)
+        else:
+            found = tuple(spec for spec in self.abilities(game, p) if stage in spec.stages)
+            spendable = True
+        if not spendable:
+            return found
+        return [spec for spec in found if spec.id not in checks or usable(game, p, spec)]
 
     def prompted(self, game: Game, p: Player) -> Sequence[ActionSpec]:
         """The mayor's standing powers are not pushed at him; an owed choice is. An action
@@ -255,16 +288,16 @@ class Changelings(Ruleset):
 
     def after_act(self, game: Game, sub: Submission) -> None:
         p = game.state.players[sub.actor]
-        owed = game.current_owed()
-        if (game.state.phase.stage == "reactions" and owed is not None
-                and owed.player == p.pid and sub.action in (owed.kind, "pass")):
+        reactions = game.state.reactions  # the first is `game.current_owed()`
+        if (game.state.phase.stage == "reactions" and reactions
+                and reactions[0].player == p.pid and sub.action in (reactions[0].kind, "pass")):
             pass  # an answer to the owed choice counts when the prompt closes (CH-REACT)
         elif sub.action == "pass":
             for key in [k for k in game.state.subs if k[0] == p.pid and k[1] != "pass"]:
                 del game.state.subs[key]
         elif sub.action in AFTER_ACT:
             AFTER_ACT[sub.action](game, p, sub)
-        game.tell(ToPlayer(p.pid), told(self.voice, "NOTED", NOTED, game.state.phase, p.pid))
+        game.tell(to_player(p.pid), told(self.voice, "NOTED", NOTED, game.state.phase, p.pid))
 
     def voting_open(self, game: Game) -> bool:
         return game.state.phase.stage in ("election", "vote")

@@ -18,7 +18,7 @@ class Step(IntEnum):
 
 
 def test_steps_run_in_order_and_handlers_by_their_place():
-    order: NightOrder[Step] = NightOrder(Step)
+    order: NightOrder[Step, Any] = NightOrder(Step)
     ran: list[str] = []
 
     @order.at(Step.THIRD)
@@ -33,16 +33,17 @@ def test_steps_run_in_order_and_handlers_by_their_place():
     def first_a(game: Any) -> None:
         ran.append("first-a")
 
-    order.walk(None, Step.FIRST, Step.THIRD)  # type: ignore[arg-type]
+    order.walk(None, Step.FIRST, Step.THIRD)
     assert ran == ["first-a", "first-b", "third"]
     ran.clear()
-    order.walk(None, Step.SECOND, Step.THIRD)  # type: ignore[arg-type]
+    order.walk(None, Step.SECOND, Step.THIRD)
     assert ran == ["third"]
     assert order.handlers(Step.FIRST) == (first_a, first_b)
 
 
+
 def test_two_handlers_may_not_share_a_place_at_a_step():
-    order: NightOrder[Step] = NightOrder(Step)
+    order: NightOrder[Step, Any] = NightOrder(Step)
     order.at(Step.FIRST)(lambda game: None)
     order.at(Step.SECOND)(lambda game: None)  # another step: its own places
     with pytest.raises(ValueError, match="FIRST: place 0"):

@@ -16,7 +16,6 @@ Below, a made-up town role, the "watcher", who each night learns whether his tar
 
 from __future__ import annotations
 
-from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import N_, NC_, ToPlayer, player
 from core.engine.resolution import Intent
@@ -24,7 +23,7 @@ from core.engine.ruleset import ActionSpec, RoleSpec
 
 from ..common import AT_NIGHT, TOWN
 from ..hooks import ACTION_NAMES, Role, register
-from ..night import NIGHT, ROLE_ACTS, Night, NightStep, tonight
+from ..night import NIGHT, ROLE_ACTS, Night, NightStep
 
 # 1. The role's actions: the engine checks targets, stages and slots from these.
 WATCH = ActionSpec("watch", AT_NIGHT, self_ok=False)
@@ -66,8 +65,8 @@ def watch(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
 #    effect. Kinds sharing a step resolve by the place their handlers take there (here 1:
 #    after xing's checks and the copies of them, in place 0; a place taken twice is refused).
 @NIGHT.at(NightStep.XING_CHECK, place=1)
-def watches(game: Game) -> None:
-    tonight(game).resolve(NightStep.XING_CHECK, "watch", watch)
+def watches(night: Night) -> None:
+    night.resolve(NightStep.XING_CHECK, "watch", watch)
 
 
 # 6. Anything else the role adds plugs into `hooks`: its own actions when they differ from

@@ -14,7 +14,7 @@ from core.engine.state import Player
 from .. import actions
 from ..common import CRIMSON, state_of
 from ..hooks import AFTER_EXECUTIONS, BACKFIRE_DISCOUNTS, Role, register
-from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, Night, NightStep, tonight
+from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, Night, NightStep
 
 ROLE = register(Role(
     RoleSpec(RoleId("crimson"), CRIMSON, (actions.SEARCH,)),
@@ -43,9 +43,9 @@ def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
 
 
 @NIGHT.at(NightStep.CRIMSON_SEARCH)
-def searches(game: Game) -> None:
+def searches(night: Night) -> None:
     """Step 7: crimson's search, then copies of it."""
-    tonight(game).resolve(NightStep.CRIMSON_SEARCH, "search", search)
+    night.resolve(NightStep.CRIMSON_SEARCH, "search", search)
 
 
 @BACKFIRE_DISCOUNTS.append

@@ -18,7 +18,7 @@ from rulesets.alchemists.common import Succession
 from .. import actions
 from ..common import AT_NIGHT, HOMUNCULI, father, homunculi, side_of, state_of
 from ..hooks import ACTION_NAMES, AT_START, CHECKS, ON_REMOVED, OWN_ACTIONS, Role, register
-from ..night import NIGHT, NightStep, tonight
+from ..night import NIGHT, Night, NightStep
 
 CHOOSE = ActionSpec("choose", AT_NIGHT, slot="father")
 FATHER_KILL = ActionSpec("kill", AT_NIGHT, self_ok=False, harmful=True, slot="father")
@@ -114,12 +114,12 @@ def father_falls(game: Game, p: Player, cause: str) -> None:
 
 
 @NIGHT.at(NightStep.COLLECT, place=1)  # after the night's own collection (place 0)
-def homunculi_kill(game: Game) -> None:
+def homunculi_kill(night: Night) -> None:
     """The night's one homunculi kill, at step 8, by its executor. Father's answer is a
     decision, not an action (AL-BLOCK): it stands if he leaves the game during the night (a
     host's modkill) — only the executor's leaving stops the kill. His successor's later
     answer replaces it (one `father` slot, last one counts)."""
-    night = tonight(game)
+    game = night.game
     subs = game.state.subs
     players = night.players
     answers = [s for (_, slot), s in subs.items() if slot == "father"]
@@ -147,5 +147,5 @@ def homunculi_kill(game: Game) -> None:
 
 
 @NIGHT.at(NightStep.HOMUNCULI_KILL)
-def kills(game: Game) -> None:
-    tonight(game).resolve(NightStep.HOMUNCULI_KILL, "kill", actions.kill)
+def kills(night: Night) -> None:
+    night.resolve(NightStep.HOMUNCULI_KILL, "kill", actions.kill)

@@ -16,7 +16,7 @@ from core.engine.state import Player
 from .. import actions
 from ..common import GREED
 from ..hooks import GAINED_ACTIONS, Role, register
-from ..night import NIGHT, ROLE_ACTS, SHIELDS, Night, NightStep, tonight
+from ..night import NIGHT, ROLE_ACTS, SHIELDS, Night, NightStep
 from .father import FATHER_MEETS
 
 ROLE = register(Role(
@@ -70,8 +70,8 @@ def shield(night: Night, victim: Player, cause: str, it: Intent | None,
 
 
 @NIGHT.at(NightStep.GREED_CHECK)
-def checks(game: Game) -> None:
-    tonight(game).resolve(NightStep.GREED_CHECK, "check", actions.check)
+def checks(night: Night) -> None:
+    night.resolve(NightStep.GREED_CHECK, "check", actions.check)
 
 
 def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
@@ -92,5 +92,5 @@ def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
 
 
 @NIGHT.at(NightStep.GREED_SEARCH)
-def searches(game: Game) -> None:
-    tonight(game).resolve(NightStep.GREED_SEARCH, "search", search)
+def searches(night: Night) -> None:
+    night.resolve(NightStep.GREED_SEARCH, "search", search)

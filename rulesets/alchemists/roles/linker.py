@@ -4,7 +4,6 @@ with the target."""
 
 from __future__ import annotations
 
-from core.engine.game import Game
 from core.engine.ids import RoleId
 from core.engine.messages import N_, NC_
 from core.engine.ruleset import RoleSpec
@@ -12,7 +11,7 @@ from core.engine.ruleset import RoleSpec
 from .. import actions
 from ..common import TOWN
 from ..hooks import Role, register
-from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, NightStep, tonight
+from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, Night, NightStep
 
 ROLE = register(Role(
     RoleSpec(RoleId("linker"), TOWN, (actions.LINK,)),
@@ -29,5 +28,5 @@ COPYABLE["linker"] = Copyable("link", NightStep.LINKER_LINK, with_copier=True)
 
 
 @NIGHT.at(NightStep.LINKER_LINK)
-def links(game: Game) -> None:
-    tonight(game).resolve(NightStep.LINKER_LINK, "link", actions.link)
+def links(night: Night) -> None:
+    night.resolve(NightStep.LINKER_LINK, "link", actions.link)

@@ -11,7 +11,7 @@ from core.engine.ruleset import RoleSpec
 from .. import actions
 from ..common import TOWN, state_of
 from ..hooks import AT_START, Role, register
-from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, NightStep, tonight
+from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, Night, NightStep
 
 ROLE = register(Role(
     RoleSpec(RoleId("xing"), TOWN, (actions.CHECK,)),
@@ -36,6 +36,6 @@ def remember_the_original(game: Game) -> None:
 
 
 @NIGHT.at(NightStep.XING_CHECK)
-def checks(game: Game) -> None:
+def checks(night: Night) -> None:
     """Step 5: xing's check (a bodyguard become xing's too), then the copies of it."""
-    tonight(game).resolve(NightStep.XING_CHECK, "check", actions.check)
+    night.resolve(NightStep.XING_CHECK, "check", actions.check)

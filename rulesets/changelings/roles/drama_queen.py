@@ -50,7 +50,7 @@ def chase_owed_tonight(game: Game, p: Player) -> bool:
     return changelings_state(game).night.chase_owed == p.pid and game.state.phase.stage == "dawn"
 
 
-@EXTRA_ABILITIES.add
+@EXTRA_ABILITIES.during("dawn")
 def chase_at_dawn(game: Game, p: Player) -> Sequence[ActionSpec]:
     return (CHASE,) if chase_owed_tonight(game, p) else ()
 
