@@ -1,37 +1,130 @@
-"""Engine benchmark: complete random games per second, per rule set and table size.
+"""Engine benchmark: complete random games per second, per rule set and table size, side by side
+with the floor (commit f94fd2b, the engine before the first redesign).
 
-Prints figures only (speed is never asserted in tests). The machine's speed varies from run to
-run, so each configuration is measured in several rounds and the best and median are shown.
+Prints figures only (speed is never asserted in tests). Each code base plays in a worker process
+of its own (the floor's tree extracted with `git archive`, put first on the worker's path), and
+the rounds are interleaved — one round of this tree, then the same round of the floor — so that
+the shared machine's noise hits both alike. The ratio is this tree's games per second over the
+floor's (median of the per-round ratios); at least 1.0 is the promise. Without git or the floor's
+commit, the floor is skipped and said so.
 Run with `make bench` or `python bench/engine.py [--games N] [--rounds R]`.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import IO, Any
 
-from core.engine.registry import available, load_ruleset
+FLOOR = "f94fd2b"
+RULESETS = ("alchemists", "changelings")
+HERE = Path(__file__).resolve().parent.parent
+
+# What each worker runs: only what both code bases have (a rule set's `RULESET`, `simulate`).
+# Games are timed in the worker's own CPU time: on a shared machine the wall clock also counts
+# the time other processes held the core.
+WORKER = """
+import importlib, json, sys, time
 from core.simulate import simulate
+for line in sys.stdin:
+    ruleset_id, players, games, seed = json.loads(line)
+    ruleset = importlib.import_module("rulesets." + ruleset_id).RULESET
+    start = time.process_time()
+    report = simulate(ruleset, players, games, seed=seed)
+    seconds = time.process_time() - start
+    print(json.dumps([games / seconds, report.days_total / report.games]), flush=True)
+"""
+
+
+class Worker:
+    """A process playing games with the code base at `root`."""
+
+    def __init__(self, root: Path) -> None:
+        env = {**os.environ, "PYTHONPATH": str(root)}
+        self.process = subprocess.Popen([sys.executable, "-c", WORKER], cwd=root, env=env,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def play(self, ruleset_id: str, players: int, games: int, seed: int) -> tuple[float, float]:
+        stdin: IO[str] = self.process.stdin  # type: ignore[assignment]
+        stdout: IO[str] = self.process.stdout  # type: ignore[assignment]
+        stdin.write(json.dumps([ruleset_id, players, games, seed]) + "\n")
+        stdin.flush()
+        line = stdout.readline()
+        if not line:
+            raise RuntimeError("a benchmark worker stopped")
+        rate, days = json.loads(line)
+        return float(rate), float(days)
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait()
+
+
+def extract_floor(into: Path) -> str | None:
+    """Put the floor's `core` and `rulesets` into `into`; the reason why not, if it fails."""
+    try:
+        archive = subprocess.run(["git", "-C", str(HERE), "archive", FLOOR, "core", "rulesets"],
+                                 capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True,
+                       capture_output=True)
+    except (OSError, subprocess.CalledProcessError) as err:
+        detail = err.stderr.decode(errors="replace").strip() if isinstance(
+            err, subprocess.CalledProcessError) and err.stderr else str(err)
+        return detail or "git archive failed"
+    return None
+
+
+def measure(workers: dict[str, Worker], args: Any) -> None:
+    names = list(workers)
+    header = f"{'ruleset':<13}{'players':>8}{'days':>7}"
+    header += "".join(f"{name + ' g/s':>14}" for name in names)
+    print(header + (f"{'ratio':>8}" if len(names) == 2 else ""), flush=True)
+    for ruleset_id in RULESETS:
+        for players in args.players:
+            rates: dict[str, list[float]] = {name: [] for name in names}
+            days = 0.0
+            for round_no in range(args.rounds):
+                seed = round_no * args.games
+                # alternate which goes first, so neither always follows the other
+                order = names if round_no % 2 == 0 else names[::-1]
+                for name in order:
+                    rate, played = workers[name].play(ruleset_id, players, args.games, seed)
+                    rates[name].append(rate)
+                    if name == names[0]:
+                        days = played
+            line = f"{ruleset_id:<13}{players:>8}{days:>7.2f}"
+            line += "".join(f"{statistics.median(rates[name]):>14.0f}" for name in names)
+            if len(names) == 2:
+                ratios = [a / b for a, b in zip(rates[names[0]], rates[names[1]], strict=True)]
+                line += f"{statistics.median(ratios):>8.2f}"
+            print(line, flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--players", type=int, nargs="*", default=[12, 15])
     args = parser.parse_args()
-    print(f"{'ruleset':<13}{'players':>8}{'best g/s':>10}{'median g/s':>12}{'days':>7}")
-    for ruleset_id in sorted(available()):
-        ruleset = load_ruleset(ruleset_id)
-        for players in args.players:
-            rates = []
-            days = 0.0
-            for round_no in range(args.rounds):
-                report = simulate(ruleset, players, args.games, seed=round_no * args.games)
-                rates.append(report.games_per_second)
-                days = report.days_total / report.games
-            print(f"{ruleset_id:<13}{players:>8}{max(rates):>10.0f}"
-                  f"{statistics.median(rates):>12.0f}{days:>7.2f}")
+    with tempfile.TemporaryDirectory(prefix="nightfall-floor-") as tmp:
+        workers = {"this": Worker(HERE)}
+        why_not = extract_floor(Path(tmp))
+        if why_not is None:
+            workers[FLOOR] = Worker(Path(tmp))
+        else:
+            print(f"floor {FLOOR} skipped: {why_not}")
+        try:
+            measure(workers, args)
+        finally:
+            for worker in workers.values():
+                worker.close()
 
 
 if __name__ == "__main__":

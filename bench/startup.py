@@ -2,11 +2,13 @@
 beside f94fd2b (the last commit before the first redesign: 0.24 s there, 0.70 s before issue 28).
 
 Each figure is the median of N runs, each a new interpreter; the two checkouts take turns so a
-busy machine slows both alike. Both are started the same way (`python -c` importing `core.cli`
-from the checkout, with this virtualenv's packages), and the installed `nightfall` script is
-timed as well. The old commit is checked out in a temporary detached worktree, removed again
-afterwards; without git or that commit only this checkout is shown. Prints figures only (speed
-is never asserted in tests; tests/unit/test_startup.py checks the import graph instead).
+busy machine slows both alike, and the processor time each run used is shown beside its wall
+time (on a loaded machine the wall time grows, the processor time hardly). Both checkouts are
+started the same way (`python -c` importing `core.cli` from the checkout, with this
+virtualenv's packages), and the installed `nightfall` script is timed as well. The old commit
+is checked out in a temporary detached worktree, removed again afterwards; without git or that
+commit only this checkout is shown. Prints figures only (speed is never asserted in tests;
+tests/unit/test_startup.py checks the import graph instead).
 Run with `make bench` or `python bench/startup.py [--runs N] [--baseline COMMIT]`.
 """
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -29,12 +32,19 @@ BASELINE = "f94fd2b"
 LAUNCH = "import sys; sys.argv[0] = 'nightfall'; from core.cli import main; main()"
 
 
-def seconds(command: list[str], cwd: Path) -> float:
-    """Wall time of one run of `command` in a fresh process, its output discarded."""
+Run = tuple[float, float]  # wall seconds, processor seconds (user and system)
+
+
+def seconds(command: list[str], cwd: Path) -> Run:
+    """Wall and processor time of one run of `command` in a fresh process, its output
+    discarded."""
     env = dict(os.environ, PYTHONPATH=str(cwd))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     subprocess.run(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, check=True)
-    return time.perf_counter() - started
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def help_command() -> list[str]:
@@ -63,8 +73,15 @@ def head() -> str:
     return found.stdout.strip() or "this checkout"
 
 
-def line(label: str, times: list[float]) -> str:
-    return f"{label:<30}{statistics.median(times):>9.3f} s{min(times):>9.3f} s"
+def line(label: str, runs: list[Run]) -> str:
+    walls = [wall for wall, _ in runs]
+    cpu = statistics.median(used for _, used in runs)
+    return (f"{label:<30}{statistics.median(walls):>9.3f} s{min(walls):>9.3f} s"
+            f"{cpu:>9.3f} s")
+
+
+def median_wall(runs: list[Run]) -> float:
+    return statistics.median(wall for wall, _ in runs)
 
 
 def main() -> None:
@@ -74,9 +91,9 @@ def main() -> None:
     args = parser.parse_args()
     script = Path(sys.executable).with_name("nightfall")
     with checkout(args.baseline) as old:
-        ours: list[float] = []
-        theirs: list[float] = []
-        installed: list[float] = []
+        ours: list[Run] = []
+        theirs: list[Run] = []
+        installed: list[Run] = []
         seconds(help_command(), ROOT)  # (compiles this checkout's bytecode once)
         if old is not None:
             seconds(help_command(), old)
@@ -87,12 +104,12 @@ def main() -> None:
             if script.exists():
                 installed.append(seconds([str(script), "--help"], ROOT))
     print(f"nightfall --help, {args.runs} fresh processes each:")
-    print(f"{'':<30}{'median':>11}{'best':>11}")
+    print(f"{'':<30}{'median':>11}{'best':>11}{'cpu':>11}")
     print(line(head(), ours))
     if theirs:
         print(line(args.baseline, theirs))
         print(f"{'ratio (this / ' + args.baseline + ')':<30}"
-              f"{statistics.median(ours) / statistics.median(theirs):>9.2f}")
+              f"{median_wall(ours) / median_wall(theirs):>9.2f}")
     else:
         print(f"{args.baseline}: no worktree could be made (not in this clone's history?)")
     if installed:

@@ -17,33 +17,15 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import (
-    BaseModel,
-    ConfigDict,
     Field,
-    SecretStr,
     ValidationError,
     create_model,
     field_validator,
 )
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
+from core.sections import AdapterSection, ConfigError, Section
 from core.service.games.deadline_times import PACES, valid_timezone
-
-
-class Section(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-def secret_from(value: SecretStr | None, path: Path | None, key: str) -> SecretStr | None:
-    """A secret given directly wins; else it is read from its file (trailing newline cut)."""
-    if value is not None and value.get_secret_value():
-        return value
-    if path is None:
-        return None
-    try:
-        return SecretStr(path.read_text(encoding="utf-8").strip())
-    except OSError as err:
-        raise ValueError(f"{key}_file: cannot read {path}: {err.strerror}") from None
 
 
 class DatabaseSettings(Section):
@@ -81,21 +63,6 @@ class DefaultsSettings(Section):
         if not valid_timezone(timezone):
             raise ValueError(f"{timezone!r} is not an IANA time zone like Europe/Berlin")
         return timezone
-
-
-class RateSettings(Section):
-    """Overrides of a platform's message rates (0 = unlimited)."""
-
-    per_chat: float | None = Field(default=None, ge=0)
-    per_group_minute: int | None = Field(default=None, ge=0)
-    overall: float | None = Field(default=None, ge=0)
-
-
-class AdapterSection(Section):
-    """An adapter plugin's own section, `[<platform>]`: the plugin declares its keys and
-    validates them (a subclass of this); `enabled` turns the platform on for `nightfall run`."""
-
-    enabled: bool = False
 
 
 class HttpSettings(Section):
@@ -150,10 +117,6 @@ def settings_model() -> type[Settings]:
             model = plugin.section()
             sections[platform] = (model, Field(default_factory=model))
     return create_model("Settings", __base__=Settings, **sections)
-
-
-class ConfigError(Exception):
-    """The configuration is not usable; the message names every bad key."""
 
 
 def load_settings(path: Path | None) -> Settings:

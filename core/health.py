@@ -20,7 +20,7 @@ from tortoise import connections
 
 from core.service import ReportsHealth
 from core.service.delivery import stuck
-from core.service.ports.contract import connected
+from core.service.ports.adapter import connected
 from core.service.runtime import Runtime
 from core.storage.models import GameRecord, Outbox
 from core.storage.states import OutboxState
@@ -69,10 +69,10 @@ class RuntimeCollector(Collector):
             yield CounterMetricFamily("nightfall_commands_applied",
                                       "Updates applied since start", value=service.commands_applied)
             yield CounterMetricFamily("nightfall_deadlines_fired", "Deadlines fired since start",
-                                      value=service.deadlines_fired)
+                                      value=service.firing.fired)
             yield CounterMetricFamily("nightfall_deadline_lateness_seconds",
                                       "Summed delay between a deadline and its firing",
-                                      value=service.deadline_lateness)
+                                      value=service.firing.lateness)
         backlog = GaugeMetricFamily("nightfall_outbox_backlog", "Messages waiting to be sent",
                                     labels=["platform"])
         failures = CounterMetricFamily("nightfall_delivery_failures",

@@ -14,12 +14,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import entry_points
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import click
 
 if TYPE_CHECKING:
-    from core.config import AdapterSection, Settings
+    from core.sections import AdapterSection
     from core.service import AdapterStore, PlatformAdapter
 
 ADAPTER_ENTRY_POINTS = "nightfall.adapters"
@@ -31,7 +31,7 @@ class AdapterPlugin(Generic[S]):
     """What an adapter package contributes.
 
     `section()` returns the model of its configuration section, `[<platform>]` (a subclass of
-    `core.config.AdapterSection`: its keys, their defaults and checks; a function, so that
+    `core.sections.AdapterSection`: its keys, their defaults and checks; a function, so that
     the model and what it needs are imported when the configuration is read, not whenever
     the command line starts); `build(section)` makes its adapter from that section when it
     is enabled (import the platform library there, not at module level: the command line
@@ -58,9 +58,15 @@ def adapter_plugins() -> dict[str, AdapterPlugin[Any]]:
     return found
 
 
-def build_adapters(settings: Settings) -> list[PlatformAdapter]:
+class Sections(Protocol):
+    """Where the plugins' sections are read: the configuration (`core.config.Settings`)."""
+
+    def section(self, platform: str) -> AdapterSection | None: ...
+
+
+def build_adapters(settings: Sections) -> list[PlatformAdapter]:
     """The adapters the configuration enables, in the order their platforms sort."""
-    from core.config import ConfigError
+    from core.sections import ConfigError  # pydantic: not on every start of the command line
 
     adapters = []
     configurable = []

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
+import yaml  # type: ignore[import-untyped]  # PyYAML ships no type information
 
 from core.engine import (
     Act,
@@ -34,6 +34,7 @@ from core.engine import (
     Vote,
 )
 from core.engine.events import Voted
+from core.engine.ids import PlayerId
 from core.engine.registry import available, load_ruleset
 from core.engine.ruleset import SetupError
 from core.i18n import Renderer
@@ -49,7 +50,8 @@ TOP_KEYS = {"name", "ruleset", "seed", "locale", "options", "players", "roles", 
 STEP_KINDS = {"act", "vote", "early", "say", "host", "wait_hours", "close", "expect"}
 ACT_KEYS = {"by", "action", "target", "text", "role"}
 HOST_KEYS = {"command", "target", "by", "minutes", "text"}
-BARE_POWERS = {"pause": Pause, "resume": Resume, "force": Force}  # the powers with no fields
+BARE_POWERS: dict[str, type[Pause | Resume | Force]] = {  # the powers with no fields
+    "pause": Pause, "resume": Resume, "force": Force}
 @dataclass
 class Result:
     name: str
@@ -118,7 +120,7 @@ class _Runner(Expectations):
         players = data.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise ScenarioInvalid("players must be a list of names")
-        self.pid_of_name = {name: f"p{i + 1}" for i, name in enumerate(players)}
+        self.pid_of_name = {name: PlayerId(f"p{i + 1}") for i, name in enumerate(players)}
         roles = data.get("roles")
         if not isinstance(roles, dict):
             raise ScenarioInvalid("roles must map every player to a role id")
@@ -160,7 +162,7 @@ class _Runner(Expectations):
         except SetupError as err:
             raise ScenarioInvalid(f"setup refused: {err}") from err
         self.renderer = Renderer(str(data.get("locale") or "en"), self.ruleset.vocabulary,
-                                 self.game.name, ruleset=self.ruleset.id)
+                                 self._name, ruleset=self.ruleset.id)
         self._record(self.game.opening)
         steps = data.get("steps") or []
         if not isinstance(steps, list):
@@ -169,8 +171,12 @@ class _Runner(Expectations):
             self.step_no = index
             self._step(step)
 
-    def _pid(self, name: Any) -> str:
-        game = getattr(self, "game", None)
+    def _name(self, pid: str) -> str:
+        """A player's display name, for the renderer (which knows ids as plain strings)."""
+        return self.game.name(PlayerId(pid))
+
+    def _pid(self, name: Any) -> PlayerId:
+        game: Game | None = getattr(self, "game", None)
         if game is not None and isinstance(name, str):
             p = game.state.by_name(name)
             if p is not None:
@@ -304,7 +310,7 @@ class _Runner(Expectations):
         for message in outcome.messages:
             audience = message.audience
             if audience.kind == "player":
-                where = f"to {self.game.name(audience.ref or '')}"
+                where = f"to {self._name(audience.ref or '')}"
             else:
                 where = str(audience)
             self.transcript.append(f"[{where}] {self.renderer.render(message.text)}")

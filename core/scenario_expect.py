@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from core.engine import Game
+from core.engine.ids import PlayerId
 from core.engine.messages import Ref
 from core.engine.ruleset import Ruleset
 
@@ -46,7 +47,7 @@ class Expectations:
     game: Game
     ruleset: Ruleset
     told: dict[str, set[tuple[str, str]]]
-    _pid: Callable[[Any], str]
+    _pid: Callable[[Any], PlayerId]
     _invalid: Callable[[str], ScenarioInvalid]
     _fail: Callable[[str], ScenarioFailed]
 
@@ -85,7 +86,7 @@ class Expectations:
                     self._check_known(kind, str(value))
                     named = ref in carried
                     if named == fact.startswith("not_"):
-                        shown = sorted(self.game.name(v) if k == "player" else v
+                        shown = sorted(self.game.name(PlayerId(v)) if k == "player" else v
                                        for k, v in carried if k == kind)
                         raise self._fail(
                             f"{audience} was {'' if named else 'not '}told {kind} {value}"
@@ -95,7 +96,7 @@ class Expectations:
         if kind == "role" and value not in self.ruleset.roles:
             raise self._invalid(f"unknown role id {value!r}")
 
-    def _names(self, pids: Iterable[str]) -> list[str]:
+    def _names(self, pids: Iterable[PlayerId]) -> list[str]:
         return sorted(self.game.name(p) for p in pids)
 
     def _mismatch(self, key: str, wanted: Any, got: Any) -> ScenarioFailed:
@@ -106,7 +107,7 @@ class Expectations:
         if got != str(wanted):
             raise self._mismatch("phase", wanted, got)
 
-    def _living(self) -> list[str]:
+    def _living(self) -> list[PlayerId]:
         return [p.pid for p in self.game.state.players.values() if p.alive]
 
     def _expect_alive(self, wanted: Any) -> None:
@@ -204,7 +205,7 @@ class Expectations:
         unknown = set(wanted) - {"holder", "finished"}
         if unknown:
             raise self._invalid(f"unknown stone key {sorted(map(str, unknown))[0]!r}")
-        want = {}  # only the keys given are checked
+        want: dict[str, object] = {}  # only the keys given are checked
         if "holder" in wanted:
             holder = wanted["holder"]
             want["holder"] = None if holder is None else self._pid(holder)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from core.engine import Act, Close, Game, GameSetup, Refused, Vote
 from core.engine.events import PhaseBegan
+from core.engine.ids import PlayerId
 from core.engine.ruleset import Ruleset
 
 MAX_WINDOWS = 400  # a game that has not ended by then is reported as stuck
@@ -64,7 +65,7 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
 def new_game(ruleset: Ruleset, players: int, seed: int, **options: object) -> Game:
     setup = GameSetup(
         ruleset=ruleset.id,
-        players=tuple((f"p{i}", f"Player{i}") for i in range(1, players + 1)),
+        players=tuple((PlayerId(f"p{i}"), f"Player{i}") for i in range(1, players + 1)),
         seed=seed,
         options=tuple({"early_close": False, **options}.items()),
     )

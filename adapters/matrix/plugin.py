@@ -24,7 +24,8 @@ def _build(section: MatrixSection) -> MatrixAdapter:
     Synapse's default."""
     from dataclasses import replace
 
-    from .adapter import LIMITS, MatrixAdapter, MatrixSettings
+    from .adapter import MatrixAdapter
+    from .settings import LIMITS, MatrixSettings
 
     rates = {k: v for k, v in section.rates.model_dump().items() if v is not None}
     password, token = section.password, section.access_token

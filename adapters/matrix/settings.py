@@ -1,13 +1,43 @@
 """The `[matrix]` section of the configuration, declared and validated by the Matrix plugin
-itself (see core/config.py's `AdapterSection`)."""
+itself (see core/config.py's `AdapterSection`), and the settings the adapter and its parts
+run with (`MatrixSettings`, built from it by plugin.py)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import Field, SecretStr, model_validator
 
-from core.config import AdapterSection, RateSettings, secret_from
+from core.sections import AdapterSection, RateSettings, secret_from
+from core.service import RateLimits
+
+# Synapse's default `rc_message`: 0.2 messages a second per account, edits included (exempt
+# the bot with the admin API's override_ratelimit and raise this in the settings).
+LIMITS = RateLimits(overall=0.2)
+
+
+@dataclass(frozen=True)
+class MatrixSettings:
+    homeserver: str  # https://matrix.example.org
+    user_id: str  # @nightfall:example.org
+    password: str | None = None
+    access_token: str | None = None
+    device_id: str | None = None  # else the one of the first password login, remembered
+    device_name: str = "Nightfall"
+    store_path: str | None = None  # nio's key store: keep it as long as the device id
+    encryption: bool = True  # read and write encrypted rooms (needs the store_path)
+    encrypt_private: bool = False  # the host wants private rooms encrypted (see client/rooms.py)
+    allow: tuple[str, ...] = ()  # who may invite the bot: "@user:server" or ":server"; none
+    key_wait: float = 60.0  # seconds an undecryptable event waits for its key, then is told
+    invite_wait: float = 600.0  # seconds until a player is reminded of his private room
+    sync_timeout: float = 30.0  # seconds a long-poll sync waits for news
+    timeline_limit: int = 50  # events per room per sync; more is fetched from /messages
+    notices: bool = True  # answer a private choice ("noted", or why not) in the room
+    # `@room` the vote's opening and the results, where the room's power levels let the bot
+    # (`notifications.room`, 50 by default): else they notify as plain messages do
+    room_mentions: bool = True
+    limits: RateLimits = field(default=LIMITS)
 
 
 class MatrixSection(AdapterSection):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pydantic import Field, SecretStr, model_validator
 
-from core.config import AdapterSection, RateSettings, secret_from
+from core.sections import AdapterSection, RateSettings, secret_from
 
 
 class TelegramSection(AdapterSection):

@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from .ids import PlayerId, RoleId
+from .quick_init import quick_init
 
 
+@quick_init  # built for every action and vote
 @dataclass(frozen=True, slots=True)
 class Act:
     """A private night action, a reaction, or a day-time power (tie-break, successor)."""
@@ -24,6 +26,7 @@ class Act:
     at: float = 0.0
 
 
+@quick_init  # built for every action and vote
 @dataclass(frozen=True, slots=True)
 class Vote:
     """A day vote or election vote; `target=None` withdraws the current vote."""

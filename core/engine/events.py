@@ -19,6 +19,7 @@ from typing import Any, ClassVar, TypeVar
 
 from .ids import PlayerId
 from .phase import Phase
+from .quick_init import quick_init
 
 E = TypeVar("E", bound="Event")
 
@@ -51,6 +52,7 @@ def event_kind(kind: str) -> Callable[[type[E]], type[E]]:
                             f"{known.__qualname__} and {cls.__qualname__}")
         cls.kind = kind
         EVENT_KINDS.setdefault(kind, cls)  # the first declaration builds records by name
+        quick_init(cls)  # every game records some 180 events
         return cls
 
     return declare

@@ -131,7 +131,7 @@ class Game(Table):
         self._activity(p, command.at)
         sub = Submission(p.pid, spec.id, command.targets, command.text, command.role,
                          s.next_seq())
-        s.subs[(p.pid, spec.slot_id)] = sub
+        s.subs[(p.pid, spec.slot or spec.id)] = sub  # the spec's `slot_id`
         s.acted.add(p.pid)
         self.ruleset.after_act(self, sub)
 

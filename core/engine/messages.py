@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, ClassVar, NamedTuple
 
 from .ids import PlayerId
+from .quick_init import quick_init
 
 
 def N_(msgid: str) -> str:
@@ -68,6 +69,7 @@ class Group:
         return self.kind
 
 
+@quick_init  # told something at nearly every action
 @dataclass(frozen=True, slots=True)
 class ToPlayer:
     """One player, privately."""
@@ -81,6 +83,14 @@ class ToPlayer:
 
     def __str__(self) -> str:
         return f"{self.kind}:{self.pid}"
+
+
+@lru_cache(maxsize=4096)
+def to_player(pid: PlayerId) -> ToPlayer:
+    """`ToPlayer(pid)`, found rather than built: a rule set tells the player "Noted" at every
+    action he takes, and a frozen dataclass costs more to build than to look up. (The record is
+    immutable, so sharing it is safe; the bound keeps a long-running service's cache small.)"""
+    return ToPlayer(pid)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,8 @@ class Refused(Exception):
     """The engine refused a command; `text` says why."""
 
     def __init__(self, key: str, **params: Any) -> None:
-        super().__init__(key)
+        # `BaseException.__new__` has already kept (key,) as `args`: no `super().__init__`
+        # (random players and the spent-power checks are refused thousands of times a game)
         self.text = Text(key, params)
 
     @classmethod

@@ -9,14 +9,15 @@ knowing what they are."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Generic, TypeVar
 
 from .events import Event
 from .ids import PlayerId
 from .phase import Phase
 
-if TYPE_CHECKING:
-    from .game import Game
+# The game the extension follows: the engine's `Game` (generic here, so that the rule set
+# contract can name the extension without this module importing the game)
+G = TypeVar("G", contravariant=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +67,7 @@ class Line:
 Extra = Bond | Line
 
 
-class StoryExtension:
+class StoryExtension(Generic[G]):
     """Follows one replay beside the core's reader: the rule set's `story(game)` makes one
     when the game has been dealt; `began` is called as each day or night begins (the state
     is the one after the command that began it), `happened` for every event in order, and
@@ -75,10 +76,10 @@ class StoryExtension:
     # Removal causes that a day's vote decides: whoever left by one was voted out.
     vote_causes: frozenset[str] = frozenset()
 
-    def began(self, game: Game, phase: Phase) -> None:
+    def began(self, game: G, phase: Phase) -> None:
         """A day or night began (`phase` is its first window)."""
 
-    def happened(self, game: Game, event: Event) -> None:
+    def happened(self, game: G, event: Event) -> None:
         """An event of the replay, in order."""
 
     def extras(self) -> list[Extra]:

@@ -22,6 +22,10 @@ from .outcome import Outcome
 from .phase import ENDED, Phase
 from .state import GameState, Owed, canonical
 
+# `Message` and `Text` are named tuples, made here for every message of every game: built
+# with the tuple's own constructor, which skips the keyword-handling `__new__` of each
+_new = tuple.__new__
+
 
 class Table:
     """One game's state and the record of what the command being applied causes (`_out`)."""
@@ -39,13 +43,14 @@ class Table:
 
     def tell(self, audience: Audience, key: str, *, purpose: Purpose = Purpose.PLAIN,
              **params: Any) -> None:
-        self._out.messages.append(Message(audience, Text(key, params), purpose))
+        self._out.messages.append(
+            _new(Message, (audience, _new(Text, (key, params, None, None)), purpose)))
 
     def tell_n(self, audience: Audience, singular: str, plural: str, count: int, *,
                purpose: Purpose = Purpose.PLAIN, **params: Any) -> None:
         params["count"] = count
-        self._out.messages.append(Message(audience, Text(singular, params, plural, count),
-                                          purpose))
+        self._out.messages.append(
+            _new(Message, (audience, _new(Text, (singular, params, plural, count)), purpose)))
 
     def narrate(self, audience: Audience, variants: Sequence[str], **params: Any) -> None:
         """Tell one of several flavour texts, picked by the game's own generator so that a

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 from .phase import Phase
 
@@ -37,14 +38,25 @@ def pick(voice: Voice, name: str, default: str, turn: int, *reader: object) -> s
     variants = voice.get(name)
     if not variants:
         return default
+    return variants[(_start(name, reader) + turn) % len(variants)]
+
+
+@lru_cache(maxsize=8192)
+def _start(name: str, reader: tuple[object, ...]) -> int:
+    """Where the rotation of this prompt starts for this reader: a stable hash, asked for
+    every "Noted" of every game and so remembered (readers are ids, kinds and stages)."""
     seed = "\x1f".join(str(part) for part in (name, *reader)).encode()
-    start = int.from_bytes(hashlib.blake2b(seed, digest_size=4).digest(), "big")
-    return variants[(start + turn) % len(variants)]
+    return int.from_bytes(hashlib.blake2b(seed, digest_size=4).digest(), "big")
 
 
 def told(voice: Voice, name: str, default: str, phase: Phase, pid: str) -> str:
-    """The variant of an engine prompt a player is told in this phase."""
-    return pick(voice, name, default, phase.number, pid, phase.kind, phase.stage)
+    """The variant of an engine prompt a player is told in this phase (`pick`, written out:
+    every "Noted" of every game asks it)."""
+    variants = voice.get(name)
+    if not variants:
+        return default
+    start = _start(name, (pid, phase.kind, phase.stage))
+    return variants[(start + phase.number) % len(variants)]
 
 
 def variants_of(voice: Voice, name: str, default: str) -> frozenset[str]:

@@ -17,6 +17,18 @@ What an adapter needs of the service is re-exported here, and adapters import it
 (`from core.service import ChatRef, Post`) rather than from the layer that defines it.
 """
 
+from core.engine.ruleset import Catalog
+
+from .ports.adapter import (
+    Adapter,
+    CatchesUp,
+    CountsParts,
+    Handler,
+    PlatformAdapter,
+    ReportsHealth,
+    Resends,
+    SendsPictures,
+)
 from .ports.adapter_store import (
     NAME_LENGTH,
     AdapterStore,
@@ -26,17 +38,13 @@ from .ports.adapter_store import (
 )
 from .ports.catchup import CatchUp
 from .ports.contract import (
-    Adapter,
     Ballot,
     ButtonOut,
-    CatchesUp,
     ChatEvent,
     ChatLost,
     ChatMoved,
     ChatRef,
     Command,
-    CountsParts,
-    Handler,
     Incoming,
     Keyboard,
     LoginRefused,
@@ -48,13 +56,9 @@ from .ports.contract import (
     Outgoing,
     PermanentError,
     Picture,
-    PlatformAdapter,
     Post,
     RateLimits,
     Reader,
-    ReportsHealth,
-    Resends,
-    SendsPictures,
     Silence,
     Situation,
     TeamKey,
@@ -64,7 +68,7 @@ from .ports.contract import (
     Unreachable,
     UserRef,
 )
-from .ports.howto import Catalog, HowTo, Wording
+from .ports.howto import HowTo, Wording
 
 __all__ = [
     "NAME_LENGTH",

@@ -24,17 +24,10 @@ from .commands.game_service import GameService
 from .delivery.deliverer import Deliverer
 from .delivery.stuck import reconcile_sending
 from .games.deadline_times import GameDefaults
+from .ports.adapter import CatchesUp, PlatformAdapter, connected
 from .ports.catchup import CatchUp
 from .ports.clock import Clock, RealClock
-from .ports.contract import (
-    CatchesUp,
-    ChatEvent,
-    Incoming,
-    LoginRefused,
-    Notice,
-    PlatformAdapter,
-    connected,
-)
+from .ports.contract import ChatEvent, Incoming, LoginRefused, Notice
 from .rows.adapter_tables import TableStore
 
 log = logging.getLogger(__name__)
@@ -93,7 +86,7 @@ class Runtime:
         """Updates queued on the platforms go before the deadlines that came due."""
         assert self.service is not None
         self.catchup.hold()
-        self.service.skip_reminders_before = self.catchup.stale_before
+        self.service.firing.skip_reminders_before = self.catchup.stale_before
         self.wake.set()
 
     async def connect(self) -> None:

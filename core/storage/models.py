@@ -19,6 +19,11 @@ from tortoise.models import Model
 
 from .states import DeadlineKind, DeadlineState, OutboxState
 
+# the longest values some columns take (what is longer is forged, or kept by its hash)
+TOKEN_LENGTH = 32  # a button's token
+STATE_KEY_LENGTH = 255  # an adapter's record's key
+MESSAGE_KEY_LENGTH = 128  # a platform message's key
+
 
 class Chat(Model):
     """A group chat on a platform, with its settings."""
@@ -167,7 +172,7 @@ class Deadline(Model):
 class Button(Model):
     """An opaque token behind an inline button, resolved against stored state when pressed."""
 
-    token = fields.CharField(max_length=32, primary_key=True)
+    token = fields.CharField(max_length=TOKEN_LENGTH, primary_key=True)
     game: fields.ForeignKeyRelation[GameRecord] = fields.ForeignKeyField(
         "models.GameRecord", related_name="buttons", db_index=True)
     game_id: int
@@ -301,7 +306,7 @@ class AdapterState(Model):
     id = fields.IntField(primary_key=True)
     platform = fields.CharField(max_length=32)
     namespace = fields.CharField(max_length=32)
-    key = fields.CharField(max_length=255)
+    key = fields.CharField(max_length=STATE_KEY_LENGTH)
     # {"v": value}: the field takes a bare string for JSON text
     value: fields.JSONField[Any] = fields.JSONField()
 
@@ -317,7 +322,7 @@ class MessageRef(Model):
     id = fields.IntField(primary_key=True)
     platform = fields.CharField(max_length=32)
     chat_ref = fields.CharField(max_length=255)
-    key = fields.CharField(max_length=128)
+    key = fields.CharField(max_length=MESSAGE_KEY_LENGTH)
     ids: fields.JSONField[list[Any]] = fields.JSONField()  # the platform's message ids, in order
     # what else the platform needs to edit it
     detail: fields.JSONField[dict[str, Any]] = fields.JSONField(default=dict)

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId
-from core.engine.messages import GROUP, N_, Ref, ToPlayer, player
+from core.engine.messages import GROUP, N_, Ref, player, to_player
 from core.engine.night_order import NightOrder
 from core.engine.phase import Phase
 from core.engine.resolution import Intent, NightBoard
@@ -59,8 +59,6 @@ class NightStep(IntEnum):
     BACKFIRES = 100  # uses: tonight's backfired kills and links, last night's poisonings
 
 
-NIGHT = NightOrder(NightStep)
-
 # What a submission becomes: (role, action) -> the step it resolves at; a Stone action by its
 # kind (`stone_check` -> "check") -> its step. Role modules and the Stone fill these.
 ROLE_ACTS: dict[tuple[str, str], NightStep] = {}
@@ -99,7 +97,8 @@ class Night:
         self.state = state_of(game)
         self.number = game.state.phase.number
         self.board = NightBoard()
-        self.due: dict[int, list[Intent]] = {}
+        # the intents waiting, by step and kind: each handler takes exactly its own
+        self.due: dict[tuple[int, str], list[Intent]] = {}
         self.weights: dict[PlayerId, int] = {}
         self.links: list[tuple[PlayerId, PlayerId]] = []
         self.dodging: set[PlayerId] = set()
@@ -109,17 +108,16 @@ class Night:
         self.state.stone.poison = []
 
     def schedule(self, intent: Intent) -> None:
-        self.due.setdefault(intent.pos[0], []).append(intent)
+        self.due.setdefault((intent.pos[0], intent.kind), []).append(intent)
 
     def resolve(self, step: NightStep, kind: str, effect: Effect) -> None:
         """Resolve the intents of this kind due at `step`, in their order, with the effect:
         those whose sender is still in the game, not blocked before and not silenced. (Kinds
         sharing a step resolve in the order their handlers were attached.)"""
-        due = self.due.get(step)
-        if not due:
+        mine = self.due.pop((step, kind), None)
+        if not mine:
             return
-        mine = sorted((it for it in due if it.kind == kind), key=lambda it: it.pos)
-        self.due[step] = [it for it in due if it.kind != kind]
+        mine.sort(key=lambda it: it.pos)
         for intent in mine:
             if self.players[intent.actor].alive and self.board.runs(intent):
                 effect(self, intent, self.board.aim(intent))
@@ -129,7 +127,7 @@ class Night:
 
     def tell_check(self, observer: PlayerId, named: PlayerId, value: str) -> None:
         self.game.learn(observer, named, value)
-        self.game.tell(ToPlayer(observer), said(self.game, "CHECK", observer),
+        self.game.tell(to_player(observer), said(self.game, "CHECK", observer),
                        name=player(named), result=Ref("check", value))
 
     def shielded(self, victim: Player, cause: str, intent: Intent | None,
@@ -164,19 +162,15 @@ class Night:
                       key=lambda pid: self.players[pid].seat)
 
 
-_TONIGHT: dict[int, Night] = {}  # game's id -> its night, while the night is being resolved
-
-
-def tonight(game: Game) -> Night:
-    """The night being resolved (for the step handlers)."""
-    return _TONIGHT[id(game)]
+# The handlers of each step take the night being resolved (`Night`; its game is `night.game`).
+NIGHT: NightOrder[NightStep, Night] = NightOrder(NightStep)
 
 
 @NIGHT.at(NightStep.COLLECT)
-def collect(game: Game) -> None:
+def collect(night: Night) -> None:
     """Each submission of a living player becomes an intent at its step; the Stone's only from
     its holder, and its use counts for AL-REPEAT once the night resolves with it."""
-    night = tonight(game)
+    game = night.game
     holder = night.state.stone.holder
     for (actor, slot), sub in game.state.subs.items():
         p = night.players[actor]
@@ -210,11 +204,7 @@ def begin_night(game: Game, number: int) -> None:
 
 def resolve_night(game: Game) -> None:
     night = Night(game)
-    _TONIGHT[id(game)] = night
-    try:
-        NIGHT.walk(game, NightStep.COLLECT, NightStep.BACKFIRES)
-    finally:
-        del _TONIGHT[id(game)]
+    NIGHT.walk(night, NightStep.COLLECT, NightStep.BACKFIRES)
     night.settle()
     stone_rules.settle_after_night(game)
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import GROUP, N_, NOTED, Purpose, ToPlayer, player, role
+from core.engine.messages import GROUP, N_, NOTED, Purpose, ToPlayer, player, role, to_player
 from core.engine.phase import Phase
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
@@ -29,7 +29,6 @@ from .common import (
     CAUSE_NAMES,
     CAUSES,
     CHECK_NAMES,
-    ROLE_IN_TEXT,
     SIDE_NAMES,
     SIDES,
     STAGE_NAMES,
@@ -59,6 +58,8 @@ from .roles import (
     REQUIRED,
     ROLE_ABOUT,
     ROLE_CARDS,
+    ROLE_CATALOGS,
+    ROLE_IN_TEXT,
     ROLE_NAMES,
     ROLE_SPECS,
 )
@@ -82,6 +83,7 @@ RULES_SUMMARY = N_(
 class Alchemists(Ruleset):
     id = "alchemists"
     locales_dir = Path(__file__).resolve().parent / "locales"
+    role_catalogs = ROLE_CATALOGS
     voice = VOICE  # the core's prompts in this game's words (voice.py)
     story_texts = STORY_TEXTS  # the summary's lines in this game's words (story.py)
     roles = ROLE_SPECS
@@ -189,11 +191,12 @@ class Alchemists(Ruleset):
             return found
         own = OWN_ACTIONS.get(p.role)
         found += own(game, p) if own is not None else ROLE_SPECS[p.role].actions
-        for gained in GAINED_ACTIONS:
-            for spec in gained(game, p):
-                if spec not in found:
-                    found.append(spec)
-        if state_of(game).stone.holder == p.pid:
+        if p.counters:  # what is gained in play is kept there (GAINED_ACTIONS)
+            for gained in GAINED_ACTIONS:
+                for spec in gained(game, p):
+                    if spec not in found:
+                        found.append(spec)
+        if game.state.rs.stone.holder == p.pid:
             found += STONE_SPECS
         found.append(PASS)
         return found
@@ -250,7 +253,7 @@ class Alchemists(Ruleset):
                 del game.state.subs[key]
         accepted = ACCEPTED.get(sub.action)
         if accepted is None or accepted(game, p, sub):
-            game.tell(ToPlayer(p.pid), told(self.voice, "NOTED", NOTED, game.state.phase, p.pid),
+            game.tell(to_player(p.pid), told(self.voice, "NOTED", NOTED, game.state.phase, p.pid),
                       purpose=Purpose.NOTED)
 
     def voting_open(self, game: Game) -> bool:
@@ -345,7 +348,7 @@ class Alchemists(Ruleset):
             found.add("stone")
         return found
 
-    def story(self, game: Game) -> StoryExtension:
+    def story(self, game: Game) -> StoryExtension[Game]:
         return AlchemistsStory(game)
 
     def fact(self, game: Game, key: str) -> Any:

@@ -20,7 +20,7 @@ from . import actions
 from . import stone as stone_rules
 from .common import AT_NIGHT, check_result, side_of, state_of
 from .hooks import ACTION_NAMES, CHECKS
-from .night import NIGHT, STONE_ACTS, Effect, Night, NightStep, tonight
+from .night import NIGHT, STONE_ACTS, Effect, Night, NightStep
 
 
 @event_kind("backfire")
@@ -153,8 +153,8 @@ def _resolving(step: NightStep, kind: str, effect: Effect) -> None:
     rolled = _rolled(effect)
 
     @NIGHT.at(step)
-    def resolve(game: Game) -> None:
-        tonight(game).resolve(step, kind, rolled)
+    def resolve(night: Night) -> None:
+        night.resolve(step, kind, rolled)
 
 
 # Each power at its step (rules §4): the Stone's check, heal, link and copy in the step of the
@@ -179,10 +179,10 @@ for _kind, _step, _effect in (
 
 
 @NIGHT.at(NightStep.BACKFIRES)
-def backfires_land(game: Game) -> None:
+def backfires_land(night: Night) -> None:
     """Step 10: backfired kills and links, then the poisonings of last night's backfired
     heals. A shield may stop a poisoning (greed's, unless it was his own heal)."""
-    night = tonight(game)
+    game = night.game
     for kind, pid in night.at_backfires:
         holder = night.players[pid]
         if not holder.alive:

@@ -46,7 +46,7 @@ STONE = LineWords(
 FATHER = "father"  # his line is told even without an heir
 
 
-class AlchemistsStory(StoryExtension):
+class AlchemistsStory(StoryExtension[Game]):
     """The links of each day as it began, the lines of succession from the dealt role on,
     the Stone's holders in turn (a holder who keeps it is named once)."""
 

@@ -61,7 +61,7 @@ class NightStep(IntEnum):
     LOVE_POISON = 15  # 12: sets the lovers (night 1)
 
 
-NIGHT: NightOrder[NightStep] = NightOrder(NightStep)
+NIGHT: NightOrder[NightStep, Game] = NightOrder(NightStep)
 
 
 def subs_for(game: Game, action: str) -> list[Submission]:

@@ -7,13 +7,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, NOTED, Purpose, Ref, ToPlayer, player, role
+from core.engine.messages import N_, NOTED, Purpose, Ref, ToPlayer, player, role, to_player
 from core.engine.phase import Phase
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
@@ -33,6 +34,8 @@ from .hooks import (
     OWED_ACTIONS,
     ROLE_ABOUT,
     ROLE_CARDS,
+    ROLE_CATALOGS,
+    ROLE_IN_TEXT,
     ROLE_NAMES,
     ROLES,
     SHOWN_AS,
@@ -59,7 +62,6 @@ from .vocabulary import (
     CAUSES,
     KIND_NAMES,
     PACE,
-    ROLE_IN_TEXT,
     RULES_SUMMARY,
     SIDE_NAMES,
     SIDES,
@@ -85,6 +87,24 @@ SPECTATORS_ABOUT = N_("Everypony who has left the game watches from here. Please
                       "the living anything until the game is over.")
 
 
+ONLY_PASS = (PASS,)
+
+
+@cache
+def standing(role_id: RoleId, mayor: bool) -> tuple[ActionSpec, ...]:
+    """What a player in the game has when nothing is owed to him and no role adds anything:
+    his role's powers, the mayor's, and `pass`."""
+    return (*ROLES[role_id].actions, *(POWERS if mayor else ()), PASS)
+
+
+@cache
+def standing_in_stage(role_id: RoleId, mayor: bool,
+                      stage: str) -> tuple[tuple[ActionSpec, ...], bool]:
+    """`standing`, those of this stage, and whether any may be spent (has a check)."""
+    found = tuple(spec for spec in standing(role_id, mayor) if stage in spec.stages)
+    return found, any(spec.id in ACTION_CHECKS for spec in found)
+
+
 def usable(game: Game, p: Player, spec: ActionSpec) -> bool:
     """A power not spent: its check (asked without targets) does not refuse it."""
     check = ACTION_CHECKS.get(spec.id)
@@ -100,6 +120,7 @@ def usable(game: Game, p: Player, spec: ActionSpec) -> bool:
 class Changelings(Ruleset):
     id = "changelings"
     locales_dir = Path(__file__).resolve().parent / "locales"
+    role_catalogs = ROLE_CATALOGS  # filled by importing `roles/`
     voice = VOICE  # the core's prompts in this game's words (voice.py)
     story_texts = STORY_TEXTS  # the summary's lines in this game's words (story.py)
     roles = ROLES  # filled by importing `roles/`
@@ -201,15 +222,17 @@ class Changelings(Ruleset):
     def abilities(self, game: Game, p: Player) -> Sequence[ActionSpec]:
         """His role's powers and the mayor's while in the game, the choice owed to him, what
         a role adds (the drama queen's chase at dawn), and `pass`, in this order."""
-        found = list(ROLES[p.role].actions) if p.alive else []
-        if p.alive and "mayor" in p.statuses:
-            found += POWERS
-        owed = game.current_owed()
-        if owed is not None and owed.player == p.pid:
-            spec = OWED_ACTIONS[owed.kind]
+        s = game.state
+        reactions = s.reactions  # the first is `game.current_owed()`
+        extras = EXTRA_ABILITIES.get(s.phase.stage, ())
+        if not reactions and not extras:  # most players, most of the time
+            return standing(p.role, "mayor" in p.statuses) if p.alive else ONLY_PASS
+        found = list(standing(p.role, "mayor" in p.statuses)[:-1]) if p.alive else []
+        if reactions and reactions[0].player == p.pid:
+            spec = OWED_ACTIONS[reactions[0].kind]
             if spec not in found:
                 found.append(spec)
-        for more in EXTRA_ABILITIES:
+        for more in extras:
             found += more(game, p)
         found.append(PASS)
         return found
@@ -217,9 +240,21 @@ class Changelings(Ruleset):
     def offers(self, game: Game, p: Player) -> Sequence[ActionSpec]:
         """The abilities usable now: a spent power (its check refuses it) is neither offered
         nor waited for."""
-        stage = game.state.phase.stage
-        return [spec for spec in self.abilities(game, p)
-                if stage in spec.stages and usable(game, p, spec)]
+        s = game.state
+        stage = s.phase.stage
+        checks = ACTION_CHECKS
+        extras = EXTRA_ABILITIES.get(stage)
+        if p.alive and not s.reactions and (
+                extras is None or not any(more(game, p) for more in extras)):
+            # the common case of `abilities` (nothing owed, no role adds a power now; the
+            # drama queen's chase is asked of every player at dawn), from the table made for it
+            found, spendable = standing_in_stage(p.role, "mayor" in p.statuses, stage)
+        else:
+            found = tuple(spec for spec in self.abilities(game, p) if stage in spec.stages)
+            spendable = True
+        if not spendable:
+            return found
+        return [spec for spec in found if spec.id not in checks or usable(game, p, spec)]
 
     def prompted(self, game: Game, p: Player) -> Sequence[ActionSpec]:
         """The mayor's standing powers are not pushed at him; an owed choice is. An action
@@ -252,16 +287,16 @@ class Changelings(Ruleset):
 
     def after_act(self, game: Game, sub: Submission) -> None:
         p = game.state.players[sub.actor]
-        owed = game.current_owed()
-        if (game.state.phase.stage == "reactions" and owed is not None
-                and owed.player == p.pid and sub.action in (owed.kind, "pass")):
+        reactions = game.state.reactions  # the first is `game.current_owed()`
+        if (game.state.phase.stage == "reactions" and reactions
+                and reactions[0].player == p.pid and sub.action in (reactions[0].kind, "pass")):
             pass  # an answer to the owed choice counts when the prompt closes (CH-REACT)
         elif sub.action == "pass":
             for key in [k for k in game.state.subs if k[0] == p.pid and k[1] != "pass"]:
                 del game.state.subs[key]
         elif sub.action in AFTER_ACT:
             AFTER_ACT[sub.action](game, p, sub)
-        game.tell(ToPlayer(p.pid), told(self.voice, "NOTED", NOTED, game.state.phase, p.pid),
+        game.tell(to_player(p.pid), told(self.voice, "NOTED", NOTED, game.state.phase, p.pid),
                   purpose=Purpose.NOTED)
 
     def voting_open(self, game: Game) -> bool:
@@ -337,7 +372,7 @@ class Changelings(Ruleset):
     def side_of(self, game: Game, p: Player) -> str:
         return side_of(game, p)
 
-    def story(self, game: Game) -> StoryExtension:
+    def story(self, game: Game) -> StoryExtension[Game]:
         return ChangelingsStory()
 
     def fact(self, game: Game, key: str) -> Any:

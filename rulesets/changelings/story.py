@@ -32,7 +32,7 @@ MAYORS = LineWords(
 VOTE_TITLES = {"election": N_("The mayor's election, {when}")}
 
 
-class ChangelingsStory(StoryExtension):
+class ChangelingsStory(StoryExtension[Game]):
     """The lovers as they fell in love, the mayors in the order they took office."""
 
     vote_causes = frozenset({"banished"})

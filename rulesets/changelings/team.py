@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, ToPlayer, player, side
+from core.engine.messages import N_, ToPlayer, player, side, to_player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec
 from core.engine.state import Player, Submission
@@ -79,7 +79,7 @@ def tell_the_others(game: Game, p: Player, sub: Submission) -> None:
     prompt = "WANTS_ABDUCT" if sub.action == "abduct" else "WANTS_EXCHANGE"
     for member in team(game):
         if member.pid != p.pid:
-            game.tell(ToPlayer(member.pid), said(game, prompt, member.pid), name=player(p.pid),
+            game.tell(to_player(member.pid), said(game, prompt, member.pid), name=player(p.pid),
                       target=player(sub.targets[0]))
 
 

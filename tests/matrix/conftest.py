@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from nio import AsyncClient
 
-from adapters.matrix.crypto import Crypto, close_store
+from adapters.matrix.client.crypto import Crypto, close_store
 
 from .harness import player_client
 from .synapse import Synapse

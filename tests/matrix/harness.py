@@ -24,13 +24,15 @@ from nio import (
     SyncResponse,
 )
 
-from adapters.matrix import polls
-from adapters.matrix.adapter import MatrixAdapter, MatrixSettings
-from adapters.matrix.crypto import Crypto
-from adapters.matrix.incoming import KEYCAPS
-from adapters.matrix.polls import answers as poll_answers
-from adapters.matrix.polls import response as poll_response
-from adapters.matrix.sync import raw
+from adapters.matrix.adapter import MatrixAdapter
+from adapters.matrix.client.crypto import Crypto
+from adapters.matrix.client.sync import raw
+from adapters.matrix.protocol import polls
+from adapters.matrix.protocol.incoming import KEYCAPS
+from adapters.matrix.protocol.polls import answers as poll_answers
+from adapters.matrix.protocol.polls import response as poll_response
+from adapters.matrix.settings import MatrixSettings
+from adapters.matrix.store import MatrixStore
 from core.engine.registry import load_ruleset
 from core.service import AdapterStore, CatchUp, ChatEvent, Handler, Incoming, Notice, RateLimits
 from core.service.messages import texts as service_texts
@@ -165,6 +167,12 @@ class Table:
     @property
     def host(self) -> Player:
         return next(iter(self.players.values()))
+
+    @property
+    def kept(self) -> MatrixStore:
+        """What the running bot keeps in the game database (adapters/matrix/store.py)."""
+        assert self.adapter.parts is not None
+        return self.adapter.parts.store
 
     def group(self) -> list[dict[str, Any]]:
         """The group room's events as the host's client has read them."""

@@ -284,7 +284,7 @@ async def test_what_asks_a_player_to_act_in_the_group_mentions_and_notifies_him(
         assert signup is not None and signup["event_id"] not in rung  # no news for Bob
 
         for command in ("!leave", "!join"):  # he rejects the invitation, is invited once
-            room_id = table.adapter.rooms.by_user[bob.user_id][-1]  # more, rejects again
+            room_id = table.adapter.directory.by_user[bob.user_id][-1]  # more, rejects again
             await bob.client.room_leave(room_id)
             await until(table, lambda room_id=room_id: table.adapter.state.membership(
                 room_id, bob.user_id) == "leave")

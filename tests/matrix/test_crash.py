@@ -44,9 +44,9 @@ from typing import Any
 
 from nio import RoomCreateResponse, RoomPreset, RoomSendResponse
 
-from adapters.matrix import store
-from adapters.matrix.incoming import KEYCAPS
-from adapters.matrix.polls import answers as poll_answers
+from adapters.matrix.protocol.incoming import KEYCAPS
+from adapters.matrix.protocol.polls import answers as poll_answers
+from adapters.matrix.store import MatrixStore
 from core.storage.models import Outbox, ProcessedUpdate
 from tests.telegram.test_run import free_port, wait_healthy
 from tests.waiting import Patience
@@ -429,16 +429,17 @@ async def test_a_message_caught_by_a_kill_before_its_id_was_kept_is_edited_not_p
     transaction id of its own, it would stand in the room twice."""
     table = await harness.open_table(synapse, register, clients,
                                      f"sqlite://{tmp_path / 'mx.db'}", 4)
-    original, frozen = store.save, asyncio.Event()
+    original, frozen = MatrixStore.save, asyncio.Event()
 
-    async def dies_before_keeping_the_id(value: Any, kind: str, *parts: str) -> None:
+    async def dies_before_keeping_the_id(store: MatrixStore, value: Any, kind: str,
+                                         *parts: str) -> None:
         if kind == "ref" and not frozen.is_set():
             frozen.set()
             await asyncio.Event().wait()  # never: the process is as good as dead here
-        await original(value, kind, *parts)
+        await original(store, value, kind, *parts)
 
     try:
-        monkeypatch.setattr(store, "save", dies_before_keeping_the_id)
+        monkeypatch.setattr(MatrixStore, "save", dies_before_keeping_the_id)
         await table.host.say(table.room, "!newgame changelings")
         await asyncio.wait_for(frozen.wait(), 30)
         for player in list(table.players.values())[1:]:
@@ -449,7 +450,7 @@ async def test_a_message_caught_by_a_kill_before_its_id_was_kept_is_edited_not_p
             await asyncio.sleep(0.05)
         assert await Outbox.filter(status="sending").count() == 1
         await table.stop()
-        monkeypatch.setattr(store, "save", original)
+        monkeypatch.setattr(MatrixStore, "save", original)
         await table.start()
         await table.settle()
         signups = [e for e in table.host.from_bot(table.room) if any(
@@ -468,16 +469,17 @@ async def test_a_press_on_a_keyboard_caught_by_a_kill_before_it_was_kept_counts(
     transaction id before the post, and the event shows the bot its transaction id)."""
     table = await harness.open_table(synapse, register, clients,
                                      f"sqlite://{tmp_path / 'mx.db'}", 3)
-    original, frozen = store.save, asyncio.Event()
+    original, frozen = MatrixStore.save, asyncio.Event()
 
-    async def dies_before_keeping_the_buttons(value: Any, kind: str, *parts: str) -> None:
+    async def dies_before_keeping_the_buttons(store: MatrixStore, value: Any, kind: str,
+                                              *parts: str) -> None:
         if kind == "kb" and not parts[0].startswith("txn-") and not frozen.is_set():
             frozen.set()
             await asyncio.Event().wait()  # never: the process is as good as dead here
-        await original(value, kind, *parts)
+        await original(store, value, kind, *parts)
 
     try:
-        monkeypatch.setattr(store, "save", dies_before_keeping_the_buttons)
+        monkeypatch.setattr(MatrixStore, "save", dies_before_keeping_the_buttons)
         await table.host.say(table.room, "!newgame changelings")
         await asyncio.wait_for(frozen.wait(), 30)
         bob = table.players["Bob"]
@@ -493,7 +495,7 @@ async def test_a_press_on_a_keyboard_caught_by_a_kill_before_it_was_kept_counts(
             assert time.monotonic() < waited
             await asyncio.sleep(0.05)
         await table.stop()
-        monkeypatch.setattr(store, "save", original)
+        monkeypatch.setattr(MatrixStore, "save", original)
         await table.start()
         await table.settle()
         assert await ProcessedUpdate.filter(update_id=pressed).exists()

@@ -327,8 +327,8 @@ async def test_undecryptable_events_held_per_sender_are_capped():
     oldest; the others' wait on."""
     from nio import AsyncClient
 
-    from adapters.matrix.crypto import Crypto
-    from adapters.matrix.held import PER_SENDER
+    from adapters.matrix.client.crypto import Crypto
+    from adapters.matrix.protocol.held import PER_SENDER
 
     client = AsyncClient("http://127.0.0.1:9", "@bot:localhost")
     try:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.matrix import polls
 from adapters.matrix.adapter import MatrixAdapter
+from adapters.matrix.protocol import polls
 from core.engine.registry import load_ruleset
 from core.engine.voice import variants_of
 from core.service.messages import texts

@@ -1,7 +1,7 @@
 """The undecryptable events the Matrix adapter holds for their room key are capped per
 sender: one person whose client never shares keys (or who floods an encrypted room) holds
 at most PER_SENDER events, the oldest dropped first with one log line, and cannot push out
-anybody else's. The cap is a pure structure (adapters/matrix/held.py), tested as one, and
+anybody else's. The cap is a pure structure (adapters/matrix/protocol/held.py), tested as one, and
 through `Crypto.hold` with a real nio client's Olm machine (no server needed: nio decrypts
 locally, and these events have no key to be found)."""
 
@@ -11,8 +11,8 @@ import logging
 
 from nio import AsyncClient, AsyncClientConfig
 
-from adapters.matrix.crypto import Crypto, close_store, open_store
-from adapters.matrix.held import PER_SENDER, Held, HeldEvents
+from adapters.matrix.client.crypto import Crypto, close_store, open_store
+from adapters.matrix.protocol.held import PER_SENDER, Held, HeldEvents
 
 
 def encrypted(n: int, sender: str) -> dict[str, object]:
@@ -30,7 +30,7 @@ def held(n: int, sender: str) -> Held:
 
 def test_one_sender_holds_at_most_his_cap_oldest_dropped_once_logged(caplog):
     events = HeldEvents()
-    with caplog.at_level(logging.WARNING, logger="adapters.matrix.held"):
+    with caplog.at_level(logging.WARNING, logger="adapters.matrix.protocol.held"):
         dropped = [d for n in range(100) for d in events.add(f"$ev{n}", held(n, "@eve:test"))]
     assert len(events) == events.of("@eve:test") == PER_SENDER == 20
     assert dropped == [f"$ev{n}" for n in range(80)]  # the oldest went first

@@ -24,9 +24,9 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from nio import RoomSendResponse
 
-from adapters.matrix.incoming import KEYCAPS, keycap_number
-from adapters.matrix.polls import answers as poll_answers
-from adapters.matrix.polls import response as poll_response
+from adapters.matrix.protocol.incoming import KEYCAPS, keycap_number
+from adapters.matrix.protocol.polls import answers as poll_answers
+from adapters.matrix.protocol.polls import response as poll_response
 from core.storage.models import LogEntry, Outbox
 from tests.play import ruleset_longest_window
 

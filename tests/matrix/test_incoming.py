@@ -6,34 +6,33 @@ from __future__ import annotations
 import pytest
 from nio import ErrorResponse
 
-from adapters.matrix import content, names, polls
-from adapters.matrix.errors import translate
-from adapters.matrix.incoming import (
+from adapters.matrix.client.invites import allowed
+from adapters.matrix.protocol import content, names, polls
+from adapters.matrix.protocol.errors import translate
+from adapters.matrix.protocol.incoming import (
     KEYCAPS,
     as_command,
-    choice_by_label,
-    choice_number,
     is_edit,
     keycap_number,
     mention_names,
     message_body,
 )
-from adapters.matrix.invites import allowed
-from adapters.matrix.power import creators, level_of
-from core.service import ChatLost, PermanentError, TransientError, Unreachable
+from adapters.matrix.protocol.power import creators, level_of
+from adapters.text_choices import label_written, number_written
+from core.service import ChatLost, Command, PermanentError, TransientError, Unreachable
 
 BOT = "@nightfall:example.org"
 MENTIONS = mention_names(BOT, "Nightfall")
 
 
 @pytest.mark.parametrize(("text", "command"), [
-    ("!newgame changelings", "/newgame changelings"),
-    ("!VOTE  Ann", "/vote Ann"),
-    ("!unvote", "/unvote"),
-    ("Nightfall: vote Ann", "/vote Ann"),
-    ("nightfall, startgame", "/startgame"),
-    ("@nightfall:example.org: !status", "/status"),
-    ("nightfall: join", "/join"),
+    ("!newgame changelings", Command("newgame", "changelings")),
+    ("!VOTE  Ann", Command("vote", "Ann")),
+    ("!unvote", Command("unvote")),
+    ("Nightfall: vote Ann", Command("vote", "Ann")),
+    ("nightfall, startgame", Command("startgame")),
+    ("@nightfall:example.org: !status", Command("status")),
+    ("nightfall: join", Command("join")),
     ("Nightfall is slow today", None),
     ("! vote", None),
     ("hello", None),
@@ -56,10 +55,10 @@ def test_choices_by_number_keycap_and_label():
     assert [keycap_number(k) for k in KEYCAPS] == list(range(1, 11))
     assert keycap_number("3\u20e3") == 3  # without the variation selector
     assert keycap_number("👍") is None
-    assert [choice_number(t) for t in ("2", " 2. ", "#3", "2)", "2 x", "")] == \
+    assert [number_written(t) for t in ("2", " 2. ", "#3", "2)", "2 x", "")] == \
         [2, 2, 3, 2, None, None]
-    assert choice_by_label("  check:   bob ", ["Check: Ann", "Check: Bob"]) == 2
-    assert choice_by_label("Bo", ["Bob"]) is None
+    assert label_written("  check:   bob ", ["Check: Ann", "Check: Bob"]) == 2
+    assert label_written("Bo", ["Bob"]) is None
 
 
 def test_poll_answers_stable_and_unstable():

@@ -23,7 +23,7 @@ from typing import Any
 from aiohttp import ClientSession
 
 from adapters.matrix.adapter import MatrixAdapter
-from adapters.matrix.polls import answers as poll_answers
+from adapters.matrix.protocol.polls import answers as poll_answers
 from core.health import HealthServer
 from core.service.messages.payloads import from_json
 from core.storage.models import Outbox

@@ -5,7 +5,6 @@ holds: the gap is read from /messages)."""
 
 from __future__ import annotations
 
-from adapters.matrix import store
 from core.storage.models import LogEntry, ProcessedUpdate
 
 from .harness import living, open_poll, open_table, play_to_the_end, poll_answers, sign_up
@@ -24,7 +23,7 @@ async def test_a_restarted_bot_continues_without_repeating_or_losing_anything(
         for name in names[:3]:
             await table.players[name].answer(table.room, poll["event_id"], answers["Dot"])
         await table.settle()
-        assert await store.load("sync", table.bot["user_id"])
+        assert await table.kept.load("sync", table.bot["user_id"])
         handed_before = len(table.handed)
 
         await table.stop()  # while the bot is away, five more votes and some talk
@@ -42,7 +41,7 @@ async def test_a_restarted_bot_continues_without_repeating_or_losing_anything(
         assert len(table.handed) == len(set(table.handed))  # nothing handed twice
         assert len(table.handed) - handed_before == 10  # and nothing lost
         assert await ProcessedUpdate.filter(platform="matrix").count() == len(table.handed)
-        assert await store.load("device", table.bot["user_id"])  # kept for the next login
+        assert await table.kept.load("device", table.bot["user_id"])  # kept for the next login
         pids = await living(table)
         votes = [e.command for e in await LogEntry.all().order_by("seq")
                  if e.command["type"] == "Vote"]

@@ -11,7 +11,6 @@ import random
 import pytest
 from nio import RoomInviteResponse
 
-from adapters.matrix import store
 from core.service.messages.texts import TEAM_ROOM_CLOSED
 from core.storage.models import GameRecord
 from tests.play import play_until_over
@@ -34,7 +33,7 @@ async def check_team_rooms(table: Table, row: GameRecord) -> dict[str, set[str]]
     users); a chat that never had members has none. Returns the rooms' members by key."""
     game = await table.runtime.service.games.load(row)
     user_of = {p.name: p.user_id for p in table.players.values()}
-    rooms = await store.load("teams", table.bot["user_id"]) or {}
+    rooms = await table.kept.load("teams", table.bot["user_id"]) or {}
     found = {}
     for chat in game.ruleset.team_chats(game):
         room_id = rooms.get(f"{row.id}/{chat.key}")
@@ -52,7 +51,7 @@ async def check_rooms_closed(table: Table, row: GameRecord, room_ids: set[str]) 
     keep the rooms."""
     assert room_ids
     await table.settle()
-    kept = await store.load("teams", table.bot["user_id"]) or {}
+    kept = await table.kept.load("teams", table.bot["user_id"]) or {}
     assert not [key for key in kept if key.startswith(f"{row.id}/")]
     joined = table.synapse.http("GET", "/_matrix/client/v3/joined_rooms",
                                 token=table.bot["access_token"])["joined_rooms"]
@@ -91,7 +90,7 @@ async def test_team_rooms_hold_exactly_their_members_through_a_whole_game(
         async def rooms_are_right(row: GameRecord) -> None:
             if row.status == "running":
                 seen.update(await check_team_rooms(table, row))
-                room_ids.update((await store.load("teams", table.bot["user_id"])).values())
+                room_ids.update((await table.kept.load("teams", table.bot["user_id"])).values())
 
         row = await play_until_over(table, play_round, random.Random(players + 1),
                                     after_round=rooms_are_right)
@@ -114,7 +113,7 @@ async def test_talk_in_a_team_room_is_not_relayed_but_counts_and_members_cannot_
         game = await table.runtime.service.games.load(row)
         hive = next(c for c in game.ruleset.team_chats(game) if c.key == "changelings")
         names = [game.state.players[pid].name for pid in hive.members]
-        room_id = (await store.load("teams", table.bot["user_id"]))[f"{row.id}/changelings"]
+        room_id = (await table.kept.load("teams", table.bot["user_id"]))[f"{row.id}/changelings"]
         speaker = table.players[names[0]]
         await table.settle()
         assert room_id in speaker.rooms  # joined on the bot's invite

@@ -9,7 +9,7 @@ import hashlib
 
 from tortoise import connections
 
-from adapters.matrix import store as matrix_store
+from adapters.matrix.store import MatrixStore
 from core.service.rows.adapter_tables import TableStore
 from core.storage.db import close_db, open_db
 from core.storage.models import Ballot, Deadline, GameRecord, Prompt
@@ -87,7 +87,7 @@ async def test_old_rows_of_every_kind_find_their_tables(db_url):
     telegram, matrix = TableStore("telegram"), TableStore("matrix")
     assert (await telegram.message("-100200", "ballot-1-1")).ids == (11, 12)
     assert await telegram.get("parts", "40") == [7]
-    matrix_store.use(matrix)
+    matrix_store = MatrixStore(matrix)
     assert await matrix_store.load("ref", room, f"signup-{game}") == {
         "kind": "text", "event_id": event, "msgtype": "m.notice"}
     assert (await matrix_store.load("ref", long_room, f"ballot-{game}-1"))["polls"] == ["$poll"]

@@ -11,9 +11,11 @@ started again, as players keep voting and deadlines keep coming due. Afterwards:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import signal
+import sqlite3
 import sys
 from collections import Counter
 from pathlib import Path
@@ -23,7 +25,9 @@ import asyncpg  # noqa: F401  (imported by the storage layer too; keeps the impo
 from core.service.messages.payloads import ORDERS, from_json
 from core.storage.db import close_db, open_db
 from core.storage.models import Deadline, GameRecord, LogEntry, Outbox, ProcessedUpdate
+from tests.waiting import Patience
 
+from .fake_botapi import FakeBotAPI
 from .test_run import free_port, wait_healthy
 
 NIGHTFALL = Path(sys.executable).parent / "nightfall"
@@ -35,16 +39,37 @@ async def start(config: Path, token: str, port: int) -> asyncio.subprocess.Proce
         str(NIGHTFALL), "run", "--config", str(config),
         env={**os.environ, "NIGHTFALL_TELEGRAM__TOKEN": token},
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
-    await wait_healthy(f"http://127.0.0.1:{port}/healthz", process=process)
+    try:
+        await wait_healthy(f"http://127.0.0.1:{port}/healthz", process=process)
+    except BaseException:  # (a bot that never became healthy must not outlive the test)
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+        raise
     return process
 
 
 async def due_now(db: Path) -> None:
     """The clock jumps: every pending deadline is due (written as another process would)."""
-    import sqlite3
-
     with sqlite3.connect(db, timeout=10) as conn:
         conn.execute("UPDATE deadline SET due_at = 0 WHERE kind = 'close' AND state = 'pending'")
+
+
+async def caught_up(api: FakeBotAPI, db: Path) -> None:
+    """Until the bot has fetched every update and delivered its outbox (read as another
+    process would). A quiet second on the fake is no sign of that on a loaded machine, where
+    the bot may take longer between two sends; a minute without progress fails."""
+    patience = Patience(quiet=60, limit=600)
+    while patience.waiting():
+        with contextlib.closing(sqlite3.connect(db, timeout=10)) as conn:
+            busy = conn.execute("SELECT count(*) FROM outbox WHERE status IN "
+                                "('pending', 'sending')").fetchone()[0]
+        if busy == 0 and api.pending_updates == 0:
+            return
+        patience.moved((busy, api.pending_updates, len(api.calls)))
+        await asyncio.sleep(0.1)
+    raise TimeoutError(f"the bot never caught up ({patience.why()}): {busy} rows to send, "
+                       f"{api.pending_updates} updates to fetch")
 
 
 async def test_sigkill_at_random_points_loses_nothing_and_repeats_nothing(api, tmp_path):
@@ -96,8 +121,8 @@ level = "ERROR"
             bot.send_signal(signal.SIGKILL)
             await bot.wait()
             bot = await start(config, api.token, port)
-        await due_now(db)  # (generous waits: the machine may be loaded)
-        await api.wait_for(lambda: api.pending_updates == 0, timeout=120)
+        await due_now(db)
+        await caught_up(api, db)
         await api.settle(quiet=1.0, timeout=120)
     finally:
         bot.send_signal(signal.SIGTERM)

@@ -27,8 +27,8 @@ import pytest
 from babel.messages.pofile import read_po
 
 from adapters.console.adapter import ConsoleAdapter
-from adapters.matrix import content
 from adapters.matrix.adapter import MatrixAdapter
+from adapters.matrix.protocol import content
 from adapters.telegram.adapter import TelegramAdapter
 from adapters.telegram.sending import split_text
 from core.engine.game import Game

@@ -1,7 +1,9 @@
-"""No import cycle among the `core` modules, counting every import a module makes (at its top,
-inside functions, and under `TYPE_CHECKING`): the layers stay one-way, and a seam between two
-modules that need each other is a protocol (core/engine/rules.py, core/service/commands/context.py).
-And `core` imports no module of `adapters`: adapters come in through `core/plugins.py`."""
+"""No import cycle among the `core` modules, nor among the `adapters` modules, counting every
+import a module makes (at its top, inside functions, and under `TYPE_CHECKING`): the layers stay
+one-way, and a seam between two modules that need each other is a protocol
+(core/engine/rules.py, core/service/commands/context.py) or a part handed in (the Matrix
+adapter's parts get their collaborators, never the adapter). And `core` imports no module of
+`adapters`: adapters come in through `core/plugins.py`."""
 
 from __future__ import annotations
 
@@ -11,9 +13,9 @@ from pathlib import Path
 from ..conftest import ROOT
 
 
-def core_modules() -> dict[str, Path]:
+def modules_of(package: str) -> dict[str, Path]:
     modules = {}
-    for path in (ROOT / "core").rglob("*.py"):
+    for path in (ROOT / package).rglob("*.py"):
         parts = path.relative_to(ROOT).with_suffix("").parts
         if "migrations" in parts:
             continue
@@ -40,8 +42,12 @@ def imports_of(name: str, path: Path) -> set[str]:
     return found
 
 
-def graph() -> dict[str, set[str]]:
-    modules = core_modules()
+def core_modules() -> dict[str, Path]:
+    return modules_of("core")
+
+
+def graph(package: str = "core") -> dict[str, set[str]]:
+    modules = modules_of(package)
     return {name: {m for m in imports_of(name, path) if m in modules and m != name}
             for name, path in modules.items()}
 
@@ -100,3 +106,23 @@ def test_core_imports_no_adapter() -> None:
     offenders = {name: sorted(m for m in imports_of(name, path) if m.split(".")[0] == "adapters")
                  for name, path in core_modules().items()}
     assert {name: found for name, found in offenders.items() if found} == {}
+
+
+def test_no_import_cycle_among_adapter_modules() -> None:
+    edges = graph("adapters")
+    assert "adapters.matrix.client.routes" in edges["adapters.matrix.adapter"]
+    assert cycles(edges) == []
+
+
+def test_the_matrix_parts_never_import_the_adapter_and_the_protocol_no_client() -> None:
+    """The adapter composes its parts: none of them reaches back for it. The protocol parts
+    (pure, driven by event dicts) import neither the client parts nor the store."""
+    edges = graph("adapters")
+    parts = {name for name in edges if name.startswith(("adapters.matrix.client",
+                                                         "adapters.matrix.protocol"))}
+    assert parts
+    assert {name for name in parts if "adapters.matrix.adapter" in edges[name]} == set()
+    protocol = {name for name in parts if name.startswith("adapters.matrix.protocol")}
+    assert {name: sorted(m for m in edges[name]
+                         if m.startswith(("adapters.matrix.client", "adapters.matrix.store")))
+            for name in protocol} == {name: [] for name in protocol}

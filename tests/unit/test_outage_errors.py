@@ -11,7 +11,7 @@ import pytest
 from nio import ErrorResponse
 from telegram.error import BadRequest, Forbidden, NetworkError, TimedOut
 
-from adapters.matrix.errors import translate
+from adapters.matrix.protocol.errors import translate
 from adapters.telegram.errors import translate_error
 from core.service import PermanentError, TransientError, UnknownOutcome, Unreachable
 from core.service.delivery.outage import backoff

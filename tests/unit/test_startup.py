@@ -13,8 +13,9 @@ from ..conftest import ROOT
 
 # what only `nightfall run`, `play`, `demo` and the admin commands need
 HEAVY = ("tortoise", "asyncpg", "telegram", "nio", "PIL", "aiohttp", "pydantic",
-         "pydantic_settings", "prometheus_client", "orjson", "core.storage", "core.service.service",
-         "core.service.deliverer", "core.service.runtime")
+         "pydantic_settings", "prometheus_client", "orjson", "core.storage", "core.service.rows",
+         "core.service.delivery", "core.service.games", "core.service.commands",
+         "core.service.runtime")
 
 RUN = """
 import json, sys

@@ -8,57 +8,49 @@ import asyncio
 import logging
 import random
 from collections.abc import Mapping, Sequence
-from typing import assert_never
 
 from tortoise.exceptions import IntegrityError
 
-from core.engine import Act, MarkEarly, Say, Vote
-from core.engine.registry import load_ruleset
+from core.engine import MarkEarly, Say, Vote
 from core.storage.db import database_unavailable
 from core.storage.models import (
-    Button,
     Chat,
-    Deadline,
     GameRecord,
     Identity,
     Outbox,
     ProcessedUpdate,
     Seat,
 )
-from core.storage.states import DeadlineKind, DeadlineState, moved
 from core.storage.transaction import transaction
 
 from ..delivery.rendering import PLAIN, personal_text
 from ..games.deadline_times import GameDefaults
+from ..games.firing import Firing
 from ..games.running import Games
-from ..messages import button_commands as pressed
 from ..messages import outbox, texts
 from ..messages.payloads import PostPayload, text_part
-from ..messages.voiced import voiced_in_window
 from ..ports.clock import Clock
 from ..ports.contract import ChatEvent, Incoming, Mention, Notice, TeamKey
 from ..ports.howto import Wording
 from ..ports.replies import Reply
-from ..rows.arrival import arrive, known_chat, known_identity
-from ..rows.game_rows import chat_game, known_game, locked_game, seat_identities, seat_pid
+from ..rows.game_rows import chat_game, seat_identities, seat_pid
 from ..rows.pending import writing
-from ..rows.scope import command_scope, memo
+from ..rows.repository import repository
+from ..rows.unit_of_work import command_scope, current_work
 from ..telling import situations
 from ..telling.names import Roster
-from ..telling.prompts import second_pick, show_choice
 from .archive_setting import archive_chats_command
+from .buttons_pressed import ButtonPresses, button_game, taken_notice
 from .confirm import Confirmations
 from .edits import edited, note_vote
 from .hosting import HOST_WORDS, HostPowers
+from .information import Information
 from .lobby import Lobby
 from .private import PrivateChats
 from .reach import Reach
 from .stats import stats_command
 
 log = logging.getLogger(__name__)
-RETRY_PAUSE = 30.0  # seconds before a deadline that failed is tried again
-
-TOKEN_LENGTH = Button._meta.fields_map["token"].max_length  # longer data is forged
 
 
 class GameService:
@@ -75,18 +67,17 @@ class GameService:
         self.defaults = defaults or GameDefaults()
         self.games = Games(clock, self.defaults.public_url)
         self.lobby = Lobby(self)
+        self.information = Information(self)
         self.private = PrivateChats(self)
         self.reach = Reach(self)
         self.confirmations = Confirmations(self)
+        self.buttons = ButtonPresses(self.games, clock, self.lobby, self.private,
+                                     self.confirmations)
         self.host_powers = HostPowers(self)
         self.lock = asyncio.Lock()
         self.rng = random.Random(seed)
+        self.firing = Firing(self.games, clock, self.lock, self.reach.give_up)
         self.commands_applied = 0
-        self.deadlines_fired = 0
-        self.deadline_lateness = 0.0  # seconds, summed over the fired deadlines
-        self._retry_at: dict[int, float] = {}  # a failed deadline's next try
-        # a reminder due before this came due while the bot was down: skipped (see CatchUp)
-        self.skip_reminders_before = 0.0
         self.last_command_at: float | None = None  # when an update was last applied
 
     # ------------------------------------------------------------------ entry points
@@ -96,9 +87,9 @@ class GameService:
         other answers go to the outbox."""
         async with self.lock:
             try:
-                with command_scope():
+                with command_scope() as work:
                     async with transaction(), writing():
-                        fresh = await arrive(incoming)
+                        fresh = await repository().arrive(incoming, work)
                         if fresh is False:
                             return None  # a duplicate: already applied
                         if fresh is None:
@@ -125,7 +116,7 @@ class GameService:
         try:
             answer = await self._dispatch(incoming, person)
             if answer is None and incoming.button:
-                answer = Reply(await self._taken(incoming.button, person.id))
+                answer = Reply(await taken_notice(incoming.button, person.id))
             taken = True
         except Reply as refused:
             answer = refused
@@ -136,7 +127,7 @@ class GameService:
         if answer is None or not incoming.button:
             return None
         return Notice(await personal_text(person, await self._context_locale(incoming),
-                                          answer, await self._button_game(incoming.button),
+                                          answer, await button_game(incoming.button),
                                           self.wordings.get(incoming.platform, PLAIN)),
                       taken)
 
@@ -181,93 +172,8 @@ class GameService:
                     await self.reach.cannot_restrict(row)
 
     async def fire_due_deadlines(self, limit: int | None = None) -> int:
-        """Close every window whose deadline has passed (or the `limit` oldest), oldest
-        first, each exactly once.
-
-        A deadline that fails (a game that cannot be loaded, say) does not hold up the
-        others: they fire, it is tried again after `RETRY_PAUSE`, and its error is raised
-        once the rest are done."""
-        fired = 0
-        now = self.clock.now()
-        due = Deadline.filter(state=DeadlineState.PENDING, due_at__lte=now).order_by("due_at", "id")
-        if limit is not None:
-            due = due.limit(limit)
-        failures: list[Exception] = []
-        for pending in await due:
-            if self._retry_at.get(pending.id, 0.0) > now:
-                continue
-            async with self.lock:
-                try:
-                    with command_scope():
-                        async with transaction(), writing():
-                            # several workers may share the database: the game first, then the
-                            # deadline (the order every command takes), each locked; whoever comes
-                            # second finds it fired
-                            row = await locked_game(pending.game_id)
-                            deadline = await Deadline.filter(id=pending.id) \
-                                .select_for_update().get()
-                            if deadline.state != DeadlineState.PENDING:
-                                continue
-                            if deadline.kind == DeadlineKind.REMIND and \
-                                    deadline.due_at < self.skip_reminders_before:
-                                # stale: the votes may be queued
-                                deadline.state = moved(deadline.state, DeadlineState.FIRED)
-                                await deadline.save(update_fields=["state"])
-                                continue
-                            if deadline.kind == DeadlineKind.GIVE_UP:
-                                deadline.state = moved(deadline.state, DeadlineState.FIRED)
-                                await deadline.save(update_fields=["state"])
-                                if row.status in ("lobby", "running") and \
-                                        (row.settings or {}).get("lost"):
-                                    await self.reach.give_up(row)
-                                continue
-                            closed = await self.games.fire(row, deadline)
-                            fired += closed
-                    if closed:
-                        self.deadlines_fired += 1
-                        self.deadline_lateness += max(0.0, self.clock.now() - deadline.due_at)
-                    self._retry_at.pop(pending.id, None)
-                except Exception as err:
-                    self.games.reset()
-                    if database_unavailable(err):
-                        raise  # not this game's fault: all wait for the database together
-                    self._retry_at[pending.id] = now + RETRY_PAUSE
-                    if failures:
-                        log.exception("deadline %s of game %s failed", pending.id,
-                                      pending.game_id)
-                    failures.append(err)
-        if failures:
-            raise failures[0]
-        return fired
-
-    @staticmethod
-    async def _button(token: str) -> Button | None:
-        """The stored button behind a pressed token; anything a client made up is None.
-        Read once per command (a button never changes)."""
-        if not token or len(token) > TOKEN_LENGTH:
-            return None
-        known = memo()
-        if known is not None and ("button", token) in known:
-            return known["button", token]  # type: ignore[no-any-return]
-        found = await Button.get_or_none(token=token)
-        if known is not None:
-            known["button", token] = found
-        return found
-
-    async def _taken(self, token: str, reader: int) -> str:
-        """The notice for a button that was taken, in the voice of its game (turned on with
-        each window, so that a player does not read the same words every night)."""
-        button = await self._button(token)
-        row = None if button is None else (known_game(button.game_id)
-                                           or await GameRecord.get_or_none(id=button.game_id))
-        if button is None or row is None:
-            return texts.PROMPT_TAKEN
-        return voiced_in_window(row, load_ruleset(row.ruleset).voice, texts.PROMPT_TAKEN,
-                                button.window, reader)
-
-    async def _button_game(self, token: str) -> int | None:
-        button = await self._button(token)
-        return None if button is None else button.game_id
+        """Close every window whose deadline has passed (games/firing.py); how many."""
+        return await self.firing.fire_due(limit)
 
     async def _context_locale(self, incoming: Incoming) -> str:
         """The language of the chat the input came from (for a reply outside any game)."""
@@ -284,7 +190,9 @@ class GameService:
 
     # ------------------------------------------------------------------ dispatch
     async def _identity(self, incoming: Incoming) -> Identity:
-        person = known_identity(incoming.platform, incoming.user.id)
+        work = current_work()
+        person = None if work is None else work.take_identity(incoming.platform,
+                                                               incoming.user.id)
         if person is None:
             person, _ = await Identity.get_or_create(
                 platform=incoming.platform, ref=incoming.user.id,
@@ -307,7 +215,8 @@ class GameService:
     async def _chat(self, incoming: Incoming) -> Chat:
         """The group chat row (created on first contact), its title kept current: the host
         is told about the group by name when the bot loses it."""
-        chat = known_chat(incoming.platform, str(incoming.chat))
+        work = current_work()
+        chat = None if work is None else work.take_chat(incoming.platform, str(incoming.chat))
         if chat is None:
             chat, _ = await Chat.get_or_create(platform=incoming.platform,
                                                ref=str(incoming.chat),
@@ -329,7 +238,8 @@ class GameService:
                                   await self._chat(incoming) if incoming.chat else None)
             return None
         if incoming.button is not None:
-            return await self.press_token(incoming.button, person, in_private=incoming.private)
+            return await self.buttons.press(incoming.button, person,
+                                            in_private=incoming.private)
         if incoming.team is not None:
             await self._team_talk(incoming.team, person)
             return
@@ -383,7 +293,8 @@ class GameService:
                              message: str | None = None) -> None:
         """A command in the group; `mentioned` names players, `message` is the platform's
         id of the message (a vote remembers it: an edit of it withdraws the vote)."""
-        if await self.lobby.handle(word, rest, chat, person, admin):
+        if await self.lobby.handle(word, rest, chat, person, admin) or \
+                await self.information.handle(word, rest, chat, person, admin):
             return
         if word == "stats":  # the finished games' statistics (stats.py)
             await stats_command(rest, chat, person)
@@ -426,67 +337,3 @@ class GameService:
         seats = await seat_identities(row)
         return Roster({pid: (person.name, person.handle) for pid, person in seats.items()},
                       {pid: person.ref for pid, person in seats.items()}, mentioned)
-
-    # ------------------------------------------------------------------ buttons
-    async def press_token(self, token: str, person: Identity,
-                           in_private: bool) -> Reply | None:
-        button = await self._button(token)
-        if button is None:
-            raise Reply(texts.UNKNOWN_BUTTON)
-        # the game's row is locked here, once, for the whole command
-        row = await locked_game(button.game_id)
-        command = pressed.from_json(button.command)
-        match command:
-            case pressed.Join():
-                await self.lobby.press("join", row, person)
-            case pressed.Leave():
-                await self.lobby.press("leave", row, person)
-            case pressed.Hello():  # "open the private chat": what waited is sent
-                if in_private:  # (a Matrix keycap presses it without a private message first)
-                    await outbox.reopen(person)
-                    await outbox.to_person(person, await self.private.help_for(person))
-            case pressed.Confirm():
-                return await self.confirmations.press(row, command, person, in_private)
-            case pressed.VoteFor() | pressed.MarkEarly() | pressed.ActOn() | pressed.PickFirst():
-                return await self._press_in_window(row, button, command, person, in_private)
-            case _:
-                assert_never(command)
-        return None
-
-    async def _press_in_window(self, row: GameRecord, button: Button,
-                               command: pressed.InWindow, person: Identity,
-                               in_private: bool) -> Reply | None:
-        """A ballot's or a private keyboard's button: only in its own window, by its own
-        player, where it was offered."""
-        if in_private != (button.pid is not None):
-            raise Reply(texts.UNKNOWN_BUTTON)  # a group button pressed elsewhere, or back
-        if row.status != "running" or row.window != button.window:
-            raise Reply(texts.STALE_BUTTON)
-        pid = await seat_pid(row, person)
-        if pid is None:
-            raise Reply(texts.NOT_A_PLAYER)
-        if button.pid is not None and button.pid != pid:
-            raise Reply(texts.NOT_YOUR_BUTTON)
-        now = self.clock.now()
-        match command:
-            case pressed.VoteFor(target):
-                await self.games.apply(row, Vote(pid, target, at=now), person,
-                                       refusal_as_reply=True, locked=True)
-            case pressed.MarkEarly():
-                await self.games.apply(row, MarkEarly(pid, at=now), person,
-                                       refusal_as_reply=True, locked=True)
-            case pressed.PickFirst(action, first):  # offer the second target
-                game = await self.games.load(row)
-                await second_pick(row, game, pid, action, first, person)
-                return Reply(voiced_in_window(row, game.ruleset.voice, texts.PICK_SECOND,
-                                              row.window, person.id))
-            case pressed.ActOn(action, targets, role):
-                await self.games.apply(row, Act(pid, action, targets, None, role, at=now),
-                                       person, refusal_as_reply=True, locked=True)
-                if row.window == button.window:  # the keyboard shows what is chosen now
-                    await show_choice(row, await self.games.load(row), person, pid,
-                                      button.token, command)
-            case _:
-                assert_never(command)
-        return None
-

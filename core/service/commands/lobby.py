@@ -1,34 +1,31 @@
 """Sign-up and the host's settings (platform-neutral): /newgame, /join, /leave, /startgame,
-/endgame, /language, /pace, /setroles, /option, and the informational /help, /rules,
-/roles, /status."""
+/endgame, /language, /pace, /setroles, /option. (What anyone may ask in the group, /help,
+/rules, /roles, /status, is information.py.)"""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from core import spoken
 from core.engine import GameSetup, SetupError
 from core.engine.messages import Ref
 from core.engine.registry import available, load_ruleset
 from core.i18n import available_locales
 from core.storage.models import Chat, GameRecord, Identity, Seat
 
-from ..games.deadline_times import DEFAULT_TZ, PACES, status_left, valid_timezone
-from ..games.deadlines import pending_close, void_all
+from ..games.deadline_times import DEFAULT_TZ, PACES, valid_timezone
+from ..games.deadlines import void_all
 from ..messages import outbox, texts
 from ..messages.buttons import signup_buttons
 from ..messages.payloads import KeyboardPayload, PostPayload, part, post
 from ..ports.howto import HowTo, howto
 from ..ports.replies import Reply
 from ..rows.game_rows import relock
-from ..rows.scope import forget_seats
+from ..rows.unit_of_work import forget_seats
 from ..telling.muting import unmute_the_dead
 from ..telling.settings_view import (
-    changed_settings,
     options_overview,
     role_id_named,
-    role_line,
     setting,
 )
 from ..telling.teams import close_teams
@@ -42,89 +39,19 @@ class Lobby:
 
     async def handle(self, word: str, rest: str, chat: Chat, person: Identity,
                      admin: bool) -> bool:
-        """Handle a lobby or information command; False if `word` is none of them."""
+        """Handle a lobby command; False if `word` is none of them."""
         handler = getattr(self, f"_cmd_{word}", None)
         if handler is None:
             return False
         await handler(rest, chat, person, admin)
         return True
 
-    # ------------------------------------------------------------------ information
-    async def _cmd_help(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
-        await outbox.to_group(chat, post(texts.HELP_GROUP, how=howto(HowTo.NAME_NEWCOMER)))
-
-    async def _cmd_rules(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
-        row = await self.service.current_game(chat)
-        ruleset = load_ruleset(row.ruleset if row else _default_ruleset())
-        await outbox.to_group(chat, post(ruleset.summary), game=row)
-
-    async def _cmd_roles(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
-        """The roles of the rule set; in a running game those in play, one line each."""
-        row = await self.service.current_game(chat)
-        ruleset = load_ruleset(row.ruleset if row else _default_ruleset())
-        if row is None or row.status != "running":
-            await outbox.to_group(chat, post(
-                *texts.ROLES_IN_RULESET, count=len(ruleset.roles),
-                ruleset=Ref("ruleset", ruleset.id),
-                roles=tuple(Ref("role", r) for r in ruleset.roles)), game=row)
-            return
-        game = await self.service.games.load(row)
-        if not game.state.options.get("roles_public", True):
-            raise Reply(texts.ROLES_SECRET)
-        in_play = [r for r in ruleset.roles if any(p.role == r for p in
-                                                   game.state.players.values())]
-        await outbox.to_group(chat, PostPayload((part(texts.ROLES_IN_PLAY), *(
-            role_line(ruleset, r) for r in in_play))), game=row)
-
-    async def _cmd_role(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
-        """/role NAME: what a role does, from its role card (a name in any language)."""
-        row = await self.service.current_game(chat)
-        ruleset = load_ruleset(row.ruleset if row else _default_ruleset())
-        if not rest.strip():
-            raise Reply(texts.ROLE_NEEDED)
-        line = role_line(ruleset, role_id_named(ruleset, rest))
-        await outbox.to_group(chat, PostPayload((line,)), game=row)
-
-    async def _cmd_status(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
-        row = await self.service.current_game(chat)
-        if row is None:
-            raise Reply(texts.NO_GAME)
-        if row.status == "lobby":
-            seats = await Seat.filter(game_id=row.id, active=True).count()
-            await outbox.to_group(chat, post(
-                texts.STATUS_LOBBY, ruleset=Ref("ruleset", row.ruleset), count=seats,
-                needed=load_ruleset(row.ruleset).min_players), game=row)
-            changed = changed_settings(row, self.service.defaults.pace)
-            if changed:
-                await outbox.to_group(chat, post(texts.STATUS_SETTINGS,
-                                                         settings=changed), game=row)
-            roles = (row.settings or {}).get("roles")
-            if roles:
-                await outbox.to_group(chat, post(
-                    *texts.ROLES_CURRENT, count=len(roles),
-                    roles=tuple(Ref("role", r) for r in roles)), game=row)
-            return
-        game = await self.service.games.load(row)
-        deadline = await pending_close(row.id)
-        left = status_left(row, deadline, self.service.clock.now())
-        await outbox.to_group(chat, post(texts.STATUS, ruleset=Ref("ruleset", row.ruleset),
-                                                 phase=spoken.phase(game.state.phase), left=left),
-                              game=row)
-        if game.state.paused:
-            await outbox.to_group(chat, post(texts.STATUS_PAUSED), game=row)
-        if game.ruleset.voting_open(game):
-            waiting = tuple(Ref("player", p.pid) for p in game.state.living()
-                            if p.pid not in game.state.votes)
-            await outbox.to_group(chat, post(*texts.STATUS_WAITING, count=len(waiting),
-                                             names=waiting) if waiting
-                                  else post(texts.STATUS_ALL_VOTED), game=row)
-
     # ------------------------------------------------------------------ sign-up
     async def _cmd_newgame(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         if await self.service.current_game(chat) is not None:
             raise Reply(texts.ALREADY_RUNNING)
         words = rest.split()
-        ruleset_id = words[0].lower() if words else _default_ruleset()
+        ruleset_id = words[0].lower() if words else default_ruleset()
         if ruleset_id not in available():
             raise Reply(texts.UNKNOWN_RULESET, name=ruleset_id,
                          names=", ".join(sorted(available())))
@@ -417,5 +344,6 @@ def _parse_value(raw: str) -> Any:
         return raw
 
 
-def _default_ruleset() -> str:
+def default_ruleset() -> str:
+    """The rule set a new game plays unless its host names one (and /rules explains)."""
     return "changelings" if "changelings" in available() else sorted(available())[0]

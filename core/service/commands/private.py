@@ -43,7 +43,7 @@ class PrivateChats:
             await self.service.host_powers.from_private(word, rest.strip(), person, mentioned)
             return
         if word == "start":  # a deep link from a group button: press it here
-            await self.service.press_token(rest.strip(), person, in_private=True)
+            await self.service.buttons.press(rest.strip(), person, in_private=True)
             return
         if word == "language":
             await self._personal_language(rest, person)

@@ -1,8 +1,10 @@
 """Delivering from the outbox: due rows handed to their adapters, each kind of message by
-its own method, transient failures retried until the platform answers again (outage.py),
-permanent ones told to the host (telling/undelivered.py), every adapter kept within its per-chat and
-overall rate limits. A row is marked "sending" before it is handed to the adapter, so a
-crash never announces anything twice (see `Deliverer.recover`).
+its own method, every adapter kept within its per-chat and overall rate limits. A round
+claims the due rows, sends them one by one, and settles each failure by its kind
+(failures.py: transient ones retried until the platform answers again, see outage.py;
+permanent ones told to the host, see telling/undelivered.py). A row is marked "sending"
+before it is handed to the adapter, so a crash never announces anything twice (see
+`Deliverer.recover`).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import logging
 import os
 import secrets
 import socket
-from typing import Protocol
+from dataclasses import dataclass
 
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
@@ -21,34 +23,25 @@ from core.storage.db import database_unavailable
 from core.storage.models import DeliveryLease, Outbox
 from core.storage.states import OutboxState, moved
 
-from ..messages.outbox import replace_key, tell_group_unreachable
-from ..messages.payloads import ORDERS, from_json
+from ..messages.outbox import replace_key
+from ..messages.payloads import ORDERS, Payload, from_json
+from ..ports.adapter import Adapter, CountsParts, Resends, SendsPictures, connected
 from ..ports.clock import Clock
 from ..ports.contract import (
-    Adapter,
     Ballot,
-    ChatEvent,
-    ChatLost,
-    ChatMoved,
-    ChatRef,
-    CountsParts,
     Keyboard,
-    NotAllowed,
     Order,
     Outgoing,
     PermanentError,
     Picture,
     Post,
-    Resends,
-    SendsPictures,
     Silence,
     TeamRoom,
     TransientError,
     UnknownOutcome,
-    Unreachable,
-    connected,
 )
 from ..telling.undelivered import tell_host
+from .failures import Watcher, after_failure
 from .outage import Outages, backed_off, retry_at
 from .rate_limits import RateLimiter
 from .rendering import render
@@ -77,12 +70,23 @@ async def hand_to(adapter: Adapter, item: Outgoing | Order) -> None:
             await adapter.team(item)
 
 
-class Watcher(Protocol):
-    """Who hears what delivery learned about a chat (the game service)."""
+@dataclass(frozen=True, slots=True)
+class Due:
+    """A round's rows, claimed: the rows to try, their payloads, and the chats held."""
 
-    async def chat_event(self, event: ChatEvent) -> None: ...
+    rows: list[Outbox]
+    payloads: dict[int, Payload]
+    held: set[tuple[str, str]]
 
-    async def order_refused(self, outbox_id: int) -> None: ...
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    parts: int  # how many platform messages it took (a long text may be split)
+
+
+@dataclass(frozen=True, slots=True)
+class NotSent:
+    error: Exception
 
 
 LEASE_KEY = "outbox"  # the DeliveryLease row
@@ -168,128 +172,122 @@ class Deliverer:
             await row.save(update_fields=["status"])
 
     async def deliver_due(self, limit: int = 200) -> int:
-        """Deliver what is due now; return how many were sent."""
+        """Deliver what is due now, each chat's rows in order; return how many were sent."""
         now = self.clock.now()
-        if not await self._lead(now):
+        due = await self.claim(now, limit)
+        if due is None:
             return 0
+        sent = 0
+        for row in due.rows:
+            adapter = self.adapters[row.platform]
+            key = (row.platform, row.chat_ref)
+            if self.outages.resting(row.platform, now):  # it began to rest this round
+                continue
+            paced = not isinstance(due.payloads[row.id], ORDERS)  # a message, not an order
+            if key in due.held or (paced and not self.limiter.allow(adapter, row.chat_ref,
+                                                                    row.private, now)):
+                due.held.add(key)  # keep each chat's order: nothing later for it this round
+                continue
+            result = await self.send_one(adapter, row, now)
+            if isinstance(result, Sent):
+                row.status = moved(row.status, OutboxState.SENT)
+                self.outages.answered(row.platform, now)
+                sent += 1
+                if paced and result.parts > 1:  # a long text went as several messages
+                    self.limiter.spend(adapter, row.chat_ref, row.private, now, result.parts - 1)
+                await row.save(update_fields=["status", "attempts", "next_try_at"])
+            elif await self.settle_failure(row, result.error, now):
+                due.held.add(key)
+        return sent
+
+    async def claim(self, now: float, limit: int) -> Due | None:
+        """The due rows of the platforms that can take them (None when this worker does not
+        deliver now), oldest first; an older version of a message a newer one replaces is
+        superseded, never sent. The chats whose earlier rows wait for a back-off are held."""
+        if not await self._lead(now):
+            return None
         ready = [name for name, adapter in self.adapters.items()
                  if connected(adapter)  # a platform not reached yet waits
                  and not self.outages.resting(name, now)]
         if not ready:
-            return 0
+            return None
         rows = await (Outbox.filter(status=OutboxState.PENDING, next_try_at__lte=now,
                                     platform__in=ready)
                       .order_by("id").limit(limit))
-        sent = 0
-        blocked = await backed_off(ready, now) if rows else set()  # each chat's order
-        newest: dict[str, int] = {}
+        held = await backed_off(ready, now) if rows else set()  # each chat's order
         payloads = {row.id: from_json(row.payload) for row in rows}
+        newest: dict[str, int] = {}
         for row in rows:
             version_of = replace_key(payloads[row.id])
             if version_of:
                 newest[version_of] = row.id
+        kept = []
         for row in rows:
             replaced = replace_key(payloads[row.id])
             if replaced and newest[replaced] != row.id:
                 # a newer version of the same message waits
                 row.status = moved(row.status, OutboxState.SUPERSEDED)
                 await row.save(update_fields=["status"])
-                continue
-            adapter = self.adapters[row.platform]
-            key = (row.platform, row.chat_ref)
-            if self.outages.resting(row.platform, now):  # it began to rest this round
-                continue
-            paced = not isinstance(payloads[row.id], ORDERS)  # a message, not an order
-            if key in blocked or (paced and not self.limiter.allow(adapter, row.chat_ref,
-                                                                   row.private, now)):
-                blocked.add(key)  # keep each chat's order: nothing later for it this round
-                continue
-            # committed before the send: a crash cannot repeat it
-            row.status = moved(row.status, OutboxState.SENDING)
-            row.worker = self.worker
-            row.next_try_at = now  # the send's start: stuck after `stuck.LEASE`
-            await row.save(update_fields=["status", "worker", "next_try_at"])
-            try:
-                parts = await self._hand_over(adapter, row)
-            except ChatMoved as err:  # the failed message goes to the chat's new place
-                row.status = moved(row.status, OutboxState.PENDING)
-                row.next_try_at = now
-                blocked.add(key)
-                await row.save(update_fields=["status", "next_try_at"])
-                await self._tell(ChatEvent(row.platform, ChatRef.parse(row.chat_ref), "moved",
-                                           new_ref=err.new_ref))
-                continue
-            except TransientError as err:  # retried until the platform answers again
-                row.attempts += 1
-                row.next_try_at = retry_at(now, row.attempts, err.retry_after)
-                if self.outages.stuck(row.platform, row.attempts, now, err.retry_after):
-                    # no outage: the platform takes everything else
-                    row.status = moved(row.status, OutboxState.FAILED)
-                    log.warning("delivery %s failed for good after %s attempts: %s", row.id,
-                                row.attempts, err)
-                    await tell_host(row)
-                else:
-                    row.status = moved(row.status, OutboxState.PENDING)
-                    if err.retry_after:
-                        self.limiter.hold(row.platform, row.chat_ref, row.next_try_at)
-                    log.warning("delivery %s failed (attempt %s): %s", row.id, row.attempts,
-                                err)
-                self._failed(row.platform)
-                self.outages.failed(row.platform, now, err.retry_after)
-                blocked.add(key)
-            except UnknownOutcome as err:
-                # may have arrived: posting it again could double it
-                row.status = moved(row.status, OutboxState.UNKNOWN)
-                self._failed(row.platform)
-                self.outages.failed(row.platform, now)
-                log.warning("delivery %s may or may not have arrived: %s", row.id, err)
-            except ChatLost as err:
-                # posted when the bot can write there again
-                row.status = moved(row.status, OutboxState.LOST)
-                self._failed(row.platform)
-                blocked.add(key)
-                await row.save(update_fields=["status"])
-                await self._tell(ChatEvent(row.platform, ChatRef.parse(row.chat_ref), "lost",
-                                           reason=err.reason, whole=err.reason.whole))
-                continue
-            except NotAllowed as err:
-                # done when the bot has the right again
-                row.status = moved(row.status, OutboxState.NORIGHTS)
-                await row.save(update_fields=["status"])
-                log.info("delivery %s waits for the right to do it: %s", row.id, err)
-                if self.watcher is not None:
-                    await self.watcher.order_refused(row.id)
-                continue
-            except Unreachable as err:
-                row.status = moved(row.status, OutboxState.UNREACHABLE)
-                self._failed(row.platform)
-                log.info("delivery %s waits for its reader: %s", row.id, err)
-                await tell_group_unreachable(row)
-            except PermanentError as err:
-                row.status = moved(row.status, OutboxState.FAILED)
-                self._failed(row.platform)
-                log.warning("delivery %s failed for good: %s", row.id, err)
-                await tell_host(row)
-            except Exception as err:
-                if database_unavailable(err):
-                    raise  # the round ends; the row is recovered when the database is back
-                # not the platform's answer (a text that cannot be rendered, a missing
-                # catalog entry, a bug): this row alone fails, visibly, and the round goes on
-                row.status = moved(row.status, OutboxState.FAILED)
-                log.exception("delivery %s could not be rendered or handed over", row.id)
-                await tell_host(row)
             else:
-                row.status = moved(row.status, OutboxState.SENT)
-                self.outages.answered(row.platform, now)
-                sent += 1
-                if paced and parts > 1:  # a long text went as several messages
-                    self.limiter.spend(adapter, row.chat_ref, row.private, now, parts - 1)
-            await row.save(update_fields=["status", "attempts", "next_try_at"])
-        return sent
+                kept.append(row)
+        return Due(kept, payloads, held)
 
-    async def _tell(self, event: ChatEvent) -> None:
-        if self.watcher is not None:
-            await self.watcher.chat_event(event)
+    async def send_one(self, adapter: Adapter, row: Outbox, now: float) -> Sent | NotSent:
+        """Hand one row to its adapter, marked "sending" first (committed before the send: a
+        crash cannot repeat it). Whatever the platform answered is the result; outside its
+        answers, an unreachable database ends the round (the row is recovered when it is
+        back) and any other error is the result."""
+        row.status = moved(row.status, OutboxState.SENDING)
+        row.worker = self.worker
+        row.next_try_at = now  # the send's start: stuck after `stuck.LEASE`
+        await row.save(update_fields=["status", "worker", "next_try_at"])
+        try:
+            return Sent(await self._hand_over(adapter, row))
+        except (TransientError, PermanentError, UnknownOutcome) as err:
+            return NotSent(err)  # the platform's answer (a timeout's cause is no database's)
+        except Exception as err:
+            if database_unavailable(err):
+                raise
+            return NotSent(err)
+
+    async def settle_failure(self, row: Outbox, err: Exception, now: float) -> bool:
+        """What follows the error, by its kind (failures.py); whether the row's chat is held
+        for the rest of the round."""
+        after = after_failure(err)
+        row.status = moved(row.status, after.status)
+        retry_after = err.retry_after if isinstance(err, TransientError) else None
+        if after.retried:
+            await self.retry(row, retry_after, now, err)
+        if after.counts:
+            self._failed(row.platform)
+        if after.outage:
+            self.outages.failed(row.platform, now, retry_after)
+        if after.log_as:
+            log.log(after.level, after.log_as, row.id, err,
+                    exc_info=err if after.level >= logging.ERROR else None)
+        if after.tell is not None:
+            await after.tell(row)
+        await row.save(update_fields=["status", "attempts", "next_try_at"])
+        if after.hear is not None and self.watcher is not None:
+            await after.hear(self.watcher, row, err)
+        return after.holds_chat
+
+    async def retry(self, row: Outbox, retry_after: float | None, now: float,
+                    err: Exception) -> None:
+        """A transient failure: tried again after a back-off (or the platform's own wait)
+        until the platform answers again; failed for good, the host told, when the platform
+        takes everything else and only this keeps failing (no outage)."""
+        row.attempts += 1
+        row.next_try_at = retry_at(now, row.attempts, retry_after)
+        if self.outages.stuck(row.platform, row.attempts, now, retry_after):
+            row.status = moved(row.status, OutboxState.FAILED)
+            log.warning("delivery %s failed for good after %s attempts: %s", row.id,
+                        row.attempts, err)
+            await tell_host(row)
+        else:
+            if retry_after:
+                self.limiter.hold(row.platform, row.chat_ref, row.next_try_at)
+            log.warning("delivery %s failed (attempt %s): %s", row.id, row.attempts, err)
 
     async def _hand_over(self, adapter: Adapter, row: Outbox) -> int:
         """Deliver one row; how many platform messages it took."""

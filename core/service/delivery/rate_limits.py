@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from ..ports.contract import Adapter
+from ..ports.adapter import Adapter
 
 
 class RateLimiter:

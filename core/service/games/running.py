@@ -61,7 +61,7 @@ class Games:
         row.snapshot = encode_snapshot(game)
         row.build = build_of(game.ruleset)
         row.window = 1
-        await row.save(update_fields=pending.game_fields())
+        await pending.save_game(row)
         self.cache[row.id] = (row.version, game)
         await deliver_outcome(row, game, game.opening, urgent=True)  # the role cards
         await sync_teams(row, game, [])

@@ -7,12 +7,9 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.storage.models import AdapterState, MessageRef
+from core.storage.models import MESSAGE_KEY_LENGTH, STATE_KEY_LENGTH, AdapterState, MessageRef
 
 from ..ports.adapter_store import PlatformMessage
-
-KEY_LENGTH = AdapterState._meta.fields_map["key"].max_length
-MESSAGE_KEY_LENGTH = MessageRef._meta.fields_map["key"].max_length
 
 
 def _fit(key: str, length: int) -> str:
@@ -30,18 +27,18 @@ class TableStore:
 
     async def get(self, namespace: str, key: str) -> Any:
         row = await AdapterState.get_or_none(platform=self.platform, namespace=namespace,
-                                             key=_fit(key, KEY_LENGTH))
+                                             key=_fit(key, STATE_KEY_LENGTH))
         return None if row is None else row.value.get("v")
 
     async def put(self, namespace: str, key: str, value: Any) -> None:
         # wrapped: the JSON field takes a bare string for JSON text, not for a value
         await AdapterState.update_or_create(platform=self.platform, namespace=namespace,
-                                            key=_fit(key, KEY_LENGTH),
+                                            key=_fit(key, STATE_KEY_LENGTH),
                                             defaults={"value": {"v": value}})
 
     async def delete(self, namespace: str, key: str) -> None:
         await AdapterState.filter(platform=self.platform, namespace=namespace,
-                                  key=_fit(key, KEY_LENGTH)).delete()
+                                  key=_fit(key, STATE_KEY_LENGTH)).delete()
 
     async def scan(self, namespace: str) -> list[tuple[str, Any]]:
         rows = await AdapterState.filter(platform=self.platform, namespace=namespace) \

@@ -4,7 +4,7 @@ Every command finds its chat's game by chat and status: without an index that is
 all the running games (0.5 ms a command at 1,000 games, growing with them).
 
 On PostgreSQL an update's arrival is one server-side function (`nightfall_arrive`, called by
-`core.service.rows.arrival`): the update marked processed, the chat read, its game locked, then
+`core.service.rows.repository.postgres`): the update marked processed, the chat read, its game locked, then
 the sender and the game's seats read. A plain statement reads everything with the snapshot
 of its start, so seats read in the statement that waited for the game's lock could be older
 than the command that held it; a VOLATILE function takes a fresh snapshot for each of its

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import GROUP, N_, player
+from core.engine.messages import GROUP, N_, NC_, player
 from core.engine.resolution import Intent
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
@@ -14,11 +14,12 @@ from core.engine.state import Player
 from .. import actions
 from ..common import CRIMSON, state_of
 from ..hooks import AFTER_EXECUTIONS, BACKFIRE_DISCOUNTS, Role, register
-from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, Night, NightStep, tonight
+from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, Night, NightStep
 
 ROLE = register(Role(
     RoleSpec(RoleId("crimson"), CRIMSON, (actions.SEARCH,)),
     name=N_("Crimson Alchemist"),
+    role_was=NC_("role was", "the Crimson Alchemist"),
     card=N_("You are the Crimson Alchemist. You stand alone. Each night you search for "
             "the Ishvalan; find him and he dies. If the town executes you, you explode."),
     about=N_("Stands alone. Each night searches for the Ishvalan; if found, the Ishvalan dies. "
@@ -42,9 +43,9 @@ def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
 
 
 @NIGHT.at(NightStep.CRIMSON_SEARCH)
-def searches(game: Game) -> None:
+def searches(night: Night) -> None:
     """Step 7: crimson's search, then copies of it."""
-    tonight(game).resolve(NightStep.CRIMSON_SEARCH, "search", search)
+    night.resolve(NightStep.CRIMSON_SEARCH, "search", search)
 
 
 @BACKFIRE_DISCOUNTS.append

@@ -3,15 +3,14 @@ on a target, in that ability's own step."""
 
 from __future__ import annotations
 
-from core.engine.game import Game
 from core.engine.ids import RoleId
-from core.engine.messages import N_
+from core.engine.messages import N_, NC_
 from core.engine.ruleset import ActionSpec, RoleSpec
 
 from .. import actions
 from ..common import AT_NIGHT, HOMUNCULI
 from ..hooks import ACTION_NAMES, OWN_ACTIONS, Role, register
-from ..night import NIGHT, ROLE_ACTS, NightStep, tonight
+from ..night import NIGHT, ROLE_ACTS, Night, NightStep
 from ._homunculi import REQUEST, leaderless_or_own
 
 COPY = ActionSpec("copy", AT_NIGHT, targets=2)
@@ -20,6 +19,7 @@ ACTION_NAMES["copy"] = N_("Copy")
 ROLE = register(Role(
     RoleSpec(RoleId("envy"), HOMUNCULI, (REQUEST, COPY)),
     name=N_("Envy"),
+    role_was=NC_("role was", "Envy"),
     card=N_("You are Envy, a homunculus. Each night you may copy another player's ability "
             "and use it on a target of your choice. Send your kill requests to Father."),
     about=N_("A homunculus. Each night may copy another player's ability and use it on any target; "
@@ -32,6 +32,6 @@ ROLE_ACTS["envy", "copy"] = NightStep.ENVY_COPY
 
 
 @NIGHT.at(NightStep.ENVY_COPY)
-def copies(game: Game) -> None:
+def copies(night: Night) -> None:
     """Step 4: the copied ability is scheduled at its own step (see `night.COPYABLE`)."""
-    tonight(game).resolve(NightStep.ENVY_COPY, "copy", actions.copy)
+    night.resolve(NightStep.ENVY_COPY, "copy", actions.copy)

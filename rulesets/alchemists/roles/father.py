@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, ToPlayer, player, role
+from core.engine.messages import N_, NC_, ToPlayer, player, role
 from core.engine.refusals import Refused
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec, RoleSpec
@@ -18,7 +18,7 @@ from rulesets.alchemists.common import Succession
 from .. import actions
 from ..common import AT_NIGHT, HOMUNCULI, father, homunculi, side_of, state_of
 from ..hooks import ACTION_NAMES, AT_START, CHECKS, ON_REMOVED, OWN_ACTIONS, Role, register
-from ..night import NIGHT, NightStep, tonight
+from ..night import NIGHT, Night, NightStep
 
 CHOOSE = ActionSpec("choose", AT_NIGHT, slot="father")
 FATHER_KILL = ActionSpec("kill", AT_NIGHT, self_ok=False, harmful=True, slot="father")
@@ -27,6 +27,7 @@ ACTION_NAMES["choose"] = N_("Choose the executor")
 ROLE = register(Role(
     RoleSpec(RoleId("father"), HOMUNCULI, (CHOOSE, FATHER_KILL)),
     name=N_("Father"),
+    role_was=NC_("role was", "Father"),
     card=N_("You are Father. Each night the homunculi bring you their requests; choose "
             "whose request is carried out, or name the victim yourself."),
     about=N_("Leads the homunculi. Each night they bring him their kill requests; he chooses whose "
@@ -112,13 +113,13 @@ def father_falls(game: Game, p: Player, cause: str) -> None:
                           name=player(other.pid), role=role(other.role))
 
 
-@NIGHT.at(NightStep.COLLECT)
-def homunculi_kill(game: Game) -> None:
+@NIGHT.at(NightStep.COLLECT, place=1)  # after the night's own collection (place 0)
+def homunculi_kill(night: Night) -> None:
     """The night's one homunculi kill, at step 8, by its executor. Father's answer is a
     decision, not an action (AL-BLOCK): it stands if he leaves the game during the night (a
     host's modkill) — only the executor's leaving stops the kill. His successor's later
     answer replaces it (one `father` slot, last one counts)."""
-    night = tonight(game)
+    game = night.game
     subs = game.state.subs
     players = night.players
     answers = [s for (_, slot), s in subs.items() if slot == "father"]
@@ -146,5 +147,5 @@ def homunculi_kill(game: Game) -> None:
 
 
 @NIGHT.at(NightStep.HOMUNCULI_KILL)
-def kills(game: Game) -> None:
-    tonight(game).resolve(NightStep.HOMUNCULI_KILL, "kill", actions.kill)
+def kills(night: Night) -> None:
+    night.resolve(NightStep.HOMUNCULI_KILL, "kill", actions.kill)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, Ref, ToPlayer, player, role
+from core.engine.messages import N_, NC_, Ref, ToPlayer, player, role
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
@@ -16,12 +16,13 @@ from core.engine.state import Player
 from .. import actions
 from ..common import GREED
 from ..hooks import GAINED_ACTIONS, Role, register
-from ..night import NIGHT, ROLE_ACTS, SHIELDS, Night, NightStep, tonight
+from ..night import NIGHT, ROLE_ACTS, SHIELDS, Night, NightStep
 from .father import FATHER_MEETS
 
 ROLE = register(Role(
     RoleSpec(RoleId("greed"), GREED, (actions.SEARCH,)),
     name=N_("Greed"),
+    role_was=NC_("role was", "Greed"),
     card=N_("You are Greed, a rebel homunculus. No night death touches you but Father's "
             "own hand. Each night you search for the Xing Alchemist to absorb him."),
     about=N_("A rebel homunculus. No night death touches him but Father's own hand. Each night "
@@ -69,8 +70,8 @@ def shield(night: Night, victim: Player, cause: str, it: Intent | None,
 
 
 @NIGHT.at(NightStep.GREED_CHECK)
-def checks(game: Game) -> None:
-    tonight(game).resolve(NightStep.GREED_CHECK, "check", actions.check)
+def checks(night: Night) -> None:
+    night.resolve(NightStep.GREED_CHECK, "check", actions.check)
 
 
 def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
@@ -91,5 +92,5 @@ def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
 
 
 @NIGHT.at(NightStep.GREED_SEARCH)
-def searches(game: Game) -> None:
-    tonight(game).resolve(NightStep.GREED_SEARCH, "search", search)
+def searches(night: Night) -> None:
+    night.resolve(NightStep.GREED_SEARCH, "search", search)

@@ -3,19 +3,19 @@ Stone. Envy may copy his kill."""
 
 from __future__ import annotations
 
-from core.engine.game import Game
 from core.engine.ids import RoleId
-from core.engine.messages import N_
+from core.engine.messages import N_, NC_
 from core.engine.ruleset import RoleSpec
 
 from .. import actions
 from ..common import ISHVALAN
 from ..hooks import Role, register
-from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, NightStep, tonight
+from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, Night, NightStep
 
 ROLE = register(Role(
     RoleSpec(RoleId("ishvalan"), ISHVALAN, (actions.KILL,)),
     name=N_("Ishvalan"),
+    role_was=NC_("role was", "the Ishvalan"),
     card=N_("You are the Ishvalan. You stand alone. Each night you kill one player."),
     about=N_("Stands alone. Each night kills one player."),
     setup="required",
@@ -25,5 +25,5 @@ COPYABLE["ishvalan"] = Copyable("kill", NightStep.ISHVALAN_KILL)
 
 
 @NIGHT.at(NightStep.ISHVALAN_KILL)
-def kills(game: Game) -> None:
-    tonight(game).resolve(NightStep.ISHVALAN_KILL, "kill", actions.kill)
+def kills(night: Night) -> None:
+    night.resolve(NightStep.ISHVALAN_KILL, "kill", actions.kill)

@@ -4,19 +4,19 @@ with the target."""
 
 from __future__ import annotations
 
-from core.engine.game import Game
 from core.engine.ids import RoleId
-from core.engine.messages import N_
+from core.engine.messages import N_, NC_
 from core.engine.ruleset import RoleSpec
 
 from .. import actions
 from ..common import TOWN
 from ..hooks import Role, register
-from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, NightStep, tonight
+from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, Night, NightStep
 
 ROLE = register(Role(
     RoleSpec(RoleId("linker"), TOWN, (actions.LINK,)),
     name=N_("Life-Linking Alchemist"),
+    role_was=NC_("role was", "the Life-Linking Alchemist"),
     card=N_("You are the Life-Linking Alchemist. Each night you link two players: the "
             "next day they cannot vote against each other."),
     about=N_("Each night links two players: the next day they cannot vote against each other."),
@@ -28,5 +28,5 @@ COPYABLE["linker"] = Copyable("link", NightStep.LINKER_LINK, with_copier=True)
 
 
 @NIGHT.at(NightStep.LINKER_LINK)
-def links(game: Game) -> None:
-    tonight(game).resolve(NightStep.LINKER_LINK, "link", actions.link)
+def links(night: Night) -> None:
+    night.resolve(NightStep.LINKER_LINK, "link", actions.link)

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from core.engine.game import Game
 from core.engine.ids import RoleId
-from core.engine.messages import N_
+from core.engine.messages import N_, NC_
 from core.engine.ruleset import ActionSpec, RoleSpec
 
 from .. import actions
 from ..common import AT_NIGHT, HOMUNCULI
 from ..hooks import ACTION_NAMES, OWN_ACTIONS, Role, register
-from ..night import NIGHT, ROLE_ACTS, NightStep, tonight
+from ..night import NIGHT, ROLE_ACTS, Night, NightStep
 from ._homunculi import REQUEST, leaderless_or_own
 
 BLOCK = ActionSpec("block", AT_NIGHT, self_ok=False, harmful=True)
@@ -19,6 +18,7 @@ ACTION_NAMES["block"] = N_("Block")
 ROLE = register(Role(
     RoleSpec(RoleId("lust"), HOMUNCULI, (REQUEST, BLOCK)),
     name=N_("Lust"),
+    role_was=NC_("role was", "Lust"),
     card=N_("You are Lust, a homunculus. Each night you may block one player's action. "
             "Send your kill requests to Father."),
     about=N_("A homunculus. Each night may block one player's action; sends kill requests to "
@@ -30,6 +30,6 @@ ROLE_ACTS["lust", "block"] = NightStep.LUST_BLOCK
 
 
 @NIGHT.at(NightStep.LUST_BLOCK)
-def blocks(game: Game) -> None:
+def blocks(night: Night) -> None:
     """Step 2, after the Stone's block (which may have stopped hers)."""
-    tonight(game).resolve(NightStep.LUST_BLOCK, "block", actions.block)
+    night.resolve(NightStep.LUST_BLOCK, "block", actions.block)

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from core.engine.game import OUT_OF_STORY, Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import GROUP, N_, ToPlayer, player
+from core.engine.messages import GROUP, N_, NC_, ToPlayer, player
 from core.engine.refusals import Refused
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec, RoleSpec
@@ -35,7 +35,7 @@ from ..hooks import (
     Role,
     register,
 )
-from ..night import NIGHT, ROLE_ACTS, Night, NightStep, tonight
+from ..night import NIGHT, ROLE_ACTS, Night, NightStep
 from ._homunculi import REQUEST, leaderless_or_own
 
 TAKE = ActionSpec("take", ANY_TIME, self_ok=False, harmful=True)
@@ -45,6 +45,7 @@ RANK_TAKE = 1  # its place among owed reactions
 ROLE = register(Role(
     RoleSpec(RoleId("pride"), HOMUNCULI, (REQUEST, actions.SEARCH)),
     name=N_("Pride"),
+    role_was=NC_("role was", "Pride"),
     card=N_("You are Pride, a homunculus. Each night you search for the Crimson Alchemist; "
             "find him and you absorb him, and whoever you name will fall with you. You "
             "take Father's place if he dies."),
@@ -70,21 +71,23 @@ def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
 
 
 @NIGHT.at(NightStep.PRIDE_SEARCH)
-def searches(game: Game) -> None:
-    tonight(game).resolve(NightStep.PRIDE_SEARCH, "search", search)
+def searches(night: Night) -> None:
+    night.resolve(NightStep.PRIDE_SEARCH, "search", search)
 
 
 # -------------------------------------------------------------- the take
-def take_owed(game: Game, p: Player) -> bool:
-    """Whether his take is owed now: dead by day (executed), he is asked in the reactions
+def owed_take(game: Game, p: Player) -> Sequence[ActionSpec]:
+    """His take, when it is owed now: dead by day (executed), he is asked in the reactions
     window; dead at night, during the next day's vote. A modkill owes nothing (rules §10)."""
-    reactions = game.state.reactions  # the first is `game.current_owed()`
-    stage = game.state.phase.stage
-    return (bool(reactions) and reactions[0].player == p.pid and stage == "reactions") or (
-        state_of(game).take_owed_next_day == p.pid and stage == "vote")
+    s = game.state
+    stage = s.phase.stage
+    if stage == "reactions":
+        reactions = s.reactions  # the first is `game.current_owed()`
+        return (TAKE,) if reactions and reactions[0].player == p.pid else ()
+    return (TAKE,) if stage == "vote" and s.rs.take_owed_next_day == p.pid else ()
 
 
-OWED_ACTIONS.append(lambda game, p: (TAKE,) if take_owed(game, p) else ())
+OWED_ACTIONS.append(owed_take)
 
 
 @GAINED_ACTIONS.append

@@ -5,17 +5,18 @@ from __future__ import annotations
 
 from core.engine.game import Game
 from core.engine.ids import RoleId
-from core.engine.messages import N_
+from core.engine.messages import N_, NC_
 from core.engine.ruleset import RoleSpec
 
 from .. import actions
 from ..common import TOWN, state_of
 from ..hooks import AT_START, Role, register
-from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, NightStep, tonight
+from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, Night, NightStep
 
 ROLE = register(Role(
     RoleSpec(RoleId("xing"), TOWN, (actions.CHECK,)),
     name=N_("Xing Alchemist"),
+    role_was=NC_("role was", "the Xing Alchemist"),
     card=N_("You are the Xing Alchemist. Each night you check one player: homunculus, town "
             "or loner."),
     about=N_("Each night checks one player: homunculus, town or loner."),
@@ -35,6 +36,6 @@ def remember_the_original(game: Game) -> None:
 
 
 @NIGHT.at(NightStep.XING_CHECK)
-def checks(game: Game) -> None:
+def checks(night: Night) -> None:
     """Step 5: xing's check (a bodyguard become xing's too), then the copies of it."""
-    tonight(game).resolve(NightStep.XING_CHECK, "check", actions.check)
+    night.resolve(NightStep.XING_CHECK, "check", actions.check)

@@ -12,25 +12,40 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
-from nio import ErrorResponse, MessageDirection, SyncResponse
+from nio import AsyncClient, ErrorResponse, MessageDirection, SyncResponse
 
-from core.service import database_watch
+from core.service import CatchUp, database_watch
 
-from . import store
-from .crypto import CRYPTO_ERRORS
-from .errors import NETWORK_ERRORS, is_rate_limited
-from .invites import on_invite
-
-if TYPE_CHECKING:
-    from .adapter import MatrixAdapter
+from ..protocol.directory import Directory
+from ..protocol.errors import NETWORK_ERRORS, is_rate_limited
+from ..protocol.incoming import PLATFORM
+from ..protocol.room_state import RoomState, tombstone
+from ..protocol.seen import Seen
+from ..settings import MatrixSettings
+from ..store import MatrixStore
+from .crypto import CRYPTO_ERRORS, Crypto
+from .invites import Invites
+from .receive import Receiver
+from .rooms import PrivateRooms
+from .routes import Routes
+from .standing import Standings
+from .telling import Teller
 
 log = logging.getLogger(__name__)
 
 MAX_BACKFILL_PAGES = 20
-SEEN_MEMORY = 20_000  # event ids remembered in memory (the service dedupes on all of them)
+
+
+@dataclass
+class Link:
+    """The bot's link to the homeserver, as the adapter and its sync loop both see it:
+    whether the last sync answered (for /healthz), and whether the adapter is stopping."""
+
+    connected: bool = False
+    stopping: bool = False
 
 
 def raw(event: Any) -> dict[str, Any]:
@@ -42,46 +57,68 @@ def raw(event: Any) -> dict[str, Any]:
     return source
 
 
+@dataclass(frozen=True)
+class Readers:
+    """The parts a sync hands its news to."""
+
+    routes: Routes
+    receiver: Receiver
+    invites: Invites
+    standing: Standings
+    rooms: PrivateRooms
+    teller: Teller
+
+
 class Syncer:
-    def __init__(self, adapter: MatrixAdapter) -> None:
-        self.adapter = adapter
+    def __init__(self, client: AsyncClient, state: RoomState, directory: Directory,
+                 readers: Readers, crypto: Crypto | None, seen: Seen, store: MatrixStore,
+                 settings: MatrixSettings, link: Link, catch_up: CatchUp) -> None:
+        self.client = client
+        self.state = state
+        self.directory = directory
+        self.readers = readers
+        self.crypto = crypto
+        self.seen = seen
+        self.store = store
+        self.settings = settings
+        self.user_id = settings.user_id
+        self.link = link
+        self.catch_up = catch_up
         self.since: str | None = None
         self.full_state = True
         self.busy = False  # a sync's events are being handed to the service
         self.backfilled = 0  # events fetched from /messages for gaps (limited syncs)
-        self._seen: OrderedDict[str, None] = OrderedDict()
 
     async def load(self) -> None:
-        self.since = await store.load("sync", self.adapter.user_id)
+        self.since = await self.store.load("sync", self.user_id)
         self.full_state = True
 
     def sync_filter(self) -> dict[str, Any]:
-        return {"room": {"timeline": {"limit": self.adapter.settings.timeline_limit}},
+        return {"room": {"timeline": {"limit": self.settings.timeline_limit}},
                 "presence": {"not_types": ["*"]}}
 
     async def loop(self) -> None:
-        adapter = self.adapter
+        link, catch_up = self.link, self.catch_up
         pause = 1.0
-        while not adapter.stopping:
-            catch_up = adapter.catch_up
-            behind = catch_up is not None and catch_up.is_behind(adapter.platform)
+        while not link.stopping:
+            behind = catch_up.is_behind(PLATFORM)
             try:  # after a start or an outage: no long poll, and say when it is applied
-                applied = await self.once(timeout=0 if behind else adapter.settings.sync_timeout)
-                adapter.connected = True  # it answered (a rate limit is an answer too)
+                applied = await self.once(timeout=0 if behind else self.settings.sync_timeout)
+                link.connected = True  # it answered (a rate limit is an answer too)
                 pause = 1.0
-                if applied and behind and catch_up is not None:
-                    catch_up.caught_up(adapter.platform)
+                if applied and behind:
+                    catch_up.caught_up(PLATFORM)
             except asyncio.CancelledError:
                 raise
             except Exception as err:  # a broken sync must not end the bot: try again later
-                if adapter.stopping:
+                if link.stopping:
                     return
                 watch = database_watch()
                 if watch.failed(err):  # the database is away: the watch logs it, once
-                    while not watch.available and not adapter.stopping:
+                    while not watch.available and not link.stopping:
                         await asyncio.sleep(0.1)
                     continue
-                adapter.connected = False  # /healthz says so until a sync works again
+                link.connected = False  # /healthz says so until a sync works again
                 log.warning("matrix: sync failed (%s); again in %.0f s", err, pause)
                 await asyncio.sleep(pause)
                 pause = min(60.0, pause * 2)
@@ -89,10 +126,8 @@ class Syncer:
     async def once(self, timeout: float) -> bool:
         """One sync, handed to the service; False if it was rate limited (nothing read: the
         updates queued meanwhile are still to come, so the receiver has not caught up)."""
-        adapter = self.adapter
-        client = adapter.client
-        assert client is not None
-        response = await client.sync(timeout=int(timeout * 1000), since=self.since,
+        crypto, readers = self.crypto, self.readers
+        response = await self.client.sync(timeout=int(timeout * 1000), since=self.since,
                                      full_state=self.full_state or None,
                                      sync_filter=self.sync_filter())
         if not isinstance(response, SyncResponse):
@@ -100,74 +135,74 @@ class Syncer:
                 await asyncio.sleep((response.retry_after_ms or 1000) / 1000)
                 return False
             raise RuntimeError(str(response))
-        receiver = adapter.receiver
         self.busy = True
         try:
             await self._process(response, history=self.since is None)
-            if adapter.crypto is not None:  # events whose room key came with this sync
-                ready, given_up = adapter.crypto.release()
+            if crypto is not None:  # events whose room key came with this sync
+                ready, given_up = crypto.release()
                 for room_id, event in ready:
-                    await receiver.on_event(room_id, event)
+                    await readers.receiver.on_event(room_id, event)
                 for room_id, event in given_up:
-                    await receiver.unreadable(room_id, event)
-            await adapter.standing.apply()
-            for user, room_id in await adapter.rooms.overdue():
-                await receiver.tell_about(user, room_id, "invite_waiting", f"invite-{room_id}")
-            if adapter.crypto is not None and adapter.crypto.changed:  # before the token
-                await store.save(adapter.crypto.kept(), "held", adapter.user_id)
-                adapter.crypto.changed = False
+                    await readers.teller.unreadable(room_id, event)
+            await readers.standing.apply()
+            for user, room_id in await readers.rooms.overdue():
+                await readers.teller.tell_about(user, room_id, "invite_waiting",
+                                                f"invite-{room_id}")
+            if crypto is not None and crypto.changed:  # before the token
+                await self.store.save(crypto.kept(), "held", self.user_id)
+                crypto.changed = False
             self.since = response.next_batch
             self.full_state = False
-            await store.save(response.next_batch, "sync", adapter.user_id)
+            await self.store.save(response.next_batch, "sync", self.user_id)
         finally:
             self.busy = False
-        if adapter.crypto is not None:
+        if crypto is not None:
             try:
-                await adapter.crypto.after_sync()
+                await crypto.after_sync()
             except (*NETWORK_ERRORS, *CRYPTO_ERRORS) as err:  # tried again after the next sync
                 log.warning("matrix: key maintenance failed: %s", err)
         return True
 
     async def _process(self, response: SyncResponse, history: bool) -> None:
         """One sync's news: invites first, then each joined room's timeline in order."""
-        adapter, state = self.adapter, self.adapter.state
+        readers, routes = self.readers, self.readers.routes
         for room_id, info in response.rooms.join.items():  # an upgrade's invite may come
             for event in (*info.state, *info.timeline.events):  # with its tombstone
-                source = raw(event)
-                if source.get("type") == "m.room.tombstone":
-                    adapter.standing.note(room_id, source)
+                upgrade = tombstone(room_id, raw(event))
+                if upgrade is not None:
+                    readers.standing.upgraded(upgrade)
         for room_id, invite in response.rooms.invite.items():
-            await on_invite(adapter, room_id, [raw(e) for e in invite.invite_state])
+            await readers.invites.on_invite(room_id, [raw(e) for e in invite.invite_state])
         for room_id, info in response.rooms.join.items():
             for event in info.state:
-                state.note(room_id, raw(event))
+                routes.note(room_id, raw(event))
             events = [raw(e) for e in info.timeline.events]
             if history:
                 for event in events:
-                    state.note(room_id, event)
-                    self.remember(event.get("event_id"))
+                    routes.note(room_id, event)
+                    self.seen.remember(event.get("event_id"))
                 continue
             joined = [i for i, e in enumerate(events) if self._own_join(e)]
             if joined:  # newly joined: what came before is history
                 for event in events[:joined[-1] + 1]:
-                    state.note(room_id, event)
-                    self.remember(event.get("event_id"))
+                    routes.note(room_id, event)
+                    self.seen.remember(event.get("event_id"))
                 events = events[joined[-1] + 1:]
             elif info.timeline.limited and info.timeline.prev_batch and self.since:
                 events = await self._backfill(room_id, info.timeline.prev_batch,
                                               self.since) + events
             for event in events:
-                await adapter.receiver.on_event(room_id, event)
+                await readers.receiver.on_event(room_id, event)
         for room_id in response.rooms.leave:
-            if state.is_group(room_id) and state.membership(room_id, adapter.user_id) == "join":
-                await adapter.standing.left(room_id)
-            state.forget(room_id)
+            if self.directory.is_group(room_id) and \
+                    self.state.membership(room_id, self.user_id) == "join":
+                await readers.standing.left(room_id)
+            routes.forget(room_id)
 
     async def _backfill(self, room_id: str, prev_batch: str, since: str) -> list[dict[str, Any]]:
         """The events between the last sync and a limited timeline, oldest first (stopping
         at the bot's own join: what came before is history)."""
-        client = self.adapter.client
-        assert client is not None
+        client = self.client
         found: list[dict[str, Any]] = []
         start = prev_batch
         for _ in range(MAX_BACKFILL_PAGES):
@@ -195,19 +230,9 @@ class Syncer:
         return list(reversed(found))
 
     def _own_join(self, event: dict[str, Any]) -> bool:
-        user_id = self.adapter.user_id
+        user_id = self.user_id
         if event.get("type") != "m.room.member" or event.get("state_key") != user_id:
             return False
         before = (event.get("unsigned") or {}).get("prev_content") or {}
         return (event.get("content") or {}).get("membership") == "join" and \
             before.get("membership") != "join"
-
-    def remember(self, event_id: Any) -> None:
-        if isinstance(event_id, str):
-            self._seen[event_id] = None
-            while len(self._seen) > SEEN_MEMORY:
-                self._seen.popitem(last=False)
-
-    def has_seen(self, event_id: str) -> bool:
-        """Whether this event was read (and handed over, if it was for the service)."""
-        return event_id in self._seen

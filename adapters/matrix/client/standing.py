@@ -19,43 +19,46 @@ tells the host privately.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
 
-from nio import ErrorResponse
+from nio import AsyncClient, ErrorResponse
 
 from core.service import ChatEvent, ChatRef, LostReason
 
-from . import store
-from .incoming import PLATFORM
-from .power import Standing, standing
-
-if TYPE_CHECKING:
-    from .adapter import MatrixAdapter
+from ..protocol.directory import Directory
+from ..protocol.incoming import PLATFORM
+from ..protocol.power import Standing, standing
+from ..protocol.room_state import RoomState, Tombstoned
+from ..store import MatrixStore
+from .telling import Teller
 
 log = logging.getLogger(__name__)
 
 
 class Standings:
-    def __init__(self, adapter: MatrixAdapter) -> None:
-        self.adapter = adapter
+    def __init__(self, client: AsyncClient, state: RoomState, directory: Directory,
+                 store: MatrixStore, user_id: str, teller: Teller) -> None:
+        self.client = client
+        self.state = state
+        self.directory = directory
+        self.store = store
+        self.user_id = user_id
+        self.teller = teller
         self.successors: dict[str, str] = {}  # upgraded room → its replacement
         self._followed: set[str] = set()  # replacement rooms the bot has joined
         self._known: dict[str, Standing] = {}
         self._changed: set[str] = set()
         self._moving: set[str] = set()
 
-    def note(self, room_id: str, event: dict[str, Any]) -> None:
-        """A state event of a room (read in a sync): whether it may change the bot's
-        standing there is worked out after the sync's events (`apply`)."""
-        kind, state_key = event.get("type"), event.get("state_key")
-        if kind == "m.room.power_levels" or (kind == "m.room.member"
-                                             and state_key == self.adapter.user_id):
-            self._changed.add(room_id)
-        elif kind == "m.room.tombstone" and state_key == "":
-            replacement = (event.get("content") or {}).get("replacement_room")
-            if isinstance(replacement, str) and replacement != room_id:
-                self.successors[room_id] = replacement
-                self._moving.add(room_id)
+    def changed(self, room_id: str) -> None:
+        """The bot's membership or the power levels changed in a room (read in a sync):
+        whether its standing there changed is worked out after the sync's events
+        (`apply`)."""
+        self._changed.add(room_id)
+
+    def upgraded(self, upgrade: Tombstoned) -> None:
+        """The room was upgraded: the bot follows after the sync's events (`apply`)."""
+        self.successors[upgrade.room_id] = upgrade.replacement
+        self._moving.add(upgrade.room_id)
 
     def moved_to(self, room_id: str) -> str | None:
         """The room that replaced this one, once the bot is in it."""
@@ -65,7 +68,7 @@ class Standings:
     async def apply(self) -> None:
         changed, self._changed = self._changed, set()
         for room_id in sorted(changed):
-            if self.adapter.state.is_group(room_id):
+            if self.directory.is_group(room_id):
                 await self._check(room_id)
         moving, self._moving = self._moving, set()
         for room_id in sorted(moving):
@@ -89,11 +92,9 @@ class Standings:
         return room_id in self.successors.values()
 
     async def _check(self, room_id: str) -> None:
-        adapter = self.adapter
-        if adapter.state.membership(room_id, adapter.user_id) != "join":
+        if self.state.membership(room_id, self.user_id) != "join":
             return  # a kick shows as a left room (`left`)
-        now = standing(adapter.state.power_levels.get(room_id) or {},
-                       adapter.state.power_of(room_id, adapter.user_id))
+        now = standing(self.state.levels(room_id), self.state.power_of(room_id, self.user_id))
         before = self._known.get(room_id)
         self._known[room_id] = now
         if not now.can_write and (before is None or before.can_write):
@@ -108,10 +109,8 @@ class Standings:
     async def _follow(self, old: str, new: str) -> None:
         """Join the replacement room; if the bot may not yet (not invited), it joins on the
         invite (`joined`)."""
-        client = self.adapter.client
-        assert client is not None
-        if self.adapter.state.membership(new, self.adapter.user_id) != "join":
-            response = await client.join(new)
+        if self.state.membership(new, self.user_id) != "join":
+            response = await self.client.join(new)
             if isinstance(response, ErrorResponse):
                 log.info("matrix: %s was upgraded to %s, which the bot cannot join yet: %s",
                          old, new, response)
@@ -123,10 +122,10 @@ class Standings:
         """The games move once: a restart that reads the tombstone again finds the move
         done (a chat the old room got since, by a stray command, stays where it is)."""
         self._followed.add(new)
-        if await store.load("upgraded", old) == new:
+        if await self.store.load("upgraded", old) == new:
             return
         await self._tell(ChatEvent(PLATFORM, ChatRef(old), "moved", new_ref=ChatRef(new)))
-        await store.save(new, "upgraded", old)
+        await self.store.save(new, "upgraded", old)
 
     async def _tell(self, event: ChatEvent) -> None:
-        await self.adapter.tell(event)
+        await self.teller.tell(event)

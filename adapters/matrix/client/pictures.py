@@ -20,8 +20,8 @@ from nio import AsyncClient, ErrorResponse, UploadResponse
 
 from core.service import PermanentError, Picture, TransientError
 
-from . import store
-from .errors import Failed
+from ..protocol.errors import Failed
+from ..store import MatrixStore
 
 PNG = "image/png"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -47,7 +47,8 @@ def image_content(picture: Picture, uploaded: dict[str, Any]) -> dict[str, Any]:
     return body
 
 
-async def upload(client: AsyncClient, picture: Picture, encrypted: bool) -> dict[str, Any]:
+async def upload(client: AsyncClient, store: MatrixStore, picture: Picture,
+                 encrypted: bool) -> dict[str, Any]:
     """The picture in the media repository: {"url": mxc} or, encrypted, {"file": {...}}; an
     upload made before (a retried send) is used again."""
     key = str(picture.outbox_id)
@@ -71,6 +72,6 @@ async def upload(client: AsyncClient, picture: Picture, encrypted: bool) -> dict
     return uploaded
 
 
-async def sent(picture: Picture) -> None:
+async def sent(store: MatrixStore, picture: Picture) -> None:
     """The event is out: its upload need not be kept."""
     await store.drop(UPLOADED, str(picture.outbox_id))

@@ -13,18 +13,16 @@ rest of the team gets its room.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
-from nio import ErrorResponse, RoomPreset
+from nio import AsyncClient, ErrorResponse, RoomPreset
 
 from core.service import TeamKey, TeamRoom
 
-from . import store
-from .errors import Failed
+from ..protocol.directory import Directory
+from ..protocol.errors import Failed
+from ..protocol.room_state import RoomState
+from ..store import MatrixStore
 from .rooms import may_pass
-
-if TYPE_CHECKING:
-    from .adapter import MatrixAdapter
 
 log = logging.getLogger(__name__)
 # A team room: only the bot (its creator, power 100 before room version 12) may invite, kick
@@ -39,38 +37,42 @@ TEAM_STATE = ({"type": "m.room.history_visibility", "state_key": "",
 
 
 class TeamRooms:
-    def __init__(self, adapter: MatrixAdapter) -> None:
-        self.adapter = adapter
-        self.by_key: dict[TeamKey, str] = {}  # team → its room
-        self.by_room: dict[str, TeamKey] = {}  # room → its team
+    def __init__(self, client: AsyncClient, state: RoomState, directory: Directory,
+                 store: MatrixStore, user_id: str) -> None:
+        self.client = client
+        self.state = state
+        self.directory = directory
+        self.store = store
+        self.user_id = user_id
 
     async def load(self) -> None:
-        kept = await store.load("teams", self.adapter.user_id) or {}
-        self.by_key = {TeamKey.parse(key): room for key, room in kept.items()}
-        self.by_room = {room: key for key, room in self.by_key.items()}
+        kept = await self.store.load("teams", self.user_id) or {}
+        self.directory.set_teams({TeamKey.parse(key): room for key, room in kept.items()})
+
+    def room_of(self, key: TeamKey) -> str | None:
+        return self.directory.team_rooms.get(key)
 
     async def _keep(self) -> None:
-        await store.save({str(key): room for key, room in self.by_key.items()}, "teams",
-                         self.adapter.user_id)
+        await self.store.save({str(key): room for key, room in self.directory.team_rooms.items()},
+                              "teams", self.user_id)
 
     async def update(self, order: TeamRoom) -> None:
         """Create the room if need be, invite who is missing, remove who left the team."""
-        adapter, client = self.adapter, self.adapter.client
-        assert client is not None
+        client, state = self.client, self.state
         wanted = {member.id for member in order.members if not member.anonymous}
-        room_id = self.by_key.get(order.key)
+        room_id = self.room_of(order.key)
         if room_id is None:
             if not wanted:
                 return
             room_id = await self._create(order)
-        present = {user for user in adapter.state.members_of(room_id)
-                   if adapter.state.membership(room_id, user) in ("join", "invite")
-                   and user != adapter.user_id}
+        present = {user for user in state.members_of(room_id)
+                   if state.membership(room_id, user) in ("join", "invite")
+                   and user != self.user_id}
         later: ErrorResponse | None = None
         for user in sorted(wanted - present):
             response = await client.room_invite(room_id, user)
             if not isinstance(response, ErrorResponse):
-                adapter.state.note_membership(room_id, user, "invite")
+                state.note_membership(room_id, user, "invite")
             elif may_pass(response):
                 later = later or response
             else:
@@ -80,34 +82,28 @@ class TeamRooms:
             response = await client.room_kick(room_id, user)
             if isinstance(response, ErrorResponse):
                 raise Failed(response)
-            adapter.state.note_membership(room_id, user, "leave")
+            state.note_membership(room_id, user, "leave")
         if later is not None:
             raise Failed(later)
 
     async def close(self, key: TeamKey, room_id: str) -> None:
         """The game is over (its farewell posted): leave and forget the room (the players
         keep it); the bot no longer syncs it or answers there."""
-        client = self.adapter.client
-        assert client is not None
-        response = await client.room_leave(room_id)
+        response = await self.client.room_leave(room_id)
         if isinstance(response, ErrorResponse):
             raise Failed(response)
-        await client.room_forget(room_id)
-        self.by_key.pop(key, None)
-        self.by_room.pop(room_id, None)
-        self.adapter.state.forget_members(room_id)
+        await self.client.room_forget(room_id)
+        self.directory.forget_team(key, room_id)
+        self.state.forget_members(room_id)
         await self._keep()
 
     async def _create(self, order: TeamRoom) -> str:
-        client = self.adapter.client
-        assert client is not None
-        created = await client.room_create(
+        created = await self.client.room_create(
             name=order.title, topic=order.about, preset=RoomPreset.private_chat,
             initial_state=list(TEAM_STATE), power_level_override=TEAM_LEVELS)
         if isinstance(created, ErrorResponse):
             raise Failed(created)
         room_id = str(created.room_id)
-        self.by_key[order.key] = room_id
-        self.by_room[room_id] = order.key
+        self.directory.add_team(order.key, room_id)
         await self._keep()
         return room_id

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from nio import ErrorResponse
+from nio import AsyncClient, ErrorResponse
 
 from core.service import (
     Ballot,
@@ -33,19 +33,34 @@ from core.service import (
     TransientError,
 )
 
-from . import content, pictures, store
+from ..protocol import content
+from ..protocol.errors import NETWORK_ERRORS, Failed, network, translate
+from ..protocol.room_state import RoomState
+from ..settings import MatrixSettings
+from ..store import MatrixStore
+from . import pictures
 from .ballots import Ballots, keep_keyboard, pending
-from .crypto import CRYPTO_ERRORS
-from .errors import NETWORK_ERRORS, Failed, network, translate
-
-if TYPE_CHECKING:
-    from .adapter import MatrixAdapter
+from .crypto import CRYPTO_ERRORS, Crypto
+from .levels import Levels
+from .rooms import PrivateRooms
+from .standing import Standings
 
 
 class Sender:
-    def __init__(self, adapter: MatrixAdapter) -> None:
-        self.adapter = adapter
-        self.ballots = Ballots(self.send_event)
+    def __init__(self, client: AsyncClient, state: RoomState, levels: Levels,
+                 rooms: PrivateRooms, standing: Standings, crypto: Crypto | None,
+                 store: MatrixStore, settings: MatrixSettings, txn_prefix: str) -> None:
+        self.client = client
+        self.state = state
+        self.levels = levels
+        self.rooms = rooms
+        self.standing = standing
+        self.crypto = crypto
+        self.store = store
+        self.settings = settings
+        self.user_id = settings.user_id
+        self.txn_prefix = txn_prefix  # this database's, for transaction ids (outbox ids restart)
+        self.ballots = Ballots(self.send_event, store)
 
     async def send_post(self, post: Post) -> None:
         await self._send(post, self._text)
@@ -61,7 +76,7 @@ class Sender:
 
     def txn(self, outbox_id: int) -> str:
         """The transaction id of what an outbox row posts: a retry is posted once."""
-        return f"nightfall-{self.adapter.txn_prefix}-{outbox_id}"
+        return f"nightfall-{self.txn_prefix}-{outbox_id}"
 
     async def first_post(self, room_id: str, replace: str, kind: str,
                          outbox_id: int) -> tuple[str, bool]:
@@ -69,28 +84,28 @@ class Sender:
         poll, `kind`), the same for each of its versions; and whether an earlier version may
         already stand in the room under it (its row was caught mid-send), so that this one
         has to edit what the homeserver answers with."""
-        mark = await store.load("posting", room_id, replace)
+        mark = await self.store.load("posting", room_id, replace)
         if mark is None:
-            await store.save(outbox_id, "posting", room_id, replace)
+            await self.store.save(outbox_id, "posting", room_id, replace)
         digest = hashlib.sha256(f"{room_id}\n{replace}\n{kind}".encode()).hexdigest()[:24]
-        return f"nightfall-{self.adapter.txn_prefix}-first-{digest}", \
+        return f"nightfall-{self.txn_prefix}-first-{digest}", \
             mark not in (None, outbox_id)
 
     async def _send(self, message: Outgoing,
                     deliver: Callable[[str, Any], Awaitable[None]]) -> None:
         """Into the group's room or the reader's private room, the platform's failures
         raised as the outbox's."""
-        adapter, to = self.adapter, message.to
+        to = message.to
         private = isinstance(to, Reader)
         where = to.user.id if isinstance(to, Reader) else to.chat
-        moved = None if private else adapter.standing.moved_to(where)
+        moved = None if private else self.standing.moved_to(where)
         if moved is not None:  # an upgraded room: the message goes to its replacement
             raise ChatMoved(f"matrix: {where} was upgraded", ChatRef(moved))
         try:
-            room_id = await adapter.rooms.room_for(where) if private else where
+            room_id = await self.rooms.room_for(where) if private else where
             await deliver(room_id, message)
         except Failed as failed:
-            gone = adapter.state.membership(where, adapter.user_id) != "join"
+            gone = self.state.membership(where, self.user_id) != "join"
             raise translate(failed.response, private,
                             lost=LostReason.REMOVED if gone else LostReason.SILENCED) from failed
         except NETWORK_ERRORS as err:
@@ -103,7 +118,7 @@ class Sender:
         buttons = message.buttons if isinstance(message, Keyboard) else ()
         text = content.with_options(message.text, [b.label for b in buttons])
         txn = self.txn(message.outbox_id)
-        ref = await store.load("ref", room_id, message.replace) if message.replace else None
+        ref = await self.store.load("ref", room_id, message.replace) if message.replace else None
         if ref is not None:
             msgtype = str(ref.get("msgtype", content.NOTICE))
             await self.send_event(room_id, "m.room.message",
@@ -117,41 +132,39 @@ class Sender:
         first, earlier = (txn, False) if not message.replace else \
             await self.first_post(room_id, message.replace, "text", message.outbox_id)
         if isinstance(message, Keyboard) and buttons:
-            await keep_keyboard(pending(first), room_id, isinstance(message.to, Reader),
+            await keep_keyboard(self.store, pending(first), room_id, isinstance(message.to, Reader),
                                 buttons)
         event_id = await self.send_event(room_id, "m.room.message",
                                          content.message(text, *loud, html), first)
         if isinstance(message, Keyboard) and buttons:
             await self._keep_keyboard(event_id, room_id, message)
         if message.replace:
-            await store.save({"kind": "text", "event_id": event_id, "msgtype": loud[0]},
+            await self.store.save({"kind": "text", "event_id": event_id, "msgtype": loud[0]},
                              "ref", room_id, message.replace)
-            await store.drop("posting", room_id, message.replace)
+            await self.store.drop("posting", room_id, message.replace)
             if earlier:  # the event may show the earlier version's text
                 await self.send_event(room_id, "m.room.message",
                                       content.edit(event_id, text, loud[0]), txn)
 
     async def _picture(self, room_id: str, picture: Picture) -> None:
         """The PNG uploaded (encrypted where the room is), then its `m.image` event."""
-        adapter = self.adapter
-        client = adapter.client
-        assert client is not None
+        client = self.client
         encrypted = False
-        if adapter.crypto is not None:
-            await adapter.crypto.before_send(room_id)
+        if self.crypto is not None:
+            await self.crypto.before_send(room_id)
             encrypted = client.rooms[room_id].encrypted
-        uploaded = await pictures.upload(client, picture, encrypted)
+        uploaded = await pictures.upload(client, self.store, picture, encrypted)
         await self.send_event(room_id, "m.room.message",
                               pictures.image_content(picture, uploaded),
                               self.txn(picture.outbox_id))
-        await pictures.sent(picture)
+        await pictures.sent(self.store, picture)
 
     async def _ballot(self, room_id: str, ballot: Ballot) -> None:
         """Polls and their text message (ballots.py); later versions edit the text (the live
         tally), the last one ends the polls. A ballot whose only version to go out is its
         last (the earlier ones were superseded) is a text: nothing is left to vote on."""
         txn = self.txn(ballot.outbox_id)
-        ref = await store.load("ref", room_id, ballot.replace)
+        ref = await self.store.load("ref", room_id, ballot.replace)
         if (ref is None and not ballot.options) or (ref is not None and ref["kind"] != "poll"):
             await self._text(room_id, Post(ballot.outbox_id, ballot.to, ballot.text,
                                            ballot.replace, ballot.urgent))
@@ -159,14 +172,14 @@ class Sender:
         if ref is not None:
             updated = await self.ballots.update(room_id, ref, ballot, txn)
             if updated != ref:
-                await store.save(updated, "ref", room_id, ballot.replace)
+                await self.store.save(updated, "ref", room_id, ballot.replace)
             return
         loud = await self._loudness(room_id, ballot)
         first, earlier = await self.first_post(room_id, ballot.replace, "poll",
                                                ballot.outbox_id)
         ref = await self.ballots.post(room_id, ballot, first, loud)
-        await store.save(ref, "ref", room_id, ballot.replace)
-        await store.drop("posting", room_id, ballot.replace)
+        await self.store.save(ref, "ref", room_id, ballot.replace)
+        await self.store.drop("posting", room_id, ballot.replace)
         if earlier:  # the text beside the polls may show the earlier version's tally
             await self.ballots.update(room_id, ref, ballot, txn)
 
@@ -174,7 +187,7 @@ class Sender:
         """How a message is to notify (content.loudness): one that asks a person to act
         mentions him; another urgent one in the group pings the room if the settings allow
         it and the room's power levels let the bot."""
-        adapter, to = self.adapter, message.to
+        to = message.to
         if isinstance(to, Reader):
             return content.loudness(message.urgent, to.user.id, False)
         asks = message.asks if isinstance(message, Post | Keyboard) else None
@@ -182,29 +195,25 @@ class Sender:
             return content.loudness(True, None, False, asks.user.id)
         if not message.urgent:
             return content.loudness(False, None, False)
-        state = adapter.state
-        ping = adapter.settings.room_mentions and content.may_ping_room(
-            await state.levels(room_id), state.power_of(room_id, adapter.user_id))
+        ping = self.settings.room_mentions and content.may_ping_room(
+            await self.levels.of(room_id), self.state.power_of(room_id, self.user_id))
         return content.loudness(True, None, ping)
 
     async def _keep_keyboard(self, event_id: str, room_id: str, keyboard: Keyboard) -> None:
         """Remember what each number of a numbered keyboard presses (for replies and
         reactions); a private room's newest keyboard answers plain numbers."""
         private = isinstance(keyboard.to, Reader)
-        await keep_keyboard(event_id, room_id, private, keyboard.buttons)
+        await keep_keyboard(self.store, event_id, room_id, private, keyboard.buttons)
         if private:
-            await store.save(event_id, "kbroom", room_id)
+            await self.store.save(event_id, "kbroom", room_id)
 
     async def send_event(self, room_id: str, kind: str, body: dict[str, Any],
                          txn: str | None = None) -> str:
-        adapter = self.adapter
-        client = adapter.client
-        assert client is not None
-        if adapter.crypto is not None:
-            await adapter.crypto.before_send(room_id)
+        if self.crypto is not None:
+            await self.crypto.before_send(room_id)
         # a bot cannot verify anyone: every member's device gets the room key (nio has no
         # cross-signing, so clients see the bot's device as unverified as well)
-        response = await client.room_send(room_id, kind, body, tx_id=txn,
+        response = await self.client.room_send(room_id, kind, body, tx_id=txn,
                                           ignore_unverified_devices=True)
         if isinstance(response, ErrorResponse):
             raise Failed(response)

@@ -43,8 +43,8 @@ from nio import (
 )
 from nio.exceptions import OlmTrustError
 
-from .errors import Failed
-from .held import Held, HeldEvents
+from ..protocol.errors import Failed
+from ..protocol.held import Held, HeldEvents
 
 log = logging.getLogger(__name__)
 

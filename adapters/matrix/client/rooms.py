@@ -25,18 +25,18 @@ from __future__ import annotations
 import json
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from nio import ErrorResponse, RoomPreset
+from nio import AsyncClient, ErrorResponse, RoomPreset
 from nio.api import Api
 
 from core.service import Unreachable
 
-from . import store
-from .errors import NETWORK_ERRORS, Failed, http_status, is_rate_limited
-
-if TYPE_CHECKING:
-    from .adapter import MatrixAdapter
+from ..protocol.directory import Directory
+from ..protocol.errors import NETWORK_ERRORS, Failed, http_status, is_rate_limited
+from ..protocol.room_state import RoomState
+from ..settings import MatrixSettings
+from ..store import MatrixStore
 
 log = logging.getLogger(__name__)
 # what an invite answers when the invitee's server does not know the room's version: the
@@ -62,36 +62,32 @@ class OlderServer(Exception):
 
 
 class PrivateRooms:
-    def __init__(self, adapter: MatrixAdapter) -> None:
-        self.adapter = adapter
-        self.by_user: dict[str, list[str]] = {}  # user → their private rooms, newest last
-        self.rooms: dict[str, str] = {}  # room → user
+    def __init__(self, client: AsyncClient, state: RoomState, directory: Directory,
+                 store: MatrixStore, settings: MatrixSettings) -> None:
+        self.client = client
+        self.state = state
+        self.directory = directory
+        self.store = store
+        self.settings = settings
+        self.user_id = settings.user_id
         self.reinvited: set[str] = set()
         self.waiting: dict[str, float] = {}  # room → when its invite went out (unaccepted)
 
     async def load(self) -> None:
-        user_id = self.adapter.user_id
-        dms = await store.load("dm", user_id) or {}
-        self.by_user = {user: list(rooms) for user, rooms in dms.items()}
-        self.rooms = {room: user for user, rooms in self.by_user.items() for room in rooms}
-        self.waiting = dict(await store.load("invites", user_id) or {})
+        dms = await self.store.load("dm", self.user_id) or {}
+        self.directory.set_private({user: list(rooms) for user, rooms in dms.items()})
+        self.waiting = dict(await self.store.load("invites", self.user_id) or {})
 
-    def newest(self, user: str) -> str | None:
-        rooms = self.by_user.get(user)
-        return rooms[-1] if rooms else None
-
-    def forget(self, room_id: str) -> None:
-        user = self.rooms.pop(room_id, None)
-        if user is not None and room_id in self.by_user.get(user, []):
-            self.by_user[user].remove(room_id)
+    def rejoined(self, user: str) -> None:
+        """A person with a private room joined a room: it may be offered again."""
+        if user in self.directory.by_user:
+            self.reinvited.discard(user)
 
     async def add(self, user: str, room_id: str) -> None:
         """Remember a private room (in the database and in the bot's m.direct account
         data, which clients read to show it as a direct chat)."""
-        rooms = [r for r in self.by_user.get(user, []) if r != room_id] + [room_id]
-        self.by_user[user] = rooms
-        self.rooms[room_id] = user
-        await store.save(self.by_user, "dm", self.adapter.user_id)
+        self.directory.add_private(user, room_id)
+        await self.store.save(self.directory.by_user, "dm", self.user_id)
         try:
             await self._put_direct()
         except (Failed, *NETWORK_ERRORS) as err:
@@ -101,11 +97,10 @@ class PrivateRooms:
         """The person's private room with the bot, created (and the person invited) on
         first need. Someone who left it is invited again, once; who left again, or may not
         be invited, is unreachable until they write to the bot."""
-        adapter = self.adapter
-        rooms = [r for r in self.by_user.get(user, []) if self._usable(r)]
+        rooms = [r for r in self.directory.by_user.get(user, []) if self._usable(r)]
         if rooms:
             room_id = rooms[-1]
-            membership = adapter.state.membership(room_id, user) or "invite"
+            membership = self.state.membership(room_id, user) or "invite"
             if membership in ("join", "invite"):
                 return room_id
             if membership == "ban" or user in self.reinvited:
@@ -113,54 +108,56 @@ class PrivateRooms:
             await self._invite(room_id, user, created=False)
             self.reinvited.add(user)
             return room_id
-        room_id = await store.load("creating", user)
+        room_id = await self.store.load("creating", user)
         if room_id is None:
             room_id = await self._create()
-            await store.save(room_id, "creating", user)
+            await self.store.save(room_id, "creating", user)
         try:
             await self._invite(room_id, user, created=True)
         except OlderServer:  # once more, in a room version every server knows
             room_id = await self._create(FALLBACK_VERSION)
-            await store.save(room_id, "creating", user)
+            await self.store.save(room_id, "creating", user)
             try:
                 await self._invite(room_id, user, created=True)
             except OlderServer as err:
                 raise Unreachable(f"matrix: {user} cannot be invited: {err}") from err
-        await store.drop("creating", user)
-        adapter.state.note_membership(room_id, user, "invite")
+        await self.store.drop("creating", user)
+        self.state.note_membership(room_id, user, "invite")
         await self.add(user, room_id)
         self.waiting[room_id] = time.time()
-        await store.save(self.waiting, "invites", adapter.user_id)
+        await self.store.save(self.waiting, "invites", self.user_id)
         return room_id
 
     async def overdue(self) -> list[tuple[str, str]]:
         """(user, room) of each invite still not accepted after `invite_wait` seconds; each
         is given once (the reminder), and accepted ones are dropped."""
-        adapter = self.adapter
         now, found, changed = time.time(), [], False
         for room_id, since in list(self.waiting.items()):
-            user = self.rooms.get(room_id)
-            if user is None or adapter.state.membership(room_id, user) not in (None, "invite"):
+            user = self.directory.private.get(room_id)
+            if user is None or self.state.membership(room_id, user) not in (None, "invite"):
                 del self.waiting[room_id]
                 changed = True
-            elif now - since >= adapter.settings.invite_wait:
+            elif now - since >= self.settings.invite_wait:
                 found.append((user, room_id))
                 del self.waiting[room_id]
                 changed = True
         if changed:
-            await store.save(self.waiting, "invites", adapter.user_id)
+            await self.store.save(self.waiting, "invites", self.user_id)
         return found
 
     def _usable(self, room_id: str) -> bool:
-        return self.adapter.settings.encrypt_private or not self.adapter.state.is_encrypted(room_id)
+        return self.settings.encrypt_private or not self.is_encrypted(room_id)
+
+    def is_encrypted(self, room_id: str) -> bool:
+        """Encrypted, as the room's state or nio (which may know it from elsewhere) says."""
+        room = self.client.rooms.get(room_id)
+        return self.state.is_encrypted(room_id) or bool(room is not None and room.encrypted)
 
     async def _create(self, version: str | None = None) -> str:
         """A new private room, in the homeserver's default room version or `version`."""
-        client = self.adapter.client
-        assert client is not None
-        created = await client.room_create(
+        created = await self.client.room_create(
             is_direct=True, preset=RoomPreset.private_chat, room_version=version,
-            initial_state=[MEGOLM] if self.adapter.settings.encrypt_private else [])
+            initial_state=[MEGOLM] if self.settings.encrypt_private else [])
         if isinstance(created, ErrorResponse):
             raise Failed(created)
         return str(created.room_id)
@@ -171,9 +168,7 @@ class PrivateRooms:
         cannot makes the person unreachable, and a room just created for them is left and
         forgotten (no orphan stays behind); a server that does not know the room's version
         raises `OlderServer`, for a new room in an older version."""
-        client = self.adapter.client
-        assert client is not None
-        response = await client.room_put_state(room_id, "m.room.member",
+        response = await self.client.room_put_state(room_id, "m.room.member",
                                                {"membership": "invite", "is_direct": True},
                                                state_key=user)
         if not isinstance(response, ErrorResponse):
@@ -190,29 +185,27 @@ class PrivateRooms:
         raise Unreachable(f"matrix: {user} cannot be invited: {response}")
 
     async def _abandon(self, room_id: str, user: str) -> None:
-        client = self.adapter.client
-        assert client is not None
+        client = self.client
         left = await client.room_leave(room_id)
         if isinstance(left, ErrorResponse):
             log.warning("matrix: cannot leave the unused room %s: %s", room_id, left)
         else:
             await client.room_forget(room_id)
-        await store.drop("creating", user)
+        await self.store.drop("creating", user)
 
     async def _put_direct(self) -> None:
         current = await self._account_data("GET", "m.direct") or {}
         merged = {user: list(rooms) for user, rooms in current.items()
                   if isinstance(rooms, list)}
-        for user, rooms in self.by_user.items():
+        for user, rooms in self.directory.by_user.items():
             merged[user] = [r for r in merged.get(user, []) if r not in rooms] + rooms
         await self._account_data("PUT", "m.direct", merged)
 
     async def _account_data(self, method: str, kind: str,
                             body: dict[str, Any] | None = None) -> dict[str, Any] | None:
         """nio has no setter for global account data: the plain client-server call."""
-        client = self.adapter.client
-        assert client is not None
-        path = Api._build_path(["user", self.adapter.user_id, "account_data", kind])
+        client = self.client
+        path = Api._build_path(["user", self.user_id, "account_data", kind])
         headers = {"Authorization": f"Bearer {client.access_token}",
                    "Content-Type": "application/json"}
         reply = await client.send(method, path, None if body is None else json.dumps(body),

@@ -1,4 +1,4 @@
-"""The encrypted events that wait for their room key (see crypto.py), bounded: at most
+"""The encrypted events that wait for their room key (see client/crypto.py), bounded: at most
 PER_SENDER of one sender and TOTAL in all, the oldest dropped first. One sender whose
 client never shares its keys (or who floods an encrypted room on purpose) thus holds at
 most PER_SENDER events in the bot's memory, and cannot push out everybody else's."""

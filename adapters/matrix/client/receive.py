@@ -7,17 +7,17 @@ its sender rather than dropped silently."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+from nio import AsyncClient
 
 from adapters.text_choices import chosen
-from core.service import ChatRef, Incoming, Notice, Situation, UserRef
+from core.service import Notice
 
-from . import content, polls, store
-from .ballots import pending
-from .crypto import CRYPTO_ERRORS
-from .errors import NETWORK_ERRORS, Failed
-from .incoming import (
-    PLATFORM,
+from ..protocol import content, polls
+from ..protocol.directory import Directory
+from ..protocol.errors import NETWORK_ERRORS, Failed
+from ..protocol.incoming import (
     as_command,
     is_edit,
     keycap_number,
@@ -25,31 +25,52 @@ from .incoming import (
     message_body,
     relation,
 )
-
-if TYPE_CHECKING:
-    from .adapter import MatrixAdapter
+from ..protocol.seen import Seen
+from ..settings import MatrixSettings
+from ..store import MatrixStore
+from .ballots import pending
+from .crypto import CRYPTO_ERRORS, Crypto
+from .levels import Levels
+from .rooms import PrivateRooms
+from .routes import Routes
+from .send import Sender
+from .telling import Teller
 
 log = logging.getLogger(__name__)
 MAX_EVENT_ATTEMPTS = 3  # an event the service keeps failing on is skipped after that
 
 
 class Receiver:
-    def __init__(self, adapter: MatrixAdapter) -> None:
-        self.adapter = adapter
+    def __init__(self, client: AsyncClient, *, directory: Directory, routes: Routes,
+                 levels: Levels, rooms: PrivateRooms, sender: Sender, crypto: Crypto | None,
+                 seen: Seen, teller: Teller, store: MatrixStore, settings: MatrixSettings,
+                 display_name: str | None) -> None:
+        self.client = client
+        self.directory = directory
+        self.routes = routes
+        self.levels = levels
+        self.rooms = rooms
+        self.sender = sender
+        self.crypto = crypto
+        self.seen = seen
+        self.teller = teller
+        self.store = store
+        self.settings = settings
+        self.user_id = settings.user_id
+        self.display_name = display_name
         self._failures: dict[str, int] = {}  # event id → failed attempts to hand it over
 
     async def on_event(self, room_id: str, event: dict[str, Any]) -> None:
-        adapter = self.adapter
         event_id = event.get("event_id")
-        if not isinstance(event_id, str) or adapter.syncer.has_seen(event_id):
+        if not isinstance(event_id, str) or event_id in self.seen:
             return
-        if adapter.crypto is not None and event.get("type") == "m.room.encrypted" and \
-                event.get("sender") != adapter.user_id:
-            adapter.crypto.hold(room_id, event)  # not read yet: handled once its key comes
+        if self.crypto is not None and event.get("type") == "m.room.encrypted" and \
+                event.get("sender") != self.user_id:
+            self.crypto.hold(room_id, event)  # not read yet: handled once its key comes
             return
-        adapter.state.note(room_id, event)
+        self.routes.note(room_id, event)
         try:
-            if event.get("sender") != adapter.user_id and "state_key" not in event:
+            if event.get("sender") != self.user_id and "state_key" not in event:
                 await self._dispatch(room_id, event_id, event)
         except Exception:
             failures = self._failures[event_id] = self._failures.get(event_id, 0) + 1
@@ -58,7 +79,7 @@ class Receiver:
             log.exception("matrix: event %s in %s failed %s times; skipped", event_id,
                           room_id, failures)
         self._failures.pop(event_id, None)
-        adapter.syncer.remember(event_id)
+        self.seen.remember(event_id)
 
     async def _dispatch(self, room_id: str, event_id: str, event: dict[str, Any]) -> None:
         kind = event.get("type")
@@ -73,75 +94,50 @@ class Receiver:
         elif kind == "m.room.encrypted":
             log.info("matrix: cannot read an encrypted event in %s (encryption is off)",
                      room_id)
-            await self.unreadable(room_id, event)
-
-    async def unreadable(self, room_id: str, event: dict[str, Any]) -> None:
-        """An event the bot could not decrypt: its sender is told (once per Megolm session,
-        and his game's group once), rather than his commands vanishing."""
-        sender = str(event.get("sender", ""))
-        session = (event.get("content") or {}).get("session_id")
-        await self.tell_about(sender, room_id, "unreadable", f"unreadable-{sender}-{session}",
-                              group=self.adapter.state.is_group(room_id))
-
-    async def tell_about(self, user: str, room_id: str, situation: Situation,
-                         update_id: str, group: bool = False) -> None:
-        """Hand the service news about a person (see `ports.Situation`), seen in a game
-        room (`group`) or elsewhere."""
-        await self._give(Incoming(platform=PLATFORM, update_id=update_id, user=UserRef(user),
-                                  user_name=self.adapter.state.name(room_id, user),
-                                  situation=situation,
-                                  chat=ChatRef(room_id) if group else None))
-
-    def _incoming(self, room_id: str, event_id: str, sender: str, private: bool,
-                  **fields: Any) -> Incoming:
-        return Incoming(platform=PLATFORM, update_id=event_id, user=UserRef(sender),
-                        user_name=self.adapter.state.name(room_id, sender),
-                        chat=None if private else ChatRef(room_id), **fields)
+            await self.teller.unreadable(room_id, event)
 
     async def _on_message(self, room_id: str, event_id: str, sender: str,
                           body: dict[str, Any]) -> None:
-        adapter = self.adapter
-        mentions = mention_names(adapter.user_id, adapter.display_name)
+        directory = self.directory
+        mentions = mention_names(self.user_id, self.display_name)
         if is_edit(body):  # edits never count, as the rules say: the service answers (a
             # command's author is told; a vote in the edited message is withdrawn)
             new = body.get("m.new_content")
             text = message_body(new) if isinstance(new, dict) else None
-            private = room_id in adapter.rooms.rooms
+            private = room_id in directory.private
             if text is not None:
-                await self._give(self._incoming(room_id, event_id, sender, private,
-                                                text=text, command=as_command(text, mentions),
-                                                situation="edited", edits=relation(body)[1]))
+                await self._hand(room_id, event_id, sender, private, text=text,
+                                 command=as_command(text, mentions), situation="edited",
+                                 edits=relation(body)[1])
             return
         text = message_body(body)
         if not text:
             return
         command = as_command(text, mentions)
-        team = adapter.teams.by_room.get(room_id)
+        team = directory.teams.get(room_id)
         if team is not None:  # the members read it here; a command is answered in private
-            await self._give(self._incoming(room_id, event_id, sender, True, text=text,
-                                            command=command,
-                                            team=None if command else team))
+            await self._hand(room_id, event_id, sender, True, text=text, command=command,
+                             team=None if command else team)
             return
-        if room_id in adapter.rooms.rooms:
+        if room_id in directory.private:
             token = await self._keyboard_choice(room_id, text)
             if token is not None:
                 await self._press(room_id, event_id, sender, token, private=True)
                 return
-            await self._give(self._incoming(room_id, event_id, sender, True, text=text,
-                                            command=command))
+            await self._hand(room_id, event_id, sender, True, text=text, command=command)
             return
         if command is not None:
-            admin = await adapter.state.is_admin(room_id, sender)
-            await self._give(self._incoming(room_id, event_id, sender, False, text=text,
-                                            command=command, admin=admin, message=event_id))
+            admin = await self.levels.is_admin(room_id, sender)
+            await self._hand(room_id, event_id, sender, False, text=text, command=command,
+                             admin=admin, message=event_id)
         else:
-            await self._give(self._incoming(room_id, event_id, sender, False, text=text))
+            await self._hand(room_id, event_id, sender, False, text=text)
 
     async def _keyboard_choice(self, room_id: str, text: str) -> str | None:
         """A number or an option's label written in a private room: the matching button of
         the room's newest keyboard (the service answers if its window is over)."""
-        latest = await store.load("kbroom", room_id)
-        keyboard = await store.load("kb", latest) if latest else None
+        latest = await self.store.load("kbroom", room_id)
+        keyboard = await self.store.load("kb", latest) if latest else None
         if not keyboard:
             return None
         number = chosen(text, keyboard["labels"])
@@ -160,14 +156,14 @@ class Receiver:
         number = keycap_number(key)
         if number is None:
             return
-        keyboard = await store.load("kb", target) or await self._kept_before_posting(
+        keyboard = await self.store.load("kb", target) or await self._kept_before_posting(
             "kb", room_id, target)
         if not keyboard or keyboard.get("room") != room_id or \
                 not 1 <= number <= len(keyboard["tokens"]):
             return
         start = bool(keyboard["start"][number - 1])
         if start:  # "open my private chat" and the like: a private room may be offered again
-            self.adapter.rooms.reinvited.discard(sender)
+            self.rooms.reinvited.discard(sender)
         private = bool(keyboard.get("private")) or start
         await self._press(room_id, event_id, sender, str(keyboard["tokens"][number - 1]),
                           private=private)
@@ -179,7 +175,7 @@ class Receiver:
         its vote is over). Answers to polls the bot does not know in this room, and unknown
         answer ids, are no votes and are dropped."""
         _, poll_id = relation(body)
-        poll = (await store.load("poll", poll_id) or await self._kept_before_posting(
+        poll = (await self.store.load("poll", poll_id) or await self._kept_before_posting(
             "poll", room_id, poll_id)) if poll_id else None
         chosen = polls.selections(body)
         if not poll or poll.get("room") != room_id or not chosen:
@@ -194,38 +190,35 @@ class Receiver:
         posting it and keeping that under its event id: kept before the post under its
         transaction id, which the homeserver shows the sending device in the event. Known
         by its event id from then on."""
-        client = self.adapter.client
-        assert client is not None
-        response = await client.room_get_event(room_id, event_id)
+        response = await self.client.room_get_event(room_id, event_id)
         source = getattr(getattr(response, "event", None), "source", None)
-        if not isinstance(source, dict) or source.get("sender") != self.adapter.user_id:
+        if not isinstance(source, dict) or source.get("sender") != self.user_id:
             return None
         txn = (source.get("unsigned") or {}).get("transaction_id")
-        value = await store.load(kind, pending(txn)) if isinstance(txn, str) else None
+        value = await self.store.load(kind, pending(txn)) if isinstance(txn, str) else None
         if value is not None:
-            await store.save(value, kind, event_id)
+            await self.store.save(value, kind, event_id)
         return value
 
     async def _press(self, room_id: str, event_id: str, sender: str, token: str,
                      private: bool) -> None:
-        adapter = self.adapter
-        notice = await self._give(self._incoming(room_id, event_id, sender, private,
-                                                 button=token))
-        if not notice or not adapter.settings.notices:
+        notice = await self._hand(room_id, event_id, sender, private, button=token)
+        if not notice or not self.settings.notices:
             return
-        in_private = room_id in adapter.rooms.rooms
+        in_private = room_id in self.directory.private
         if not in_private and notice.taken:
             return  # a poll shows the answer itself; a refusal goes to the private room
-        target = room_id if in_private else adapter.rooms.newest(sender)
+        target = room_id if in_private else self.directory.newest(sender)
         if target is None:
             return
         try:
-            await adapter.sender.send_event(target, "m.room.message",
+            await self.sender.send_event(target, "m.room.message",
                                             content.message(notice.text))
         except (Failed, *NETWORK_ERRORS, *CRYPTO_ERRORS) as err:
             log.info("matrix: notice for %s not sent: %s", sender, err)
 
-    async def _give(self, incoming: Incoming) -> Notice | None:
-        handle = self.adapter.handle
-        assert handle is not None
-        return await handle(incoming)
+    async def _hand(self, room_id: str, event_id: str, sender: str, private: bool,
+                    **fields: Any) -> Notice | None:
+        """Hand the service what a person did, as an `Incoming` (see telling.py)."""
+        return await self.teller.give(self.teller.incoming(room_id, event_id, sender, private,
+                                                           **fields))

@@ -16,7 +16,8 @@ from typing import Any
 
 from core.service import Ballot, ButtonOut
 
-from . import content, polls, store
+from ..protocol import content, polls
+from ..store import MatrixStore
 
 # (room, event type, content, transaction id) → event id; raises what the adapter maps
 SendEvent = Callable[[str, str, dict[str, Any], str | None], Awaitable[str]]
@@ -30,7 +31,7 @@ def pending(txn: str) -> str:
     return f"txn-{txn}"
 
 
-async def keep_keyboard(event_id: str, room_id: str, private: bool,
+async def keep_keyboard(store: MatrixStore, event_id: str, room_id: str, private: bool,
                         buttons: Sequence[ButtonOut]) -> None:
     """Remember what each number of an event's options presses (for numbers, labels and
     keycap reactions)."""
@@ -41,8 +42,9 @@ async def keep_keyboard(event_id: str, room_id: str, private: bool,
 
 
 class Ballots:
-    def __init__(self, send: SendEvent) -> None:
+    def __init__(self, send: SendEvent, store: MatrixStore) -> None:
         self.send = send
+        self.store = store
 
     async def post(self, room_id: str, message: Ballot, txn: str,
                    loud: content.Loudness) -> dict[str, Any]:
@@ -69,20 +71,20 @@ class Ballots:
                 else f"{message.text} ({part + 1}/{len(parts)})"
             poll_txn = txn if part == 0 else f"{txn}-{part}"
             poll = {"room": room_id, "answers": answers, "ended": False}
-            await store.save(poll, "poll", pending(poll_txn))
-            await keep_keyboard(pending(poll_txn), room_id, False, chunk)
+            await self.store.save(poll, "poll", pending(poll_txn))
+            await keep_keyboard(self.store, pending(poll_txn), room_id, False, chunk)
             poll_id = await self.send(room_id, polls.START, polls.start(question, shown),
                                       poll_txn)
-            await store.save(poll, "poll", poll_id)
-            await keep_keyboard(poll_id, room_id, False, chunk)
+            await self.store.save(poll, "poll", poll_id)
+            await keep_keyboard(self.store, poll_id, room_id, False, chunk)
             ids.append(poll_id)
         msgtype, mentions = loud
-        await keep_keyboard(pending(f"{txn}-text"), room_id, False, buttons)
+        await keep_keyboard(self.store, pending(f"{txn}-text"), room_id, False, buttons)
         status = await self.send(room_id, "m.room.message", content.message(
             content.with_options(message.text, [b.label for b in buttons]), msgtype, mentions),
             f"{txn}-text")
-        await keep_keyboard(status, room_id, False, buttons)
-        await store.save({"polls": ids, "text": message.text, "txn": txn}, "openpoll", room_id)
+        await keep_keyboard(self.store, status, room_id, False, buttons)
+        await self.store.save({"polls": ids, "text": message.text, "txn": txn}, "openpoll", room_id)
         return {"kind": "poll", "event_id": ids[0], "polls": ids, "status": status,
                 "msgtype": msgtype}
 
@@ -94,7 +96,7 @@ class Ballots:
         labels = [b.label for b in message.options]
         text = content.with_options(message.text, labels)
         if message.options:
-            await store.save({"polls": ref.get("polls") or [ref["event_id"]],
+            await self.store.save({"polls": ref.get("polls") or [ref["event_id"]],
                               "text": message.text}, "openpoll", room_id)
         else:
             for poll_id in ref.get("polls") or [ref["event_id"]]:
@@ -110,7 +112,7 @@ class Ballots:
     async def end_open(self, room_id: str, unless: str | None = None) -> None:
         """End the room's open polls, with the newest text they had (unless they are the
         ballot posted under the transaction id `unless`)."""
-        open_polls = await store.load("openpoll", room_id)
+        open_polls = await self.store.load("openpoll", room_id)
         if isinstance(open_polls, str):  # as an older version stored it: one poll, no text
             open_polls = {"polls": [open_polls], "text": ""}
         if open_polls and unless is not None and open_polls.get("txn") == unless:
@@ -120,14 +122,14 @@ class Ballots:
 
     async def end(self, room_id: str, poll_id: str, result: str) -> None:
         """End a poll (a repeat is dropped by the homeserver's transaction id)."""
-        poll = await store.load("poll", poll_id)
+        poll = await self.store.load("poll", poll_id)
         if poll is not None and poll.get("ended"):
             return
         await self.send(room_id, polls.END, polls.end(poll_id, result),
                         f"nightfall-end-{poll_id}")
         if poll is not None:
-            await store.save({**poll, "ended": True}, "poll", poll_id)
-        open_polls = await store.load("openpoll", room_id)
+            await self.store.save({**poll, "ended": True}, "poll", poll_id)
+        open_polls = await self.store.load("openpoll", room_id)
         if open_polls == poll_id or (isinstance(open_polls, dict)
                                      and poll_id in open_polls.get("polls", [])):
-            await store.drop("openpoll", room_id)
+            await self.store.drop("openpoll", room_id)

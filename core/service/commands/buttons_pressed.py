@@ -1,0 +1,133 @@
+"""Pressed buttons: the token a platform carries back, the stored button behind it (anything
+a client made up is refused), and what its command asks: sign-up, "open the private chat",
+a confirmation, a vote, an early end of the day, a night action (and its second target).
+A button of a closed window, or of another player, changes nothing."""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from core.engine import Act, MarkEarly, Vote
+from core.engine.registry import load_ruleset
+from core.storage.models import TOKEN_LENGTH, Button, GameRecord, Identity
+
+from ..games.running import Games
+from ..messages import button_commands as pressed
+from ..messages import outbox, texts
+from ..messages.voiced import voiced_in_window
+from ..ports.clock import Clock
+from ..ports.replies import Reply
+from ..rows.game_rows import known_game, locked_game, seat_pid
+from ..rows.unit_of_work import current_work
+from ..telling.prompts import second_pick, show_choice
+from .confirm import Confirmations
+from .lobby import Lobby
+from .private import PrivateChats
+
+
+async def pressed_button(token: str) -> Button | None:
+    """The stored button behind a pressed token; anything a client made up is None.
+    Read once per command (a button never changes)."""
+    if not token or len(token) > TOKEN_LENGTH:
+        return None
+    work = current_work()
+    if work is not None and token in work.buttons:
+        return work.buttons[token]
+    found = await Button.get_or_none(token=token)
+    if work is not None:
+        work.buttons[token] = found
+    return found
+
+
+async def taken_notice(token: str, reader: int) -> str:
+    """The notice for a button that was taken, in the voice of its game (turned on with
+    each window, so that a player does not read the same words every night)."""
+    button = await pressed_button(token)
+    row = None if button is None else (known_game(button.game_id)
+                                       or await GameRecord.get_or_none(id=button.game_id))
+    if button is None or row is None:
+        return texts.PROMPT_TAKEN
+    return voiced_in_window(row, load_ruleset(row.ruleset).voice, texts.PROMPT_TAKEN,
+                            button.window, reader)
+
+
+async def button_game(token: str) -> int | None:
+    """The game of a pressed button (whose language its notice speaks), if it is one."""
+    button = await pressed_button(token)
+    return None if button is None else button.game_id
+
+
+class ButtonPresses:
+    """The rooms a button's command goes to: the lobby's sign-up, the private chat, the
+    confirmations, the running game."""
+
+    def __init__(self, games: Games, clock: Clock, lobby: Lobby, private: PrivateChats,
+                 confirmations: Confirmations) -> None:
+        self.games = games
+        self.clock = clock
+        self.lobby = lobby
+        self.private = private
+        self.confirmations = confirmations
+
+    async def press(self, token: str, person: Identity, in_private: bool) -> Reply | None:
+        """A pressed button: what its stored command asks, if the presser may; a refusal
+        is raised as `Reply`, an answer of its own returned."""
+        button = await pressed_button(token)
+        if button is None:
+            raise Reply(texts.UNKNOWN_BUTTON)
+        # the game's row is locked here, once, for the whole command
+        row = await locked_game(button.game_id)
+        command = pressed.from_json(button.command)
+        match command:
+            case pressed.Join():
+                await self.lobby.press("join", row, person)
+            case pressed.Leave():
+                await self.lobby.press("leave", row, person)
+            case pressed.Hello():  # "open the private chat": what waited is sent
+                if in_private:  # (a Matrix keycap presses it without a private message first)
+                    await outbox.reopen(person)
+                    await outbox.to_person(person, await self.private.help_for(person))
+            case pressed.Confirm():
+                return await self.confirmations.press(row, command, person, in_private)
+            case pressed.VoteFor() | pressed.MarkEarly() | pressed.ActOn() | pressed.PickFirst():
+                return await self.in_window(row, button, command, person, in_private)
+            case _:
+                assert_never(command)
+        return None
+
+    async def in_window(self, row: GameRecord, button: Button, command: pressed.InWindow,
+                        person: Identity, in_private: bool) -> Reply | None:
+        """A ballot's or a private keyboard's button: only in its own window, by its own
+        player, where it was offered."""
+        if in_private != (button.pid is not None):
+            raise Reply(texts.UNKNOWN_BUTTON)  # a group button pressed elsewhere, or back
+        if row.status != "running" or row.window != button.window:
+            raise Reply(texts.STALE_BUTTON)
+        pid = await seat_pid(row, person)
+        if pid is None:
+            raise Reply(texts.NOT_A_PLAYER)
+        if button.pid is not None and button.pid != pid:
+            raise Reply(texts.NOT_YOUR_BUTTON)
+        now = self.clock.now()
+        match command:
+            case pressed.VoteFor(target):
+                await self.games.apply(row, Vote(pid, target, at=now), person,
+                                       refusal_as_reply=True, locked=True)
+            case pressed.MarkEarly():
+                await self.games.apply(row, MarkEarly(pid, at=now), person,
+                                       refusal_as_reply=True, locked=True)
+            case pressed.PickFirst(action, first):  # offer the second target
+                game = await self.games.load(row)
+                await second_pick(row, game, pid, action, first, person)
+                return Reply(voiced_in_window(row, game.ruleset.voice, texts.PICK_SECOND,
+                                              row.window, person.id))
+            case pressed.ActOn(action, targets, role):
+                await self.games.apply(row, Act(pid, action, targets, None, role, at=now),
+                                       person, refusal_as_reply=True, locked=True)
+                if row.window == button.window:  # the keyboard shows what is chosen now
+                    await show_choice(row, await self.games.load(row), person, pid,
+                                      button.token, command)
+            case _:
+                assert_never(command)
+        return None
+
