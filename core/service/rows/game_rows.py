@@ -12,6 +12,7 @@ from typing import Any
 from tortoise.exceptions import DoesNotExist
 
 from core.engine import Game, Refused, replay
+from core.engine.ids import PlayerId
 from core.engine.log_codec import command_from_json, setup_from_json
 from core.engine.registry import load_ruleset
 from core.storage.models import Chat, GameRecord, Identity
@@ -111,7 +112,7 @@ async def relock(row: GameRecord) -> None:
         repository().refreshed(row, fresh)
 
 
-async def seat_identities(row: GameRecord) -> dict[str, Identity]:
+async def seat_identities(row: GameRecord) -> dict[PlayerId, Identity]:
     """Who sits in which seat (the active seats, in the order they were taken): one query
     per command's transaction (see `unit_of_work`), none where the arrival read them."""
     work = current_work()
@@ -123,7 +124,7 @@ async def seat_identities(row: GameRecord) -> dict[str, Identity]:
     return dict(found)
 
 
-async def seat_pid(row: GameRecord, person: Identity) -> str | None:
+async def seat_pid(row: GameRecord, person: Identity) -> PlayerId | None:
     """The person's seat in the game (its engine player id), if he plays in it."""
     return next((pid for pid, identity in (await seat_identities(row)).items()
                  if identity.id == person.id), None)

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 
 from tortoise.models import Model
 
+from core.engine.ids import PlayerId
 from core.storage.models import GameRecord, Identity
 
 from ...ports.contract import Incoming
@@ -32,7 +33,7 @@ class GameRepository(Protocol):
         """The chat's first game in one of `statuses`, without its snapshot; with `lock`
         locked as `lock_game`."""
 
-    async def seats(self, game_id: int) -> dict[str, Identity]:
+    async def seats(self, game_id: int) -> dict[PlayerId, Identity]:
         """Who sits in which active seat, by engine player id, in the order they were taken."""
 
     async def snapshot(self, game_id: int) -> Any:

@@ -14,6 +14,7 @@ from tortoise import connections
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.models import Model
 
+from core.engine.ids import PlayerId
 from core.storage.models import Chat, GameRecord, Identity, LogEntry
 
 # what a row brought up to date under its lock takes from the fresh one (`refreshed`)
@@ -111,15 +112,15 @@ class SqlRepository:
                                   [chat_id, *statuses])
         return game_from_db(rows[0]) if rows else None
 
-    async def seats(self, game_id: int) -> dict[str, Identity]:
+    async def seats(self, game_id: int) -> dict[PlayerId, Identity]:
         rows = await self._select(f"SELECT s.pid AS seat_pid, {columns(Identity, 'i')} "
                                   "FROM seat s JOIN identity i ON i.id = s.identity_id "
                                   f"WHERE s.game_id = {self.mark(1)} AND s.active ORDER BY s.id",
                                   [game_id])
-        found = {}
+        found: dict[PlayerId, Identity] = {}
         for seat in rows:
             pid = seat.pop("seat_pid")
-            found[pid] = identity_from_db(seat)
+            found[PlayerId(pid)] = identity_from_db(seat)
         return found
 
     async def snapshot(self, game_id: int) -> Any:
