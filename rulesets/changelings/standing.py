@@ -76,9 +76,9 @@ def team(game: Game) -> list[Player]:
     return [p for p in game.state.players.values() if p.alive and p.role in CHANGELING_ROLES]
 
 
-def tell_team(game: Game, key: str, **params: object) -> None:
+def tell_team(game: Game, key: str) -> None:
     for member in team(game):
-        game.tell(ToPlayer(member.pid), key, **params)
+        game.tell(ToPlayer(member.pid), key)
 
 
 def join_team(game: Game, newcomer: Player) -> None:

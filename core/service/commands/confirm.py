@@ -9,6 +9,7 @@ from __future__ import annotations
 import secrets
 
 from core.engine import Leave
+from core.engine.ids import PlayerId
 from core.storage.models import Chat, GameRecord, Identity, Seat
 
 from ..messages import outbox, texts
@@ -33,7 +34,7 @@ class Confirmations:
             raise Reply(texts.NOT_PLAYING)
         row = await GameRecord.get(id=seat.game_id)
         game = await self.service.games.load(row)
-        refusal = game.check(Leave(seat.pid, at=self.service.clock.now()))
+        refusal = game.check(Leave(PlayerId(seat.pid), at=self.service.clock.now()))
         if refusal is not None:  # already out of the game: nothing to confirm
             raise Reply.saying(refusal.text)
         await self._ask(row, person, texts.FLEE_CONFIRM, "flee", texts.FLEE_BUTTON)
@@ -60,8 +61,8 @@ class Confirmations:
             seat = await Seat.filter(game_id=row.id, identity_id=person.id, active=True).first()
             if seat is None:
                 raise Reply(texts.NOT_A_PLAYER)
-            await self.service.games.apply(row, Leave(seat.pid, at=self.service.clock.now()),
-                                           person, refusal_as_reply=True)
+            leave = Leave(PlayerId(seat.pid), at=self.service.clock.now())
+            await self.service.games.apply(row, leave, person, refusal_as_reply=True)
             await self._settle(row, person, replace, texts.FLEE_DONE)
             return Reply(texts.FLEE_DONE)
         await self.service.lobby.cancel(row, await row.chat, person)

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from tortoise.exceptions import IntegrityError
 
 from core.engine import MarkEarly, Say, Vote
+from core.engine.ids import PlayerId
 from core.storage.db import database_unavailable
 from core.storage.models import (
     Chat,
@@ -242,21 +243,22 @@ class GameService:
                                             in_private=incoming.private)
         if incoming.team is not None:
             await self._team_talk(incoming.team, person)
-            return
+            return None
         if incoming.private:
             await self.private.handle(incoming.command, incoming.text.strip(), person,
                                       incoming.mentioned)
-            return
+            return None
         chat = await self._chat(incoming)
         if incoming.command is not None:
             await self._group_command(incoming.command.word, incoming.command.args, chat,
                                       person, incoming.admin, incoming.mentioned,
                                       incoming.message)
-            return
+            return None
         row, pid = await self._running_seat(chat, person)
         if row is not None and pid is not None:  # chatter is never answered; it counts
             # as activity, also while the game is paused
             await self.games.apply(row, Say(pid, at=self.clock.now()), None, locked=True)
+        return None
 
     async def _team_talk(self, key: TeamKey, person: Identity) -> None:
         """Text in a team room: its members have read it there, so no relay; a living member
@@ -268,10 +270,11 @@ class GameService:
         seat = await Seat.filter(game_id=row.id, identity_id=person.id, active=True).first()
         if seat is None:
             return
+        pid = PlayerId(seat.pid)
         game = await self.games.load(row)
         chat = next((c for c in game.ruleset.team_chats(game) if c.key == key.chat), None)
-        if chat is not None and seat.pid in chat.members and game.state.players[seat.pid].alive:
-            await self.games.apply(row, Say(seat.pid, at=self.clock.now()), None)
+        if chat is not None and pid in chat.members and game.state.players[pid].alive:
+            await self.games.apply(row, Say(pid, at=self.clock.now()), None)
 
     async def current_game(self, chat: Chat, lock: bool = False) -> GameRecord | None:
         """The chat's game in its lobby or running; with `lock`, its row locked until the
@@ -279,8 +282,8 @@ class GameService:
         knows its chat (no query to ask it)."""
         return await chat_game(chat, ("lobby", "running"), lock)
 
-    async def _running_seat(self, chat: Chat, person: Identity) -> tuple[GameRecord | None,
-                                                                           str | None]:
+    async def _running_seat(self, chat: Chat, person: Identity
+                            ) -> tuple[GameRecord | None, PlayerId | None]:
         """The chat's running game, locked (see `current_game`), and the person's seat."""
         row = await chat_game(chat, ("running",), lock=True)
         if row is None:

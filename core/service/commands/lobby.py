@@ -8,6 +8,7 @@ import random
 from typing import Any
 
 from core.engine import GameSetup, SetupError
+from core.engine.ids import PlayerId
 from core.engine.messages import Ref
 from core.engine.registry import available, load_ruleset
 from core.i18n import available_locales
@@ -270,10 +271,10 @@ class Lobby:
         if roles is not None:  # the host's list, dealt at random (the engine seats it as given)
             roles = list(roles)
             random.Random(seed).shuffle(roles)
-        pace_defaults = load_ruleset(row.ruleset).pace_options.get(settings.get("pace"), {})
+        pace_defaults = load_ruleset(row.ruleset).pace_options.get(settings.get("pace") or "", {})
         setup = GameSetup(
             ruleset=row.ruleset,
-            players=tuple((seat.pid, seat.identity.name) for seat in seats),
+            players=tuple((PlayerId(seat.pid), seat.identity.name) for seat in seats),
             seed=seed,
             roles=None if roles is None else tuple(roles),
             options=tuple({**pace_defaults, **settings.get("options", {})}.items()),

@@ -9,6 +9,7 @@ from typing import Any
 
 from core import spoken
 from core.engine import Act, Whisper
+from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import Ref
 from core.i18n import available_locales
 from core.storage.models import GameRecord, Identity, Seat
@@ -59,22 +60,23 @@ class PrivateChats:
         if seat is None:
             raise Reply(texts.NOT_PLAYING)
         row = await GameRecord.get(id=seat.game_id)
+        pid = PlayerId(seat.pid)
         now = self.service.clock.now()
         if not word:  # "@Name text" is meant for that teammate alone (father → homunculus)
             to, said = await self._addressee(row, text, mentioned)
-            await self.service.games.apply(row, Whisper(seat.pid, said, to=to, at=now),
+            await self.service.games.apply(row, Whisper(pid, said, to=to, at=now),
                                            person)
             return
         game = await self.service.games.load(row)
         if word == "status":  # where the game is, what is open for him, what he was told
-            await self._status(row, game, seat.pid, person)
+            await self._status(row, game, pid, person)
             return
         if word == "myrole":
             await recap(row, person, everything=True)
             return
         if word not in game.ruleset.action_ids():
             raise Reply(texts.UNKNOWN_COMMAND, command=word)
-        await self.service.games.apply(row, self._act(game, seat.pid, word, rest,
+        await self.service.games.apply(row, self._act(game, pid, word, rest,
                                               await self.service.roster(row, mentioned),
                                               now), person)
 
@@ -92,7 +94,7 @@ class PrivateChats:
                             part(texts.HELP_PRIVATE_HOST)))
 
     async def _addressee(self, row: GameRecord, text: str,
-                         mentioned: Sequence[Mention]) -> tuple[str | None, str]:
+                         mentioned: Sequence[Mention]) -> tuple[PlayerId | None, str]:
         """(teammate's pid, message) for "@Name message"; (None, text) for anything else."""
         if not text.startswith("@"):
             return None, text
@@ -103,7 +105,7 @@ class PrivateChats:
             return None, text
         return (pids[0], said) if said else (None, text)
 
-    async def _status(self, row: GameRecord, game: Any, pid: str, person: Identity) -> None:
+    async def _status(self, row: GameRecord, game: Any, pid: PlayerId, person: Identity) -> None:
         deadline = await pending_close(row.id)
         left = status_left(row, deadline, self.service.clock.now())
         player = game.state.players[pid]
@@ -124,7 +126,7 @@ class PrivateChats:
             await outbox.to_person(person, post(texts.NOTHING_OPEN), game=row)
         await recap(row, person)
 
-    def _act(self, game: Any, pid: str, action: str, rest: str, roster: Roster,
+    def _act(self, game: Any, pid: PlayerId, action: str, rest: str, roster: Roster,
              now: float) -> Act:
         player = game.state.players[pid]
         spec = next((s for s in game.ruleset.abilities(game, player) if s.id == action), None)
@@ -136,11 +138,11 @@ class PrivateChats:
         targets, text = roster.split(words, count) if count else ([], rest)
         return Act(pid, action, tuple(targets), text or None, None, at=now)
 
-    def _role_named(self, game: Any, text: str) -> str:
+    def _role_named(self, game: Any, text: str) -> RoleId:
         wanted = text.strip().casefold().replace(" ", "_")
         for role_id in game.ruleset.roles:
             if role_id == wanted:
-                return str(role_id)
+                return RoleId(role_id)
         raise Reply(texts.UNKNOWN_ROLE, name=text.strip())
 
     async def _personal_language(self, rest: str, person: Identity) -> None:

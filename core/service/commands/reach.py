@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from typing import Any
 
 from core.engine import Pause
 from core.storage.models import (
@@ -128,7 +129,8 @@ class Reach:
                 await Deadline.create(game=row, window=row.window, kind=DeadlineKind.GIVE_UP,
                                       due_at=now + service.defaults.give_up_hours * 3600)
                 text, topic = LOST_TEXTS.get(reason, LOST_TEXTS["removed"])
-                how: dict[str, object] = {"how": howto(topic)} if topic else {}
+                # Any, as every text's parameters (`Text.params`): an object could be `asking`
+                how: dict[str, Any] = {"how": howto(topic)} if topic else {}
                 await self._tell_host(row, text, count=_hours(service.defaults.give_up_hours),
                                       **how)
                 log.warning("game %s paused: the bot cannot write in %s %s (%s)", row.id,

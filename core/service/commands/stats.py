@@ -4,14 +4,13 @@ person `nightfall forget` removed is no longer counted under a name, nor can be 
 
 from __future__ import annotations
 
-from core.engine.messages import N_, Ref
+from core.engine.messages import N_, Ref, n_
 from core.storage.models import Chat, GameRecord, Identity, Seat
 from core.story.archive import story_of_row
 from core.story.stats import group_stats, person_stats
 
 from ..messages import outbox
 from ..messages.payloads import Part, PostPayload, part
-from ..messages.texts import n_
 
 MOST_ACTIVE = 5
 PERSON_NONE = N_("{name}, you have not finished a game yet.")
@@ -65,9 +64,9 @@ async def group_payload(chat: Chat) -> PostPayload:
     rows = await GameRecord.filter(chat_id=chat.id, status="ended").order_by("id")
     games = []
     for row in rows:
-        seats = await Seat.filter(game_id=row.id, active=True).values_list("identity_id",
-                                                                           flat=True)
-        games.append((await story_of_row(row), [int(i) for i in seats]))
+        # rows of one column rather than `flat=True`, which tortoise's stubs type as a tuple
+        seats = await Seat.filter(game_id=row.id, active=True).values_list("identity_id")
+        games.append((await story_of_row(row), [int(i) for (i,) in seats]))
     stats = group_stats(games)
     total = sum(stats.games.values())
     if not total:

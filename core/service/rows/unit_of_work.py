@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from tortoise.models import Model
 
+from core.engine.ids import PlayerId
 from core.storage.models import Button, Chat, GameRecord, Identity
 
 
@@ -29,7 +30,7 @@ class UnitOfWork:
     # every game row this command read, by id: for what needs only its id and rule set
     games: dict[int, GameRecord] = field(default_factory=dict)
     # who sits in which seat of a game (its engine player ids, in the order they were taken)
-    seats: dict[int, dict[str, Identity]] = field(default_factory=dict)
+    seats: dict[int, dict[PlayerId, Identity]] = field(default_factory=dict)
     # the stored button behind a pressed token (None: a token nobody made); never changes
     buttons: dict[str, Button | None] = field(default_factory=dict)
     # the sender and the chat as the arrival read them, by (platform, ref); each taken once

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from core.engine import Game, Message, Outcome
-from core.engine.messages import Text
+from core.engine.ids import PlayerId
+from core.engine.messages import Text, ToPlayer, ToTeam
 from core.storage.models import GameRecord, Identity
 
 from ..messages import outbox
@@ -48,14 +49,14 @@ async def deliver_outcome(row: GameRecord, game: Game, outcome: Outcome,
                                                     seq=row.version), game=row)
 
 
-def _readers(game: Game, message: Message, seats: dict[str, Identity],
+def _readers(game: Game, message: Message, seats: dict[PlayerId, Identity],
              host: Identity) -> list[Identity | None]:
     audience = message.audience
     if audience.kind == "group":
         return [None]
-    if audience.kind == "player":
-        return [seats[audience.ref]] if audience.ref in seats else []
-    if audience.kind == "team":
-        members = game.ruleset.team_members(game, audience.ref or "")
+    if isinstance(audience, ToPlayer):
+        return [seats[audience.pid]] if audience.pid in seats else []
+    if isinstance(audience, ToTeam):
+        members = game.ruleset.team_members(game, audience.team)
         return [seats[m] for m in members if m in seats]
     return [host]

@@ -7,6 +7,7 @@ from typing import Any
 
 from core.engine import Game, Outcome
 from core.engine.events import Counted
+from core.engine.ids import PlayerId
 from core.engine.log_codec import encode
 from core.engine.messages import Ref
 from core.storage.models import Ballot, GameRecord
@@ -81,7 +82,7 @@ async def close_ballot(row: GameRecord, game: Game, outcome: Outcome) -> None:
          *more), (), ballot_key(row)), game=row)
 
 
-def tally_part(game: Game, votes: dict[str, int], final: bool = False) -> Part:
+def tally_part(game: Game, votes: dict[PlayerId, int], final: bool = False) -> Part:
     """Who has how many votes, most first (seat order among equals)."""
     counts = sorted(((n, pid) for pid, n in votes.items() if n > 0),
                     key=lambda item: (-item[0], game.state.players[item[1]].seat))

@@ -5,6 +5,7 @@ muted like any dead player, and told that he hosts on from his private chat."""
 from __future__ import annotations
 
 from core.engine import Game
+from core.engine.ids import PlayerId
 from core.storage.models import GameRecord
 
 from ..messages import outbox, texts
@@ -12,7 +13,7 @@ from ..messages.payloads import post
 from ..rows.game_rows import chat_of, seat_identities
 
 
-async def silence_removed(row: GameRecord, pids: list[str], going_on: bool = True) -> None:
+async def silence_removed(row: GameRecord, pids: list[PlayerId], going_on: bool = True) -> None:
     """The rules silence the dead in the group: mute them there (where the platform lets
     the bot) and invite them to the spectators' chat, if the host named one. The rules do
     not silence the host: if he was a player and the game is `going_on`, he hears that his

@@ -8,19 +8,24 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TypeVar
+
+from core.engine.ids import PlayerId
 
 from ..messages import texts
 from ..ports.contract import Mention
 from ..ports.replies import Reply
 
 TRAILING = ",.;:!?"  # "/vote Dot," means Dot
+# a seat's key: the engine's player id, or the plain string a rendering reads from its row
+Pid = TypeVar("Pid", bound=str)
 
 
 class NameProblem(Reply):
     """No player or several players match; carries the reply to send."""
 
 
-def shown_names(people: Mapping[str, tuple[str, str | None]]) -> dict[str, str]:
+def shown_names(people: Mapping[Pid, tuple[str, str | None]]) -> dict[Pid, str]:
     """pid → the name shown on buttons and in texts, from pid → (display name, @username).
 
     A name nobody else has (in any case, with any spaces around it) is shown as it is;
@@ -29,7 +34,7 @@ def shown_names(people: Mapping[str, tuple[str, str | None]]) -> dict[str, str]:
     def key(name: str) -> str:
         return name.strip().casefold()
 
-    groups: dict[str, list[str]] = {}
+    groups: dict[str, list[Pid]] = {}
     for pid, (name, _) in people.items():
         groups.setdefault(key(name), []).append(pid)
     shown = {pids[0]: people[pids[0]][0] for pids in groups.values() if len(pids) == 1}
@@ -69,9 +74,9 @@ def bare(name: str) -> str:
     return " ".join("".join(kept).casefold().split())
 
 
-def resolve(name: str, players: Mapping[str, str],
-            handles: Mapping[str, str | None] | None = None,
-            raw: Mapping[str, str] | None = None) -> str:
+def resolve(name: str, players: Mapping[Pid, str],
+            handles: Mapping[Pid, str | None] | None = None,
+            raw: Mapping[Pid, str] | None = None) -> Pid:
     """The pid of the player called `name` among `players` (pid → shown name); `handles`
     (pid → @username) lets "@ann_k" name a player, `raw` (pid → display name) lets "bob"
     name the player called bob although he is shown as "bob (2)" beside a Bob.
@@ -88,10 +93,10 @@ def resolve(name: str, players: Mapping[str, str],
     names = [(pid, shown.strip()) for pid, shown in players.items()]
     names += [(pid, own.strip()) for pid, own in (raw or {}).items()]
 
-    def level(matches: Callable[[str], bool]) -> list[str]:
+    def level(matches: Callable[[str], bool]) -> list[Pid]:
         return sorted({pid for pid, shown in names if matches(shown)})
 
-    def levels() -> Iterator[list[str]]:
+    def levels() -> Iterator[list[Pid]]:
         """Closest first, each asked only if the closer ones found nobody (the exact name,
         the usual case, costs one comparison per player)."""
         yield level(lambda shown: shown == typed)
@@ -111,12 +116,12 @@ def resolve(name: str, players: Mapping[str, str],
     raise NameProblem(texts.NOBODY_CALLED, name=typed.rstrip(TRAILING))
 
 
-def split_names(words: list[str], players: Mapping[str, str], count: int,
-                handles: Mapping[str, str | None] | None = None,
-                raw: Mapping[str, str] | None = None) -> tuple[list[str], str]:
+def split_names(words: list[str], players: Mapping[Pid, str], count: int,
+                handles: Mapping[Pid, str | None] | None = None,
+                raw: Mapping[Pid, str] | None = None) -> tuple[list[Pid], str]:
     """Take `count` player names from the front of `words` (names may have several words:
     the longest match wins); return their pids and the rest of the text."""
-    pids: list[str] = []
+    pids: list[Pid] = []
     rest = list(words)
     for _ in range(count):
         for size in range(len(rest), 0, -1):
@@ -138,20 +143,20 @@ class Roster:
     words of a message that mention a player's account (`accounts`: pid → the platform's
     ref of the seat's account)."""
 
-    def __init__(self, people: Mapping[str, tuple[str, str | None]],
-                 accounts: Mapping[str, str] | None = None,
+    def __init__(self, people: Mapping[PlayerId, tuple[str, str | None]],
+                 accounts: Mapping[PlayerId, str] | None = None,
                  mentioned: Sequence[Mention] = ()) -> None:
         self.shown = shown_names(people)
         self.handles = {pid: handle for pid, (_, handle) in people.items()}
         self.raw = {pid: name for pid, (name, _) in people.items()}
         self.mentions = self._mentioned_seats(accounts or {}, mentioned)
 
-    def _mentioned_seats(self, accounts: Mapping[str, str],
-                         mentioned: Sequence[Mention]) -> dict[tuple[str, ...], str | None]:
+    def _mentioned_seats(self, accounts: Mapping[PlayerId, str], mentioned: Sequence[Mention]
+                         ) -> dict[tuple[str, ...], PlayerId | None]:
         """The words of each mention → the seat it names; None for an account that does not
         play here (its name must not be read as a player's who shares it). An @username of
         nobody seated is left to the reading of the words."""
-        seats: dict[tuple[str, ...], str | None] = {}
+        seats: dict[tuple[str, ...], PlayerId | None] = {}
         for mention in mentioned:
             words = tuple(mention.span.split()) if mention.span else ()
             if not words:
@@ -167,7 +172,7 @@ class Roster:
                 seats[words] = pid
         return seats
 
-    def _mentioned_at(self, words: Sequence[str]) -> tuple[str, int] | None:
+    def _mentioned_at(self, words: Sequence[str]) -> tuple[PlayerId, int] | None:
         """(the seat, how many words) of a mention that `words` begin with, the longest."""
         for key in sorted(self.mentions, key=len, reverse=True):
             front = list(words[:len(key)])
@@ -180,17 +185,17 @@ class Roster:
                 return pid, len(key)
         return None
 
-    def resolve(self, name: str) -> str:
+    def resolve(self, name: str) -> PlayerId:
         words = name.split()
         found = self._mentioned_at(words)
         if found is not None and found[1] == len(words):
             return found[0]
         return resolve(name, self.shown, self.handles, self.raw)
 
-    def split(self, words: list[str], count: int) -> tuple[list[str], str]:
+    def split(self, words: list[str], count: int) -> tuple[list[PlayerId], str]:
         """`count` players from the front of `words` (see `split_names`); a mention there
         names its seat."""
-        pids: list[str] = []
+        pids: list[PlayerId] = []
         rest = list(words)
         for _ in range(count):
             found = self._mentioned_at(rest)

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.engine import Act, ActionSpec, Game, Message, Outcome
+from core.engine.ids import PlayerId
 from core.engine.log_codec import encode, is_ref
 from core.engine.messages import Ref
 from core.engine.registry import load_ruleset
@@ -52,7 +53,7 @@ async def _keyboard(row: GameRecord, game: Game, p: Player, specs: Sequence[Acti
     buttons = []
     for spec in pressable:
         action = Ref("action", spec.id)
-        choices: list[tuple[str, ...]] = [()] if spec.targets == 0 else [
+        choices: list[tuple[PlayerId, ...]] = [()] if spec.targets == 0 else [
             (t.pid,) for t in game.state.players.values()]
         for targets in choices:
             if game.check(Act(p.pid, spec.id, targets)) is not None:
@@ -95,7 +96,7 @@ async def _first_pick(row: GameRecord, game: Game, p: Player, spec: ActionSpec,
                                        action=Ref("action", spec.id), command=spec.id), buttons)
 
 
-async def second_pick(row: GameRecord, game: Game, pid: str, action: str, first: str,
+async def second_pick(row: GameRecord, game: Game, pid: PlayerId, action: str, first: PlayerId,
                       person: Identity) -> None:
     """The first target was pressed: the valid second ones, as a keyboard of their own (a
     first target pressed again, another or the same, edits it: one keyboard per action)."""

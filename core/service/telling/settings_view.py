@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from core.engine.ids import RoleId
 from core.engine.messages import Ref
 from core.engine.registry import load_ruleset
 from core.engine.ruleset import Ruleset
@@ -33,7 +34,7 @@ def current_options(row: GameRecord) -> dict[str, Any]:
     """The options the game will start with: the rule set's defaults, the pace's, the host's."""
     ruleset = load_ruleset(row.ruleset)
     settings = row.settings or {}
-    return {**ruleset.default_options, **ruleset.pace_options.get(settings.get("pace"), {}),
+    return {**ruleset.default_options, **ruleset.pace_options.get(settings.get("pace") or "", {}),
             **settings.get("options", {})}
 
 
@@ -64,11 +65,11 @@ def _folded(text: str) -> str:
 
 
 @cache
-def _role_words(ruleset_id: str) -> dict[str, str]:
+def _role_words(ruleset_id: str) -> dict[str, RoleId]:
     """Every way of writing a role of a rule set: its id and its name in each language."""
     ruleset = load_ruleset(ruleset_id)
     names = ruleset.vocabulary.get("role", {})
-    words: dict[str, str] = {}
+    words: dict[str, RoleId] = {}
     for role_id in ruleset.roles:
         words[_folded(role_id)] = role_id
         msgid = names.get(role_id)
@@ -79,7 +80,7 @@ def _role_words(ruleset_id: str) -> dict[str, str]:
     return words
 
 
-def role_id_named(ruleset: Ruleset, text: str) -> str:
+def role_id_named(ruleset: Ruleset, text: str) -> RoleId:
     """The role a host means: its id ("drama_queen") or its name in any language ("Отец",
     "Drama Queen", "Königin der Dramen")."""
     found = _role_words(ruleset.id).get(_folded(text))
@@ -88,7 +89,7 @@ def role_id_named(ruleset: Ruleset, text: str) -> str:
     return found
 
 
-def role_line(ruleset: Ruleset, role_id: str) -> Part:
+def role_line(ruleset: Ruleset, role_id: RoleId) -> Part:
     """One role explained to the group: its name, its side, what it does, in the third
     person (the rule set's `about`) where the rule set has it, else its card."""
     kind = "about" if role_id in ruleset.vocabulary.get("about", {}) else "card"
