@@ -26,10 +26,11 @@ test-fast: install
 demo: install
 	$(VENV)/bin/nightfall demo
 
-# ruff everywhere; strict types for the engine (the rule sets join once they are clean)
+# ruff everywhere; strict types for the core (engine, service, storage, story), the adapters
+# and the rule sets
 lint: install
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy --strict core/engine rulesets
+	$(VENV)/bin/mypy --strict core adapters rulesets
 
 bench: install
 	$(PY) bench/engine.py
