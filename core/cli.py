@@ -72,7 +72,8 @@ def run(config_path: Path | None) -> None:
     import asyncio
 
     from core.app import serve
-    from core.config import ConfigError, load_settings
+    from core.config import load_settings
+    from core.sections import ConfigError
     from core.service import LoginRefused
     from core.storage.startup import DatabaseUnreachable
 
@@ -91,8 +92,9 @@ def run(config_path: Path | None) -> None:
 @click.argument("config_path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def check_config(config_path: Path) -> None:
     """Validate a configuration file (and the NIGHTFALL_* environment) without starting."""
-    from core.config import ConfigError, load_settings
+    from core.config import load_settings
     from core.plugins import build_adapters
+    from core.sections import ConfigError
 
     try:
         settings = load_settings(config_path)
@@ -106,7 +108,8 @@ def check_config(config_path: Path) -> None:
 def _database(db: str | None, config_path: Path | None) -> str:
     """The database an admin command reads: never one created on the spot (a mistyped path
     or a missing --db would otherwise show an empty community)."""
-    from core.config import ConfigError, load_settings
+    from core.config import load_settings
+    from core.sections import ConfigError
 
     if not db:
         try:
@@ -217,7 +220,8 @@ def games(db: str | None, config_path: Path | None) -> None:
 
 def _public_url(config_path: Path | None) -> str:
     """The `[http] public_url` of the configuration, if there is one to read."""
-    from core.config import ConfigError, load_settings
+    from core.config import load_settings
+    from core.sections import ConfigError
 
     try:
         return load_settings(config_path).http.public_url

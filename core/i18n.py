@@ -2,7 +2,8 @@
 
 Catalogs are read from the `.po` sources and compiled in memory, so a fresh clone needs no
 compile step. English is the source language and needs no catalog. There is one domain per
-rule set (its `locales_dir`, so a rule set in a package of its own brings its own texts) and
+rule set (its `locales_dir`, so a rule set in a package of its own brings its own texts), one
+per role that a package of its own adds to a rule set (`Ruleset.role_catalogs`), and
 the core's `nightfall` domain under `locales/` (the service's and the adapters' texts); a
 game's texts are looked up in its rule set's catalog first, then in the core's.
 """
@@ -22,9 +23,9 @@ from babel.messages.pofile import read_po
 
 from core.engine.messages import ROLE_WAS, Ref, Text
 from core.engine.registry import available, load_ruleset
+from core.engine.ruleset import Catalog
 from core.service import HowTo
 from core.service.ports.howto import KIND as HOWTO_KIND
-from core.service.ports.howto import Catalog
 from core.spoken import spoken
 
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
@@ -48,11 +49,12 @@ def _compiled(directory: Path, domain: str, locale: str) -> gettext.NullTranslat
     return gettext.GNUTranslations(buffer)
 
 
-def _ruleset_catalog(ruleset_id: str, locale: str) -> gettext.NullTranslations | None:
+def _ruleset_catalogs(ruleset_id: str, locale: str) -> list[gettext.NullTranslations | None]:
+    """A rule set's own catalog, then those of the roles that packages of their own add."""
     ruleset = load_ruleset(ruleset_id)
-    if ruleset.locales_dir is None:
-        return None
-    return _compiled(ruleset.locales_dir, ruleset.domain or ruleset.id, locale)
+    own = ([] if ruleset.locales_dir is None else
+           [Catalog(ruleset.locales_dir, ruleset.domain or ruleset.id)])
+    return [_compiled(c.directory, c.domain, locale) for c in (*own, *ruleset.role_catalogs)]
 
 
 @cache
@@ -62,11 +64,12 @@ def translations(locale: str, ruleset: str | None = None) -> gettext.NullTransla
     the roles of every game). English or an unknown locale: the source texts."""
     if locale == SOURCE_LOCALE:
         return gettext.NullTranslations()
-    chain = [_compiled(LOCALES_DIR, DOMAIN, locale)]
+    core = _compiled(LOCALES_DIR, DOMAIN, locale)
     if ruleset is not None:
-        chain.insert(0, _ruleset_catalog(ruleset, locale))
+        chain = [*_ruleset_catalogs(ruleset, locale), core]
     else:
-        chain += [_ruleset_catalog(other, locale) for other in sorted(available())]
+        chain = [core, *(found for other in sorted(available())
+                         for found in _ruleset_catalogs(other, locale))]
     found = [t for t in chain if t is not None]
     if not found:
         return gettext.NullTranslations()

@@ -1,9 +1,10 @@
 """The night's order as data: each rule set names its steps in an `IntEnum` (the value is the
 step's place in the order, its comment says what the step sets and uses), role modules attach
 handlers to the steps they act in, and `NightOrder.walk` runs them — one generic loop instead
-of a hand-written call sequence per rule set. A handler runs once per step, in the order the
-handlers were attached (a rule set attaches them in the order its role modules are imported,
-so that order is part of the rules and stays fixed).
+of a hand-written call sequence per rule set. A handler runs once per step; handlers sharing a
+step run by the place each was given where it is attached (`@NIGHT.at(Step.X, place=1)`),
+never by the order their modules happen to be imported in (a role from a package of its own
+joins a step without knowing those modules).
 
 Handlers take the night's context: whatever the rule set's night works on (the game itself, or
 a record of the night being resolved), handed to `walk` rather than kept in a global."""
@@ -23,15 +24,23 @@ class NightOrder(Generic[Step, Ctx]):
 
     def __init__(self, steps: type[Step]) -> None:
         self.steps = steps
+        self._places: dict[Step, dict[int, Callable[[Ctx], None]]] = {step: {} for step in steps}
         self._handlers: dict[Step, list[Callable[[Ctx], None]]] = {step: [] for step in steps}
         # what `walk` runs for a range of steps, in order: worked out once (every night walks)
         self._plans: dict[tuple[Step, Step], tuple[Callable[[Ctx], None], ...]] = {}
 
-    def at(self, step: Step) -> Callable[[Callable[[Ctx], None]], Callable[[Ctx], None]]:
-        """Decorator: run this handler at `step` (a role module's `@NIGHT.at(Step.CHECKS)`)."""
+    def at(self, step: Step,
+           place: int = 0) -> Callable[[Callable[[Ctx], None]], Callable[[Ctx], None]]:
+        """Decorator: run this handler at `step` (a role module's `@NIGHT.at(Step.CHECKS)`), in
+        `place` among the step's handlers (lowest first). Two handlers in one place of a step
+        are refused: their order would be an accident of imports."""
 
         def attach(handler: Callable[[Ctx], None]) -> Callable[[Ctx], None]:
-            self._handlers[step].append(handler)
+            taken = self._places[step]
+            if place in taken:
+                raise ValueError(f"{step.name}: place {place} is {taken[place].__qualname__}'s")
+            taken[place] = handler
+            self._handlers[step] = [taken[p] for p in sorted(taken)]
             self._plans.clear()
             return handler
 

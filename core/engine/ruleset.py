@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .commands import Vote
 from .game import Game
@@ -22,7 +22,15 @@ from .specs import ActionSpec, RoleSpec, SetupError, TeamChat
 from .state import Player, Submission
 from .story import StoryExtension
 
-__all__ = ["ActionSpec", "RoleSpec", "Ruleset", "SetupError", "TeamChat"]
+__all__ = ["ActionSpec", "Catalog", "RoleSpec", "Ruleset", "SetupError", "TeamChat"]
+
+
+class Catalog(NamedTuple):
+    """A gettext domain of a package's own, `<directory>/<locale>/LC_MESSAGES/<domain>.po`: how
+    a role or an adapter from a package of its own brings its texts."""
+
+    directory: Path
+    domain: str
 
 
 class Ruleset:
@@ -51,6 +59,9 @@ class Ruleset:
     # first, then in the core catalogs. None: the rule set has no texts of its own.
     locales_dir: Path | None = None
     domain: str = ""
+    # the catalogs of roles that packages of their own add to the rule set (see
+    # `registry.extra_roles`): asked after the rule set's own, before the core's
+    role_catalogs: Sequence[Catalog] = ()
     # the rule set's voice for the core's prompts (core/engine/voice.py): core msgid -> its
     # own variants (msgids of its catalog, same placeholders); a core text without variants
     # is told as it is

@@ -17,6 +17,8 @@ What an adapter needs of the service is re-exported here, and adapters import it
 (`from core.service import ChatRef, Post`) rather than from the layer that defines it.
 """
 
+from core.engine.ruleset import Catalog
+
 from .ports.adapter import (
     Adapter,
     CatchesUp,
@@ -66,7 +68,7 @@ from .ports.contract import (
     Unreachable,
     UserRef,
 )
-from .ports.howto import Catalog, HowTo, Wording
+from .ports.howto import HowTo, Wording
 
 __all__ = [
     "NAME_LENGTH",

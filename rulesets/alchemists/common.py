@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId
-from core.engine.messages import N_, NC_
+from core.engine.messages import N_
 from core.engine.state import Player
 
 from .hooks import ROLES
@@ -102,21 +102,3 @@ def linked_partners(game: Game, pid: PlayerId) -> set[PlayerId]:
         elif b == pid:
             found.add(a)
     return found
-
-
-# A role as running text names it ("Ann was the Ishvalan": German needs its article apart from
-# the bare name a list shows); the homunculi's names are names and stay bare
-ROLE_IN_TEXT = {  # the context is core.engine.messages.ROLE_WAS
-    "father": NC_("role was", "Father"),
-    "lust": NC_("role was", "Lust"),
-    "envy": NC_("role was", "Envy"),
-    "pride": NC_("role was", "Pride"),
-    "ishvalan": NC_("role was", "the Ishvalan"),
-    "crimson": NC_("role was", "the Crimson Alchemist"),
-    "greed": NC_("role was", "Greed"),
-    "xing": NC_("role was", "the Xing Alchemist"),
-    "bodyguard": NC_("role was", "the Xing Bodyguard"),
-    "linker": NC_("role was", "the Life-Linking Alchemist"),
-    "crystal": NC_("role was", "the Crystal Alchemist"),
-    "alchemist": NC_("role was", "a State Alchemist"),
-}

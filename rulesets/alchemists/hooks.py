@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from core.engine.ids import PlayerId, RoleId
-from core.engine.ruleset import ActionSpec, RoleSpec
+from core.engine.ruleset import ActionSpec, Catalog, RoleSpec
 
 if TYPE_CHECKING:
     from core.engine.game import Game
@@ -27,7 +27,10 @@ class Role:
     up the count. `canonical` is how many the canonical fifteen hold; `left_out` is the order in
     which an optional role is dropped from the default deal below 11 players (0 = never).
     `team` names the team chat the role shares (rules §8). `about` is the card told to the
-    group (/roles, /role): the role in the third person, where the card says "you"."""
+    group (/roles, /role): the role in the third person, where the card says "you".
+    `role_was` names the role in running text ("Ann was the Ishvalan", `NC_("role was", …)`:
+    German needs its article apart from the bare name a list shows; without it, the bare name).
+    `catalog`: where a role from a package of its own has its texts translated."""
 
     spec: RoleSpec
     name: str
@@ -37,6 +40,8 @@ class Role:
     left_out: int = 0
     team: str | None = None
     about: str = ""
+    role_was: str = ""
+    catalog: Catalog | None = None
 
     @property
     def id(self) -> RoleId:

@@ -29,7 +29,6 @@ from .common import (
     CAUSE_NAMES,
     CAUSES,
     CHECK_NAMES,
-    ROLE_IN_TEXT,
     SIDE_NAMES,
     SIDES,
     STAGE_NAMES,
@@ -59,6 +58,8 @@ from .roles import (
     REQUIRED,
     ROLE_ABOUT,
     ROLE_CARDS,
+    ROLE_CATALOGS,
+    ROLE_IN_TEXT,
     ROLE_NAMES,
     ROLE_SPECS,
 )
@@ -82,6 +83,7 @@ RULES_SUMMARY = N_(
 class Alchemists(Ruleset):
     id = "alchemists"
     locales_dir = Path(__file__).resolve().parent / "locales"
+    role_catalogs = ROLE_CATALOGS
     voice = VOICE  # the core's prompts in this game's words (voice.py)
     story_texts = STORY_TEXTS  # the summary's lines in this game's words (story.py)
     roles = ROLE_SPECS

@@ -2,7 +2,7 @@
 several variants; the engine picks one with the game's seeded generator (`Game.narrate`).
 
 Parameters: {number} the night or day, {name} the player, {role} his role as running text
-names it (`vocabulary.ROLE_IN_TEXT`), {side} a side.
+names it (`hooks.ROLE_IN_TEXT`), {side} a side.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from typing import TypeVar
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
 from core.engine.refusals import Refused
-from core.engine.ruleset import ActionSpec, RoleSpec
+from core.engine.ruleset import ActionSpec, Catalog, RoleSpec
 from core.engine.state import Owed, Player, Submission
 
 from .vocabulary import CHANGELINGS
@@ -55,23 +55,35 @@ ROLE_CARDS: dict[str, str] = {}
 # what the group reads of a role (/roles, /role NAME): the third person, where the card that a
 # player is dealt says "you"
 ROLE_ABOUT: dict[str, str] = {}
+# a role as running text names it ("Ann was the Researcher": German needs its article apart
+# from the bare name a list shows); a role without it is named by its bare name
+ROLE_IN_TEXT: dict[str, str] = {}  # msgids in the context core.engine.messages.ROLE_WAS
 ACTION_NAMES: dict[str, str] = {}
+# the catalogs of roles from packages of their own (`core.engine.registry.extra_roles`)
+ROLE_CATALOGS: list[Catalog] = []
 CHANGELING_ROLES: set[RoleId] = set()  # the roles of the changelings' team (an awake changeling)
 SHOWN_AS: dict[RoleId, RoleId] = {}  # the role a player is told he has, if not his own (CH-CONF)
 
 
-def define_role(spec: RoleSpec, *, name: str, card: str, about: str | None = None,
-                actions: dict[str, str] | None = None) -> RoleSpec:
-    """Register a role: its spec, its name, card and description for the group (msgids; a
-    role without `about` is described by its card) and the names of actions it brings
-    (msgids by action id)."""
+def define_role(spec: RoleSpec, *, name: str, card: str, role_was: str | None = None,
+                about: str | None = None, actions: dict[str, str] | None = None,
+                catalog: Catalog | None = None) -> RoleSpec:
+    """Register a role: its spec; its name, card, running-text name (`role_was`, in the
+    context `core.engine.messages.ROLE_WAS`: `NC_("role was", "the Researcher")`) and
+    description for the group (msgids; a role without `about` is described by its card); the
+    names of actions it brings (msgids by action id); and, for a role from a package of its
+    own, the catalog its texts are translated in."""
     if spec.id in ROLES:
         raise ValueError(f"the role {spec.id!r} is defined twice")
     ROLES[spec.id] = spec
     ROLE_NAMES[spec.id] = name
     ROLE_CARDS[spec.id] = card
     ROLE_ABOUT[spec.id] = about or card
+    if role_was is not None:
+        ROLE_IN_TEXT[spec.id] = role_was
     ACTION_NAMES.update(actions or {})
+    if catalog is not None:
+        ROLE_CATALOGS.append(catalog)
     if spec.side == CHANGELINGS:
         CHANGELING_ROLES.add(spec.id)
     return spec

@@ -34,6 +34,8 @@ from .hooks import (
     OWED_ACTIONS,
     ROLE_ABOUT,
     ROLE_CARDS,
+    ROLE_CATALOGS,
+    ROLE_IN_TEXT,
     ROLE_NAMES,
     ROLES,
     SHOWN_AS,
@@ -60,7 +62,6 @@ from .vocabulary import (
     CAUSES,
     KIND_NAMES,
     PACE,
-    ROLE_IN_TEXT,
     RULES_SUMMARY,
     SIDE_NAMES,
     SIDES,
@@ -115,6 +116,7 @@ def usable(game: Game, p: Player, spec: ActionSpec) -> bool:
 class Changelings(Ruleset):
     id = "changelings"
     locales_dir = Path(__file__).resolve().parent / "locales"
+    role_catalogs = ROLE_CATALOGS  # filled by importing `roles/`
     voice = VOICE  # the core's prompts in this game's words (voice.py)
     asking = ASKING  # its own prompts of an owed choice, shown on the keyboard
     story_texts = STORY_TEXTS  # the summary's lines in this game's words (story.py)

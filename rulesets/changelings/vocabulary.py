@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.engine.messages import N_, NC_
+from core.engine.messages import N_
 
 PONIES, CHANGELINGS, LOVERS = "ponies", "changelings", "lovers"
 SIDES = (PONIES, CHANGELINGS, LOVERS)
@@ -63,23 +63,3 @@ RULES_SUMMARY = N_(
 # Ranks order the owed choices of a reactions window (CH-REACT): the tie-break, then the
 # drama queen's chase, then the successor.
 RANK_TIEBREAK, RANK_CHASE, RANK_SUCCESSOR = 1, 2, 3
-
-# A role as running text names it ("Ann was the Researcher": German needs its article apart
-# from the bare name a list shows); a role not listed is named by its bare name
-ROLE_IN_TEXT = {  # the context is core.engine.messages.ROLE_WAS
-    "pony": NC_("role was", "a pony"),
-    "researcher": NC_("role was", "the Researcher"),
-    "shield": NC_("role was", "the Anti-Hate-Shield"),
-    "love_poison": NC_("role was", "the Love Poison"),
-    "drama_queen": NC_("role was", "the Drama Queen"),
-    "pinkie_sense": NC_("role was", "the Pinkie Sense"),
-    "stalker": NC_("role was", "the Stalker"),
-    "fanatic": NC_("role was", "the Fanatic"),
-    "derpy": NC_("role was", "Derpy"),
-    "mare_do_well": NC_("role was", "the Mare Do Well"),
-    "lucky": NC_("role was", "Lucky"),
-    "confused_changeling": NC_("role was", "a confused changeling"),
-    "changeling": NC_("role was", "a changeling"),
-    "queen": NC_("role was", "the Queen"),
-    "liar": NC_("role was", "the Liar"),
-}

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from core.config import ConfigError, load_settings, settings_model
+from core.config import load_settings, settings_model
 from core.i18n import own_catalog
 from core.plugins import adapter_plugins, build_adapters
+from core.sections import ConfigError
 from core.service import CatchUp
 from core.service.commands.game_service import GameService
 from core.service.delivery.deliverer import Deliverer

@@ -12,7 +12,8 @@ import pytest
 import yaml
 from pydantic import BaseModel
 
-from core.config import ConfigError, load_settings, settings_model
+from core.config import load_settings, settings_model
+from core.sections import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"

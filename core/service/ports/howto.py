@@ -6,19 +6,20 @@ then Start on Telegram; react with 1️⃣ and accept an invitation on Matrix; w
 the console). So a service text names the topic as a reference, `howto(HowTo.…)`, in its own
 placeholder, and each adapter gives one gettext message per topic (its `Wording.howto`, a
 module of `N_` texts in its package, extracted into the `nightfall` domain, or into a domain
-of its own for an adapter in a package of its own, see `Catalog`): whole sentences, so a
-translator sees each platform's instruction in one piece. The reference is rendered when
-the message is delivered, where the adapter is known (`rendering.render`, `personal_text`).
+of its own for an adapter in a package of its own, see `core.engine.ruleset.Catalog`): whole
+sentences, so a translator sees each platform's instruction in one piece. The reference is
+rendered when the message is delivered, where the adapter is known (`rendering.render`,
+`personal_text`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import StrEnum
-from pathlib import Path
 from typing import NamedTuple
 
 from core.engine.messages import Ref
+from core.engine.ruleset import Catalog
 
 KIND = "howto"  # the `Ref` kind of a how-to: its value is the topic
 
@@ -45,14 +46,6 @@ class HowTo(StrEnum):
 def howto(topic: HowTo) -> Ref:
     """The typed reference a service text carries for a topic (see the module's doc)."""
     return Ref(KIND, topic.value)
-
-
-class Catalog(NamedTuple):
-    """A gettext domain of an adapter's own: `<directory>/<locale>/LC_MESSAGES/<domain>.po`,
-    the way a rule set in a package of its own brings its texts."""
-
-    directory: Path
-    domain: str
 
 
 class Wording(NamedTuple):

@@ -1,9 +1,15 @@
 """A template for a new role (not loaded: modules starting with `_` are not roles).
 
-Copy this file to `roles/<role>.py`, fill it in, add one import line at the right place in
-`roles/__init__.py` (the place is part of the rules: it orders the role list and the hooks
-that answer together), add the role's texts to the catalogs and write its scenarios in
-`tests/scenarios/alchemists/`. Nothing else needs to change.
+Copy this file to `roles/<role>.py`, fill it in, add the module's name at the right place in
+`roles/__init__.py`'s `ORDER` (the place is part of the rules: it orders the role list and
+the hooks that answer together), add the role's texts to the rule set's catalogs (`make
+messages`, then `rulesets/alchemists/locales/{de,ru}/LC_MESSAGES/alchemists.po`) and write
+its scenarios in `tests/scenarios/alchemists/`. Nothing else needs to change. (A role of a
+package of its own comes after the rules' roles instead, through its entry point; README:
+adding a role.)
+
+The texts below are marked `N_` as in a real role: `babel.cfg` keeps this file out of the
+catalogs, its copy is extracted.
 
 Below, a made-up town role, the "watcher", who each night learns whether his target acted.
 """
@@ -11,7 +17,7 @@ Below, a made-up town role, the "watcher", who each night learns whether his tar
 from __future__ import annotations
 
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, ToPlayer, player
+from core.engine.messages import N_, NC_, ToPlayer, player
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec, RoleSpec
 
@@ -19,14 +25,9 @@ from ..common import AT_NIGHT, TOWN
 from ..hooks import ACTION_NAMES, Role, register
 from ..night import NIGHT, ROLE_ACTS, Night, NightStep
 
-# In a real role every text is a msgid marked `N_("...")`, so that `make messages` extracts it
-# into the catalogs. The template's made-up texts must stay out of them, so here they go
-# through another name.
-text = N_
-
 # 1. The role's actions: the engine checks targets, stages and slots from these.
 WATCH = ActionSpec("watch", AT_NIGHT, self_ok=False)
-ACTION_NAMES["watch"] = text("Watch")  # its button
+ACTION_NAMES["watch"] = N_("Watch")  # its button
 
 # 2. The role's data: side, actions, name, card, and its place in a setup (AL-SIZE):
 #    "required" (exactly once), "optional" (at most once) or "filler"; `canonical` copies in
@@ -34,9 +35,10 @@ ACTION_NAMES["watch"] = text("Watch")  # its button
 #    `team` shares a team chat (see `hooks.Team`, `bodyguard.py`).
 ROLE = register(Role(
     RoleSpec(RoleId("watcher"), TOWN, (WATCH,)),
-    name=text("Watcher"),
-    card=text("You are the Watcher. Each night you learn whether one player acted."),
-    about=text("Each night learns whether one player acted."),  # the card told to the group
+    name=N_("Watcher"),
+    role_was=NC_("role was", "the Watcher"),  # in running text: "Ann was the Watcher"
+    card=N_("You are the Watcher. Each night you learn whether one player acted."),
+    about=N_("Each night learns whether one player acted."),  # the card told to the group
     setup="optional",
     canonical=0,  # not one of the source's canonical fifteen
 ))
@@ -55,14 +57,14 @@ def watch(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     if reached is None:
         return
     acted = any(actor == reached for actor, _ in night.game.state.subs)
-    night.game.tell(ToPlayer(it.actor), text("{name} acted tonight.") if acted else
-                    text("{name} did not act tonight."), name=player(targets[0]))
+    night.game.tell(ToPlayer(it.actor), N_("{name} acted tonight.") if acted else
+                    N_("{name} did not act tonight."), name=player(targets[0]))
 
 
 # 5. The handler at the step: it resolves tonight's intents of its kind due there with the
-#    effect. Kinds sharing a step resolve in the order their handlers were attached (here
-#    after xing's checks and the copies of them, as xing's module is imported first).
-@NIGHT.at(NightStep.XING_CHECK)
+#    effect. Kinds sharing a step resolve by the place their handlers take there (here 1:
+#    after xing's checks and the copies of them, in place 0; a place taken twice is refused).
+@NIGHT.at(NightStep.XING_CHECK, place=1)
 def watches(night: Night) -> None:
     night.resolve(NightStep.XING_CHECK, "watch", watch)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.engine.game import Game
 from core.engine.ids import RoleId
-from core.engine.messages import N_, Ref, ToPlayer, player
+from core.engine.messages import N_, NC_, Ref, ToPlayer, player
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
 from rulesets.alchemists.common import Succession
@@ -22,6 +22,7 @@ GUARD = register_team(Team(
 ROLE = register(Role(
     RoleSpec(RoleId("bodyguard"), TOWN),
     name=N_("Xing Bodyguard"),
+    role_was=NC_("role was", "the Xing Bodyguard"),
     card=N_("You are the Xing Bodyguard. If the Xing Alchemist falls, you take his place."),
     about=N_("Takes the Xing Alchemist's place if he falls."),
     setup="optional",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import GROUP, N_, player
+from core.engine.messages import GROUP, N_, NC_, player
 from core.engine.resolution import Intent
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
@@ -19,6 +19,7 @@ from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, Night, NightStep
 ROLE = register(Role(
     RoleSpec(RoleId("crimson"), CRIMSON, (actions.SEARCH,)),
     name=N_("Crimson Alchemist"),
+    role_was=NC_("role was", "the Crimson Alchemist"),
     card=N_("You are the Crimson Alchemist. You stand alone. Each night you search for "
             "the Ishvalan; find him and he dies. If the town executes you, you explode."),
     about=N_("Stands alone. Each night searches for the Ishvalan; if found, the Ishvalan dies. "

@@ -4,7 +4,7 @@ allowed, no repeat limit) against the kills and absorptions of steps 7–8."""
 from __future__ import annotations
 
 from core.engine.ids import RoleId
-from core.engine.messages import N_
+from core.engine.messages import N_, NC_
 from core.engine.ruleset import RoleSpec
 
 from .. import actions
@@ -15,6 +15,7 @@ from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, Night, NightStep
 ROLE = register(Role(
     RoleSpec(RoleId("crystal"), TOWN, (actions.HEAL,)),
     name=N_("Crystal Alchemist"),
+    role_was=NC_("role was", "the Crystal Alchemist"),
     card=N_("You are the Crystal Alchemist. Each night you heal one player, yourself "
             "included, against the night's kills."),
     about=N_("Each night heals one player, possibly himself, against the night's kills."),

@@ -4,7 +4,7 @@ on a target, in that ability's own step."""
 from __future__ import annotations
 
 from core.engine.ids import RoleId
-from core.engine.messages import N_
+from core.engine.messages import N_, NC_
 from core.engine.ruleset import ActionSpec, RoleSpec
 
 from .. import actions
@@ -19,6 +19,7 @@ ACTION_NAMES["copy"] = N_("Copy")
 ROLE = register(Role(
     RoleSpec(RoleId("envy"), HOMUNCULI, (REQUEST, COPY)),
     name=N_("Envy"),
+    role_was=NC_("role was", "Envy"),
     card=N_("You are Envy, a homunculus. Each night you may copy another player's ability "
             "and use it on a target of your choice. Send your kill requests to Father."),
     about=N_("A homunculus. Each night may copy another player's ability and use it on any target; "

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, ToPlayer, player, role
+from core.engine.messages import N_, NC_, ToPlayer, player, role
 from core.engine.refusals import Refused
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec, RoleSpec
@@ -27,6 +27,7 @@ ACTION_NAMES["choose"] = N_("Choose the executor")
 ROLE = register(Role(
     RoleSpec(RoleId("father"), HOMUNCULI, (CHOOSE, FATHER_KILL)),
     name=N_("Father"),
+    role_was=NC_("role was", "Father"),
     card=N_("You are Father. Each night the homunculi bring you their requests; choose "
             "whose request is carried out, or name the victim yourself."),
     about=N_("Leads the homunculi. Each night they bring him their kill requests; he chooses whose "
@@ -112,7 +113,7 @@ def father_falls(game: Game, p: Player, cause: str) -> None:
                           name=player(other.pid), role=role(other.role))
 
 
-@NIGHT.at(NightStep.COLLECT)
+@NIGHT.at(NightStep.COLLECT, place=1)  # after the night's own collection (place 0)
 def homunculi_kill(night: Night) -> None:
     """The night's one homunculi kill, at step 8, by its executor. Father's answer is a
     decision, not an action (AL-BLOCK): it stands if he leaves the game during the night (a

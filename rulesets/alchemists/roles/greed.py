@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, Ref, ToPlayer, player, role
+from core.engine.messages import N_, NC_, Ref, ToPlayer, player, role
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
@@ -22,6 +22,7 @@ from .father import FATHER_MEETS
 ROLE = register(Role(
     RoleSpec(RoleId("greed"), GREED, (actions.SEARCH,)),
     name=N_("Greed"),
+    role_was=NC_("role was", "Greed"),
     card=N_("You are Greed, a rebel homunculus. No night death touches you but Father's "
             "own hand. Each night you search for the Xing Alchemist to absorb him."),
     about=N_("A rebel homunculus. No night death touches him but Father's own hand. Each night "

@@ -4,7 +4,7 @@ Stone. Envy may copy his kill."""
 from __future__ import annotations
 
 from core.engine.ids import RoleId
-from core.engine.messages import N_
+from core.engine.messages import N_, NC_
 from core.engine.ruleset import RoleSpec
 
 from .. import actions
@@ -15,6 +15,7 @@ from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, Night, NightStep
 ROLE = register(Role(
     RoleSpec(RoleId("ishvalan"), ISHVALAN, (actions.KILL,)),
     name=N_("Ishvalan"),
+    role_was=NC_("role was", "the Ishvalan"),
     card=N_("You are the Ishvalan. You stand alone. Each night you kill one player."),
     about=N_("Stands alone. Each night kills one player."),
     setup="required",

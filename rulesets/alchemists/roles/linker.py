@@ -5,7 +5,7 @@ with the target."""
 from __future__ import annotations
 
 from core.engine.ids import RoleId
-from core.engine.messages import N_
+from core.engine.messages import N_, NC_
 from core.engine.ruleset import RoleSpec
 
 from .. import actions
@@ -16,6 +16,7 @@ from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, Night, NightStep
 ROLE = register(Role(
     RoleSpec(RoleId("linker"), TOWN, (actions.LINK,)),
     name=N_("Life-Linking Alchemist"),
+    role_was=NC_("role was", "the Life-Linking Alchemist"),
     card=N_("You are the Life-Linking Alchemist. Each night you link two players: the "
             "next day they cannot vote against each other."),
     about=N_("Each night links two players: the next day they cannot vote against each other."),

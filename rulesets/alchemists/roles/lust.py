@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.engine.ids import RoleId
-from core.engine.messages import N_
+from core.engine.messages import N_, NC_
 from core.engine.ruleset import ActionSpec, RoleSpec
 
 from .. import actions
@@ -18,6 +18,7 @@ ACTION_NAMES["block"] = N_("Block")
 ROLE = register(Role(
     RoleSpec(RoleId("lust"), HOMUNCULI, (REQUEST, BLOCK)),
     name=N_("Lust"),
+    role_was=NC_("role was", "Lust"),
     card=N_("You are Lust, a homunculus. Each night you may block one player's action. "
             "Send your kill requests to Father."),
     about=N_("A homunculus. Each night may block one player's action; sends kill requests to "

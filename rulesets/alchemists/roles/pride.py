@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from core.engine.game import OUT_OF_STORY, Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import GROUP, N_, ToPlayer, player
+from core.engine.messages import GROUP, N_, NC_, ToPlayer, player
 from core.engine.refusals import Refused
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec, RoleSpec
@@ -45,6 +45,7 @@ RANK_TAKE = 1  # its place among owed reactions
 ROLE = register(Role(
     RoleSpec(RoleId("pride"), HOMUNCULI, (REQUEST, actions.SEARCH)),
     name=N_("Pride"),
+    role_was=NC_("role was", "Pride"),
     card=N_("You are Pride, a homunculus. Each night you search for the Crimson Alchemist; "
             "find him and you absorb him, and whoever you name will fall with you. You "
             "take Father's place if he dies."),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.engine.game import Game
 from core.engine.ids import RoleId
-from core.engine.messages import N_
+from core.engine.messages import N_, NC_
 from core.engine.ruleset import RoleSpec
 
 from .. import actions
@@ -16,6 +16,7 @@ from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, Night, NightStep
 ROLE = register(Role(
     RoleSpec(RoleId("xing"), TOWN, (actions.CHECK,)),
     name=N_("Xing Alchemist"),
+    role_was=NC_("role was", "the Xing Alchemist"),
     card=N_("You are the Xing Alchemist. Each night you check one player: homunculus, town "
             "or loner."),
     about=N_("Each night checks one player: homunculus, town or loner."),

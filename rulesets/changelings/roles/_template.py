@@ -3,9 +3,16 @@
 To add a role: copy this file to `roles/<role id>.py`, replace `new_role` by the role's id
 (snake_case) and `watch` by its action's id, and keep only what the role needs. The module is
 found and imported by `roles/__init__.py` (after the roles of `ORDER`); nothing else in the
-rule set changes. Then add the texts (`make messages`, translate the new msgids in
-`locales/*/LC_MESSAGES/nightfall.po`) and write the role's scenarios in
-`tests/scenarios/changelings/`.
+rule set changes. Then add the texts (`make messages`, translate the new msgids in the rule
+set's own catalogs, `rulesets/changelings/locales/{de,ru}/LC_MESSAGES/changelings.po`) and
+write the role's scenarios in `tests/scenarios/changelings/`.
+
+A role of a package of your own is the same module, importing `rulesets.changelings.…`
+instead of `..`, with its texts in a domain of its own (`catalog=` below) and an entry point
+that names the rule set it joins (README: adding a role; `tests/fixtures/gossip`).
+
+The texts below are marked `N_` as in a real role: `babel.cfg` keeps this file out of the
+catalogs, its copy is extracted.
 
 This example — the Night Owl — watches one player each dusk and learns at the end of dawn
 whether that player was out and about (sent anything) that night.
@@ -18,7 +25,7 @@ from dataclasses import dataclass
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, ToPlayer, player
+from core.engine.messages import N_, NC_, ToPlayer, player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
@@ -43,11 +50,15 @@ WATCH = ActionSpec("watch", DUSK, self_ok=False)
 # An early close (CH-EARLY) waits until the role has sent it (or passed) in this stage.
 duty("dusk", WATCH)
 
-# 2. The role's data: its spec (id, side, actions; `special=False` for a plain role), its name
-#    and the card a player of it receives (both msgids), and the names of its actions.
+# 2. The role's data: its spec (id, side, actions; `special=False` for a plain role), its name,
+#    its name in running text ("Ann was the Night Owl"; German needs the article apart from
+#    the bare name a list shows, so it is a text of its own, in the context "role was"), the
+#    card a player of it receives (msgids), and the names of its actions. A role from a
+#    package of its own adds `catalog=Catalog(<its locales folder>, "<its domain>")`.
 ROLE = define_role(
     RoleSpec(RoleId("new_role"), PONIES, (WATCH,)),
     name=N_("Night Owl"),
+    role_was=NC_("role was", "the Night Owl"),
     card=N_("You are the Night Owl. Each night you watch one other player and learn by morning "
             "whether they were out and about."),
     actions={"watch": N_("Watch")},
@@ -65,9 +76,10 @@ def check_watch(game: Game, p: Player, targets: tuple[PlayerId, ...],
 
 
 # 4. Night steps: attach to the step the role acts at (`night.NightStep` says what each step
-#    sets and uses); handlers of one step run in the order their modules are imported. Read
-#    the night's submissions with `subs_for` (living actors, seat order).
-@NIGHT.at(NightStep.LOVE_POISON)
+#    sets and uses), in a place of its own at that step: the love poison's handler has place
+#    0, so the owl takes 1 (handlers of a step run by place; a place taken twice is refused).
+#    Read the night's submissions with `subs_for` (living actors, seat order).
+@NIGHT.at(NightStep.LOVE_POISON, place=1)
 def watch(game: Game) -> None:
     for sub in subs_for(game, "watch"):
         target = game.state.players[sub.targets[0]]

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, ToPlayer, player, side
+from core.engine.messages import N_, NC_, ToPlayer, player, side
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
 
@@ -38,6 +38,7 @@ class Turned(Event):
 ROLE = define_role(
     RoleSpec(RoleId("confused_changeling"), PONIES),
     name=N_("Confused Changeling"),
+    role_was=NC_("role was", "a confused changeling"),
     card=N_("You are a pony. You have no power at night; by day you vote to banish the "
             "changelings hiding among you."),
     about=N_("The confused changeling is told it is a pony and plays as one, until the Queen's "

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import GROUP, N_, Ref, player, role
+from core.engine.messages import GROUP, N_, NC_, Ref, player, role
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
 
@@ -36,6 +36,7 @@ class Released(Event):
 ROLE = define_role(
     RoleSpec(RoleId("derpy"), PONIES),
     name=N_("Derpy"),
+    role_was=NC_("role was", "Derpy"),
     card=N_("You are Derpy. The first time you would be banished or abducted you get away, "
             "but you lose your voice."),
     about=N_("The first time Derpy would be banished or abducted, Derpy gets away, but loses "

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, ToPlayer
+from core.engine.messages import N_, NC_, ToPlayer
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Owed, Player
@@ -38,6 +38,7 @@ duty("dawn", CHASE)
 ROLE = define_role(
     RoleSpec(RoleId("drama_queen"), PONIES),
     name=N_("Drama Queen"),
+    role_was=NC_("role was", "the Drama Queen"),
     card=N_("You are the Drama Queen. If you are abducted or banished, you pick a player who "
             "runs away with you."),
     about=N_("If the Drama Queen is abducted or banished, she picks a player who runs away "

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_
+from core.engine.messages import N_, NC_
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
@@ -22,6 +22,7 @@ duty("dawn", FANATIC)
 ROLE = define_role(
     RoleSpec(RoleId("fanatic"), PONIES, (FANATIC,)),
     name=N_("Fanatic"),
+    role_was=NC_("role was", "the Fanatic"),
     card=N_("You are the Fanatic. Each night you may strike: a random other player leaves the "
             "game."),
     about=N_("The Fanatic may strike at night: a random other player leaves the game."),

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, Ref, ToPlayer, role
+from core.engine.messages import N_, NC_, Ref, ToPlayer, role
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
@@ -34,6 +34,7 @@ duty("dusk", FAKE)
 ROLE = define_role(
     RoleSpec(RoleId("liar"), CHANGELINGS, (*ACTIONS, FAKE)),
     name=N_("Liar"),
+    role_was=NC_("role was", "the Liar"),
     card=N_("You are the Liar, a changeling. Once per game you may pick a pony role that the "
             "Researcher will see when checking you."),
     about=N_("The Liar is a changeling who, once per game, picks a pony role that the "

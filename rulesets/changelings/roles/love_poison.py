@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_
+from core.engine.messages import N_, NC_
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
@@ -23,6 +23,7 @@ duty("dawn", LOVE)
 ROLE = define_role(
     RoleSpec(RoleId("love_poison"), PONIES, (LOVE,)),
     name=N_("Love Poison"),
+    role_was=NC_("role was", "the Love Poison"),
     card=N_("You are the Love Poison. In the first night you pick two players who fall in "
             "love; if one of them leaves, the other follows, heartbroken."),
     about=N_("In the first night the Love Poison makes two players fall in love; if one of "

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, ToPlayer
+from core.engine.messages import N_, NC_, ToPlayer
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
 
@@ -30,6 +30,7 @@ class Luck(Event):
 ROLE = define_role(
     RoleSpec(RoleId("lucky"), PONIES),
     name=N_("Lucky"),
+    role_was=NC_("role was", "Lucky"),
     card=N_("You are Lucky. The first time you would be abducted, pranked, chased or struck by "
             "the fanatic, someone else suffers it instead."),
     about=N_("The first time Lucky would be abducted, pranked, chased or struck by the "

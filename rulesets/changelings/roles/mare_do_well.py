@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import GROUP, N_, player
+from core.engine.messages import GROUP, N_, NC_, player
 from core.engine.ruleset import ActionSpec, RoleSpec
 
 from ..hooks import DAY_BEGINS, MORNING_NOTES, define_role, duty
@@ -33,6 +33,7 @@ duty("dawn", LETTER)
 ROLE = define_role(
     RoleSpec(RoleId("mare_do_well"), PONIES, (LETTER,)),
     name=N_("Mare Do Well"),
+    role_was=NC_("role was", "the Mare Do Well"),
     card=N_("You are Mare Do Well. Each night you write an anonymous letter naming a player, "
             "who then carries extra votes in the next day's vote."),
     about=N_("Each night Mare Do Well writes an anonymous letter naming a player, who then "

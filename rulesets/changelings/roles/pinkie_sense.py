@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, ToPlayer, player
+from core.engine.messages import N_, NC_, ToPlayer, player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
@@ -38,6 +38,7 @@ duty("dawn", PREVENT, PRANK)
 ROLE = define_role(
     RoleSpec(RoleId("pinkie_sense"), PONIES, (PREVENT, PRANK)),
     name=N_("Pinkie Sense"),
+    role_was=NC_("role was", "the Pinkie Sense"),
     card=N_("You have the Pinkie Sense. At dusk you sense who will be abducted. Once per game "
             "you may prevent an abduction you foresaw, and once per game you may prank a "
             "player out of the game."),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.engine.game import Game
 from core.engine.ids import RoleId
-from core.engine.messages import N_
+from core.engine.messages import N_, NC_
 from core.engine.ruleset import RoleSpec
 
 from ..hooks import define_role
@@ -17,6 +17,7 @@ from .researcher import CHECK, check_step
 ROLE = define_role(
     RoleSpec(RoleId("queen"), CHANGELINGS, (*ACTIONS, CHECK)),
     name=N_("Queen"),
+    role_was=NC_("role was", "the Queen"),
     card=N_("You are the Queen of the changelings. Besides abducting with your team, you check "
             "one player each night and learn their role."),
     about=N_("The Queen of the changelings abducts with her team and also checks one player "

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.engine.game import Game
 from core.engine.ids import RoleId
-from core.engine.messages import N_, Ref, ToPlayer, player, role
+from core.engine.messages import N_, NC_, Ref, ToPlayer, player, role
 from core.engine.ruleset import ActionSpec, RoleSpec
 
 from ..hooks import CHECKED, SEEN_AS, define_role, duty
@@ -19,6 +19,7 @@ duty("dusk", CHECK)
 ROLE = define_role(
     RoleSpec(RoleId("researcher"), PONIES, (CHECK,)),
     name=N_("Researcher"),
+    role_was=NC_("role was", "the Researcher"),
     card=N_("You are the Researcher. Each night you check one other player and learn their "
             "role."),
     about=N_("Each night the Researcher checks one other player and learns their role."),

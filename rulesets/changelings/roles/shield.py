@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_
+from core.engine.messages import N_, NC_
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
@@ -21,6 +21,7 @@ duty("dusk", SHIELD)
 ROLE = define_role(
     RoleSpec(RoleId("shield"), PONIES, (SHIELD,)),
     name=N_("Anti-Hate-Shield"),
+    role_was=NC_("role was", "the Anti-Hate-Shield"),
     card=N_("You are the Anti-Hate-Shield. Each night you protect one player (yourself too) "
             "from abduction and exchange, but never the same player two nights in a row."),
     about=N_("Each night the Anti-Hate-Shield protects one player (itself too) from abduction "

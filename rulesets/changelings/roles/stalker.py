@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from core.engine.game import Game
 from core.engine.ids import RoleId
-from core.engine.messages import N_, ToPlayer, player
+from core.engine.messages import N_, NC_, ToPlayer, player
 from core.engine.ruleset import RoleSpec, SetupError
 from core.engine.state import Player
 
@@ -16,6 +16,7 @@ from ..vocabulary import PONIES
 ROLE = define_role(
     RoleSpec(RoleId("stalker"), PONIES),
     name=N_("Stalker"),
+    role_was=NC_("role was", "the Stalker"),
     card=N_("You are the Stalker. You know who the confused changeling is."),
     about=N_("The Stalker knows who the confused changeling is."),
 )
