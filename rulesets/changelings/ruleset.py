@@ -110,11 +110,7 @@ def usable(game: Game, p: Player, spec: ActionSpec) -> bool:
     check = ACTION_CHECKS.get(spec.id)
     if check is None:
         return True
-    try:
-        check(game, p, (), None)
-    except Refused:
-        return False
-    return True
+    return check(game, p, (), None) is None
 
 
 class Changelings(Ruleset):
@@ -283,7 +279,11 @@ class Changelings(Ruleset):
                           name=player(partner))
         check = ACTION_CHECKS.get(spec.id)
         if check is not None:
-            check(game, p, targets, role_id)
+            refusal = check(game, p, targets, role_id)
+            if refusal is not None:
+                # a fresh one: raising the one this frame holds would tie it and its
+                # traceback into a cycle, left for the garbage collector
+                raise Refused.saying(refusal.text)
 
     def after_act(self, game: Game, sub: Submission) -> None:
         p = game.state.players[sub.actor]
