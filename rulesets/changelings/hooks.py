@@ -14,6 +14,7 @@ from typing import TypeVar
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
+from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Catalog, RoleSpec
 from core.engine.state import Owed, Player, Submission
 
@@ -89,9 +90,11 @@ def define_role(spec: RoleSpec, *, name: str, card: str, role_was: str | None = 
 
 
 # --------------------------------------------------------------------------- actions
-# A check raises `Refused` when the player may not send the action (now, or with these
-# targets); `targets` is empty when `offers` asks whether the power is still usable at all.
-ActionCheck = Callable[[Game, Player, tuple[PlayerId, ...], RoleId | None], None]
+# A check returns the `Refused` for an action the player may not send (now, or with these
+# targets), None if he may; `targets` is empty when `offers` asks whether the power is still
+# usable at all. It returns rather than raises: `offers` asks each spendable power's check
+# many times a game, and a raise caught each time cost more than the check itself.
+ActionCheck = Callable[[Game, Player, tuple[PlayerId, ...], RoleId | None], Refused | None]
 ACTION_CHECKS: ByKey[ActionCheck] = ByKey("check")
 # What follows an accepted submission besides the engine's "Noted" (action id -> handler).
 AFTER_ACT: ByKey[Callable[[Game, Player, Submission], None]] = ByKey("after-act")

@@ -23,23 +23,27 @@ POWERS = (TIEBREAK, SUCCESSOR)  # the mayor's standing powers, after his role's
 
 
 @ACTION_CHECKS.at("tiebreak")
-def check_tiebreak(game: Game, p: Player, targets: tuple[PlayerId, ...], _: str | None) -> None:
+def check_tiebreak(game: Game, p: Player, targets: tuple[PlayerId, ...],
+                   _: str | None) -> Refused | None:
     if game.state.phase.stage != "reactions":
-        return
+        return None
     owed = game.current_owed()
     if owed is None or owed.kind != "tiebreak" or owed.player != p.pid:
-        raise Refused(N_("There is no tie for you to break."))
+        return Refused(N_("There is no tie for you to break."))
     if targets and targets[0] not in owed.options:
-        raise Refused(N_("{name} is not among the tied players."), name=player(targets[0]))
+        return Refused(N_("{name} is not among the tied players."), name=player(targets[0]))
+    return None
 
 
 @ACTION_CHECKS.at("successor")
-def check_successor(game: Game, p: Player, targets: tuple[PlayerId, ...], _: str | None) -> None:
+def check_successor(game: Game, p: Player, targets: tuple[PlayerId, ...],
+                    _: str | None) -> Refused | None:
     owed = game.current_owed()
     if owed is not None and owed.kind == "successor" and owed.player == p.pid:
-        return
+        return None
     if not p.alive or "mayor" not in p.statuses:
-        raise Refused(N_("Only the mayor names a successor."))
+        return Refused(N_("Only the mayor names a successor."))
+    return None
 
 
 @AFTER_ACT.at("tiebreak")

@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +41,7 @@ from .hooks import (
     STAGE_DUTIES,
     STARTED,
 )
-from .mayor import POWERS
+from .powers import ONLY_PASS, PASS, standing, standing_in_stage, usable
 from .removal import on_removed
 from .standing import (
     is_changeling,
@@ -57,7 +56,6 @@ from .standing import team as changeling_team
 from .state import ChangelingsState, changelings_state
 from .story import STORY_TEXTS, VOTE_TITLES, ChangelingsStory
 from .vocabulary import (
-    ALWAYS,
     CAUSE_NAMES,
     CAUSES,
     KIND_NAMES,
@@ -77,7 +75,6 @@ class Active(Event):
 
     player: PlayerId
 
-PASS = ActionSpec("pass", ALWAYS, targets=0)
 PONY_KINDS = tuple(KIND_NAMES)
 TEAM_TITLE = N_("The changelings' hive")
 TEAM_ABOUT = N_("Only the changelings of this game can read this room. Plot away: what "
@@ -85,36 +82,6 @@ TEAM_ABOUT = N_("Only the changelings of this game can read this room. Plot away
 SPECTATORS_TITLE = N_("The ponies' cloud (spectators)")
 SPECTATORS_ABOUT = N_("Everypony who has left the game watches from here. Please don't tell "
                       "the living anything until the game is over.")
-
-
-ONLY_PASS = (PASS,)
-
-
-@cache
-def standing(role_id: RoleId, mayor: bool) -> tuple[ActionSpec, ...]:
-    """What a player in the game has when nothing is owed to him and no role adds anything:
-    his role's powers, the mayor's, and `pass`."""
-    return (*ROLES[role_id].actions, *(POWERS if mayor else ()), PASS)
-
-
-@cache
-def standing_in_stage(role_id: RoleId, mayor: bool,
-                      stage: str) -> tuple[tuple[ActionSpec, ...], bool]:
-    """`standing`, those of this stage, and whether any may be spent (has a check)."""
-    found = tuple(spec for spec in standing(role_id, mayor) if stage in spec.stages)
-    return found, any(spec.id in ACTION_CHECKS for spec in found)
-
-
-def usable(game: Game, p: Player, spec: ActionSpec) -> bool:
-    """A power not spent: its check (asked without targets) does not refuse it."""
-    check = ACTION_CHECKS.get(spec.id)
-    if check is None:
-        return True
-    try:
-        check(game, p, (), None)
-    except Refused:
-        return False
-    return True
 
 
 class Changelings(Ruleset):
@@ -283,7 +250,11 @@ class Changelings(Ruleset):
                           name=player(partner))
         check = ACTION_CHECKS.get(spec.id)
         if check is not None:
-            check(game, p, targets, role_id)
+            refusal = check(game, p, targets, role_id)
+            if refusal is not None:
+                # a fresh one: raising the one this frame holds would tie it and its
+                # traceback into a cycle, left for the garbage collector
+                raise Refused.saying(refusal.text)
 
     def after_act(self, game: Game, sub: Submission) -> None:
         p = game.state.players[sub.actor]

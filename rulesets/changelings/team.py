@@ -60,17 +60,19 @@ duty("dusk", ABDUCT, EXCHANGE)
 
 
 @ACTION_CHECKS.at("abduct")
-def check_team_target(game: Game, p: Player, targets: tuple[PlayerId, ...], _: str | None) -> None:
+def check_team_target(game: Game, p: Player, targets: tuple[PlayerId, ...],
+                      _: str | None) -> Refused | None:
     if targets and is_changeling(game.state.players[targets[0]]):
-        raise Refused(N_("{name} is one of your own."), name=player(targets[0]))
+        return Refused(N_("{name} is one of your own."), name=player(targets[0]))
+    return None
 
 
 @ACTION_CHECKS.at("exchange")
 def check_exchange(game: Game, p: Player, targets: tuple[PlayerId, ...],
-                   role_id: RoleId | None) -> None:
+                   role_id: RoleId | None) -> Refused | None:
     if changelings_state(game).exchange_used:
-        raise Refused(N_("Your team has already used its exchange."))
-    check_team_target(game, p, targets, role_id)
+        return Refused(N_("Your team has already used its exchange."))
+    return check_team_target(game, p, targets, role_id)
 
 
 @AFTER_ACT.at("abduct")

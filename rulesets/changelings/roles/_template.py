@@ -68,9 +68,11 @@ ROLE = define_role(
 # 3. Checks: raise `Refused` when the action may not be sent now (with these targets). Asked
 #    with no targets too, by `offers`: a spent power is then neither offered nor waited for.
 @ACTION_CHECKS.at("watch")
-def check_watch(game: Game, p: Player, targets: tuple[PlayerId, ...], _: str | None) -> None:
+def check_watch(game: Game, p: Player, targets: tuple[PlayerId, ...],
+                _: str | None) -> Refused | None:
     if game.state.phase.number < 1:
-        raise Refused(N_("There is nothing to watch yet."))
+        return Refused(N_("There is nothing to watch yet."))
+    return None
 
 
 # 4. Night steps: attach to the step the role acts at (`night.NightStep` says what each step

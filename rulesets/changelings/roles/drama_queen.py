@@ -56,11 +56,13 @@ def chase_at_dawn(game: Game, p: Player) -> Sequence[ActionSpec]:
 
 
 @ACTION_CHECKS.at("chase")
-def check_chase(game: Game, p: Player, targets: tuple[PlayerId, ...], _: str | None) -> None:
+def check_chase(game: Game, p: Player, targets: tuple[PlayerId, ...],
+                _: str | None) -> Refused | None:
     owed = game.current_owed()
     if not chase_owed_tonight(game, p) and not (
             owed and owed.kind == "chase" and owed.player == p.pid):
-        raise Refused(N_("You can only chase when you are abducted or banished."))
+        return Refused(N_("You can only chase when you are abducted or banished."))
+    return None
 
 
 @NIGHT.at(NightStep.CHASE_OWED)

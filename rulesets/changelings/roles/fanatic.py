@@ -35,9 +35,11 @@ def strikes_once_a_game(game: Game) -> bool:
 
 
 @ACTION_CHECKS.at("fanatic")
-def check_fanatic(game: Game, p: Player, targets: tuple[PlayerId, ...], _: str | None) -> None:
+def check_fanatic(game: Game, p: Player, targets: tuple[PlayerId, ...],
+                  _: str | None) -> Refused | None:
     if strikes_once_a_game(game) and p.counters.get("fanatic_used"):
-        raise Refused(N_("You have already struck in this game."))
+        return Refused(N_("You have already struck in this game."))
+    return None
 
 
 @NIGHT.at(NightStep.FANATIC)

@@ -51,12 +51,13 @@ def fakeable(role_id: RoleId) -> bool:
 
 @ACTION_CHECKS.at("fake")
 def check_fake(game: Game, p: Player, targets: tuple[PlayerId, ...],
-               role_id: RoleId | None) -> None:
+               role_id: RoleId | None) -> Refused | None:
     used = p.counters.get("fake_night")
     if used is not None and used != game.state.phase.number:
-        raise Refused(N_("You can fake a role only once per game."))
+        return Refused(N_("You can fake a role only once per game."))
     if role_id is not None and not fakeable(role_id):
-        raise Refused(N_("You can only pretend to be a special pony role."))
+        return Refused(N_("You can only pretend to be a special pony role."))
+    return None
 
 
 @NIGHT.at(NightStep.LIAR)

@@ -33,11 +33,13 @@ ROLE = define_role(
 
 
 @ACTION_CHECKS.at("love")
-def check_love(game: Game, p: Player, targets: tuple[PlayerId, ...], _: str | None) -> None:
+def check_love(game: Game, p: Player, targets: tuple[PlayerId, ...],
+               _: str | None) -> Refused | None:
     if game.state.phase.number != 1:
-        raise Refused(N_("The love poison works only in the first night."))
+        return Refused(N_("The love poison works only in the first night."))
     if changelings_state(game).lovers_chosen:
-        raise Refused(N_("The lovers are already chosen."))
+        return Refused(N_("The lovers are already chosen."))
+    return None
 
 
 @NIGHT.at(NightStep.LOVE_POISON)

@@ -49,17 +49,21 @@ ROLE = define_role(
 
 
 @ACTION_CHECKS.at("prevent")
-def check_prevent(game: Game, p: Player, targets: tuple[PlayerId, ...], _: str | None) -> None:
+def check_prevent(game: Game, p: Player, targets: tuple[PlayerId, ...],
+                  _: str | None) -> Refused | None:
     if p.counters.get("prevent_used"):
-        raise Refused(N_("You have already prevented an abduction in this game."))
+        return Refused(N_("You have already prevented an abduction in this game."))
     if not changelings_state(game).night.foresight.get(p.pid):
-        raise Refused(N_("You foresaw no abduction tonight, so there is nothing to prevent."))
+        return Refused(N_("You foresaw no abduction tonight, so there is nothing to prevent."))
+    return None
 
 
 @ACTION_CHECKS.at("prank")
-def check_prank(game: Game, p: Player, targets: tuple[PlayerId, ...], _: str | None) -> None:
+def check_prank(game: Game, p: Player, targets: tuple[PlayerId, ...],
+                _: str | None) -> Refused | None:
     if p.counters.get("prank_used"):
-        raise Refused(N_("You have already played your prank in this game."))
+        return Refused(N_("You have already played your prank in this game."))
+    return None
 
 
 @NIGHT.at(NightStep.FORESIGHT)

@@ -31,10 +31,12 @@ ROLE = define_role(
 
 
 @ACTION_CHECKS.at("shield")
-def check_shield(game: Game, p: Player, targets: tuple[PlayerId, ...], _: str | None) -> None:
+def check_shield(game: Game, p: Player, targets: tuple[PlayerId, ...],
+                 _: str | None) -> Refused | None:
     last = p.counters.get("shield_last")
     if targets and last and last[0] == targets[0] and last[1] == game.state.phase.number - 1:
-        raise Refused(N_("You cannot shield the same player two nights in a row."))
+        return Refused(N_("You cannot shield the same player two nights in a row."))
+    return None
 
 
 @NIGHT.at(NightStep.SHIELD)

@@ -1,0 +1,43 @@
+"""What a changelings player may do when nothing is owed to him: his role's powers, the
+mayor's and `pass`, worked out once per role (the engine asks for every player at every
+command, so these are cached tables rather than walks over the roles)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from core.engine.game import Game
+from core.engine.ids import RoleId
+from core.engine.ruleset import ActionSpec
+from core.engine.state import Player
+
+from .hooks import ACTION_CHECKS, ROLES
+from .mayor import POWERS
+from .vocabulary import ALWAYS
+
+PASS = ActionSpec("pass", ALWAYS, targets=0)
+
+ONLY_PASS = (PASS,)
+
+
+@cache
+def standing(role_id: RoleId, mayor: bool) -> tuple[ActionSpec, ...]:
+    """What a player in the game has when nothing is owed to him and no role adds anything:
+    his role's powers, the mayor's, and `pass`."""
+    return (*ROLES[role_id].actions, *(POWERS if mayor else ()), PASS)
+
+
+@cache
+def standing_in_stage(role_id: RoleId, mayor: bool,
+                      stage: str) -> tuple[tuple[ActionSpec, ...], bool]:
+    """`standing`, those of this stage, and whether any may be spent (has a check)."""
+    found = tuple(spec for spec in standing(role_id, mayor) if stage in spec.stages)
+    return found, any(spec.id in ACTION_CHECKS for spec in found)
+
+
+def usable(game: Game, p: Player, spec: ActionSpec) -> bool:
+    """A power not spent: its check (asked without targets) does not refuse it."""
+    check = ACTION_CHECKS.get(spec.id)
+    if check is None:
+        return True
+    return check(game, p, (), None) is None
