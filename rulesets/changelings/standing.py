@@ -4,6 +4,7 @@ changelings' team, lovers (CH-LOVE) and the mayor's office (CH-MAYOR)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
@@ -76,9 +77,9 @@ def team(game: Game) -> list[Player]:
     return [p for p in game.state.players.values() if p.alive and p.role in CHANGELING_ROLES]
 
 
-def tell_team(game: Game, key: str) -> None:
+def tell_team(game: Game, key: str, **params: Any) -> None:
     for member in team(game):
-        game.tell(ToPlayer(member.pid), key)
+        game.tell(ToPlayer(member.pid), key, **params)
 
 
 def join_team(game: Game, newcomer: Player) -> None:
