@@ -254,10 +254,11 @@ class Deliverer:
         """What follows the error, by its kind (failures.py); whether the row's chat is held
         for the rest of the round."""
         after = after_failure(err)
-        row.status = moved(row.status, after.status)
         retry_after = err.retry_after if isinstance(err, TransientError) else None
-        if after.retried:
+        if after.retried:  # back to waiting, or failed for good when only it keeps failing
             await self.retry(row, retry_after, now, err)
+        else:
+            row.status = moved(row.status, after.status)
         if after.counts:
             self._failed(row.platform)
         if after.outage:
@@ -280,11 +281,12 @@ class Deliverer:
         row.attempts += 1
         row.next_try_at = retry_at(now, row.attempts, retry_after)
         if self.outages.stuck(row.platform, row.attempts, now, retry_after):
-            row.status = moved(row.status, OutboxState.FAILED)
+            row.status = moved(row.status, OutboxState.FAILED)  # from "sending": given up
             log.warning("delivery %s failed for good after %s attempts: %s", row.id,
                         row.attempts, err)
             await tell_host(row)
         else:
+            row.status = moved(row.status, OutboxState.PENDING)
             if retry_after:
                 self.limiter.hold(row.platform, row.chat_ref, row.next_try_at)
             log.warning("delivery %s failed (attempt %s): %s", row.id, row.attempts, err)
