@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, assert_never
 
 import yaml  # type: ignore[import-untyped]  # PyYAML ships no type information
 
@@ -35,6 +35,7 @@ from core.engine import (
 )
 from core.engine.events import Voted
 from core.engine.ids import PlayerId
+from core.engine.messages import Audience, Group, ToHost, ToPlayer, ToTeam
 from core.engine.registry import available, load_ruleset
 from core.engine.ruleset import SetupError
 from core.i18n import Renderer
@@ -309,18 +310,22 @@ class _Runner(Expectations):
                     f"{'(withdrawn)' if target is None else self.game.name(target)}")
         for message in outcome.messages:
             audience = message.audience
-            if audience.kind == "player":
-                where = f"to {self._name(audience.ref or '')}"
+            if isinstance(audience, ToPlayer):
+                where = f"to {self._name(audience.pid)}"
             else:
                 where = str(audience)
             self.transcript.append(f"[{where}] {self.renderer.render(message.text)}")
 
-    def _readers(self, audience: Any) -> list[str]:
+    def _readers(self, audience: Audience) -> list[str]:
         """Who reads a message: "group", a player id, a team's members at the time."""
-        if audience.kind == "group":
-            return ["group"]
-        if audience.kind == "player":
-            return [audience.ref or ""]
-        if audience.kind == "team":
-            return list(self.ruleset.team_members(self.game, audience.ref or ""))
-        return []  # the host is nobody in a scenario
+        match audience:
+            case Group():
+                return ["group"]
+            case ToPlayer(pid=pid):
+                return [pid]
+            case ToTeam(team=team):
+                return list(self.ruleset.team_members(self.game, team))
+            case ToHost():
+                return []  # the host is nobody in a scenario
+            case unknown:
+                assert_never(unknown)

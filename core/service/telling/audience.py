@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import assert_never
 
 from core.engine import Game, Message, Outcome
 from core.engine.ids import PlayerId
-from core.engine.messages import Text, ToPlayer, ToTeam
+from core.engine.messages import Group, Text, ToHost, ToPlayer, ToTeam
 from core.storage.models import GameRecord, Identity
 
 from ..messages import outbox
@@ -31,7 +32,7 @@ async def deliver_outcome(row: GameRecord, game: Game, outcome: Outcome,
     seats = await seat_identities(row)
     host = await host_of(row)
     chat = await chat_of(row)
-    private = [m for m in outcome.messages if m.audience.kind != "group"]
+    private = [m for m in outcome.messages if not isinstance(m.audience, Group)]
     for message in private if one_group_message else outcome.messages:
         payload = PostPayload((message_part(message),), urgent=urgent,
                               seq=row.version)  # the command behind it
@@ -41,7 +42,7 @@ async def deliver_outcome(row: GameRecord, game: Game, outcome: Outcome,
             else:
                 await outbox.to_person(person, payload, game=row)
     if one_group_message:
-        told = [message_part(m) for m in outcome.messages if m.audience.kind == "group"]
+        told = [message_part(m) for m in outcome.messages if isinstance(m.audience, Group)]
         told += [replace(text_part(text), line=i > 0)
                  for block in epilogue for i, text in enumerate(block)]
         if told:
@@ -51,12 +52,14 @@ async def deliver_outcome(row: GameRecord, game: Game, outcome: Outcome,
 
 def _readers(game: Game, message: Message, seats: dict[PlayerId, Identity],
              host: Identity) -> list[Identity | None]:
-    audience = message.audience
-    if audience.kind == "group":
-        return [None]
-    if isinstance(audience, ToPlayer):
-        return [seats[audience.pid]] if audience.pid in seats else []
-    if isinstance(audience, ToTeam):
-        members = game.ruleset.team_members(game, audience.team)
-        return [seats[m] for m in members if m in seats]
-    return [host]
+    match message.audience:
+        case Group():
+            return [None]
+        case ToPlayer(pid=pid):
+            return [seats[pid]] if pid in seats else []
+        case ToTeam(team=team):
+            return [seats[m] for m in game.ruleset.team_members(game, team) if m in seats]
+        case ToHost():
+            return [host]
+        case unknown:
+            assert_never(unknown)
