@@ -16,24 +16,12 @@ from ..messages.payloads import PostPayload, part, post
 from ..ports.howto import HowTo, howto
 from ..ports.replies import Reply
 from ..telling.settings_view import changed_settings, role_id_named, role_line
-from .context import ServiceContext
+from .group_commands import GroupCommands
 from .lobby import default_ruleset
 
 
-class Information:
+class Information(GroupCommands):
     """The group's questions, answered in the group; a refusal raised as `Reply`."""
-
-    def __init__(self, service: ServiceContext) -> None:
-        self.service = service
-
-    async def handle(self, word: str, rest: str, chat: Chat, person: Identity,
-                     admin: bool) -> bool:
-        """Answer an information command; False if `word` is none of them."""
-        handler = getattr(self, f"_cmd_{word}", None)
-        if handler is None:
-            return False
-        await handler(rest, chat, person, admin)
-        return True
 
     async def _cmd_help(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         await outbox.to_group(chat, post(texts.HELP_GROUP, how=howto(HowTo.NAME_NEWCOMER)))

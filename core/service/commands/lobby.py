@@ -30,22 +30,12 @@ from ..telling.settings_view import (
     setting,
 )
 from ..telling.teams import close_teams
-from .context import ServiceContext
+from .group_commands import GroupCommands
 from .reach import chat_title
 
 
-class Lobby:
-    def __init__(self, service: ServiceContext) -> None:
-        self.service = service
-
-    async def handle(self, word: str, rest: str, chat: Chat, person: Identity,
-                     admin: bool) -> bool:
-        """Handle a lobby command; False if `word` is none of them."""
-        handler = getattr(self, f"_cmd_{word}", None)
-        if handler is None:
-            return False
-        await handler(rest, chat, person, admin)
-        return True
+class Lobby(GroupCommands):
+    """Sign-up and the host's settings before the start; a refusal raised as `Reply`."""
 
     # ------------------------------------------------------------------ sign-up
     async def _cmd_newgame(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
