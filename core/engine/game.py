@@ -31,9 +31,9 @@ from .commands import (
     Vote,
     Whisper,
 )
-from .events import Closed, ClosedEarly, Event, HostActed, Left, Removed, Voted
+from .events import Closed, ClosedEarly, Event, HostActed, Left, Removed, voted
 from .ids import PlayerId
-from .messages import GROUP, N_, Ref, ToPlayer, player
+from .messages import GROUP, N_, Ref, player, to_player
 from .outcome import GameSetup, Outcome
 from .phase import Phase
 from .refusals import Refused, refused_n
@@ -167,7 +167,7 @@ class Game(Table):
         sender = self.state.players[command.by]
         self._activity(sender, command.at)
         for pid in recipients:
-            self.tell(ToPlayer(pid), N_("{name} whispers: {text}"), name=player(sender.pid),
+            self.tell(to_player(pid), N_("{name} whispers: {text}"), name=player(sender.pid),
                       text=command.text.strip())
 
     def _validate_nothing(self, command: Command) -> None:
@@ -277,7 +277,7 @@ class Game(Table):
         s.votes.pop(voter.pid, None)  # re-insert: the order of votes is the order of last change
         if cmd.target is not None:
             s.votes[voter.pid] = cmd.target
-        self.record(Voted(voter.pid, cmd.target))
+        self.record(voted(voter.pid, cmd.target))
         self.ruleset.after_vote(self, voter.pid)
 
     def _validate_leave(self, cmd: Leave) -> None:
@@ -350,7 +350,7 @@ class Game(Table):
             old = target.name
             target.name = cmd.newcomer.strip()
             self.tell(GROUP, N_("{new} takes over the seat of {old}."), new=target.name, old=old)
-            self.tell(ToPlayer(target.pid), N_("You take over a seat in this game."))
+            self.tell(to_player(target.pid), N_("You take over a seat in this game."))
             self.ruleset.on_replaced(self, target)
 
     # ------------------------------------------------------------------ helpers for rule sets

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from core.engine.events import ClosedEarly, Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId
-from core.engine.messages import GROUP, N_, Ref, ToPlayer, counted, n_, player, side
+from core.engine.messages import GROUP, N_, Ref, counted, n_, player, side, to_player
 from core.engine.phase import Phase
 
 from . import flavour
@@ -205,7 +205,7 @@ def continue_reactions(game: Game, number: int) -> None:
     if owed is not None:
         if game.state.phase.stage != "reactions":
             game.set_phase(Phase.of("day", number, "reactions"))
-        game.tell(ToPlayer(owed.player), REACTIONS[owed.kind].prompt)
+        game.tell(to_player(owed.player), REACTIONS[owed.kind].prompt)
         return
     if check_end(game):
         return

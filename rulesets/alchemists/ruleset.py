@@ -14,7 +14,7 @@ from typing import Any
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import GROUP, N_, NOTED, Purpose, ToPlayer, player, role, to_player
+from core.engine.messages import GROUP, N_, NOTED, Purpose, player, role, to_player
 from core.engine.phase import Phase
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
@@ -159,8 +159,8 @@ class Alchemists(Ruleset):
         game.tell(GROUP, N_("Play from your main account. No private talk outside the team "
                             "chats, no screenshots, no insults."))
         for p in players.values():
-            game.tell(ToPlayer(p.pid), N_("Your role: {role}."), role=role(p.role))
-            game.tell(ToPlayer(p.pid), ROLE_CARDS[p.role])
+            game.tell(to_player(p.pid), N_("Your role: {role}."), role=role(p.role))
+            game.tell(to_player(p.pid), ROLE_CARDS[p.role])
         for introduce in AT_START:  # rules §2: who is told whom
             introduce(game)
         self._enter(game, start_phase)

@@ -13,7 +13,7 @@ from typing import Any
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, NOTED, Purpose, Ref, ToPlayer, player, role, to_player
+from core.engine.messages import N_, NOTED, Purpose, Ref, player, role, to_player
 from core.engine.phase import Phase
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
@@ -140,11 +140,11 @@ class Changelings(Ruleset):
             if shown == "pony":
                 kind = game.rng.choice(PONY_KINDS)
                 p.counters["kind"] = kind
-                game.tell(ToPlayer(p.pid), N_("Your role: {role} ({kind})."),
+                game.tell(to_player(p.pid), N_("Your role: {role} ({kind})."),
                           role=role(shown), kind=Ref("kind", kind))
             else:
-                game.tell(ToPlayer(p.pid), N_("Your role: {role}."), role=role(shown))
-            game.tell(ToPlayer(p.pid), ROLE_CARDS[shown])
+                game.tell(to_player(p.pid), N_("Your role: {role}."), role=role(shown))
+            game.tell(to_player(p.pid), ROLE_CARDS[shown])
         members = changeling_team(game)
         for p in players.values():
             if is_changeling(p):
@@ -210,9 +210,13 @@ class Changelings(Ruleset):
         s = game.state
         stage = s.phase.stage
         checks = ACTION_CHECKS
-        extras = EXTRA_ABILITIES.get(stage)
-        if p.alive and not s.reactions and (
-                extras is None or not any(more(game, p) for more in extras)):
+        common = p.alive and not s.reactions
+        if common:
+            for more in EXTRA_ABILITIES.get(stage, ()):  # a loop, not any(): no generator
+                if more(game, p):
+                    common = False
+                    break
+        if common:
             # the common case of `abilities` (nothing owed, no role adds a power now; the
             # drama queen's chase is asked of every player at dawn), from the table made for it
             found, spendable = standing_in_stage(p.role, "mayor" in p.statuses, stage)

@@ -9,7 +9,7 @@ from typing import Any
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import GROUP, N_, ToPlayer, player, role, side
+from core.engine.messages import GROUP, N_, player, role, side, to_player
 from core.engine.state import Player
 
 from .hooks import CHANGELING_ROLES
@@ -79,7 +79,7 @@ def team(game: Game) -> list[Player]:
 
 def tell_team(game: Game, key: str, **params: Any) -> None:
     for member in team(game):
-        game.tell(ToPlayer(member.pid), key, **params)
+        game.tell(to_player(member.pid), key, **params)
 
 
 def join_team(game: Game, newcomer: Player) -> None:
@@ -90,7 +90,7 @@ def join_team(game: Game, newcomer: Player) -> None:
             continue
         game.learn(member.pid, newcomer.pid, newcomer.role)
         game.learn(newcomer.pid, member.pid, member.role)
-        game.tell(ToPlayer(member.pid), N_("{name} has joined the changelings."),
+        game.tell(to_player(member.pid), N_("{name} has joined the changelings."),
                   name=player(newcomer.pid))
     tell_fellows(game, newcomer, [m for m in team(game) if m.pid != newcomer.pid])
     if partner_of(game, newcomer.pid) is not None:
@@ -104,7 +104,7 @@ def tell_fellows(game: Game, p: Player, fellows: list[Player]) -> None:
         return
     names = tuple(player(f.pid) if f.role == PLAIN else (player(f.pid), role(f.role))
                   for f in fellows)
-    game.tell_n(ToPlayer(p.pid), "Your fellow changeling: {names}.",
+    game.tell_n(to_player(p.pid), "Your fellow changeling: {names}.",
                 "Your fellow changelings ({count}): {names}.", len(fellows), names=names)
 
 
@@ -115,7 +115,7 @@ def make_lovers(game: Game, a: PlayerId, b: PlayerId) -> None:
     state.lovers_chosen = True
     for x, y in ((a, b), (b, a)):
         game.state.players[x].statuses.add("lover")
-        game.tell(ToPlayer(x), N_("You have fallen in love with {partner}. If one of you "
+        game.tell(to_player(x), N_("You have fallen in love with {partner}. If one of you "
                                    "leaves the game, the other follows."), partner=player(y))
     game.record(Lovers(pair=(a, b)))
     if is_mixed_pair(game):
@@ -133,14 +133,14 @@ def tell_lovers_goal(game: Game) -> None:
     a, b = lovers
     if is_mixed_pair(game):
         for x, y in ((a, b), (b, a)):
-            game.tell(ToPlayer(x), N_("Love changes everything! You and {partner} play on "
+            game.tell(to_player(x), N_("Love changes everything! You and {partner} play on "
                                        "different sides, so your goal has changed: from now on "
                                        "you two are {side}, and you win only if you are the "
                                        "last two left in the game."),
                       partner=player(y), side=side(LOVERS))
         return
     for x, y in ((a, b), (b, a)):
-        game.tell(ToPlayer(x), N_("Now you and {partner} are both changelings, heart and hive "
+        game.tell(to_player(x), N_("Now you and {partner} are both changelings, heart and hive "
                                    "as one. Your goal has changed again: you play for {side} "
                                    "and no longer need to be the last two."),
                   partner=player(y), side=side(side_of(game, game.state.players[x])))

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, ToPlayer, player, side, to_player
+from core.engine.messages import N_, player, side, to_player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec
 from core.engine.state import Player, Submission
@@ -137,12 +137,12 @@ def exchange(game: Game, target: Player) -> None:
     game.record(Exchanged(player=target.pid))
     partner = partner_of(game, target.pid)
     if partner is not None and is_mixed_pair(game):  # no "win with the hive"
-        game.narrate(ToPlayer(target.pid), flavour.EXCHANGED_IN_LOVE, partner=player(partner))
+        game.narrate(to_player(target.pid), flavour.EXCHANGED_IN_LOVE, partner=player(partner))
     else:  # `side`: the side he now wins with, a plain fact for `told` (the words say it)
-        game.narrate(ToPlayer(target.pid), flavour.EXCHANGED, side=side(CHANGELINGS))
+        game.narrate(to_player(target.pid), flavour.EXCHANGED, side=side(CHANGELINGS))
     for member in team(game):  # the newcomer has his own message (EXCHANGED), not "one of you"
         if member.pid != target.pid:
-            game.tell(ToPlayer(member.pid), N_("The exchange worked: {name} is one of you now."),
+            game.tell(to_player(member.pid), N_("The exchange worked: {name} is one of you now."),
                       name=player(target.pid))
     join_team(game, target)
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, NC_, Purpose, ToPlayer
+from core.engine.messages import N_, NC_, Purpose, to_player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Owed, Player
@@ -72,7 +72,7 @@ def warn_the_abducted(game: Game) -> None:
         target = game.state.players[night.abduction]
         if target.role == "drama_queen" and passive_works(target):
             night.chase_owed = target.pid
-            game.tell(ToPlayer(target.pid), N_("The changelings are coming for you! Before dawn "
+            game.tell(to_player(target.pid), N_("The changelings are coming for you! Before dawn "
                                                 "you may name a player who runs away with you."))
 
 
@@ -99,7 +99,7 @@ def banished_owes_chase(game: Game, p: Player, why: str) -> None:
 
 @PROMPT_OWED.at("chase")
 def ask_chase(game: Game, owed: Owed) -> None:
-    game.tell(ToPlayer(owed.player), said(game, "CHASE", owed.player),
+    game.tell(to_player(owed.player), said(game, "CHASE", owed.player),
               purpose=Purpose.ASKING)
 
 
