@@ -204,7 +204,7 @@ class Alchemists(Ruleset):
     def offers(self, game: Game, p: Player) -> Sequence[ActionSpec]:
         if game.state.phase.kind == "night":
             return self.abilities(game, p)  # the night has one stage, and it allows them all
-        return super().offers(game, p)
+        return Ruleset.offers(self, game, p)  # not super(): no proxy made per player
 
     def prompted(self, game: Game, p: Player) -> Sequence[ActionSpec]:
         """A standing action (pride's `take`) is put in front of him only when its role says

@@ -13,7 +13,7 @@ from core.engine.messages import GROUP, N_, player, role, side, to_player
 from core.engine.state import Player
 
 from .hooks import CHANGELING_ROLES
-from .state import changelings_state
+from .state import ChangelingsState, changelings_state
 from .vocabulary import CHANGELINGS, LOVERS, PONIES
 from .voice import said
 
@@ -42,14 +42,16 @@ def is_changeling(p: Player) -> bool:
 
 
 def partner_of(game: Game, pid: PlayerId) -> PlayerId | None:
-    lovers = changelings_state(game).lovers
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: asked at every vote
+    lovers = state.lovers
     if lovers is None or pid not in lovers:
         return None
     return lovers[1] if lovers[0] == pid else lovers[0]
 
 
 def is_mixed_pair(game: Game) -> bool:
-    lovers = changelings_state(game).lovers
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: every end check
+    lovers = state.lovers
     if lovers is None:
         return False
     players = game.state.players

@@ -18,7 +18,7 @@ from . import flavour
 from .hooks import ABDUCTED, ACTION_CHECKS, AFTER_ACT, EXCHANGED, duty
 from .night import NIGHT, NightStep
 from .standing import is_changeling, is_mixed_pair, join_team, partner_of, team, tell_team
-from .state import Night, changelings_state
+from .state import ChangelingsState, Night, changelings_state
 from .vocabulary import CHANGELINGS, DUSK
 from .voice import said
 
@@ -70,7 +70,8 @@ def check_team_target(game: Game, p: Player, targets: tuple[PlayerId, ...],
 @ACTION_CHECKS.at("exchange")
 def check_exchange(game: Game, p: Player, targets: tuple[PlayerId, ...],
                    role_id: RoleId | None) -> Refused | None:
-    if changelings_state(game).exchange_used:
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: offers ask it
+    if state.exchange_used:
         return Refused(N_("Your team has already used its exchange."))
     return check_team_target(game, p, targets, role_id)
 

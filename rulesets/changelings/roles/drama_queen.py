@@ -27,7 +27,7 @@ from ..hooks import (
 from ..night import NIGHT, NightStep
 from ..removal import strike
 from ..standing import passive_works
-from ..state import changelings_state
+from ..state import ChangelingsState, changelings_state
 from ..vocabulary import PONIES, RANK_CHASE
 from ..voice import said
 
@@ -47,7 +47,11 @@ ROLE = define_role(
 
 
 def chase_owed_tonight(game: Game, p: Player) -> bool:
-    return changelings_state(game).night.chase_owed == p.pid and game.state.phase.stage == "dawn"
+    s = game.state  # asked of every player at dawn: the stage first, the state inlined
+    if s.phase.stage != "dawn":
+        return False
+    state: ChangelingsState = s.rs
+    return state.night.chase_owed == p.pid
 
 
 @EXTRA_ABILITIES.during("dawn")
