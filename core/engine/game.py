@@ -106,7 +106,11 @@ class Game(Table):
                 raise Refused(N_("The game is paused."))
         validate, perform = _HANDLERS[kind]
         checked = validate(self, command)
-        self._out = out = Outcome([], [])
+        # an `Outcome([], [])`, its slots filled directly: one per command, and calling the
+        # class runs its generated `__init__` (default factories) for two empty lists
+        self._out = out = _blank(Outcome)
+        out.events = []
+        out.messages = []
         if command.at > s.clock:
             s.clock = command.at
         perform(self, command, checked)
@@ -363,6 +367,9 @@ class Game(Table):
         self.state.votes.pop(p.pid, None)
         self.record(Removed(p.pid, cause, p.role))
         self.ruleset.on_removed(self, p, cause)
+
+
+_blank = object.__new__
 
 
 def _no_such_player(pid: PlayerId) -> Refused:
