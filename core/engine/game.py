@@ -106,11 +106,9 @@ class Game(Table):
                 raise Refused(N_("The game is paused."))
         validate, perform = _HANDLERS[kind]
         checked = validate(self, command)
-        # an `Outcome([], [])`, its slots filled directly: one per command, and calling the
-        # class runs its generated `__init__` (default factories) for two empty lists
+        # `Outcome([], [])` with its slots filled directly, not by the generated `__init__`
         self._out = out = _blank(Outcome)
-        out.events = []
-        out.messages = []
+        out.events, out.messages = [], []
         if command.at > s.clock:
             s.clock = command.at
         perform(self, command, checked)
@@ -369,15 +367,13 @@ class Game(Table):
         self.ruleset.on_removed(self, p, cause)
 
 
-_blank = object.__new__
-
-
 def _no_such_player(pid: PlayerId) -> Refused:
     return Refused(N_("There is no player called {name} in this game."), name=pid)
 
 
 # what the end of a game and a pause do not refuse: the host's powers check for themselves
 _ANY_TIME = frozenset({*HOST_COMMANDS, Tick})
+_blank = object.__new__  # an instance with its slots still empty
 
 _HANDLERS: dict[type, tuple[Any, Any]] = {
     Act: (Game._validate_act, Game._perform_act),

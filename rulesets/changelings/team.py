@@ -72,8 +72,12 @@ def check_exchange(game: Game, p: Player, targets: tuple[PlayerId, ...],
                    role_id: RoleId | None) -> Refused | None:
     state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: offers ask it
     if state.exchange_used:
-        return Refused(N_("Your team has already used its exchange."))
+        return EXCHANGE_USED
     return check_team_target(game, p, targets, role_id)
+
+
+# made once (see hooks.ActionCheck): `offers` asks this check for every changeling every night
+EXCHANGE_USED = Refused(N_("Your team has already used its exchange."))
 
 
 @AFTER_ACT.at("abduct")

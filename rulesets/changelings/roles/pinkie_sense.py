@@ -52,17 +52,24 @@ ROLE = define_role(
 def check_prevent(game: Game, p: Player, targets: tuple[PlayerId, ...],
                   _: str | None) -> Refused | None:
     if p.counters.get("prevent_used"):
-        return Refused(N_("You have already prevented an abduction in this game."))
+        return PREVENT_USED
     if not changelings_state(game).night.foresight.get(p.pid):
-        return Refused(N_("You foresaw no abduction tonight, so there is nothing to prevent."))
+        return NOTHING_TO_PREVENT
     return None
+
+
+# made once (see hooks.ActionCheck): `offers` asks these checks for every pinkie all night
+PREVENT_USED = Refused(N_("You have already prevented an abduction in this game."))
+NOTHING_TO_PREVENT = Refused(N_("You foresaw no abduction tonight, so there is nothing to "
+                                "prevent."))
+PRANK_USED = Refused(N_("You have already played your prank in this game."))
 
 
 @ACTION_CHECKS.at("prank")
 def check_prank(game: Game, p: Player, targets: tuple[PlayerId, ...],
                 _: str | None) -> Refused | None:
     if p.counters.get("prank_used"):
-        return Refused(N_("You have already played your prank in this game."))
+        return PRANK_USED
     return None
 
 
