@@ -131,8 +131,9 @@ class Game(Table):
         s = self.state
         p = s.players[command.by]
         self._activity(p, command.at)
-        sub = Submission(p.pid, spec.id, command.targets, command.text, command.role,
-                         s.next_seq())
+        sub = _blank(Submission)  # filled slot by slot: cheaper than calling the class
+        sub.actor, sub.action, sub.targets = p.pid, spec.id, command.targets
+        sub.text, sub.role, sub.seq = command.text, command.role, s.next_seq()
         s.subs[(p.pid, spec.slot or spec.id)] = sub  # the spec's `slot_id`
         s.acted.add(p.pid)
         self.ruleset.after_act(self, sub)

@@ -41,7 +41,7 @@ from .hooks import (
     STAGE_DUTIES,
     STARTED,
 )
-from .powers import ONLY_PASS, PASS, standing, standing_in_stage, usable
+from .powers import ONLY_PASS, PASS, standing, standing_in_stage
 from .removal import on_removed
 from .standing import (
     is_changeling,
@@ -225,7 +225,12 @@ class Changelings(Ruleset):
             spendable = True
         if not spendable:
             return found
-        return [spec for spec in found if spec.id not in checks or usable(game, p, spec)]
+        usable_now = []
+        for spec in found:  # a power not spent: its check, asked without targets, allows it
+            check = checks.get(spec.id)
+            if check is None or check(game, p, (), None) is None:
+                usable_now.append(spec)
+        return usable_now
 
     def prompted(self, game: Game, p: Player) -> Sequence[ActionSpec]:
         """The mayor's standing powers are not pushed at him; an owed choice is. An action
