@@ -47,11 +47,8 @@ ROLE = define_role(
 
 
 def chase_owed_tonight(game: Game, p: Player) -> bool:
-    s = game.state  # asked of every player at dawn: the stage first, the state inlined
-    if s.phase.stage != "dawn":
-        return False
-    state: ChangelingsState = s.rs
-    return state.night.chase_owed == p.pid
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: every player at dawn
+    return state.night.chase_owed == p.pid and game.state.phase.stage == "dawn"
 
 
 @EXTRA_ABILITIES.during("dawn")
