@@ -280,7 +280,7 @@ class Game(Table):
         s.votes.pop(voter.pid, None)  # re-insert: the order of votes is the order of last change
         if cmd.target is not None:
             s.votes[voter.pid] = cmd.target
-        self.record(voted(voter.pid, cmd.target))
+        self._out.events.append(voted(voter.pid, cmd.target))  # `record`, inlined
         self.ruleset.after_vote(self, voter.pid)
 
     def _validate_leave(self, cmd: Leave) -> None:

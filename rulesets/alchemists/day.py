@@ -54,8 +54,11 @@ def early_majority(game: Game) -> bool:
     if game.state.phase.number < 3:
         return False
     players = game.state.players
-    early = sum(1 for pid in game.state.votes
-                if "early" in players[pid].statuses and players[pid].alive)
+    early = 0
+    for pid in game.state.votes:  # a loop, not sum() over a generator: asked after every vote
+        voter = players[pid]
+        if "early" in voter.statuses and voter.alive:
+            early += 1
     if not early:
         return False
     living = len(game.state.living_ids())
