@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import importlib
 import random
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -27,6 +25,7 @@ from core.storage.db import close_db, open_db
 from core.storage.models import Deadline, GameRecord
 
 from ..conftest import ROOT
+from ..packages import pip_installed
 
 PACKAGE = ROOT / "tests" / "fixtures" / "lineside"
 NICKS = ("ann", "bob", "cid", "dot", "eve", "fay", "gus", "hal")
@@ -39,15 +38,8 @@ def forget_what_is_installed() -> None:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The package as pip installs it, into a folder of its own (built with what the test
-    environment has: no index, no isolated build)."""
-    source = tmp_path_factory.mktemp("source") / PACKAGE.name
-    shutil.copytree(PACKAGE, source)  # pip builds in the source tree: not in ours
-    target = tmp_path_factory.mktemp("site")
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-                    "--no-index", "--no-build-isolation", "--target", str(target),
-                    str(source)], check=True, capture_output=True)
-    return target
+    """The package as pip installs it, into a folder of its own."""
+    return pip_installed(PACKAGE, tmp_path_factory)
 
 
 @pytest.fixture
