@@ -37,14 +37,14 @@ async def deliver_outcome(row: GameRecord, game: Game, outcome: Outcome,
     host = await host_of(row)
     chat = await chat_of(row)
     if together:
-        told: dict[int | None, tuple[Identity | None, list[Part]]] = {}
+        each: dict[int | None, tuple[Identity | None, list[Part]]] = {}
         if preface:
-            told[None] = (None, list(preface))
+            each[None] = (None, list(preface))
         for message in outcome.messages:
             for person in _readers(game, message, seats, host):
                 key = None if person is None else person.id
-                told.setdefault(key, (person, []))[1].append(message_part(message))
-        for person, parts in told.values():
+                each.setdefault(key, (person, []))[1].append(message_part(message))
+        for person, parts in each.values():
             together_payload = PostPayload(tuple(parts), urgent=urgent, seq=row.version)
             if person is None:
                 await outbox.to_group(chat, together_payload, game=row)
