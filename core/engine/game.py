@@ -31,7 +31,7 @@ from .commands import (
     Vote,
     Whisper,
 )
-from .events import Closed, ClosedEarly, Event, HostActed, Left, Removed, voted
+from .events import Event, HostActed, Left, closed, closed_early, removed, voted
 from .ids import PlayerId
 from .messages import GROUP, N_, Ref, player, to_player
 from .outcome import GameSetup, Outcome
@@ -179,7 +179,7 @@ class Game(Table):
     def _perform_close(self, command: Close, _: None) -> None:
         if self.state.paused:
             return
-        self.record(Closed(self.state.phase))
+        self.record(closed(self.state.phase))
         self.ruleset.close(self)
 
     def _perform_tick(self, command: Tick, _: None) -> None:
@@ -195,7 +195,7 @@ class Game(Table):
         guard = 0
         while (not s.paused and s.phase.kind != "ended"
                and self.ruleset.window_complete(self)):
-            self.record(ClosedEarly(s.phase))
+            self.record(closed_early(s.phase))
             self.ruleset.close(self)
             guard += 1
             if guard > 50:
@@ -339,7 +339,7 @@ class Game(Table):
             self.tell_n(GROUP, "The host changed the deadline by {count} minute.",
                         "The host changed the deadline by {count} minutes.", cmd.minutes)
         elif isinstance(cmd, Force):
-            self.record(Closed(s.phase))
+            self.record(closed(s.phase))
             self.tell(GROUP, N_("The host closes the current phase."))
             self.ruleset.close(self)
         elif isinstance(cmd, Announce):
@@ -364,7 +364,7 @@ class Game(Table):
         p.cause = cause
         self.state.removals.append((p.pid, cause))
         self.state.votes.pop(p.pid, None)
-        self.record(Removed(p.pid, cause, p.role))
+        self.record(removed(p.pid, cause, p.role))
         self.ruleset.on_removed(self, p, cause)
 
 

@@ -12,9 +12,9 @@ from .events import (
     Counted,
     Ended,
     Event,
-    PhaseBegan,
     learned,
     make_event,
+    phase_began,
 )
 from .ids import PlayerId
 from .messages import Audience, Message, Purpose, Text
@@ -73,7 +73,7 @@ class Table:
         s = self.state
         s.phase = phase
         s.acted = set()
-        self.record(PhaseBegan(phase))
+        self.record(phase_began(phase))
 
     def end(self, winners: Sequence[str]) -> None:
         self.state.winners = list(winners)
