@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.engine.events import ClosedEarly, Event, event_kind
+from core.engine.events import Event, closed_early, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId
 from core.engine.messages import GROUP, N_, Ref, counted, n_, player, side, to_player
@@ -108,7 +108,7 @@ def close_if_early(game: Game) -> None:
     """AL-EARLY: the day closes at once when more than half of the living hold early votes;
     a vote, or a removal by day that leaves fewer living players, can make it so."""
     if game.state.phase.stage == "vote" and early_majority(game):
-        game.record(ClosedEarly(phase=game.state.phase))
+        game.record(closed_early(game.state.phase))
         close_day(game)
 
 

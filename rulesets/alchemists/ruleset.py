@@ -295,7 +295,8 @@ class Alchemists(Ruleset):
         if game.state.phase.stage == "vote":
             state: AlchemistsState = game.state.rs  # `state_of`, inlined: after every vote
             state.vote_log.append((voter, game.state.votes.get(voter)))
-            day.close_if_early(game)
+            if game.state.phase.number >= 3:  # nobody is early before (`early_majority`)
+                day.close_if_early(game)
 
     def whisper_recipients(self, game: Game, p: Player, to: PlayerId | None) -> list[PlayerId]:
         return chats.whisper_recipients(game, p, to)
