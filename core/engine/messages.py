@@ -162,6 +162,19 @@ def cause(cause_id: str) -> Ref:
     return Ref("cause", cause_id)
 
 
+@cache
+def role_was(role_id: str) -> Ref:
+    """A role in running text ("the Researcher", gettext context `ROLE_WAS`): every removal
+    and check names one."""
+    return Ref("role_was", role_id)
+
+
+@cache
+def dealt(role_id: str) -> Ref:
+    """The card of a dealt role: every player's opening message shows his."""
+    return Ref("dealt", role_id)
+
+
 class Purpose(StrEnum):
     """What a message is for, said where it is told, so that nobody downstream has to
     recognise it by its words."""

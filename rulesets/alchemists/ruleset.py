@@ -19,7 +19,7 @@ from core.engine.messages import (
     N_,
     NOTED,
     Purpose,
-    Ref,
+    dealt,
     player,
     role,
     to_player,
@@ -172,7 +172,7 @@ class Alchemists(Ruleset):
             # the role's name and its card in one message (each message costs the bot's
             # budget with the platform)
             game.tell(to_player(p.pid), N_("Your role: {role}.\n\n{dealt}"), role=role(p.role),
-                      dealt=Ref("dealt", p.role))
+                      dealt=dealt(p.role))
         for introduce in AT_START:  # rules §2: who is told whom
             introduce(game)
         self._enter(game, start_phase)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from core.engine.game import OUT_OF_STORY, Game
 from core.engine.ids import PlayerId
-from core.engine.messages import GROUP, Ref, player, role
+from core.engine.messages import GROUP, player, role, role_was
 from core.engine.state import Player
 
 from . import flavour
@@ -70,7 +70,7 @@ def announce_removal(game: Game, pid: PlayerId, why: str) -> None:
     # the role inside the sentence ("Ann, the Researcher, …"), never a "Role: X." label;
     # `revealed` carries it as the plain role fact too, which the texts do not print (the
     # scenario runner's `told` and audits read `role` refs)
-    game.narrate(GROUP, flavour.REMOVED[why], name=player(pid), role=Ref("role_was", p.role),
+    game.narrate(GROUP, flavour.REMOVED[why], name=player(pid), role=role_was(p.role),
                  revealed=role(p.role))
 
 

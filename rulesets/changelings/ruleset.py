@@ -13,7 +13,7 @@ from typing import Any
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, NOTED, Purpose, Ref, player, role, to_player
+from core.engine.messages import N_, NOTED, Purpose, Ref, dealt, player, role, to_player
 from core.engine.phase import Phase
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
@@ -144,10 +144,10 @@ class Changelings(Ruleset):
                 kind = game.rng.choice(PONY_KINDS)
                 p.counters["kind"] = kind
                 game.tell(to_player(p.pid), N_("Your role: {role} ({kind}).\n\n{dealt}"),
-                          role=role(shown), kind=Ref("kind", kind), dealt=Ref("dealt", shown))
+                          role=role(shown), kind=Ref("kind", kind), dealt=dealt(shown))
             else:
                 game.tell(to_player(p.pid), N_("Your role: {role}.\n\n{dealt}"),
-                          role=role(shown), dealt=Ref("dealt", shown))
+                          role=role(shown), dealt=dealt(shown))
         members = changeling_team(game)
         for p in players.values():
             if is_changeling(p):

@@ -53,7 +53,10 @@ def chase_owed_tonight(game: Game, p: Player) -> bool:
 
 @EXTRA_ABILITIES.during("dawn")
 def chase_at_dawn(game: Game, p: Player) -> Sequence[ActionSpec]:
-    return (CHASE,) if chase_owed_tonight(game, p) else ()
+    # `chase_owed_tonight`, written out: asked of every player offered his actions at dawn
+    state: ChangelingsState = game.state.rs
+    owed = state.night.chase_owed == p.pid and game.state.phase.stage == "dawn"
+    return (CHASE,) if owed else ()
 
 
 @ACTION_CHECKS.at("chase")
