@@ -25,12 +25,15 @@ from aiohttp import web
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from adapters.telegram.adapter import LIMITS, TelegramAdapter, TelegramSettings
+from core.service.messages.payloads import PostPayload, part, to_json
 from core.service.runtime import Runtime
-from core.service.messages import outbox
-from core.service.messages.payloads import post
 from core.storage.models import Chat, Identity, Outbox
 from core.storage.states import OutboxState
 from tests.telegram.fake_botapi import FakeBotAPI, FloodRules
+
+
+def post(key: str, urgent: bool = False) -> PostPayload:
+    return PostPayload((part(key),), urgent=urgent)
 
 
 class DistantBotAPI(FakeBotAPI):
@@ -69,11 +72,14 @@ async def measure(private: int, groups: int, each: int, rtt: float) -> None:
             await asyncio.sleep(0.2)
         before = len(api.calls)
         rejected = len(api.flood_rejections)
-        for n in range(each):  # interleaved, as games write them
-            for person in people:
-                await outbox.to_person(person, post(f"card {n}"))
-            for chat in chats:
-                await outbox.to_group(chat, post(f"chatter {n}"))
+        rows = []
+        for n in range(each):  # interleaved, as games write them; all at once
+            rows += [Outbox(platform="telegram", chat_ref=person.ref, private=True,
+                            identity=person, payload=to_json(post(f"card {n}", urgent=True)))
+                     for person in people]
+            rows += [Outbox(platform="telegram", chat_ref=chat.ref, private=False,
+                            payload=to_json(post(f"chatter {n}"))) for chat in chats]
+        await Outbox.bulk_create(rows)
         total = each * (private + groups)
         runtime.wake.set()
         started = time.monotonic()
