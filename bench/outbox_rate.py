@@ -7,7 +7,8 @@ cards, prompts: urgent) and `--groups` group chats with `--each` messages apiece
 then the loop delivers it. Printed: messages per second from the first send to the last,
 the 429s, and whether each chat's messages arrived in order; nothing is asserted (speed is
 measured here, never asserted in tests).
-Run: `python bench/outbox_rate.py [--private 300] [--groups 20] [--each 3] [--rtt 0.15]`.
+Run: `python bench/outbox_rate.py [--private 300] [--groups 20] [--each 3] [--rtt 0.15]
+[--postgres URL]`.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from aiohttp import web
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from adapters.telegram.adapter import LIMITS, TelegramAdapter, TelegramSettings
+from bench.service import reset_postgres
 from core.service.messages.payloads import PostPayload, part, to_json
 from core.service.runtime import Runtime
 from core.storage.models import Chat, Identity, Outbox
@@ -48,7 +50,7 @@ class DistantBotAPI(FakeBotAPI):
         return response
 
 
-async def measure(private: int, groups: int, each: int, rtt: float) -> None:
+async def measure(private: int, groups: int, each: int, rtt: float, postgres: str | None) -> None:
     api = DistantBotAPI(flood=FloodRules())
     api.rtt = rtt
     await api.start()
@@ -58,7 +60,9 @@ async def measure(private: int, groups: int, each: int, rtt: float) -> None:
     with tempfile.TemporaryDirectory() as folder:
         adapter = TelegramAdapter(TelegramSettings(token=api.token, base_url=api.base_url,
                                                    poll_timeout=1, limits=LIMITS))
-        runtime = Runtime(f"sqlite://{folder}/rate.sqlite3", [adapter])
+        if postgres:
+            await reset_postgres(postgres)
+        runtime = Runtime(postgres or f"sqlite://{folder}/rate.sqlite3", [adapter])
         await runtime.start()
         for user in users:
             await user.start()  # the bot may write to them
@@ -106,8 +110,10 @@ def main() -> None:
     parser.add_argument("--groups", type=int, default=20)
     parser.add_argument("--each", type=int, default=3)
     parser.add_argument("--rtt", type=float, default=0.15)
+    parser.add_argument("--postgres", help="a database of its own (emptied), e.g. "
+                        "postgresql://postgres@127.0.0.1:5432/pacing_bench; else SQLite")
     args = parser.parse_args()
-    asyncio.run(measure(args.private, args.groups, args.each, args.rtt))
+    asyncio.run(measure(args.private, args.groups, args.each, args.rtt, args.postgres))
 
 
 if __name__ == "__main__":

@@ -100,6 +100,15 @@ class NotSent:
     error: Exception
 
 
+def width(adapter: Adapter) -> int:
+    """How many sends go to a platform at once: what its connections carry, at most its
+    overall rate a second."""
+    if not isinstance(adapter, SendsInParallel):
+        return 1
+    overall = adapter.limits.overall
+    return max(1, min(adapter.parallel, math.ceil(overall) if overall else adapter.parallel))
+
+
 LEASE_KEY = "outbox"  # the DeliveryLease row
 LEASE_SECONDS = 15.0
 CLAIM = 500  # rows a round looks at: enough chats to fill the overall budget
@@ -132,8 +141,9 @@ class Deliverer:
         self.outages = Outages()
         self.next_ready: float | None = None  # when a row held by its budgets may go
         self.orders: set[int] = set()  # the round's rows that are orders (no budget spent)
-        self.pacing = Pacing(self._wait, self._begin, self._deliver, self._parallel,
-                             clock.now)
+        self.widths = {name: width(adapter) for name, adapter in adapters.items()}
+        self.pacing = Pacing(self._wait, self._blocked, self._begin, self._deliver,
+                             self._parallel, clock.now)
         # each platform's wording (command prefix, how-to texts), read once, not per row
         self.wordings = {name: adapter.wording for name, adapter in adapters.items()}
 
@@ -208,14 +218,16 @@ class Deliverer:
         return row.id not in self.orders  # a message, not an order
 
     def _wait(self, row: Outbox, now: float) -> float:
-        """Seconds until the row may go: its platform resting, its chat's and its
-        platform's budgets (an order spends none)."""
-        rest = self.outages.resting_until(row.platform)
-        if rest > now:
-            return rest - now
+        """Seconds until the row may go by its chat's and its platform's budgets (an order
+        spends none; the platform's rest is `_blocked`)."""
         if not self._paced(row):
             return 0.0
         return self.limiter.wait(self.adapters[row.platform], row.chat_ref, row.private, now)
+
+    def _blocked(self, platform: str, now: float) -> float:
+        """Seconds until anything may go to the platform: its rest, its overall budget."""
+        rest = self.outages.resting_until(platform) - now
+        return max(rest, self.limiter.platform_wait(self.adapters[platform], now), 0.0)
 
     def _begin(self, row: Outbox, now: float) -> None:
         if self._paced(row):
@@ -224,11 +236,9 @@ class Deliverer:
     def _parallel(self, platform: str) -> int:
         """How many sends go to the platform at once: what its connections carry, at most
         its overall rate a second; one (a probe) while it keeps failing."""
-        adapter = self.adapters[platform]
-        if self.outages.failing(platform) or not isinstance(adapter, SendsInParallel):
+        if self.outages.failing(platform):
             return 1
-        overall = adapter.limits.overall
-        return max(1, min(adapter.parallel, math.ceil(overall) if overall else adapter.parallel))
+        return self.widths[platform]
 
     async def _deliver(self, row: Outbox) -> Outcome:
         """Send one row (its budgets counted as begun) and settle what followed."""

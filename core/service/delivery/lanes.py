@@ -54,10 +54,12 @@ class Outcome:
 @dataclass(frozen=True, slots=True)
 class Pacing:
     """What a round asks the deliverer: how long a row must wait for its budgets (0: it may
-    go now), to count its send as begun, to send it (and settle what followed), and how many
-    sends a platform takes at once."""
+    go now), how long every row of a platform must (its overall budget spent, a rest, a
+    flood limit of all its chats), to count its send as begun, to send it (and settle what
+    followed), and how many sends a platform takes at once."""
 
     wait: Callable[[Outbox, float], float]
+    blocked: Callable[[str, float], float]  # the same for every row of a platform
     begin: Callable[[Outbox, float], None]
     send: Callable[[Outbox], Coroutine[None, None, Outcome]]
     parallel: Callable[[str], int]
@@ -136,16 +138,20 @@ class Round:
         the oldest; the seconds until the next waiting one may (None: none waits)."""
         now = self.pacing.now()
         soonest: float | None = None
+        blocked: dict[str, float] = {}
         waiting = [lane for lane in self.lanes if lane.rows and not lane.busy]
         for lane in sorted(waiting, key=lambda lane: (not lane.first, lane.rows[0].id)):
             row = lane.rows[0]
             if self.in_flight.get(row.platform, 0) >= self.pacing.parallel(row.platform):
                 continue
-            wait = self.pacing.wait(row, now)
+            if row.platform not in blocked:
+                blocked[row.platform] = self.pacing.blocked(row.platform, now)
+            wait = blocked[row.platform] or self.pacing.wait(row, now)
             if wait > 0:
                 soonest = wait if soonest is None else min(soonest, wait)
                 continue
             self.pacing.begin(row, now)
+            blocked.pop(row.platform)  # its overall budget is spent a little more
             lane.busy = True
             self.in_flight[row.platform] = self.in_flight.get(row.platform, 0) + 1
             tasks[asyncio.create_task(self.pacing.send(row), name=f"send-{row.id}")] = lane

@@ -94,15 +94,19 @@ class RateLimiter:
     def wait(self, adapter: Adapter, chat_ref: str, private: bool, now: float) -> float:
         """Seconds until a message may go to this chat (0: now)."""
         limits, key = adapter.limits, (adapter.platform, chat_ref)
-        waits = [self.held.get(key, now) - now,
-                 self.platform_held.get(adapter.platform, now) - now]
+        waits = [self.platform_wait(adapter, now), self.held.get(key, now) - now]
         if limits.per_chat:
             waits.append(self._chat(limits, key, now).wait(now))
-        if limits.overall:
-            waits.append(self._overall(limits, adapter.platform, now).wait(now))
         if limits.per_group_minute and not private:
             waits.append(self._minute(limits, key).wait(now))
         return max(0.0, *waits)
+
+    def platform_wait(self, adapter: Adapter, now: float) -> float:
+        """Seconds until a message may go to any chat of the platform (0: now)."""
+        wait = self.platform_held.get(adapter.platform, now) - now
+        if adapter.limits.overall:
+            wait = max(wait, self._overall(adapter.limits, adapter.platform, now).wait(now))
+        return max(0.0, wait)
 
     def begin(self, adapter: Adapter, chat_ref: str, now: float) -> None:
         """A send starts: one message of the chat's and the platform's buckets."""
