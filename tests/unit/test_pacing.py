@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from dataclasses import dataclass
 
 import pytest
 
@@ -22,11 +21,10 @@ TELEGRAM = RateLimits(per_chat=1.0, overall=30.0, per_group_minute=20, chat_burs
                       overall_burst=10)
 
 
-@dataclass
 class Platform:
-    platform: str = "tg"
-    limits: RateLimits = TELEGRAM
-    wording: Wording = Wording()
+    platform = "tg"
+    limits = TELEGRAM
+    wording = Wording()
 
 
 def test_a_bucket_lets_its_burst_go_back_to_back_then_paces_at_its_rate():
@@ -122,7 +120,8 @@ class Stand:
 
     def pacing(self) -> Pacing:
         return Pacing(lambda row, now: 0.0, lambda platform, now: 0.0 if self.tokens else 1.0,
-                      self.begin, self.send, lambda platform: self.width, lambda: 0.0)
+                      self.begin, self.send, lambda platform: self.width, lambda: 0.0,
+                      lambda platform: True)
 
     def begin(self, row: Outbox, now: float) -> None:
         self.tokens -= 1

@@ -143,7 +143,7 @@ class Deliverer:
         self.orders: set[int] = set()  # the round's rows that are orders (no budget spent)
         self.widths = {name: width(adapter) for name, adapter in adapters.items()}
         self.pacing = Pacing(self._wait, self._blocked, self._begin, self._deliver,
-                             self._parallel, clock.now)
+                             self._parallel, clock.now, self._ranked)
         # each platform's wording (command prefix, how-to texts), read once, not per row
         self.wordings = {name: adapter.wording for name, adapter in adapters.items()}
 
@@ -228,6 +228,9 @@ class Deliverer:
         """Seconds until anything may go to the platform: its rest, its overall budget."""
         rest = self.outages.resting_until(platform) - now
         return max(rest, self.limiter.platform_wait(self.adapters[platform], now), 0.0)
+
+    def _ranked(self, platform: str) -> bool:
+        return bool(self.adapters[platform].limits.overall)
 
     def _begin(self, row: Outbox, now: float) -> None:
         if self._paced(row):

@@ -56,7 +56,8 @@ class Pacing:
     """What a round asks the deliverer: how long a row must wait for its budgets (0: it may
     go now), how long every row of a platform must (its overall budget spent, a rest, a
     flood limit of all its chats), to count its send as begun, to send it (and settle what
-    followed), and how many sends a platform takes at once."""
+    followed), how many sends a platform takes at once, and whether its rows go by
+    priority (a platform without an overall budget takes them as they were written)."""
 
     wait: Callable[[Outbox, float], float]
     blocked: Callable[[str, float], float]  # the same for every row of a platform
@@ -64,6 +65,7 @@ class Pacing:
     send: Callable[[Outbox], Coroutine[None, None, Outcome]]
     parallel: Callable[[str], int]
     now: Callable[[], float]
+    ranked: Callable[[str], bool]  # whether its budget is scarce: priorities decide who goes
 
 
 @dataclass(slots=True)
@@ -158,4 +160,6 @@ class Round:
         return soonest
 
     def _mark(self, lane: Lane) -> None:
-        lane.first = bool(lane.rows) and acted_on(self.payloads[lane.rows[0].id])
+        head = lane.rows[0] if lane.rows else None
+        lane.first = head is not None and self.pacing.ranked(head.platform) and acted_on(
+            self.payloads[head.id])
