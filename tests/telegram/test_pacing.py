@@ -205,7 +205,7 @@ async def test_chats_are_sent_to_in_parallel_each_in_order(db_url):
 async def test_a_crash_mid_send_never_sends_a_message_twice(db_url):
     clock = ManualClock()
     api = DistantBotAPI(flood=FloodRules(), clock=clock.now)
-    api.hold = 5.0  # the answers take long: the process dies while ten sends are under way
+    api.hold = 20.0  # the answers take long: the process dies while ten sends are under way
     await api.start()
     runtime = await bot(api, db_url, clock)
     try:
@@ -216,7 +216,7 @@ async def test_a_crash_mid_send_never_sends_a_message_twice(db_url):
         crashed = asyncio.create_task(runtime.deliverer.deliver_due())
         while api.in_flight < 10:
             await asyncio.sleep(0.01)
-        crashed.cancel()  # the round dies mid-send: its rows stay `sending`
+        crashed.cancel()  # the round dies mid-send (its grace too short): rows stay `sending`
         await asyncio.gather(crashed, return_exceptions=True)
         assert await Outbox.filter(status="sending").count() == 10
         api.hold = 0.0

@@ -32,6 +32,7 @@ from ..messages.payloads import (
 
 ROUND_SECONDS = 1.0  # wall seconds a round starts sends for
 SOONEST = 0.005  # seconds: a budget that refills sooner counts as refilled
+STOP_GRACE = 3.0  # seconds the sends under way get to end when the process stops
 
 
 def acted_on(payload: Payload) -> bool:
@@ -126,11 +127,13 @@ class Round:
                         lane.rows.clear()
                     self._mark(lane)
         finally:
-            for task in tasks:  # cancelled (the process stops): their rows stay `sending`
-                task.cancel()
-            for task in tasks:
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+            if tasks:  # cancelled (the process stops): the sends under way may end first
+                _, cut = await asyncio.wait(tasks, timeout=STOP_GRACE)
+                for task in cut:  # their rows stay `sending` (recovered at the next start)
+                    task.cancel()
+                for task in tasks:
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await task
         if failure is not None:
             raise failure
         return self.sent
