@@ -99,6 +99,11 @@ def test_a_flood_limit_holds_its_chat_and_in_two_chats_at_once_the_platform():
     assert limiter.hold("tg", "c", until=6.0 + 3, now=6.0)  # two chats within a second
     assert limiter.wait(tg, "d", True, 6.5) == pytest.approx(2.5)
     assert limiter.wait(tg, "d", True, 9.0) == 0
+    assert not limiter.hold("tg", "e", until=9.5 + 60, now=9.5)  # long waits, in two chats:
+    assert limiter.hold("tg", "f", until=9.8 + 60, now=9.8)
+    assert limiter.wait(tg, "e", True, 20.0) == pytest.approx(49.5)  # whole in their chats,
+    assert limiter.wait(tg, "g", True, 14.0) == pytest.approx(0.8)  # at most 5 s for others
+    assert limiter.wait(tg, "g", True, 15.0) == 0
 
 
 def row(id_: int, chat: str, urgent: bool = False) -> tuple[Outbox, PostPayload]:

@@ -19,6 +19,9 @@ from ..ports.contract import RateLimits
 
 MINUTE = 60.0
 FLOOD_SPREAD = 1.0  # seconds: flood limits in two chats this close are the platform's overall
+# seconds at most that such an inferred overall limit holds every chat (the refused chats wait
+# their whole retry_after; two groups refused by their own minutes must not stop the bot)
+PLATFORM_HOLD = 5.0
 
 
 class Bucket:
@@ -140,6 +143,7 @@ class RateLimiter:
         chat, at = self.last_flood.get(platform, ("", -FLOOD_SPREAD))
         self.last_flood[platform] = (chat_ref, now)
         if chat != chat_ref and now - at < FLOOD_SPREAD:
+            until = min(until, now + PLATFORM_HOLD)
             self.platform_held[platform] = max(until, self.platform_held.get(platform, until))
             return True
         return False
