@@ -4,12 +4,11 @@ changelings' team, lovers (CH-LOVE) and the mayor's office (CH-MAYOR)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import GROUP, N_, ToPlayer, player, role, side
+from core.engine.messages import GROUP, N_, Param, Purpose, ToPlayer, WithRole, player, role, side
 from core.engine.state import Player
 
 from .hooks import CHANGELING_ROLES
@@ -77,9 +76,9 @@ def team(game: Game) -> list[Player]:
     return [p for p in game.state.players.values() if p.alive and p.role in CHANGELING_ROLES]
 
 
-def tell_team(game: Game, key: str, **params: Any) -> None:
+def tell_team(game: Game, key: str, **params: Param) -> None:
     for member in team(game):
-        game.tell(ToPlayer(member.pid), key, **params)
+        game.tell(ToPlayer(member.pid), key, purpose=Purpose.PLAIN, **params)
 
 
 def join_team(game: Game, newcomer: Player) -> None:
@@ -102,7 +101,7 @@ def tell_fellows(game: Game, p: Player, fellows: list[Player]) -> None:
     named only when it is not the plain changeling (whose name says it already)."""
     if not fellows:
         return
-    names = tuple(player(f.pid) if f.role == PLAIN else (player(f.pid), role(f.role))
+    names = tuple(player(f.pid) if f.role == PLAIN else WithRole(player(f.pid), role(f.role))
                   for f in fellows)
     game.tell_n(ToPlayer(p.pid), "Your fellow changeling: {names}.",
                 "Your fellow changelings ({count}): {names}.", len(fellows), names=names)

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from core.engine import Pause
+from core.engine.messages import Param
 from core.storage.models import (
     Chat,
     Deadline,
@@ -214,7 +215,7 @@ class Reach:
 
     async def _tell_host(self, row: GameRecord, text: str | tuple[str, str],
                          count: int | None = None, *, asking: bool = True,
-                         **params: object) -> None:
+                         **params: Param) -> None:
         """Tell the host about his game's group; `asking`: what he is told asks him to act
         (bring the bot back, resume, give it a right), so it rings (see `ports.Post`)."""
         host = await Identity.get(id=row.host_id)

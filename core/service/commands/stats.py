@@ -4,7 +4,7 @@ person `nightfall forget` removed is no longer counted under a name, nor can be 
 
 from __future__ import annotations
 
-from core.engine.messages import N_, Ref, n_
+from core.engine.messages import N_, Param, Ref, n_
 from core.storage.models import Chat, GameRecord, Identity, Seat
 from core.story.archive import story_of_row
 from core.story.stats import group_stats, person_stats
@@ -36,7 +36,7 @@ async def stats_command(rest: str, chat: Chat, person: Identity) -> None:
     await outbox.to_group(chat, payload)
 
 
-def _rendered(key: tuple[str, str], count: int, **params: object) -> Part:
+def _rendered(key: tuple[str, str], count: int, **params: Param) -> Part:
     return part(key[0], key[1], count, **params)
 
 

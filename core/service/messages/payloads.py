@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.engine.log_codec import encode
-from core.engine.messages import Message, Text
+from core.engine.messages import Message, Param, Text
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +128,7 @@ ORDERS = (SilencePayload, TeamPayload)  # rows that change a chat rather than po
 
 
 def part(key: str, plural: str | None = None, count: int | None = None,
-         **params: Any) -> Part:
+         **params: Param) -> Part:
     """A service text (not from the engine); a `count` is a parameter as well."""
     if count is not None:
         params["count"] = count
@@ -136,7 +136,7 @@ def part(key: str, plural: str | None = None, count: int | None = None,
 
 
 def post(key: str, plural: str | None = None, count: int | None = None,
-         **params: Any) -> PostPayload:
+         **params: Param) -> PostPayload:
     """A service text of one part."""
     return PostPayload((part(key, plural, count, **params),))
 

@@ -9,7 +9,7 @@ from core.engine import Game, Outcome
 from core.engine.events import Counted
 from core.engine.ids import PlayerId
 from core.engine.log_codec import encode
-from core.engine.messages import Ref
+from core.engine.messages import Ref, Tally
 from core.storage.models import Ballot, GameRecord
 
 from ..messages import outbox, texts
@@ -89,4 +89,4 @@ def tally_part(game: Game, votes: dict[PlayerId, int], final: bool = False) -> P
     if not counts:
         return part(texts.TALLY_FINAL_EMPTY if final else texts.TALLY_EMPTY)
     return part(texts.TALLY_FINAL if final else texts.TALLY,
-                        tally=tuple((Ref("player", pid), n) for n, pid in counts))
+                        tally=tuple(Tally(Ref("player", pid), n) for n, pid in counts))
