@@ -4,6 +4,7 @@ method; rows written by the previous version (free dicts: `more`, `buttons`, `re
 
 from __future__ import annotations
 
+from core.engine.messages import NOTED, Purpose
 from core.service import (
     Ballot,
     ButtonOut,
@@ -68,6 +69,7 @@ def test_every_kind_survives_the_codec():
     for payload in (
         PostPayload((part(texts.VOTE_CLOSED), part(texts.TALLY, tally="Ann (2)")),
                     replace="tally-1-3", urgent=True, seq=4, locale="de"),
+        PostPayload((part(NOTED),), seq=5, purpose=Purpose.NOTED),
         BallotPayload((part(texts.VOTE_PROMPT),), (withdraw,), "ballot-1-3", urgent=True),
         BallotPayload((part(texts.VOTE_CLOSED),), (), "ballot-1-3"),
         KeyboardPayload((part(texts.SIGNUP_OPEN, host="Ann", ruleset="x"),), (join,),
@@ -76,6 +78,15 @@ def test_every_kind_survives_the_codec():
         TeamPayload("1/changelings", "Changelings", "Talk here.", ("u1", "u2"), closed=True),
     ):
         assert from_json(to_json(payload)) == payload
+
+
+def test_only_a_message_told_for_more_than_its_words_stores_its_purpose():
+    """A plain row is stored as rows always were; a "noted" one says so, for the recap."""
+    plain = to_json(PostPayload((part(texts.VOTE_CLOSED),), seq=4))
+    assert "purpose" not in plain
+    assert from_json(plain) == PostPayload((part(texts.VOTE_CLOSED),), seq=4)
+    assert to_json(PostPayload((part(NOTED),), seq=5, purpose=Purpose.NOTED))["purpose"] \
+        == "noted"
 
 
 LEGACY = [  # as the previous version stored them

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.engine.log_codec import encode
-from core.engine.messages import Message, Param, Text
+from core.engine.messages import Message, Param, Purpose, Text
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +65,9 @@ class PostPayload:
     """A text. `seq` is the game version whose command an engine message came from (None
     for the service's own texts); `locale` the language of where an answer was asked for,
     for a reader who has none of their own; `asks` the person (an `Identity` id) it asks to
-    act (see `ports.Post`)."""
+    act (see `ports.Post`); `purpose` what the engine told it for (a "noted" acknowledges
+    the reader's own choice), kept so that a recap can leave those out without reading
+    their words."""
 
     parts: tuple[Part, ...]
     replace: str | None = None
@@ -73,6 +75,7 @@ class PostPayload:
     seq: int | None = None
     locale: str | None = None
     asks: int | None = None
+    purpose: Purpose = Purpose.PLAIN
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +163,8 @@ def to_json(payload: Payload) -> dict[str, Any]:
     if isinstance(payload, PostPayload):
         return {"kind": "post", "parts": _parts_json(payload.parts),
                 "replace": payload.replace, "urgent": payload.urgent, "seq": payload.seq,
-                "locale": payload.locale, **_asks_json(payload.asks)}
+                "locale": payload.locale, **_asks_json(payload.asks),
+                **_purpose_json(payload.purpose)}
     if isinstance(payload, BallotPayload):
         return {"kind": "ballot", "parts": _parts_json(payload.parts),
                 "options": [b.to_json() for b in payload.options],
@@ -187,7 +191,7 @@ def from_json(data: Mapping[str, Any]) -> Payload:
     if kind == "post":
         return PostPayload(_parts(data["parts"]), data.get("replace"),
                            bool(data.get("urgent")), data.get("seq"), data.get("locale"),
-                           data.get("asks"))
+                           data.get("asks"), Purpose(data.get("purpose", Purpose.PLAIN)))
     if kind == "ballot":
         return BallotPayload(_parts(data["parts"]), _buttons(data["options"]),
                              str(data["replace"]), bool(data.get("urgent")))
@@ -230,6 +234,12 @@ def _from_untyped(data: Mapping[str, Any]) -> Payload:
 def _asks_json(asks: int | None) -> dict[str, int]:
     """The `asks` key only where a message asks someone (rows stay as they were otherwise)."""
     return {} if asks is None else {"asks": asks}
+
+
+def _purpose_json(purpose: Purpose) -> dict[str, str]:
+    """The `purpose` key only where a message is more than told (rows stay as they were
+    otherwise, and a row written before purposes reads as a plain one)."""
+    return {} if purpose is Purpose.PLAIN else {"purpose": purpose.value}
 
 
 def _parts_json(parts: tuple[Part, ...]) -> list[dict[str, Any]]:

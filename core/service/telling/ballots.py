@@ -10,6 +10,7 @@ from core.engine.events import Counted
 from core.engine.ids import PlayerId
 from core.engine.log_codec import encode
 from core.engine.messages import Ref, Tally
+from core.engine.voice import Voiced
 from core.storage.models import Ballot, GameRecord
 
 from ..messages import outbox, texts
@@ -35,7 +36,7 @@ async def open_ballot(row: GameRecord, game: Game) -> tuple[StoredButton, ...]:
     buttons.append(await button(row, None, {"key": texts.WITHDRAW_BUTTON},
                                 VoteFor(None)))
     await Ballot.create(game=row, window=row.window, buttons=[b.to_json() for b in buttons])
-    prompt = part(voiced(row, game, texts.VOTE_PROMPT))
+    prompt = part(voiced(row, game, Voiced.VOTE_PROMPT))
     await outbox.to_group(await chat_of(row), BallotPayload(
         (prompt,), tuple(buttons), ballot_key(row), urgent=True), game=row)
     return tuple(buttons)
@@ -59,7 +60,7 @@ async def tally(row: GameRecord, game: Game,
         await outbox.to_group(chat, PostPayload((counts,), f"tally-{row.id}-{row.window}"),
                               game=row)
         return
-    prompt = part(voiced(row, game, texts.VOTE_PROMPT))  # the same variant as it opened with
+    prompt = part(voiced(row, game, Voiced.VOTE_PROMPT))  # the same variant as it opened with
     await outbox.to_group(chat, BallotPayload((prompt, counts), options, ballot_key(row)),
                           game=row)
 
@@ -78,7 +79,7 @@ async def close_ballot(row: GameRecord, game: Game, outcome: Outcome) -> None:
     counted = next((e.votes for e in outcome.events if isinstance(e, Counted)), None)
     more = () if counted is None else (tally_part(game, counted, final=True),)
     await outbox.to_group(await chat_of(row), BallotPayload(
-        (part(voiced_in_window(row, game.ruleset.voice, texts.VOTE_CLOSED, row.window)),
+        (part(voiced_in_window(row, game.ruleset.voice, Voiced.VOTE_CLOSED, row.window)),
          *more), (), ballot_key(row)), game=row)
 
 

@@ -13,7 +13,7 @@ from core.engine.log_codec import encode, is_ref
 from core.engine.messages import Ref
 from core.engine.registry import load_ruleset
 from core.engine.state import Player
-from core.engine.voice import variants_of
+from core.engine.voice import Voiced, variants_of
 from core.storage.models import GameRecord, Identity, Prompt
 
 from ..messages import outbox, texts
@@ -69,7 +69,7 @@ async def _keyboard(row: GameRecord, game: Game, p: Player, specs: Sequence[Acti
         buttons.append(await button(row, p.pid, {"key": texts.PASS_BUTTON},
                                     ActOn("pass", ())))
         prompt = message_part(asked) if asked is not None else part(
-            voiced(row, game, texts.ACTION_PROMPT, p.pid),
+            voiced(row, game, Voiced.ACTION_PROMPT, p.pid),
             action=tuple(Ref("action", s.id) for s in pressable))
         await _offer(row, person, prompt, buttons)
     for spec in specs:
@@ -92,7 +92,7 @@ async def _first_pick(row: GameRecord, game: Game, p: Player, spec: ActionSpec,
             buttons.append(await button(row, p.pid, encode(Ref("player", first)),
                                         PickFirst(spec.id, first)))
     if buttons:
-        await _offer(row, person, part(voiced(row, game, texts.PICK_FIRST, p.pid),
+        await _offer(row, person, part(voiced(row, game, Voiced.PICK_FIRST, p.pid),
                                        action=Ref("action", spec.id), command=spec.id), buttons)
 
 
@@ -106,7 +106,7 @@ async def second_pick(row: GameRecord, game: Game, pid: PlayerId, action: str, f
                if second != first and game.check(Act(pid, action, (first, second))) is None]
     if not buttons:
         raise Reply(texts.PICK_NONE)
-    prompt = part(voiced(row, game, texts.PICK_NEXT, pid), action=Ref("action", action),
+    prompt = part(voiced(row, game, Voiced.PICK_NEXT, pid), action=Ref("action", action),
                   name=Ref("player", first))
     earlier = await _second_keyboard(row, game, person, action)
     if earlier is None:
@@ -140,7 +140,7 @@ async def _role_keyboard(row: GameRecord, game: Game, p: Player, spec: ActionSpe
                for role_id in game.ruleset.roles
                if game.check(Act(p.pid, spec.id, (), None, role_id)) is None]
     if buttons:
-        await _offer(row, person, part(voiced(row, game, texts.PICK_ROLE, p.pid),
+        await _offer(row, person, part(voiced(row, game, Voiced.PICK_ROLE, p.pid),
                                        action=Ref("action", spec.id), command=spec.id), buttons)
 
 
@@ -168,10 +168,10 @@ async def show_choice(row: GameRecord, game: Game, person: Identity, pid: str, t
         pressed = next((b for b in buttons if b.token == token), None)
         if pressed is None:
             continue
-        chosen = choice_part(pressed.label, command)
+        prompt, params = choice_part(pressed.label, command)
         await outbox.to_person(person, KeyboardPayload(
-            (Part.from_json(entry.payload), Part(voiced(row, game, chosen.key, pid),
-                                                 params=chosen.params)), buttons,
+            (Part.from_json(entry.payload), Part(voiced(row, game, prompt, pid),
+                                                 params=params)), buttons,
             entry.message_key), game=row)
         return
 
@@ -185,7 +185,7 @@ async def close_keyboards(row: GameRecord) -> None:
     last = {entry.identity_id: entry.id for entry in offered}
     voice = load_ruleset(row.ruleset).voice
     for entry in offered:
-        closing = (part(voiced_in_window(row, voice, texts.CHOICES_CLOSED, row.window,
+        closing = (part(voiced_in_window(row, voice, Voiced.CHOICES_CLOSED, row.window,
                                          entry.identity_id)),) \
             if last[entry.identity_id] == entry.id else ()
         await outbox.to_person(entry.identity, KeyboardPayload(
@@ -193,20 +193,20 @@ async def close_keyboards(row: GameRecord) -> None:
     await Prompt.filter(game_id=row.id, window=row.window).delete()
 
 
-def choice_part(label: Mapping[str, Any], command: ActOn) -> Part:
+def choice_part(label: Mapping[str, Any], command: ActOn) -> tuple[Voiced, Mapping[str, Any]]:
     """"Your choice now: …" for a pressed button's label (a name, a role, an action), and
-    both names for an action with two targets (whose button names only the second)."""
+    both names for an action with two targets (whose button names only the second): the
+    prompt and its parameters (in their JSON form), to be told in the game's voice."""
     if len(command.targets) == 2:
         first, second = command.targets
-        return Part(texts.CHOICE_PAIR, params=encode({
+        return Voiced.CHOICE_PAIR, encode({
             "action": Ref("action", command.action),
-            "first": Ref("player", first), "second": Ref("player", second)}))
+            "first": Ref("player", first), "second": Ref("player", second)})
     if "key" in label and label["key"] == texts.PASS_BUTTON:
-        return part(texts.CHOICE_PASS)
+        return Voiced.CHOICE_PASS, {}
     if "key" in label:  # "{action}: {name}" or "{action}!": the same words, as a choice
         params = label.get("params") or {}
-        key = texts.CHOICE_ACTION_ON if "name" in params else texts.CHOICE_ACTION
-        return Part(key, params=params)
+        return (Voiced.CHOICE_ACTION_ON if "name" in params else Voiced.CHOICE_ACTION), params
     if is_ref(label):
-        return Part(texts.CHOICE_NOW, params={"choice": dict(label)})
-    return part(texts.CHOICE_NOW, choice=str(label.get("text", "")))
+        return Voiced.CHOICE_NOW, {"choice": dict(label)}
+    return Voiced.CHOICE_NOW, encode({"choice": str(label.get("text", ""))})
