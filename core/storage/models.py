@@ -17,7 +17,7 @@ from typing import Any
 from tortoise import fields
 from tortoise.models import Model
 
-from .states import DeadlineKind, DeadlineState, OutboxState
+from .states import DeadlineKind, DeadlineState, GameStatus, OutboxState
 
 # the longest values some columns take (what is longer is forged, or kept by its hash)
 TOKEN_LENGTH = 32  # a button's token
@@ -66,7 +66,7 @@ class GameRecord(Model):
         "models.Chat", related_name="games")
     chat_id: int
     ruleset = fields.CharField(max_length=64)
-    status = fields.CharField(max_length=16, default="lobby", db_index=True)  # lobby|running|...
+    status = fields.CharField(max_length=16, default=GameStatus.LOBBY.value, db_index=True)
     host: fields.ForeignKeyRelation[Identity] = fields.ForeignKeyField(
         "models.Identity", related_name="hosted")
     host_id: int

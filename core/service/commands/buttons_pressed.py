@@ -11,6 +11,7 @@ from core.engine import Act, MarkEarly, Vote
 from core.engine.registry import load_ruleset
 from core.engine.voice import Voiced
 from core.storage.models import TOKEN_LENGTH, Button, GameRecord, Identity
+from core.storage.states import GameStatus
 
 from ..games.running import Games
 from ..messages import button_commands as pressed
@@ -102,7 +103,7 @@ class ButtonPresses:
         player, where it was offered."""
         if in_private != (button.pid is not None):
             raise Reply(texts.UNKNOWN_BUTTON)  # a group button pressed elsewhere, or back
-        if row.status != "running" or row.window != button.window:
+        if row.status != GameStatus.RUNNING or row.window != button.window:
             raise Reply(texts.STALE_BUTTON)
         pid = await seat_pid(row, person)
         if pid is None:

@@ -11,6 +11,7 @@ import secrets
 from core.engine import Leave
 from core.engine.ids import PlayerId
 from core.storage.models import Chat, GameRecord, Identity, Seat
+from core.storage.states import CURRENT, GameStatus
 
 from ..messages import outbox, texts
 from ..messages.button_commands import Confirm, ConfirmStep
@@ -26,7 +27,7 @@ class Confirmations:
 
     async def ask_flee(self, person: Identity, chat: Chat | None = None) -> None:
         """/flee in the group (that chat's game) or in private (the player's running game)."""
-        query = Seat.filter(identity_id=person.id, active=True, game__status="running")
+        query = Seat.filter(identity_id=person.id, active=True, game__status=GameStatus.RUNNING)
         if chat is not None:
             query = query.filter(game__chat_id=chat.id)
         seat = await query.order_by("-id").first()
@@ -54,7 +55,7 @@ class Confirmations:
         if command.step == "keep":
             await self._settle(row, person, replace, texts.KEPT)
             return Reply(texts.KEPT)
-        wanted = ("running",) if command.step == "flee" else ("lobby", "running")
+        wanted = (GameStatus.RUNNING,) if command.step == "flee" else CURRENT
         if row.status not in wanted:
             raise Reply(texts.STALE_BUTTON)
         if command.step == "flee":

@@ -12,6 +12,7 @@ from core.engine.log_codec import decode, is_ref
 from core.engine.registry import available, load_ruleset
 from core.i18n import Renderer, available_locales
 from core.storage.models import Chat, GameRecord, Identity, Outbox, Seat
+from core.storage.states import CURRENT
 
 from ..messages.payloads import (
     BallotPayload,
@@ -175,7 +176,7 @@ async def reader_locale(row: Outbox, asked_in: str | None = None) -> str:
         return str(game.chat.locale)
     if row.private and row.identity_id is not None:  # /help before any setting: his game's
         seat = await Seat.filter(identity_id=row.identity_id, active=True,
-                                 game__status__in=("lobby", "running")).order_by(
+                                 game__status__in=CURRENT).order_by(
                                      "-id").prefetch_related("game__chat").first()
         if seat is not None:
             return str(seat.game.chat.locale)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 
 from core.storage.models import Button, Chat, GameRecord, Identity, Outbox, Told
-from core.storage.states import OutboxState, moved
+from core.storage.states import CURRENT, OutboxState, moved
 
 from ..ports.contract import TeamKey
 from ..ports.howto import HowTo, howto
@@ -112,7 +112,7 @@ async def reopen(person: Identity) -> int:
     await pending.flush()
     rows = Outbox.filter(identity_id=person.id, status=OutboxState.UNREACHABLE)
     waiting = [r.id for r in await rows if r.game_id is None or (
-        await GameRecord.get(id=r.game_id)).status in ("lobby", "running")]
+        await GameRecord.get(id=r.game_id)).status in CURRENT]
     if waiting:
         await Outbox.filter(id__in=waiting).update(
             status=moved(OutboxState.UNREACHABLE, OutboxState.PENDING), next_try_at=0.0)
