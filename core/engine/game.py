@@ -11,6 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from .causes import OUT_OF_STORY, OutOfStory
 from .commands import (
     HOST_COMMANDS,
     Act,
@@ -43,9 +44,6 @@ from .state import GameState, Player, Submission
 from .table import Table
 
 WHISPER_MAX = 2000
-# The causes by which a player is taken out rather than dies in the story: the host's removal
-# and a player's own leaving. Rule sets treat them alike (no reactions, no night list).
-OUT_OF_STORY = frozenset({"modkill", "missed", "left"})  # missed: a rule set's automatic removal
 
 
 class Game(Table):
@@ -287,7 +285,7 @@ class Game(Table):
     def _perform_leave(self, cmd: Leave, _: None) -> None:
         p = self.state.players[cmd.by]
         self.record(Left(p.pid))
-        self.remove(p, "left")
+        self.remove(p, OutOfStory.LEFT)
         self.ruleset.after_host_removal(self, p)
 
     # ------------------------------------------------------------------ host
@@ -343,7 +341,7 @@ class Game(Table):
             self.tell(GROUP, N_("Announcement from the host: {text}"), text=cmd.text)
         elif isinstance(cmd, Modkill):
             target = s.players[cmd.target]
-            self.remove(target, "modkill")
+            self.remove(target, OutOfStory.MODKILL)
             self.ruleset.after_host_removal(self, target)
         else:
             target = s.players[cmd.seat]

@@ -5,7 +5,9 @@ the side, what a check shows, the homunculi's chain of command (AL-FATHER), link
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
+from core.engine.causes import OutOfStory
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId
@@ -30,8 +32,24 @@ SIDES = (TOWN, HOMUNCULI, ISHVALAN, CRIMSON, GREED)
 STONE_SIDES = frozenset({TOWN, ISHVALAN, CRIMSON, GREED})
 LONERS = frozenset({ISHVALAN, CRIMSON, GREED})
 
-CAUSES = ("killed", "absorbed", "executed", "exploded", "taken", "backfire", "poisoned", "modkill",
-          "missed", "left")  # missed: removed for missed votes (AL-MISS), not by the host
+
+
+class Cause(StrEnum):
+    """How a player leaves the homunculus game (the stored strings are the values)."""
+
+    KILLED = "killed"
+    ABSORBED = "absorbed"
+    EXECUTED = "executed"
+    EXPLODED = "exploded"
+    TAKEN = "taken"
+    BACKFIRE = "backfire"
+    POISONED = "poisoned"
+    MODKILL = OutOfStory.MODKILL.value
+    MISSED = OutOfStory.MISSED.value  # removed for missed votes (AL-MISS), not by the host
+    LEFT = OutOfStory.LEFT.value
+
+
+CAUSES = tuple(Cause)
 
 AT_NIGHT = frozenset({""})  # the single night stage (phase "night N")
 BY_DAY = frozenset({"vote", "reactions"})

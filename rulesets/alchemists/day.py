@@ -15,7 +15,7 @@ from core.engine.phase import Phase
 
 from . import flavour
 from . import stone as stone_rules
-from .common import check_result, state_of
+from .common import Cause, check_result, state_of
 from .end import check_end
 from .hooks import AFTER_EXECUTIONS, DAY_BEGUN, DAY_CLOSED, REACTIONS
 from .night import begin_night
@@ -130,7 +130,7 @@ def _missed_votes(game: Game) -> list[PlayerId]:
         if modkill_at and misses >= modkill_at:
             game.tell(GROUP, N_("{name} missed the vote once too often and is removed."),
                       name=player(p.pid))
-            game.remove(p, "missed")
+            game.remove(p, Cause.MISSED)
         elif penalty:
             s.vote_extra[p.pid] = s.vote_extra.get(p.pid, 0) + penalty
             state.vote_log.append((f"penalty:{p.pid}", p.pid))
@@ -196,7 +196,7 @@ def _execute(game: Game, pid: PlayerId, reveal: bool) -> bool:
                      side=Ref("check", published), published=side(published))
     else:
         game.narrate(GROUP, flavour.EXECUTED, name=player(pid))
-    game.remove(p, "executed")
+    game.remove(p, Cause.EXECUTED)
     return True
 
 

@@ -10,7 +10,7 @@ from core.engine.ids import PlayerId
 from core.engine.messages import GROUP, N_, ToPlayer
 from core.engine.state import Player
 
-from .common import STONE_SIDES, side_of, state_of
+from .common import STONE_SIDES, Cause, side_of, state_of
 from .hooks import BACKFIRE_DISCOUNTS
 
 
@@ -133,7 +133,7 @@ def holder_left(game: Game, holder: Player, cause: str, by: PlayerId | None) -> 
     stone.holder = None
     if game.state.phase.kind != "night":
         give_at_random(game)
-    elif by is not None and by != holder.pid and cause in ("killed", "absorbed"):
+    elif by is not None and by != holder.pid and cause in (Cause.KILLED, Cause.ABSORBED):
         stone.pass_to = by
     else:
         stone.pass_to = PlayerId("")  # nobody: the Stone goes at random at dawn

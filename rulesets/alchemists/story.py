@@ -12,7 +12,7 @@ from core.engine.messages import N_, n_
 from core.engine.phase import Phase
 from core.engine.story import Bond, BondWords, Extra, Line, LineWords, StoryExtension
 
-from .common import Succession, state_of
+from .common import Cause, Succession, state_of
 from .stone import StonePassed
 
 STORY_TEXTS: dict[str, str] = {
@@ -50,7 +50,7 @@ class AlchemistsStory(StoryExtension[Game]):
     """The links of each day as it began, the lines of succession from the dealt role on,
     the Stone's holders in turn (a holder who keeps it is named once)."""
 
-    vote_causes = frozenset({"executed"})
+    vote_causes = frozenset({Cause.EXECUTED})
 
     def __init__(self, game: Game) -> None:
         self.links: list[tuple[Phase, tuple[PlayerId, PlayerId]]] = []

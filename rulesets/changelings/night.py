@@ -23,6 +23,7 @@ from . import flavour
 from .hooks import MORNING_NEWS, MORNING_NOTES
 from .removal import announce_removal
 from .state import Night, changelings_state
+from .vocabulary import Cause
 from .voice import said
 
 
@@ -109,7 +110,7 @@ def morning_post(game: Game) -> None:
     if heir is not None and game.state.players[heir].alive and \
             "mayor" in game.state.players[heir].statuses:
         game.tell(GROUP, said(game, "NEW_MAYOR", "group"), name=player(heir))
-    if night.abduction_text and any(w == "abducted" for _, w in night.gone):
+    if night.abduction_text and any(w == Cause.ABDUCTED for _, w in night.gone):
         game.tell(GROUP, N_("A witness reports: “{text}”"), text=night.abduction_text)
     for note in MORNING_NOTES:
         note(game)

@@ -13,10 +13,10 @@ from . import flavour
 from .hooks import BANISHED, REMOVED, STRUCK
 from .standing import partner_of, random_living, take_office
 from .state import changelings_state
-from .vocabulary import HEARTBREAKING, RANK_SUCCESSOR
+from .vocabulary import HEARTBREAKING, RANK_SUCCESSOR, Cause
 
 # Removals by day after which the leaving mayor names his successor himself.
-DAY_EFFECTS = frozenset({"banished", "heartbreak", "chased"})
+DAY_EFFECTS = frozenset({Cause.BANISHED, Cause.HEARTBREAK, Cause.CHASED})
 
 
 def on_removed(game: Game, p: Player, why: str) -> None:
@@ -30,7 +30,7 @@ def on_removed(game: Game, p: Player, why: str) -> None:
     if partner is not None and why in HEARTBREAKING:
         other = game.state.players[partner]
         if other.alive:
-            game.remove(other, "heartbreak")
+            game.remove(other, Cause.HEARTBREAK)
     if "mayor" in p.statuses:
         succeed(game, p, why)
     role_follows = REMOVED.get(p.role)
@@ -62,7 +62,7 @@ def banish(game: Game, pid: PlayerId) -> None:
     turned_aside = BANISHED.get(p.role)
     if turned_aside is not None and turned_aside(game, p):
         return
-    game.remove(p, "banished")
+    game.remove(p, Cause.BANISHED)
 
 
 def announce_removal(game: Game, pid: PlayerId, why: str) -> None:
@@ -70,11 +70,11 @@ def announce_removal(game: Game, pid: PlayerId, why: str) -> None:
     # the role inside the sentence ("Ann, the Researcher, …"), never a "Role: X." label;
     # `revealed` carries it as the plain role fact too, which the texts do not print (the
     # scenario runner's `told` and audits read `role` refs)
-    game.narrate(GROUP, flavour.REMOVED[why], name=player(pid), role=Ref("role_was", p.role),
+    game.narrate(GROUP, flavour.REMOVED[Cause(why)], name=player(pid), role=Ref("role_was", p.role),
                  revealed=role(p.role))
 
 
-def strike(game: Game, target: Player, why: str, actor: PlayerId, *, hold: bool) -> None:
+def strike(game: Game, target: Player, why: Cause, actor: PlayerId, *, hold: bool) -> None:
     """A prank, chase or fanatic hit removes the target unless his role turns it aside (the
     lucky, CH-LUCKY). At night a role that does so waits for its own step (`hold`)."""
     turns_aside = STRUCK.get(target.role)

@@ -19,7 +19,7 @@ from .hooks import ABDUCTED, ACTION_CHECKS, AFTER_ACT, EXCHANGED, duty
 from .night import NIGHT, NightStep
 from .standing import is_changeling, is_mixed_pair, join_team, partner_of, team, tell_team
 from .state import Night, changelings_state
-from .vocabulary import CHANGELINGS, DUSK
+from .vocabulary import CHANGELINGS, DUSK, Cause
 from .voice import said
 
 
@@ -105,7 +105,7 @@ def agree(game: Game) -> None:
         return
     if night.team_fails:  # told nothing, as when the shield stops them (CH-CONF [revised])
         if target.pid in night.turned_now and action == "abduct":
-            game.remove(target, "fled")
+            game.remove(target, Cause.FLED)
         return
     if target.pid in night.shielded:
         game.record(Shielded(target=target.pid))
@@ -166,4 +166,4 @@ def abduction_takes_effect(game: Game) -> None:
     turned_aside = ABDUCTED.get(target.role)
     if turned_aside is not None and turned_aside(game, target):
         return
-    game.remove(target, "abducted")
+    game.remove(target, Cause.ABDUCTED)

@@ -3,17 +3,35 @@ and the rules summary. (Roles and their actions are named in their own modules, 
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
+from core.engine.causes import OutOfStory
 from core.engine.messages import N_
 
 PONIES, CHANGELINGS, LOVERS = "ponies", "changelings", "lovers"
 SIDES = (PONIES, CHANGELINGS, LOVERS)
 
-CAUSES = ("abducted", "banished", "pranked", "chased", "fanatic", "heartbreak", "fled", "modkill",
-          "left")  # left: the player's own /flee, treated as the host's removal [decision]
+
+
+class Cause(StrEnum):
+    """How a player leaves the pony game (the stored strings are the values)."""
+
+    ABDUCTED = "abducted"
+    BANISHED = "banished"
+    PRANKED = "pranked"
+    CHASED = "chased"
+    FANATIC = "fanatic"
+    HEARTBREAK = "heartbreak"
+    FLED = "fled"
+    MODKILL = OutOfStory.MODKILL.value
+    LEFT = OutOfStory.LEFT.value  # the player's own /flee, treated as the host's removal
+
+
+CAUSES = tuple(Cause)
 # Removals by a game effect break the partner's heart (CH-LOVE); a host removal does not.
-HEARTBREAKING = frozenset({"abducted", "banished", "pranked", "chased", "fanatic", "fled"})
+HEARTBREAKING = frozenset({Cause.ABDUCTED, Cause.BANISHED, Cause.PRANKED, Cause.CHASED,
+                           Cause.FANATIC, Cause.FLED})
 
 # Action stages: `dusk` and `dawn` are the two night windows (rules §4), `election`, `vote` and
 # `reactions` the day windows. Dawn-step actions may already be sent at dusk (the source lets

@@ -17,7 +17,7 @@ from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player, Submission
 
 from .. import actions
-from ..common import ANY_TIME, HOMUNCULI, state_of
+from ..common import ANY_TIME, HOMUNCULI, Cause, state_of
 from ..day import close_if_early
 from ..hooks import (
     ACCEPTED,
@@ -61,7 +61,7 @@ ROLE_ACTS["father", "search"] = NightStep.PRIDE_SEARCH
 
 
 def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
-    found = actions.search(night, it, targets, RoleId("crimson"), "absorbed")
+    found = actions.search(night, it, targets, RoleId("crimson"), Cause.ABSORBED)
     if found is not None:
         hunter = night.players[it.actor]
         hunter.counters["take"] = True
@@ -130,7 +130,7 @@ def settle_take(game: Game, pride: PlayerId, target: PlayerId | None) -> None:
         return
     victim = game.state.players[target]
     if victim.alive:
-        game.remove(victim, "taken")
+        game.remove(victim, Cause.TAKEN)
         if game.state.phase.kind != "night":
             game.tell(GROUP, N_("{name} has died as well."), name=player(target))
 

@@ -28,7 +28,7 @@ from ..night import NIGHT, NightStep
 from ..removal import strike
 from ..standing import passive_works
 from ..state import changelings_state
-from ..vocabulary import PONIES, RANK_CHASE
+from ..vocabulary import PONIES, RANK_CHASE, Cause
 from ..voice import said
 
 CHASE = owed_action(ActionSpec("chase", frozenset({"dawn", "reactions"}), self_ok=False,
@@ -88,12 +88,12 @@ def chase_at_night(game: Game) -> None:
         return
     target = game.state.players[sub.targets[0]]
     if target.alive:
-        strike(game, target, "chased", queen_id, hold=True)
+        strike(game, target, Cause.CHASED, queen_id, hold=True)
 
 
 @REMOVED.at("drama_queen")
 def banished_owes_chase(game: Game, p: Player, why: str) -> None:
-    if why == "banished" and "inactive" not in p.statuses:
+    if why == Cause.BANISHED and "inactive" not in p.statuses:
         game.owe("chase", p.pid, [], RANK_CHASE)
 
 
@@ -106,7 +106,7 @@ def ask_chase(game: Game, owed: Owed) -> None:
 @ANSWER_OWED.at("chase")
 def settle_chase(game: Game, owed: Owed, target: PlayerId | None) -> None:
     if target is not None:
-        strike(game, game.state.players[target], "chased", owed.player, hold=False)
+        strike(game, game.state.players[target], Cause.CHASED, owed.player, hold=False)
 
 
 @REVERSAL_OWED.add

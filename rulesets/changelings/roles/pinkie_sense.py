@@ -19,7 +19,7 @@ from ..removal import strike
 from ..standing import is_changeling, passive_works
 from ..state import changelings_state
 from ..team import call_off_abduction
-from ..vocabulary import DAWN, PONIES
+from ..vocabulary import DAWN, PONIES, Cause
 from ..vocabulary import NIGHT as WHOLE_NIGHT
 from ..voice import said
 
@@ -103,7 +103,7 @@ def prevent_or_prank(game: Game) -> None:
             pinkie.counters["prank_used"] = True
             target = game.state.players[sub.targets[0]]
             if target.alive:
-                strike(game, target, "pranked", pinkie.pid, hold=True)
+                strike(game, target, Cause.PRANKED, pinkie.pid, hold=True)
 
 
 @REVERSES.at("pinkie_sense")
