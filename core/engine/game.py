@@ -36,7 +36,7 @@ from .events import Closed, ClosedEarly, Event, HostActed, Left, Removed, Voted
 from .ids import PlayerId
 from .messages import GROUP, N_, Ref, ToPlayer, player
 from .outcome import GameSetup, Outcome
-from .phase import Phase
+from .phase import Phase, PhaseKind, Stage
 from .refusals import Refused, refused_n
 from .rules import Rules
 from .specs import ActionSpec, SetupError
@@ -79,7 +79,8 @@ class Game(Table):
         }
         self.state = GameState(
             ruleset=ruleset.id, seed=setup.seed, options=options, players=players,
-            phase=Phase("day", 1, "setup"), rng=rng, rs=ruleset.new_state(), clock=setup.at,
+            phase=Phase(PhaseKind.DAY, 1, Stage.SETUP), rng=rng, rs=ruleset.new_state(),
+            clock=setup.at,
         )
         self.log: list[tuple[Command, Outcome]] = []
         self._out = Outcome()
@@ -96,7 +97,7 @@ class Game(Table):
         s = self.state
         kind = type(command)
         if kind not in _ANY_TIME:
-            if s.phase.kind == "ended":
+            if s.phase.kind == PhaseKind.ENDED:
                 raise Refused(N_("The game is over."))
             # a pause refuses commands, not talk: a group message still counts as activity
             # (and a player may still leave, as the host may still remove him)
@@ -188,7 +189,7 @@ class Game(Table):
     def _maybe_close_early(self) -> None:
         s = self.state
         guard = 0
-        while (not s.paused and s.phase.kind != "ended"
+        while (not s.paused and s.phase.kind != PhaseKind.ENDED
                and self.ruleset.window_complete(self)):
             self.record(ClosedEarly(s.phase))
             self.ruleset.close(self)
@@ -291,7 +292,7 @@ class Game(Table):
     # ------------------------------------------------------------------ host
     def _check_host(self, cmd: HostCommand) -> None:
         s = self.state
-        if s.phase.kind == "ended":
+        if s.phase.kind == PhaseKind.ENDED:
             raise Refused(N_("The game is over."))
         if isinstance(cmd, Pause) and s.paused:
             raise Refused(N_("The game is already paused."))

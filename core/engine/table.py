@@ -19,7 +19,7 @@ from .events import (
 from .ids import PlayerId
 from .messages import Audience, Message, Param, Purpose, Text
 from .outcome import Outcome
-from .phase import ENDED, Phase
+from .phase import ENDED, Phase, Stage
 from .state import GameState, Owed, canonical
 
 # `Message` and `Text` are named tuples, made here for every message of every game: built
@@ -90,7 +90,7 @@ class Table:
         In a day's reactions window the vote is closed: its deciding count (penalties
         included) is what stands, for the players still in the game."""
         s = self.state
-        if s.phase.stage == "reactions":
+        if s.phase.stage == Stage.REACTIONS:
             return {p.pid: s.closed_count.get(p.pid, 0) for p in s.players.values() if p.alive}
         counts = {p.pid: 0 for p in s.players.values() if p.alive}
         for voter, target in s.votes.items():

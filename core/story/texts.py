@@ -5,6 +5,7 @@ archive page, and the rule set's names for roles, sides, causes, actions and its
 from __future__ import annotations
 
 from core.engine.messages import N_, Param, Ref, n_
+from core.engine.phase import PhaseKind
 from core.engine.registry import load_ruleset
 from core.i18n import Renderer
 
@@ -69,7 +70,7 @@ class Words:
         return self.text(TITLE, ruleset=Ref("ruleset", self.story.ruleset))
 
     def when(self, when: When) -> str:
-        return self.text(DAY if when.kind == "day" else NIGHT, number=when.number)
+        return self.text(DAY if when.kind == PhaseKind.DAY else NIGHT, number=when.number)
 
     def short_when(self, when: When) -> str:
         """A column heading of the timeline: the first letter of "Day"/"Night" and the number."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from core.engine.game import OUT_OF_STORY, Game
 from core.engine.messages import GROUP, N_, player
+from core.engine.phase import PhaseKind
 from core.engine.state import Player
 
 from . import stone as stone_rules
@@ -21,7 +22,7 @@ from .hooks import ON_REMOVED
 
 def on_removed(game: Game, p: Player, cause: str) -> None:
     state = state_of(game)
-    at_night = game.state.phase.kind == "night"
+    at_night = game.state.phase.kind == PhaseKind.NIGHT
     if at_night and cause not in OUT_OF_STORY:
         state.night_dead.append((p.pid, cause))
     elif cause == Cause.MODKILL:

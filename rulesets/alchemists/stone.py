@@ -8,6 +8,7 @@ from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId
 from core.engine.messages import GROUP, N_, ToPlayer
+from core.engine.phase import PhaseKind
 from core.engine.state import Player
 
 from .common import STONE_SIDES, Cause, side_of, state_of
@@ -131,7 +132,7 @@ def holder_left(game: Game, holder: Player, cause: str, by: PlayerId | None) -> 
     the night ends (`pass_to`, "" = at random); by day, or by any other cause, at random."""
     stone = state_of(game).stone
     stone.holder = None
-    if game.state.phase.kind != "night":
+    if game.state.phase.kind != PhaseKind.NIGHT:
         give_at_random(game)
     elif by is not None and by != holder.pid and cause in (Cause.KILLED, Cause.ABSORBED):
         stone.pass_to = by

@@ -7,6 +7,7 @@ from __future__ import annotations
 from core.engine.game import OUT_OF_STORY, Game
 from core.engine.ids import PlayerId
 from core.engine.messages import GROUP, Ref, player, role
+from core.engine.phase import PhaseKind
 from core.engine.state import Player
 
 from . import flavour
@@ -21,7 +22,7 @@ DAY_EFFECTS = frozenset({Cause.BANISHED, Cause.HEARTBREAK, Cause.CHASED})
 
 def on_removed(game: Game, p: Player, why: str) -> None:
     state = changelings_state(game)
-    at_night = game.state.phase.kind == "night" and why not in OUT_OF_STORY
+    at_night = game.state.phase.kind == PhaseKind.NIGHT and why not in OUT_OF_STORY
     if at_night:
         state.night.gone.append((p.pid, why))
     else:
@@ -47,7 +48,7 @@ def succeed(game: Game, old: Player, why: str) -> None:
     state.tiebreak_pick = None
     if named is not None and game.state.players[named].alive:
         take_office(game, game.state.players[named])
-    elif game.state.phase.kind == "day" and why in DAY_EFFECTS:
+    elif game.state.phase.kind == PhaseKind.DAY and why in DAY_EFFECTS:
         game.owe("successor", old.pid, [], RANK_SUCCESSOR)
     else:
         heir = random_living(game)

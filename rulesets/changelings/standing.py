@@ -9,6 +9,7 @@ from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import GROUP, N_, Param, Purpose, ToPlayer, WithRole, player, role, side
+from core.engine.phase import PhaseKind
 from core.engine.state import Player
 
 from .hooks import CHANGELING_ROLES
@@ -162,7 +163,7 @@ def take_office(game: Game, p: Player) -> None:
     state.successor = None
     state.tiebreak_pick = None
     game.record(Mayor(player=p.pid))
-    if game.state.phase.kind == "night":  # the morning post tells it after the losses
+    if game.state.phase.kind == PhaseKind.NIGHT:  # the morning post tells it after the losses
         state.night.new_mayor = p.pid
     else:
         game.tell(GROUP, said(game, "NEW_MAYOR", "group"), name=player(p.pid))

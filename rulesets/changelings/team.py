@@ -19,7 +19,7 @@ from .hooks import ABDUCTED, ACTION_CHECKS, AFTER_ACT, EXCHANGED, duty
 from .night import NIGHT, NightStep
 from .standing import is_changeling, is_mixed_pair, join_team, partner_of, team, tell_team
 from .state import Night, changelings_state
-from .vocabulary import CHANGELINGS, DUSK, Cause
+from .vocabulary import CHANGELINGS, DUSK, Cause, Stage
 from .voice import said
 
 
@@ -56,7 +56,7 @@ ABDUCT = ActionSpec("abduct", DUSK, harmful=True, slot="team", text_max=500)
 EXCHANGE = ActionSpec("exchange", DUSK, harmful=True, slot="team")
 ACTIONS = (ABDUCT, EXCHANGE)
 ACTION_NAMES = {"abduct": N_("Abduct"), "exchange": N_("Exchange")}
-duty("dusk", ABDUCT, EXCHANGE)
+duty(Stage.DUSK, ABDUCT, EXCHANGE)
 
 
 @ACTION_CHECKS.at("abduct")

@@ -28,12 +28,12 @@ from ..night import NIGHT, NightStep
 from ..removal import strike
 from ..standing import passive_works
 from ..state import changelings_state
-from ..vocabulary import PONIES, RANK_CHASE, Cause
+from ..vocabulary import PONIES, RANK_CHASE, Cause, Stage
 from ..voice import said
 
-CHASE = owed_action(ActionSpec("chase", frozenset({"dawn", "reactions"}), self_ok=False,
+CHASE = owed_action(ActionSpec("chase", frozenset({Stage.DAWN, Stage.REACTIONS}), self_ok=False,
                                harmful=True), N_("Chase"))
-duty("dawn", CHASE)
+duty(Stage.DAWN, CHASE)
 
 ROLE = define_role(
     RoleSpec(RoleId("drama_queen"), PONIES),
@@ -47,10 +47,11 @@ ROLE = define_role(
 
 
 def chase_owed_tonight(game: Game, p: Player) -> bool:
-    return changelings_state(game).night.chase_owed == p.pid and game.state.phase.stage == "dawn"
+    return (changelings_state(game).night.chase_owed == p.pid
+            and game.state.phase.stage == Stage.DAWN)
 
 
-@EXTRA_ABILITIES.during("dawn")
+@EXTRA_ABILITIES.during(Stage.DAWN)
 def chase_at_dawn(game: Game, p: Player) -> Sequence[ActionSpec]:
     return (CHASE,) if chase_owed_tonight(game, p) else ()
 

@@ -14,10 +14,10 @@ from ..hooks import ACTION_CHECKS, REVERSES, define_role, duty
 from ..night import NIGHT, NightStep, subs_for
 from ..removal import strike
 from ..vocabulary import NIGHT as WHOLE_NIGHT
-from ..vocabulary import PONIES, Cause
+from ..vocabulary import PONIES, Cause, Stage
 
 FANATIC = ActionSpec("fanatic", WHOLE_NIGHT, targets=0)
-duty("dawn", FANATIC)
+duty(Stage.DAWN, FANATIC)
 
 ROLE = define_role(
     RoleSpec(RoleId("fanatic"), PONIES, (FANATIC,)),
