@@ -16,7 +16,7 @@ from core.storage.states import CURRENT, GameStatus
 from ..messages import outbox, texts
 from ..messages.button_commands import Confirm, ConfirmStep
 from ..messages.buttons import button
-from ..messages.payloads import KeyboardPayload, part
+from ..messages.payloads import KeyboardPayload, TextLabel, part
 from ..ports.replies import Reply
 from .context import ServiceContext
 
@@ -75,9 +75,9 @@ class Confirmations:
         """A new question each time (an old one may be far up the chat); each is edited
         into its own answer."""
         replace = f"confirm-{row.id}-{person.id}-{secrets.token_hex(4)}"
-        buttons = [await button(row, None, {"key": button_text},
+        buttons = [await button(row, None, TextLabel(button_text),
                                 Confirm(step, person.id, replace)),
-                   await button(row, None, {"key": texts.KEEP_BUTTON},
+                   await button(row, None, TextLabel(texts.KEEP_BUTTON),
                                 Confirm("keep", person.id, replace))]
         await outbox.to_person(person, KeyboardPayload((part(question),), tuple(buttons),
                                                        replace, asks=person.id), game=row)

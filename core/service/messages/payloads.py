@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 
-from core.engine.log_codec import encode
-from core.engine.messages import Message, Param, Purpose, Text
+from core.engine.log_codec import decode, encode, is_ref
+from core.engine.messages import Message, Param, Purpose, Ref, Text
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,21 +43,69 @@ class Part:
 
 
 @dataclass(frozen=True, slots=True)
-class StoredButton:
-    """A button as offered: its label untranslated ({"key", "params"}, an encoded ref, or
-    {"text"}), the token a press carries back, and whether it is pressed from the private
-    chat (`start`)."""
+class NameLabel:
+    """A button that names a player or a role, in the reader's words."""
 
-    label: Mapping[str, Any]
+    ref: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class TextLabel:
+    """A button that says a gettext text (`params` in their JSON form, see `codec.encode`)."""
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class WordsLabel:
+    """A button in words said as they are (rows of an earlier version hold them)."""
+
+    words: str
+
+
+Label = NameLabel | TextLabel | WordsLabel
+
+
+def label_to_json(label: Label) -> dict[str, Any]:
+    """A label's stored form: an encoded ref, {"key"[, "params"]}, or {"text"}."""
+    match label:
+        case NameLabel(ref):
+            return dict(encode(ref))
+        case TextLabel(key, params):
+            return {"key": key, "params": dict(params)} if params else {"key": key}
+        case WordsLabel(words):
+            return {"text": words}
+        case _:
+            assert_never(label)
+
+
+def label_from_json(data: Mapping[str, Any]) -> Label:
+    """The label a stored form is, told apart once, here, by its keys."""
+    if is_ref(data):
+        ref = decode(dict(data))
+        assert isinstance(ref, Ref), data
+        return NameLabel(ref)
+    if "key" in data:
+        return TextLabel(str(data["key"]), data.get("params") or {})
+    return WordsLabel(str(data["text"]))
+
+
+@dataclass(frozen=True, slots=True)
+class StoredButton:
+    """A button as offered: its label untranslated, the token a press carries back, and
+    whether it is pressed from the private chat (`start`)."""
+
+    label: Label
     token: str
     start: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"label": dict(self.label), "token": self.token, "start": self.start}
+        return {"label": label_to_json(self.label), "token": self.token, "start": self.start}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> StoredButton:
-        return cls(data["label"], str(data["token"]), bool(data.get("start")))
+        return cls(label_from_json(data["label"]), str(data["token"]), bool(data.get("start")))
 
 
 @dataclass(frozen=True, slots=True)

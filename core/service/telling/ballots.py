@@ -8,7 +8,6 @@ from typing import Any
 from core.engine import Game, Outcome
 from core.engine.events import Counted
 from core.engine.ids import PlayerId
-from core.engine.log_codec import encode
 from core.engine.messages import Ref, Tally
 from core.engine.voice import Voiced
 from core.storage.models import Ballot, GameRecord
@@ -16,7 +15,15 @@ from core.storage.models import Ballot, GameRecord
 from ..messages import outbox, texts
 from ..messages.button_commands import MarkEarly, VoteFor
 from ..messages.buttons import button
-from ..messages.payloads import BallotPayload, Part, PostPayload, StoredButton, part
+from ..messages.payloads import (
+    BallotPayload,
+    NameLabel,
+    Part,
+    PostPayload,
+    StoredButton,
+    TextLabel,
+    part,
+)
 from ..messages.voiced import voiced, voiced_in_window
 from ..rows.game_rows import chat_of
 
@@ -29,11 +36,11 @@ async def open_ballot(row: GameRecord, game: Game) -> tuple[StoredButton, ...]:
     """The vote's buttons: every living player, early (where the rules have it), withdraw
     (stored, and returned for the tallies to come)."""
     living = [p for p in game.state.players.values() if p.alive]
-    buttons = [await button(row, None, encode(Ref("player", p.pid)),
+    buttons = [await button(row, None, NameLabel(Ref("player", p.pid)),
                             VoteFor(p.pid)) for p in living]
     if game.ruleset.early_votes_open(game):
-        buttons.append(await button(row, None, {"key": texts.EARLY_BUTTON}, MarkEarly()))
-    buttons.append(await button(row, None, {"key": texts.WITHDRAW_BUTTON},
+        buttons.append(await button(row, None, TextLabel(texts.EARLY_BUTTON), MarkEarly()))
+    buttons.append(await button(row, None, TextLabel(texts.WITHDRAW_BUTTON),
                                 VoteFor(None)))
     await Ballot.create(game=row, window=row.window, buttons=[b.to_json() for b in buttons])
     prompt = part(voiced(row, game, Voiced.VOTE_PROMPT))

@@ -5,11 +5,11 @@ and every keyboard closed with its window."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, assert_never
 
 from core.engine import Act, ActionSpec, Game, Message, Outcome
 from core.engine.ids import PlayerId
-from core.engine.log_codec import encode, is_ref
+from core.engine.log_codec import encode
 from core.engine.messages import Ref
 from core.engine.registry import load_ruleset
 from core.engine.state import Player
@@ -19,7 +19,17 @@ from core.storage.models import GameRecord, Identity, Prompt
 from ..messages import outbox, texts
 from ..messages.button_commands import ActOn, PickFirst
 from ..messages.buttons import button
-from ..messages.payloads import KeyboardPayload, Part, StoredButton, message_part, part
+from ..messages.payloads import (
+    KeyboardPayload,
+    Label,
+    NameLabel,
+    Part,
+    StoredButton,
+    TextLabel,
+    WordsLabel,
+    message_part,
+    part,
+)
 from ..messages.voiced import voiced, voiced_in_window
 from ..ports.replies import Reply
 from ..rows.game_rows import seat_identities
@@ -60,13 +70,13 @@ async def _keyboard(row: GameRecord, game: Game, p: Player, specs: Sequence[Acti
                 continue
             if targets:
                 name = Ref("player", targets[0])
-                label = encode(name) if not several else {
-                    "key": texts.ACTION_ON, "params": encode({"action": action, "name": name})}
+                label: Label = NameLabel(name) if not several else TextLabel(
+                    texts.ACTION_ON, encode({"action": action, "name": name}))
             else:
-                label = {"key": texts.ACTION_ONLY, "params": encode({"action": action})}
+                label = TextLabel(texts.ACTION_ONLY, encode({"action": action}))
             buttons.append(await button(row, p.pid, label, ActOn(spec.id, tuple(targets))))
     if buttons:
-        buttons.append(await button(row, p.pid, {"key": texts.PASS_BUTTON},
+        buttons.append(await button(row, p.pid, TextLabel(texts.PASS_BUTTON),
                                     ActOn("pass", ())))
         prompt = message_part(asked) if asked is not None else part(
             voiced(row, game, Voiced.ACTION_PROMPT, p.pid),
@@ -89,7 +99,7 @@ async def _first_pick(row: GameRecord, game: Game, p: Player, spec: ActionSpec,
     for first in players:
         if any(game.check(Act(p.pid, spec.id, (first, second))) is None
                for second in players if second != first):
-            buttons.append(await button(row, p.pid, encode(Ref("player", first)),
+            buttons.append(await button(row, p.pid, NameLabel(Ref("player", first)),
                                         PickFirst(spec.id, first)))
     if buttons:
         await _offer(row, person, part(voiced(row, game, Voiced.PICK_FIRST, p.pid),
@@ -100,7 +110,7 @@ async def second_pick(row: GameRecord, game: Game, pid: PlayerId, action: str, f
                       person: Identity) -> None:
     """The first target was pressed: the valid second ones, as a keyboard of their own (a
     first target pressed again, another or the same, edits it: one keyboard per action)."""
-    buttons = [await button(row, pid, encode(Ref("player", second)),
+    buttons = [await button(row, pid, NameLabel(Ref("player", second)),
                             ActOn(action, (first, second)))
                for second in game.state.players
                if second != first and game.check(Act(pid, action, (first, second))) is None]
@@ -135,7 +145,7 @@ async def _second_keyboard(row: GameRecord, game: Game, person: Identity,
 async def _role_keyboard(row: GameRecord, game: Game, p: Player, spec: ActionSpec,
                          person: Identity) -> None:
     """An action that names a role: every role it may name, as a button."""
-    buttons = [await button(row, p.pid, encode(Ref("role", role_id)),
+    buttons = [await button(row, p.pid, NameLabel(Ref("role", role_id)),
                             ActOn(spec.id, (), role_id))
                for role_id in game.ruleset.roles
                if game.check(Act(p.pid, spec.id, (), None, role_id)) is None]
@@ -193,7 +203,7 @@ async def close_keyboards(row: GameRecord) -> None:
     await Prompt.filter(game_id=row.id, window=row.window).delete()
 
 
-def choice_part(label: Mapping[str, Any], command: ActOn) -> tuple[Voiced, Mapping[str, Any]]:
+def choice_part(label: Label, command: ActOn) -> tuple[Voiced, Mapping[str, Any]]:
     """"Your choice now: …" for a pressed button's label (a name, a role, an action), and
     both names for an action with two targets (whose button names only the second): the
     prompt and its parameters (in their JSON form), to be told in the game's voice."""
@@ -202,11 +212,14 @@ def choice_part(label: Mapping[str, Any], command: ActOn) -> tuple[Voiced, Mappi
         return Voiced.CHOICE_PAIR, encode({
             "action": Ref("action", command.action),
             "first": Ref("player", first), "second": Ref("player", second)})
-    if "key" in label and label["key"] == texts.PASS_BUTTON:
-        return Voiced.CHOICE_PASS, {}
-    if "key" in label:  # "{action}: {name}" or "{action}!": the same words, as a choice
-        params = label.get("params") or {}
-        return (Voiced.CHOICE_ACTION_ON if "name" in params else Voiced.CHOICE_ACTION), params
-    if is_ref(label):
-        return Voiced.CHOICE_NOW, {"choice": dict(label)}
-    return Voiced.CHOICE_NOW, encode({"choice": str(label.get("text", ""))})
+    match label:
+        case TextLabel(key) if key == texts.PASS_BUTTON:
+            return Voiced.CHOICE_PASS, {}
+        case TextLabel(_, params):  # "{action}: {name}" or "{action}!": the same, as a choice
+            return (Voiced.CHOICE_ACTION_ON if "name" in params else Voiced.CHOICE_ACTION), params
+        case NameLabel(ref):
+            return Voiced.CHOICE_NOW, encode({"choice": ref})
+        case WordsLabel(words):
+            return Voiced.CHOICE_NOW, encode({"choice": words})
+        case _:
+            assert_never(label)
