@@ -15,13 +15,13 @@ $(STAMP): pyproject.toml
 # the whole suite on every core, each test file on one worker (a file's servers and fixtures
 # are started once per worker)
 test: lint
-	$(VENV)/bin/pytest -n auto --dist loadfile
+	$(VENV)/bin/pytest -n auto --dist loadfile --no-loadscope-reorder
 
 # the fast tier, for a developer between changes: everything but the slow tiers (Synapse, the
 # SIGKILL runs, outages, Chromium, the image, the second run on PostgreSQL; pyproject.toml's
 # markers, applied by tests/conftest.py); no lint. CI runs `make test`.
 test-fast: install
-	$(VENV)/bin/pytest -n auto --dist loadfile -m "not slow"
+	$(VENV)/bin/pytest -n auto --dist loadfile --no-loadscope-reorder -m "not slow"
 
 demo: install
 	$(VENV)/bin/nightfall demo

@@ -38,13 +38,25 @@ def tiers(item: pytest.Item) -> set[str]:
     return found
 
 
+# The order files start in under `pytest -n auto --dist loadfile --no-loadscope-reorder`: the
+# longest first, so that no single long file (the image build, a Synapse suite) starts last and
+# runs alone while the other worker idles. xdist's own order (most tests first) had put the
+# one-test image build at the very end of the run.
+LONGEST_FIRST = ("container", "kill", "synapse", "outage", "browser", "postgres")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank: dict[Path, int] = {}
     for item in items:
         found = tiers(item)
         for tier in sorted(found):
             item.add_marker(tier)
         if found:
             item.add_marker("slow")
+        first = min((LONGEST_FIRST.index(tier) for tier in found), default=len(LONGEST_FIRST))
+        path = Path(str(item.path))
+        rank[path] = min(rank.get(path, first), first)
+    items.sort(key=lambda item: rank[Path(str(item.path))])  # stable: a file's order is kept
 
 
 def pytest_sessionfinish(session, exitstatus) -> None:

@@ -18,7 +18,8 @@ from tests.telegram.test_run import free_port, wait_healthy
 from .game import Table
 from .podman import Container
 
-pytestmark = pytest.mark.container
+# the first run on a machine makes the Debian base (mmdebstrap) and builds every wheel
+pytestmark = [pytest.mark.container, pytest.mark.timeout(1800)]
 
 
 async def test_the_image_plays_a_game_reports_health_and_stops_on_sigterm(

@@ -7,39 +7,9 @@ adapter's parts get their collaborators, never the adapter). And `core` imports 
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
-from ..conftest import ROOT
-
-
-def modules_of(package: str) -> dict[str, Path]:
-    modules = {}
-    for path in (ROOT / package).rglob("*.py"):
-        parts = path.relative_to(ROOT).with_suffix("").parts
-        if "migrations" in parts:
-            continue
-        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-        modules[name] = path
-    return modules
-
-
-def imports_of(name: str, path: Path) -> set[str]:
-    """Every module `name` imports (dotted, absolute), including `from pkg import module`."""
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                module = ".".join(base + ([node.module] if node.module else []))
-            else:
-                module = node.module or ""
-            found.add(module)
-            found |= {f"{module}.{alias.name}" for alias in node.names}
-    return found
+from ..imports import imports_of, modules_of
 
 
 def core_modules() -> dict[str, Path]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -25,6 +24,7 @@ from core.engine.registry import load_ruleset
 from core.i18n import Renderer
 
 from ..conftest import ROOT
+from ..packages import pip_installed
 
 PACKAGE = ROOT / "tests" / "fixtures" / "gossip"
 NAMES = {"p0": "Ann", "p1": "Bob", "p2": "Cid", "p3": "Dot", "p4": "Eve", "p5": "Fay",
@@ -79,15 +79,8 @@ def gossip_game() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The package as pip installs it, into a folder of its own (built with what the test
-    environment has: no index, no isolated build)."""
-    source = tmp_path_factory.mktemp("source") / PACKAGE.name
-    shutil.copytree(PACKAGE, source)  # pip builds in the source tree: not in ours
-    target = tmp_path_factory.mktemp("site")
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-                    "--no-index", "--no-build-isolation", "--target", str(target),
-                    str(source)], check=True, capture_output=True)
-    return target
+    """The package as pip installs it, into a folder of its own."""
+    return pip_installed(PACKAGE, tmp_path_factory)
 
 
 @pytest.fixture(scope="module")

@@ -14,10 +14,10 @@ that does more than one job."""
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 from ..conftest import ROOT
+from ..imports import imported, modules_of
 
 SERVICE = "core.service"
 LAYERS = ("ports", "rows", "messages", "telling", "delivery", "games", "commands", "runtime")
@@ -26,30 +26,7 @@ MAX_LINES = 400
 
 def service_modules() -> dict[str, Path]:
     """Every module of the service by its dotted name (a package by its own name)."""
-    modules = {}
-    for path in (ROOT / "core" / "service").rglob("*.py"):
-        parts = path.relative_to(ROOT).with_suffix("").parts
-        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
-    return modules
-
-
-def imported(name: str, is_package: bool, source: str) -> set[str]:
-    """Every module (or module attribute) the source of module `name` imports, dotted and
-    absolute, wherever the import stands (top, function, `if TYPE_CHECKING:`)."""
-    package = name if is_package else name.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                module = ".".join(base + ([node.module] if node.module else []))
-            else:
-                module = node.module or ""
-            found.add(module)
-            found |= {f"{module}.{alias.name}" for alias in node.names}
-    return found
+    return modules_of(SERVICE)
 
 
 def layer_of(module: str) -> str | None:
