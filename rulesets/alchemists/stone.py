@@ -14,6 +14,9 @@ from core.engine.state import Player
 from .common import STONE_SIDES, Cause, side_of, state_of
 from .hooks import BACKFIRE_DISCOUNTS
 
+# the night removals by another player's action (the Stone passes to him)
+BY_AN_ACTION = frozenset({Cause.KILLED, Cause.ABSORBED})
+
 
 @event_kind("stone")
 @dataclass(frozen=True, slots=True)
@@ -134,7 +137,7 @@ def holder_left(game: Game, holder: Player, cause: str, by: PlayerId | None) -> 
     stone.holder = None
     if game.state.phase.kind != PhaseKind.NIGHT:
         give_at_random(game)
-    elif by is not None and by != holder.pid and cause in (Cause.KILLED, Cause.ABSORBED):
+    elif by is not None and by != holder.pid and cause in BY_AN_ACTION:
         stone.pass_to = by
     else:
         stone.pass_to = PlayerId("")  # nobody: the Stone goes at random at dawn

@@ -64,6 +64,7 @@ from .vocabulary import (
     SIDE_NAMES,
     SIDES,
     STAGE_NAMES,
+    VOTING,
     Stage,
 )
 from .voice import VOICE
@@ -272,7 +273,7 @@ class Changelings(Ruleset):
                   purpose=Purpose.NOTED)
 
     def voting_open(self, game: Game) -> bool:
-        return game.state.phase.stage in (Stage.ELECTION, Stage.VOTE)
+        return game.state.phase.stage in VOTING
 
     def check_vote(self, game: Game, voter: Player, target: Player | None) -> None:
         if "voiceless" in voter.statuses:

@@ -52,6 +52,7 @@ NIGHT = frozenset({Stage.DUSK, Stage.DAWN})
 DUSK = frozenset({Stage.DUSK})
 DAWN = frozenset({Stage.DAWN})
 ANY_DAY = frozenset({Stage.VOTE, Stage.REACTIONS})
+VOTING = frozenset({Stage.ELECTION, Stage.VOTE})  # the windows with a vote
 ALWAYS = frozenset({Stage.ELECTION, Stage.VOTE, Stage.REACTIONS, Stage.DUSK, Stage.DAWN})
 # A phase as it is named ("Day 2 (vote)"): the day or night's number, then its window
 STAGE_NAMES: dict[str, str] = {
