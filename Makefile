@@ -38,6 +38,7 @@ bench: install
 	$(PY) bench/workers.py
 	$(PY) bench/messages.py
 	$(PY) bench/capacity.py
+	$(PY) bench/delivery.py
 	$(PY) bench/startup.py
 
 # Re-extract each gettext domain's template and merge it into its catalogs (see README: add a

@@ -8,6 +8,8 @@
   the first deadline fired, and to all of them.
 
 Prints the figures; nothing is asserted. Run: `python bench/capacity.py [--games 1000]`.
+How many games one Telegram bot token carries under the platform's flood limits (delivery,
+not memory) is bench/delivery.py's.
 """
 
 from __future__ import annotations

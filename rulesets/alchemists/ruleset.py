@@ -14,7 +14,17 @@ from typing import Any
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import GROUP, N_, NOTED, Purpose, ToPlayer, player, role, to_player
+from core.engine.messages import (
+    GROUP,
+    N_,
+    NOTED,
+    Purpose,
+    Ref,
+    ToPlayer,
+    player,
+    role,
+    to_player,
+)
 from core.engine.phase import Phase, PhaseKind
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
@@ -97,7 +107,8 @@ class Alchemists(Ruleset):
     vocabulary: dict[str, dict[str, str]] = {  # noqa: RUF012
         "role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES, "option": options.ABOUT,
         "option_name": options.NAMES, "role_was": ROLE_IN_TEXT,
-        "card": ROLE_CARDS, "about": ROLE_ABOUT, "check": CHECK_NAMES, "action": ACTION_NAMES,
+        "card": ROLE_CARDS, "dealt": ROLE_CARDS, "about": ROLE_ABOUT, "check": CHECK_NAMES,
+        "action": ACTION_NAMES,
         "stage": STAGE_NAMES, "option_value": options.VALUES}
     pace = PACE
     summary = RULES_SUMMARY
@@ -160,8 +171,10 @@ class Alchemists(Ruleset):
         game.tell(GROUP, N_("Play from your main account. No private talk outside the team "
                             "chats, no screenshots, no insults."))
         for p in players.values():
-            game.tell(ToPlayer(p.pid), N_("Your role: {role}."), role=role(p.role))
-            game.tell(ToPlayer(p.pid), ROLE_CARDS[p.role])
+            # the role's name and its card in one message (each message costs the bot's
+            # budget with the platform)
+            game.tell(ToPlayer(p.pid), N_("Your role: {role}.\n\n{dealt}"), role=role(p.role),
+                      dealt=Ref("dealt", p.role))
         for introduce in AT_START:  # rules §2: who is told whom
             introduce(game)
         self._enter(game, start_phase)

@@ -103,8 +103,9 @@ class Changelings(Ruleset):
         "role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES, "option": options.ABOUT,
         "option_name": options.NAMES, "role_was": ROLE_IN_TEXT,
         # a role as /roles and /role show it to the group (the core's ROLE_LINE "{card}"): the
-        # third-person ROLE_ABOUT; the dealt card ("You are …") is told by its own msgid
-        "card": ROLE_ABOUT, "kind": KIND_NAMES, "action": {**ACTION_NAMES, PASS.id: N_("Pass")},
+        # third-person ROLE_ABOUT; the card a player is dealt ("You are …") is `dealt`
+        "card": ROLE_ABOUT, "dealt": ROLE_CARDS, "kind": KIND_NAMES,
+        "action": {**ACTION_NAMES, PASS.id: N_("Pass")},
         "vote_title": VOTE_TITLES, "stage": STAGE_NAMES, "option_value": options.VALUES}
     pace = PACE
     pace_options = {"forum": {"inactivity_hours": 24}}  # noqa: RUF012 - CH-INACT's default
@@ -139,14 +140,16 @@ class Changelings(Ruleset):
         opening.announce(game)
         for p in players.values():
             shown = SHOWN_AS.get(p.role, p.role)
+            # the role's name and its card in one message: every message costs the bot's
+            # budget with the platform, and a card alone reads as said twice
             if shown == "pony":
                 kind = game.rng.choice(PONY_KINDS)
                 p.counters["kind"] = kind
-                game.tell(ToPlayer(p.pid), N_("Your role: {role} ({kind})."),
-                          role=role(shown), kind=Ref("kind", kind))
+                game.tell(ToPlayer(p.pid), N_("Your role: {role} ({kind}).\n\n{dealt}"),
+                          role=role(shown), kind=Ref("kind", kind), dealt=Ref("dealt", shown))
             else:
-                game.tell(ToPlayer(p.pid), N_("Your role: {role}."), role=role(shown))
-            game.tell(ToPlayer(p.pid), ROLE_CARDS[shown])
+                game.tell(ToPlayer(p.pid), N_("Your role: {role}.\n\n{dealt}"),
+                          role=role(shown), dealt=Ref("dealt", shown))
         members = changeling_team(game)
         for p in players.values():
             if is_changeling(p):

@@ -1,7 +1,8 @@
 """Keyboards for every kind of choice, on every platform the same: an action with two targets
 is chosen in two steps (the first player, then the second), an action that names a role from
-a keyboard of roles, and the group's ballot loses its buttons when its vote is closed, showing
-the count that decided; private keyboards close with their window too."""
+a keyboard of roles (in one message with the player's other choices of the window), and the
+group's ballot loses its buttons when its vote is closed, showing the count that decided;
+private keyboards close with their window too."""
 
 from __future__ import annotations
 
@@ -70,7 +71,11 @@ async def test_a_role_is_named_from_a_keyboard_of_roles(db_url):
     chat, lines = await night_one(db_url)
     prompt = next(i for i, line in enumerate(lines) if line.removeprefix("[to Bob] ") in
                   voiced("PICK_ROLE", action="Fake a role", command="fake"))
-    assert lines[prompt + 1].startswith("[to Bob] buttons: [Researcher] [Anti-Hate-Shield]")
+    # the liar's changeling choices and the roles he may fake come in one message, under
+    # both prompts: a window's keyboards for one player are merged while they fit
+    buttons = lines[prompt + 1]
+    assert buttons.startswith("[to Bob] buttons: [Abduct: Ann] [Abduct: Cid]")
+    assert "[Researcher] [Anti-Hate-Shield]" in buttons and buttons.endswith("[Pass]")
     assert "[notice to Bob] Your choice was noted." in await chat("Bob> [Researcher]")
     assert (await submissions(chat))[("Bob", "fake")] == ((), "researcher")
 

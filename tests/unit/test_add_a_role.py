@@ -16,7 +16,7 @@ import pytest
 
 from core.engine import Act, Close, GameSetup, Refused
 from core.engine.game import Game, Outcome
-from core.engine.messages import player
+from core.engine.messages import Ref, player
 from rulesets import changelings
 
 PACKAGE = "changelings_with_owl"
@@ -84,5 +84,8 @@ def test_the_new_role_is_dealt_offered_and_acts_at_its_step(copy_with_owl: Modul
 
 def test_the_new_role_is_told_its_card(copy_with_owl: ModuleType) -> None:
     game = owl_game(copy_with_owl)
-    keys = [m.text.key for m in game.opening.messages if m.audience.ref == "p2"]
-    assert copy_with_owl.RULESET.vocabulary["card"]["night_owl"] in keys
+    dealt = [m.text.params.get("dealt") for m in game.opening.messages
+             if m.audience.ref == "p2"]
+    assert Ref("dealt", "night_owl") in dealt  # with the role's name, in one message
+    assert copy_with_owl.RULESET.vocabulary["dealt"]["night_owl"].startswith(
+        "You are the Night Owl.")

@@ -99,7 +99,7 @@ def parameters(ruleset: str) -> dict[str, list[Any]]:
         "targets": [_names(1), _names(2)],
         "role": [*roles, *vocabulary("role_was")],
         "roles": [tuple(roles[:1]), tuple(roles[:5]), tuple(roles)],
-        "card": [*vocabulary("card"), *vocabulary("about")],
+        "card": [*vocabulary("card"), *vocabulary("about")], "dealt": vocabulary("dealt"),
         "action": actions, "actions": [tuple(actions[:1]), tuple(actions[:3])],
         "side": [*vocabulary("side"), *vocabulary("check")], "sides": ["ponies, changelings"],
         "cause": vocabulary("cause"),

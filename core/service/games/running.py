@@ -16,7 +16,7 @@ from ..ports.clock import Clock
 from ..ports.replies import Reply
 from ..rows import pending
 from ..rows.build import build_of
-from ..rows.game_rows import chat_of, encode_snapshot, relock, replayed
+from ..rows.game_rows import encode_snapshot, relock, replayed
 from ..telling.audience import deliver_outcome
 from ..telling.teams import sync_teams
 from .after.window import open_window
@@ -51,11 +51,11 @@ class Games:
 
     async def start(self, row: GameRecord, setup: GameSetup,
                     announce: PostPayload | None = None) -> Game:
-        """Deal and begin; `announce` is told to the group first, before the opening and the
-        first window's ballot (only once the setup is known to be valid)."""
+        """Deal and begin; `announce` is told to the group first, in one message with the
+        opening's group texts, before the first window's ballot (only once the setup is known
+        to be valid); each player's opening texts (the role card, the team, ...) are one
+        message too."""
         game = Game(load_ruleset(row.ruleset), setup)
-        if announce is not None:
-            await outbox.to_group(await chat_of(row), announce, game=row)
         row.setup = setup_to_json(setup)
         row.status = GameStatus.RUNNING
         row.snapshot = encode_snapshot(game)
@@ -63,7 +63,8 @@ class Games:
         row.window = 1
         await pending.save_game(row)
         self.cache[row.id] = (row.version, game)
-        await deliver_outcome(row, game, game.opening, urgent=True)  # the role cards
+        await deliver_outcome(row, game, game.opening, urgent=True, together=True,
+                              preface=announce.parts if announce is not None else ())
         await sync_teams(row, game, [])
         await open_window(row, game, self.held)
         return game

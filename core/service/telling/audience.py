@@ -13,13 +13,14 @@ from core.engine.messages import Group, Text, ToHost, ToPlayer, ToTeam
 from core.storage.models import GameRecord, Identity
 
 from ..messages import outbox
-from ..messages.payloads import PostPayload, message_part, text_part
+from ..messages.payloads import Part, PostPayload, message_part, text_part
 from ..rows.game_rows import chat_of, host_of, seat_identities
 
 
 async def deliver_outcome(row: GameRecord, game: Game, outcome: Outcome,
                           urgent: bool = False, one_group_message: bool = False,
-                          epilogue: Sequence[Sequence[Text]] = ()) -> None:
+                          epilogue: Sequence[Sequence[Text]] = (), together: bool = False,
+                          preface: Sequence[Part] = ()) -> None:
     """The engine's messages to their readers; `urgent` ones (the opening's role cards, what
     a closed window decided) notify where a platform keeps a bot's messages quiet, the rest
     (what answers a command in the middle of a window) does not. With `one_group_message`
@@ -28,10 +29,28 @@ async def deliver_outcome(row: GameRecord, game: Game, outcome: Outcome,
     `epilogue` (the story's blocks of lines: every player's role, side and fate; the bonds)
     after them, each block one paragraph of a line per entry; the private and team news of
     the last night go out before it, so that the summary is the game's last word (it makes
-    public what they tell, so none of them shows a secret the group has not read)."""
+    public what they tell, so none of them shows a secret the group has not read). With
+    `together` (the opening) each reader's texts go out as one message of several paragraphs,
+    the group's after the `preface`: every message spends the bot's budget with the platform
+    (a group's is 20 a minute), and the opening tells everybody several things at once."""
     seats = await seat_identities(row)
     host = await host_of(row)
     chat = await chat_of(row)
+    if together:
+        each: dict[int | None, tuple[Identity | None, list[Part]]] = {}
+        if preface:
+            each[None] = (None, list(preface))
+        for message in outcome.messages:
+            for person in _readers(game, message, seats, host):
+                key = None if person is None else person.id
+                each.setdefault(key, (person, []))[1].append(message_part(message))
+        for person, parts in each.values():
+            together_payload = PostPayload(tuple(parts), urgent=urgent, seq=row.version)
+            if person is None:
+                await outbox.to_group(chat, together_payload, game=row)
+            else:
+                await outbox.to_person(person, together_payload, game=row)
+        return
     private = [m for m in outcome.messages if not isinstance(m.audience, Group)]
     for message in private if one_group_message else outcome.messages:
         payload = PostPayload((message_part(message),), urgent=urgent,

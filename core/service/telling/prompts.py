@@ -51,13 +51,20 @@ async def offer_keyboards(row: GameRecord, game: Game, asked: Sequence[Message] 
         await deliver_outcome(row, game, Outcome([], list(own.values())), urgent=True)
 
 
+#: The most buttons one message takes when a window's keyboards for a player are merged (more
+#: go out as keyboards of their own: a phone shows no more at once, and Telegram takes 100).
+MERGED_BUTTONS = 50
+
+
 async def _keyboard(row: GameRecord, game: Game, p: Player, specs: Sequence[ActionSpec],
                     person: Identity, asked: Message | None = None) -> bool:
-    """One keyboard per player and window: every valid (action, target) as a button
+    """The player's keyboard for this window: every valid (action, target) as a button
     (labelled by the target's name, or "action: name" when he has several actions), under
     the game's own question (`asked`) or the core's prompt; an action with two targets or a
-    role gets a keyboard of its own (the first player, then the second; or the roles).
-    Writing the command works as well. Whether the buttons went out under `asked`."""
+    role asks for its first player (or its role) as well, in the same message while the
+    buttons fit (`MERGED_BUTTONS`: every message spends the bot's budget with the platform),
+    else in a keyboard of its own. Writing the command works as well. Whether the buttons
+    went out under `asked`."""
     pressable = [s for s in specs if s.targets < 2 and not s.takes_role]
     several = len(pressable) > 1
     buttons = []
@@ -75,35 +82,52 @@ async def _keyboard(row: GameRecord, game: Game, p: Player, specs: Sequence[Acti
             else:
                 label = TextLabel(texts.ACTION_ONLY, encode({"action": action}))
             buttons.append(await button(row, p.pid, label, ActOn(spec.id, tuple(targets))))
+    more = [k for spec in specs if spec.takes_role or spec.targets == 2
+            for k in [await _more_keyboard(row, game, p, spec, named=bool(buttons))] if k]
+    prompts: list[Part] = []
+    if buttons:
+        prompts.append(message_part(asked) if asked is not None else part(
+            voiced(row, game, Voiced.ACTION_PROMPT, p.pid),
+            action=tuple(Ref("action", s.id) for s in pressable)))
+    if buttons and len(buttons) + sum(len(b) for _, b in more) < MERGED_BUTTONS:
+        for prompt, extra in more:
+            prompts.append(prompt)
+            buttons += extra
+        more = []
     if buttons:
         buttons.append(await button(row, p.pid, TextLabel(texts.PASS_BUTTON),
                                     ActOn("pass", ())))
-        prompt = message_part(asked) if asked is not None else part(
-            voiced(row, game, Voiced.ACTION_PROMPT, p.pid),
-            action=tuple(Ref("action", s.id) for s in pressable))
-        await _offer(row, person, prompt, buttons)
-    for spec in specs:
-        if spec.takes_role:
-            await _role_keyboard(row, game, p, spec, person)
-        elif spec.targets == 2:
-            await _first_pick(row, game, p, spec, person)
+        await _offer(row, person, tuple(prompts), buttons)
+    for prompt, extra in more:
+        await _offer(row, person, (prompt,), extra)
     return bool(buttons) and asked is not None
 
 
-async def _first_pick(row: GameRecord, game: Game, p: Player, spec: ActionSpec,
-                      person: Identity) -> None:
-    """Two targets: first the players who can come first (some second one makes a
-    valid choice with them); pressing one offers the second (`second_pick`)."""
+async def _more_keyboard(row: GameRecord, game: Game, p: Player, spec: ActionSpec,
+                         named: bool) -> tuple[Part, list[StoredButton]] | None:
+    """An action that names a role (every role it may name) or two players (the players who
+    can come first: some second one makes a valid choice with them; pressing one offers the
+    second, `second_pick`): its prompt and buttons, the players' labelled "action: name" when
+    they share a message with other buttons (`named`)."""
+    action = Ref("action", spec.id)
+    if spec.takes_role:
+        roles = [await button(row, p.pid, NameLabel(Ref("role", role_id)),
+                              ActOn(spec.id, (), role_id))
+                 for role_id in game.ruleset.roles
+                 if game.check(Act(p.pid, spec.id, (), None, role_id)) is None]
+        return (part(voiced(row, game, Voiced.PICK_ROLE, p.pid), action=action,
+                     command=spec.id), roles) if roles else None
     players = list(game.state.players)
-    buttons = []
+    firsts = []
     for first in players:
         if any(game.check(Act(p.pid, spec.id, (first, second))) is None
                for second in players if second != first):
-            buttons.append(await button(row, p.pid, NameLabel(Ref("player", first)),
-                                        PickFirst(spec.id, first)))
-    if buttons:
-        await _offer(row, person, part(voiced(row, game, Voiced.PICK_FIRST, p.pid),
-                                       action=Ref("action", spec.id), command=spec.id), buttons)
+            name = Ref("player", first)
+            label: Label = NameLabel(name) if not named else TextLabel(
+                texts.ACTION_ON, encode({"action": action, "name": name}))
+            firsts.append(await button(row, p.pid, label, PickFirst(spec.id, first)))
+    return (part(voiced(row, game, Voiced.PICK_FIRST, p.pid), action=action,
+                 command=spec.id), firsts) if firsts else None
 
 
 async def second_pick(row: GameRecord, game: Game, pid: PlayerId, action: str, first: PlayerId,
@@ -120,7 +144,7 @@ async def second_pick(row: GameRecord, game: Game, pid: PlayerId, action: str, f
                   name=Ref("player", first))
     earlier = await _second_keyboard(row, game, person, action)
     if earlier is None:
-        await _offer(row, person, prompt, buttons)
+        await _offer(row, person, (prompt,), buttons)
         return
     await outbox.to_person(person, KeyboardPayload((prompt,), tuple(buttons),
                                                    earlier.message_key, urgent=True,
@@ -135,34 +159,32 @@ async def _second_keyboard(row: GameRecord, game: Game, person: Identity,
     asking = variants_of(game.ruleset.voice, "PICK_NEXT", texts.PICK_NEXT)
     for entry in await Prompt.filter(game_id=row.id, window=row.window,
                                      identity_id=person.id).order_by("id"):
-        offered = Part.from_json(entry.payload)
+        offered = prompt_parts(entry.payload)[0]
         if offered.key in asking and offered.params.get("action") == encode(
                 Ref("action", action)):
             return entry
     return None
 
 
-async def _role_keyboard(row: GameRecord, game: Game, p: Player, spec: ActionSpec,
-                         person: Identity) -> None:
-    """An action that names a role: every role it may name, as a button."""
-    buttons = [await button(row, p.pid, NameLabel(Ref("role", role_id)),
-                            ActOn(spec.id, (), role_id))
-               for role_id in game.ruleset.roles
-               if game.check(Act(p.pid, spec.id, (), None, role_id)) is None]
-    if buttons:
-        await _offer(row, person, part(voiced(row, game, Voiced.PICK_ROLE, p.pid),
-                                       action=Ref("action", spec.id), command=spec.id), buttons)
-
-
-async def _offer(row: GameRecord, person: Identity, prompt: Part,
+async def _offer(row: GameRecord, person: Identity, prompts: tuple[Part, ...],
                  buttons: list[StoredButton]) -> None:
     """A private keyboard of this window, remembered so that it closes with the window."""
     offered = await Prompt.filter(game_id=row.id, window=row.window).count()
     replace = f"choices-{row.id}-{row.window}-{offered}"
-    await outbox.to_person(person, KeyboardPayload((prompt,), tuple(buttons), replace,
+    await outbox.to_person(person, KeyboardPayload(prompts, tuple(buttons), replace,
                                                    urgent=True, asks=person.id), game=row)
+    stored = prompts[0].to_json() if len(prompts) == 1 else {
+        "parts": [prompt.to_json() for prompt in prompts]}
     await Prompt.create(game=row, window=row.window, identity=person, message_key=replace,
-                        payload=prompt.to_json())
+                        payload=stored)
+
+
+def prompt_parts(stored: Mapping[str, Any]) -> tuple[Part, ...]:
+    """A stored keyboard's texts, without its buttons: one prompt, or several where the
+    window's keyboards for a player went out as one message (`{"parts": [...]}`)."""
+    if "parts" in stored:
+        return tuple(Part.from_json(prompt) for prompt in stored["parts"])
+    return (Part.from_json(stored),)
 
 
 async def show_choice(row: GameRecord, game: Game, person: Identity, pid: str, token: str,
@@ -180,8 +202,8 @@ async def show_choice(row: GameRecord, game: Game, person: Identity, pid: str, t
             continue
         prompt, params = choice_part(pressed.label, command)
         await outbox.to_person(person, KeyboardPayload(
-            (Part.from_json(entry.payload), Part(voiced(row, game, prompt, pid),
-                                                 params=params)), buttons,
+            (*prompt_parts(entry.payload), Part(voiced(row, game, prompt, pid),
+                                                params=params)), buttons,
             entry.message_key), game=row)
         return
 
@@ -199,7 +221,7 @@ async def close_keyboards(row: GameRecord) -> None:
                                          entry.identity_id)),) \
             if last[entry.identity_id] == entry.id else ()
         await outbox.to_person(entry.identity, KeyboardPayload(
-            (Part.from_json(entry.payload), *closing), (), entry.message_key), game=row)
+            (*prompt_parts(entry.payload), *closing), (), entry.message_key), game=row)
     await Prompt.filter(game_id=row.id, window=row.window).delete()
 
 

@@ -11,11 +11,12 @@ from core.storage.models import GameRecord, Identity, Outbox, Prompt
 from core.storage.states import SETTLED, OutboxState
 
 from ..messages import outbox, texts
-from ..messages.payloads import KeyboardPayload, Part, PostPayload, TextPayload, part, post
+from ..messages.payloads import KeyboardPayload, PostPayload, TextPayload, part, post
 from ..ports.contract import Mention
 from ..ports.howto import HowTo, howto
 from ..ports.replies import Reply
 from ..rows import pending
+from .prompts import prompt_parts
 
 LATEST = 4  # the newest messages told again, beside the role card
 
@@ -94,6 +95,6 @@ async def brief_newcomer(row: GameRecord, old: Identity, new: Identity) -> None:
         entry.identity_id = new.id
         entry.message_key = f"{entry.message_key}-{new.id}"
         await outbox.to_person(new, KeyboardPayload(
-            (Part.from_json(entry.payload),), outbox.offered_buttons(version),
+            prompt_parts(entry.payload), outbox.offered_buttons(version),
             entry.message_key), game=row)
         await entry.save(update_fields=["identity_id", "message_key"])
