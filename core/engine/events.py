@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from typing import Any, ClassVar, TypeVar
 
 from .ids import PlayerId
@@ -107,6 +108,11 @@ class Voted(Event):
     target: PlayerId | None
 
 
+# A vote is recorded for nearly every command of a day: its record is found rather than built
+# (immutable, so one is shared; the bound keeps a long-running service's cache small).
+voted = lru_cache(maxsize=4096)(Voted)
+
+
 @event_kind("counted")
 @dataclass(frozen=True, slots=True)
 class Counted(Event):
@@ -141,6 +147,10 @@ class Learned(Event):
     observer: PlayerId
     subject: PlayerId
     value: Any
+
+
+# the team's introductions and every check's finding: found as `voted` is
+learned = lru_cache(maxsize=4096)(Learned)
 
 
 @event_kind("host")

@@ -32,9 +32,9 @@ from .commands import (
     Vote,
     Whisper,
 )
-from .events import Closed, ClosedEarly, Event, HostActed, Left, Removed, Voted
+from .events import Closed, ClosedEarly, Event, HostActed, Left, Removed, voted
 from .ids import PlayerId
-from .messages import GROUP, N_, Ref, ToPlayer, player
+from .messages import GROUP, N_, Ref, player, to_player
 from .outcome import GameSetup, Outcome
 from .phase import Phase, PhaseKind, Stage
 from .refusals import Refused, refused_n
@@ -105,7 +105,9 @@ class Game(Table):
                 raise Refused(N_("The game is paused."))
         validate, perform = _HANDLERS[kind]
         checked = validate(self, command)
-        self._out = out = Outcome([], [])
+        # `Outcome([], [])` with its slots filled directly, not by the generated `__init__`
+        self._out = out = _blank(Outcome)
+        out.events, out.messages = [], []
         if command.at > s.clock:
             s.clock = command.at
         perform(self, command, checked)
@@ -128,8 +130,9 @@ class Game(Table):
         s = self.state
         p = s.players[command.by]
         self._activity(p, command.at)
-        sub = Submission(p.pid, spec.id, command.targets, command.text, command.role,
-                         s.next_seq())
+        sub = _blank(Submission)  # filled slot by slot: cheaper than calling the class
+        sub.actor, sub.action, sub.targets = p.pid, spec.id, command.targets
+        sub.text, sub.role, sub.seq = command.text, command.role, s.next_seq()
         s.subs[(p.pid, spec.slot or spec.id)] = sub  # the spec's `slot_id`
         s.acted.add(p.pid)
         self.ruleset.after_act(self, sub)
@@ -166,7 +169,7 @@ class Game(Table):
         sender = self.state.players[command.by]
         self._activity(sender, command.at)
         for pid in recipients:
-            self.tell(ToPlayer(pid), N_("{name} whispers: {text}"), name=player(sender.pid),
+            self.tell(to_player(pid), N_("{name} whispers: {text}"), name=player(sender.pid),
                       text=command.text.strip())
 
     def _validate_nothing(self, command: Command) -> None:
@@ -276,7 +279,7 @@ class Game(Table):
         s.votes.pop(voter.pid, None)  # re-insert: the order of votes is the order of last change
         if cmd.target is not None:
             s.votes[voter.pid] = cmd.target
-        self.record(Voted(voter.pid, cmd.target))
+        self._out.events.append(voted(voter.pid, cmd.target))  # `record`, inlined
         self.ruleset.after_vote(self, voter.pid)
 
     def _validate_leave(self, cmd: Leave) -> None:
@@ -349,7 +352,7 @@ class Game(Table):
             old = target.name
             target.name = cmd.newcomer.strip()
             self.tell(GROUP, N_("{new} takes over the seat of {old}."), new=target.name, old=old)
-            self.tell(ToPlayer(target.pid), N_("You take over a seat in this game."))
+            self.tell(to_player(target.pid), N_("You take over a seat in this game."))
             self.ruleset.on_replaced(self, target)
 
     # ------------------------------------------------------------------ helpers for rule sets
@@ -370,6 +373,7 @@ def _no_such_player(pid: PlayerId) -> Refused:
 
 # what the end of a game and a pause do not refuse: the host's powers check for themselves
 _ANY_TIME = frozenset({*HOST_COMMANDS, Tick})
+_blank = object.__new__  # an instance with its slots still empty
 
 _HANDLERS: dict[type, tuple[Any, Any]] = {
     Act: (Game._validate_act, Game._perform_act),

@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from .messages import Param, Text
 
+_new = tuple.__new__
+
 
 class Refused(Exception):
     """The engine refused a command; `text` says why."""
 
     def __init__(self, key: str, **params: Param) -> None:
         # `BaseException.__new__` has already kept (key,) as `args`: no `super().__init__`
-        # (random players and the spent-power checks are refused thousands of times a game)
-        self.text = Text(key, params)
+        # (random players and the spent-power checks are refused thousands of times a game);
+        # the `Text` is built by the tuple's own constructor, as `Table.tell` builds its own
+        self.text = _new(Text, (key, params, None, None))
 
     @classmethod
     def saying(cls, text: Text) -> Refused:

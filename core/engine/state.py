@@ -32,7 +32,8 @@ class Player:
 
 @dataclass(slots=True)
 class Submission:
-    """A player's current choice for one action slot; a later submission replaces it."""
+    """A player's current choice for one action slot; a later submission replaces it.
+    (`Game._perform_act` fills the slots one by one: a new field must be set there too.)"""
 
     actor: PlayerId
     action: str

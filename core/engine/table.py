@@ -12,8 +12,8 @@ from .events import (
     Counted,
     Ended,
     Event,
-    Learned,
     PhaseBegan,
+    learned,
     make_event,
 )
 from .ids import PlayerId
@@ -82,7 +82,7 @@ class Table:
 
     def learn(self, observer: PlayerId, subject: PlayerId, value: str) -> None:
         self.state.learned.setdefault(observer, {})[subject] = value
-        self.record(Learned(observer, subject, value))
+        self.record(learned(observer, subject, value))
 
     def tally(self) -> dict[PlayerId, int]:
         """Weighted votes per living player (0 for those with none), plus extra weights.

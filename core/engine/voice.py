@@ -85,8 +85,18 @@ def told(voice: Voice, name: str, default: str, phase: Phase, pid: str) -> str:
     variants = voice.get(name)
     if not variants:
         return default
-    start = _start(name, (pid, phase.kind, phase.stage))
+    # remembered in a plain dict by one flat key: cheaper to ask than `_start`'s own cache
+    key = (name, pid, phase.kind, phase.stage)
+    start = _STARTS.get(key)
+    if start is None:
+        if len(_STARTS) >= _STARTS_MAX:  # bounded as `_start` is (a service's many players)
+            _STARTS.clear()
+        start = _STARTS[key] = _start(name, (pid, phase.kind, phase.stage))
     return variants[(start + phase.number) % len(variants)]
+
+
+_STARTS: dict[tuple[str, str, str, str], int] = {}
+_STARTS_MAX = 8192
 
 
 def variants_of(voice: Voice, name: str, default: str) -> frozenset[str]:

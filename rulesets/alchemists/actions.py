@@ -5,7 +5,7 @@ resolves — block, check, heal, search, kill, link, copy."""
 from __future__ import annotations
 
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, ToPlayer, player
+from core.engine.messages import N_, player, to_player
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec
 from core.engine.state import Player
@@ -38,7 +38,7 @@ def check(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     named = PlayerId(str(it.tag.get("named", it.targets[0])))
     reached = night.reach(it, targets[0])
     if reached is None:
-        night.game.tell(ToPlayer(it.actor), N_("Your check of {name} found nothing."),
+        night.game.tell(to_player(it.actor), N_("Your check of {name} found nothing."),
                         name=player(named))
         return
     night.tell_check(it.actor, named, check_result(night.players[reached]))
@@ -74,7 +74,7 @@ def absorbed(night: Night, victim: Player, absorber: Player) -> None:
     """An absorbed player may keep talking to his absorber (rules §5, §8), so he is told who
     absorbed him (rules §5 [revised]); the absorber knows whom he searched."""
     night.state.absorbed_by[victim.pid] = absorber.pid
-    night.game.tell(ToPlayer(victim.pid), N_("{name} has absorbed you. You are out of the "
+    night.game.tell(to_player(victim.pid), N_("{name} has absorbed you. You are out of the "
                                              "game, but you may still speak with {name} "
                                              "through me."), name=player(absorber.pid))
 
@@ -108,7 +108,7 @@ def copy(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     copied = COPYABLE.get(night.players[source].role)
     reached = night.reach(it, target)
     if copied is None or reached is None:
-        night.game.tell(ToPlayer(it.actor), N_("Your copy came to nothing."))
+        night.game.tell(to_player(it.actor), N_("Your copy came to nothing."))
         return
     if copied.with_copier and reached == it.actor:
         return

@@ -107,7 +107,8 @@ def check_result(p: Player) -> str:
 def father(game: Game) -> Player | None:
     """The living father. There is never more than one: pride takes the role only once the
     original father is gone (AL-FATHER), so while he lives he is the answer."""
-    original = state_of(game).original_father
+    state: AlchemistsState = game.state.rs  # `state_of`, inlined: asked at every action
+    original = state.original_father
     first = None if original is None else game.state.players[original]
     if first is not None and first.alive and first.role == "father":
         return first
@@ -123,7 +124,8 @@ def homunculi(game: Game) -> list[Player]:
 
 def linked_partners(game: Game, pid: PlayerId) -> set[PlayerId]:
     found: set[PlayerId] = set()
-    for a, b in state_of(game).links:
+    state: AlchemistsState = game.state.rs  # `state_of`, inlined: asked at every vote
+    for a, b in state.links:
         if a == pid:
             found.add(b)
         elif b == pid:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from core.engine.events import ClosedEarly, Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId
-from core.engine.messages import GROUP, N_, Ref, ToPlayer, counted, n_, player, side
+from core.engine.messages import GROUP, N_, Ref, counted, n_, player, side, to_player
 from core.engine.phase import Phase, PhaseKind
 
 from . import flavour
@@ -54,8 +54,11 @@ def early_majority(game: Game) -> bool:
     if game.state.phase.number < 3:
         return False
     players = game.state.players
-    early = sum(1 for pid in game.state.votes
-                if "early" in players[pid].statuses and players[pid].alive)
+    early = 0
+    for pid in game.state.votes:  # a loop, not sum() over a generator: asked after every vote
+        voter = players[pid]
+        if "early" in voter.statuses and voter.alive:
+            early += 1
     if not early:
         return False
     living = len(game.state.living_ids())
@@ -205,7 +208,7 @@ def continue_reactions(game: Game, number: int) -> None:
     if owed is not None:
         if game.state.phase.stage != Stage.REACTIONS:
             game.set_phase(Phase.of(PhaseKind.DAY, number, Stage.REACTIONS))
-        game.tell(ToPlayer(owed.player), REACTIONS[owed.kind].prompt)
+        game.tell(to_player(owed.player), REACTIONS[owed.kind].prompt)
         return
     if check_end(game):
         return

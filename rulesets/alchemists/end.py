@@ -15,7 +15,7 @@ def winners(game: Game) -> list[str] | None:
     if not living:
         return []
     sides = [side_of(p) for p in living]
-    ishvalan = next((p for p, s in zip(living, sides, strict=True) if s == ISHVALAN), None)
+    ishvalan = living[sides.index(ISHVALAN)] if ISHVALAN in sides else None  # the first
     main: list[str] | None = None
     if ishvalan is not None:
         others = [s for p, s in zip(living, sides, strict=True) if p is not ishvalan]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import IntEnum
+from operator import attrgetter
 from typing import NamedTuple
 
 from core.engine.game import Game
@@ -82,6 +83,7 @@ REACHING = frozenset({"block", "check", "heal", "search", "kill", "link", "copy"
 AIMS_FROM = {"copy": 1}
 
 Effect = Callable[["Night", Intent, tuple[PlayerId, ...]], None]
+_BY_POS = attrgetter("pos")  # intents resolve in the order of their place in the night
 # Whether a shield keeps this victim alive against this death (victim, cause, intent, by).
 Shield = Callable[["Night", Player, str, Intent | None, PlayerId | None], bool]
 SHIELDS: list[Shield] = []
@@ -117,7 +119,8 @@ class Night:
         mine = self.due.pop((step, kind), None)
         if not mine:
             return
-        mine.sort(key=lambda it: it.pos)
+        if len(mine) > 1:
+            mine.sort(key=_BY_POS)  # no lambda made per step
         for intent in mine:
             if self.players[intent.actor].alive and self.board.runs(intent):
                 effect(self, intent, self.board.aim(intent))

@@ -20,7 +20,6 @@ from core.engine.messages import (
     NOTED,
     Purpose,
     Ref,
-    ToPlayer,
     player,
     role,
     to_player,
@@ -173,7 +172,7 @@ class Alchemists(Ruleset):
         for p in players.values():
             # the role's name and its card in one message (each message costs the bot's
             # budget with the platform)
-            game.tell(ToPlayer(p.pid), N_("Your role: {role}.\n\n{dealt}"), role=role(p.role),
+            game.tell(to_player(p.pid), N_("Your role: {role}.\n\n{dealt}"), role=role(p.role),
                       dealt=Ref("dealt", p.role))
         for introduce in AT_START:  # rules §2: who is told whom
             introduce(game)
@@ -218,7 +217,7 @@ class Alchemists(Ruleset):
     def offers(self, game: Game, p: Player) -> Sequence[ActionSpec]:
         if game.state.phase.kind == PhaseKind.NIGHT:
             return self.abilities(game, p)  # the night has one stage, and it allows them all
-        return super().offers(game, p)
+        return Ruleset.offers(self, game, p)  # not super(): no proxy made per player
 
     def prompted(self, game: Game, p: Player) -> Sequence[ActionSpec]:
         """A standing action (pride's `take`) is put in front of him only when its role says
@@ -295,7 +294,8 @@ class Alchemists(Ruleset):
 
     def after_vote(self, game: Game, voter: PlayerId) -> None:
         if game.state.phase.stage == Stage.VOTE:
-            state_of(game).vote_log.append((voter, game.state.votes.get(voter)))
+            state: AlchemistsState = game.state.rs  # `state_of`, inlined: after every vote
+            state.vote_log.append((voter, game.state.votes.get(voter)))
             day.close_if_early(game)
 
     def whisper_recipients(self, game: Game, p: Player, to: PlayerId | None) -> list[PlayerId]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId
-from core.engine.messages import GROUP, N_, ToPlayer
+from core.engine.messages import GROUP, N_, to_player
 from core.engine.phase import PhaseKind
 from core.engine.state import Player
 
@@ -50,12 +50,12 @@ def give(game: Game, holder: Player | None) -> None:
     game.record(StonePassed(holder=holder.pid))
     if stone.finished:
         stone.finished_told = holder.pid
-        game.tell(ToPlayer(holder.pid), N_("The Philosopher's Stone is yours, and it is "
+        game.tell(to_player(holder.pid), N_("The Philosopher's Stone is yours, and it is "
                                             "finished. Each night you may use one of its "
                                             "powers besides your own; it no longer turns "
                                             "against you."))
         return
-    game.tell(ToPlayer(holder.pid), N_("The Philosopher's Stone is yours. Each night you may "
+    game.tell(to_player(holder.pid), N_("The Philosopher's Stone is yours. Each night you may "
                                         "use one of its powers besides your own; it may turn "
                                         "against you."))
 
@@ -82,7 +82,7 @@ def at_phase_end(game: Game) -> None:
         appear(game)
     if stone.finished and stone.holder is not None and stone.finished_told != stone.holder:
         stone.finished_told = stone.holder
-        game.tell(ToPlayer(stone.holder), N_("Five or fewer are left alive. The Stone has taken "
+        game.tell(to_player(stone.holder), N_("Five or fewer are left alive. The Stone has taken "
                                               "in the souls of the dead: it is finished, and "
                                               "it no longer turns against you."))
 

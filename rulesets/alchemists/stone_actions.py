@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId
-from core.engine.messages import N_, Ref, ToPlayer, player, role
+from core.engine.messages import N_, Ref, player, role, to_player
 from core.engine.refusals import Refused
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec
@@ -18,9 +18,10 @@ from core.engine.state import Player
 
 from . import actions
 from . import stone as stone_rules
-from .common import AT_NIGHT, Cause, check_result, side_of, state_of
+from .common import AT_NIGHT, Cause, check_result, side_of
 from .hooks import ACTION_NAMES, CHECKS
 from .night import NIGHT, STONE_ACTS, Effect, Night, NightStep
+from .state import AlchemistsState
 
 
 @event_kind("backfire")
@@ -62,7 +63,8 @@ ACTION_NAMES.update({
 def not_twice_in_a_row(game: Game, p: Player, spec: ActionSpec,
                        targets: tuple[PlayerId, ...]) -> None:
     """AL-REPEAT: not the Stone action this holder used the night before."""
-    if state_of(game).stone.used.get(p.pid) == (spec.id, game.state.phase.number - 1):
+    state: AlchemistsState = game.state.rs  # `state_of`, inlined: asked at every Stone action
+    if state.stone.used.get(p.pid) == (spec.id, game.state.phase.number - 1):
         raise Refused(N_("The Stone will not do the same thing two nights in a row."))
 
 
@@ -102,14 +104,14 @@ def compare(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     value = "same" if same else "different"
     night.game.learn(it.actor, a, value)
     night.game.learn(it.actor, b, value)
-    night.game.tell(ToPlayer(it.actor), N_("{first} and {second} are {result}."),
+    night.game.tell(to_player(it.actor), N_("{first} and {second} are {result}."),
                     first=player(a), second=player(b), result=Ref("check", value))
 
 
 def autopsy(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     dead = night.players[targets[0]]
     night.game.learn(it.actor, dead.pid, dead.role)
-    night.game.tell(ToPlayer(it.actor), N_("The autopsy shows: {name} was {role}."),
+    night.game.tell(to_player(it.actor), N_("The autopsy shows: {name} was {role}."),
                     name=player(dead.pid), role=role(dead.role))
 
 
@@ -127,12 +129,12 @@ def backfire(night: Night, it: Intent) -> None:
         night.at_backfires.append(("link", holder))
     elif it.kind == "heal":
         night.state.stone.poison.append((it.targets[0], holder))
-        game.tell(ToPlayer(holder), N_("The Stone failed you."))
+        game.tell(to_player(holder), N_("The Stone failed you."))
     elif it.kind == "dome":
         night.board.redirect[it.targets[0]] = holder
     else:
         night.void.add(holder)
-        game.tell(ToPlayer(holder), N_("The Stone failed you."))
+        game.tell(to_player(holder), N_("The Stone failed you."))
 
 
 def _rolled(effect: Effect) -> Effect:

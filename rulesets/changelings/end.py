@@ -9,7 +9,7 @@ from core.engine.phase import PhaseKind
 from . import flavour
 from .hooks import CHANGELING_ROLES, REVERSAL_OWED, REVERSES
 from .standing import is_changeling, is_counted, is_mixed_pair
-from .state import changelings_state
+from .state import ChangelingsState
 from .vocabulary import CHANGELINGS, LOVERS, PONIES
 
 
@@ -18,7 +18,8 @@ def winners(game: Game) -> list[str] | None:
 
     Asked after every window, so one pass over the players gathers all the rules look at.
     """
-    lovers = changelings_state(game).lovers
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined
+    lovers = state.lovers
     mixed = set(lovers) if lovers and is_mixed_pair(game) else set()
     anybody_left = team_left = False
     changelings = others = 0  # the counted ones (CH-COUNT)

@@ -93,7 +93,9 @@ def define_role(spec: RoleSpec, *, name: str, card: str, role_was: str | None = 
 # A check returns the `Refused` for an action the player may not send (now, or with these
 # targets), None if he may; `targets` is empty when `offers` asks whether the power is still
 # usable at all. It returns rather than raises: `offers` asks each spendable power's check
-# many times a game, and a raise caught each time cost more than the check itself.
+# many times a game, and a raise caught each time cost more than the check itself. A refusal
+# without parameters may be made once and returned each time: the engine raises a fresh one
+# with its text (`Refused.saying`), never the one returned.
 ActionCheck = Callable[[Game, Player, tuple[PlayerId, ...], RoleId | None], Refused | None]
 ACTION_CHECKS: ByKey[ActionCheck] = ByKey("check")
 # What follows an accepted submission besides the engine's "Noted" (action id -> handler).

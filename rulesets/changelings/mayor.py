@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId
-from core.engine.messages import GROUP, N_, Purpose, ToPlayer, player
+from core.engine.messages import GROUP, N_, Purpose, player, to_player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec
 from core.engine.state import Owed, Player, Submission
@@ -59,7 +59,7 @@ def successor_named(game: Game, p: Player, sub: Submission) -> None:
 @PROMPT_OWED.at("tiebreak")
 def ask_tiebreak(game: Game, owed: Owed) -> None:
     tied = tuple(player(pid) for pid in owed.options)  # CH-MAYOR: the group is told who
-    game.tell_n(ToPlayer(owed.player), *said_n(game, "TIE_PICK", owed.player), len(tied),
+    game.tell_n(to_player(owed.player), *said_n(game, "TIE_PICK", owed.player), len(tied),
                 purpose=Purpose.ASKING, names=tied)
     game.tell_n(GROUP, *said_n(game, "TIE_GROUP", "group"), len(tied), names=tied)
 
@@ -75,7 +75,7 @@ def settle_tiebreak(game: Game, owed: Owed, target: PlayerId | None) -> None:
 
 @PROMPT_OWED.at("successor")
 def ask_successor(game: Game, owed: Owed) -> None:
-    game.tell(ToPlayer(owed.player), said(game, "SUCCESSOR", owed.player),
+    game.tell(to_player(owed.player), said(game, "SUCCESSOR", owed.player),
               purpose=Purpose.ASKING)
 
 

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from core.engine.game import Game
 from core.engine.ids import RoleId
 from core.engine.ruleset import ActionSpec
-from core.engine.state import Player
 
 from .hooks import ACTION_CHECKS, ROLES
 from .mayor import POWERS
@@ -33,11 +31,3 @@ def standing_in_stage(role_id: RoleId, mayor: bool,
     """`standing`, those of this stage, and whether any may be spent (has a check)."""
     found = tuple(spec for spec in standing(role_id, mayor) if stage in spec.stages)
     return found, any(spec.id in ACTION_CHECKS for spec in found)
-
-
-def usable(game: Game, p: Player, spec: ActionSpec) -> bool:
-    """A power not spent: its check (asked without targets) does not refuse it."""
-    check = ACTION_CHECKS.get(spec.id)
-    if check is None:
-        return True
-    return check(game, p, (), None) is None

@@ -13,7 +13,7 @@ from typing import Any
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, NOTED, Purpose, Ref, ToPlayer, player, role, to_player
+from core.engine.messages import N_, NOTED, Purpose, Ref, player, role, to_player
 from core.engine.phase import Phase, PhaseKind
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
@@ -41,7 +41,7 @@ from .hooks import (
     STAGE_DUTIES,
     STARTED,
 )
-from .powers import ONLY_PASS, PASS, standing, standing_in_stage, usable
+from .powers import ONLY_PASS, PASS, standing, standing_in_stage
 from .removal import on_removed
 from .standing import (
     is_changeling,
@@ -145,10 +145,10 @@ class Changelings(Ruleset):
             if shown == "pony":
                 kind = game.rng.choice(PONY_KINDS)
                 p.counters["kind"] = kind
-                game.tell(ToPlayer(p.pid), N_("Your role: {role} ({kind}).\n\n{dealt}"),
+                game.tell(to_player(p.pid), N_("Your role: {role} ({kind}).\n\n{dealt}"),
                           role=role(shown), kind=Ref("kind", kind), dealt=Ref("dealt", shown))
             else:
-                game.tell(ToPlayer(p.pid), N_("Your role: {role}.\n\n{dealt}"),
+                game.tell(to_player(p.pid), N_("Your role: {role}.\n\n{dealt}"),
                           role=role(shown), dealt=Ref("dealt", shown))
         members = changeling_team(game)
         for p in players.values():
@@ -215,9 +215,13 @@ class Changelings(Ruleset):
         s = game.state
         stage = s.phase.stage
         checks = ACTION_CHECKS
-        extras = EXTRA_ABILITIES.get(stage)
-        if p.alive and not s.reactions and (
-                extras is None or not any(more(game, p) for more in extras)):
+        common = p.alive and not s.reactions
+        if common:
+            for more in EXTRA_ABILITIES.get(stage, ()):  # a loop, not any(): no generator
+                if more(game, p):
+                    common = False
+                    break
+        if common:
             # the common case of `abilities` (nothing owed, no role adds a power now; the
             # drama queen's chase is asked of every player at dawn), from the table made for it
             found, spendable = standing_in_stage(p.role, "mayor" in p.statuses, stage)
@@ -226,7 +230,12 @@ class Changelings(Ruleset):
             spendable = True
         if not spendable:
             return found
-        return [spec for spec in found if spec.id not in checks or usable(game, p, spec)]
+        usable_now = []
+        for spec in found:  # a power not spent: its check, asked without targets, allows it
+            check = checks.get(spec.id)
+            if check is None or check(game, p, (), None) is None:
+                usable_now.append(spec)
+        return usable_now
 
     def prompted(self, game: Game, p: Player) -> Sequence[ActionSpec]:
         """The mayor's standing powers are not pushed at him; an owed choice is. An action

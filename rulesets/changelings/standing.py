@@ -8,12 +8,22 @@ from dataclasses import dataclass
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import GROUP, N_, Param, Purpose, ToPlayer, WithRole, player, role, side
+from core.engine.messages import (
+    GROUP,
+    N_,
+    Param,
+    Purpose,
+    WithRole,
+    player,
+    role,
+    side,
+    to_player,
+)
 from core.engine.phase import PhaseKind
 from core.engine.state import Player
 
 from .hooks import CHANGELING_ROLES
-from .state import changelings_state
+from .state import ChangelingsState, changelings_state
 from .vocabulary import CHANGELINGS, LOVERS, PONIES
 from .voice import said
 
@@ -42,14 +52,16 @@ def is_changeling(p: Player) -> bool:
 
 
 def partner_of(game: Game, pid: PlayerId) -> PlayerId | None:
-    lovers = changelings_state(game).lovers
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: asked at every vote
+    lovers = state.lovers
     if lovers is None or pid not in lovers:
         return None
     return lovers[1] if lovers[0] == pid else lovers[0]
 
 
 def is_mixed_pair(game: Game) -> bool:
-    lovers = changelings_state(game).lovers
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: every end check
+    lovers = state.lovers
     if lovers is None:
         return False
     players = game.state.players
@@ -79,7 +91,7 @@ def team(game: Game) -> list[Player]:
 
 def tell_team(game: Game, key: str, **params: Param) -> None:
     for member in team(game):
-        game.tell(ToPlayer(member.pid), key, purpose=Purpose.PLAIN, **params)
+        game.tell(to_player(member.pid), key, purpose=Purpose.PLAIN, **params)
 
 
 def join_team(game: Game, newcomer: Player) -> None:
@@ -90,7 +102,7 @@ def join_team(game: Game, newcomer: Player) -> None:
             continue
         game.learn(member.pid, newcomer.pid, newcomer.role)
         game.learn(newcomer.pid, member.pid, member.role)
-        game.tell(ToPlayer(member.pid), N_("{name} has joined the changelings."),
+        game.tell(to_player(member.pid), N_("{name} has joined the changelings."),
                   name=player(newcomer.pid))
     tell_fellows(game, newcomer, [m for m in team(game) if m.pid != newcomer.pid])
     if partner_of(game, newcomer.pid) is not None:
@@ -104,7 +116,7 @@ def tell_fellows(game: Game, p: Player, fellows: list[Player]) -> None:
         return
     names = tuple(player(f.pid) if f.role == PLAIN else WithRole(player(f.pid), role(f.role))
                   for f in fellows)
-    game.tell_n(ToPlayer(p.pid), "Your fellow changeling: {names}.",
+    game.tell_n(to_player(p.pid), "Your fellow changeling: {names}.",
                 "Your fellow changelings ({count}): {names}.", len(fellows), names=names)
 
 
@@ -115,7 +127,7 @@ def make_lovers(game: Game, a: PlayerId, b: PlayerId) -> None:
     state.lovers_chosen = True
     for x, y in ((a, b), (b, a)):
         game.state.players[x].statuses.add("lover")
-        game.tell(ToPlayer(x), N_("You have fallen in love with {partner}. If one of you "
+        game.tell(to_player(x), N_("You have fallen in love with {partner}. If one of you "
                                    "leaves the game, the other follows."), partner=player(y))
     game.record(Lovers(pair=(a, b)))
     if is_mixed_pair(game):
@@ -133,14 +145,14 @@ def tell_lovers_goal(game: Game) -> None:
     a, b = lovers
     if is_mixed_pair(game):
         for x, y in ((a, b), (b, a)):
-            game.tell(ToPlayer(x), N_("Love changes everything! You and {partner} play on "
+            game.tell(to_player(x), N_("Love changes everything! You and {partner} play on "
                                        "different sides, so your goal has changed: from now on "
                                        "you two are {side}, and you win only if you are the "
                                        "last two left in the game."),
                       partner=player(y), side=side(LOVERS))
         return
     for x, y in ((a, b), (b, a)):
-        game.tell(ToPlayer(x), N_("Now you and {partner} are both changelings, heart and hive "
+        game.tell(to_player(x), N_("Now you and {partner} are both changelings, heart and hive "
                                    "as one. Your goal has changed again: you play for {side} "
                                    "and no longer need to be the last two."),
                   partner=player(y), side=side(side_of(game, game.state.players[x])))

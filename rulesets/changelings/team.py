@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, ToPlayer, player, side, to_player
+from core.engine.messages import N_, player, side, to_player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec
 from core.engine.state import Player, Submission
@@ -18,7 +18,7 @@ from . import flavour
 from .hooks import ABDUCTED, ACTION_CHECKS, AFTER_ACT, EXCHANGED, duty
 from .night import NIGHT, NightStep
 from .standing import is_changeling, is_mixed_pair, join_team, partner_of, team, tell_team
-from .state import Night, changelings_state
+from .state import ChangelingsState, Night, changelings_state
 from .vocabulary import CHANGELINGS, DUSK, Cause, Stage
 from .voice import said
 
@@ -70,9 +70,14 @@ def check_team_target(game: Game, p: Player, targets: tuple[PlayerId, ...],
 @ACTION_CHECKS.at("exchange")
 def check_exchange(game: Game, p: Player, targets: tuple[PlayerId, ...],
                    role_id: RoleId | None) -> Refused | None:
-    if changelings_state(game).exchange_used:
-        return Refused(N_("Your team has already used its exchange."))
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: offers ask it
+    if state.exchange_used:
+        return EXCHANGE_USED
     return check_team_target(game, p, targets, role_id)
+
+
+# made once (see hooks.ActionCheck): `offers` asks this check for every changeling every night
+EXCHANGE_USED = Refused(N_("Your team has already used its exchange."))
 
 
 @AFTER_ACT.at("abduct")
@@ -137,12 +142,12 @@ def exchange(game: Game, target: Player) -> None:
     game.record(Exchanged(player=target.pid))
     partner = partner_of(game, target.pid)
     if partner is not None and is_mixed_pair(game):  # no "win with the hive"
-        game.narrate(ToPlayer(target.pid), flavour.EXCHANGED_IN_LOVE, partner=player(partner))
+        game.narrate(to_player(target.pid), flavour.EXCHANGED_IN_LOVE, partner=player(partner))
     else:  # `side`: the side he now wins with, a plain fact for `told` (the words say it)
-        game.narrate(ToPlayer(target.pid), flavour.EXCHANGED, side=side(CHANGELINGS))
+        game.narrate(to_player(target.pid), flavour.EXCHANGED, side=side(CHANGELINGS))
     for member in team(game):  # the newcomer has his own message (EXCHANGED), not "one of you"
         if member.pid != target.pid:
-            game.tell(ToPlayer(member.pid), N_("The exchange worked: {name} is one of you now."),
+            game.tell(to_player(member.pid), N_("The exchange worked: {name} is one of you now."),
                       name=player(target.pid))
     join_team(game, target)
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId
-from core.engine.messages import N_, Ref, ToPlayer, player
+from core.engine.messages import N_, Ref, player, to_player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player, Submission
@@ -45,7 +45,7 @@ def forward_request(game: Game, p: Player, sub: Submission) -> bool:
     """The bot forwards a request to father with the sender's name."""
     head = father(game)
     if head is not None:
-        game.tell(ToPlayer(head.pid), said(game, "REQUEST", head.pid),
+        game.tell(to_player(head.pid), said(game, "REQUEST", head.pid),
                   name=player(p.pid), target=player(sub.targets[0]))
     return True
 

@@ -17,7 +17,7 @@ Below, a made-up town role, the "watcher", who each night learns whether his tar
 from __future__ import annotations
 
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, NC_, ToPlayer, player
+from core.engine.messages import N_, NC_, player, to_player
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec, RoleSpec
 
@@ -57,7 +57,7 @@ def watch(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     if reached is None:
         return
     acted = any(actor == reached for actor, _ in night.game.state.subs)
-    night.game.tell(ToPlayer(it.actor), N_("{name} acted tonight.") if acted else
+    night.game.tell(to_player(it.actor), N_("{name} acted tonight.") if acted else
                     N_("{name} did not act tonight."), name=player(targets[0]))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.engine.game import Game
 from core.engine.ids import RoleId
-from core.engine.messages import N_, NC_, Ref, ToPlayer, player
+from core.engine.messages import N_, NC_, Ref, player, to_player
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
 from rulesets.alchemists.common import Cause, Succession
@@ -39,8 +39,8 @@ def introductions(game: Game) -> None:
     if xing is not None and guard is not None:
         game.learn(xing.pid, guard.pid, guard.role)
         game.learn(guard.pid, xing.pid, xing.role)
-        game.tell(ToPlayer(xing.pid), N_("{name} is your bodyguard."), name=player(guard.pid))
-        game.tell(ToPlayer(guard.pid), N_("{name} is {role} you guard."),
+        game.tell(to_player(xing.pid), N_("{name} is your bodyguard."), name=player(guard.pid))
+        game.tell(to_player(guard.pid), N_("{name} is {role} you guard."),
                   name=player(xing.pid), role=Ref("role_was", xing.role))
 
 
@@ -53,6 +53,6 @@ def steps_up(game: Game, p: Player, cause: str) -> None:
             guard.role = RoleId("xing")
             guard.counters["was_bodyguard"] = True
             game.record(Succession(role="xing", player=guard.pid))
-            game.tell(ToPlayer(guard.pid), N_("The Xing Alchemist has fallen. You take his "
+            game.tell(to_player(guard.pid), N_("The Xing Alchemist has fallen. You take his "
                                                "place: each night you may check one player."))
             return

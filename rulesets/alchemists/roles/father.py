@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, NC_, ToPlayer, player, role
+from core.engine.messages import N_, NC_, player, role, to_player
 from core.engine.refusals import Refused
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec, RoleSpec
@@ -67,7 +67,7 @@ def introductions(game: Game) -> None:
     for h in homunculi(game):
         if h.pid != head.pid:
             game.learn(h.pid, head.pid, head.role)
-            game.tell(ToPlayer(h.pid), N_("{name} is {role}."), name=player(head.pid),
+            game.tell(to_player(h.pid), N_("{name} is {role}."), name=player(head.pid),
                       role=role(head.role))
     introduce_father(game, head)
 
@@ -78,7 +78,7 @@ def introduce_father(game: Game, head: Player) -> None:
     for h in homunculi(game):
         if h.pid != head.pid:
             game.learn(head.pid, h.pid, h.role)
-            game.tell(ToPlayer(head.pid), N_("{name} is a homunculus ({role})."),
+            game.tell(to_player(head.pid), N_("{name} is a homunculus ({role})."),
                       name=player(h.pid), role=role(h.role))
     for meets in FATHER_MEETS:
         meets(game, head)
@@ -94,12 +94,12 @@ def father_falls(game: Game, p: Player, cause: str) -> None:
         heir.role = RoleId("father")
         heir.counters["was_pride"] = True
         game.record(Succession(role="father", player=heir.pid))
-        game.tell(ToPlayer(heir.pid), N_("{role} is dead. You are {role} now: choose the "
+        game.tell(to_player(heir.pid), N_("{role} is dead. You are {role} now: choose the "
                                           "homunculi's victim each night."), role=role(heir.role))
         for h in homunculi(game):
             if h.pid != heir.pid:
                 game.learn(h.pid, heir.pid, heir.role)
-                game.tell(ToPlayer(h.pid), N_("{role} is dead; {name} leads you now."),
+                game.tell(to_player(h.pid), N_("{role} is dead; {name} leads you now."),
                           role=role(heir.role), name=player(heir.pid))
         introduce_father(game, heir)  # §5: the new father knows what a father knows
         return
@@ -108,7 +108,7 @@ def father_falls(game: Game, p: Player, cause: str) -> None:
         for other in band:
             if other.pid != h.pid:
                 game.learn(h.pid, other.pid, other.role)
-                game.tell(ToPlayer(h.pid), N_("Father is gone. {name} is a homunculus too "
+                game.tell(to_player(h.pid), N_("Father is gone. {name} is a homunculus too "
                                                "({role}); agree on one victim each night."),
                           name=player(other.pid), role=role(other.role))
 

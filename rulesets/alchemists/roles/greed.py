@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, NC_, Ref, ToPlayer, player, role
+from core.engine.messages import N_, NC_, Ref, player, role, to_player
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
@@ -46,10 +46,10 @@ def meets_father(game: Game, head: Player) -> None:
     greed = next((p for p in game.state.living() if p.role == "greed"), None)
     if greed is not None:
         game.learn(head.pid, greed.pid, greed.role)
-        game.tell(ToPlayer(head.pid), N_("{name} is {role}."), name=player(greed.pid),
+        game.tell(to_player(head.pid), N_("{name} is {role}."), name=player(greed.pid),
                   role=role(greed.role))
         game.learn(greed.pid, head.pid, head.role)
-        game.tell(ToPlayer(greed.pid), N_("{name} is {role}."), name=player(head.pid),
+        game.tell(to_player(greed.pid), N_("{name} is {role}."), name=player(head.pid),
                   role=role(head.role))
 
 
@@ -83,7 +83,7 @@ def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
         hunter = night.players[it.actor]
         hunter.counters["check_from"] = night.number + 1
         night.game.learn(hunter.pid, found.pid, found.role)
-        night.game.tell(ToPlayer(hunter.pid), N_("You absorbed {name}, {role}. From the next "
+        night.game.tell(to_player(hunter.pid), N_("You absorbed {name}, {role}. From the next "
                                                   "night you also check one player each "
                                                   "night: homunculus, town or loner."),
                         name=player(found.pid), role=Ref("role_was", found.role),

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from core.engine.game import OUT_OF_STORY, Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import GROUP, N_, NC_, ToPlayer, player
+from core.engine.messages import GROUP, N_, NC_, player, to_player
 from core.engine.phase import PhaseKind
 from core.engine.refusals import Refused
 from core.engine.resolution import Intent
@@ -66,7 +66,7 @@ def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     if found is not None:
         hunter = night.players[it.actor]
         hunter.counters["take"] = True
-        night.game.tell(ToPlayer(hunter.pid), N_("You absorbed the Crimson Alchemist. Name "
+        night.game.tell(to_player(hunter.pid), N_("You absorbed the Crimson Alchemist. Name "
                                                   "whoever shall fall with you."))
         actions.absorbed(night, found, hunter)
 
@@ -161,7 +161,7 @@ def falls_with_him(game: Game, p: Player, cause: str) -> None:
 def ask_after_night_death(game: Game) -> None:
     owed = state_of(game).take_owed_next_day
     if owed is not None:
-        game.tell(ToPlayer(owed), N_("You fell in the night. Name the one who falls with you, "
+        game.tell(to_player(owed), N_("You fell in the night. Name the one who falls with you, "
                                       "now or never."))
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, NC_, ToPlayer, player
+from core.engine.messages import N_, NC_, player, to_player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
@@ -88,7 +88,7 @@ def watch(game: Game) -> None:
         game.record(Watched(owl=sub.actor, target=target.pid, busy=busy))
         key = (N_("{name} was out and about tonight.") if busy
                else N_("{name} stayed at home tonight."))
-        game.tell(ToPlayer(sub.actor), key, name=player(target.pid))
+        game.tell(to_player(sub.actor), key, name=player(target.pid))
 
 
 # 5. Other seams, in hooks.py, keyed by this role's id — uncomment what the role needs:

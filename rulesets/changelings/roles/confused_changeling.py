@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, NC_, ToPlayer, player, side
+from core.engine.messages import N_, NC_, player, side, to_player
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
 
@@ -54,11 +54,11 @@ def awaken(game: Game, p: Player) -> None:
     game.record(Awakened(player=p.pid))
     partner = partner_of(game, p.pid)
     if partner is not None and is_mixed_pair(game):
-        game.tell(ToPlayer(p.pid), N_("You wake up: you were a changeling all along! The hive "
+        game.tell(to_player(p.pid), N_("You wake up: you were a changeling all along! The hive "
                                        "welcomes you, but your heart still belongs to "
                                        "{partner}."), partner=player(partner))
     else:
-        game.tell(ToPlayer(p.pid), N_("You wake up: you were a changeling all along! You now "
+        game.tell(to_player(p.pid), N_("You wake up: you were a changeling all along! You now "
                                        "play with the changelings."), side=side(CHANGELINGS))
     join_team(game, p)
 

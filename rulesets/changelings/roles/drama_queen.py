@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, NC_, Purpose, ToPlayer
+from core.engine.messages import N_, NC_, Purpose, to_player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Owed, Player
@@ -27,7 +27,7 @@ from ..hooks import (
 from ..night import NIGHT, NightStep
 from ..removal import strike
 from ..standing import passive_works
-from ..state import changelings_state
+from ..state import ChangelingsState, changelings_state
 from ..vocabulary import PONIES, RANK_CHASE, Cause, Stage
 from ..voice import said
 
@@ -47,8 +47,8 @@ ROLE = define_role(
 
 
 def chase_owed_tonight(game: Game, p: Player) -> bool:
-    return (changelings_state(game).night.chase_owed == p.pid
-            and game.state.phase.stage == Stage.DAWN)
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: every player at dawn
+    return state.night.chase_owed == p.pid and game.state.phase.stage == Stage.DAWN
 
 
 @EXTRA_ABILITIES.during(Stage.DAWN)
@@ -73,7 +73,7 @@ def warn_the_abducted(game: Game) -> None:
         target = game.state.players[night.abduction]
         if target.role == "drama_queen" and passive_works(target):
             night.chase_owed = target.pid
-            game.tell(ToPlayer(target.pid), N_("The changelings are coming for you! Before dawn "
+            game.tell(to_player(target.pid), N_("The changelings are coming for you! Before dawn "
                                                 "you may name a player who runs away with you."))
 
 
@@ -100,7 +100,7 @@ def banished_owes_chase(game: Game, p: Player, why: str) -> None:
 
 @PROMPT_OWED.at("chase")
 def ask_chase(game: Game, owed: Owed) -> None:
-    game.tell(ToPlayer(owed.player), said(game, "CHASE", owed.player),
+    game.tell(to_player(owed.player), said(game, "CHASE", owed.player),
               purpose=Purpose.ASKING)
 
 

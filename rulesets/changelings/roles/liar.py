@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, NC_, Ref, ToPlayer, role
+from core.engine.messages import N_, NC_, Ref, role, to_player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
@@ -70,7 +70,7 @@ def fake_a_role(game: Game) -> None:
         # the role inside the sentence, in its running-text form ("as the Stalker");
         # `fake` carries it as the plain role fact, which the text does not print
         fake = sub.role or ""
-        game.tell(ToPlayer(liar.pid), N_("From now on, the Researcher sees you as {role}."),
+        game.tell(to_player(liar.pid), N_("From now on, the Researcher sees you as {role}."),
                   role=Ref("role_was", fake), fake=role(fake))
 
 

@@ -36,10 +36,15 @@ ROLE = define_role(
 def check_love(game: Game, p: Player, targets: tuple[PlayerId, ...],
                _: str | None) -> Refused | None:
     if game.state.phase.number != 1:
-        return Refused(N_("The love poison works only in the first night."))
+        return FIRST_NIGHT_ONLY
     if changelings_state(game).lovers_chosen:
-        return Refused(N_("The lovers are already chosen."))
+        return ALREADY_CHOSEN
     return None
+
+
+# made once (see hooks.ActionCheck): `offers` asks this check for the love poison every night
+FIRST_NIGHT_ONLY = Refused(N_("The love poison works only in the first night."))
+ALREADY_CHOSEN = Refused(N_("The lovers are already chosen."))
 
 
 @NIGHT.at(NightStep.LOVE_POISON)

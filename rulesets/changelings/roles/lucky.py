@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, NC_, ToPlayer
+from core.engine.messages import N_, NC_, to_player
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
 
@@ -52,7 +52,7 @@ def redirect_luck(game: Game, lucky: Player, why: str, actor: PlayerId,
     victim = game.rng.choice(pool)
     lucky.counters["luck_spent"] = True
     game.record(Luck(lucky=lucky.pid, victim=victim.pid))
-    game.tell(ToPlayer(lucky.pid), N_("Luck is on your side: someone else suffered your fate."))
+    game.tell(to_player(lucky.pid), N_("Luck is on your side: someone else suffered your fate."))
     if why != Cause.ABDUCTED:
         game.remove(victim, why)
     return victim

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, NC_, ToPlayer, player
+from core.engine.messages import N_, NC_, player, to_player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
@@ -52,17 +52,24 @@ ROLE = define_role(
 def check_prevent(game: Game, p: Player, targets: tuple[PlayerId, ...],
                   _: str | None) -> Refused | None:
     if p.counters.get("prevent_used"):
-        return Refused(N_("You have already prevented an abduction in this game."))
+        return PREVENT_USED
     if not changelings_state(game).night.foresight.get(p.pid):
-        return Refused(N_("You foresaw no abduction tonight, so there is nothing to prevent."))
+        return NOTHING_TO_PREVENT
     return None
+
+
+# made once (see hooks.ActionCheck): `offers` asks these checks for every pinkie all night
+PREVENT_USED = Refused(N_("You have already prevented an abduction in this game."))
+NOTHING_TO_PREVENT = Refused(N_("You foresaw no abduction tonight, so there is nothing to "
+                                "prevent."))
+PRANK_USED = Refused(N_("You have already played your prank in this game."))
 
 
 @ACTION_CHECKS.at("prank")
 def check_prank(game: Game, p: Player, targets: tuple[PlayerId, ...],
                 _: str | None) -> Refused | None:
     if p.counters.get("prank_used"):
-        return Refused(N_("You have already played your prank in this game."))
+        return PRANK_USED
     return None
 
 
@@ -78,10 +85,10 @@ def foresee(game: Game) -> None:
         if p.role == "pinkie_sense" and passive_works(p):
             night.foresight[p.pid] = pending
             if pending:
-                game.tell(ToPlayer(p.pid), said(game, "PINKIE_TINGLES", p.pid),
+                game.tell(to_player(p.pid), said(game, "PINKIE_TINGLES", p.pid),
                           name=player(pending))
             else:
-                game.tell(ToPlayer(p.pid), said(game, "PINKIE_QUIET", p.pid))
+                game.tell(to_player(p.pid), said(game, "PINKIE_QUIET", p.pid))
 
 
 @NIGHT.at(NightStep.PINKIE)
@@ -98,7 +105,7 @@ def prevent_or_prank(game: Game) -> None:
                 pinkie.counters["prevent_used"] = True
                 game.record(Prevented(target=night.abduction))
                 call_off_abduction(night)
-                game.tell(ToPlayer(pinkie.pid), N_("You stopped the abduction in time!"))
+                game.tell(to_player(pinkie.pid), N_("You stopped the abduction in time!"))
         else:
             pinkie.counters["prank_used"] = True
             target = game.state.players[sub.targets[0]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.engine.game import Game
 from core.engine.ids import RoleId
-from core.engine.messages import N_, NC_, Ref, ToPlayer, player, role
+from core.engine.messages import N_, NC_, Ref, player, role, to_player
 from core.engine.ruleset import ActionSpec, RoleSpec
 
 from ..hooks import CHECKED, SEEN_AS, define_role, duty
@@ -37,7 +37,7 @@ def check_step(game: Game, checker_role: RoleId) -> None:
         by_researcher = checker_role == "researcher"
         seen_as = SEEN_AS.get(target.role)
         seen = seen_as(target, by_researcher) if seen_as is not None else target.role
-        game.tell(ToPlayer(checker.pid), said(game, "CHECK_RESULT", checker.pid),
+        game.tell(to_player(checker.pid), said(game, "CHECK_RESULT", checker.pid),
                   name=player(target.pid), role=Ref("role_was", seen), seen=role(seen))
         checked = CHECKED.get(target.role)
         if checked is not None:

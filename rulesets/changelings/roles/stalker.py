@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from core.engine.game import Game
 from core.engine.ids import RoleId
-from core.engine.messages import N_, NC_, ToPlayer, player
+from core.engine.messages import N_, NC_, player, to_player
 from core.engine.ruleset import RoleSpec, SetupError
 from core.engine.state import Player
 
@@ -33,5 +33,5 @@ def learn_the_confused(game: Game, p: Player) -> None:
     for other in game.state.players.values():
         if other.role == "confused_changeling":
             game.learn(p.pid, other.pid, other.role)
-            game.tell(ToPlayer(p.pid), N_("{name} is the confused changeling."),
+            game.tell(to_player(p.pid), N_("{name} is the confused changeling."),
                       name=player(other.pid))
