@@ -2,7 +2,9 @@
 bot can actually work (503 when not): the database reachable, every adapter connected and
 receiving, the scheduler loop's rounds succeeding and recent; beside that, when the last
 command was applied and the last delivery round done, whether deadlines wait for a receiver
-to catch up, the poller's back-off and its fetched but unconfirmed updates. `/metrics` gives
+to catch up, the poller's back-off and its fetched but unconfirmed updates, and each platform's
+backlog against its budget (`over_budget` when more waits than its rates carry in twenty
+seconds: the bot still works, its players wait). `/metrics` gives
 Prometheus the numbers a host watches."""
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from core.service.delivery import stuck
 from core.service.ports.adapter import connected
 from core.service.runtime import Runtime
 from core.storage.models import GameRecord, Outbox
-from core.storage.states import OutboxState
+from core.storage.states import GameStatus, OutboxState
 from core.story.web import add_archive_routes
 
 log = logging.getLogger(__name__)
@@ -48,7 +50,7 @@ class Snapshot:
 
     async def _read(self, now: float) -> None:
         self.outbox = await stuck.counts(now)
-        self.active_games = await GameRecord.filter(status="running").count()
+        self.active_games = await GameRecord.filter(status=GameStatus.RUNNING).count()
         rows = await Outbox.filter(status=OutboxState.PENDING).values_list("platform", flat=True)
         backlog: dict[str, int] = {}
         for platform in rows:
@@ -87,9 +89,16 @@ class RuntimeCollector(Collector):
             failures.add_metric([adapter.platform], failed)
             down = deliverer is not None and deliverer.outages.down(adapter.platform)
             resting.add_metric([adapter.platform], 1 if down else 0)
+        over = GaugeMetricFamily("nightfall_outbox_over_budget",
+                                 "Whether more messages wait than the platform's rates carry "
+                                 "in twenty seconds", labels=["platform"])
+        for adapter in self.runtime.adapters:
+            strained = deliverer is not None and adapter.platform in deliverer.budget.over()
+            over.add_metric([adapter.platform], 1 if strained else 0)
         yield backlog
         yield failures
         yield resting
+        yield over
         for name, what in (("sending", "Outbox rows being sent"),
                            ("stuck", "Outbox rows in sending past the lease (a failed write)"),
                            ("unknown", "Outbox rows that may or may not have arrived")):
@@ -132,6 +141,12 @@ async def health(runtime: Runtime) -> dict[str, Any]:
     receiving = {a.platform: dict(a.receiving) for a in runtime.adapters
                  if isinstance(a, ReportsHealth)}
     checks["receiving"] = {p: r for p, r in receiving.items() if r}
+    # a backlog the platform's budget cannot carry (more games than one token): said, not
+    # failed (the bot works, its players wait)
+    deliverer = runtime.deliverer
+    strain = deliverer.budget.strain if deliverer is not None else {}
+    checks["delivery"] = {name: s.report() for name, s in strain.items()}
+    checks["over_budget"] = deliverer.budget.over() if deliverer is not None else []
     polling = all(not r.get("backoff") for r in receiving.values())
     checks["ok"] = bool(checks["database"] and checks["scheduler"] and polling and all(
         checks["adapters"].values()))

@@ -31,6 +31,8 @@ class RateSettings(Section):
     per_chat: float | None = Field(default=None, ge=0)
     per_group_minute: int | None = Field(default=None, ge=0)
     overall: float | None = Field(default=None, ge=0)
+    chat_burst: int | None = Field(default=None, ge=1)
+    overall_burst: int | None = Field(default=None, ge=1)
 
 
 class AdapterSection(Section):

@@ -12,9 +12,10 @@ from pydantic import Field, SecretStr, model_validator
 from core.sections import AdapterSection, RateSettings, secret_from
 from core.service import RateLimits
 
-# Synapse's default `rc_message`: 0.2 messages a second per account, edits included (exempt
-# the bot with the admin API's override_ratelimit and raise this in the settings).
-LIMITS = RateLimits(overall=0.2)
+# Synapse's default `rc_message`: 0.2 messages a second per account, edits included, bursts
+# of ten (eight here: our count of a send starts with it, Synapse's when it arrives); exempt
+# the bot with the admin API's override_ratelimit and raise this in the settings.
+LIMITS = RateLimits(overall=0.2, overall_burst=8)
 
 
 @dataclass(frozen=True)

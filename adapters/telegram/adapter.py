@@ -57,9 +57,14 @@ from .sending import Sender, cost
 
 log = logging.getLogger(__name__)
 
-# Telegram's published flood limits: about one message a second in a chat, twenty a minute in
-# a group, thirty a second in all. Edits spend the same budget.
-LIMITS = RateLimits(per_chat=1.0, overall=30.0, per_group_minute=20)
+# Telegram's published flood limits: about one message a second in a chat (short bursts
+# tolerated: three back to back), twenty a minute in a group, thirty a second in all. Edits
+# spend the same budget. The overall burst stays well below thirty: our count of a send starts
+# with it, Telegram's when it arrives, and sends in flight arrive in any order.
+LIMITS = RateLimits(per_chat=1.0, overall=30.0, per_group_minute=20, chat_burst=3,
+                    overall_burst=10)
+CONNECTIONS = 32  # PTB's pool for every call but getUpdates
+SENDING = 24  # of them the outbox's sends at once; the rest answers presses and asks Telegram
 ADMIN_CACHE_SECONDS = 300.0
 NOTICE_LIMIT = 200  # answerCallbackQuery text
 # what the bot asks Telegram for: messages, their edits (they never count, as the rules say,
@@ -102,7 +107,8 @@ class TelegramAdapter:
         builder: ApplicationBuilder = (  # type: ignore[type-arg]
             ApplicationBuilder().token(settings.token).updater(None)
             .read_timeout(timeout).write_timeout(timeout).connect_timeout(timeout)
-            .pool_timeout(timeout).get_updates_read_timeout(timeout))
+            .pool_timeout(timeout).get_updates_read_timeout(timeout)
+            .connection_pool_size(CONNECTIONS))
         if settings.base_url:
             builder = builder.base_url(settings.base_url)
         self.app: Application = builder.build()  # type: ignore[type-arg]
@@ -115,6 +121,11 @@ class TelegramAdapter:
         self._poller: Poller | None = None
         self._webhook: WebhookServer | None = None
         self.connected = False
+
+    @property
+    def parallel(self) -> int:
+        """The outbox's sends at once (different chats), within PTB's connection pool."""
+        return SENDING
 
     @property
     def catches_up(self) -> bool:

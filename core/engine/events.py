@@ -167,8 +167,9 @@ class Removed(Event):
     role: str
 
 
-# every removal: the same few players, causes and roles in game after game
-removed = lru_cache(maxsize=4096)(Removed)
+# every removal: the same few players, causes and roles in game after game (typed: a cause
+# given as a plain string and one given as its enum member stay records of their own kind)
+removed = lru_cache(maxsize=4096, typed=True)(Removed)
 
 
 @event_kind("left")

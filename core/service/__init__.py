@@ -27,6 +27,7 @@ from .ports.adapter import (
     PlatformAdapter,
     ReportsHealth,
     Resends,
+    SendsInParallel,
     SendsPictures,
 )
 from .ports.adapter_store import (
@@ -105,6 +106,7 @@ __all__ = [
     "Reader",
     "ReportsHealth",
     "Resends",
+    "SendsInParallel",
     "SendsPictures",
     "Silence",
     "Situation",

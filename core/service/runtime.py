@@ -3,7 +3,8 @@ adapters, all on one event loop.
 
 Adapters receive updates and hand them to `Runtime.handle`; the runtime's loop then fires due
 deadlines and delivers the outbox, waking at once when an update changed something and at
-least every `tick` seconds otherwise (deadlines and flood-limit pauses come due on their own).
+least every `tick` seconds otherwise (deadlines and flood-limit pauses come due on their own),
+sooner when a waiting message's budget refills before that.
 
 When the database is unreachable the loop waits on the process's `DatabaseWatch` (one log
 line down, one back, a probe a second); after a start and after the database's return,
@@ -170,7 +171,15 @@ class Runtime:
                 continue
             self.wake.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), self.tick)
+                await asyncio.wait_for(self.wake.wait(), self._pause())
+
+    def _pause(self) -> float:
+        """Seconds the loop may sleep: a tick, or less when a message's budget refills
+        sooner (a backlog paced by the platform's rates goes at those rates)."""
+        ready = self.deliverer.next_ready if self.deliverer is not None else None
+        if ready is None:
+            return self.tick
+        return min(self.tick, max(0.0, ready - self.clock.now()))
 
     def _outage(self, err: Exception, what: str) -> bool:
         """Whether `err` means the database is away (the watch logs that, once); anything

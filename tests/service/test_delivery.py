@@ -17,7 +17,14 @@ from core.service import (
 from core.service.delivery.deliverer import Deliverer
 from core.service.delivery.outage import STUCK_ATTEMPTS
 from core.service.messages import outbox
-from core.service.messages.payloads import KeyboardPayload, PostPayload, StoredButton, part, post
+from core.service.messages.payloads import (
+    KeyboardPayload,
+    PostPayload,
+    StoredButton,
+    WordsLabel,
+    part,
+    post,
+)
 from core.service.ports.clock import ManualClock
 from core.storage.db import open_db
 from core.storage.models import Chat, GameRecord, Identity, Outbox
@@ -254,7 +261,7 @@ async def test_a_permanent_failure_tells_the_host_whom_and_what_once(db_url):
     await outbox.to_person(ann, opening, game=game)
     await outbox.to_person(ann, PostPayload((part("Your team: Bob."),), seq=0), game=game)
     await outbox.to_person(ann, KeyboardPayload((part("Whom do you visit?"),),
-                                                (StoredButton({"text": "Bob"}, "t1"),)),
+                                                (StoredButton(WordsLabel("Bob"), "t1"),)),
                            game=game)
     clock = ManualClock()
     adapter = Refusing({"ann"})
@@ -337,3 +344,22 @@ async def test_a_row_that_cannot_be_rendered_fails_alone_and_the_host_is_told(db
     assert adapter.sent[-1].text.startswith("Ich konnte eine Ansage in der Gruppe")
     assert "Time left" not in adapter.sent[-1].text
     assert adapter.sent[-1].asks is not None  # it asks the host to act: it rings
+
+
+async def test_a_backlog_the_overall_budget_cannot_carry_is_said_not_silently_kept(db_url, caplog):
+    await open_db(db_url)
+    chat = await Chat.create(platform="test", ref="g")
+    for _ in range(30):
+        await outbox.to_group(chat, post("The game is paused."))
+    clock = ManualClock()
+    deliverer = Deliverer({"test": FlakyAdapter([], RateLimits(overall=1.0))}, clock)
+    assert await deliverer.deliver_due() == 1
+    assert deliverer.budget.over() == ["test"]  # 30 messages, 30 s at one a second
+    assert deliverer.budget.strain["test"].report() == {"waiting": 30, "drain_seconds": 30.0,
+                                                        "over_budget": True}
+    assert "over the bot's budget" in caplog.text
+    for _ in range(25):
+        clock.advance(1.0)
+        await deliverer.deliver_due()
+    assert deliverer.budget.over() == []  # four wait: within budget again
+    assert "within the bot's budget again" in caplog.text

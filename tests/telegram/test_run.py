@@ -80,6 +80,8 @@ level = "DEBUG"
         assert checks["caught_up"] is True and checks["waiting"] == []
         assert checks["receiving"] == {"telegram": {"backoff": 0.0, "unconfirmed": 0}}
         assert checks["last_command"] is not None and checks["last_delivery_round"] < 5
+        assert checks["over_budget"] == []  # one game is far within the token's budget
+        assert checks["delivery"]["telegram"]["over_budget"] is False
         assert 'nightfall_outbox_backlog{platform="telegram"}' in metrics
         assert "nightfall_active_games 0.0" in metrics  # in sign-up, not running yet
     finally:

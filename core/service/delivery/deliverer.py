@@ -1,16 +1,18 @@
 """Delivering from the outbox: due rows handed to their adapters, each kind of message by
-its own method, every adapter kept within its per-chat and overall rate limits. A round
-claims the due rows, sends them one by one, and settles each failure by its kind
-(failures.py: transient ones retried until the platform answers again, see outage.py;
+its own method, every adapter kept within its per-chat, per-group and overall budgets
+(rate_limits.py). A round claims the due rows and sends them in parallel across chats, each
+chat's in order, what players must act on first (lanes.py); it settles each failure by its
+kind (failures.py: transient ones retried until the platform answers again, see outage.py;
 permanent ones told to the host, see telling/undelivered.py). A row is marked "sending"
 before it is handed to the adapter, so a crash never announces anything twice (see
-`Deliverer.recover`).
+`Deliverer.recover`). A backlog the budget cannot carry is said (budget.py).
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import os
 import secrets
 import socket
@@ -25,7 +27,14 @@ from core.storage.states import OutboxState, moved
 
 from ..messages.outbox import replace_key
 from ..messages.payloads import ORDERS, Payload, from_json
-from ..ports.adapter import Adapter, CountsParts, Resends, SendsPictures, connected
+from ..ports.adapter import (
+    Adapter,
+    CountsParts,
+    Resends,
+    SendsInParallel,
+    SendsPictures,
+    connected,
+)
 from ..ports.clock import Clock
 from ..ports.contract import (
     Ballot,
@@ -41,7 +50,9 @@ from ..ports.contract import (
     UnknownOutcome,
 )
 from ..telling.undelivered import tell_host
+from .budget import Budget
 from .failures import Watcher, after_failure
+from .lanes import Outcome, Pacing, Round
 from .outage import Outages, backed_off, retry_at
 from .rate_limits import RateLimiter
 from .rendering import render
@@ -89,8 +100,18 @@ class NotSent:
     error: Exception
 
 
+def width(adapter: Adapter) -> int:
+    """How many sends go to a platform at once: what its connections carry, at most its
+    overall rate a second."""
+    if not isinstance(adapter, SendsInParallel):
+        return 1
+    overall = adapter.limits.overall
+    return max(1, min(adapter.parallel, math.ceil(overall) if overall else adapter.parallel))
+
+
 LEASE_KEY = "outbox"  # the DeliveryLease row
 LEASE_SECONDS = 15.0
+CLAIM = 500  # rows a round looks at: enough chats to fill the overall budget
 
 
 def worker_name() -> str:
@@ -115,8 +136,14 @@ class Deliverer:
         self.worker = worker_name()
         self.leading = False
         self.limiter = RateLimiter()
+        self.budget = Budget()
         self.failures: dict[str, int] = {}
         self.outages = Outages()
+        self.next_ready: float | None = None  # when a row held by its budgets may go
+        self.orders: set[int] = set()  # the round's rows that are orders (no budget spent)
+        self.widths = {name: width(adapter) for name, adapter in adapters.items()}
+        self.pacing = Pacing(self._wait, self._blocked, self._begin, self._deliver,
+                             self._parallel, clock.now, self._ranked)
         # each platform's wording (command prefix, how-to texts), read once, not per row
         self.wordings = {name: adapter.wording for name, adapter in adapters.items()}
 
@@ -171,34 +198,65 @@ class Deliverer:
             row.status = moved(row.status, OutboxState.PENDING if again else OutboxState.UNKNOWN)
             await row.save(update_fields=["status"])
 
-    async def deliver_due(self, limit: int = 200) -> int:
+    async def deliver_due(self, limit: int = CLAIM) -> int:
         """Deliver what is due now, each chat's rows in order; return how many were sent."""
         now = self.clock.now()
+        self.next_ready = None
         due = await self.claim(now, limit)
         if due is None:
             return 0
-        sent = 0
-        for row in due.rows:
-            adapter = self.adapters[row.platform]
-            key = (row.platform, row.chat_ref)
-            if self.outages.resting(row.platform, now):  # it began to rest this round
-                continue
-            paced = not isinstance(due.payloads[row.id], ORDERS)  # a message, not an order
-            if key in due.held or (paced and not self.limiter.allow(adapter, row.chat_ref,
-                                                                    row.private, now)):
-                due.held.add(key)  # keep each chat's order: nothing later for it this round
-                continue
-            result = await self.send_one(adapter, row, now)
-            if isinstance(result, Sent):
-                row.status = moved(row.status, OutboxState.SENT)
-                self.outages.answered(row.platform, now)
-                sent += 1
-                if paced and result.parts > 1:  # a long text went as several messages
-                    self.limiter.spend(adapter, row.chat_ref, row.private, now, result.parts - 1)
-                await row.save(update_fields=["status", "attempts", "next_try_at"])
-            elif await self.settle_failure(row, result.error, now):
-                due.held.add(key)
+        await self.budget.check(self.adapters, now)
+        self.orders = {row.id for row in due.rows if isinstance(due.payloads[row.id], ORDERS)}
+        this = Round(self.pacing, due.rows, due.payloads, due.held)
+        sent = await this.run()
+        if this.soonest is not None:
+            self.next_ready = self.clock.now() + this.soonest
+        self.limiter.forget_idle(self.clock.now())
         return sent
+
+    def _paced(self, row: Outbox) -> bool:
+        return row.id not in self.orders  # a message, not an order
+
+    def _wait(self, row: Outbox, now: float) -> float:
+        """Seconds until the row may go by its chat's and its platform's budgets (an order
+        spends none; the platform's rest is `_blocked`)."""
+        if not self._paced(row):
+            return 0.0
+        return self.limiter.wait(self.adapters[row.platform], row.chat_ref, row.private, now)
+
+    def _blocked(self, platform: str, now: float) -> float:
+        """Seconds until anything may go to the platform: its rest, its overall budget."""
+        rest = self.outages.resting_until(platform) - now
+        return max(rest, self.limiter.platform_wait(self.adapters[platform], now), 0.0)
+
+    def _ranked(self, platform: str) -> bool:
+        return bool(self.adapters[platform].limits.overall)
+
+    def _begin(self, row: Outbox, now: float) -> None:
+        if self._paced(row):
+            self.limiter.begin(self.adapters[row.platform], row.chat_ref, now)
+
+    def _parallel(self, platform: str) -> int:
+        """How many sends go to the platform at once: what its connections carry, at most
+        its overall rate a second; one (a probe) while it keeps failing."""
+        if self.outages.failing(platform):
+            return 1
+        return self.widths[platform]
+
+    async def _deliver(self, row: Outbox) -> Outcome:
+        """Send one row (its budgets counted as begun) and settle what followed."""
+        adapter = self.adapters[row.platform]
+        result = await self.send_one(adapter, row, self.clock.now())
+        now = self.clock.now()
+        if self._paced(row):
+            parts = result.parts if isinstance(result, Sent) else 1
+            self.limiter.end(adapter, row.chat_ref, row.private, now, parts)
+        if isinstance(result, Sent):
+            row.status = moved(row.status, OutboxState.SENT)
+            self.outages.answered(row.platform, now)
+            await row.save(update_fields=["status", "attempts", "next_try_at"])
+            return Outcome(sent=True)
+        return Outcome(sent=False, holds_chat=await self.settle_failure(row, result.error, now))
 
     async def claim(self, now: float, limit: int) -> Due | None:
         """The due rows of the platforms that can take them (None when this worker does not
@@ -287,8 +345,10 @@ class Deliverer:
             await tell_host(row)
         else:
             row.status = moved(row.status, OutboxState.PENDING)
-            if retry_after:
-                self.limiter.hold(row.platform, row.chat_ref, row.next_try_at)
+            if retry_after and self.limiter.hold(row.platform, row.chat_ref, row.next_try_at,
+                                                 now):
+                log.warning("%s: flood limits in several chats at once: nothing goes there "
+                            "for %.0f s", row.platform, retry_after)
             log.warning("delivery %s failed (attempt %s): %s", row.id, row.attempts, err)
 
     async def _hand_over(self, adapter: Adapter, row: Outbox) -> int:

@@ -64,6 +64,17 @@ class Outages:
         state = self._platforms.get(platform)
         return state is not None and state.rests_until > now
 
+    def resting_until(self, platform: str) -> float:
+        """Until when nothing is to be handed to this platform (0: it is not resting)."""
+        state = self._platforms.get(platform)
+        return state.rests_until if state is not None else 0.0
+
+    def failing(self, platform: str) -> bool:
+        """Whether its last delivery failed (nothing went since): it is probed, one send at
+        a time, rather than handed every chat's next message at once."""
+        state = self._platforms.get(platform)
+        return state is not None and state.streak > 0
+
     def down(self, platform: str) -> bool:
         """Whether the platform is in an outage: REST_AFTER failures in a row and nothing
         delivered since. Wider than `resting`, which lapses between two probes (and stays

@@ -1,8 +1,9 @@
 """The adapter as the service sees it. The contract is closed: what every adapter has is
 `Adapter`; what only some can do is declared by the capability protocols after it
-(`SendsPictures`, `CountsParts`, `Resends`, `ReportsHealth`, `CatchesUp`), checked with
-`isinstance`, never probed by name. An adapter that also receives is a `PlatformAdapter`,
-started with the runtime's `Handler`. What they exchange is contract.py.
+(`SendsPictures`, `CountsParts`, `SendsInParallel`, `Resends`, `ReportsHealth`,
+`CatchesUp`), checked with `isinstance`, never probed by name. An adapter that also
+receives is a `PlatformAdapter`, started with the runtime's `Handler`. What they exchange is
+contract.py.
 """
 
 from __future__ import annotations
@@ -75,6 +76,16 @@ class CountsParts(Protocol):
     parts), for the rate limits; without this every message costs one."""
 
     def cost(self, message: Outgoing) -> int: ...
+
+
+@runtime_checkable
+class SendsInParallel(Protocol):
+    """Takes several sends at once, to different chats (`parallel`: how many its connection
+    pool carries beside what the receiving side needs). Without this one send goes at a
+    time; the outbox never sends two rows of one chat at once."""
+
+    @property
+    def parallel(self) -> int: ...
 
 
 @runtime_checkable

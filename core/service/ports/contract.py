@@ -296,11 +296,16 @@ Order = Silence | TeamRoom
 @dataclass(frozen=True, slots=True)
 class RateLimits:
     """The message rates an adapter's platform tolerates; 0 means unlimited. Edits count as
-    messages (Telegram spends one budget on both)."""
+    messages (Telegram spends one budget on both). A rate is a token bucket: `*_burst`
+    messages may go back to back, then the rate refills it; a group's minute is a sliding
+    window (Telegram counts the last sixty seconds). A burst is best declared a little below
+    the platform's own: the outbox counts a send when it starts, the platform when it arrives."""
 
     per_chat: float = 0.0  # messages per second in any one chat
     overall: float = 0.0  # messages per second across all chats
     per_group_minute: int = 0  # messages per minute in one group chat
+    chat_burst: int = 1  # messages back to back in one chat
+    overall_burst: int = 1  # messages back to back across all chats
 
 
 class LostReason(StrEnum):

@@ -10,11 +10,11 @@ from core.engine.ruleset import ActionSpec, RoleSpec
 
 from ..hooks import CHECKED, SEEN_AS, define_role, duty
 from ..night import NIGHT, NightStep, subs_for
-from ..vocabulary import DUSK, PONIES
+from ..vocabulary import DUSK, PONIES, Stage
 from ..voice import said
 
 CHECK = ActionSpec("check", DUSK, self_ok=False)
-duty("dusk", CHECK)
+duty(Stage.DUSK, CHECK)
 
 ROLE = define_role(
     RoleSpec(RoleId("researcher"), PONIES, (CHECK,)),

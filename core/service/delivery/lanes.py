@@ -1,0 +1,168 @@
+"""A delivery round's sends: in parallel across chats, strictly in order within a chat.
+
+Each chat is a lane: its rows in the order they were written, one send at a time. Whenever a
+send ends or a budget refills, the lanes whose next row may go now are started, what a
+player must act on (a prompt, a role card, a ballot's opening, a window's closing) before
+chatter (relays, tallies in between, recaps), then the oldest first, as many at once as each
+platform takes (`parallel`). A round starts sends for at most ROUND_SECONDS, so that
+deadlines keep firing while a backlog waits, and ends when its sends have ended.
+
+The budgets and the sends themselves are the deliverer's (`Pacing`): this module only
+decides which row goes when.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import deque
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+
+from core.storage.models import Outbox
+
+from ..messages.payloads import (
+    ORDERS,
+    BallotPayload,
+    KeyboardPayload,
+    Payload,
+    PostPayload,
+)
+
+ROUND_SECONDS = 1.0  # wall seconds a round starts sends for
+SOONEST = 0.005  # seconds: a budget that refills sooner counts as refilled
+STOP_GRACE = 3.0  # seconds the sends under way get to end when the process stops
+
+
+def acted_on(payload: Payload) -> bool:
+    """Whether a player must act on this (or it changes what he may do): it goes first."""
+    match payload:
+        case PostPayload() | KeyboardPayload():
+            return payload.urgent or payload.asks is not None
+        case BallotPayload():
+            return payload.urgent
+        case _:
+            return isinstance(payload, ORDERS)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    sent: bool  # the row went (counted)
+    holds_chat: bool = False  # nothing later for its chat this round (its order is kept)
+
+
+@dataclass(frozen=True, slots=True)
+class Pacing:
+    """What a round asks the deliverer: how long a row must wait for its budgets (0: it may
+    go now), how long every row of a platform must (its overall budget spent, a rest, a
+    flood limit of all its chats), to count its send as begun, to send it (and settle what
+    followed), how many sends a platform takes at once, and whether its rows go by
+    priority (a platform without an overall budget takes them as they were written)."""
+
+    wait: Callable[[Outbox, float], float]
+    blocked: Callable[[str, float], float]  # the same for every row of a platform
+    begin: Callable[[Outbox, float], None]
+    send: Callable[[Outbox], Coroutine[None, None, Outcome]]
+    parallel: Callable[[str], int]
+    now: Callable[[], float]
+    ranked: Callable[[str], bool]  # whether its budget is scarce: priorities decide who goes
+
+
+@dataclass(slots=True)
+class Lane:
+    rows: deque[Outbox]
+    first: bool  # its next row is to be acted on
+    busy: bool = False
+
+
+class Round:
+    """One round over the claimed rows, by chat."""
+
+    def __init__(self, pacing: Pacing, rows: list[Outbox], payloads: dict[int, Payload],
+                 held: set[tuple[str, str]]) -> None:
+        """The rows (oldest first) by chat, except the chats held."""
+        self.pacing = pacing
+        self.payloads = payloads
+        by_chat: dict[tuple[str, str], deque[Outbox]] = {}
+        for row in rows:
+            key = (row.platform, row.chat_ref)
+            if key not in held:
+                by_chat.setdefault(key, deque()).append(row)
+        self.lanes = [Lane(queue, False) for queue in by_chat.values()]
+        for lane in self.lanes:
+            self._mark(lane)
+        self.sent = 0
+        self.soonest: float | None = None  # seconds until a waiting lane's budgets refill
+        self.in_flight: dict[str, int] = {}  # sends under way, per platform
+
+    async def run(self) -> int:
+        """Send what may go; how many were sent. A send that raised (the database went
+        away) stops the starting of others and is raised when the rest have ended."""
+        tasks: dict[asyncio.Task[Outcome], Lane] = {}
+        until = time.monotonic() + ROUND_SECONDS
+        failure: BaseException | None = None
+        try:
+            while True:
+                wait = None
+                if failure is None and time.monotonic() < until:
+                    wait = self._start(tasks)
+                if not tasks:
+                    self.soonest = wait
+                    break
+                done, _ = await asyncio.wait(
+                    tasks, timeout=None if wait is None else max(SOONEST, wait),
+                    return_when=asyncio.FIRST_COMPLETED)
+                for task in done:
+                    lane = tasks.pop(task)
+                    lane.busy = False
+                    row = lane.rows.popleft()
+                    self.in_flight[row.platform] -= 1
+                    if task.exception() is not None:
+                        failure = failure or task.exception()
+                        continue
+                    outcome = task.result()
+                    self.sent += outcome.sent
+                    if outcome.holds_chat:
+                        lane.rows.clear()
+                    self._mark(lane)
+        finally:
+            if tasks:  # cancelled (the process stops): the sends under way may end first
+                _, cut = await asyncio.wait(tasks, timeout=STOP_GRACE)
+                for task in cut:  # their rows stay `sending` (recovered at the next start)
+                    task.cancel()
+                for task in tasks:
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await task
+        if failure is not None:
+            raise failure
+        return self.sent
+
+    def _start(self, tasks: dict[asyncio.Task[Outcome], Lane]) -> float | None:
+        """Start every lane whose next row may go now, the rows to be acted on first, then
+        the oldest; the seconds until the next waiting one may (None: none waits)."""
+        now = self.pacing.now()
+        soonest: float | None = None
+        blocked: dict[str, float] = {}
+        waiting = [lane for lane in self.lanes if lane.rows and not lane.busy]
+        for lane in sorted(waiting, key=lambda lane: (not lane.first, lane.rows[0].id)):
+            row = lane.rows[0]
+            if self.in_flight.get(row.platform, 0) >= self.pacing.parallel(row.platform):
+                continue
+            if row.platform not in blocked:
+                blocked[row.platform] = self.pacing.blocked(row.platform, now)
+            wait = blocked[row.platform] or self.pacing.wait(row, now)
+            if wait > 0:
+                soonest = wait if soonest is None else min(soonest, wait)
+                continue
+            self.pacing.begin(row, now)
+            blocked.pop(row.platform)  # its overall budget is spent a little more
+            lane.busy = True
+            self.in_flight[row.platform] = self.in_flight.get(row.platform, 0) + 1
+            tasks[asyncio.create_task(self.pacing.send(row), name=f"send-{row.id}")] = lane
+        return soonest
+
+    def _mark(self, lane: Lane) -> None:
+        head = lane.rows[0] if lane.rows else None
+        lane.first = head is not None and self.pacing.ranked(head.platform) and acted_on(
+            self.payloads[head.id])

@@ -1,0 +1,233 @@
+"""The outbox's pacing through python-telegram-bot against the strict fake Bot API with
+Telegram's flood limits on: a chat's burst goes back to back and then one a second, the
+overall burst is shared by every chat, a 429's retry_after is obeyed in its chat (and in
+all of them when several chats are refused at once), each chat's messages arrive in order
+while the chats are sent to in parallel, and a send cut short by a crash is never repeated.
+
+Time is a manual clock shared by both sides (the fake's flood control and the bot's
+pacing): it moves only when the test moves it, so each round's sends are exact."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+from aiohttp import web
+
+from adapters.telegram.adapter import LIMITS, TelegramAdapter, TelegramSettings
+from core.service.delivery.deliverer import Deliverer
+from core.service.messages.payloads import PostPayload, part, to_json
+from core.service.ports.clock import ManualClock
+from core.service.runtime import Runtime
+from core.storage.models import Chat, Identity, Outbox
+
+from .fake_botapi import FakeBotAPI, FakeGroup, FakeUser, FloodRules
+
+
+class DistantBotAPI(FakeBotAPI):
+    """Answers held back a random while, half `hold` to `hold` (a call takes effect at
+    once): sends overlap."""
+
+    def __init__(self, *args: Any, seed: int = 3, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rng = random.Random(seed)
+        self.hold = 0.0  # the longest answer's delay, seconds
+        self.in_flight = self.most_in_flight = 0
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        sending = request.match_info["method"] == "sendMessage"
+        self.in_flight += sending
+        self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        try:
+            response = await super()._handle(request)
+            if sending and self.hold:
+                await asyncio.sleep(self.rng.uniform(self.hold / 2, self.hold))
+            return response
+        finally:
+            self.in_flight -= sending
+
+
+async def bot(api: FakeBotAPI, db_url: str, clock: ManualClock) -> Runtime:
+    """The runtime without its loop: the test runs the delivery rounds."""
+    adapter = TelegramAdapter(TelegramSettings(token=api.token, base_url=api.base_url,
+                                               poll_timeout=1, limits=LIMITS))
+    runtime = Runtime(db_url, [adapter], clock=clock)
+    await runtime.open(loop=False)
+    await runtime.connect()
+    return runtime
+
+
+async def readers(api: FakeBotAPI, count: int) -> list[tuple[FakeUser, Identity]]:
+    """People who opened their private chat with the bot."""
+    found = []
+    for n in range(count):
+        user = api.user(f"Reader{n}")
+        user.started = True
+        found.append((user, await Identity.create(platform="telegram", ref=str(user.id),
+                                                  name=user.first_name)))
+    return found
+
+
+async def write(rows: list[tuple[str, bool, Identity | None, str]]) -> None:
+    """Outbox rows at once: (chat ref, private, reader, text)."""
+    await Outbox.bulk_create([
+        Outbox(platform="telegram", chat_ref=ref, private=private, identity=person,
+               payload=to_json(PostPayload((part(text),)))) for ref, private, person, text in rows])
+
+
+def texts(api: FakeBotAPI, chat: FakeUser | FakeGroup) -> list[str]:
+    return [m.text for m in api.messages(chat)]
+
+
+async def test_a_chats_burst_goes_back_to_back_then_one_a_second(db_url):
+    clock = ManualClock()
+    api = FakeBotAPI(flood=FloodRules(), clock=clock.now)
+    await api.start()
+    runtime = await bot(api, db_url, clock)
+    try:
+        [(user, person)] = await readers(api, 1)
+        await write([(person.ref, True, person, f"card {n}") for n in range(5)])
+        assert runtime.deliverer is not None
+        assert await runtime.deliverer.deliver_due() == 3  # Telegram's burst: three at once
+        assert await runtime.deliverer.deliver_due() == 0
+        clock.advance(1.0)
+        assert await runtime.deliverer.deliver_due() == 1
+        clock.advance(1.0)
+        assert await runtime.deliverer.deliver_due() == 1
+        assert texts(api, user) == [f"card {n}" for n in range(5)]
+        assert api.flood_rejections == []
+    finally:
+        await runtime.stop()
+        await api.stop()
+
+
+async def test_the_overall_burst_is_shared_by_every_chat_and_a_group_keeps_its_minute(db_url):
+    clock = ManualClock()
+    api = FakeBotAPI(flood=FloodRules(), clock=clock.now)
+    await api.start()
+    runtime = await bot(api, db_url, clock)
+    try:
+        people = await readers(api, 40)
+        group = api.group("Game night", members=[people[0][0]], bot_admin=True,
+                          supergroup=True)
+        await Chat.create(platform="telegram", ref=str(group.id))
+        await write([(str(group.id), False, None, f"chatter {n}") for n in range(25)])
+        await write([(person.ref, True, person, "your role") for _, person in people])
+        assert runtime.deliverer is not None
+        sent = await runtime.deliverer.deliver_due()
+        assert sent == LIMITS.overall_burst
+        total = sent
+        for _ in range(200):  # a tenth of a second at a time: 3 of 30 a second
+            clock.advance(0.1)
+            total += await runtime.deliverer.deliver_due()
+        assert total == 40 + 20  # every reader; the group its twenty of a minute
+        assert texts(api, group) == [f"chatter {n}" for n in range(20)]
+        clock.advance(60)
+        while await runtime.deliverer.deliver_due():
+            clock.advance(1.0)
+        assert texts(api, group) == [f"chatter {n}" for n in range(25)]
+        assert api.flood_rejections == []
+    finally:
+        await runtime.stop()
+        await api.stop()
+
+
+async def test_a_429s_retry_after_is_obeyed_in_its_chat_and_when_in_several_in_all(db_url):
+    clock = ManualClock()
+    # a Telegram stricter than the bot believes: one message a second in a chat, no burst
+    api = FakeBotAPI(flood=FloodRules(burst=1), clock=clock.now)
+    await api.start()
+    runtime = await bot(api, db_url, clock)
+    try:
+        (ann, ann_id), (bob, bob_id), (cid, cid_id) = await readers(api, 3)
+        await write([(ann_id.ref, True, ann_id, "one"), (ann_id.ref, True, ann_id, "two"),
+                     (ann_id.ref, True, ann_id, "three")])
+        deliverer = runtime.deliverer
+        assert deliverer is not None
+        assert await deliverer.deliver_due() == 1  # "two" refused: retry after 1
+        assert len(api.flood_rejections) == 1
+        assert await deliverer.deliver_due() == 0  # not asked again before its time
+        assert len(api.flood_rejections) == 1
+        clock.advance(1.0)
+        assert await deliverer.deliver_due() == 1
+        clock.advance(1.0)
+        assert await deliverer.deliver_due() == 1
+        assert texts(api, ann) == ["one", "two", "three"]
+
+        # two chats refused at once: Telegram's overall budget is spent, nothing goes anywhere
+        api.flood = FloodRules(overall_per_second=1.0, per_chat_per_second=None)
+        await write([(bob_id.ref, True, bob_id, "b1"), (cid_id.ref, True, cid_id, "c1")])
+        clock.advance(5.0)
+        assert await deliverer.deliver_due() == 1  # one of them went, the other was refused
+        await write([(ann_id.ref, True, ann_id, "four"), (bob_id.ref, True, bob_id, "b2"),
+                     (cid_id.ref, True, cid_id, "c2")])
+        clock.advance(0.5)
+        await deliverer.deliver_due()  # a second refusal, in another chat
+        refused = len(api.flood_rejections)
+        calls = len(api.calls)
+        clock.advance(0.2)
+        assert await deliverer.deliver_due() == 0  # the platform is held
+        assert (len(api.calls), len(api.flood_rejections)) == (calls, refused)
+        for _ in range(20):
+            clock.advance(1.0)
+            await deliverer.deliver_due()
+        assert texts(api, ann)[-1] == "four"
+        assert texts(api, bob) == ["b1", "b2"] and texts(api, cid) == ["c1", "c2"]
+    finally:
+        await runtime.stop()
+        await api.stop()
+
+
+async def test_chats_are_sent_to_in_parallel_each_in_order(db_url):
+    clock = ManualClock()
+    api = DistantBotAPI(flood=FloodRules(), clock=clock.now)
+    api.hold = 0.05
+    await api.start()
+    runtime = await bot(api, db_url, clock)
+    try:
+        people = await readers(api, 12)
+        await write([(person.ref, True, person, f"{n}") for n in range(6)
+                     for _, person in people])
+        assert runtime.deliverer is not None
+        for _ in range(10):
+            await runtime.deliverer.deliver_due()
+            clock.advance(1.0)
+        for user, _ in people:
+            assert texts(api, user) == [str(n) for n in range(6)]
+        assert api.most_in_flight > 1  # in parallel
+        assert api.flood_rejections == []
+    finally:
+        await runtime.stop()
+        await api.stop()
+
+
+async def test_a_crash_mid_send_never_sends_a_message_twice(db_url):
+    clock = ManualClock()
+    api = DistantBotAPI(flood=FloodRules(), clock=clock.now)
+    api.hold = 20.0  # the answers take long: the process dies while ten sends are under way
+    await api.start()
+    runtime = await bot(api, db_url, clock)
+    try:
+        people = await readers(api, 10)
+        await write([(person.ref, True, person, f"{n}") for n in range(2)
+                     for _, person in people])
+        assert runtime.deliverer is not None
+        crashed = asyncio.create_task(runtime.deliverer.deliver_due())
+        while api.in_flight < 10:
+            await asyncio.sleep(0.01)
+        crashed.cancel()  # the round dies mid-send (its grace too short): rows stay `sending`
+        await asyncio.gather(crashed, return_exceptions=True)
+        assert await Outbox.filter(status="sending").count() == 10
+        api.hold = 0.0
+        after = Deliverer(runtime.deliverer.adapters, clock)  # the next process
+        for _ in range(5):
+            clock.advance(1.0)
+            await after.deliver_due()
+        for user, _ in people:
+            assert texts(api, user) == ["0", "1"]  # the cut send arrived once, never again
+        assert await Outbox.filter(status="unknown").count() == 10
+        assert await Outbox.filter(status="sent").count() == 10
+    finally:
+        await runtime.stop()
+        await api.stop()
