@@ -21,6 +21,9 @@ from core.engine.phase import PhaseKind
 from core.engine.ruleset import Ruleset
 
 MAX_WINDOWS = 400  # a game that has not ended by then is reported as stuck
+# read as a global: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
+# more than ten times a global's read, and this is asked in every window
+_DAY = PhaseKind.DAY
 
 
 @dataclass
@@ -93,7 +96,7 @@ def drive_window(game: Game, rng: random.Random,
     if ruleset.voting_open(game):
         for pid in living:
             attempt(Vote(pid, focus if chance() < 0.5 else choice(living)))
-    if state.phase.kind == PhaseKind.DAY and not state.reactions:
+    if state.phase.kind == _DAY and not state.reactions:
         return  # by day only votes (and owed reactions) matter to the random players
     actors = [p for p in state.players.values() if p.alive]
     actors += [state.players[o.player] for o in state.reactions[:1]]

@@ -78,6 +78,10 @@ from .stone_actions import STONE_SPECS
 from .story import STORY_TEXTS, AlchemistsStory
 from .voice import VOICE
 
+# read as a global: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
+# more than ten times a global's read, and this is asked at every vote
+_VOTE = Stage.VOTE
+
 # Deadlines per window (rules §3): seconds or a clock time in the game's time zone.
 PACE: dict[str, dict[str, Any]] = {
     "quick": {"night": 90, "vote": 240, "reactions": 45},
@@ -270,7 +274,7 @@ class Alchemists(Ruleset):
                       purpose=Purpose.NOTED)
 
     def voting_open(self, game: Game) -> bool:
-        return game.state.phase.stage == Stage.VOTE
+        return game.state.phase.stage == _VOTE
 
     def check_vote(self, game: Game, voter: Player, target: Player | None) -> None:
         if "early" in voter.statuses:
@@ -293,7 +297,7 @@ class Alchemists(Ruleset):
             raise Refused(N_("Your vote is already early."))
 
     def after_vote(self, game: Game, voter: PlayerId) -> None:
-        if game.state.phase.stage == Stage.VOTE:
+        if game.state.phase.stage == _VOTE:
             state: AlchemistsState = game.state.rs  # `state_of`, inlined: after every vote
             state.vote_log.append((voter, game.state.votes.get(voter)))
             if game.state.phase.number >= 3:  # nobody is early before (`early_majority`)

@@ -46,16 +46,21 @@ ROLE = define_role(
 )
 
 
+# read as a global: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
+# more than ten times a global's read, and this is asked of every player at dawn
+_DAWN = Stage.DAWN
+
+
 def chase_owed_tonight(game: Game, p: Player) -> bool:
     state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: every player at dawn
-    return state.night.chase_owed == p.pid and game.state.phase.stage == Stage.DAWN
+    return state.night.chase_owed == p.pid and game.state.phase.stage == _DAWN
 
 
 @EXTRA_ABILITIES.during(Stage.DAWN)
 def chase_at_dawn(game: Game, p: Player) -> Sequence[ActionSpec]:
     # `chase_owed_tonight`, written out: asked of every player offered his actions at dawn
     state: ChangelingsState = game.state.rs
-    owed = state.night.chase_owed == p.pid and game.state.phase.stage == "dawn"
+    owed = state.night.chase_owed == p.pid and game.state.phase.stage == _DAWN
     return (CHASE,) if owed else ()
 
 
