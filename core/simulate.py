@@ -23,7 +23,7 @@ from core.engine.ruleset import Ruleset
 MAX_WINDOWS = 400  # a game that has not ended by then is reported as stuck
 # read as a global: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
 # more than ten times a global's read, and this is asked in every window
-_DAY = PhaseKind.DAY
+_DAY, _ENDED = PhaseKind.DAY, PhaseKind.ENDED
 
 
 @dataclass
@@ -117,7 +117,7 @@ def drive_window(game: Game, rng: random.Random,
 def over(game: Game) -> bool:
     """Whether the game has ended (a function: asked again after a window is driven, which
     a narrowed attribute would not see)."""
-    return game.state.phase.kind == PhaseKind.ENDED
+    return game.state.phase.kind == _ENDED
 
 
 def play_random_game(ruleset: Ruleset, players: int, seed: int,

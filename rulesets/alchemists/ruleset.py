@@ -79,8 +79,8 @@ from .story import STORY_TEXTS, AlchemistsStory
 from .voice import VOICE
 
 # read as a global: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
-# more than ten times a global's read, and this is asked at every vote
-_VOTE = Stage.VOTE
+# more than ten times a global's read, and these are asked at every vote and action
+_VOTE, _NIGHT, _NOTED = Stage.VOTE, PhaseKind.NIGHT, Purpose.NOTED
 
 # Deadlines per window (rules §3): seconds or a clock time in the game's time zone.
 PACE: dict[str, dict[str, Any]] = {
@@ -219,7 +219,7 @@ class Alchemists(Ruleset):
         return found
 
     def offers(self, game: Game, p: Player) -> Sequence[ActionSpec]:
-        if game.state.phase.kind == PhaseKind.NIGHT:
+        if game.state.phase.kind == _NIGHT:
             return self.abilities(game, p)  # the night has one stage, and it allows them all
         return Ruleset.offers(self, game, p)  # not super(): no proxy made per player
 
@@ -271,7 +271,7 @@ class Alchemists(Ruleset):
         accepted = ACCEPTED.get(sub.action)
         if accepted is None or accepted(game, p, sub):
             game.tell(to_player(p.pid), told(self.voice, "NOTED", NOTED, game.state.phase, p.pid),
-                      purpose=Purpose.NOTED)
+                      purpose=_NOTED)
 
     def voting_open(self, game: Game) -> bool:
         return game.state.phase.stage == _VOTE

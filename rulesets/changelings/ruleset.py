@@ -70,8 +70,8 @@ from .vocabulary import (
 from .voice import VOICE
 
 # read as a global: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
-# more than ten times a global's read, and this is asked at every vote
-_VOTE = Stage.VOTE
+# more than ten times a global's read, and these are asked at every vote and action
+_VOTE, _REACTIONS, _NOTED = Stage.VOTE, Stage.REACTIONS, Purpose.NOTED
 
 
 @event_kind("active")
@@ -277,7 +277,7 @@ class Changelings(Ruleset):
     def after_act(self, game: Game, sub: Submission) -> None:
         p = game.state.players[sub.actor]
         reactions = game.state.reactions  # the first is `game.current_owed()`
-        if (game.state.phase.stage == Stage.REACTIONS and reactions
+        if (game.state.phase.stage == _REACTIONS and reactions
                 and reactions[0].player == p.pid and sub.action in (reactions[0].kind, "pass")):
             pass  # an answer to the owed choice counts when the prompt closes (CH-REACT)
         elif sub.action == "pass":
@@ -286,7 +286,7 @@ class Changelings(Ruleset):
         elif sub.action in AFTER_ACT:
             AFTER_ACT[sub.action](game, p, sub)
         game.tell(to_player(p.pid), told(self.voice, "NOTED", NOTED, game.state.phase, p.pid),
-                  purpose=Purpose.NOTED)
+                  purpose=_NOTED)
 
     def voting_open(self, game: Game) -> bool:
         return game.state.phase.stage in VOTING

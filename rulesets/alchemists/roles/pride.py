@@ -77,15 +77,20 @@ def searches(night: Night) -> None:
 
 
 # -------------------------------------------------------------- the take
+# read as a global: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
+# more than ten times a global's read, and this is asked whenever anybody's actions are
+_REACTIONS, _VOTE = Stage.REACTIONS, Stage.VOTE
+
+
 def owed_take(game: Game, p: Player) -> Sequence[ActionSpec]:
     """His take, when it is owed now: dead by day (executed), he is asked in the reactions
     window; dead at night, during the next day's vote. A modkill owes nothing (rules §10)."""
     s = game.state
     stage = s.phase.stage
-    if stage == Stage.REACTIONS:
+    if stage == _REACTIONS:
         reactions = s.reactions  # the first is `game.current_owed()`
         return (TAKE,) if reactions and reactions[0].player == p.pid else ()
-    return (TAKE,) if stage == Stage.VOTE and s.rs.take_owed_next_day == p.pid else ()
+    return (TAKE,) if stage == _VOTE and s.rs.take_owed_next_day == p.pid else ()
 
 
 OWED_ACTIONS.append(owed_take)
