@@ -81,13 +81,17 @@ class RuntimeCollector(Collector):
                                        "Failed delivery attempts since start", labels=["platform"])
         resting = GaugeMetricFamily("nightfall_platform_resting",
                                     "Whether the platform is down (failures in a row, nothing "
-                                    "delivered since): its messages wait, probed until it "
-                                    "answers", labels=["platform"])
+                                    "delivered since, or the adapter cannot reach it): its "
+                                    "messages wait, probed until it answers",
+                                    labels=["platform"])
         for adapter in self.runtime.adapters:
             backlog.add_metric([adapter.platform], self.snapshot.backlog.get(adapter.platform, 0))
             failed = deliverer.failures.get(adapter.platform, 0) if deliverer else 0
             failures.add_metric([adapter.platform], failed)
-            down = deliverer is not None and deliverer.outages.down(adapter.platform)
+            # the adapter's own word counts too: while it cannot reach the platform (a sync
+            # refused) nothing is handed to it, so no further failure would ever say so
+            down = not connected(adapter) or (
+                deliverer is not None and deliverer.outages.down(adapter.platform))
             resting.add_metric([adapter.platform], 1 if down else 0)
         over = GaugeMetricFamily("nightfall_outbox_over_budget",
                                  "Whether more messages wait than the platform's rates carry "
