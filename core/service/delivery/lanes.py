@@ -1,6 +1,9 @@
 """A delivery round's sends: in parallel across chats, strictly in order within a chat.
 
-Each chat is a lane: its rows in the order they were written, one send at a time. Whenever a
+Each chat is a lane: its rows in the order they were written, one send at a time, except that
+an edit of a message already posted (a ballot's tally) goes before the lane's new posts: it
+changes that message in place, so only the order among new posts, and among the versions of
+one message (the newest replaces those unsent, see `Deliverer.claim`), matters. Whenever a
 send ends or a budget refills, the lanes whose next row may go now are started, what a
 player must act on (a prompt, a role card, a ballot's opening, a window's closing) before
 chatter (relays, tallies in between, recaps), then the oldest first, as many at once as each
@@ -67,6 +70,7 @@ class Pacing:
     parallel: Callable[[str], int]
     now: Callable[[], float]
     ranked: Callable[[str], bool]  # whether its budget is scarce: priorities decide who goes
+    edit: Callable[[Outbox], bool]  # an edit of a message already posted: it jumps the lane
 
 
 @dataclass(slots=True)
@@ -99,7 +103,7 @@ class Round:
     async def run(self) -> int:
         """Send what may go; how many were sent. A send that raised (the database went
         away) stops the starting of others and is raised when the rest have ended."""
-        tasks: dict[asyncio.Task[Outcome], Lane] = {}
+        tasks: dict[asyncio.Task[Outcome], tuple[Lane, Outbox]] = {}
         until = time.monotonic() + ROUND_SECONDS
         failure: BaseException | None = None
         try:
@@ -114,9 +118,9 @@ class Round:
                     tasks, timeout=None if wait is None else max(SOONEST, wait),
                     return_when=asyncio.FIRST_COMPLETED)
                 for task in done:
-                    lane = tasks.pop(task)
+                    lane, row = tasks.pop(task)
                     lane.busy = False
-                    row = lane.rows.popleft()
+                    lane.rows.remove(row)
                     self.in_flight[row.platform] -= 1
                     if task.exception() is not None:
                         failure = failure or task.exception()
@@ -138,15 +142,15 @@ class Round:
             raise failure
         return self.sent
 
-    def _start(self, tasks: dict[asyncio.Task[Outcome], Lane]) -> float | None:
+    def _start(self, tasks: dict[asyncio.Task[Outcome], tuple[Lane, Outbox]]) -> float | None:
         """Start every lane whose next row may go now, the rows to be acted on first, then
         the oldest; the seconds until the next waiting one may (None: none waits)."""
         now = self.pacing.now()
         soonest: float | None = None
         blocked: dict[str, float] = {}
         waiting = [lane for lane in self.lanes if lane.rows and not lane.busy]
-        for lane in sorted(waiting, key=lambda lane: (not lane.first, lane.rows[0].id)):
-            row = lane.rows[0]
+        for lane in sorted(waiting, key=lambda lane: (not lane.first, self._head(lane).id)):
+            row = self._head(lane)
             if self.in_flight.get(row.platform, 0) >= self.pacing.parallel(row.platform):
                 continue
             if row.platform not in blocked:
@@ -159,10 +163,17 @@ class Round:
             blocked.pop(row.platform)  # its overall budget is spent a little more
             lane.busy = True
             self.in_flight[row.platform] = self.in_flight.get(row.platform, 0) + 1
-            tasks[asyncio.create_task(self.pacing.send(row), name=f"send-{row.id}")] = lane
+            tasks[asyncio.create_task(self.pacing.send(row), name=f"send-{row.id}")] = \
+                (lane, row)
         return soonest
 
+    def _head(self, lane: Lane) -> Outbox:
+        """The lane's next row: its first edit of a message already posted, else its oldest."""
+        return next((row for row in lane.rows if self.pacing.edit(row)), lane.rows[0])
+
     def _mark(self, lane: Lane) -> None:
-        head = lane.rows[0] if lane.rows else None
-        lane.first = head is not None and self.pacing.ranked(head.platform) and acted_on(
-            self.payloads[head.id])
+        """Whether the lane's next row goes first: what a player must act on, or an edit in
+        place (a vote shown in the tally)."""
+        head = self._head(lane) if lane.rows else None
+        lane.first = head is not None and self.pacing.ranked(head.platform) and (
+            acted_on(self.payloads[head.id]) or self.pacing.edit(head))
