@@ -3,7 +3,8 @@ group's sliding minute counted by the answers' times, a flood limit held per cha
 several chats at once) for the platform; and a round's lanes: each chat's rows in order
 under parallel sends, what players act on first, no more sends at once than the platform
 takes, an edit of a message already posted before its chat's new posts, a group's minute
-keeping a share for such edits. The sends are stand-ins (no platform is involved): the rules, not a platform."""
+keeping a share for such edits. The sends are stand-ins (no platform is involved): the
+rules, not a platform."""
 
 from __future__ import annotations
 
