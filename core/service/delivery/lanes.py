@@ -6,8 +6,9 @@ changes that message in place, so only the order among new posts, and among the 
 one message (the newest replaces those unsent, see `Deliverer.claim`), matters. Whenever a
 send ends or a budget refills, the lanes whose next row may go now are started, what a
 player must act on (a prompt, a role card, a ballot's opening, a window's closing) before
-chatter (relays, tallies in between, recaps), then the oldest first, as many at once as each
-platform takes (`parallel`). A round starts sends for at most ROUND_SECONDS, so that
+an edit of a message already posted (a vote shown in the ballot's tally), then chatter
+(relays, recaps), the oldest first within each, as many at once as each platform takes
+(`parallel`). A round starts sends for at most ROUND_SECONDS, so that
 deadlines keep firing while a backlog waits, and ends when its sends have ended.
 
 The budgets and the sends themselves are the deliverer's (`Pacing`): this module only
@@ -33,6 +34,7 @@ from ..messages.payloads import (
     PostPayload,
 )
 
+ACT_ON, EDIT, CHATTER = 0, 1, 2  # the ranks of a lane's next row where the budget is scarce
 ROUND_SECONDS = 1.0  # wall seconds a round starts sends for
 SOONEST = 0.005  # seconds: a budget that refills sooner counts as refilled
 STOP_GRACE = 3.0  # seconds the sends under way get to end when the process stops
@@ -76,7 +78,7 @@ class Pacing:
 @dataclass(slots=True)
 class Lane:
     rows: deque[Outbox]
-    first: bool  # its next row is to be acted on
+    rank: int  # its next row's: ACT_ON, EDIT or CHATTER (the lower goes first)
     busy: bool = False
 
 
@@ -93,7 +95,7 @@ class Round:
             key = (row.platform, row.chat_ref)
             if key not in held:
                 by_chat.setdefault(key, deque()).append(row)
-        self.lanes = [Lane(queue, False) for queue in by_chat.values()]
+        self.lanes = [Lane(queue, CHATTER) for queue in by_chat.values()]
         for lane in self.lanes:
             self._mark(lane)
         self.sent = 0
@@ -143,13 +145,12 @@ class Round:
         return self.sent
 
     def _start(self, tasks: dict[asyncio.Task[Outcome], tuple[Lane, Outbox]]) -> float | None:
-        """Start every lane whose next row may go now, the rows to be acted on first, then
-        the oldest; the seconds until the next waiting one may (None: none waits)."""
+        """Start every lane whose next row may go now, by rank (`_mark`), then the oldest; the seconds until the next waiting one may (None: none waits)."""
         now = self.pacing.now()
         soonest: float | None = None
         blocked: dict[str, float] = {}
         waiting = [lane for lane in self.lanes if lane.rows and not lane.busy]
-        for lane in sorted(waiting, key=lambda lane: (not lane.first, self._head(lane).id)):
+        for lane in sorted(waiting, key=lambda lane: (lane.rank, self._head(lane).id)):
             row = self._head(lane)
             if self.in_flight.get(row.platform, 0) >= self.pacing.parallel(row.platform):
                 continue
@@ -172,8 +173,13 @@ class Round:
         return next((row for row in lane.rows if self.pacing.edit(row)), lane.rows[0])
 
     def _mark(self, lane: Lane) -> None:
-        """Whether the lane's next row goes first: what a player must act on, or an edit in
-        place (a vote shown in the tally)."""
+        """The rank of the lane's next row: what a player must act on, then an edit in place
+        (a vote shown in the tally), then the rest (a platform whose budget is not scarce
+        takes them as written)."""
         head = self._head(lane) if lane.rows else None
-        lane.first = head is not None and self.pacing.ranked(head.platform) and (
-            acted_on(self.payloads[head.id]) or self.pacing.edit(head))
+        if head is None or not self.pacing.ranked(head.platform):
+            lane.rank = CHATTER
+        elif acted_on(self.payloads[head.id]):
+            lane.rank = ACT_ON
+        else:
+            lane.rank = EDIT if self.pacing.edit(head) else CHATTER
