@@ -145,7 +145,8 @@ class Round:
         return self.sent
 
     def _start(self, tasks: dict[asyncio.Task[Outcome], tuple[Lane, Outbox]]) -> float | None:
-        """Start every lane whose next row may go now, by rank (`_mark`), then the oldest; the seconds until the next waiting one may (None: none waits)."""
+        """Start every lane whose next row may go now, by rank (`_mark`), then the oldest;
+        the seconds until the next waiting one may (None: none waits)."""
         now = self.pacing.now()
         soonest: float | None = None
         blocked: dict[str, float] = {}
