@@ -15,8 +15,9 @@ from core.engine.log_codec import command_from_json, encode, setup_from_json
 from core.engine.registry import load_ruleset
 from core.plugins import forget_in_adapters
 from core.storage.models import GameRecord, Identity, LogEntry, Outbox, Prompt, Seat
+from core.storage.states import GameStatus
 
-FINISHED = ("ended", "cancelled")
+FINISHED = (GameStatus.ENDED, GameStatus.CANCELLED)
 
 
 class AdminError(Exception):
@@ -63,7 +64,7 @@ async def community_stats(top: int = 10) -> dict[str, Any]:
     sides_won: Counter[tuple[str, str]] = Counter()
     roles_played: Counter[tuple[str, str]] = Counter()
     roles_won: Counter[tuple[str, str]] = Counter()
-    for row in await GameRecord.filter(status="ended").order_by("id"):
+    for row in await GameRecord.filter(status=GameStatus.ENDED).order_by("id"):
         per_ruleset[row.ruleset] += 1
         entries = await LogEntry.filter(game_id=row.id).order_by("seq")
         game = _replayed(row, entries)
@@ -79,7 +80,7 @@ async def community_stats(top: int = 10) -> dict[str, Any]:
             sides_played[(row.ruleset, side)] += 1
             sides_won[(row.ruleset, side)] += side in winners
     activity: Counter[int] = Counter()
-    seats = await Seat.filter(game__status__in=["ended", "running"]).values_list(
+    seats = await Seat.filter(game__status__in=[GameStatus.ENDED, GameStatus.RUNNING]).values_list(
         "game_id", "identity_id")
     for _, identity in set(seats):  # leaving the sign-up and joining again is one game
         activity[identity] += 1

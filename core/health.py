@@ -25,7 +25,7 @@ from core.service.delivery import stuck
 from core.service.ports.adapter import connected
 from core.service.runtime import Runtime
 from core.storage.models import GameRecord, Outbox
-from core.storage.states import OutboxState
+from core.storage.states import GameStatus, OutboxState
 from core.story.web import add_archive_routes
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ class Snapshot:
 
     async def _read(self, now: float) -> None:
         self.outbox = await stuck.counts(now)
-        self.active_games = await GameRecord.filter(status="running").count()
+        self.active_games = await GameRecord.filter(status=GameStatus.RUNNING).count()
         rows = await Outbox.filter(status=OutboxState.PENDING).values_list("platform", flat=True)
         backlog: dict[str, int] = {}
         for platform in rows:

@@ -16,12 +16,12 @@ import re
 from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import assert_never
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from core.engine.messages import ROLE_WAS, Ref, Text
+from core.engine.messages import ROLE_WAS, Param, Ref, Tally, Text, WithRole
 from core.engine.registry import available, load_ruleset
 from core.engine.ruleset import Catalog
 from core.service import HowTo
@@ -150,30 +150,32 @@ class Renderer:
         said = own_catalog(self.howto_catalog, self.locale).gettext(msgid)
         return with_prefix(said, self.command_prefix)
 
-    def value(self, value: Any) -> Any:
-        if isinstance(value, Ref):
-            return self.word(value)
-        if isinstance(value, Text):  # a counted phrase inside the sentence
-            return self.render(value)
-        if (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], Ref)
-                and isinstance(value[1], int)):
-            return f"{self.word(value[0])} ({value[1]})"  # a name with a count: a tally
-        if (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], Ref)
-                and isinstance(value[1], Ref) and value[1].kind == "role"
-                and value[0].kind == "player"):
-            return f"{self.word(value[0])} ({self.word(value[1])})"  # a name with its role
-        if isinstance(value, tuple):
-            return ", ".join(str(self.value(v)) for v in value)
-        return value
+    def value(self, value: Param) -> str | int:
+        """A placeholder's filling in the reader's words, by its type (see `Param`)."""
+        match value:
+            case Ref():
+                return self.word(value)
+            case Text():  # a counted phrase inside the sentence
+                return self.render(value)
+            case Tally(who, votes):
+                return f"{self.word(who)} ({votes})"
+            case WithRole(who, role):
+                return f"{self.word(who)} ({self.word(role)})"
+            case tuple():
+                return ", ".join(str(self.value(v)) for v in value)
+            case str() | int():
+                return value
+            case _:
+                assert_never(value)
 
-    def text(self, key: str, params: Mapping[str, Any] | None = None) -> str:
+    def text(self, key: str, params: Mapping[str, Param] | None = None) -> str:
         return self.render_parts(key, None, None, params or {})
 
     def render(self, text: Text) -> str:
         return self.render_parts(text.key, text.plural, text.count, text.params)
 
     def render_parts(self, key: str, plural: str | None, count: int | None,
-                     params: Mapping[str, Any]) -> str:
+                     params: Mapping[str, Param]) -> str:
         template = (self.t.ngettext(key, plural, count or 0) if plural is not None
                     else self.t.gettext(key))
         return with_prefix(template, self.command_prefix).format(

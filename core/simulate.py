@@ -17,9 +17,13 @@ from dataclasses import dataclass, field
 from core.engine import Act, Close, Game, GameSetup, Refused, Vote
 from core.engine.events import PhaseBegan
 from core.engine.ids import PlayerId
+from core.engine.phase import PhaseKind
 from core.engine.ruleset import Ruleset
 
 MAX_WINDOWS = 400  # a game that has not ended by then is reported as stuck
+# read as a global: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
+# more than ten times a global's read, and this is asked in every window
+_DAY, _ENDED = PhaseKind.DAY, PhaseKind.ENDED
 
 
 @dataclass
@@ -92,7 +96,7 @@ def drive_window(game: Game, rng: random.Random,
     if ruleset.voting_open(game):
         for pid in living:
             attempt(Vote(pid, focus if chance() < 0.5 else choice(living)))
-    if state.phase.kind == "day" and not state.reactions:
+    if state.phase.kind == _DAY and not state.reactions:
         return  # by day only votes (and owed reactions) matter to the random players
     actors = [p for p in state.players.values() if p.alive]
     actors += [state.players[o.player] for o in state.reactions[:1]]
@@ -110,16 +114,22 @@ def drive_window(game: Game, rng: random.Random,
             attempt(Act(p.pid, spec.id, targets, None, role_id))
 
 
+def over(game: Game) -> bool:
+    """Whether the game has ended (a function: asked again after a window is driven, which
+    a narrowed attribute would not see)."""
+    return game.state.phase.kind == _ENDED
+
+
 def play_random_game(ruleset: Ruleset, players: int, seed: int,
                      on_apply: Callable[[object], None] | None = None) -> Game:
     game = new_game(ruleset, players, seed)
     rng = random.Random(seed ^ 0x5EED)
     close = Close()  # commands are immutable: one deadline command serves every window
     for _ in range(MAX_WINDOWS):
-        if game.state.phase.kind == "ended":
+        if over(game):
             break
         drive_window(game, rng, on_apply)
-        if game.state.phase.kind == "ended":
+        if over(game):
             break
         game.apply(close)
         if on_apply is not None:
@@ -147,6 +157,6 @@ def simulate(ruleset: Ruleset, players: int, games: int, seed: int = 0) -> Repor
 def _last_day(game: Game) -> int:
     for _command, outcome in reversed(game.log):
         for event in outcome.events:
-            if isinstance(event, PhaseBegan) and event.phase.kind != "ended":
+            if isinstance(event, PhaseBegan) and event.phase.kind != PhaseKind.ENDED:
                 return int(event.phase.number)
     return 1

@@ -15,14 +15,14 @@ from zoneinfo import ZoneInfo
 from babel.dates import format_date, format_time, format_timedelta
 
 from core.engine.messages import N_, Ref
-from core.engine.phase import Phase
+from core.engine.phase import Phase, PhaseKind, Stage
 
 # "Day 2 (vote)": the day or night's number, then the open window (none for a single stage);
 # a rule set names its own windows in its vocabulary's `stage` ("vote": "Day {number} (vote)")
-PHASE_NAMES = {
-    ("day", ""): N_("Day {number}"),
-    ("day", "setup"): N_("Day {number} (before the start)"),  # the engine's, before the deal
-    ("night", ""): N_("Night {number}"),
+PHASE_NAMES: dict[tuple[PhaseKind, str], str] = {
+    (PhaseKind.DAY, Stage.NONE): N_("Day {number}"),
+    (PhaseKind.DAY, Stage.SETUP): N_("Day {number} (before the start)"),  # before the deal
+    (PhaseKind.NIGHT, Stage.NONE): N_("Night {number}"),
 }
 ENDED = N_("the game is over")
 UNTIL = N_("{duration}, until {date}, {time}")
@@ -58,7 +58,7 @@ def phase_name(t: gettext.NullTranslations, value: str,
     """"Day 2 (vote)" from "day 2 vote", in the translations' language; `stages` are the
     rule set's names of its windows (a window it does not name: the day or night alone)."""
     shown = Phase.parse(value)
-    if shown.kind == "ended":
+    if shown.kind == PhaseKind.ENDED:
         return t.gettext(ENDED)
     msgid = (PHASE_NAMES.get((shown.kind, shown.stage)) or (stages or {}).get(shown.stage)
              or PHASE_NAMES[(shown.kind, "")])

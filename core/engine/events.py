@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from functools import lru_cache
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from .ids import PlayerId
 from .phase import Phase
@@ -74,6 +74,33 @@ def make_event(kind: str, data: Mapping[str, Any]) -> Event:
     return cls(**data)
 
 
+class _OfPhase(Protocol):
+    @property
+    def phase(self) -> Phase: ...
+
+
+P = TypeVar("P", bound=_OfPhase)
+
+
+def found_by_phase(cls: Callable[[Phase], P]) -> Callable[[Phase], P]:
+    """`cls(phase)`, found rather than built, like `voted` below: every window begins and
+    closes with such a record. Phases are found by identity: `Phase.of` makes each one once,
+    and a phase's own (generated) hash costs nearly as much as building the record. A record
+    is kept with its phase, so an id is never confused with a dead phase's; the bound keeps a
+    service that parses phases from being filled with them."""
+    made: dict[int, P] = {}
+
+    def of(phase: Phase) -> P:
+        event = made.get(id(phase))
+        if event is None or event.phase is not phase:
+            if len(made) >= 4096:
+                made.clear()
+            event = made[id(phase)] = cls(phase)
+        return event
+
+    return of
+
+
 # ---------------------------------------------------------------------- the engine's own
 @event_kind("phase")
 @dataclass(frozen=True, slots=True)
@@ -81,6 +108,9 @@ class PhaseBegan(Event):
     """A new phase (or window) began."""
 
     phase: Phase
+
+
+phase_began = found_by_phase(PhaseBegan)
 
 
 @event_kind("closed")
@@ -91,12 +121,18 @@ class Closed(Event):
     phase: Phase
 
 
+closed = found_by_phase(Closed)
+
+
 @event_kind("closed_early")
 @dataclass(frozen=True, slots=True)
 class ClosedEarly(Event):
     """The window closed before its deadline: everybody who had to act has."""
 
     phase: Phase
+
+
+closed_early = found_by_phase(ClosedEarly)
 
 
 @event_kind("voted")
@@ -129,6 +165,11 @@ class Removed(Event):
     player: PlayerId
     cause: str
     role: str
+
+
+# every removal: the same few players, causes and roles in game after game (typed: a cause
+# given as a plain string and one given as its enum member stay records of their own kind)
+removed = lru_cache(maxsize=4096, typed=True)(Removed)
 
 
 @event_kind("left")

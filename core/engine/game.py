@@ -11,6 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from .causes import OUT_OF_STORY, OutOfStory
 from .commands import (
     HOST_COMMANDS,
     Act,
@@ -31,11 +32,11 @@ from .commands import (
     Vote,
     Whisper,
 )
-from .events import Closed, ClosedEarly, Event, HostActed, Left, Removed, voted
+from .events import Event, HostActed, Left, closed, closed_early, removed, voted
 from .ids import PlayerId
 from .messages import GROUP, N_, Ref, player, to_player
 from .outcome import GameSetup, Outcome
-from .phase import Phase
+from .phase import Phase, PhaseKind, Stage
 from .refusals import Refused, refused_n
 from .rules import Rules
 from .specs import ActionSpec, SetupError
@@ -43,9 +44,6 @@ from .state import GameState, Player, Submission
 from .table import Table
 
 WHISPER_MAX = 2000
-# The causes by which a player is taken out rather than dies in the story: the host's removal
-# and a player's own leaving. Rule sets treat them alike (no reactions, no night list).
-OUT_OF_STORY = frozenset({"modkill", "missed", "left"})  # missed: a rule set's automatic removal
 
 
 class Game(Table):
@@ -81,7 +79,8 @@ class Game(Table):
         }
         self.state = GameState(
             ruleset=ruleset.id, seed=setup.seed, options=options, players=players,
-            phase=Phase("day", 1, "setup"), rng=rng, rs=ruleset.new_state(), clock=setup.at,
+            phase=Phase(PhaseKind.DAY, 1, Stage.SETUP), rng=rng, rs=ruleset.new_state(),
+            clock=setup.at,
         )
         self.log: list[tuple[Command, Outcome]] = []
         self._out = Outcome()
@@ -98,7 +97,7 @@ class Game(Table):
         s = self.state
         kind = type(command)
         if kind not in _ANY_TIME:
-            if s.phase.kind == "ended":
+            if s.phase.kind == _ENDED:
                 raise Refused(N_("The game is over."))
             # a pause refuses commands, not talk: a group message still counts as activity
             # (and a player may still leave, as the host may still remove him)
@@ -179,7 +178,7 @@ class Game(Table):
     def _perform_close(self, command: Close, _: None) -> None:
         if self.state.paused:
             return
-        self.record(Closed(self.state.phase))
+        self.record(closed(self.state.phase))
         self.ruleset.close(self)
 
     def _perform_tick(self, command: Tick, _: None) -> None:
@@ -193,9 +192,9 @@ class Game(Table):
     def _maybe_close_early(self) -> None:
         s = self.state
         guard = 0
-        while (not s.paused and s.phase.kind != "ended"
+        while (not s.paused and s.phase.kind != PhaseKind.ENDED
                and self.ruleset.window_complete(self)):
-            self.record(ClosedEarly(s.phase))
+            self.record(closed_early(s.phase))
             self.ruleset.close(self)
             guard += 1
             if guard > 50:
@@ -290,13 +289,13 @@ class Game(Table):
     def _perform_leave(self, cmd: Leave, _: None) -> None:
         p = self.state.players[cmd.by]
         self.record(Left(p.pid))
-        self.remove(p, "left")
+        self.remove(p, OutOfStory.LEFT)
         self.ruleset.after_host_removal(self, p)
 
     # ------------------------------------------------------------------ host
     def _check_host(self, cmd: HostCommand) -> None:
         s = self.state
-        if s.phase.kind == "ended":
+        if s.phase.kind == PhaseKind.ENDED:
             raise Refused(N_("The game is over."))
         if isinstance(cmd, Pause) and s.paused:
             raise Refused(N_("The game is already paused."))
@@ -339,14 +338,14 @@ class Game(Table):
             self.tell_n(GROUP, "The host changed the deadline by {count} minute.",
                         "The host changed the deadline by {count} minutes.", cmd.minutes)
         elif isinstance(cmd, Force):
-            self.record(Closed(s.phase))
+            self.record(closed(s.phase))
             self.tell(GROUP, N_("The host closes the current phase."))
             self.ruleset.close(self)
         elif isinstance(cmd, Announce):
             self.tell(GROUP, N_("Announcement from the host: {text}"), text=cmd.text)
         elif isinstance(cmd, Modkill):
             target = s.players[cmd.target]
-            self.remove(target, "modkill")
+            self.remove(target, OutOfStory.MODKILL)
             self.ruleset.after_host_removal(self, target)
         else:
             target = s.players[cmd.seat]
@@ -364,7 +363,7 @@ class Game(Table):
         p.cause = cause
         self.state.removals.append((p.pid, cause))
         self.state.votes.pop(p.pid, None)
-        self.record(Removed(p.pid, cause, p.role))
+        self.record(removed(p.pid, cause, p.role))
         self.ruleset.on_removed(self, p, cause)
 
 
@@ -375,6 +374,7 @@ def _no_such_player(pid: PlayerId) -> Refused:
 # what the end of a game and a pause do not refuse: the host's powers check for themselves
 _ANY_TIME = frozenset({*HOST_COMMANDS, Tick})
 _blank = object.__new__  # an instance with its slots still empty
+_ENDED = PhaseKind.ENDED  # a global: reading an enum's member costs ten times more (3.11)
 
 _HANDLERS: dict[type, tuple[Any, Any]] = {
     Act: (Game._validate_act, Game._perform_act),

@@ -8,7 +8,7 @@ from dataclasses import asdict
 from typing import Any
 
 from core.engine import commands as c
-from core.engine.messages import Ref, Text
+from core.engine.messages import Ref, Tally, Text, WithRole
 from core.engine.outcome import GameSetup
 from core.engine.phase import Phase
 
@@ -123,7 +123,7 @@ def _tagged(tag: str, inner: Any) -> Any:
     if tag == TEXT:
         key, plural, count, params = inner
         return Text(key, decode(params), plural, count)
-    return tuple(decode(v) for v in inner)
+    return _listed(tuple(decode(v) for v in inner))
 
 
 def _legacy(tag: str, inner: Any) -> Any:
@@ -138,5 +138,19 @@ def _legacy(tag: str, inner: Any) -> Any:
             and isinstance(inner[3], dict)):
         return Text(inner[0], decode(inner[3]), inner[1], inner[2])
     if tag == "list":
-        return tuple(decode(v) for v in inner)
+        return _listed(tuple(decode(v) for v in inner))
     return None
+
+
+def _listed(items: tuple[Any, ...]) -> Any:
+    """A stored list as the parameter it was: a `Tally` and a `WithRole` are named tuples,
+    stored as lists of two (so a row reads as rows always have), and only they are a list of
+    a ref and a number or of a player and a role; they are told apart here, once, so the
+    renderer never has to guess."""
+    if len(items) == 2 and isinstance(items[0], Ref):
+        first, second = items
+        if isinstance(second, int):
+            return Tally(first, second)
+        if isinstance(second, Ref) and first.kind == "player" and second.kind == "role":
+            return WithRole(first, second)
+    return items

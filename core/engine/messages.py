@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache, lru_cache
-from typing import Any, ClassVar, NamedTuple
+from typing import ClassVar, NamedTuple
 
 from .ids import PlayerId
 from .quick_init import quick_init
@@ -38,13 +38,11 @@ def NC_(context: str, msgid: str) -> str:
 
 class Text(NamedTuple):
     """A translatable text: `key` is the gettext msgid (English); `plural` and `count` make it
-    an ngettext message. `params` values are plain values, `Ref`s, tuples of `Ref`s
-    (rendered as a list), or a `Text` of its own: a counted phrase inside the sentence ("2
-    penalty votes"), for a sentence whose plural forms follow another number (see `counted`).
-    (A named tuple: a game tells hundreds, and these are made fast.)"""
+    an ngettext message. `params` fill its placeholders, each a `Param`. (A named tuple: a
+    game tells hundreds, and these are made fast.)"""
 
     key: str
-    params: Mapping[str, Any]
+    params: Mapping[str, Param]
     plural: str | None = None
     count: int | None = None  # type: ignore[assignment]  # ngettext's word; shadows tuple.count
 
@@ -160,6 +158,46 @@ def side(side_id: str) -> Ref:
 @cache
 def cause(cause_id: str) -> Ref:
     return Ref("cause", cause_id)
+
+
+@cache
+def role_was(role_id: str) -> Ref:
+    """A role in running text ("the Researcher", gettext context `ROLE_WAS`): every removal
+    and check names one."""
+    return Ref("role_was", role_id)
+
+
+@cache
+def dealt(role_id: str) -> Ref:
+    """The card of a dealt role: every player's opening message shows his."""
+    return Ref("dealt", role_id)
+
+
+class Tally(NamedTuple):
+    """A name with its votes, one entry of a vote's count: "Ann (2)"."""
+
+    who: Ref
+    votes: int
+
+
+class WithRole(NamedTuple):
+    """A player's name with his role: "Ann (Herbalist)"."""
+
+    who: Ref
+    role: Ref
+
+
+# What fills a text's placeholder, told apart by type, never by its shape or its name (a
+# parameter named `text` is a plain `str`, never taken for a translated `Text`):
+# - `str`: words said as they are (a name the platform gave, the host's announcement, a link);
+# - `int`: a number (a count, minutes);
+# - `Ref`: a game object named in the reader's words (a player, a role, a side, a duration...);
+# - `Text`: a translated phrase inside the sentence ("2 penalty votes", see `counted`);
+# - `Tally`, `WithRole`: a name with its votes, a name with its role;
+# - a tuple of params: a list, said with commas.
+# (Named tuples all, so the log's codec and every reader that walks a list see what they saw
+# before these had names: a tuple, encoded as a list.)
+Param = str | int | Ref | Text | Tally | WithRole | tuple["Param", ...]
 
 
 class Purpose(StrEnum):

@@ -6,9 +6,7 @@ engine's validate-then-mutate discipline) that nothing changed.
 
 from __future__ import annotations
 
-from typing import Any
-
-from .messages import Text
+from .messages import Param, Text
 
 _new = tuple.__new__
 
@@ -16,7 +14,7 @@ _new = tuple.__new__
 class Refused(Exception):
     """The engine refused a command; `text` says why."""
 
-    def __init__(self, key: str, **params: Any) -> None:
+    def __init__(self, key: str, **params: Param) -> None:
         # `BaseException.__new__` has already kept (key,) as `args`: no `super().__init__`
         # (random players and the spent-power checks are refused thousands of times a game);
         # the `Text` is built by the tuple's own constructor, as `Table.tell` builds its own
@@ -32,6 +30,6 @@ class Refused(Exception):
         return f"Refused({self.text!r})"
 
 
-def refused_n(singular: str, plural: str, count: int, **params: Any) -> Refused:
+def refused_n(singular: str, plural: str, count: int, **params: Param) -> Refused:
     """A refusal whose text depends on a number (ngettext); `count` is also a parameter."""
     return Refused.saying(Text(singular, {"count": count, **params}, plural, count))

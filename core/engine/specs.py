@@ -4,16 +4,15 @@ and the error for a setup the rules forbid. Plain values that know no game."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from .ids import PlayerId, RoleId
-from .messages import Text
+from .messages import Param, Text
 
 
 class SetupError(ValueError):
     """A game setup the rules forbid; `text` explains why in a translatable way."""
 
-    def __init__(self, key: str, **params: Any) -> None:
+    def __init__(self, key: str, **params: Param) -> None:
         super().__init__(key.format(**params) if params else key)
         self.text = Text(key, params)
 

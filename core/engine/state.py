@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, fields, is_dataclass
+from enum import StrEnum
 from typing import Any
 
 from .ids import PlayerId, RoleId
@@ -120,4 +121,4 @@ def canonical(value: Any) -> Any:
         return sorted(canonical(v) for v in value)
     if isinstance(value, (list, tuple)):
         return [canonical(v) for v in value]
-    return value
+    return value.value if isinstance(value, StrEnum) else value  # a stage, a cause: its name

@@ -12,14 +12,14 @@ from .events import (
     Counted,
     Ended,
     Event,
-    PhaseBegan,
     learned,
     make_event,
+    phase_began,
 )
 from .ids import PlayerId
-from .messages import Audience, Message, Purpose, Text
+from .messages import Audience, Message, Param, Purpose, Text
 from .outcome import Outcome
-from .phase import ENDED, Phase
+from .phase import ENDED, Phase, Stage
 from .state import GameState, Owed, canonical
 
 # `Message` and `Text` are named tuples, made here for every message of every game: built
@@ -42,28 +42,28 @@ class Table:
         self._out.events.append(make_event(kind, data))
 
     def tell(self, audience: Audience, key: str, *, purpose: Purpose = Purpose.PLAIN,
-             **params: Any) -> None:
+             **params: Param) -> None:
         self._out.messages.append(
             _new(Message, (audience, _new(Text, (key, params, None, None)), purpose)))
 
     def tell_n(self, audience: Audience, singular: str, plural: str, count: int, *,
-               purpose: Purpose = Purpose.PLAIN, **params: Any) -> None:
+               purpose: Purpose = Purpose.PLAIN, **params: Param) -> None:
         params["count"] = count
         self._out.messages.append(
             _new(Message, (audience, _new(Text, (singular, params, plural, count)), purpose)))
 
-    def narrate(self, audience: Audience, variants: Sequence[str], **params: Any) -> None:
+    def narrate(self, audience: Audience, variants: Sequence[str], **params: Param) -> None:
         """Tell one of several flavour texts, picked by the game's own generator so that a
         replay narrates the same way."""
         key = variants[0] if len(variants) == 1 else self.state.rng.choice(variants)
-        self.tell(audience, key, **params)
+        self.tell(audience, key, purpose=Purpose.PLAIN, **params)
 
     def narrate_n(self, audience: Audience, variants: Sequence[tuple[str, str]], count: int,
-                  **params: Any) -> None:
+                  **params: Param) -> None:
         """`narrate` for texts with plural forms (`n_` pairs): a list told with its count, so
         that the sentence agrees with one name or several; the same draw as `narrate`."""
         pair = variants[0] if len(variants) == 1 else self.state.rng.choice(variants)
-        self.tell_n(audience, *pair, count, **params)
+        self.tell_n(audience, pair[0], pair[1], count, purpose=Purpose.PLAIN, **params)
 
     @property
     def rng(self) -> random.Random:
@@ -73,7 +73,7 @@ class Table:
         s = self.state
         s.phase = phase
         s.acted = set()
-        self.record(PhaseBegan(phase))
+        self.record(phase_began(phase))
 
     def end(self, winners: Sequence[str]) -> None:
         self.state.winners = list(winners)
@@ -90,7 +90,7 @@ class Table:
         In a day's reactions window the vote is closed: its deciding count (penalties
         included) is what stands, for the players still in the game."""
         s = self.state
-        if s.phase.stage == "reactions":
+        if s.phase.stage == Stage.REACTIONS:
             return {p.pid: s.closed_count.get(p.pid, 0) for p in s.players.values() if p.alive}
         counts = {p.pid: 0 for p in s.players.values() if p.alive}
         for voter, target in s.votes.items():

@@ -17,7 +17,7 @@ from typing import Any
 from tortoise import fields
 from tortoise.models import Model
 
-from .states import DeadlineKind, DeadlineState, OutboxState
+from .states import DeadlineKind, DeadlineState, GameStatus, OutboxState
 
 # Every model says `_no_comments = True`: otherwise tortoise parses this module's source once per
 # model, looking for "#:" field comments (there are none), which was 0.3 s of every start.
@@ -75,7 +75,7 @@ class GameRecord(Model):
         "models.Chat", related_name="games")
     chat_id: int
     ruleset = fields.CharField(max_length=64)
-    status = fields.CharField(max_length=16, default="lobby", db_index=True)  # lobby|running|...
+    status = fields.CharField(max_length=16, default=GameStatus.LOBBY.value, db_index=True)
     host: fields.ForeignKeyRelation[Identity] = fields.ForeignKeyField(
         "models.Identity", related_name="hosted")
     host_id: int

@@ -25,6 +25,19 @@ from enum import StrEnum
 from typing import TypeVar
 
 
+class GameStatus(StrEnum):
+    """Where a game's row is in its life (the stored strings are the values)."""
+
+    LOBBY = "lobby"  # sign-up is open
+    RUNNING = "running"
+    ENDED = "ended"  # played to its end
+    CANCELLED = "cancelled"  # ended before it was decided: by its host, or given up
+
+
+#: the games that are not over: a sign-up, or a game being played
+CURRENT = (GameStatus.LOBBY, GameStatus.RUNNING)
+
+
 class OutboxState(StrEnum):
     PENDING = "pending"  # waits for its turn (or for its retry)
     SENDING = "sending"  # handed to the adapter; its outcome not written yet

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from core.engine.log_codec import command_from_json, setup_from_json
 from core.engine.registry import load_ruleset
 from core.storage.models import GameRecord, LogEntry, Seat
+from core.storage.states import GameStatus
 
 from .build import build_story
 from .model import Story
@@ -54,7 +55,7 @@ async def archived_by_token(token: str) -> Archived | None:
 
 
 async def _archived(row: GameRecord | None) -> Archived | None:
-    if row is None or row.status != "ended" or row.setup is None:
+    if row is None or row.status != GameStatus.ENDED or row.setup is None:
         return None
     return Archived(row.id, await story_of_row(row), row.chat.locale or "en",
                     bool((row.settings or {}).get(TEAM_CHATS_SETTING)))
@@ -85,7 +86,7 @@ async def game_list(public_url: str = "") -> list[dict[str, object]]:
         seated.setdefault(seat.game_id, set()).add(seat.pid)
     return [{"id": r.id, "ruleset": r.ruleset, "status": r.status,
              "link": (page_link(public_url, r.archive_token) or page_path(r.archive_token))
-             if r.archive_token and r.status == "ended" else "",
+             if r.archive_token and r.status == GameStatus.ENDED else "",
              "chat": f"{r.chat.platform}:{r.chat.ref}",
              "players": len(seated.get(r.id, ())) if r.setup else 0,
              "created_at": r.created_at.isoformat(timespec="minutes")} for r in rows]

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from core.engine import Game, GameSetup
 from core.engine.commands import Act, Command, Whisper
 from core.engine.events import Counted, Event, PhaseBegan, Removed, Voted
-from core.engine.phase import Phase
+from core.engine.phase import Phase, PhaseKind
 from core.engine.rules import Rules
 
 from .model import Action, Fate, PlayerStory, Story, VoteRound, When
@@ -45,7 +45,7 @@ class _Reader:
 
     def _enter(self, phase: Phase) -> None:
         self.phase = phase
-        if phase.kind == "ended":
+        if phase.kind == PhaseKind.ENDED:
             return
         when = When(phase.kind, phase.number)
         if not self.rounds or self.rounds[-1] != when:

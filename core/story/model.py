@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core.engine.phase import Phase
+from core.engine.phase import Phase, PhaseKind
 from core.engine.story import Bond, Extra
 
 
@@ -15,7 +15,7 @@ from core.engine.story import Bond, Extra
 class When:
     """A moment of the game: day or night, its number, and the open window's stage."""
 
-    kind: str  # "day" or "night"
+    kind: PhaseKind  # day or night
     number: int
     stage: str = ""
 

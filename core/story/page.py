@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from html import escape
 
+from core.engine.phase import PhaseKind
 from core.engine.story import Bond, BondWords, Line
 
 from .model import Story, When
@@ -99,8 +100,8 @@ def _round(story: Story, words: Words, when: When, team_chats: bool) -> str:
     anchor = f"{when.kind}-{when.number}"
     parts = [f'<section id="{anchor}" class="{when.kind}"><h2>{e(words.when(when))}</h2>']
     actions = story.actions_of(when)
-    if when.kind == "night" or actions:
-        if when.kind == "night":
+    if when.kind == PhaseKind.NIGHT or actions:
+        if when.kind == PhaseKind.NIGHT:
             parts.append(f"<h3>{e(words.text(NIGHT_ACTIONS))}</h3>")
         items = [_action(story, words, a.actor, a.action, a.targets, a.role) for a in actions]
         parts.append(f"<ul>{''.join(items)}</ul>" if items

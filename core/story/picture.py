@@ -9,6 +9,8 @@ import io
 
 from PIL import Image, ImageDraw
 
+from core.engine.phase import PhaseKind
+
 from .canvas import INK, MUTED, NIGHT_SHADE, OUT_RED, PAPER, SIDE_COLOURS, arrow, fitted, font
 from .model import Story, VoteRound
 from .texts import BANISHED, NO_VOTES, NOBODY_OUT, TIMELINE, Words
@@ -64,7 +66,7 @@ def timeline(story: Story, words: Words, width: int = WIDTH) -> Image.Image:
     col = (width - PAD - fate_w - grid_x) / max(1, len(rounds))
     for i, when in enumerate(rounds):
         x = grid_x + i * col
-        if when.kind == "night":
+        if when.kind == PhaseKind.NIGHT:
             draw.rectangle([x, top - 8, x + col, image.height - PAD], fill=NIGHT_SHADE)
         label = words.short_when(when)
         face = font(22 if col >= 40 else 16)

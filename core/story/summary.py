@@ -9,6 +9,7 @@ own words."""
 from __future__ import annotations
 
 from core.engine.messages import N_, Ref, Text, player
+from core.engine.phase import PhaseKind
 from core.engine.registry import load_ruleset
 from core.engine.story import Bond, Extra, Line
 
@@ -35,7 +36,7 @@ def _player_line(voice: dict[str, str], p: PlayerStory) -> Text:
     said = {"name": player(p.pid), "role": Ref("role_was", p.role), "side": Ref("side", p.side)}
     if p.fate is None:
         return Text(voice.get("survived", TEXTS["survived"]), said)
-    line = "left_day" if p.fate.when.kind == "day" else "left_night"
+    line = "left_day" if p.fate.when.kind == PhaseKind.DAY else "left_night"
     return Text(voice.get(line, TEXTS[line]),
                 {"cause": Ref("cause", p.fate.cause), "number": p.fate.when.number, **said})
 

@@ -4,7 +4,8 @@ archive page, and the rule set's names for roles, sides, causes, actions and its
 
 from __future__ import annotations
 
-from core.engine.messages import N_, Ref, n_
+from core.engine.messages import N_, Param, Ref, n_
+from core.engine.phase import PhaseKind
 from core.engine.registry import load_ruleset
 from core.i18n import Renderer
 
@@ -43,14 +44,14 @@ class Words:
         self.renderer = Renderer(locale, self.ruleset.vocabulary,
                                  lambda pid: names.get(pid, pid), ruleset=story.ruleset)
 
-    def text(self, key: str, **params: object) -> str:
+    def text(self, key: str, **params: Param) -> str:
         return self.renderer.text(key, params)
 
-    def text_n(self, texts: tuple[str, str], count: int, **params: object) -> str:
+    def text_n(self, texts: tuple[str, str], count: int, **params: Param) -> str:
         """A text with a list, agreeing with its length (`n_`'s pair; {count} is set)."""
         return self.renderer.render_parts(*texts, count, {**params, "count": count})
 
-    def told(self, key: str | tuple[str, str], count: int, **params: object) -> str:
+    def told(self, key: str | tuple[str, str], count: int, **params: Param) -> str:
         """A rule set's msgid for its extras: a pair agrees with `count`, a single one not."""
         if isinstance(key, tuple):
             return self.text_n(key, count, **params)
@@ -69,7 +70,7 @@ class Words:
         return self.text(TITLE, ruleset=Ref("ruleset", self.story.ruleset))
 
     def when(self, when: When) -> str:
-        return self.text(DAY if when.kind == "day" else NIGHT, number=when.number)
+        return self.text(DAY if when.kind == PhaseKind.DAY else NIGHT, number=when.number)
 
     def short_when(self, when: When) -> str:
         """A column heading of the timeline: the first letter of "Day"/"Night" and the number."""

@@ -10,7 +10,7 @@ from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec
 from core.engine.state import Player
 
-from .common import ANY_TIME, AT_NIGHT, check_result
+from .common import ANY_TIME, AT_NIGHT, Cause, check_result
 from .hooks import ACTION_NAMES
 from .night import COPYABLE, Night
 
@@ -54,7 +54,7 @@ def heal(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
 def kill(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     reached = night.reach(it, targets[0])
     if reached is not None and night.players[reached].alive:
-        night.dies(night.players[reached], "killed", it)
+        night.dies(night.players[reached], Cause.KILLED, it)
 
 
 def search(night: Night, it: Intent, targets: tuple[PlayerId, ...], wanted: RoleId,

@@ -5,11 +5,14 @@ the side, what a check shows, the homunculi's chain of command (AL-FATHER), link
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
+from core.engine.causes import OutOfStory
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId
 from core.engine.messages import N_
+from core.engine.phase import Stage as CoreStage
 from core.engine.state import Player
 
 from .hooks import ROLES
@@ -30,15 +33,39 @@ SIDES = (TOWN, HOMUNCULI, ISHVALAN, CRIMSON, GREED)
 STONE_SIDES = frozenset({TOWN, ISHVALAN, CRIMSON, GREED})
 LONERS = frozenset({ISHVALAN, CRIMSON, GREED})
 
-CAUSES = ("killed", "absorbed", "executed", "exploded", "taken", "backfire", "poisoned", "modkill",
-          "missed", "left")  # missed: removed for missed votes (AL-MISS), not by the host
 
-AT_NIGHT = frozenset({""})  # the single night stage (phase "night N")
-BY_DAY = frozenset({"vote", "reactions"})
+
+class Cause(StrEnum):
+    """How a player leaves the homunculus game (the stored strings are the values)."""
+
+    KILLED = "killed"
+    ABSORBED = "absorbed"
+    EXECUTED = "executed"
+    EXPLODED = "exploded"
+    TAKEN = "taken"
+    BACKFIRE = "backfire"
+    POISONED = "poisoned"
+    MODKILL = OutOfStory.MODKILL.value
+    MISSED = OutOfStory.MISSED.value  # removed for missed votes (AL-MISS), not by the host
+    LEFT = OutOfStory.LEFT.value
+
+
+CAUSES = tuple(Cause)
+
+class Stage(StrEnum):
+    """The windows of the homunculus game (the stored names are the values)."""
+
+    NONE = CoreStage.NONE.value  # the single night stage (phase "night N")
+    VOTE = "vote"
+    REACTIONS = CoreStage.REACTIONS.value
+
+
+AT_NIGHT = frozenset({Stage.NONE})
+BY_DAY = frozenset({Stage.VOTE, Stage.REACTIONS})
 ANY_TIME = AT_NIGHT | BY_DAY
 # A phase as it is named ("Day 2 (vote)"): the day's number, then its window (the night has one)
-STAGE_NAMES = {"vote": N_("Day {number} (vote)"),
-               "reactions": N_("Day {number} (after the verdict)")}
+STAGE_NAMES: dict[str, str] = {Stage.VOTE: N_("Day {number} (vote)"),
+               Stage.REACTIONS: N_("Day {number} (after the verdict)")}
 
 # What a check shows of a loner, and so the side AL-REVEAL publishes for him [revised]: the
 # source's «Мафия/город/одиночка» has one word for the three loners.
@@ -47,12 +74,12 @@ SIDE_NAMES = {TOWN: N_("the State Alchemists"), HOMUNCULI: N_("the homunculi"),
               ISHVALAN: N_("the Ishvalan"), CRIMSON: N_("the Crimson Alchemist"),
               GREED: N_("Greed"), LONER: N_("the loners")}
 
-CAUSE_NAMES = {
-    "killed": N_("killed"), "absorbed": N_("killed"), "executed": N_("executed"),
-    "exploded": N_("caught in the explosion"), "taken": N_("taken by Pride"),
-    "backfire": N_("destroyed by the Stone"), "poisoned": N_("poisoned"),
-    "modkill": N_("removed by the host"), "missed": N_("removed for missed votes"),
-    "left": N_("left of their own accord"),
+CAUSE_NAMES: dict[str, str] = {
+    Cause.KILLED: N_("killed"), Cause.ABSORBED: N_("killed"), Cause.EXECUTED: N_("executed"),
+    Cause.EXPLODED: N_("caught in the explosion"), Cause.TAKEN: N_("taken by Pride"),
+    Cause.BACKFIRE: N_("destroyed by the Stone"), Cause.POISONED: N_("poisoned"),
+    Cause.MODKILL: N_("removed by the host"), Cause.MISSED: N_("removed for missed votes"),
+    Cause.LEFT: N_("left of their own accord"),
 }
 
 CHECK_NAMES = {"homunculi": N_("a homunculus"), "town": N_("on the town's side"),

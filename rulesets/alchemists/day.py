@@ -7,15 +7,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.engine.events import ClosedEarly, Event, event_kind
+from core.engine.events import Event, closed_early, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId
 from core.engine.messages import GROUP, N_, Ref, counted, n_, player, side, to_player
-from core.engine.phase import Phase
+from core.engine.phase import Phase, PhaseKind
 
 from . import flavour
 from . import stone as stone_rules
-from .common import check_result, state_of
+from .common import Cause, Stage, check_result, state_of
 from .end import check_end
 from .hooks import AFTER_EXECUTIONS, DAY_BEGUN, DAY_CLOSED, REACTIONS
 from .night import begin_night
@@ -36,7 +36,7 @@ def begin_day(game: Game, number: int) -> None:
     state.vote_log = []
     for p in game.state.players.values():
         p.statuses.discard("early")
-    game.set_phase(Phase.of("day", number, "vote"))
+    game.set_phase(Phase.of(PhaseKind.DAY, number, Stage.VOTE))
     game.narrate(GROUP, flavour.DAY_BEGINS, number=number)
     for begun in DAY_BEGUN:
         begun(game)
@@ -107,13 +107,13 @@ def close_day(game: Game) -> None:
 def close_if_early(game: Game) -> None:
     """AL-EARLY: the day closes at once when more than half of the living hold early votes;
     a vote, or a removal by day that leaves fewer living players, can make it so."""
-    if game.state.phase.stage == "vote" and early_majority(game):
-        game.record(ClosedEarly(phase=game.state.phase))
+    if game.state.phase.stage == Stage.VOTE and early_majority(game):
+        game.record(closed_early(game.state.phase))
         close_day(game)
 
 
 def early_votes_allowed(game: Game) -> bool:
-    return game.state.phase.stage == "vote" and game.state.phase.number >= 3
+    return game.state.phase.stage == Stage.VOTE and game.state.phase.number >= 3
 
 
 def _missed_votes(game: Game) -> list[PlayerId]:
@@ -133,7 +133,7 @@ def _missed_votes(game: Game) -> list[PlayerId]:
         if modkill_at and misses >= modkill_at:
             game.tell(GROUP, N_("{name} missed the vote once too often and is removed."),
                       name=player(p.pid))
-            game.remove(p, "missed")
+            game.remove(p, Cause.MISSED)
         elif penalty:
             s.vote_extra[p.pid] = s.vote_extra.get(p.pid, 0) + penalty
             state.vote_log.append((f"penalty:{p.pid}", p.pid))
@@ -199,15 +199,15 @@ def _execute(game: Game, pid: PlayerId, reveal: bool) -> bool:
                      side=Ref("check", published), published=side(published))
     else:
         game.narrate(GROUP, flavour.EXECUTED, name=player(pid))
-    game.remove(p, "executed")
+    game.remove(p, Cause.EXECUTED)
     return True
 
 
 def continue_reactions(game: Game, number: int) -> None:
     owed = game.current_owed()
     if owed is not None:
-        if game.state.phase.stage != "reactions":
-            game.set_phase(Phase.of("day", number, "reactions"))
+        if game.state.phase.stage != Stage.REACTIONS:
+            game.set_phase(Phase.of(PhaseKind.DAY, number, Stage.REACTIONS))
         game.tell(to_player(owed.player), REACTIONS[owed.kind].prompt)
         return
     if check_end(game):

@@ -18,7 +18,7 @@ from core.engine.game import Game
 from core.engine.ids import PlayerId
 from core.engine.messages import GROUP, N_, Ref, player, to_player
 from core.engine.night_order import NightOrder
-from core.engine.phase import Phase
+from core.engine.phase import Phase, PhaseKind
 from core.engine.resolution import Intent, NightBoard
 from core.engine.state import Player
 
@@ -201,7 +201,7 @@ def begin_night(game: Game, number: int) -> None:
     state.changed_votes = []
     state.voided_votes = []
     state.night_start_removals = len(game.state.removals)
-    game.set_phase(Phase.of("night", number))
+    game.set_phase(Phase.of(PhaseKind.NIGHT, number))
     game.narrate(GROUP, flavour.NIGHT_FALLS, number=number)
 
 

@@ -12,21 +12,22 @@ from __future__ import annotations
 
 from core.engine.game import OUT_OF_STORY, Game
 from core.engine.messages import GROUP, N_, player
+from core.engine.phase import PhaseKind
 from core.engine.state import Player
 
 from . import stone as stone_rules
-from .common import state_of
+from .common import Cause, state_of
 from .hooks import ON_REMOVED
 
 
 def on_removed(game: Game, p: Player, cause: str) -> None:
     state = state_of(game)
-    at_night = game.state.phase.kind == "night"
+    at_night = game.state.phase.kind == PhaseKind.NIGHT
     if at_night and cause not in OUT_OF_STORY:
         state.night_dead.append((p.pid, cause))
-    elif cause == "modkill":
+    elif cause == Cause.MODKILL:
         game.tell(GROUP, N_("{name} has been removed from the game."), name=player(p.pid))
-    elif cause == "left":
+    elif cause == Cause.LEFT:
         game.tell(GROUP, N_("{name} has left the game."), name=player(p.pid))
     if state.stone.holder == p.pid:
         stone_rules.check_finished(game)  # a holder drawn by day receives it as it now is

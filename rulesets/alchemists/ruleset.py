@@ -19,12 +19,12 @@ from core.engine.messages import (
     N_,
     NOTED,
     Purpose,
-    Ref,
+    dealt,
     player,
     role,
     to_player,
 )
-from core.engine.phase import Phase
+from core.engine.phase import Phase, PhaseKind
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
 from core.engine.state import Player, Submission
@@ -41,6 +41,7 @@ from .common import (
     SIDE_NAMES,
     SIDES,
     STAGE_NAMES,
+    Stage,
     linked_partners,
     side_of,
     state_of,
@@ -76,6 +77,10 @@ from .state import AlchemistsState
 from .stone_actions import STONE_SPECS
 from .story import STORY_TEXTS, AlchemistsStory
 from .voice import VOICE
+
+# read as a global: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
+# more than ten times a global's read, and these are asked at every vote and action
+_VOTE, _NIGHT, _NOTED = Stage.VOTE, PhaseKind.NIGHT, Purpose.NOTED
 
 # Deadlines per window (rules §3): seconds or a clock time in the game's time zone.
 PACE: dict[str, dict[str, Any]] = {
@@ -172,7 +177,7 @@ class Alchemists(Ruleset):
             # the role's name and its card in one message (each message costs the bot's
             # budget with the platform)
             game.tell(to_player(p.pid), N_("Your role: {role}.\n\n{dealt}"), role=role(p.role),
-                      dealt=Ref("dealt", p.role))
+                      dealt=dealt(p.role))
         for introduce in AT_START:  # rules §2: who is told whom
             introduce(game)
         self._enter(game, start_phase)
@@ -185,9 +190,9 @@ class Alchemists(Ruleset):
             phase = Phase.parse(start_phase)
         except ValueError as err:
             raise SetupError("Unknown phase: {phase}.", phase=start_phase) from err
-        if phase.kind == "night" and not phase.stage:
+        if phase.kind == PhaseKind.NIGHT and not phase.stage:
             night.begin_night(game, phase.number)
-        elif phase.kind == "day" and phase.stage == "vote":
+        elif phase.kind == PhaseKind.DAY and phase.stage == Stage.VOTE:
             day.begin_day(game, phase.number)
         else:
             raise SetupError("A game can start only at a night or a day vote.")
@@ -214,7 +219,7 @@ class Alchemists(Ruleset):
         return found
 
     def offers(self, game: Game, p: Player) -> Sequence[ActionSpec]:
-        if game.state.phase.kind == "night":
+        if game.state.phase.kind == _NIGHT:
             return self.abilities(game, p)  # the night has one stage, and it allows them all
         return Ruleset.offers(self, game, p)  # not super(): no proxy made per player
 
@@ -242,7 +247,7 @@ class Alchemists(Ruleset):
     def waiting_for(self, game: Game) -> list[PlayerId]:
         """At night, whoever still owes one of his night actions (or a pass) is reminded —
         the same players the night's early close waits for."""
-        if game.state.phase.kind != "night":
+        if game.state.phase.kind != PhaseKind.NIGHT:
             return super().waiting_for(game)
         return [p.pid for p in game.state.living() if self._outstanding(game, p)]
 
@@ -266,10 +271,10 @@ class Alchemists(Ruleset):
         accepted = ACCEPTED.get(sub.action)
         if accepted is None or accepted(game, p, sub):
             game.tell(to_player(p.pid), told(self.voice, "NOTED", NOTED, game.state.phase, p.pid),
-                      purpose=Purpose.NOTED)
+                      purpose=_NOTED)
 
     def voting_open(self, game: Game) -> bool:
-        return game.state.phase.stage == "vote"
+        return game.state.phase.stage == _VOTE
 
     def check_vote(self, game: Game, voter: Player, target: Player | None) -> None:
         if "early" in voter.statuses:
@@ -292,10 +297,11 @@ class Alchemists(Ruleset):
             raise Refused(N_("Your vote is already early."))
 
     def after_vote(self, game: Game, voter: PlayerId) -> None:
-        if game.state.phase.stage == "vote":
+        if game.state.phase.stage == _VOTE:
             state: AlchemistsState = game.state.rs  # `state_of`, inlined: after every vote
             state.vote_log.append((voter, game.state.votes.get(voter)))
-            day.close_if_early(game)
+            if game.state.phase.number >= 3:  # nobody is early before (`early_majority`)
+                day.close_if_early(game)
 
     def whisper_recipients(self, game: Game, p: Player, to: PlayerId | None) -> list[PlayerId]:
         return chats.whisper_recipients(game, p, to)
@@ -306,25 +312,25 @@ class Alchemists(Ruleset):
     # ------------------------------------------------------------------ windows
     def window_complete(self, game: Game) -> bool:
         s = game.state
-        if s.phase.kind == "night":
+        if s.phase.kind == PhaseKind.NIGHT:
             # rules §3 [revised]: every night action of every living player, or his pass
             return not any(self._outstanding(game, p) for p in s.living())
-        if s.phase.stage == "reactions":
+        if s.phase.stage == Stage.REACTIONS:
             owed = game.current_owed()
             return owed is not None and owed.player in s.acted
         return False
 
     def close(self, game: Game) -> None:
         s = game.state
-        if s.phase.kind == "night":
+        if s.phase.kind == PhaseKind.NIGHT:
             night.resolve_night(game)
             night.morning_post(game)
             if not check_end(game):
                 stone_rules.at_phase_end(game)
                 day.begin_day(game, s.phase.number)
-        elif s.phase.stage == "vote":
+        elif s.phase.stage == Stage.VOTE:
             day.close_day(game)
-        elif s.phase.stage == "reactions":
+        elif s.phase.stage == Stage.REACTIONS:
             owed = game.current_owed()
             if owed is not None:
                 sub = s.subs.get((owed.player, owed.kind))

@@ -8,10 +8,14 @@ from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId
 from core.engine.messages import GROUP, N_, to_player
+from core.engine.phase import PhaseKind
 from core.engine.state import Player
 
-from .common import STONE_SIDES, side_of, state_of
+from .common import STONE_SIDES, Cause, side_of, state_of
 from .hooks import BACKFIRE_DISCOUNTS
+
+# the night removals by another player's action (the Stone passes to him)
+BY_AN_ACTION = frozenset({Cause.KILLED, Cause.ABSORBED})
 
 
 @event_kind("stone")
@@ -131,9 +135,9 @@ def holder_left(game: Game, holder: Player, cause: str, by: PlayerId | None) -> 
     the night ends (`pass_to`, "" = at random); by day, or by any other cause, at random."""
     stone = state_of(game).stone
     stone.holder = None
-    if game.state.phase.kind != "night":
+    if game.state.phase.kind != PhaseKind.NIGHT:
         give_at_random(game)
-    elif by is not None and by != holder.pid and cause in ("killed", "absorbed"):
+    elif by is not None and by != holder.pid and cause in BY_AN_ACTION:
         stone.pass_to = by
     else:
         stone.pass_to = PlayerId("")  # nobody: the Stone goes at random at dawn

@@ -18,7 +18,7 @@ from core.engine.state import Player
 
 from . import actions
 from . import stone as stone_rules
-from .common import AT_NIGHT, check_result, side_of
+from .common import AT_NIGHT, Cause, check_result, side_of
 from .hooks import ACTION_NAMES, CHECKS
 from .night import NIGHT, STONE_ACTS, Effect, Night, NightStep
 from .state import AlchemistsState
@@ -190,12 +190,12 @@ def backfires_land(night: Night) -> None:
         if not holder.alive:
             continue
         if kind == "backfire":
-            night.remove(holder, "backfire", None)
+            night.remove(holder, Cause.BACKFIRE, None)
         elif kind == "link":
             others = [p.pid for p in game.state.living() if p.pid != pid]
             if others:
                 night.links.append((pid, game.rng.choice(others)))
     for pid, holder_pid in night.poison_now:
         victim = night.players[pid]
-        if victim.alive and not night.shielded(victim, "poisoned", None, holder_pid):
-            night.remove(victim, "poisoned", None)
+        if victim.alive and not night.shielded(victim, Cause.POISONED, None, holder_pid):
+            night.remove(victim, Cause.POISONED, None)

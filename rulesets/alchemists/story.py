@@ -9,10 +9,10 @@ from core.engine.events import Event
 from core.engine.game import Game
 from core.engine.ids import PlayerId
 from core.engine.messages import N_, n_
-from core.engine.phase import Phase
+from core.engine.phase import Phase, PhaseKind
 from core.engine.story import Bond, BondWords, Extra, Line, LineWords, StoryExtension
 
-from .common import Succession, state_of
+from .common import Cause, Succession, state_of
 from .stone import StonePassed
 
 STORY_TEXTS: dict[str, str] = {
@@ -50,7 +50,7 @@ class AlchemistsStory(StoryExtension[Game]):
     """The links of each day as it began, the lines of succession from the dealt role on,
     the Stone's holders in turn (a holder who keeps it is named once)."""
 
-    vote_causes = frozenset({"executed"})
+    vote_causes = frozenset({Cause.EXECUTED})
 
     def __init__(self, game: Game) -> None:
         self.links: list[tuple[Phase, tuple[PlayerId, PlayerId]]] = []
@@ -62,7 +62,7 @@ class AlchemistsStory(StoryExtension[Game]):
             {FATHER: [self.dealt[FATHER]]} if FATHER in self.dealt else {})
 
     def began(self, game: Game, phase: Phase) -> None:
-        if phase.kind == "day":
+        if phase.kind == PhaseKind.DAY:
             self.links += [(phase, (a, b)) for a, b in state_of(game).links]
 
     def happened(self, game: Game, event: Event) -> None:

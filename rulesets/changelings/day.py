@@ -6,7 +6,7 @@ from __future__ import annotations
 from core.engine.game import Game
 from core.engine.ids import PlayerId
 from core.engine.messages import GROUP, N_, player
-from core.engine.phase import Phase
+from core.engine.phase import Phase, PhaseKind
 from core.engine.state import Owed
 
 from . import flavour
@@ -16,12 +16,12 @@ from .night import begin_night
 from .removal import banish
 from .standing import mayor, take_office
 from .state import changelings_state
-from .vocabulary import RANK_TIEBREAK
+from .vocabulary import RANK_TIEBREAK, Stage
 
 
 def begin_election(game: Game) -> None:
     game.state.votes = {}
-    game.set_phase(Phase.of("day", 1, "election"))
+    game.set_phase(Phase.of(PhaseKind.DAY, 1, Stage.ELECTION))
     game.tell(GROUP, N_("Day 1: Ponyville elects a mayor. Vote for any pony, yourself "
                         "included."))
 
@@ -32,7 +32,7 @@ def begin_day(game: Game, number: int) -> None:
     for prepare in DAY_BEGINS:
         prepare(game)
     changelings_state(game).tiebreak_pick = None
-    game.set_phase(Phase.of("day", number, "vote"))
+    game.set_phase(Phase.of(PhaseKind.DAY, number, Stage.VOTE))
     game.narrate(GROUP, flavour.DAY_BEGINS, number=number)
 
 
@@ -98,8 +98,8 @@ def continue_reactions(game: Game, number: int) -> None:
         game.state.reactions.clear()  # naming a mayor can no longer change who won
         owed = None
     if owed is not None:
-        if game.state.phase.stage != "reactions":
-            game.set_phase(Phase.of("day", number, "reactions"))
+        if game.state.phase.stage != Stage.REACTIONS:
+            game.set_phase(Phase.of(PhaseKind.DAY, number, Stage.REACTIONS))
         PROMPT_OWED[owed.kind](game, owed)
         return
     if check_end(game):

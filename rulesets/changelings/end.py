@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from core.engine.game import Game
 from core.engine.messages import GROUP, N_
+from core.engine.phase import PhaseKind
 
 from . import flavour
 from .hooks import CHANGELING_ROLES, REVERSAL_OWED, REVERSES
@@ -70,7 +71,7 @@ def check_end(game: Game) -> bool:
     if not result:
         game.narrate(GROUP, flavour.DRAW)
     for kind, number, command in game.state.host_log:
-        key = (N_("Day {number}: the host used /{command}.") if kind == "day"
+        key = (N_("Day {number}: the host used /{command}.") if kind == PhaseKind.DAY
                else N_("Night {number}: the host used /{command}."))
         game.tell(GROUP, key, number=number, command=command)
     game.end(result)

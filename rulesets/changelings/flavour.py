@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from core.engine.messages import N_
 
+from .vocabulary import Cause
+
 NIGHT_FALLS = (
     N_("Night {number} falls over Equestria. Everypony, to bed! Those with a task, send it to "
        "me in private."),
@@ -48,7 +50,7 @@ MORNING_QUIET = (
     N_("Good morning, Ponyville! The hive went hungry tonight: nopony is missing."),
 )
 REMOVED = {  # {role} is the role as running text names it ("the Researcher", "a pony")
-    "abducted": (
+    Cause.ABDUCTED: (
         N_("{name}, {role}, has vanished in the night: abducted by the changelings!"),
         N_("An empty bed and a trail of green slime: the changelings have taken {name}, who "
            "was {role}."),
@@ -60,7 +62,7 @@ REMOVED = {  # {role} is the role as running text names it ("the Researcher", "a
            "{role}!"),
         N_("The hive has a new guest: {name}, {role}, was abducted in the night."),
     ),
-    "banished": (
+    Cause.BANISHED: (
         N_("The vote is in: {name}, {role}, is banished from Ponyville."),
         N_("Ponyville has spoken! {name} packs the saddlebags and leaves town, and everypony "
            "learns that {name} was {role}."),
@@ -72,7 +74,7 @@ REMOVED = {  # {role} is the role as running text names it ("the Researcher", "a
         N_("{name} is banished from Ponyville, and only now does everypony see that {name} "
            "was {role}. Maybe a letter to Princess Celestia would have helped."),
     ),
-    "heartbreak": (
+    Cause.HEARTBREAK: (
         N_("{name}, {role}, cannot bear to go on alone and leaves Ponyville heartbroken."),
         N_("Without that special somepony there is no reason to stay: {name}, {role}, "
            "leaves with a broken heart."),
@@ -84,7 +86,7 @@ REMOVED = {  # {role} is the role as running text names it ("the Researcher", "a
         N_("Hearts and Hooves Day will never be the same: {name}, {role}, leaves with a "
            "broken heart."),
     ),
-    "pranked": (
+    Cause.PRANKED: (
         N_("{name}, {role}, fell for one prank too many and has left in a huff."),
         N_("A whoopee cushion, a pie in the face, a bucket of confetti… {name} has had "
            "enough and leaves Ponyville, and everypony learns that {name} was {role}!"),
@@ -96,7 +98,7 @@ REMOVED = {  # {role} is the role as running text names it ("the Researcher", "a
         N_("{name} opened the wrong cupcake box and found hot sauce inside. Too much! {name}, "
            "{role}, leaves town."),
     ),
-    "chased": (
+    Cause.CHASED: (
         N_("A furious drama queen chases {name}, {role}, out of town."),
         N_("“This is the worst. Possible. Thing!” A furious drama queen chases {name} out of "
            "Ponyville, and out comes the truth: {name} was {role}."),
@@ -107,7 +109,7 @@ REMOVED = {  # {role} is the role as running text names it ("the Researcher", "a
         N_("With one last dramatic flourish, the drama queen sends {name}, {role}, running "
            "out of town."),
     ),
-    "fanatic": (
+    Cause.FANATIC: (
         N_("The fanatic struck: {name}, {role}, is gone."),
         N_("Out of nowhere, the fanatic strikes and sweeps {name}, {role}, out of Ponyville!"),
         N_("Nopony saw it coming, least of all {name}, who was {role}: the fanatic has "
@@ -116,7 +118,7 @@ REMOVED = {  # {role} is the role as running text names it ("the Researcher", "a
         N_("Too much zeal, too little aim: the fanatic has struck, and {name}, {role}, is "
            "gone."),
     ),
-    "fled": (
+    Cause.FLED: (
         N_("{name}, {role}, fled Ponyville screaming."),
         N_("AAAAAH! {name}, {role}, gallops out of Ponyville screaming and does not stop "
            "until Canterlot."),
@@ -127,12 +129,12 @@ REMOVED = {  # {role} is the role as running text names it ("the Researcher", "a
         N_("A scream echoes through the night, and a cloud of dust is all that is left of "
            "{name}, who was {role}."),
     ),
-    "left": (
+    Cause.LEFT: (
         N_("{name}, {role}, has left the game."),
         N_("{name} packs their saddlebags and trots out of the game; {name} was {role}."),
         N_("{name}, who was {role}, has had enough adventure for now and leaves the game."),
     ),
-    "modkill": (
+    Cause.MODKILL: (
         N_("The host has removed {name}, {role}, from the game."),
         N_("By order of the host, {name}, {role}, leaves the game."),
         N_("A royal decree from the host: {name}, who was {role}, is out of the game."),

@@ -18,7 +18,7 @@ from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Catalog, RoleSpec
 from core.engine.state import Owed, Player, Submission
 
-from .vocabulary import CHANGELINGS
+from .vocabulary import CHANGELINGS, Stage
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -102,7 +102,7 @@ ACTION_CHECKS: ByKey[ActionCheck] = ByKey("check")
 AFTER_ACT: ByKey[Callable[[Game, Player, Submission], None]] = ByKey("after-act")
 # Actions whose actor must still send something before a night stage may close early
 # (CH-EARLY), by stage.
-STAGE_DUTIES: dict[str, set[str]] = {"dusk": set(), "dawn": set()}
+STAGE_DUTIES: dict[str, set[str]] = {Stage.DUSK: set(), Stage.DAWN: set()}
 # Owed choices of the reactions window (CH-REACT): kind -> the action that answers it.
 OWED_ACTIONS: dict[str, ActionSpec] = {}
 # How an owed choice is asked for, and settled (target None: no answer before the prompt
@@ -113,7 +113,7 @@ ANSWER_OWED: ByKey[Callable[[Game, Owed, PlayerId | None], None]] = ByKey("owed-
 
 class ByStage(dict[str, list[F]]):
     """Handlers that run, in the order they were attached, only in the phase stages they name
-    (`@TABLE.during("dawn")`): outside those stages they are never asked."""
+    (`@TABLE.during(Stage.DAWN)`): outside those stages they are never asked."""
 
     def during(self, *stages: str) -> Callable[[F], F]:
         def attach(handler: F) -> F:

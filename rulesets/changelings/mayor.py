@@ -14,7 +14,7 @@ from .hooks import ACTION_CHECKS, AFTER_ACT, ANSWER_OWED, PROMPT_OWED, owed_acti
 from .removal import banish
 from .standing import take_office
 from .state import changelings_state
-from .vocabulary import ALWAYS, ANY_DAY
+from .vocabulary import ALWAYS, ANY_DAY, Stage
 from .voice import said, said_n
 
 TIEBREAK = owed_action(ActionSpec("tiebreak", ANY_DAY, harmful=True), N_("Break the tie"))
@@ -25,7 +25,7 @@ POWERS = (TIEBREAK, SUCCESSOR)  # the mayor's standing powers, after his role's
 @ACTION_CHECKS.at("tiebreak")
 def check_tiebreak(game: Game, p: Player, targets: tuple[PlayerId, ...],
                    _: str | None) -> Refused | None:
-    if game.state.phase.stage != "reactions":
+    if game.state.phase.stage != Stage.REACTIONS:
         return None
     owed = game.current_owed()
     if owed is None or owed.kind != "tiebreak" or owed.player != p.pid:

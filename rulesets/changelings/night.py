@@ -16,13 +16,14 @@ from core.engine.game import Game
 from core.engine.ids import PlayerId
 from core.engine.messages import GROUP, N_, player
 from core.engine.night_order import NightOrder
-from core.engine.phase import Phase
+from core.engine.phase import Phase, PhaseKind
 from core.engine.state import Submission
 
 from . import flavour
 from .hooks import MORNING_NEWS, MORNING_NOTES
 from .removal import announce_removal
 from .state import Night, changelings_state
+from .vocabulary import Cause, Stage
 from .voice import said
 
 
@@ -76,7 +77,7 @@ def begin_night(game: Game, number: int) -> None:
     state = changelings_state(game)
     state.night = Night(number=number)
     game.state.subs = {}
-    game.set_phase(Phase.of("night", number, "dusk"))
+    game.set_phase(Phase.of(PhaseKind.NIGHT, number, Stage.DUSK))
     hours = game.state.options.get("inactivity_hours")
     if hours:
         for p in game.state.living():
@@ -109,7 +110,7 @@ def morning_post(game: Game) -> None:
     if heir is not None and game.state.players[heir].alive and \
             "mayor" in game.state.players[heir].statuses:
         game.tell(GROUP, said(game, "NEW_MAYOR", "group"), name=player(heir))
-    if night.abduction_text and any(w == "abducted" for _, w in night.gone):
+    if night.abduction_text and any(w == Cause.ABDUCTED for _, w in night.gone):
         game.tell(GROUP, N_("A witness reports: “{text}”"), text=night.abduction_text)
     for note in MORNING_NOTES:
         note(game)

@@ -6,22 +6,23 @@ from __future__ import annotations
 
 from core.engine.game import OUT_OF_STORY, Game
 from core.engine.ids import PlayerId
-from core.engine.messages import GROUP, Ref, player, role
+from core.engine.messages import GROUP, player, role, role_was
+from core.engine.phase import PhaseKind
 from core.engine.state import Player
 
 from . import flavour
 from .hooks import BANISHED, REMOVED, STRUCK
 from .standing import partner_of, random_living, take_office
 from .state import changelings_state
-from .vocabulary import HEARTBREAKING, RANK_SUCCESSOR
+from .vocabulary import HEARTBREAKING, RANK_SUCCESSOR, Cause
 
 # Removals by day after which the leaving mayor names his successor himself.
-DAY_EFFECTS = frozenset({"banished", "heartbreak", "chased"})
+DAY_EFFECTS = frozenset({Cause.BANISHED, Cause.HEARTBREAK, Cause.CHASED})
 
 
 def on_removed(game: Game, p: Player, why: str) -> None:
     state = changelings_state(game)
-    at_night = game.state.phase.kind == "night" and why not in OUT_OF_STORY
+    at_night = game.state.phase.kind == PhaseKind.NIGHT and why not in OUT_OF_STORY
     if at_night:
         state.night.gone.append((p.pid, why))
     else:
@@ -30,7 +31,7 @@ def on_removed(game: Game, p: Player, why: str) -> None:
     if partner is not None and why in HEARTBREAKING:
         other = game.state.players[partner]
         if other.alive:
-            game.remove(other, "heartbreak")
+            game.remove(other, Cause.HEARTBREAK)
     if "mayor" in p.statuses:
         succeed(game, p, why)
     role_follows = REMOVED.get(p.role)
@@ -47,7 +48,7 @@ def succeed(game: Game, old: Player, why: str) -> None:
     state.tiebreak_pick = None
     if named is not None and game.state.players[named].alive:
         take_office(game, game.state.players[named])
-    elif game.state.phase.kind == "day" and why in DAY_EFFECTS:
+    elif game.state.phase.kind == PhaseKind.DAY and why in DAY_EFFECTS:
         game.owe("successor", old.pid, [], RANK_SUCCESSOR)
     else:
         heir = random_living(game)
@@ -62,7 +63,7 @@ def banish(game: Game, pid: PlayerId) -> None:
     turned_aside = BANISHED.get(p.role)
     if turned_aside is not None and turned_aside(game, p):
         return
-    game.remove(p, "banished")
+    game.remove(p, Cause.BANISHED)
 
 
 def announce_removal(game: Game, pid: PlayerId, why: str) -> None:
@@ -70,11 +71,11 @@ def announce_removal(game: Game, pid: PlayerId, why: str) -> None:
     # the role inside the sentence ("Ann, the Researcher, …"), never a "Role: X." label;
     # `revealed` carries it as the plain role fact too, which the texts do not print (the
     # scenario runner's `told` and audits read `role` refs)
-    game.narrate(GROUP, flavour.REMOVED[why], name=player(pid), role=Ref("role_was", p.role),
+    game.narrate(GROUP, flavour.REMOVED[Cause(why)], name=player(pid), role=role_was(p.role),
                  revealed=role(p.role))
 
 
-def strike(game: Game, target: Player, why: str, actor: PlayerId, *, hold: bool) -> None:
+def strike(game: Game, target: Player, why: Cause, actor: PlayerId, *, hold: bool) -> None:
     """A prank, chase or fanatic hit removes the target unless his role turns it aside (the
     lucky, CH-LUCKY). At night a role that does so waits for its own step (`hold`)."""
     turns_aside = STRUCK.get(target.role)

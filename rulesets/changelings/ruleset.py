@@ -13,8 +13,8 @@ from typing import Any
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, NOTED, Purpose, Ref, player, role, to_player
-from core.engine.phase import Phase
+from core.engine.messages import N_, NOTED, Purpose, Ref, dealt, player, role, to_player
+from core.engine.phase import Phase, PhaseKind
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
 from core.engine.state import Player, Submission
@@ -64,8 +64,14 @@ from .vocabulary import (
     SIDE_NAMES,
     SIDES,
     STAGE_NAMES,
+    VOTING,
+    Stage,
 )
 from .voice import VOICE
+
+# read as a global: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
+# more than ten times a global's read, and these are asked at every vote and action
+_VOTE, _REACTIONS, _NOTED = Stage.VOTE, Stage.REACTIONS, Purpose.NOTED
 
 
 @event_kind("active")
@@ -144,10 +150,10 @@ class Changelings(Ruleset):
                 kind = game.rng.choice(PONY_KINDS)
                 p.counters["kind"] = kind
                 game.tell(to_player(p.pid), N_("Your role: {role} ({kind}).\n\n{dealt}"),
-                          role=role(shown), kind=Ref("kind", kind), dealt=Ref("dealt", shown))
+                          role=role(shown), kind=Ref("kind", kind), dealt=dealt(shown))
             else:
                 game.tell(to_player(p.pid), N_("Your role: {role}.\n\n{dealt}"),
-                          role=role(shown), dealt=Ref("dealt", shown))
+                          role=role(shown), dealt=dealt(shown))
         members = changeling_team(game)
         for p in players.values():
             if is_changeling(p):
@@ -175,15 +181,15 @@ class Changelings(Ruleset):
             phase = Phase.parse(start_phase)
         except ValueError as err:
             raise SetupError("Unknown phase: {phase}.", phase=start_phase) from err
-        if phase.kind == "night" and phase.stage in ("dusk", "dawn", ""):
+        if phase.kind == PhaseKind.NIGHT and phase.stage in (Stage.DUSK, Stage.DAWN, Stage.NONE):
             # "night N" is its dusk; a start at dawn finds the dusk passed with nobody acting
             night.begin_night(game, phase.number)
-            if phase.stage == "dawn":
+            if phase.stage == Stage.DAWN:
                 night.resolve_dusk(game)
-                game.set_phase(Phase.of("night", phase.number, "dawn"))
-        elif phase.kind == "day" and phase.stage == "vote" and phase.number >= 2:
+                game.set_phase(Phase.of(PhaseKind.NIGHT, phase.number, Stage.DAWN))
+        elif phase.kind == PhaseKind.DAY and phase.stage == Stage.VOTE and phase.number >= 2:
             day.begin_day(game, phase.number)
-        elif phase == Phase("day", 1, "election"):
+        elif phase == Phase(PhaseKind.DAY, 1, Stage.ELECTION):
             day.begin_election(game)
         else:
             raise SetupError("A game can start only at an election, a vote or a night.")
@@ -271,7 +277,7 @@ class Changelings(Ruleset):
     def after_act(self, game: Game, sub: Submission) -> None:
         p = game.state.players[sub.actor]
         reactions = game.state.reactions  # the first is `game.current_owed()`
-        if (game.state.phase.stage == "reactions" and reactions
+        if (game.state.phase.stage == _REACTIONS and reactions
                 and reactions[0].player == p.pid and sub.action in (reactions[0].kind, "pass")):
             pass  # an answer to the owed choice counts when the prompt closes (CH-REACT)
         elif sub.action == "pass":
@@ -280,15 +286,15 @@ class Changelings(Ruleset):
         elif sub.action in AFTER_ACT:
             AFTER_ACT[sub.action](game, p, sub)
         game.tell(to_player(p.pid), told(self.voice, "NOTED", NOTED, game.state.phase, p.pid),
-                  purpose=Purpose.NOTED)
+                  purpose=_NOTED)
 
     def voting_open(self, game: Game) -> bool:
-        return game.state.phase.stage in ("election", "vote")
+        return game.state.phase.stage in VOTING
 
     def check_vote(self, game: Game, voter: Player, target: Player | None) -> None:
         if "voiceless" in voter.statuses:
             raise Refused(N_("You have lost your voice and cannot vote."))
-        if (target is not None and game.state.phase.stage == "vote"
+        if (target is not None and game.state.phase.stage == _VOTE
                 and partner_of(game, voter.pid) == target.pid):
             raise Refused(N_("You cannot vote against {name}: you are in love."),
                           name=player(target.pid))
@@ -302,10 +308,10 @@ class Changelings(Ruleset):
     def window_complete(self, game: Game) -> bool:
         state = game.state
         stage = state.phase.stage
-        if stage == "election":
+        if stage == Stage.ELECTION:
             return all(p.pid in state.votes for p in state.living()
                        if "inactive" not in p.statuses)
-        if stage == "reactions":  # answered or passed; the mayor's other powers do not count
+        if stage == Stage.REACTIONS:  # answered or passed; the mayor's other powers do not count
             owed = game.current_owed()
             return owed is not None and ((owed.player, owed.kind) in state.subs
                                          or (owed.player, "pass") in state.subs)
@@ -326,19 +332,19 @@ class Changelings(Ruleset):
     def close(self, game: Game) -> None:
         state = game.state
         stage = state.phase.stage
-        if stage == "election":
+        if stage == Stage.ELECTION:
             day.close_election(game)
-        elif stage == "vote":
+        elif stage == Stage.VOTE:
             day.close_vote(game)
-        elif stage == "reactions":
+        elif stage == Stage.REACTIONS:
             owed = game.current_owed()
             if owed is not None:
                 day.answer(game, owed, day.answer_of(game, owed))
-        elif stage == "dusk":
+        elif stage == Stage.DUSK:
             night.resolve_dusk(game)
             if not check_end(game):
-                game.set_phase(Phase.of("night", state.phase.number, "dawn"))
-        elif stage == "dawn":
+                game.set_phase(Phase.of(PhaseKind.NIGHT, state.phase.number, Stage.DAWN))
+        elif stage == Stage.DAWN:
             night.resolve_dawn(game)
             night.morning_post(game)
             if not check_end(game):

@@ -4,12 +4,22 @@ changelings' team, lovers (CH-LOVE) and the mayor's office (CH-MAYOR)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import GROUP, N_, player, role, side, to_player
+from core.engine.messages import (
+    GROUP,
+    N_,
+    Param,
+    Purpose,
+    WithRole,
+    player,
+    role,
+    side,
+    to_player,
+)
+from core.engine.phase import PhaseKind
 from core.engine.state import Player
 
 from .hooks import CHANGELING_ROLES
@@ -79,9 +89,9 @@ def team(game: Game) -> list[Player]:
     return [p for p in game.state.players.values() if p.alive and p.role in CHANGELING_ROLES]
 
 
-def tell_team(game: Game, key: str, **params: Any) -> None:
+def tell_team(game: Game, key: str, **params: Param) -> None:
     for member in team(game):
-        game.tell(to_player(member.pid), key, **params)
+        game.tell(to_player(member.pid), key, purpose=Purpose.PLAIN, **params)
 
 
 def join_team(game: Game, newcomer: Player) -> None:
@@ -104,7 +114,7 @@ def tell_fellows(game: Game, p: Player, fellows: list[Player]) -> None:
     named only when it is not the plain changeling (whose name says it already)."""
     if not fellows:
         return
-    names = tuple(player(f.pid) if f.role == PLAIN else (player(f.pid), role(f.role))
+    names = tuple(player(f.pid) if f.role == PLAIN else WithRole(player(f.pid), role(f.role))
                   for f in fellows)
     game.tell_n(to_player(p.pid), "Your fellow changeling: {names}.",
                 "Your fellow changelings ({count}): {names}.", len(fellows), names=names)
@@ -165,7 +175,7 @@ def take_office(game: Game, p: Player) -> None:
     state.successor = None
     state.tiebreak_pick = None
     game.record(Mayor(player=p.pid))
-    if game.state.phase.kind == "night":  # the morning post tells it after the losses
+    if game.state.phase.kind == PhaseKind.NIGHT:  # the morning post tells it after the losses
         state.night.new_mayor = p.pid
     else:
         game.tell(GROUP, said(game, "NEW_MAYOR", "group"), name=player(p.pid))

@@ -11,6 +11,7 @@ from core.engine.messages import N_, n_
 from core.engine.story import Bond, BondWords, Extra, Line, LineWords, StoryExtension
 
 from .standing import Lovers, Mayor
+from .vocabulary import Cause
 
 STORY_TEXTS: dict[str, str] = {
     "survived": N_("{name} was {role} ({side}) and trotted safely to the very end."),
@@ -35,7 +36,7 @@ VOTE_TITLES = {"election": N_("The mayor's election, {when}")}
 class ChangelingsStory(StoryExtension[Game]):
     """The lovers as they fell in love, the mayors in the order they took office."""
 
-    vote_causes = frozenset({"banished"})
+    vote_causes = frozenset({Cause.BANISHED})
 
     def __init__(self) -> None:
         self.lovers: list[tuple[PlayerId, PlayerId]] = []

@@ -19,7 +19,7 @@ from .hooks import ABDUCTED, ACTION_CHECKS, AFTER_ACT, EXCHANGED, duty
 from .night import NIGHT, NightStep
 from .standing import is_changeling, is_mixed_pair, join_team, partner_of, team, tell_team
 from .state import ChangelingsState, Night, changelings_state
-from .vocabulary import CHANGELINGS, DUSK
+from .vocabulary import CHANGELINGS, DUSK, Cause, Stage
 from .voice import said
 
 
@@ -56,7 +56,7 @@ ABDUCT = ActionSpec("abduct", DUSK, harmful=True, slot="team", text_max=500)
 EXCHANGE = ActionSpec("exchange", DUSK, harmful=True, slot="team")
 ACTIONS = (ABDUCT, EXCHANGE)
 ACTION_NAMES = {"abduct": N_("Abduct"), "exchange": N_("Exchange")}
-duty("dusk", ABDUCT, EXCHANGE)
+duty(Stage.DUSK, ABDUCT, EXCHANGE)
 
 
 @ACTION_CHECKS.at("abduct")
@@ -110,7 +110,7 @@ def agree(game: Game) -> None:
         return
     if night.team_fails:  # told nothing, as when the shield stops them (CH-CONF [revised])
         if target.pid in night.turned_now and action == "abduct":
-            game.remove(target, "fled")
+            game.remove(target, Cause.FLED)
         return
     if target.pid in night.shielded:
         game.record(Shielded(target=target.pid))
@@ -171,4 +171,4 @@ def abduction_takes_effect(game: Game) -> None:
     turned_aside = ABDUCTED.get(target.role)
     if turned_aside is not None and turned_aside(game, target):
         return
-    game.remove(target, "abducted")
+    game.remove(target, Cause.ABDUCTED)

@@ -3,43 +3,75 @@ and the rules summary. (Roles and their actions are named in their own modules, 
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
+from core.engine.causes import OutOfStory
 from core.engine.messages import N_
+from core.engine.phase import Stage as CoreStage
 
 PONIES, CHANGELINGS, LOVERS = "ponies", "changelings", "lovers"
 SIDES = (PONIES, CHANGELINGS, LOVERS)
 
-CAUSES = ("abducted", "banished", "pranked", "chased", "fanatic", "heartbreak", "fled", "modkill",
-          "left")  # left: the player's own /flee, treated as the host's removal [decision]
+
+
+class Cause(StrEnum):
+    """How a player leaves the pony game (the stored strings are the values)."""
+
+    ABDUCTED = "abducted"
+    BANISHED = "banished"
+    PRANKED = "pranked"
+    CHASED = "chased"
+    FANATIC = "fanatic"
+    HEARTBREAK = "heartbreak"
+    FLED = "fled"
+    MODKILL = OutOfStory.MODKILL.value
+    LEFT = OutOfStory.LEFT.value  # the player's own /flee, treated as the host's removal
+
+
+CAUSES = tuple(Cause)
 # Removals by a game effect break the partner's heart (CH-LOVE); a host removal does not.
-HEARTBREAKING = frozenset({"abducted", "banished", "pranked", "chased", "fanatic", "fled"})
+HEARTBREAKING = frozenset({Cause.ABDUCTED, Cause.BANISHED, Cause.PRANKED, Cause.CHASED,
+                           Cause.FANATIC, Cause.FLED})
 
 # Action stages: `dusk` and `dawn` are the two night windows (rules §4), `election`, `vote` and
 # `reactions` the day windows. Dawn-step actions may already be sent at dusk (the source lets
 # the night's actions arrive from its start), except those that need what dusk reveals.
-NIGHT = frozenset({"dusk", "dawn"})
-DUSK = frozenset({"dusk"})
-DAWN = frozenset({"dawn"})
-ANY_DAY = frozenset({"vote", "reactions"})
-ALWAYS = frozenset({"election", "vote", "reactions", "dusk", "dawn"})
+class Stage(StrEnum):
+    """The windows of the pony game's days and nights (the stored names are the values)."""
+
+    ELECTION = "election"
+    VOTE = "vote"
+    REACTIONS = CoreStage.REACTIONS.value
+    DUSK = "dusk"
+    DAWN = "dawn"
+    NONE = CoreStage.NONE.value  # "night N" as a start names no window: its dusk
+
+
+NIGHT = frozenset({Stage.DUSK, Stage.DAWN})
+DUSK = frozenset({Stage.DUSK})
+DAWN = frozenset({Stage.DAWN})
+ANY_DAY = frozenset({Stage.VOTE, Stage.REACTIONS})
+VOTING = frozenset({Stage.ELECTION, Stage.VOTE})  # the windows with a vote
+ALWAYS = frozenset({Stage.ELECTION, Stage.VOTE, Stage.REACTIONS, Stage.DUSK, Stage.DAWN})
 # A phase as it is named ("Day 2 (vote)"): the day or night's number, then its window
-STAGE_NAMES = {
-    "election": N_("Day {number} (mayor election)"),
-    "vote": N_("Day {number} (vote)"),
-    "reactions": N_("Day {number} (after the verdict)"),
-    "dusk": N_("Night {number} (dusk)"),
-    "dawn": N_("Night {number} (dawn)"),
+STAGE_NAMES: dict[str, str] = {
+    Stage.ELECTION: N_("Day {number} (mayor election)"),
+    Stage.VOTE: N_("Day {number} (vote)"),
+    Stage.REACTIONS: N_("Day {number} (after the verdict)"),
+    Stage.DUSK: N_("Night {number} (dusk)"),
+    Stage.DAWN: N_("Night {number} (dawn)"),
 }
 
 SIDE_NAMES = {PONIES: N_("the ponies"), CHANGELINGS: N_("the changelings"),
               LOVERS: N_("the lovers")}
 
-CAUSE_NAMES = {
-    "abducted": N_("abducted"), "banished": N_("banished"), "pranked": N_("pranked"),
-    "chased": N_("chased away"), "fanatic": N_("struck by the fanatic"),
-    "heartbreak": N_("left heartbroken"), "fled": N_("fled screaming"),
-    "modkill": N_("removed by the host"), "left": N_("left of their own accord"),
+CAUSE_NAMES: dict[str, str] = {
+    Cause.ABDUCTED: N_("abducted"), Cause.BANISHED: N_("banished"),
+    Cause.PRANKED: N_("pranked"), Cause.CHASED: N_("chased away"),
+    Cause.FANATIC: N_("struck by the fanatic"), Cause.HEARTBREAK: N_("left heartbroken"),
+    Cause.FLED: N_("fled screaming"), Cause.MODKILL: N_("removed by the host"),
+    Cause.LEFT: N_("left of their own accord"),
 }
 
 # Plain ponies get a kind for flavour only (rules §2).

@@ -14,7 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from adapters.console.adapter import ConsoleAdapter
 from core.engine.registry import load_ruleset
+from core.i18n import Renderer
+from core.service.delivery.rendering import render_text
 from core.service.messages.payloads import ORDERS, from_json
 from core.storage.db import close_db, open_db
 from core.storage.models import Deadline, GameRecord, LogEntry, Outbox
@@ -94,7 +97,7 @@ def test_sigkill_in_the_middle_of_a_night_loses_nothing_and_repeats_nothing(tmp_
                if line and " buttons: " not in line and not line.startswith("[notice")]
     delivered = [row for row in outbox if row.status in ("sent", "unknown")
                  and not isinstance(from_json(row.payload), ORDERS)]
-    assert len(printed) == new_parts(delivered), "every delivered message printed exactly once"
+    assert len(printed) == printed_lines(delivered), "every delivered message printed exactly once"
     # an edited message (the sign-up list, the ballot, a keyboard) prints only what changed,
     # also across the restart: the vote prompt and the sign-up's opening appear once
     assert sum(line.startswith("[group] Ann opens a game of Changelings.")
@@ -129,19 +132,23 @@ def test_the_last_nights_private_news_comes_before_the_groups_summary():
     assert not [line for line in lines[over:] if not line.startswith("[group] ")]
 
 
-def new_parts(delivered: list[Outbox]) -> int:
-    """The parts each delivered row added to the last version of its message (all of a
-    new message's): what the console prints."""
-    shown: dict[tuple[object, str], list[object]] = {}
+def printed_lines(delivered: list[Outbox]) -> int:
+    """The lines the console prints for the delivered rows, counted as it prints them: a
+    message's non-empty lines, and of a newer version of a message edited in place only the
+    lines the last version did not have (a part may hold several lines: the role card)."""
+    words = ConsoleAdapter.wording
+    renderer = Renderer("en", load_ruleset("changelings").vocabulary, str, words.prefix,
+                        "changelings", words.howto, words.catalog)
+    shown: dict[tuple[object, str], list[str]] = {}
     count = 0
     for row in delivered:
         payload = from_json(row.payload)
-        parts = [part.to_json() for part in payload.parts]
+        lines = [line for line in render_text(renderer, payload.parts).split("\n") if line]
         key = getattr(payload, "replace", None)
         before = shown.get((row.identity_id, key)) if key else None
-        count += len(parts) if before is None else sum(p not in before for p in parts)
+        count += len(lines) if before is None else sum(line not in before for line in lines)
         if key:
-            shown[row.identity_id, key] = parts
+            shown[row.identity_id, key] = lines
     return count
 
 

@@ -17,7 +17,14 @@ from core.service import (
 from core.service.delivery.deliverer import Deliverer
 from core.service.delivery.outage import STUCK_ATTEMPTS
 from core.service.messages import outbox
-from core.service.messages.payloads import KeyboardPayload, PostPayload, StoredButton, part, post
+from core.service.messages.payloads import (
+    KeyboardPayload,
+    PostPayload,
+    StoredButton,
+    WordsLabel,
+    part,
+    post,
+)
 from core.service.ports.clock import ManualClock
 from core.storage.db import open_db
 from core.storage.models import Chat, GameRecord, Identity, Outbox
@@ -254,7 +261,7 @@ async def test_a_permanent_failure_tells_the_host_whom_and_what_once(db_url):
     await outbox.to_person(ann, opening, game=game)
     await outbox.to_person(ann, PostPayload((part("Your team: Bob."),), seq=0), game=game)
     await outbox.to_person(ann, KeyboardPayload((part("Whom do you visit?"),),
-                                                (StoredButton({"text": "Bob"}, "t1"),)),
+                                                (StoredButton(WordsLabel("Bob"), "t1"),)),
                            game=game)
     clock = ManualClock()
     adapter = Refusing({"ann"})

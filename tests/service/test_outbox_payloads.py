@@ -4,6 +4,8 @@ method; rows written by the previous version (free dicts: `more`, `buttons`, `re
 
 from __future__ import annotations
 
+from core.engine.log_codec import encode
+from core.engine.messages import NOTED, Purpose, Ref
 from core.service import (
     Ballot,
     ButtonOut,
@@ -23,11 +25,16 @@ from core.service.messages import texts
 from core.service.messages.payloads import (
     BallotPayload,
     KeyboardPayload,
+    NameLabel,
     PostPayload,
     SilencePayload,
     StoredButton,
     TeamPayload,
+    TextLabel,
+    WordsLabel,
     from_json,
+    label_from_json,
+    label_to_json,
     part,
     to_json,
 )
@@ -63,11 +70,12 @@ class Recorder:
 
 
 def test_every_kind_survives_the_codec():
-    withdraw = StoredButton({"key": texts.WITHDRAW_BUTTON}, "t1")
-    join = StoredButton({"key": texts.JOIN_BUTTON}, "t2", start=True)
+    withdraw = StoredButton(TextLabel(texts.WITHDRAW_BUTTON), "t1")
+    join = StoredButton(TextLabel(texts.JOIN_BUTTON), "t2", start=True)
     for payload in (
         PostPayload((part(texts.VOTE_CLOSED), part(texts.TALLY, tally="Ann (2)")),
                     replace="tally-1-3", urgent=True, seq=4, locale="de"),
+        PostPayload((part(NOTED),), seq=5, purpose=Purpose.NOTED),
         BallotPayload((part(texts.VOTE_PROMPT),), (withdraw,), "ballot-1-3", urgent=True),
         BallotPayload((part(texts.VOTE_CLOSED),), (), "ballot-1-3"),
         KeyboardPayload((part(texts.SIGNUP_OPEN, host="Ann", ruleset="x"),), (join,),
@@ -76,6 +84,30 @@ def test_every_kind_survives_the_codec():
         TeamPayload("1/changelings", "Changelings", "Talk here.", ("u1", "u2"), closed=True),
     ):
         assert from_json(to_json(payload)) == payload
+
+
+def test_each_kind_of_button_label_is_stored_as_labels_always_were():
+    """A label is typed in memory; stored, it is the JSON it always was, and read back the
+    same type."""
+    action_on = TextLabel(texts.ACTION_ON, encode({"action": Ref("action", "check"),
+                                                   "name": Ref("player", "p1")}))
+    for label, stored in (
+            (NameLabel(Ref("player", "p2")), {"$ref": ["player", "p2"]}),
+            (TextLabel(texts.PASS_BUTTON), {"key": texts.PASS_BUTTON}),
+            (action_on, {"key": texts.ACTION_ON, "params": {
+                "action": {"$ref": ["action", "check"]}, "name": {"$ref": ["player", "p1"]}}}),
+            (WordsLabel("Bob"), {"text": "Bob"})):
+        assert label_to_json(label) == stored
+        assert label_from_json(stored) == label
+
+
+def test_only_a_message_told_for_more_than_its_words_stores_its_purpose():
+    """A plain row is stored as rows always were; a "noted" one says so, for the recap."""
+    plain = to_json(PostPayload((part(texts.VOTE_CLOSED),), seq=4))
+    assert "purpose" not in plain
+    assert from_json(plain) == PostPayload((part(texts.VOTE_CLOSED),), seq=4)
+    assert to_json(PostPayload((part(NOTED),), seq=5, purpose=Purpose.NOTED))["purpose"] \
+        == "noted"
 
 
 LEGACY = [  # as the previous version stored them

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.engine.log_codec import decode, encode, is_ref
-from core.engine.messages import Ref, Text, counted
+from core.engine.messages import Ref, Tally, Text, WithRole, counted
 from core.engine.phase import Phase
 
 # what a placeholder may be called: any identifier, the tags' old bare words included
@@ -69,3 +69,18 @@ def test_values_an_earlier_version_stored_are_still_read():
     old_text = {"text": ["{count} vote", "{count} votes", 2, {"count": 2}]}
     assert decode(old_text) == Text("{count} vote", {"count": 2}, "{count} votes", 2)
     assert decode({"text": "Dear"}) == {"text": "Dear"}
+
+
+def test_a_tally_and_a_name_with_its_role_are_stored_as_lists_and_read_back_typed():
+    """Their stored form is the list of two that rows have always held; read back, each is its
+    own type again, so the renderer never looks at a list's shape."""
+    ann, bob, herbalist = Ref("player", "p1"), Ref("player", "p2"), Ref("role", "herbalist")
+    params = {"tally": (Tally(ann, 3), Tally(bob, 1)), "names": (ann, WithRole(bob, herbalist))}
+    stored = json.loads(json.dumps(encode(params)))
+    assert stored["tally"] == {"$list": [{"$list": [{"$ref": ["player", "p1"]}, 3]},
+                                         {"$list": [{"$ref": ["player", "p2"]}, 1]}]}
+    decoded = decode(stored)
+    assert [type(entry) for entry in decoded["tally"]] == [Tally, Tally]
+    assert [type(entry) for entry in decoded["names"]] == [Ref, WithRole]
+    assert type(decode({"list": [{"ref": ["player", "p1"]}, 2]})) is Tally  # an older row
+    assert type(decode(encode((ann, bob)))) is tuple  # two names are a list of two names

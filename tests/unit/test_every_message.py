@@ -33,7 +33,7 @@ from adapters.telegram.adapter import TelegramAdapter
 from adapters.telegram.sending import split_text
 from core.engine.game import Game
 from core.engine.log_codec import encode
-from core.engine.messages import Ref, counted
+from core.engine.messages import Ref, Tally, WithRole, counted
 from core.engine.refusals import Refused
 from core.engine.registry import load_ruleset
 from core.engine.table import Table
@@ -95,7 +95,7 @@ def parameters(ruleset: str) -> dict[str, list[Any]]:
         "first": PLAYERS, "second": PLAYERS, "target": PLAYERS, "voter": PLAYERS,
         "partner": PLAYERS, "actor": PLAYERS, "choice": [*PLAYERS, *roles[:3], *actions[:3]],
         "names": [_names(1), _names(2), _names(5), _names(21),
-                  (PLAYERS[0], (PLAYERS[1], roles[0])), ((PLAYERS[2], roles[1]),)],
+                  (PLAYERS[0], WithRole(PLAYERS[1], roles[0])), (WithRole(PLAYERS[2], roles[1]),)],
         "targets": [_names(1), _names(2)],
         "role": [*roles, *vocabulary("role_was")],
         "roles": [tuple(roles[:1]), tuple(roles[:5]), tuple(roles)],
@@ -108,7 +108,7 @@ def parameters(ruleset: str) -> dict[str, list[Any]]:
         "count": list(COUNTS), "number": [1, 2, 21], "needed": [6, 9], "low": [-30, 1],
         "high": [10_080], "won": [0, 1, 21], "survived": [0, 1, 5], "rate": [0, 50, 100],
         "votes": [counted(("{count} penalty vote", "{count} penalty votes"), n) for n in COUNTS],
-        "tally": [((PLAYERS[0], 3), (PLAYERS[2], 1)), ((PLAYERS[1], 21),)],
+        "tally": [(Tally(PLAYERS[0], 3), Tally(PLAYERS[2], 1)), (Tally(PLAYERS[1], 21),)],
         "left": DURATIONS, "duration": DURATIONS,
         "phase": [Ref("phase", p) for p in ("day 1 election", "day 2 vote", "night 3 dusk",
                                             "night 2", "day 4 reactions", "ended")],

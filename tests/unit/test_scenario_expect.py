@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.engine.messages import Ref, player, role
+from core.engine.messages import Ref, WithRole, player, role
 from core.scenario_expect import Expectations, ScenarioFailed, ScenarioInvalid, refs
 from rulesets.changelings import RULESET as CHANGELINGS
 
@@ -15,7 +15,7 @@ def test_a_running_text_role_is_not_a_plain_role_reference():
     params = {"name": player("p1"), "role": Ref("role_was", "researcher")}
     assert set(refs(params)) == {("player", "p1"), ("role_was", "researcher")}
     assert ("role", "researcher") not in set(refs(params))
-    nested = {"names": (player("p1"), (player("p2"), role("pony")))}
+    nested = {"names": (player("p1"), WithRole(player("p2"), role("pony")))}
     assert set(refs(nested)) == {("player", "p1"), ("player", "p2"), ("role", "pony")}
 
 

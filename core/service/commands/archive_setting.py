@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from core.engine.messages import N_
 from core.storage.models import Chat, GameRecord, Identity
+from core.storage.states import CURRENT, GameStatus
 from core.story.archive import TEAM_CHATS_SETTING
 
 from ..messages import outbox, texts
@@ -22,11 +23,11 @@ USAGE = N_("Write /archivechats on (once the game is over, its archive page show
 
 
 async def archive_chats_command(rest: str, chat: Chat, person: Identity, admin: bool) -> None:
-    row = await GameRecord.filter(chat_id=chat.id, status__in=["lobby", "running"]).first()
+    row = await GameRecord.filter(chat_id=chat.id, status__in=CURRENT).first()
     if row is None:
         raise Reply(texts.NO_GAME)
     await relock(row)
-    if row.status != "lobby":
+    if row.status != GameStatus.LOBBY:
         raise Reply(texts.NOT_IN_LOBBY)
     if row.host_id != person.id and not admin:
         raise Reply(texts.NOT_HOST)

@@ -9,7 +9,9 @@ from typing import assert_never
 
 from core.engine import Act, MarkEarly, Vote
 from core.engine.registry import load_ruleset
+from core.engine.voice import Voiced
 from core.storage.models import TOKEN_LENGTH, Button, GameRecord, Identity
+from core.storage.states import GameStatus
 
 from ..games.running import Games
 from ..messages import button_commands as pressed
@@ -47,7 +49,7 @@ async def taken_notice(token: str, reader: int) -> str:
                                        or await GameRecord.get_or_none(id=button.game_id))
     if button is None or row is None:
         return texts.PROMPT_TAKEN
-    return voiced_in_window(row, load_ruleset(row.ruleset).voice, texts.PROMPT_TAKEN,
+    return voiced_in_window(row, load_ruleset(row.ruleset).voice, Voiced.PROMPT_TAKEN,
                             button.window, reader)
 
 
@@ -101,7 +103,7 @@ class ButtonPresses:
         player, where it was offered."""
         if in_private != (button.pid is not None):
             raise Reply(texts.UNKNOWN_BUTTON)  # a group button pressed elsewhere, or back
-        if row.status != "running" or row.window != button.window:
+        if row.status != GameStatus.RUNNING or row.window != button.window:
             raise Reply(texts.STALE_BUTTON)
         pid = await seat_pid(row, person)
         if pid is None:
@@ -119,7 +121,7 @@ class ButtonPresses:
             case pressed.PickFirst(action, first):  # offer the second target
                 game = await self.games.load(row)
                 await second_pick(row, game, pid, action, first, person)
-                return Reply(voiced_in_window(row, game.ruleset.voice, texts.PICK_SECOND,
+                return Reply(voiced_in_window(row, game.ruleset.voice, Voiced.PICK_SECOND,
                                               row.window, person.id))
             case pressed.ActOn(action, targets, role):
                 await self.games.apply(row, Act(pid, action, targets, None, role, at=now),

@@ -11,11 +11,12 @@ import secrets
 from core.engine import Leave
 from core.engine.ids import PlayerId
 from core.storage.models import Chat, GameRecord, Identity, Seat
+from core.storage.states import CURRENT, GameStatus
 
 from ..messages import outbox, texts
 from ..messages.button_commands import Confirm, ConfirmStep
 from ..messages.buttons import button
-from ..messages.payloads import KeyboardPayload, part
+from ..messages.payloads import KeyboardPayload, TextLabel, part
 from ..ports.replies import Reply
 from .context import ServiceContext
 
@@ -26,7 +27,7 @@ class Confirmations:
 
     async def ask_flee(self, person: Identity, chat: Chat | None = None) -> None:
         """/flee in the group (that chat's game) or in private (the player's running game)."""
-        query = Seat.filter(identity_id=person.id, active=True, game__status="running")
+        query = Seat.filter(identity_id=person.id, active=True, game__status=GameStatus.RUNNING)
         if chat is not None:
             query = query.filter(game__chat_id=chat.id)
         seat = await query.order_by("-id").first()
@@ -54,7 +55,7 @@ class Confirmations:
         if command.step == "keep":
             await self._settle(row, person, replace, texts.KEPT)
             return Reply(texts.KEPT)
-        wanted = ("running",) if command.step == "flee" else ("lobby", "running")
+        wanted = (GameStatus.RUNNING,) if command.step == "flee" else CURRENT
         if row.status not in wanted:
             raise Reply(texts.STALE_BUTTON)
         if command.step == "flee":
@@ -74,9 +75,9 @@ class Confirmations:
         """A new question each time (an old one may be far up the chat); each is edited
         into its own answer."""
         replace = f"confirm-{row.id}-{person.id}-{secrets.token_hex(4)}"
-        buttons = [await button(row, None, {"key": button_text},
+        buttons = [await button(row, None, TextLabel(button_text),
                                 Confirm(step, person.id, replace)),
-                   await button(row, None, {"key": texts.KEEP_BUTTON},
+                   await button(row, None, TextLabel(texts.KEEP_BUTTON),
                                 Confirm("keep", person.id, replace))]
         await outbox.to_person(person, KeyboardPayload((part(question),), tuple(buttons),
                                                        replace, asks=person.id), game=row)

@@ -16,6 +16,7 @@ from core.engine import Vote
 from core.engine.ids import PlayerId
 from core.engine.messages import player
 from core.storage.models import GameRecord, Identity, LogEntry, Seat, VoteMessage
+from core.storage.states import GameStatus
 
 from ..games.running import Games
 from ..messages import outbox, texts
@@ -46,7 +47,7 @@ async def _still_current(cast: VoteMessage, row: GameRecord) -> bool:
 async def edited(incoming: Incoming, person: Identity, games: Games, now: float) -> None:
     """An edit of the person's message `incoming.edits` (its new text `incoming.text`)."""
     seat = await Seat.filter(identity_id=person.id, active=True,
-                             game__status="running").order_by("-id").first()
+                             game__status=GameStatus.RUNNING).order_by("-id").first()
     row = await locked_game(seat.game_id) if seat is not None else None
     cast = None if row is None or seat is None else await VoteMessage.get_or_none(
         game_id=row.id, pid=seat.pid)

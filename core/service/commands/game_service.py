@@ -22,6 +22,7 @@ from core.storage.models import (
     ProcessedUpdate,
     Seat,
 )
+from core.storage.states import CURRENT, GameStatus
 from core.storage.transaction import transaction
 
 from ..delivery.rendering import PLAIN, personal_text
@@ -265,7 +266,7 @@ class GameService:
         has been active (the inactivity rules count it like a relayed whisper). Anything
         else (an ended game, someone the room should not hold) changes nothing."""
         row = await GameRecord.get_or_none(id=key.game)
-        if row is None or row.status != "running":
+        if row is None or row.status != GameStatus.RUNNING:
             return
         seat = await Seat.filter(game_id=row.id, identity_id=person.id, active=True).first()
         if seat is None:
@@ -280,12 +281,12 @@ class GameService:
         """The chat's game in its lobby or running; with `lock`, its row locked until the
         transaction ends (and so read fresh: another worker may have changed it). The row
         knows its chat (no query to ask it)."""
-        return await chat_game(chat, ("lobby", "running"), lock)
+        return await chat_game(chat, CURRENT, lock)
 
     async def _running_seat(self, chat: Chat, person: Identity
                             ) -> tuple[GameRecord | None, PlayerId | None]:
         """The chat's running game, locked (see `current_game`), and the person's seat."""
-        row = await chat_game(chat, ("running",), lock=True)
+        row = await chat_game(chat, (GameStatus.RUNNING,), lock=True)
         if row is None:
             return None, None
         return row, await seat_pid(row, person)
@@ -313,7 +314,7 @@ class GameService:
             row = await self.current_game(chat, lock=True)
             if row is None:
                 raise Reply(texts.NO_GAME)
-            if row.status != "running":
+            if row.status != GameStatus.RUNNING:
                 raise Reply(texts.NOT_STARTED)
             if word in HOST_WORDS:
                 await self.host_powers.handle(word, rest, row, person, admin, mentioned)

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from core.engine import Announce, Extend, Force, Modkill, Pause, Replace, Resume
 from core.storage.models import GameRecord, Identity, Seat
+from core.storage.states import GameStatus
 
 from ..games.deadline_times import status_left
 from ..games.deadlines import pending_close
@@ -62,11 +63,12 @@ class HostPowers:
         """A host power written to the bot privately: the same command as in the group, for
         the one running game the person hosts. Several are possible (a host who left his own
         sign-up may open another game): which one he means, only its group can tell."""
-        hosted = await GameRecord.filter(host_id=person.id, status="running").order_by("id")
+        hosted = await GameRecord.filter(host_id=person.id,
+                                         status=GameStatus.RUNNING).order_by("id")
         if len(hosted) > 1:
             raise Reply(texts.HOSTING_SEVERAL)
         if not hosted:
-            lobby = await GameRecord.filter(host_id=person.id, status="lobby").exists()
+            lobby = await GameRecord.filter(host_id=person.id, status=GameStatus.LOBBY).exists()
             raise Reply(texts.NOT_STARTED if lobby else texts.NOT_HOST)
         row = await locked_game(hosted[0].id)  # as in the group: locked for the command
         if word == "resume" and (row.settings or {}).get("lost"):

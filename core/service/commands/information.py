@@ -8,6 +8,7 @@ from core import spoken
 from core.engine.messages import Ref
 from core.engine.registry import load_ruleset
 from core.storage.models import Chat, Identity, Seat
+from core.storage.states import GameStatus
 
 from ..games.deadline_times import status_left
 from ..games.deadlines import pending_close
@@ -35,7 +36,7 @@ class Information(GroupCommands):
         """The roles of the rule set; in a running game those in play, one line each."""
         row = await self.service.current_game(chat)
         ruleset = load_ruleset(row.ruleset if row else default_ruleset())
-        if row is None or row.status != "running":
+        if row is None or row.status != GameStatus.RUNNING:
             await outbox.to_group(chat, post(
                 *texts.ROLES_IN_RULESET, count=len(ruleset.roles),
                 ruleset=Ref("ruleset", ruleset.id),
@@ -62,7 +63,7 @@ class Information(GroupCommands):
         row = await self.service.current_game(chat)
         if row is None:
             raise Reply(texts.NO_GAME)
-        if row.status == "lobby":
+        if row.status == GameStatus.LOBBY:
             seats = await Seat.filter(game_id=row.id, active=True).count()
             await outbox.to_group(chat, post(
                 texts.STATUS_LOBBY, ruleset=Ref("ruleset", row.ruleset), count=seats,

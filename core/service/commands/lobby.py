@@ -13,6 +13,7 @@ from core.engine.messages import Ref
 from core.engine.registry import available, load_ruleset
 from core.i18n import available_locales
 from core.storage.models import Chat, GameRecord, Identity, Seat
+from core.storage.states import CURRENT, GameStatus
 
 from ..games.deadline_times import DEFAULT_TZ, PACES, valid_timezone
 from ..games.deadlines import void_all
@@ -103,7 +104,7 @@ class Lobby(GroupCommands):
 
     async def _not_elsewhere(self, person: Identity, allowed: GameRecord | None = None) -> None:
         seats = await Seat.filter(identity_id=person.id, active=True,
-                                  game__status__in=["lobby", "running"]).all()
+                                  game__status__in=CURRENT).all()
         if any(allowed is None or seat.game_id != allowed.id for seat in seats):
             raise Reply(texts.IN_OTHER_GAME)
 
@@ -111,7 +112,7 @@ class Lobby(GroupCommands):
         row = await self.service.current_game(chat)
         if row is None:
             raise Reply(texts.NO_GAME)
-        if row.status != "lobby":
+        if row.status != GameStatus.LOBBY:
             raise Reply(texts.NOT_IN_LOBBY)
         return row
 
@@ -126,8 +127,9 @@ class Lobby(GroupCommands):
         copy of the sign-up that outlived its game (one posted twice, see the README's
         "Never twice") is told the game is over."""
         await relock(row)
-        if row.status != "lobby":
-            raise Reply(texts.NOT_IN_LOBBY if row.status == "running" else texts.SIGNUP_OVER)
+        if row.status != GameStatus.LOBBY:
+            raise Reply(texts.NOT_IN_LOBBY if row.status == GameStatus.RUNNING
+                        else texts.SIGNUP_OVER)
         chat = await row.chat
         seat = await Seat.filter(game_id=row.id, identity_id=person.id, active=True).first()
         if what == "join":
@@ -155,7 +157,7 @@ class Lobby(GroupCommands):
     async def _host_lobby(self, chat: Chat, person: Identity, admin: bool) -> GameRecord:
         row = await self._lobby_row(chat)
         await relock(row)
-        if row.status != "lobby":
+        if row.status != GameStatus.LOBBY:
             raise Reply(texts.NOT_IN_LOBBY)
         if row.host_id != person.id and not admin:
             raise Reply(texts.NOT_HOST)
@@ -285,7 +287,7 @@ class Lobby(GroupCommands):
     async def end_unreachable(self, person: Identity) -> None:
         """/endgame in the host's private chat: the game whose group the bot cannot reach
         (removed, or its topic deleted) ends without the group."""
-        rows = await GameRecord.filter(host_id=person.id, status__in=["lobby", "running"])
+        rows = await GameRecord.filter(host_id=person.id, status__in=CURRENT)
         row = next((r for r in rows if (r.settings or {}).get("lost")), None)
         if row is None:
             raise Reply(texts.ENDGAME_PRIVATE_NONE)
@@ -295,7 +297,7 @@ class Lobby(GroupCommands):
         """The host ends the game before it is decided: everybody may speak again and is
         free for another game."""
         await relock(row)
-        row.status = "cancelled"
+        row.status = GameStatus.CANCELLED
         await row.save(update_fields=["status"])
         if row.setup is not None:
             await unmute_the_dead(row, await self.service.games.load(row))

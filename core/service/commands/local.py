@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from core.engine import Game
 from core.storage.models import Chat, Deadline, GameRecord
-from core.storage.states import DeadlineState
+from core.storage.states import DeadlineState, GameStatus
 
 from ..games.deadlines import WINDOW_KINDS
 from ..games.running import Games
@@ -36,7 +36,7 @@ async def open_group(platform: str, ref: str, locale: str) -> None:
 async def running(games: Games, platform: str, ref: str) -> Running | None:
     """The chat's running game, if any."""
     row = await GameRecord.filter(chat__platform=platform, chat__ref=ref,
-                                  status="running").first()
+                                  status=GameStatus.RUNNING).first()
     if row is None:
         return None
     return Running(row.id, row.window, await games.load(row))

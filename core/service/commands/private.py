@@ -13,6 +13,7 @@ from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import Ref
 from core.i18n import available_locales
 from core.storage.models import GameRecord, Identity, Seat
+from core.storage.states import CURRENT, GameStatus
 
 from ..games.deadline_times import status_left
 from ..games.deadlines import pending_close
@@ -56,7 +57,7 @@ class PrivateChats:
             await self.service.confirmations.ask_flee(person)
             return
         seat = await Seat.filter(identity_id=person.id, active=True,
-                                 game__status="running").order_by("-id").first()
+                                 game__status=GameStatus.RUNNING).order_by("-id").first()
         if seat is None:
             raise Reply(texts.NOT_PLAYING)
         row = await GameRecord.get(id=seat.game_id)
@@ -84,12 +85,11 @@ class PrivateChats:
     async def help_for(person: Identity) -> PostPayload:
         """The private chat's help: the player's; for the host of a game, the host powers he
         may use here as well (only those, if he does not play)."""
-        current = ["lobby", "running"]
         player_help = part(texts.HELP_PRIVATE, how=howto(HowTo.ACT_PRIVATELY))
-        if not await GameRecord.filter(host_id=person.id, status__in=current).exists():
+        if not await GameRecord.filter(host_id=person.id, status__in=CURRENT).exists():
             return PostPayload((player_help,))
         plays = await Seat.filter(identity_id=person.id, active=True,
-                                  game__status__in=current).exists()
+                                  game__status__in=CURRENT).exists()
         return PostPayload((*((player_help,) if plays else ()),
                             part(texts.HELP_PRIVATE_HOST)))
 

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from core.engine import Pause
+from core.engine.messages import Param
 from core.storage.models import (
     Chat,
     Deadline,
@@ -22,7 +23,7 @@ from core.storage.models import (
     Outbox,
     Seat,
 )
-from core.storage.states import WAITING, DeadlineKind, OutboxState, moved
+from core.storage.states import CURRENT, WAITING, DeadlineKind, GameStatus, OutboxState, moved
 
 from ..games.deadlines import void_all
 from ..messages import outbox, texts
@@ -36,7 +37,6 @@ from .context import ServiceContext
 
 log = logging.getLogger(__name__)
 
-CURRENT = ("lobby", "running")
 # what the host is told when the bot loses a chat, by the reason, and how he brings it back
 # on his platform (a topic is Telegram's alone: its texts say it themselves)
 LOST_TEXTS: dict[str, tuple[tuple[str, str], HowTo | None]] = {
@@ -102,7 +102,8 @@ class Reach:
     async def _post_again(self, row: GameRecord, chat: Chat) -> None:
         """The newest version of the game's live group message (the ballot of the open
         window, or the sign-up), as a new message in the chat's new place."""
-        live = f"ballot-{row.id}-{row.window}" if row.status == "running" else f"signup-{row.id}"
+        live = (f"ballot-{row.id}-{row.window}" if row.status == GameStatus.RUNNING
+                else f"signup-{row.id}")
         version = await outbox.newest_version(row.id, live, statuses=[OutboxState.SENT, *WAITING])
         if version is not None and version.status == OutboxState.SENT:  # else a newer one waits: it
             await pending.add(Outbox(game_id=row.id, platform=chat.platform,  # posts anew
@@ -119,7 +120,8 @@ class Reach:
         now = service.clock.now()
         for chat in await family(platform, ref, whole):
             for row in await GameRecord.filter(chat_id=chat.id, status__in=CURRENT):
-                if row.status == "running" and not (await service.games.load(row)).state.paused:
+                if row.status == GameStatus.RUNNING and not (
+                        await service.games.load(row)).state.paused:
                     await service.games.apply(
                         row, Pause(unreachable=True, at=now), None)
                 if (row.settings or {}).get("lost"):
@@ -157,7 +159,7 @@ class Reach:
                 row.settings = {k: v for k, v in row.settings.items() if k != "lost"}
                 await row.save(update_fields=["settings"])
                 await void_all(row.id, (DeadlineKind.GIVE_UP,))
-                paused = row.status == "running" and (
+                paused = row.status == GameStatus.RUNNING and (
                     await self.service.games.load(row)).state.paused
                 await self._tell_host(row, texts.BACK_PAUSED if paused else texts.BACK,
                                       asking=paused)  # paused, he is to /resume
@@ -169,7 +171,7 @@ class Reach:
     async def give_up(self, row: GameRecord) -> None:
         """The group stayed unreachable: the game is cancelled, its players are free."""
         service = self.service
-        row.status = "cancelled"
+        row.status = GameStatus.CANCELLED
         await row.save(update_fields=["status"])
         await void_all(row.id)
         if row.setup is not None:
@@ -214,7 +216,7 @@ class Reach:
 
     async def _tell_host(self, row: GameRecord, text: str | tuple[str, str],
                          count: int | None = None, *, asking: bool = True,
-                         **params: object) -> None:
+                         **params: Param) -> None:
         """Tell the host about his game's group; `asking`: what he is told asks him to act
         (bring the bot back, resume, give it a right), so it rings (see `ports.Post`)."""
         host = await Identity.get(id=row.host_id)

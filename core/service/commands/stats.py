@@ -4,8 +4,9 @@ person `nightfall forget` removed is no longer counted under a name, nor can be 
 
 from __future__ import annotations
 
-from core.engine.messages import N_, Ref, n_
+from core.engine.messages import N_, Param, Ref, n_
 from core.storage.models import Chat, GameRecord, Identity, Seat
+from core.storage.states import GameStatus
 from core.story.archive import story_of_row
 from core.story.stats import group_stats, person_stats
 
@@ -36,13 +37,13 @@ async def stats_command(rest: str, chat: Chat, person: Identity) -> None:
     await outbox.to_group(chat, payload)
 
 
-def _rendered(key: tuple[str, str], count: int, **params: object) -> Part:
+def _rendered(key: tuple[str, str], count: int, **params: Param) -> Part:
     return part(key[0], key[1], count, **params)
 
 
 async def person_payload(person: Identity) -> PostPayload:
     seats = await Seat.filter(identity_id=person.id, active=True,
-                              game__status="ended").prefetch_related("game")
+                              game__status=GameStatus.ENDED).prefetch_related("game")
     by_game = {seat.game_id: seat for seat in seats}  # per game: a seat is taken once
     stories = [(await story_of_row(seat.game), seat.pid) for seat in by_game.values()]
     stats = person_stats(stories)
@@ -61,7 +62,7 @@ async def person_payload(person: Identity) -> PostPayload:
 
 
 async def group_payload(chat: Chat) -> PostPayload:
-    rows = await GameRecord.filter(chat_id=chat.id, status="ended").order_by("id")
+    rows = await GameRecord.filter(chat_id=chat.id, status=GameStatus.ENDED).order_by("id")
     games = []
     for row in rows:
         # rows of one column rather than `flat=True`, which tortoise's stubs type as a tuple

@@ -5,23 +5,28 @@ its destination typed (a group chat, or one reader)."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, assert_never
 
-from core.engine.log_codec import decode, is_ref
+from core.engine.log_codec import decode
 from core.engine.registry import available, load_ruleset
 from core.i18n import Renderer, available_locales
 from core.storage.models import Chat, GameRecord, Identity, Outbox, Seat
+from core.storage.states import CURRENT
 
 from ..messages.payloads import (
     BallotPayload,
     KeyboardPayload,
+    Label,
+    NameLabel,
     Part,
     PicturePayload,
     PostPayload,
     SilencePayload,
     StoredButton,
     TeamPayload,
+    TextLabel,
+    WordsLabel,
     from_json,
     text_part,
 )
@@ -113,12 +118,16 @@ def buttons_out(renderer: Renderer, buttons: tuple[StoredButton, ...]) -> tuple[
     return tuple(ButtonOut(label_text(renderer, b.label), b.token, b.start) for b in buttons)
 
 
-def label_text(renderer: Renderer, label: Mapping[str, Any]) -> str:
-    if is_ref(label):
-        return str(renderer.value(decode(dict(label))))
-    if "text" in label:  # a label in the platform's own words (not translated)
-        return str(label["text"])
-    return renderer.text(label["key"], decode(label.get("params") or {}))
+def label_text(renderer: Renderer, label: Label) -> str:
+    match label:
+        case NameLabel(ref):
+            return renderer.word(ref)
+        case TextLabel(key, params):
+            return renderer.text(key, decode(dict(params)))
+        case WordsLabel(words):  # a label in the platform's own words (not translated)
+            return words
+        case _:
+            assert_never(label)
 
 
 async def personal_text(person: Identity, fallback_locale: str, answer: Any,
@@ -175,7 +184,7 @@ async def reader_locale(row: Outbox, asked_in: str | None = None) -> str:
         return str(game.chat.locale)
     if row.private and row.identity_id is not None:  # /help before any setting: his game's
         seat = await Seat.filter(identity_id=row.identity_id, active=True,
-                                 game__status__in=("lobby", "running")).order_by(
+                                 game__status__in=CURRENT).order_by(
                                      "-id").prefetch_related("game__chat").first()
         if seat is not None:
             return str(seat.game.chat.locale)

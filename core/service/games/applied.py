@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from core.engine import Command, Game, Message, Outcome, TeamChat
 from core.engine.events import Closed, PhaseBegan
 from core.engine.messages import Purpose
+from core.engine.phase import PhaseKind
 from core.storage.models import GameRecord
 
 from ..messages.payloads import StoredButton
@@ -48,7 +49,7 @@ class Applied:
     @classmethod
     def of(cls, row: GameRecord, game: Game, command: Command, outcome: Outcome,
            teams_before: list[TeamChat], pressed: bool) -> Applied:
-        ended = game.state.phase.kind == "ended"
+        ended = game.state.phase.kind == PhaseKind.ENDED
         # a closing that leaves the phase as it was (a removal made someone owe a reaction,
         # such as naming the next mayor) still opens a new window: its own deadline, prompts
         reopened = any(isinstance(e, Closed) for e in outcome.events) and not ended

@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from core.engine import Extend, Game, HostCommand, Pause, Resume
+from core.engine.voice import Voiced
 from core.storage.models import Deadline, GameRecord
 from core.storage.states import DeadlineKind, DeadlineState, moved
 
-from ..messages import outbox, texts
+from ..messages import outbox
 from ..messages.payloads import PostPayload, part
 from ..messages.voiced import voiced
 from ..ports.clock import Clock
@@ -67,13 +68,14 @@ class Deadlines:
         if close.due_at - self.clock.now() < 1:  # fired late: nothing is left to remind of
             return
         game = await load(row)
-        key = texts.REMIND_VOTE if game.ruleset.voting_open(game) else texts.REMIND_CHOICE
+        prompt = (Voiced.REMIND_VOTE if game.ruleset.voting_open(game)
+                  else Voiced.REMIND_CHOICE)
         left = time_left(close.due_at, self.clock.now(), row.settings)
         seats = await seat_identities(row)
         for pid in game.ruleset.waiting_for(game):
             if pid in seats:
                 await outbox.to_person(seats[pid], PostPayload(
-                    (part(voiced(row, game, key, pid), left=left),), urgent=True,
+                    (part(voiced(row, game, prompt, pid), left=left),), urgent=True,
                     asks=seats[pid].id), game=row)
 
 

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 
 from core.storage.db import database_unavailable
 from core.storage.models import Deadline, GameRecord
-from core.storage.states import DeadlineKind, DeadlineState, moved
+from core.storage.states import CURRENT, DeadlineKind, DeadlineState, moved
 from core.storage.transaction import transaction
 
 from ..ports.clock import Clock
@@ -101,7 +101,7 @@ class Firing:
         if deadline.kind == DeadlineKind.GIVE_UP:
             deadline.state = moved(deadline.state, DeadlineState.FIRED)
             await deadline.save(update_fields=["state"])
-            if row.status in ("lobby", "running") and (row.settings or {}).get("lost"):
+            if row.status in CURRENT and (row.settings or {}).get("lost"):
                 await self.give_up(row)
             return True
         return False

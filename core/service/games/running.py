@@ -8,7 +8,7 @@ from core.engine import Close, Command, Game, GameSetup, Refused
 from core.engine.log_codec import command_to_json, encode, setup_to_json
 from core.engine.registry import load_ruleset
 from core.storage.models import Deadline, GameRecord, Identity, LogEntry
-from core.storage.states import DeadlineKind, DeadlineState, moved
+from core.storage.states import DeadlineKind, DeadlineState, GameStatus, moved
 
 from ..messages import outbox
 from ..messages.payloads import PostPayload, text_part
@@ -57,7 +57,7 @@ class Games:
         message too."""
         game = Game(load_ruleset(row.ruleset), setup)
         row.setup = setup_to_json(setup)
-        row.status = "running"
+        row.status = GameStatus.RUNNING
         row.snapshot = encode_snapshot(game)
         row.build = build_of(game.ruleset)
         row.window = 1
@@ -105,7 +105,7 @@ class Games:
         closes = deadline.kind == DeadlineKind.CLOSE
         deadline.state = moved(deadline.state, DeadlineState.FIRED)
         await deadline.save()
-        if row.status == "running" and row.window == deadline.window:
+        if row.status == GameStatus.RUNNING and row.window == deadline.window:
             if closes:
                 await self.apply(row, Close(at=deadline.due_at), None)
             else:

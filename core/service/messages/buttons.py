@@ -4,21 +4,21 @@ carries back when it is pressed; and the sign-up's buttons, made once per game."
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
 from core.storage.models import Button, GameRecord, SignupButtons
 
 from ..rows import pending
 from . import texts
 from .button_commands import ButtonCommand, Join, Leave, to_json
-from .payloads import StoredButton
+from .payloads import Label, StoredButton, TextLabel, label_to_json
 
 
-async def button(row: GameRecord, pid: str | None, label: dict[str, Any],
+async def button(row: GameRecord, pid: str | None, label: Label,
                  command: ButtonCommand, start: bool = False) -> StoredButton:
     """A button offered in this window; `start` ones are pressed from the private chat."""
     token = secrets.token_urlsafe(12)
-    await pending.add(Button(token=token, game=row, window=row.window, pid=pid, label=label,
+    await pending.add(Button(token=token, game=row, window=row.window, pid=pid,
+                             label=label_to_json(label),
                              command=to_json(command)))
     return StoredButton(label, token, start)
 
@@ -28,9 +28,9 @@ async def signup_buttons(row: GameRecord) -> tuple[StoredButton, ...]:
     (they open the private chat, where the bot may then write to the player)."""
     kept = await SignupButtons.get_or_none(game_id=row.id)
     if kept is None:
-        made = (await button(row, None, {"key": texts.JOIN_BUTTON}, Join(),
+        made = (await button(row, None, TextLabel(texts.JOIN_BUTTON), Join(),
                              start=True),
-                await button(row, None, {"key": texts.LEAVE_BUTTON}, Leave(),
+                await button(row, None, TextLabel(texts.LEAVE_BUTTON), Leave(),
                              start=True))
         kept = await SignupButtons.create(game=row, buttons=[b.to_json() for b in made])
     return tuple(StoredButton.from_json(b) for b in kept.buttons)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 
 from core.storage.models import Button, Chat, GameRecord, Identity, Outbox, Told
-from core.storage.states import OutboxState, moved
+from core.storage.states import CURRENT, OutboxState, moved
 
 from ..ports.contract import TeamKey
 from ..ports.howto import HowTo, howto
@@ -18,8 +18,10 @@ from .payloads import (
     SilencePayload,
     StoredButton,
     TeamPayload,
+    TextLabel,
     TextPayload,
     from_json,
+    label_to_json,
     part,
     to_json,
 )
@@ -98,9 +100,10 @@ async def tell_group_unreachable(row: Outbox) -> None:
     game = await GameRecord.get(id=row.game_id).prefetch_related("chat")
     person = await Identity.get(id=row.identity_id)
     token = secrets.token_urlsafe(12)
-    label = {"key": texts.OPEN_PRIVATE_BUTTON}
+    label = TextLabel(texts.OPEN_PRIVATE_BUTTON)
     await pending.add(Button(token=token, game=game, window=game.window, pid=None,
-                             label=label, command=button_commands.to_json(button_commands.Hello())))
+                             label=label_to_json(label),
+                             command=button_commands.to_json(button_commands.Hello())))
     await to_group(game.chat, KeyboardPayload(
         (part(texts.OPEN_PRIVATE_CHAT, name=person.name, how=howto(HowTo.OPEN_PRIVATE)),),
         (StoredButton(label, token, start=True),), asks=person.id), game=game)
@@ -112,7 +115,7 @@ async def reopen(person: Identity) -> int:
     await pending.flush()
     rows = Outbox.filter(identity_id=person.id, status=OutboxState.UNREACHABLE)
     waiting = [r.id for r in await rows if r.game_id is None or (
-        await GameRecord.get(id=r.game_id)).status in ("lobby", "running")]
+        await GameRecord.get(id=r.game_id)).status in CURRENT]
     if waiting:
         await Outbox.filter(id__in=waiting).update(
             status=moved(OutboxState.UNREACHABLE, OutboxState.PENDING), next_try_at=0.0)

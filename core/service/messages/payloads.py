@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 
-from core.engine.log_codec import encode
-from core.engine.messages import Message, Text
+from core.engine.log_codec import decode, encode, is_ref
+from core.engine.messages import Message, Param, Purpose, Ref, Text
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,21 +43,69 @@ class Part:
 
 
 @dataclass(frozen=True, slots=True)
-class StoredButton:
-    """A button as offered: its label untranslated ({"key", "params"}, an encoded ref, or
-    {"text"}), the token a press carries back, and whether it is pressed from the private
-    chat (`start`)."""
+class NameLabel:
+    """A button that names a player or a role, in the reader's words."""
 
-    label: Mapping[str, Any]
+    ref: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class TextLabel:
+    """A button that says a gettext text (`params` in their JSON form, see `codec.encode`)."""
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class WordsLabel:
+    """A button in words said as they are (rows of an earlier version hold them)."""
+
+    words: str
+
+
+Label = NameLabel | TextLabel | WordsLabel
+
+
+def label_to_json(label: Label) -> dict[str, Any]:
+    """A label's stored form: an encoded ref, {"key"[, "params"]}, or {"text"}."""
+    match label:
+        case NameLabel(ref):
+            return dict(encode(ref))
+        case TextLabel(key, params):
+            return {"key": key, "params": dict(params)} if params else {"key": key}
+        case WordsLabel(words):
+            return {"text": words}
+        case _:
+            assert_never(label)
+
+
+def label_from_json(data: Mapping[str, Any]) -> Label:
+    """The label a stored form is, told apart once, here, by its keys."""
+    if is_ref(data):
+        ref = decode(dict(data))
+        assert isinstance(ref, Ref), data
+        return NameLabel(ref)
+    if "key" in data:
+        return TextLabel(str(data["key"]), data.get("params") or {})
+    return WordsLabel(str(data["text"]))
+
+
+@dataclass(frozen=True, slots=True)
+class StoredButton:
+    """A button as offered: its label untranslated, the token a press carries back, and
+    whether it is pressed from the private chat (`start`)."""
+
+    label: Label
     token: str
     start: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"label": dict(self.label), "token": self.token, "start": self.start}
+        return {"label": label_to_json(self.label), "token": self.token, "start": self.start}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> StoredButton:
-        return cls(data["label"], str(data["token"]), bool(data.get("start")))
+        return cls(label_from_json(data["label"]), str(data["token"]), bool(data.get("start")))
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +113,9 @@ class PostPayload:
     """A text. `seq` is the game version whose command an engine message came from (None
     for the service's own texts); `locale` the language of where an answer was asked for,
     for a reader who has none of their own; `asks` the person (an `Identity` id) it asks to
-    act (see `ports.Post`)."""
+    act (see `ports.Post`); `purpose` what the engine told it for (a "noted" acknowledges
+    the reader's own choice), kept so that a recap can leave those out without reading
+    their words."""
 
     parts: tuple[Part, ...]
     replace: str | None = None
@@ -73,6 +123,7 @@ class PostPayload:
     seq: int | None = None
     locale: str | None = None
     asks: int | None = None
+    purpose: Purpose = Purpose.PLAIN
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +179,7 @@ ORDERS = (SilencePayload, TeamPayload)  # rows that change a chat rather than po
 
 
 def part(key: str, plural: str | None = None, count: int | None = None,
-         **params: Any) -> Part:
+         **params: Param) -> Part:
     """A service text (not from the engine); a `count` is a parameter as well."""
     if count is not None:
         params["count"] = count
@@ -136,7 +187,7 @@ def part(key: str, plural: str | None = None, count: int | None = None,
 
 
 def post(key: str, plural: str | None = None, count: int | None = None,
-         **params: Any) -> PostPayload:
+         **params: Param) -> PostPayload:
     """A service text of one part."""
     return PostPayload((part(key, plural, count, **params),))
 
@@ -160,7 +211,8 @@ def to_json(payload: Payload) -> dict[str, Any]:
     if isinstance(payload, PostPayload):
         return {"kind": "post", "parts": _parts_json(payload.parts),
                 "replace": payload.replace, "urgent": payload.urgent, "seq": payload.seq,
-                "locale": payload.locale, **_asks_json(payload.asks)}
+                "locale": payload.locale, **_asks_json(payload.asks),
+                **_purpose_json(payload.purpose)}
     if isinstance(payload, BallotPayload):
         return {"kind": "ballot", "parts": _parts_json(payload.parts),
                 "options": [b.to_json() for b in payload.options],
@@ -187,7 +239,7 @@ def from_json(data: Mapping[str, Any]) -> Payload:
     if kind == "post":
         return PostPayload(_parts(data["parts"]), data.get("replace"),
                            bool(data.get("urgent")), data.get("seq"), data.get("locale"),
-                           data.get("asks"))
+                           data.get("asks"), Purpose(data.get("purpose", Purpose.PLAIN)))
     if kind == "ballot":
         return BallotPayload(_parts(data["parts"]), _buttons(data["options"]),
                              str(data["replace"]), bool(data.get("urgent")))
@@ -230,6 +282,12 @@ def _from_untyped(data: Mapping[str, Any]) -> Payload:
 def _asks_json(asks: int | None) -> dict[str, int]:
     """The `asks` key only where a message asks someone (rows stay as they were otherwise)."""
     return {} if asks is None else {"asks": asks}
+
+
+def _purpose_json(purpose: Purpose) -> dict[str, str]:
+    """The `purpose` key only where a message is more than told (rows stay as they were
+    otherwise, and a row written before purposes reads as a plain one)."""
+    return {} if purpose is Purpose.PLAIN else {"purpose": purpose.value}
 
 
 def _parts_json(parts: tuple[Part, ...]) -> list[dict[str, Any]]:

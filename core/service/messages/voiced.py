@@ -3,32 +3,38 @@ variant a reader is shown in the open phase."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from core.engine import Game
-from core.engine.voice import EXTRA_PROMPTS, PROMPTS, Voice, pick
+from core.engine.voice import Voice, Voiced, pick
 from core.storage.models import GameRecord
 
 from . import texts
 
-#: a prompt's core text -> its name in a rule set's voice (NOTED is the engine's)
-NAMES = {getattr(texts, name): name for name in (*PROMPTS, *EXTRA_PROMPTS)
-         if hasattr(texts, name)}
+#: each prompt the service tells, with its core text (said where a rule set's voice has
+#: none; NOTED is the engine's to tell)
+CORE_TEXTS: Mapping[Voiced, str] = {
+    Voiced.ACTION_PROMPT: texts.ACTION_PROMPT, Voiced.PICK_FIRST: texts.PICK_FIRST,
+    Voiced.PICK_NEXT: texts.PICK_NEXT, Voiced.PICK_ROLE: texts.PICK_ROLE,
+    Voiced.CHOICE_NOW: texts.CHOICE_NOW, Voiced.CHOICE_ACTION_ON: texts.CHOICE_ACTION_ON,
+    Voiced.CHOICE_ACTION: texts.CHOICE_ACTION, Voiced.CHOICE_PAIR: texts.CHOICE_PAIR,
+    Voiced.CHOICE_PASS: texts.CHOICE_PASS, Voiced.VOTE_PROMPT: texts.VOTE_PROMPT,
+    Voiced.REMIND_VOTE: texts.REMIND_VOTE, Voiced.REMIND_CHOICE: texts.REMIND_CHOICE,
+    Voiced.PROMPT_TAKEN: texts.PROMPT_TAKEN, Voiced.PICK_SECOND: texts.PICK_SECOND,
+    Voiced.CHOICES_CLOSED: texts.CHOICES_CLOSED, Voiced.VOTE_CLOSED: texts.VOTE_CLOSED}
 
 
-def voiced(row: GameRecord, game: Game, key: str, pid: str = "") -> str:
-    """The variant of the core text `key` for this game, phase and reader (`pid`; "" for
-    the group): the same for every version of one message, another on the next night or
-    day. A text the voice does not name is told as it is."""
-    name = NAMES.get(key)
-    if name is None:
-        return key
+def voiced(row: GameRecord, game: Game, prompt: Voiced, pid: str = "") -> str:
+    """The variant of `prompt` for this game, phase and reader (`pid`; "" for the group):
+    the same for every version of one message, another on the next night or day."""
     phase = game.state.phase
-    return pick(game.ruleset.voice, name, key, phase.number, row.id, phase.kind, phase.stage,
-                pid)
+    return pick(game.ruleset.voice, prompt, CORE_TEXTS[prompt], phase.number, row.id,
+                phase.kind, phase.stage, pid)
 
 
-def voiced_in_window(row: GameRecord, voice: Voice, key: str, window: int,
+def voiced_in_window(row: GameRecord, voice: Voice, prompt: Voiced, window: int,
                      reader: object = "") -> str:
     """The variant of a window's text (`EXTRA_PROMPTS`: the notices for pressed buttons, the
     closing of the keyboards and of the vote) for this game and reader, turned on by the
     window: another one on the next night or day."""
-    return pick(voice, NAMES[key], key, window, row.id, reader)
+    return pick(voice, prompt, CORE_TEXTS[prompt], window, row.id, reader)

@@ -3,16 +3,14 @@ privately to whoever sent the input (or shown as a short notice on the pressed b
 
 from __future__ import annotations
 
-from typing import Any
-
-from core.engine.messages import Text
+from core.engine.messages import Param, Text
 
 
 class Reply(Exception):
     """A service answer; `text` is what it says (`count`, when given, is also a parameter)."""
 
     def __init__(self, key: str, plural: str | None = None, count: int | None = None,
-                 **params: Any) -> None:
+                 **params: Param) -> None:
         super().__init__(key)
         if count is not None:
             params["count"] = count

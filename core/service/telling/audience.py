@@ -54,7 +54,8 @@ async def deliver_outcome(row: GameRecord, game: Game, outcome: Outcome,
     private = [m for m in outcome.messages if not isinstance(m.audience, Group)]
     for message in private if one_group_message else outcome.messages:
         payload = PostPayload((message_part(message),), urgent=urgent,
-                              seq=row.version)  # the command behind it
+                              seq=row.version,  # the command behind it
+                              purpose=message.purpose)
         for person in _readers(game, message, seats, host):
             if person is None:
                 await outbox.to_group(chat, payload, game=row)

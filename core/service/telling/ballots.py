@@ -8,14 +8,22 @@ from typing import Any
 from core.engine import Game, Outcome
 from core.engine.events import Counted
 from core.engine.ids import PlayerId
-from core.engine.log_codec import encode
-from core.engine.messages import Ref
+from core.engine.messages import Ref, Tally
+from core.engine.voice import Voiced
 from core.storage.models import Ballot, GameRecord
 
 from ..messages import outbox, texts
 from ..messages.button_commands import MarkEarly, VoteFor
 from ..messages.buttons import button
-from ..messages.payloads import BallotPayload, Part, PostPayload, StoredButton, part
+from ..messages.payloads import (
+    BallotPayload,
+    NameLabel,
+    Part,
+    PostPayload,
+    StoredButton,
+    TextLabel,
+    part,
+)
 from ..messages.voiced import voiced, voiced_in_window
 from ..rows.game_rows import chat_of
 
@@ -28,14 +36,14 @@ async def open_ballot(row: GameRecord, game: Game) -> tuple[StoredButton, ...]:
     """The vote's buttons: every living player, early (where the rules have it), withdraw
     (stored, and returned for the tallies to come)."""
     living = [p for p in game.state.players.values() if p.alive]
-    buttons = [await button(row, None, encode(Ref("player", p.pid)),
+    buttons = [await button(row, None, NameLabel(Ref("player", p.pid)),
                             VoteFor(p.pid)) for p in living]
     if game.ruleset.early_votes_open(game):
-        buttons.append(await button(row, None, {"key": texts.EARLY_BUTTON}, MarkEarly()))
-    buttons.append(await button(row, None, {"key": texts.WITHDRAW_BUTTON},
+        buttons.append(await button(row, None, TextLabel(texts.EARLY_BUTTON), MarkEarly()))
+    buttons.append(await button(row, None, TextLabel(texts.WITHDRAW_BUTTON),
                                 VoteFor(None)))
     await Ballot.create(game=row, window=row.window, buttons=[b.to_json() for b in buttons])
-    prompt = part(voiced(row, game, texts.VOTE_PROMPT))
+    prompt = part(voiced(row, game, Voiced.VOTE_PROMPT))
     await outbox.to_group(await chat_of(row), BallotPayload(
         (prompt,), tuple(buttons), ballot_key(row), urgent=True), game=row)
     return tuple(buttons)
@@ -59,7 +67,7 @@ async def tally(row: GameRecord, game: Game,
         await outbox.to_group(chat, PostPayload((counts,), f"tally-{row.id}-{row.window}"),
                               game=row)
         return
-    prompt = part(voiced(row, game, texts.VOTE_PROMPT))  # the same variant as it opened with
+    prompt = part(voiced(row, game, Voiced.VOTE_PROMPT))  # the same variant as it opened with
     await outbox.to_group(chat, BallotPayload((prompt, counts), options, ballot_key(row)),
                           game=row)
 
@@ -78,7 +86,7 @@ async def close_ballot(row: GameRecord, game: Game, outcome: Outcome) -> None:
     counted = next((e.votes for e in outcome.events if isinstance(e, Counted)), None)
     more = () if counted is None else (tally_part(game, counted, final=True),)
     await outbox.to_group(await chat_of(row), BallotPayload(
-        (part(voiced_in_window(row, game.ruleset.voice, texts.VOTE_CLOSED, row.window)),
+        (part(voiced_in_window(row, game.ruleset.voice, Voiced.VOTE_CLOSED, row.window)),
          *more), (), ballot_key(row)), game=row)
 
 
@@ -89,4 +97,4 @@ def tally_part(game: Game, votes: dict[PlayerId, int], final: bool = False) -> P
     if not counts:
         return part(texts.TALLY_FINAL_EMPTY if final else texts.TALLY_EMPTY)
     return part(texts.TALLY_FINAL if final else texts.TALLY,
-                        tally=tuple((Ref("player", pid), n) for n, pid in counts))
+                        tally=tuple(Tally(Ref("player", pid), n) for n, pid in counts))

@@ -5,21 +5,31 @@ and every keyboard closed with its window."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, assert_never
 
 from core.engine import Act, ActionSpec, Game, Message, Outcome
 from core.engine.ids import PlayerId
-from core.engine.log_codec import encode, is_ref
+from core.engine.log_codec import encode
 from core.engine.messages import Ref
 from core.engine.registry import load_ruleset
 from core.engine.state import Player
-from core.engine.voice import variants_of
+from core.engine.voice import Voiced, variants_of
 from core.storage.models import GameRecord, Identity, Prompt
 
 from ..messages import outbox, texts
 from ..messages.button_commands import ActOn, PickFirst
 from ..messages.buttons import button
-from ..messages.payloads import KeyboardPayload, Part, StoredButton, message_part, part
+from ..messages.payloads import (
+    KeyboardPayload,
+    Label,
+    NameLabel,
+    Part,
+    StoredButton,
+    TextLabel,
+    WordsLabel,
+    message_part,
+    part,
+)
 from ..messages.voiced import voiced, voiced_in_window
 from ..ports.replies import Reply
 from ..rows.game_rows import seat_identities
@@ -67,17 +77,17 @@ async def _keyboard(row: GameRecord, game: Game, p: Player, specs: Sequence[Acti
                 continue
             if targets:
                 name = Ref("player", targets[0])
-                label = encode(name) if not several else {
-                    "key": texts.ACTION_ON, "params": encode({"action": action, "name": name})}
+                label: Label = NameLabel(name) if not several else TextLabel(
+                    texts.ACTION_ON, encode({"action": action, "name": name}))
             else:
-                label = {"key": texts.ACTION_ONLY, "params": encode({"action": action})}
+                label = TextLabel(texts.ACTION_ONLY, encode({"action": action}))
             buttons.append(await button(row, p.pid, label, ActOn(spec.id, tuple(targets))))
     more = [k for spec in specs if spec.takes_role or spec.targets == 2
             for k in [await _more_keyboard(row, game, p, spec, named=bool(buttons))] if k]
     prompts: list[Part] = []
     if buttons:
         prompts.append(message_part(asked) if asked is not None else part(
-            voiced(row, game, texts.ACTION_PROMPT, p.pid),
+            voiced(row, game, Voiced.ACTION_PROMPT, p.pid),
             action=tuple(Ref("action", s.id) for s in pressable)))
     if buttons and len(buttons) + sum(len(b) for _, b in more) < MERGED_BUTTONS:
         for prompt, extra in more:
@@ -85,7 +95,7 @@ async def _keyboard(row: GameRecord, game: Game, p: Player, specs: Sequence[Acti
             buttons += extra
         more = []
     if buttons:
-        buttons.append(await button(row, p.pid, {"key": texts.PASS_BUTTON},
+        buttons.append(await button(row, p.pid, TextLabel(texts.PASS_BUTTON),
                                     ActOn("pass", ())))
         await _offer(row, person, tuple(prompts), buttons)
     for prompt, extra in more:
@@ -101,11 +111,11 @@ async def _more_keyboard(row: GameRecord, game: Game, p: Player, spec: ActionSpe
     they share a message with other buttons (`named`)."""
     action = Ref("action", spec.id)
     if spec.takes_role:
-        roles = [await button(row, p.pid, encode(Ref("role", role_id)),
+        roles = [await button(row, p.pid, NameLabel(Ref("role", role_id)),
                               ActOn(spec.id, (), role_id))
                  for role_id in game.ruleset.roles
                  if game.check(Act(p.pid, spec.id, (), None, role_id)) is None]
-        return (part(voiced(row, game, texts.PICK_ROLE, p.pid), action=action,
+        return (part(voiced(row, game, Voiced.PICK_ROLE, p.pid), action=action,
                      command=spec.id), roles) if roles else None
     players = list(game.state.players)
     firsts = []
@@ -113,10 +123,10 @@ async def _more_keyboard(row: GameRecord, game: Game, p: Player, spec: ActionSpe
         if any(game.check(Act(p.pid, spec.id, (first, second))) is None
                for second in players if second != first):
             name = Ref("player", first)
-            label = encode(name) if not named else {
-                "key": texts.ACTION_ON, "params": encode({"action": action, "name": name})}
+            label: Label = NameLabel(name) if not named else TextLabel(
+                texts.ACTION_ON, encode({"action": action, "name": name}))
             firsts.append(await button(row, p.pid, label, PickFirst(spec.id, first)))
-    return (part(voiced(row, game, texts.PICK_FIRST, p.pid), action=action,
+    return (part(voiced(row, game, Voiced.PICK_FIRST, p.pid), action=action,
                  command=spec.id), firsts) if firsts else None
 
 
@@ -124,13 +134,13 @@ async def second_pick(row: GameRecord, game: Game, pid: PlayerId, action: str, f
                       person: Identity) -> None:
     """The first target was pressed: the valid second ones, as a keyboard of their own (a
     first target pressed again, another or the same, edits it: one keyboard per action)."""
-    buttons = [await button(row, pid, encode(Ref("player", second)),
+    buttons = [await button(row, pid, NameLabel(Ref("player", second)),
                             ActOn(action, (first, second)))
                for second in game.state.players
                if second != first and game.check(Act(pid, action, (first, second))) is None]
     if not buttons:
         raise Reply(texts.PICK_NONE)
-    prompt = part(voiced(row, game, texts.PICK_NEXT, pid), action=Ref("action", action),
+    prompt = part(voiced(row, game, Voiced.PICK_NEXT, pid), action=Ref("action", action),
                   name=Ref("player", first))
     earlier = await _second_keyboard(row, game, person, action)
     if earlier is None:
@@ -190,10 +200,10 @@ async def show_choice(row: GameRecord, game: Game, person: Identity, pid: str, t
         pressed = next((b for b in buttons if b.token == token), None)
         if pressed is None:
             continue
-        chosen = choice_part(pressed.label, command)
+        prompt, params = choice_part(pressed.label, command)
         await outbox.to_person(person, KeyboardPayload(
-            (*prompt_parts(entry.payload), Part(voiced(row, game, chosen.key, pid),
-                                                 params=chosen.params)), buttons,
+            (*prompt_parts(entry.payload), Part(voiced(row, game, prompt, pid),
+                                                params=params)), buttons,
             entry.message_key), game=row)
         return
 
@@ -207,7 +217,7 @@ async def close_keyboards(row: GameRecord) -> None:
     last = {entry.identity_id: entry.id for entry in offered}
     voice = load_ruleset(row.ruleset).voice
     for entry in offered:
-        closing = (part(voiced_in_window(row, voice, texts.CHOICES_CLOSED, row.window,
+        closing = (part(voiced_in_window(row, voice, Voiced.CHOICES_CLOSED, row.window,
                                          entry.identity_id)),) \
             if last[entry.identity_id] == entry.id else ()
         await outbox.to_person(entry.identity, KeyboardPayload(
@@ -215,20 +225,23 @@ async def close_keyboards(row: GameRecord) -> None:
     await Prompt.filter(game_id=row.id, window=row.window).delete()
 
 
-def choice_part(label: Mapping[str, Any], command: ActOn) -> Part:
+def choice_part(label: Label, command: ActOn) -> tuple[Voiced, Mapping[str, Any]]:
     """"Your choice now: …" for a pressed button's label (a name, a role, an action), and
-    both names for an action with two targets (whose button names only the second)."""
+    both names for an action with two targets (whose button names only the second): the
+    prompt and its parameters (in their JSON form), to be told in the game's voice."""
     if len(command.targets) == 2:
         first, second = command.targets
-        return Part(texts.CHOICE_PAIR, params=encode({
+        return Voiced.CHOICE_PAIR, encode({
             "action": Ref("action", command.action),
-            "first": Ref("player", first), "second": Ref("player", second)}))
-    if "key" in label and label["key"] == texts.PASS_BUTTON:
-        return part(texts.CHOICE_PASS)
-    if "key" in label:  # "{action}: {name}" or "{action}!": the same words, as a choice
-        params = label.get("params") or {}
-        key = texts.CHOICE_ACTION_ON if "name" in params else texts.CHOICE_ACTION
-        return Part(key, params=params)
-    if is_ref(label):
-        return Part(texts.CHOICE_NOW, params={"choice": dict(label)})
-    return part(texts.CHOICE_NOW, choice=str(label.get("text", "")))
+            "first": Ref("player", first), "second": Ref("player", second)})
+    match label:
+        case TextLabel(key) if key == texts.PASS_BUTTON:
+            return Voiced.CHOICE_PASS, {}
+        case TextLabel(_, params):  # "{action}: {name}" or "{action}!": the same, as a choice
+            return (Voiced.CHOICE_ACTION_ON if "name" in params else Voiced.CHOICE_ACTION), params
+        case NameLabel(ref):
+            return Voiced.CHOICE_NOW, encode({"choice": ref})
+        case WordsLabel(words):
+            return Voiced.CHOICE_NOW, encode({"choice": words})
+        case _:
+            assert_never(label)

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.engine.messages import NOTED
-from core.engine.registry import load_ruleset
-from core.engine.voice import variants_of
+from core.engine.messages import Purpose
 from core.storage.models import GameRecord, Identity, Outbox, Prompt
 from core.storage.states import SETTLED, OutboxState
 
@@ -40,9 +38,8 @@ async def recap(row: GameRecord, person: Identity, everything: bool = False) -> 
     later = [p for p in texts_told if not isinstance(p, PostPayload) or p.seq != 0]
     if everything:  # what he learned: engine messages, no keyboards, no service notices,
         # no acknowledgements of his own choices
-        noting = variants_of(load_ruleset(row.ruleset).voice, "NOTED", NOTED)
         later = [p for p in later if isinstance(p, PostPayload) and p.seq is not None
-                 and p.parts[0].key not in noting]
+                 and p.purpose is not Purpose.NOTED]
     else:
         later = later[-LATEST:]
     parts = [told_part for p in (*opening, *later) for told_part in p.parts]

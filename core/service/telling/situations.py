@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from core.storage.models import Chat, GameRecord, Identity, Seat, Told
+from core.storage.states import CURRENT
 
 from ..messages import outbox, texts
 from ..messages.payloads import post
@@ -24,7 +25,6 @@ GROUP: dict[Situation, str] = {
     "unreadable": texts.UNREADABLE_PLAYER,
     "invite_waiting": texts.INVITE_WAITING,
 }
-CURRENT = ("lobby", "running")
 
 
 async def tell(incoming: Incoming, person: Identity, chat: Chat | None) -> None:

@@ -8,7 +8,7 @@ from core.engine.ids import RoleId
 from core.engine.messages import N_, NC_, Ref, player, to_player
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
-from rulesets.alchemists.common import Succession
+from rulesets.alchemists.common import Cause, Succession
 
 from ..common import TOWN
 from ..hooks import AT_START, ON_REMOVED, Role, Team, register, register_team
@@ -46,7 +46,7 @@ def introductions(game: Game) -> None:
 
 @ON_REMOVED.append
 def steps_up(game: Game, p: Player, cause: str) -> None:
-    if p.role != "xing" or cause == "absorbed":
+    if p.role != "xing" or cause == Cause.ABSORBED:
         return
     for guard in game.state.players.values():
         if guard.alive and guard.role == "bodyguard":

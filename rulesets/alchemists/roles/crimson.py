@@ -12,7 +12,7 @@ from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
 
 from .. import actions
-from ..common import CRIMSON, state_of
+from ..common import CRIMSON, Cause, state_of
 from ..hooks import AFTER_EXECUTIONS, BACKFIRE_DISCOUNTS, Role, register
 from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, Night, NightStep
 
@@ -39,7 +39,7 @@ EXPLOSION = (
 
 
 def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
-    actions.search(night, it, targets, RoleId("ishvalan"), "killed")
+    actions.search(night, it, targets, RoleId("ishvalan"), Cause.KILLED)
 
 
 @NIGHT.at(NightStep.CRIMSON_SEARCH)
@@ -80,4 +80,4 @@ def explodes(game: Game, executed: list[Player]) -> None:
     else:
         game.tell(GROUP, N_("The explosion takes nobody with him."))
     for victim in victims:
-        game.remove(victim, "exploded")
+        game.remove(victim, Cause.EXPLODED)

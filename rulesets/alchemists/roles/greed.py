@@ -14,7 +14,7 @@ from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
 
 from .. import actions
-from ..common import GREED
+from ..common import GREED, Cause
 from ..hooks import GAINED_ACTIONS, Role, register
 from ..night import NIGHT, ROLE_ACTS, SHIELDS, Night, NightStep
 from .father import FATHER_MEETS
@@ -61,7 +61,7 @@ def shield(night: Night, victim: Player, cause: str, it: Intent | None,
     backfired kill, and the poison of his own backfired heal on himself [decision]."""
     if victim.role != "greed":
         return False
-    if cause == "poisoned":
+    if cause == Cause.POISONED:
         return by != victim.pid
     fathers_own = (it is not None and bool(it.tag.get("homunculi"))
                    and by is not None and by == night.state.original_father
@@ -78,7 +78,7 @@ def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     """He absorbs whoever holds the role `xing` at that moment (a bodyguard become xing
     included) and checks from the next night on; he keeps his search. He is told whom he
     absorbed and that he now checks (rules §5 [revised]), and knows that player's role."""
-    found = actions.search(night, it, targets, RoleId("xing"), "absorbed")
+    found = actions.search(night, it, targets, RoleId("xing"), Cause.ABSORBED)
     if found is not None:
         hunter = night.players[it.actor]
         hunter.counters["check_from"] = night.number + 1

@@ -11,13 +11,14 @@ from collections.abc import Sequence
 from core.engine.game import OUT_OF_STORY, Game
 from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import GROUP, N_, NC_, player, to_player
+from core.engine.phase import PhaseKind
 from core.engine.refusals import Refused
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player, Submission
 
 from .. import actions
-from ..common import ANY_TIME, HOMUNCULI, state_of
+from ..common import ANY_TIME, HOMUNCULI, Cause, Stage, state_of
 from ..day import close_if_early
 from ..hooks import (
     ACCEPTED,
@@ -61,7 +62,7 @@ ROLE_ACTS["father", "search"] = NightStep.PRIDE_SEARCH
 
 
 def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
-    found = actions.search(night, it, targets, RoleId("crimson"), "absorbed")
+    found = actions.search(night, it, targets, RoleId("crimson"), Cause.ABSORBED)
     if found is not None:
         hunter = night.players[it.actor]
         hunter.counters["take"] = True
@@ -76,15 +77,20 @@ def searches(night: Night) -> None:
 
 
 # -------------------------------------------------------------- the take
+# read as a global: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
+# more than ten times a global's read, and this is asked whenever anybody's actions are
+_REACTIONS, _VOTE = Stage.REACTIONS, Stage.VOTE
+
+
 def owed_take(game: Game, p: Player) -> Sequence[ActionSpec]:
     """His take, when it is owed now: dead by day (executed), he is asked in the reactions
     window; dead at night, during the next day's vote. A modkill owes nothing (rules §10)."""
     s = game.state
     stage = s.phase.stage
-    if stage == "reactions":
+    if stage == _REACTIONS:
         reactions = s.reactions  # the first is `game.current_owed()`
         return (TAKE,) if reactions and reactions[0].player == p.pid else ()
-    return (TAKE,) if stage == "vote" and s.rs.take_owed_next_day == p.pid else ()
+    return (TAKE,) if stage == _VOTE and s.rs.take_owed_next_day == p.pid else ()
 
 
 OWED_ACTIONS.append(owed_take)
@@ -111,7 +117,7 @@ def check_take(game: Game, p: Player, spec: ActionSpec, targets: tuple[PlayerId,
 def accept_take(game: Game, p: Player, sub: Submission) -> bool:
     """A standing take is remembered (and confirmed); an owed one in the reactions window
     counts when the prompt closes; one owed since a night death applies at once."""
-    if game.state.phase.stage == "reactions":
+    if game.state.phase.stage == Stage.REACTIONS:
         return False
     if not p.alive:
         state_of(game).take_owed_next_day = None
@@ -130,8 +136,8 @@ def settle_take(game: Game, pride: PlayerId, target: PlayerId | None) -> None:
         return
     victim = game.state.players[target]
     if victim.alive:
-        game.remove(victim, "taken")
-        if game.state.phase.kind != "night":
+        game.remove(victim, Cause.TAKEN)
+        if game.state.phase.kind != PhaseKind.NIGHT:
             game.tell(GROUP, N_("{name} has died as well."), name=player(target))
 
 
@@ -150,7 +156,7 @@ def falls_with_him(game: Game, p: Player, cause: str) -> None:
     target = p.counters.get("take_target")
     if target is not None:
         settle_take(game, p.pid, target)
-    elif game.state.phase.kind == "night":
+    elif game.state.phase.kind == PhaseKind.NIGHT:
         state_of(game).take_owed_next_day = p.pid
     else:
         game.owe("take", p.pid, [], RANK_TAKE)

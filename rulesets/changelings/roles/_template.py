@@ -32,7 +32,7 @@ from core.engine.state import Player
 
 from ..hooks import ACTION_CHECKS, define_role, duty
 from ..night import NIGHT, NightStep, subs_for
-from ..vocabulary import DUSK, PONIES
+from ..vocabulary import DUSK, PONIES, Stage
 
 
 @event_kind("watched")
@@ -48,7 +48,7 @@ class Watched(Event):
 #    what it accepts (`ActionSpec`: targets, self_ok, harmful, slot, text_max, takes_role).
 WATCH = ActionSpec("watch", DUSK, self_ok=False)
 # An early close (CH-EARLY) waits until the role has sent it (or passed) in this stage.
-duty("dusk", WATCH)
+duty(Stage.DUSK, WATCH)
 
 # 2. The role's data: its spec (id, side, actions; `special=False` for a plain role), its name,
 #    its name in running text ("Ann was the Night Owl"; German needs the article apart from

@@ -17,7 +17,7 @@ from core.engine.state import Player
 from ..hooks import ABDUCTED, CHECKED, EXCHANGED, SHOWN_AS, define_role
 from ..standing import is_mixed_pair, join_team, partner_of
 from ..state import changelings_state
-from ..vocabulary import CHANGELINGS, PONIES
+from ..vocabulary import CHANGELINGS, PONIES, Cause
 
 
 @event_kind("awakened")
@@ -69,7 +69,7 @@ def checked(game: Game, target: Player, by_researcher: bool) -> None:
     night = changelings_state(game).night
     if target.pid in night.turned_now:
         if not by_researcher:
-            game.remove(target, "fled")
+            game.remove(target, Cause.FLED)
         return
     if target.counters.get("turned"):
         return

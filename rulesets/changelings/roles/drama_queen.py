@@ -28,12 +28,12 @@ from ..night import NIGHT, NightStep
 from ..removal import strike
 from ..standing import passive_works
 from ..state import ChangelingsState, changelings_state
-from ..vocabulary import PONIES, RANK_CHASE
+from ..vocabulary import PONIES, RANK_CHASE, Cause, Stage
 from ..voice import said
 
-CHASE = owed_action(ActionSpec("chase", frozenset({"dawn", "reactions"}), self_ok=False,
+CHASE = owed_action(ActionSpec("chase", frozenset({Stage.DAWN, Stage.REACTIONS}), self_ok=False,
                                harmful=True), N_("Chase"))
-duty("dawn", CHASE)
+duty(Stage.DAWN, CHASE)
 
 ROLE = define_role(
     RoleSpec(RoleId("drama_queen"), PONIES),
@@ -46,14 +46,22 @@ ROLE = define_role(
 )
 
 
+# read as a global: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
+# more than ten times a global's read, and this is asked of every player at dawn
+_DAWN = Stage.DAWN
+
+
 def chase_owed_tonight(game: Game, p: Player) -> bool:
     state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: every player at dawn
-    return state.night.chase_owed == p.pid and game.state.phase.stage == "dawn"
+    return state.night.chase_owed == p.pid and game.state.phase.stage == _DAWN
 
 
-@EXTRA_ABILITIES.during("dawn")
+@EXTRA_ABILITIES.during(Stage.DAWN)
 def chase_at_dawn(game: Game, p: Player) -> Sequence[ActionSpec]:
-    return (CHASE,) if chase_owed_tonight(game, p) else ()
+    # `chase_owed_tonight`, written out: asked of every player offered his actions at dawn
+    state: ChangelingsState = game.state.rs
+    owed = state.night.chase_owed == p.pid and game.state.phase.stage == _DAWN
+    return (CHASE,) if owed else ()
 
 
 @ACTION_CHECKS.at("chase")
@@ -89,12 +97,12 @@ def chase_at_night(game: Game) -> None:
         return
     target = game.state.players[sub.targets[0]]
     if target.alive:
-        strike(game, target, "chased", queen_id, hold=True)
+        strike(game, target, Cause.CHASED, queen_id, hold=True)
 
 
 @REMOVED.at("drama_queen")
 def banished_owes_chase(game: Game, p: Player, why: str) -> None:
-    if why == "banished" and "inactive" not in p.statuses:
+    if why == Cause.BANISHED and "inactive" not in p.statuses:
         game.owe("chase", p.pid, [], RANK_CHASE)
 
 
@@ -107,7 +115,7 @@ def ask_chase(game: Game, owed: Owed) -> None:
 @ANSWER_OWED.at("chase")
 def settle_chase(game: Game, owed: Owed, target: PlayerId | None) -> None:
     if target is not None:
-        strike(game, game.state.players[target], "chased", owed.player, hold=False)
+        strike(game, game.state.players[target], Cause.CHASED, owed.player, hold=False)
 
 
 @REVERSAL_OWED.add

@@ -14,10 +14,10 @@ from ..hooks import ACTION_CHECKS, REVERSES, define_role, duty
 from ..night import NIGHT, NightStep, subs_for
 from ..removal import strike
 from ..vocabulary import NIGHT as WHOLE_NIGHT
-from ..vocabulary import PONIES
+from ..vocabulary import PONIES, Cause, Stage
 
 FANATIC = ActionSpec("fanatic", WHOLE_NIGHT, targets=0)
-duty("dawn", FANATIC)
+duty(Stage.DAWN, FANATIC)
 
 ROLE = define_role(
     RoleSpec(RoleId("fanatic"), PONIES, (FANATIC,)),
@@ -49,7 +49,7 @@ def fanatic_strikes(game: Game) -> None:
         fanatic.counters["fanatic_used"] = True
         pool = [p for p in game.state.living() if p.pid != fanatic.pid]
         if pool:
-            strike(game, game.rng.choice(pool), "fanatic", fanatic.pid, hold=True)
+            strike(game, game.rng.choice(pool), Cause.FANATIC, fanatic.pid, hold=True)
 
 
 @REVERSES.at("fanatic")

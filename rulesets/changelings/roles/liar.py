@@ -17,7 +17,7 @@ from ..hooks import ACTION_CHECKS, ROLES, SEEN_AS, define_role, duty
 from ..night import NIGHT, NightStep, subs_for
 from ..state import changelings_state
 from ..team import ACTIONS
-from ..vocabulary import CHANGELINGS, DUSK, PONIES
+from ..vocabulary import CHANGELINGS, DUSK, PONIES, Stage
 
 
 @event_kind("faked")
@@ -29,7 +29,7 @@ class Faked(Event):
     role: RoleId | None
 
 FAKE = ActionSpec("fake", DUSK, targets=0, takes_role=True)
-duty("dusk", FAKE)
+duty(Stage.DUSK, FAKE)
 
 ROLE = define_role(
     RoleSpec(RoleId("liar"), CHANGELINGS, (*ACTIONS, FAKE)),

@@ -15,10 +15,10 @@ from ..night import NIGHT, NightStep, subs_for
 from ..standing import make_lovers
 from ..state import changelings_state
 from ..vocabulary import NIGHT as WHOLE_NIGHT
-from ..vocabulary import PONIES
+from ..vocabulary import PONIES, Stage
 
 LOVE = ActionSpec("love", WHOLE_NIGHT, targets=2)
-duty("dawn", LOVE)
+duty(Stage.DAWN, LOVE)
 
 ROLE = define_role(
     RoleSpec(RoleId("love_poison"), PONIES, (LOVE,)),

@@ -16,7 +16,7 @@ from ..hooks import STRUCK, define_role
 from ..night import NIGHT, NightStep
 from ..standing import partner_of, passive_works, team
 from ..state import changelings_state
-from ..vocabulary import PONIES
+from ..vocabulary import PONIES, Cause
 
 
 @event_kind("luck")
@@ -53,7 +53,7 @@ def redirect_luck(game: Game, lucky: Player, why: str, actor: PlayerId,
     lucky.counters["luck_spent"] = True
     game.record(Luck(lucky=lucky.pid, victim=victim.pid))
     game.tell(to_player(lucky.pid), N_("Luck is on your side: someone else suffered your fate."))
-    if why != "abducted":
+    if why != Cause.ABDUCTED:
         game.remove(victim, why)
     return victim
 
@@ -83,7 +83,7 @@ def luck_against_abduction(game: Game) -> None:
         if partner:
             lovers_of_changelings.add(partner)
     exclude = frozenset({p.pid for p in team(game)} | night.shielded | lovers_of_changelings)
-    victim = redirect_luck(game, target, "abducted", target.pid, exclude)
+    victim = redirect_luck(game, target, Cause.ABDUCTED, target.pid, exclude)
     night.abduction = victim.pid if victim else None
 
 

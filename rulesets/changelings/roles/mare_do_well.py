@@ -16,7 +16,7 @@ from ..night import NIGHT, NightStep, subs_for
 from ..standing import is_counted
 from ..state import changelings_state
 from ..vocabulary import NIGHT as WHOLE_NIGHT
-from ..vocabulary import PONIES
+from ..vocabulary import PONIES, Stage
 
 
 @event_kind("letter")
@@ -28,7 +28,7 @@ class Letter(Event):
     weight: int
 
 LETTER = ActionSpec("letter", WHOLE_NIGHT, harmful=True, text_max=500)
-duty("dawn", LETTER)
+duty(Stage.DAWN, LETTER)
 
 ROLE = define_role(
     RoleSpec(RoleId("mare_do_well"), PONIES, (LETTER,)),

@@ -19,7 +19,7 @@ from ..removal import strike
 from ..standing import is_changeling, passive_works
 from ..state import changelings_state
 from ..team import call_off_abduction
-from ..vocabulary import DAWN, PONIES
+from ..vocabulary import DAWN, PONIES, Cause, Stage
 from ..vocabulary import NIGHT as WHOLE_NIGHT
 from ..voice import said
 
@@ -33,7 +33,7 @@ class Prevented(Event):
 
 PREVENT = ActionSpec("prevent", DAWN, targets=0, slot="pinkie")
 PRANK = ActionSpec("prank", WHOLE_NIGHT, self_ok=False, harmful=True, slot="pinkie")
-duty("dawn", PREVENT, PRANK)
+duty(Stage.DAWN, PREVENT, PRANK)
 
 ROLE = define_role(
     RoleSpec(RoleId("pinkie_sense"), PONIES, (PREVENT, PRANK)),
@@ -110,7 +110,7 @@ def prevent_or_prank(game: Game) -> None:
             pinkie.counters["prank_used"] = True
             target = game.state.players[sub.targets[0]]
             if target.alive:
-                strike(game, target, "pranked", pinkie.pid, hold=True)
+                strike(game, target, Cause.PRANKED, pinkie.pid, hold=True)
 
 
 @REVERSES.at("pinkie_sense")

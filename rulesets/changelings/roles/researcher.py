@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from core.engine.game import Game
 from core.engine.ids import RoleId
-from core.engine.messages import N_, NC_, Ref, player, role, to_player
+from core.engine.messages import N_, NC_, player, role, role_was, to_player
 from core.engine.ruleset import ActionSpec, RoleSpec
 
 from ..hooks import CHECKED, SEEN_AS, define_role, duty
 from ..night import NIGHT, NightStep, subs_for
-from ..vocabulary import DUSK, PONIES
+from ..vocabulary import DUSK, PONIES, Stage
 from ..voice import said
 
 CHECK = ActionSpec("check", DUSK, self_ok=False)
-duty("dusk", CHECK)
+duty(Stage.DUSK, CHECK)
 
 ROLE = define_role(
     RoleSpec(RoleId("researcher"), PONIES, (CHECK,)),
@@ -38,7 +38,7 @@ def check_step(game: Game, checker_role: RoleId) -> None:
         seen_as = SEEN_AS.get(target.role)
         seen = seen_as(target, by_researcher) if seen_as is not None else target.role
         game.tell(to_player(checker.pid), said(game, "CHECK_RESULT", checker.pid),
-                  name=player(target.pid), role=Ref("role_was", seen), seen=role(seen))
+                  name=player(target.pid), role=role_was(seen), seen=role(seen))
         checked = CHECKED.get(target.role)
         if checked is not None:
             checked(game, target, by_researcher)

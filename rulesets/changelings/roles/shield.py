@@ -13,10 +13,10 @@ from core.engine.state import Player
 from ..hooks import ACTION_CHECKS, define_role, duty
 from ..night import NIGHT, NightStep, subs_for
 from ..state import changelings_state
-from ..vocabulary import DUSK, PONIES
+from ..vocabulary import DUSK, PONIES, Stage
 
 SHIELD = ActionSpec("shield", DUSK)
-duty("dusk", SHIELD)
+duty(Stage.DUSK, SHIELD)
 
 ROLE = define_role(
     RoleSpec(RoleId("shield"), PONIES, (SHIELD,)),

@@ -5,6 +5,7 @@ archive is public, the link to its whole story."""
 from __future__ import annotations
 
 from core.engine.messages import Ref
+from core.storage.states import GameStatus
 from core.story.archive import new_archive_token, page_link
 from core.story.texts import ARCHIVE_LINK
 from core.story.texts import TITLE as STORY_TITLE
@@ -19,7 +20,7 @@ from ..applied import Applied, Held
 
 async def end_the_game(applied: Applied, held: Held) -> None:
     row = applied.row
-    row.status = "ended"
+    row.status = GameStatus.ENDED
     row.archive_token = new_archive_token()  # the page's unguessable address
     await unmute_the_dead(row, applied.game)
     await close_teams(row)
