@@ -109,13 +109,13 @@ async def test_a_message_sent_in_parts_spends_the_rate_budget_of_every_part(db_u
     for key in ("Nobody is executed today.", "The game is paused."):
         await outbox.to_group(chat, post(key))
     clock = ManualClock()
-    adapter = SplittingAdapter([], RateLimits(per_chat=1.0, per_group_minute=4))
+    adapter = SplittingAdapter([], RateLimits(per_chat=1.0, per_group_minute=6))
     deliverer = Deliverer({"test": adapter}, clock)
     assert await deliverer.deliver_due() == 1
     clock.advance(1)
     assert await deliverer.deliver_due() == 0  # three parts went: three seconds
     clock.advance(2)
-    assert await deliverer.deliver_due() == 1  # the group's minute: 3 + 1 of 4
+    assert await deliverer.deliver_due() == 1  # the group's minute: 3 + 1 of the posts' 4
     assert len(adapter.sent) == 2
 
 

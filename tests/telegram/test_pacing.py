@@ -2,7 +2,9 @@
 Telegram's flood limits on: a chat's burst goes back to back and then one a second, the
 overall burst is shared by every chat, a 429's retry_after is obeyed in its chat (and in
 all of them when several chats are refused at once), each chat's messages arrive in order
-while the chats are sent to in parallel, and a send cut short by a crash is never repeated.
+while the chats are sent to in parallel, an edit of a message already posted (a tally) goes
+before its group's new posts and within the share of the group's minute kept for it, and a
+send cut short by a crash is never repeated.
 
 Time is a manual clock shared by both sides (the fake's flood control and the bot's
 pacing): it moves only when the test moves it, so each round's sends are exact."""
@@ -17,6 +19,7 @@ from aiohttp import web
 
 from adapters.telegram.adapter import LIMITS, TelegramAdapter, TelegramSettings
 from core.service.delivery.deliverer import Deliverer
+from core.service.delivery.rate_limits import EDIT_SHARE
 from core.service.messages.payloads import PostPayload, part, to_json
 from core.service.ports.clock import ManualClock
 from core.service.runtime import Runtime
@@ -121,8 +124,9 @@ async def test_the_overall_burst_is_shared_by_every_chat_and_a_group_keeps_its_m
         for _ in range(200):  # a tenth of a second at a time: 3 of 30 a second
             clock.advance(0.1)
             total += await runtime.deliverer.deliver_due()
-        assert total == 40 + 20  # every reader; the group its twenty of a minute
-        assert texts(api, group) == [f"chatter {n}" for n in range(20)]
+        posts = LIMITS.per_group_minute - round(LIMITS.per_group_minute * EDIT_SHARE)
+        assert total == 40 + posts  # every reader; the group its minute, less the edits' share
+        assert texts(api, group) == [f"chatter {n}" for n in range(posts)]
         clock.advance(60)
         while await runtime.deliverer.deliver_due():
             clock.advance(1.0)
@@ -228,6 +232,50 @@ async def test_a_crash_mid_send_never_sends_a_message_twice(db_url):
             assert texts(api, user) == ["0", "1"]  # the cut send arrived once, never again
         assert await Outbox.filter(status="unknown").count() == 10
         assert await Outbox.filter(status="sent").count() == 10
+    finally:
+        await runtime.stop()
+        await api.stop()
+
+
+async def test_a_tally_edit_goes_before_the_groups_new_posts_and_keeps_a_share_of_its_minute(
+        db_url):
+    clock = ManualClock()
+    api = FakeBotAPI(flood=FloodRules(), clock=clock.now)
+    await api.start()
+    runtime = await bot(api, db_url, clock)
+    try:
+        group = api.group("Game night", members=[], bot_admin=True, supergroup=True)
+        await Chat.create(platform="telegram", ref=str(group.id))
+        ref = str(group.id)
+
+        async def tally(votes: int) -> None:
+            await Outbox.create(platform="telegram", chat_ref=ref, private=False, payload=to_json(
+                PostPayload((part(f"votes so far: {votes}"),), replace="tally-1")))
+
+        await tally(0)
+        assert runtime.deliverer is not None
+        assert await runtime.deliverer.deliver_due() == 1  # posted: its id is known
+        await write([(ref, False, None, f"chatter {n}") for n in range(25)])
+        await tally(1)  # written after the posts, it changes a message already there
+        clock.advance(1.0)
+        await runtime.deliverer.deliver_due()
+        first = [(v["event"], v["text"]) for v in api.history(group)][1]
+        assert first == ("edited", "votes so far: 1")  # not behind twenty-five posts
+        for _ in range(30):
+            clock.advance(1.0)
+            await runtime.deliverer.deliver_due()
+        posts = LIMITS.per_group_minute - round(LIMITS.per_group_minute * EDIT_SHARE)
+        # the minute's posts' share: the tally's post, its edit, the chatter before the rest
+        assert len(texts(api, group)) == 1 + posts - 2
+        await tally(2)  # the posts wait for the minute; the share kept lets the tally go
+        clock.advance(1.0)
+        assert await runtime.deliverer.deliver_due() == 1
+        assert texts(api, group)[0] == "votes so far: 2"
+        clock.advance(60.0)
+        while await runtime.deliverer.deliver_due():
+            clock.advance(1.0)
+        assert texts(api, group) == ["votes so far: 2"] + [f"chatter {n}" for n in range(25)]
+        assert api.flood_rejections == []
     finally:
         await runtime.stop()
         await api.stop()

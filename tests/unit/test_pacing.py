@@ -2,7 +2,9 @@
 group's sliding minute counted by the answers' times, a flood limit held per chat and (in
 several chats at once) for the platform; and a round's lanes: each chat's rows in order
 under parallel sends, what players act on first, no more sends at once than the platform
-takes. The sends are stand-ins (no platform is involved): the rules, not a platform."""
+takes, an edit of a message already posted before its chat's new posts, a group's minute
+keeping a share for such edits. The sends are stand-ins (no platform is involved): the
+rules, not a platform."""
 
 from __future__ import annotations
 
@@ -114,8 +116,10 @@ def row(id_: int, chat: str, urgent: bool = False) -> tuple[Outbox, PostPayload]
 class Stand:
     """Sends that take a random while and a budget of `tokens` sends (none refilled)."""
 
-    def __init__(self, tokens: int, parallel: int, seed: int = 1) -> None:
+    def __init__(self, tokens: int, parallel: int, seed: int = 1,
+                 edits: frozenset[int] = frozenset()) -> None:
         self.tokens = tokens
+        self.edits = edits  # the rows that edit a message already posted
         self.width = parallel
         self.rng = random.Random(seed)
         self.order: list[int] = []
@@ -126,7 +130,7 @@ class Stand:
     def pacing(self) -> Pacing:
         return Pacing(lambda row, now: 0.0, lambda platform, now: 0.0 if self.tokens else 1.0,
                       self.begin, self.send, lambda platform: self.width, lambda: 0.0,
-                      lambda platform: True)
+                      lambda platform: True, lambda row: row.id in self.edits)
 
     def begin(self, row: Outbox, now: float) -> None:
         self.tokens -= 1
@@ -164,3 +168,34 @@ async def test_what_players_act_on_goes_before_chatter_when_the_budget_is_scarce
     sent = await Round(stand.pacing(), [r for r, _ in rows], payloads, {("tg", "g2")}).run()
     assert sent == 3
     assert stand.started == [3, 5, 1]  # the prompts first, then the oldest chatter
+
+
+async def test_an_edit_of_a_posted_message_goes_before_its_chats_new_posts_which_keep_order():
+    rows = [row(1, "g1"), row(2, "g1"), row(3, "g1"), row(4, "g1"), row(5, "g2")]
+    payloads: dict[int, Payload] = {r.id: p for r, p in rows}
+    stand = Stand(tokens=1000, parallel=1, edits=frozenset({4}))
+    sent = await Round(stand.pacing(), [r for r, _ in rows], payloads, set()).run()
+    assert sent == 5
+    assert stand.started == [4, 1, 2, 3, 5]  # the edit first, then the oldest, in order
+    assert [i for i in stand.order if i in (1, 2, 3)] == [1, 2, 3]
+
+
+def test_a_groups_minute_keeps_a_share_for_edits_in_place_that_new_posts_never_spend():
+    limiter, tg = RateLimiter(), Platform()
+    now = 0.0
+    posts = 0
+    while limiter.wait(tg, "group", False, now) == 0:  # new posts, one a second
+        limiter.begin(tg, "group", now)
+        limiter.end(tg, "group", False, now)
+        posts += 1
+        now += 1.0
+    assert posts == 14  # 20 a minute, 6 of them kept
+    assert limiter.wait(tg, "group", False, now) == pytest.approx(60 - now)
+    assert limiter.wait(tg, "group", False, now, edit=True) == 0  # the tally still goes
+    for _ in range(6):
+        assert limiter.wait(tg, "group", False, now, edit=True) == 0
+        limiter.begin(tg, "group", now)
+        limiter.end(tg, "group", False, now)
+        now += 1.0
+    assert limiter.wait(tg, "group", False, now, edit=True) > 0  # the minute is whole
+    assert limiter.wait(tg, "private", True, now) == 0  # private chats have no minute

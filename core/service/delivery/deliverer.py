@@ -141,9 +141,10 @@ class Deliverer:
         self.outages = Outages()
         self.next_ready: float | None = None  # when a row held by its budgets may go
         self.orders: set[int] = set()  # the round's rows that are orders (no budget spent)
+        self.edits: set[int] = set()  # the round's edits of messages already posted
         self.widths = {name: width(adapter) for name, adapter in adapters.items()}
         self.pacing = Pacing(self._wait, self._blocked, self._begin, self._deliver,
-                             self._parallel, clock.now, self._ranked)
+                             self._parallel, clock.now, self._ranked, self._edit)
         # each platform's wording (command prefix, how-to texts), read once, not per row
         self.wordings = {name: adapter.wording for name, adapter in adapters.items()}
 
@@ -207,6 +208,7 @@ class Deliverer:
             return 0
         await self.budget.check(self.adapters, now)
         self.orders = {row.id for row in due.rows if isinstance(due.payloads[row.id], ORDERS)}
+        self.edits = await self.edits_in_place(due)
         this = Round(self.pacing, due.rows, due.payloads, due.held)
         sent = await this.run()
         if this.soonest is not None:
@@ -222,12 +224,29 @@ class Deliverer:
         spends none; the platform's rest is `_blocked`)."""
         if not self._paced(row):
             return 0.0
-        return self.limiter.wait(self.adapters[row.platform], row.chat_ref, row.private, now)
+        return self.limiter.wait(self.adapters[row.platform], row.chat_ref, row.private, now,
+                                 self._edit(row))
 
     def _blocked(self, platform: str, now: float) -> float:
         """Seconds until anything may go to the platform: its rest, its overall budget."""
         rest = self.outages.resting_until(platform) - now
         return max(rest, self.limiter.platform_wait(self.adapters[platform], now), 0.0)
+
+    def _edit(self, row: Outbox) -> bool:
+        return row.id in self.edits
+
+    async def edits_in_place(self, due: Due) -> set[int]:
+        """The rows that change a message already posted (the platform knows its id): they
+        need not wait behind their chat's new posts, and a group keeps a share of its
+        minute for them (rate_limits.py). Asked of the adapter that did the posting; one
+        that cannot say has none."""
+        edits = set()
+        for row in due.rows:
+            adapter, key = self.adapters[row.platform], replace_key(due.payloads[row.id])
+            if key and isinstance(adapter, Resends) and await adapter.can_resend(row.chat_ref,
+                                                                                   key):
+                edits.add(row.id)
+        return edits
 
     def _ranked(self, platform: str) -> bool:
         return bool(self.adapters[platform].limits.overall)

@@ -1,10 +1,14 @@
 """A delivery round's sends: in parallel across chats, strictly in order within a chat.
 
-Each chat is a lane: its rows in the order they were written, one send at a time. Whenever a
+Each chat is a lane: its rows in the order they were written, one send at a time, except that
+an edit of a message already posted (a ballot's tally) goes before the lane's new posts: it
+changes that message in place, so only the order among new posts, and among the versions of
+one message (the newest replaces those unsent, see `Deliverer.claim`), matters. Whenever a
 send ends or a budget refills, the lanes whose next row may go now are started, what a
 player must act on (a prompt, a role card, a ballot's opening, a window's closing) before
-chatter (relays, tallies in between, recaps), then the oldest first, as many at once as each
-platform takes (`parallel`). A round starts sends for at most ROUND_SECONDS, so that
+an edit of a message already posted (a vote shown in the ballot's tally), then chatter
+(relays, recaps), the oldest first within each, as many at once as each platform takes
+(`parallel`). A round starts sends for at most ROUND_SECONDS, so that
 deadlines keep firing while a backlog waits, and ends when its sends have ended.
 
 The budgets and the sends themselves are the deliverer's (`Pacing`): this module only
@@ -30,6 +34,7 @@ from ..messages.payloads import (
     PostPayload,
 )
 
+ACT_ON, EDIT, CHATTER = 0, 1, 2  # the ranks of a lane's next row where the budget is scarce
 ROUND_SECONDS = 1.0  # wall seconds a round starts sends for
 SOONEST = 0.005  # seconds: a budget that refills sooner counts as refilled
 STOP_GRACE = 3.0  # seconds the sends under way get to end when the process stops
@@ -67,12 +72,13 @@ class Pacing:
     parallel: Callable[[str], int]
     now: Callable[[], float]
     ranked: Callable[[str], bool]  # whether its budget is scarce: priorities decide who goes
+    edit: Callable[[Outbox], bool]  # an edit of a message already posted: it jumps the lane
 
 
 @dataclass(slots=True)
 class Lane:
     rows: deque[Outbox]
-    first: bool  # its next row is to be acted on
+    rank: int  # its next row's: ACT_ON, EDIT or CHATTER (the lower goes first)
     busy: bool = False
 
 
@@ -89,7 +95,7 @@ class Round:
             key = (row.platform, row.chat_ref)
             if key not in held:
                 by_chat.setdefault(key, deque()).append(row)
-        self.lanes = [Lane(queue, False) for queue in by_chat.values()]
+        self.lanes = [Lane(queue, CHATTER) for queue in by_chat.values()]
         for lane in self.lanes:
             self._mark(lane)
         self.sent = 0
@@ -99,7 +105,7 @@ class Round:
     async def run(self) -> int:
         """Send what may go; how many were sent. A send that raised (the database went
         away) stops the starting of others and is raised when the rest have ended."""
-        tasks: dict[asyncio.Task[Outcome], Lane] = {}
+        tasks: dict[asyncio.Task[Outcome], tuple[Lane, Outbox]] = {}
         until = time.monotonic() + ROUND_SECONDS
         failure: BaseException | None = None
         try:
@@ -114,9 +120,9 @@ class Round:
                     tasks, timeout=None if wait is None else max(SOONEST, wait),
                     return_when=asyncio.FIRST_COMPLETED)
                 for task in done:
-                    lane = tasks.pop(task)
+                    lane, row = tasks.pop(task)
                     lane.busy = False
-                    row = lane.rows.popleft()
+                    lane.rows.remove(row)
                     self.in_flight[row.platform] -= 1
                     if task.exception() is not None:
                         failure = failure or task.exception()
@@ -138,15 +144,15 @@ class Round:
             raise failure
         return self.sent
 
-    def _start(self, tasks: dict[asyncio.Task[Outcome], Lane]) -> float | None:
-        """Start every lane whose next row may go now, the rows to be acted on first, then
-        the oldest; the seconds until the next waiting one may (None: none waits)."""
+    def _start(self, tasks: dict[asyncio.Task[Outcome], tuple[Lane, Outbox]]) -> float | None:
+        """Start every lane whose next row may go now, by rank (`_mark`), then the oldest;
+        the seconds until the next waiting one may (None: none waits)."""
         now = self.pacing.now()
         soonest: float | None = None
         blocked: dict[str, float] = {}
         waiting = [lane for lane in self.lanes if lane.rows and not lane.busy]
-        for lane in sorted(waiting, key=lambda lane: (not lane.first, lane.rows[0].id)):
-            row = lane.rows[0]
+        for lane in sorted(waiting, key=lambda lane: (lane.rank, self._head(lane).id)):
+            row = self._head(lane)
             if self.in_flight.get(row.platform, 0) >= self.pacing.parallel(row.platform):
                 continue
             if row.platform not in blocked:
@@ -159,10 +165,22 @@ class Round:
             blocked.pop(row.platform)  # its overall budget is spent a little more
             lane.busy = True
             self.in_flight[row.platform] = self.in_flight.get(row.platform, 0) + 1
-            tasks[asyncio.create_task(self.pacing.send(row), name=f"send-{row.id}")] = lane
+            tasks[asyncio.create_task(self.pacing.send(row), name=f"send-{row.id}")] = \
+                (lane, row)
         return soonest
 
+    def _head(self, lane: Lane) -> Outbox:
+        """The lane's next row: its first edit of a message already posted, else its oldest."""
+        return next((row for row in lane.rows if self.pacing.edit(row)), lane.rows[0])
+
     def _mark(self, lane: Lane) -> None:
-        head = lane.rows[0] if lane.rows else None
-        lane.first = head is not None and self.pacing.ranked(head.platform) and acted_on(
-            self.payloads[head.id])
+        """The rank of the lane's next row: what a player must act on, then an edit in place
+        (a vote shown in the tally), then the rest (a platform whose budget is not scarce
+        takes them as written)."""
+        head = self._head(lane) if lane.rows else None
+        if head is None or not self.pacing.ranked(head.platform):
+            lane.rank = CHATTER
+        elif acted_on(self.payloads[head.id]):
+            lane.rank = ACT_ON
+        else:
+            lane.rank = EDIT if self.pacing.edit(head) else CHATTER

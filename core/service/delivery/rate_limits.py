@@ -8,6 +8,10 @@ after the other) count a send as late as the platform can: the chat's bucket ref
 while a send is under way, and the group's minute holds the time of the answer. The overall
 bucket cannot (sends to different chats overlap); its margin is a burst declared below the
 platform's (`RateLimits`).
+
+A group's minute keeps a share for edits of messages already posted (EDIT_SHARE: a ballot's
+tally, edited in place as votes come): new posts may fill only the rest of it, so a burst of
+posts (a window's opening) never leaves a vote's tally waiting for the minute to pass.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ FLOOD_SPREAD = 1.0  # seconds: flood limits in two chats this close are the plat
 # seconds at most that such an inferred overall limit holds every chat (the refused chats wait
 # their whole retry_after; two groups refused by their own minutes must not stop the bot)
 PLATFORM_HOLD = 5.0
+EDIT_SHARE = 0.3  # of a group's minute: kept for edits in place, new posts never spend it
 
 
 class Bucket:
@@ -66,12 +71,15 @@ class GroupMinute:
         self.limit = limit
         self.times: deque[float] = deque()
 
-    def wait(self, now: float) -> float:
+    def wait(self, now: float, kept: int = 0) -> float:
+        """Seconds until one more message may go, when `kept` of the minute are not to be
+        spent by it (at least one always may)."""
         while self.times and self.times[0] <= now - MINUTE:
             self.times.popleft()
-        if len(self.times) < self.limit:
+        limit = max(1, self.limit - kept)
+        if len(self.times) < limit:
             return 0.0
-        return self.times[len(self.times) - self.limit] + MINUTE - now
+        return self.times[len(self.times) - limit] + MINUTE - now
 
     def record(self, now: float, count: int) -> None:
         self.times.extend([now] * count)
@@ -94,14 +102,17 @@ class RateLimiter:
         self.platform_held: dict[str, float] = {}
         self.last_flood: dict[str, tuple[str, float]] = {}  # the chat and time of the last
 
-    def wait(self, adapter: Adapter, chat_ref: str, private: bool, now: float) -> float:
-        """Seconds until a message may go to this chat (0: now)."""
+    def wait(self, adapter: Adapter, chat_ref: str, private: bool, now: float,
+             edit: bool = False) -> float:
+        """Seconds until a message may go to this chat (0: now); a new post leaves a group's
+        share for edits in place (`edit`: a message already posted changed) unspent."""
         limits, key = adapter.limits, (adapter.platform, chat_ref)
         waits = [self.platform_wait(adapter, now), self.held.get(key, now) - now]
         if limits.per_chat:
             waits.append(self._chat(limits, key, now).wait(now))
         if limits.per_group_minute and not private:
-            waits.append(self._minute(limits, key).wait(now))
+            kept = 0 if edit else round(limits.per_group_minute * EDIT_SHARE)
+            waits.append(self._minute(limits, key).wait(now, kept))
         return max(0.0, *waits)
 
     def platform_wait(self, adapter: Adapter, now: float) -> float:
