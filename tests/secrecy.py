@@ -59,7 +59,7 @@ async def assert_no_early_secrets(seen: set[str], row: GameRecord,
         problems = leaks(text, state, in_the_night, vocabulary, public)
         assert not problems, problems
         checked += 1
-    assert checked > 10  # a whole game's announcements were checked
+    assert checked >= 8  # a whole game's announcements were checked (the opening is one)
     return checked
 
 
