@@ -355,11 +355,30 @@ async def test_a_backlog_the_overall_budget_cannot_carry_is_said_not_silently_ke
     deliverer = Deliverer({"test": FlakyAdapter([], RateLimits(overall=1.0))}, clock)
     assert await deliverer.deliver_due() == 1
     assert deliverer.budget.over() == ["test"]  # 30 messages, 30 s at one a second
-    assert deliverer.budget.strain["test"].report() == {"waiting": 30, "drain_seconds": 30.0,
-                                                        "over_budget": True}
+    assert deliverer.budget.strain["test"].report() == {
+        "waiting": 30, "drain_seconds": 30.0, "oldest_seconds": 0.0, "over_budget": True}
     assert "over the bot's budget" in caplog.text
-    for _ in range(25):
+    for _ in range(31):
         clock.advance(1.0)
         await deliverer.deliver_due()
-    assert deliverer.budget.over() == []  # four wait: within budget again
+    assert deliverer.budget.over() == []  # all sent: within budget again
     assert "within the bot's budget again" in caplog.text
+
+
+async def test_a_backlog_the_chats_own_limits_hold_is_over_budget_by_its_oldest(db_url, caplog):
+    """No overall limit to drain against, but a chat's own pace holds its messages: when the
+    oldest of many (LATE_WAITING) has waited past LATE_SECONDS, players wait, and that is
+    said too."""
+    await open_db(db_url)
+    chat = await Chat.create(platform="test", ref="g")
+    for _ in range(31):
+        await outbox.to_group(chat, post("The game is paused."))
+    clock = ManualClock()
+    deliverer = Deliverer({"test": FlakyAdapter([], RateLimits(per_chat=0.05))}, clock)
+    assert await deliverer.deliver_due() == 1  # one a chat every 20 s
+    assert deliverer.budget.over() == []
+    clock.advance(16.0)
+    assert await deliverer.deliver_due() == 0
+    assert deliverer.budget.over() == ["test"]
+    assert deliverer.budget.strain["test"].report()["oldest_seconds"] == 16.0
+    assert "the oldest 16 s" in caplog.text

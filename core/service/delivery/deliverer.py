@@ -206,7 +206,9 @@ class Deliverer:
         due = await self.claim(now, limit)
         if due is None:
             return 0
-        await self.budget.check(self.adapters, now)
+        await self.budget.check(self.adapters, now, frozenset(
+            name for name, adapter in self.adapters.items()
+            if not connected(adapter) or self.outages.failing(name)))
         self.orders = {row.id for row in due.rows if isinstance(due.payloads[row.id], ORDERS)}
         self.edits = await self.edits_in_place(due)
         this = Round(self.pacing, due.rows, due.payloads, due.held)
