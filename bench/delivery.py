@@ -20,7 +20,8 @@ Figures per N (nothing is asserted):
 - vote -> tally: from a press on the group's ballot to the first edit of the ballot whose
   "Votes so far" counts that many votes (the n-th press of a ballot waits for a tally of n;
   the mayor's double vote can make it show one press early); p50 / p95;
-- 429s: the fake's 429 answers; bot CPU: the bot process's processor time over the run, in
+- 429s: the fake's 429 answers; over budget: the seconds `/healthz` called the token over its
+  budget (asked once a second); bot CPU: the bot process's processor time over the run, in
   percent of one core.
 
 Run: `python bench/delivery.py [--games 1 5 10 20 40] [--postgres URL]`.
@@ -213,30 +214,51 @@ class Table:
             self.figures.presses.append((time.monotonic(), chat.id, message_id, count))
 
 
+async def over_budget(http: aiohttp.ClientSession, port: int) -> bool:
+    """Whether the bot's /healthz says a platform is over its budget."""
+    async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
+        return bool((await response.json()).get("over_budget"))
+
+
 async def watch(db: asyncpg.Connection, figures: Figures, tables: dict[int, Table],
-                last_window: int, stop: asyncio.Event) -> None:
+                last_window: int, stop: asyncio.Event, port: int) -> None:
     """Every 0.1 s: each game's window (a new one is noted with its deadline's length) and
-    the outbox's undelivered rows. A game's players stop after `last_window`."""
+    the outbox's undelivered rows; every second what /healthz says of the budget. A game's
+    players stop after `last_window`."""
     chats = {table.group.id: table for table in tables.values()}
-    while not stop.is_set():
-        now, wall = time.monotonic(), time.time()
-        rows = await db.fetch(
-            'SELECT g.id, g."window", c.ref, d.due_at FROM game g JOIN chat c ON c.id = g.chat_id'
-            " LEFT JOIN deadline d ON d.game_id = g.id AND d.kind = 'close'"
-            " AND d.state = 'pending' WHERE g.status = 'running'")
-        for game, window, ref, due in rows:
-            if (game, window) not in figures.windows:
-                figures.windows[game, window] = now
-                if due is not None:
-                    figures.lengths[game, window] = due - wall
-            table = chats.get(int(ref.rsplit(":", 1)[-1])) if ref else None
-            if table is not None and window > last_window and table.last_opened is None:
-                table.last_opened = now
-        pending, oldest = await db.fetchrow(
-            "SELECT count(*), extract(epoch FROM now() - min(created_at)) FROM outbox"
-            " WHERE status IN ('pending', 'sending')")
-        figures.backlog.append((now, pending, float(oldest or 0.0)))
-        await asyncio.sleep(0.1)
+    http = aiohttp.ClientSession()
+    ticks = 0
+    try:
+        while not stop.is_set():
+            await watch_once(db, figures, chats, last_window)
+            ticks += 1
+            if ticks % 10 == 0:
+                figures.over_budget.append(await over_budget(http, port))
+            await asyncio.sleep(0.1)
+    finally:
+        await http.close()
+
+
+async def watch_once(db: asyncpg.Connection, figures: Figures, chats: dict[int, Table],
+                     last_window: int) -> None:
+    """One look at the windows and the outbox."""
+    now, wall = time.monotonic(), time.time()
+    rows = await db.fetch(
+        'SELECT g.id, g."window", c.ref, d.due_at FROM game g JOIN chat c ON c.id = g.chat_id'
+        " LEFT JOIN deadline d ON d.game_id = g.id AND d.kind = 'close'"
+        " AND d.state = 'pending' WHERE g.status = 'running'")
+    for game, window, ref, due in rows:
+        if (game, window) not in figures.windows:
+            figures.windows[game, window] = now
+            if due is not None:
+                figures.lengths[game, window] = due - wall
+        table = chats.get(int(ref.rsplit(":", 1)[-1])) if ref else None
+        if table is not None and window > last_window and table.last_opened is None:
+            table.last_opened = now
+    pending, oldest = await db.fetchrow(
+        "SELECT count(*), extract(epoch FROM now() - min(created_at)) FROM outbox"
+        " WHERE status IN ('pending', 'sending')")
+    figures.backlog.append((now, pending, float(oldest or 0.0)))
 
 
 async def run(games: int, seed: int, last_window: int, limit: float) -> dict[str, Any]:
@@ -247,12 +269,12 @@ async def run(games: int, seed: int, last_window: int, limit: float) -> dict[str
     figures = Figures()
     stop = asyncio.Event()
     with tempfile.TemporaryDirectory() as folder:
-        process, _ = await start_bot(api, db_url, Path(folder))
+        process, port = await start_bot(api, db_url, Path(folder))
         db = await asyncpg.connect(db_url)
         try:
             cpu_before, started = cpu_seconds(process.pid), time.monotonic()
             tables = {i: Table(api, i, figures, seed + i) for i in range(games)}
-            watcher = asyncio.create_task(watch(db, figures, tables, last_window, stop))
+            watcher = asyncio.create_task(watch(db, figures, tables, last_window, stop, port))
             await asyncio.gather(*(t.sign_up() for t in tables.values()))
             players = [asyncio.create_task(t.play()) for t in tables.values()]
             while not all(t.done for t in tables.values()) and \
@@ -284,7 +306,7 @@ async def run(games: int, seed: int, last_window: int, limit: float) -> dict[str
             "late": late, "windows": len(prompts),
             "t50": percentile(tallies, 0.5), "t95": percentile(tallies, 0.95),
             "floods": api.flood_hits, "cpu": cpu, "seconds": elapsed,
-            "sent": len(api.accepted)}
+            "sent": len(api.accepted), "over": sum(figures.over_budget)}
 
 
 def main() -> None:
@@ -299,7 +321,8 @@ def main() -> None:
     args = parser.parse_args()
     print(f"{'games':>5} {'msg/s backlog>0':>15} {'>=30':>6} {'ceiling':>7} "
           f"{'backlog max (oldest)':>21} {'last prompt p50/p95':>20} {'late windows':>13} "
-          f"{'vote->tally p50/p95':>20} {'429s':>5} {'bot cpu':>7} {'sent':>6} {'run':>6}")
+          f"{'vote->tally p50/p95':>20} {'429s':>5} {'bot cpu':>7} {'sent':>6} {'run':>6} "
+          f"{'over budget':>11}")
     for games in args.games:
         r = asyncio.run(run(games, args.seed, args.last_window, args.limit))
         print(f"{r['games']:>5} {r['rate']:>15.1f} {r['rate30']:>6.1f} {CEILING:>7.0f} "
@@ -307,7 +330,8 @@ def main() -> None:
               f"{r['p50']:>9.1f} / {r['p95']:>5.1f} s "
               f"{r['late']:>5} of {r['windows']:<4} "
               f"{r['t50']:>9.1f} / {r['t95']:>5.1f} s {r['floods']:>5} "
-              f"{100 * r['cpu']:>6.0f}% {r['sent']:>6} {r['seconds']:>5.0f}s", flush=True)
+              f"{100 * r['cpu']:>6.0f}% {r['sent']:>6} {r['seconds']:>5.0f}s "
+              f"{r['over']:>9} s", flush=True)
 
 
 if __name__ == "__main__":

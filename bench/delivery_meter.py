@@ -81,6 +81,7 @@ class Figures:
     windows: dict[tuple[int, int], float] = field(default_factory=dict)  # (game, window) -> t
     lengths: dict[tuple[int, int], float] = field(default_factory=dict)
     backlog: list[tuple[float, int, float]] = field(default_factory=list)  # t, rows, oldest
+    over_budget: list[bool] = field(default_factory=list)  # /healthz's word, once a second
 
 
 def tally_count(text: str) -> int:
