@@ -35,7 +35,6 @@ import contextlib
 import os
 import random
 import signal
-import socket
 import sys
 import tempfile
 import time
@@ -58,18 +57,13 @@ from delivery_meter import (
 )
 
 from tests.telegram.fake_botapi import FakeBotAPI, FakeGroup, FakeUser, FloodRules
+from tests.telegram.test_run import free_port, wait_healthy
 
 NIGHTFALL = Path(sys.executable).parent / "nightfall"
 SERVER = os.environ.get("NIGHTFALL_TEST_POSTGRES", "postgres://postgres@127.0.0.1:5432/test")
 PLAYERS = ("Ann", "Bob", "Cid", "Dot", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")
 CEILING = 30.0  # Telegram's messages per second for one bot
 SKIPPED = ("Withdraw my vote", "Pass", "My vote is early")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 async def make_database(name: str, drop_only: bool = False) -> str:
@@ -103,17 +97,11 @@ level = "WARNING"
     process = await asyncio.create_subprocess_exec(
         str(NIGHTFALL), "run", "--config", str(config), stdout=log, stderr=log,
         env={**os.environ, "NIGHTFALL_TELEGRAM__TOKEN": api.token})
-    async with aiohttp.ClientSession() as http:
-        for _ in range(1200):
-            try:
-                async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
-                    if response.status == 200:
-                        return process, port
-            except aiohttp.ClientError:
-                pass
-            assert process.returncode is None, (folder / "bot.log").read_text()[-2000:]
-            await asyncio.sleep(0.1)
-    raise TimeoutError("the bot never became healthy")
+    try:
+        await wait_healthy(f"http://127.0.0.1:{port}/healthz", process=process)
+    except AssertionError:
+        raise RuntimeError((folder / "bot.log").read_text()[-2000:]) from None
+    return process, port
 
 
 def cpu_seconds(pid: int) -> float:
