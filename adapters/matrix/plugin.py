@@ -34,6 +34,7 @@ def _build(section: MatrixSection) -> MatrixAdapter:
         password=password.get_secret_value() if password else None,
         access_token=token.get_secret_value() if token else None,
         device_id=section.device_id or None, store_path=str(section.store_path),
+        cross_signing_path=str(section.cross_signing_path or "") or None,
         encrypt_private=section.encrypt_private, allow=tuple(section.allow),
         room_mentions=section.room_mentions, limits=replace(LIMITS, **rates)))
 

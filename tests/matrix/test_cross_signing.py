@@ -1,0 +1,140 @@
+"""The bot's cross-signing identity against a real Synapse: its keys published and its device
+signed on first start, the same identity after a restart and after the loss of its device
+store (a new device, signed with the kept keys), and the reason for all of it: a player whose
+client excludes insecure devices (matrix-js-sdk's OnlySignedDevicesIsolationMode, Element's
+"exclude insecure devices") reads the bot in an encrypted game room, and is read by it."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import stat
+from pathlib import Path
+from typing import Any
+
+from signedjson.key import decode_verify_key_base64
+from signedjson.sign import verify_signed_json
+
+from adapters.matrix.client.cross_signing import KeyFile, Standing
+from adapters.matrix.protocol.signing import Usage
+from core.storage.models import Seat
+
+from .harness import Table, open_table, signup_message
+from .js_player import Isolation, say, seat
+from .synapse import Synapse
+
+
+def published(synapse: Synapse, table: Table) -> dict[str, Any]:
+    """What any client learns of the bot's keys (/keys/query, as the host asks)."""
+    bot = table.bot["user_id"]
+    return synapse.http("POST", "/_matrix/client/v3/keys/query",
+                        {"device_keys": {bot: []}}, token=table.host.client.access_token)
+
+
+def key_file(table: Table) -> Path:
+    store = Path(str(table.settings.store_path))
+    return store.with_name(store.name + ".cross-signing.json")
+
+
+def check_signed(synapse: Synapse, table: Table, device_id: str) -> str:
+    """The bot's master key (returned), its self-signing key signed by it, and the device's
+    keys signed by the self-signing key, all as the server hands them to clients."""
+    bot = table.bot["user_id"]
+    keys = published(synapse, table)
+    master = keys["master_keys"][bot]
+    self_signing = keys["self_signing_keys"][bot]
+    assert master["usage"] == ["master"] and self_signing["usage"] == ["self_signing"]
+    (master_id, master_public), = master["keys"].items()
+    (_, ssk_public), = self_signing["keys"].items()
+    verify_signed_json(self_signing, bot, decode_verify_key_base64(
+        "ed25519", master_public, master_public))
+    device = keys["device_keys"][bot][device_id]
+    verify_signed_json(device, bot, decode_verify_key_base64("ed25519", ssk_public, ssk_public))
+    kept = KeyFile(key_file(table)).load()
+    assert kept is not None and master_id == kept.key_id(Usage.MASTER)  # the kept keys
+    return str(master_public)
+
+
+async def test_the_bot_publishes_cross_signing_keys_and_signs_its_device(
+        synapse, register, clients, tmp_path, caplog):
+    caplog.set_level(logging.DEBUG)
+    table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 1)
+    try:
+        assert table.adapter.cross_signing is Standing.SIGNED
+        check_signed(synapse, table, table.bot["device_id"])
+        path = key_file(table)
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        assert not path.is_relative_to(Path(str(table.settings.store_path)))
+        kept = KeyFile(path).load()
+        assert kept is not None
+        seeds = [v for k, v in kept.to_json().items() if k != "user_id"]
+        assert not any(seed in caplog.text for seed in seeds)  # never in a log
+    finally:
+        await table.stop()
+
+
+async def test_a_restart_keeps_the_identity(synapse, register, clients, tmp_path):
+    table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 1)
+    try:
+        master = check_signed(synapse, table, table.bot["device_id"])
+        await table.stop()
+        await table.start()
+        assert table.adapter.cross_signing is Standing.SIGNED
+        assert check_signed(synapse, table, table.bot["device_id"]) == master
+    finally:
+        await table.stop()
+
+
+async def test_a_new_device_after_a_lost_store_is_signed_with_the_kept_keys(
+        synapse, register, clients, tmp_path):
+    table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 1)
+    try:
+        master = check_signed(synapse, table, table.bot["device_id"])
+        await table.stop()
+        shutil.rmtree(str(table.settings.store_path))  # the device's keys are gone
+        bot = table.bot
+        login = synapse.http("POST", "/_matrix/client/v3/login", {
+            "type": "m.login.password", "password": bot["password"],
+            "identifier": {"type": "m.id.user", "user": bot["user_id"]}})
+        assert login["device_id"] != bot["device_id"]
+        await table.start(access_token=login["access_token"], device_id=login["device_id"])
+        assert table.adapter.cross_signing is Standing.SIGNED
+        assert check_signed(synapse, table, login["device_id"]) == master
+    finally:
+        await table.stop()
+
+
+async def test_a_player_who_excludes_insecure_devices_reads_the_bot_and_is_read(
+        synapse, register, clients, js_players, tmp_path):
+    """On a bot without cross-signing his client refuses the bot's messages
+    (DecryptionFailureCode.UNSIGNED_SENDER_DEVICE) and withholds his room key from it, so his
+    `!join` is never read."""
+    table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 2,
+                             encrypted=True)
+    try:
+        jo = await js_players(register("Jo"), "Jo")
+        await jo.bootstrap_cross_signing()  # as Element sets up a new account
+        await jo.isolation(Isolation.SIGNED)
+        await seat(table, jo)
+        bot, device = table.bot["user_id"], table.bot["device_id"]
+        await table.host.say(table.room, "!newgame changelings")
+        await table.settle()
+        signup = signup_message(table)
+
+        async def shown() -> list[Any]:
+            return [e for e in await jo.from_sender(table.room, bot)
+                    if e.event_id == signup["event_id"] and e.type == "m.room.message"]
+
+        event, = await jo.until("the sign-up", shown)
+        assert event.encrypted and event.decryption_failure is None, event
+        assert "Join" in event.body
+        assert all(e.decryption_failure is None
+                   for e in await jo.from_sender(table.room, bot))
+
+        await say(table, jo, table.room, "!join")
+        await table.settle()
+        assert await Seat.filter(identity__ref=jo.user_id, active=True).exists()
+        trust = await jo.device_trust(bot, device)  # why: the bot's device, signed by the bot
+        assert trust.user_has_cross_signing_keys and trust.signed_by_owner, trust
+    finally:
+        await table.stop()
