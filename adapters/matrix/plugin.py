@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 from core.plugins import AdapterPlugin
 
+from .cli import matrix
+
 if TYPE_CHECKING:
     from core.service import AdapterStore
 
@@ -47,4 +49,5 @@ async def _forget(store: AdapterStore, user_id: str) -> None:
 
 
 PLUGIN: AdapterPlugin[MatrixSection] = AdapterPlugin(platform="matrix", section=_section,
-                                                     build=_build, forget=_forget)
+                                                     build=_build, forget=_forget,
+                                                     commands=(matrix,))

@@ -6,17 +6,21 @@ client excludes insecure devices (matrix-js-sdk's OnlySignedDevicesIsolationMode
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
 import shutil
 import stat
 from pathlib import Path
 from typing import Any
 
+from click.testing import CliRunner
 from signedjson.key import decode_verify_key_base64
 from signedjson.sign import verify_signed_json
 
 from adapters.matrix.client.cross_signing import KeyFile, Standing
 from adapters.matrix.protocol.signing import Usage
+from core.cli import main
 from core.storage.models import Seat
 
 from .harness import Table, open_table, signup_message
@@ -100,6 +104,56 @@ async def test_a_new_device_after_a_lost_store_is_signed_with_the_kept_keys(
         await table.start(access_token=login["access_token"], device_id=login["device_id"])
         assert table.adapter.cross_signing is Standing.SIGNED
         assert check_signed(synapse, table, login["device_id"]) == master
+    finally:
+        await table.stop()
+
+
+async def test_a_token_only_bot_whose_keys_were_lost_asks_the_host_once(
+        synapse, register, clients, tmp_path, caplog):
+    """Replacing the keys the server holds takes the account's password: a bot with an
+    access token alone says what to do, and `nightfall matrix cross-sign` does it."""
+    table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 1)
+    try:
+        old = check_signed(synapse, table, table.bot["device_id"])
+        await table.stop()
+        key_file(table).unlink()  # as if the host had set the account up in Element
+        caplog.set_level(logging.WARNING)
+        await table.start()
+        assert table.adapter.cross_signing is Standing.NEEDS_PASSWORD
+        assert "nightfall matrix cross-sign" in caplog.text
+        assert table.bot["password"] not in caplog.text
+        await table.stop()
+
+        config = tmp_path / "nightfall.toml"
+        config.write_text("[matrix]\nenabled = true\n" + "".join(
+            f"{key} = {json.dumps(value)}\n" for key, value in {
+                "homeserver": synapse.url, "user_id": table.bot["user_id"],
+                "access_token": table.bot["access_token"],
+                "store_path": str(table.settings.store_path)}.items()))
+        ran = await asyncio.to_thread(CliRunner().invoke, main, [
+            "matrix", "cross-sign", "--config", str(config)], input=table.bot["password"] + "\n")
+        assert ran.exit_code == 0, ran.output
+        assert "is cross-signed" in ran.output and table.bot["password"] not in ran.output
+        new = check_signed(synapse, table, table.bot["device_id"])
+        assert new != old
+
+        await table.start()
+        assert table.adapter.cross_signing is Standing.SIGNED
+        assert check_signed(synapse, table, table.bot["device_id"]) == new
+    finally:
+        await table.stop()
+
+
+async def test_a_bot_with_its_password_replaces_lost_keys_itself(
+        synapse, register, clients, tmp_path):
+    table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 1)
+    try:
+        old = check_signed(synapse, table, table.bot["device_id"])
+        await table.stop()
+        key_file(table).unlink()
+        await table.start(password=table.bot["password"])
+        assert table.adapter.cross_signing is Standing.SIGNED
+        assert check_signed(synapse, table, table.bot["device_id"]) != old  # a reset identity
     finally:
         await table.stop()
 
