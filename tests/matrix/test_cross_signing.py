@@ -184,6 +184,8 @@ async def test_a_player_who_excludes_insecure_devices_reads_the_bot_and_is_read(
         assert "Join" in event.body
         assert all(e.decryption_failure is None
                    for e in await jo.from_sender(table.room, bot))
+        # no warning beside it (Element's shield: EventShieldColour.NONE)
+        assert await jo.shield(table.room, event.event_id) == {"colour": 0, "reason": None}
 
         await say(table, jo, table.room, "!join")
         await table.settle()
