@@ -14,6 +14,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 from signedjson.key import decode_verify_key_base64
 from signedjson.sign import verify_signed_json
@@ -158,17 +159,19 @@ async def test_a_bot_with_its_password_replaces_lost_keys_itself(
         await table.stop()
 
 
+@pytest.mark.parametrize("mode", [Isolation.SIGNED, Isolation.ALL])
 async def test_a_player_who_excludes_insecure_devices_reads_the_bot_and_is_read(
-        synapse, register, clients, js_players, tmp_path):
-    """On a bot without cross-signing his client refuses the bot's messages
-    (DecryptionFailureCode.UNSIGNED_SENDER_DEVICE) and withholds his room key from it, so his
-    `!join` is never read."""
+        synapse, register, clients, js_players, tmp_path, mode):
+    """On a bot without cross-signing a client that excludes insecure devices (`SIGNED`)
+    refuses the bot's messages (DecryptionFailureCode.UNSIGNED_SENDER_DEVICE) and withholds
+    his room key from it, so his `!join` is never read. With `ALL` (the SDK's default) it
+    holds as well."""
     table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 2,
                              encrypted=True)
     try:
         jo = await js_players(register("Jo"), "Jo")
         await jo.bootstrap_cross_signing()  # as Element sets up a new account
-        await jo.isolation(Isolation.SIGNED)
+        await jo.isolation(mode)
         await seat(table, jo)
         bot, device = table.bot["user_id"], table.bot["device_id"]
         await table.host.say(table.room, "!newgame changelings")
