@@ -91,9 +91,17 @@ async def test_a_restart_keeps_the_identity(synapse, register, clients, tmp_path
 
 
 async def test_a_new_device_after_a_lost_store_is_signed_with_the_kept_keys(
-        synapse, register, clients, tmp_path):
-    table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 1)
+        synapse, register, clients, js_players, tmp_path):
+    """The same identity on the new device: a player who excludes insecure devices, having
+    known the old one, gives the new device his room key (the bot reads his `!newgame`) and
+    reads its answer without a warning."""
+    table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 1,
+                             encrypted=True)
     try:
+        jo = await js_players(register("Jo"), "Jo")
+        await jo.bootstrap_cross_signing()
+        await jo.isolation(Isolation.SIGNED)
+        await seat(table, jo)
         master = check_signed(synapse, table, table.bot["device_id"])
         await table.stop()
         shutil.rmtree(str(table.settings.store_path))  # the device's keys are gone
@@ -105,6 +113,18 @@ async def test_a_new_device_after_a_lost_store_is_signed_with_the_kept_keys(
         await table.start(access_token=login["access_token"], device_id=login["device_id"])
         assert table.adapter.cross_signing is Standing.SIGNED
         assert check_signed(synapse, table, login["device_id"]) == master
+
+        await say(table, jo, table.room, "!newgame changelings")
+        await table.settle()
+        signup = signup_message(table)
+
+        async def shown() -> list[Any]:
+            return [e for e in await jo.from_sender(table.room, bot["user_id"])
+                    if e.event_id == signup["event_id"] and e.decryption_failure is None]
+
+        event, = await jo.until("the sign-up from the new device", shown)
+        assert event.sender_device == login["device_id"]
+        assert await jo.shield(table.room, event.event_id) == {"colour": 0, "reason": None}
     finally:
         await table.stop()
 
