@@ -163,6 +163,9 @@ class MatrixAdapter:
             self.cross_signing = await signing.ensure()
         except (Failed, RuntimeError, *NETWORK_ERRORS) as err:
             log.warning("matrix: the device was not cross-signed this time: %s", err)
+        except (OSError, ValueError, KeyError) as err:  # never replaced: it is the identity
+            log.error("matrix: the cross-signing key file %s cannot be used (%s: %s); the "
+                      "device stays unsigned", path, type(err).__name__, err)
 
     def compose(self, client: AsyncClient, store: MatrixStore, teller: Teller,
                 catch_up: CatchUp, txn_prefix: str) -> Parts:

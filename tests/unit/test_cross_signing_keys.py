@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import stat
 
+import pytest
 from signedjson.key import decode_verify_key_base64
 from signedjson.sign import verify_signed_json
 
@@ -70,6 +71,9 @@ def test_the_key_file_is_the_bots_alone(tmp_path):
     assert KeyFile(path).load() == keys
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert KeyFile(tmp_path / "missing.json").load() is None
+    path.write_text("{")  # a damaged file is an error (the adapter logs it), never replaced
+    with pytest.raises(ValueError):
+        KeyFile(path).load()
 
 
 def test_the_key_file_lies_beside_the_store_unless_configured():
