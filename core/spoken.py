@@ -34,9 +34,11 @@ NO_DEADLINE = N_("no time limit")
 OPTION_VALUES = {
     "on": N_("on"), "off": N_("off"), "quick": N_("quick"), "forum": N_("forum"),
     "default": N_("the rules' deal"), "—": N_("none"),
+    # the bot's languages, as a setting's value
+    "en": N_("English"), "de": N_("German"), "ru": N_("Russian"),
 }
 # the service's own settings, beside each rule set's options (its vocabulary's `option_name`)
-SETTING_NAMES = {"pace": N_("pace"), "roles": N_("roles")}
+SETTING_NAMES = {"pace": N_("pace"), "roles": N_("roles"), "language": N_("language")}
 
 
 def phase(value: Phase) -> Ref:

@@ -24,7 +24,7 @@ def tortoise_config(url: str) -> dict[str, Any]:
         "connections": {"default": connection},
         "apps": {
             "models": {
-                "models": ["core.storage.models"],
+                "models": ["core.storage.models", "core.storage.places"],
                 "default_connection": "default",
                 "migrations": "core.storage.migrations",
             },

@@ -12,6 +12,7 @@ from core.storage.models import Chat, GameRecord, Identity
 
 from ..games.deadline_times import GameDefaults
 from ..games.running import Games
+from ..messages.payloads import PostPayload
 from ..ports.clock import Clock
 from ..ports.contract import Mention
 from ..ports.replies import Reply
@@ -25,6 +26,7 @@ class LobbyActions(Protocol):
     async def end_unreachable(self, person: Identity) -> None: ...
     async def not_elsewhere(self, person: Identity) -> None: ...
     async def move_seat(self, row: GameRecord, pid: str, newcomer: Identity) -> Identity: ...
+    async def group_settings(self, chat: Chat, row: GameRecord | None) -> PostPayload: ...
 
 
 class ConfirmActions(Protocol):

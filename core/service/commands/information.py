@@ -77,6 +77,8 @@ class Information(GroupCommands):
                 await outbox.to_group(chat, post(
                     *texts.ROLES_CURRENT, count=len(roles),
                     roles=tuple(Ref("role", r) for r in roles)), game=row)
+            await outbox.to_group(chat, await self.service.lobby.group_settings(chat, row),
+                                  game=row)
             return
         game = await self.service.games.load(row)
         deadline = await pending_close(row.id)

@@ -1,11 +1,10 @@
-"""Sign-up and the host's settings (platform-neutral): /newgame, /join, /leave, /startgame,
-/endgame, /language, /pace, /setroles, /option. (What anyone may ask in the group, /help,
-/rules, /roles, /status, is information.py.)"""
+"""Sign-up (platform-neutral): /newgame, /join, /leave, /startgame, /endgame, /nextgame,
+/spectators; the host's settings are its base (host_settings.py). (What anyone may ask in
+the group, /help, /rules, /roles, /status, is information.py.)"""
 
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from core.engine import GameSetup, SetupError
 from core.engine.ids import PlayerId
@@ -15,27 +14,21 @@ from core.i18n import available_locales
 from core.storage.models import Chat, GameRecord, Identity, Seat
 from core.storage.states import CURRENT, GameStatus
 
-from ..games.deadline_times import DEFAULT_TZ, PACES, valid_timezone
 from ..games.deadlines import void_all
 from ..messages import outbox, texts
-from ..messages.buttons import signup_buttons
-from ..messages.payloads import KeyboardPayload, PostPayload, part, post
-from ..ports.howto import HowTo, howto
+from ..messages.payloads import PostPayload, part, post
 from ..ports.replies import Reply
 from ..rows.game_rows import relock
 from ..rows.unit_of_work import forget_seats
+from ..telling.lobby_view import show_lobby
 from ..telling.muting import unmute_the_dead
-from ..telling.settings_view import (
-    options_overview,
-    role_id_named,
-    setting,
-)
 from ..telling.teams import close_teams
-from .group_commands import GroupCommands
+from .host_settings import HostSettings
 from .reach import chat_title
+from .remembered import remember_locale, starting_locale, starting_settings
 
 
-class Lobby(GroupCommands):
+class Lobby(HostSettings):
     """Sign-up and the host's settings before the start; a refusal raised as `Reply`."""
 
     # ------------------------------------------------------------------ sign-up
@@ -47,23 +40,26 @@ class Lobby(GroupCommands):
         if ruleset_id not in available():
             raise Reply(texts.UNKNOWN_RULESET, name=ruleset_id,
                          names=", ".join(sorted(available())))
-        if len(words) > 1 and words[1] in available_locales():
+        if len(words) > 1 and words[1] in available_locales():  # the group's from now on
+            await remember_locale(chat, words[1], once=False)
             chat.locale = words[1]
             await chat.save(update_fields=["locale"])
+        else:  # the group's own, after a game spoke another once
+            await starting_locale(chat)
         if not person.anonymous:
             await self._not_elsewhere(person)
         row = await GameRecord.create(chat=chat, ruleset=ruleset_id, host=person,
-                                   settings={"pace": self.service.defaults.pace,
-                                             "tz": self.service.defaults.timezone,
-                                             "roles": None, "options": {}})
+                                      settings=await starting_settings(
+                                          chat, ruleset_id, self.service.defaults.pace,
+                                          self.service.defaults.timezone))
         await self._tell_the_waiting(chat, row)
         if person.anonymous:  # hosts, but is nobody the bot could seat or write to
             await outbox.to_group(chat, post(texts.ANONYMOUS_HOST), game=row)
-            await self._signup_message(row, chat, [])
+            await show_lobby(row, chat)
             return
         await Seat.create(game=row, identity=person, pid="", position=0)
         forget_seats(row.id)
-        await self._signup_message(row, chat, [person.name])
+        await show_lobby(row, chat)
 
     async def _cmd_nextgame(self, rest: str, chat: Chat, person: Identity,
                             admin: bool) -> None:
@@ -89,32 +85,11 @@ class Lobby(GroupCommands):
         chat.settings = {k: v for k, v in chat.settings.items() if k != "waiting"}
         await chat.save(update_fields=["settings"])
 
-    async def _signup_message(self, row: GameRecord, chat: Chat, names: list[str]) -> None:
-        """The sign-up message with the current list, edited in place as players come and go
-        (one group message instead of one per join: groups have a small message budget).
-        Its buttons open the private chat, where the bot may then write to the player."""
-        host = await Identity.get(id=row.host_id)
-        listed = (part(*texts.SIGNUP_LIST, count=len(names), names=", ".join(names)),) \
-            if names else ()  # an empty list would print as a bare dot (an anonymous host)
-        await outbox.to_group(chat, KeyboardPayload(
-            (part(texts.SIGNUP_OPEN, host=host.name, ruleset=Ref("ruleset", row.ruleset),
-                  how=howto(HowTo.JOIN)),
-             *listed), await signup_buttons(row),
-            f"signup-{row.id}"), game=row)
-
     async def _not_elsewhere(self, person: Identity, allowed: GameRecord | None = None) -> None:
         seats = await Seat.filter(identity_id=person.id, active=True,
                                   game__status__in=CURRENT).all()
         if any(allowed is None or seat.game_id != allowed.id for seat in seats):
             raise Reply(texts.IN_OTHER_GAME)
-
-    async def _lobby_row(self, chat: Chat) -> GameRecord:
-        row = await self.service.current_game(chat)
-        if row is None:
-            raise Reply(texts.NO_GAME)
-        if row.status != GameStatus.LOBBY:
-            raise Reply(texts.NOT_IN_LOBBY)
-        return row
 
     async def _cmd_join(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         await self.press("join", await self._lobby_row(chat), person)
@@ -149,83 +124,7 @@ class Lobby(GroupCommands):
             await seat.save(update_fields=["active"])
             forget_seats(row.id)
             await outbox.to_person(person, post(texts.LEFT_PRIVATE), game=row)
-        names = [s.identity.name for s in await Seat.filter(game_id=row.id, active=True)
-                 .order_by("position").prefetch_related("identity")]
-        await self._signup_message(row, chat, names)
-
-    # ------------------------------------------------------------------ host settings
-    async def _host_lobby(self, chat: Chat, person: Identity, admin: bool) -> GameRecord:
-        row = await self._lobby_row(chat)
-        await relock(row)
-        if row.status != GameStatus.LOBBY:
-            raise Reply(texts.NOT_IN_LOBBY)
-        if row.host_id != person.id and not admin:
-            raise Reply(texts.NOT_HOST)
-        return row
-
-    async def _cmd_language(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
-        wanted = rest.strip().lower()
-        if wanted not in available_locales():
-            raise Reply(texts.UNKNOWN_LANGUAGE, names=", ".join(available_locales()))
-        row = await self.service.current_game(chat)
-        if row is not None and row.host_id != person.id and not admin:
-            raise Reply(texts.NOT_HOST)
-        chat.locale = wanted
-        await chat.save(update_fields=["locale"])
-        await outbox.to_group(chat, post(texts.LANGUAGE_SET))
-
-    async def _cmd_pace(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
-        row = await self._host_lobby(chat, person, admin)
-        words = rest.split()
-        if not words or words[0] not in PACES or (len(words) > 1 and not valid_timezone(
-                words[1])) or len(words) > 2:
-            raise Reply(texts.BAD_PACE)
-        row.settings = {**row.settings, "pace": words[0],
-                        "tz": words[1] if len(words) > 1 else row.settings.get("tz", DEFAULT_TZ)}
-        await row.save(update_fields=["settings"])
-        await outbox.to_group(chat, post(
-            texts.PACE_CHANGED, pace=Ref("option_value", words[0]), tz=row.settings["tz"]),
-            game=row)
-
-    async def _cmd_setroles(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
-        if not rest.strip():  # alone: the list as it stands, changing nothing
-            row = await self._lobby_row(chat)
-            roles = (row.settings or {}).get("roles")
-            await outbox.to_group(chat, post(
-                *texts.ROLES_CURRENT, count=len(roles),
-                roles=tuple(Ref("role", r) for r in roles))
-                if roles else post(texts.ROLES_BY_DEFAULT), game=row)
-            return
-        row = await self._host_lobby(chat, person, admin)
-        ruleset = load_ruleset(row.ruleset)
-        if rest.strip().lower() == "default":
-            roles = None
-        else:  # ids or role names in any language, separated by commas
-            roles = [role_id_named(ruleset, r) for r in rest.split(",") if r.strip()]
-        row.settings = {**row.settings, "roles": roles}
-        await row.save(update_fields=["settings"])
-        await outbox.to_group(chat, post(
-            *texts.ROLES_CURRENT, count=len(roles),
-            roles=tuple(Ref("role", r) for r in roles))
-            if roles else post(texts.ROLES_BY_DEFAULT), game=row)
-
-    async def _cmd_option(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
-        if not rest.strip():  # alone: every option, its value and what it does
-            row = await self._lobby_row(chat)
-            await outbox.to_group(chat, options_overview(row), game=row)
-            return
-        row = await self._host_lobby(chat, person, admin)
-        name, _, raw = rest.strip().partition(" ")
-        value = _parse_value(raw.strip())
-        try:
-            load_ruleset(row.ruleset).check_options({name: value})
-        except SetupError as err:
-            raise Reply.saying(err.text) from None
-        row.settings = {**row.settings, "options": {**row.settings.get("options", {}),
-                                                    name: value}}
-        await row.save(update_fields=["settings"])
-        await outbox.to_group(chat, post(texts.SETTING_CHANGED, setting=setting(name, value)),
-                              game=row)
+        await show_lobby(row, chat)
 
     async def _cmd_spectators(self, rest: str, chat: Chat, person: Identity,
                               admin: bool) -> None:
@@ -323,18 +222,6 @@ class Lobby(GroupCommands):
 
     async def not_elsewhere(self, person: Identity) -> None:
         await self._not_elsewhere(person)
-
-
-def _parse_value(raw: str) -> Any:
-    lowered = raw.lower()
-    if lowered in ("true", "on", "yes"):
-        return True
-    if lowered in ("false", "off", "no"):
-        return False
-    try:
-        return int(raw)
-    except ValueError:
-        return raw
 
 
 def default_ruleset() -> str:

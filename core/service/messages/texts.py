@@ -235,3 +235,21 @@ ENCRYPTED_ROOM = N_("You opened an encrypted room with me; I do not use it, as y
                     "actions come here.")
 INVITE_WAITING = N_("{name}, your private room with me is waiting: please accept my "
                     "invitation. Your role and night actions come there.")
+
+# The game at a glance: the sign-up message shows the whole set-up, edited as it changes
+GLANCE_ROLES = n_("The role to deal: {roles}.", "The {count} roles to deal: {roles}.")
+GLANCE_DEAL = n_("Roles: the rules' deal for {count} player.",
+                 "Roles: the rules' deal for {count} players.")
+GLANCE_PACE = N_("Pace: {pace}, time zone {tz}.")
+GLANCE_ONCE = N_("For this game only (the group keeps its own): {settings}.")
+# What a group (or a forum topic) remembers for its next games: /settings, /status
+GROUP_SETTINGS = N_("This group's settings, which its next games start with: language "
+                    "{language}, pace {pace}, time zone {tz}. /settings reset forgets them.")
+GROUP_OPTIONS = N_("For {ruleset}: {settings}.")
+GROUP_ROLES = n_("For {ruleset} the role to deal: {roles}.",
+                 "For {ruleset} the {count} roles to deal: {roles}.")
+GROUP_SETTINGS_NONE = N_("This group keeps no settings of its own: its next game starts with "
+                         "the defaults.")
+GROUP_SETTINGS_FORGOTTEN = N_("This group's settings are forgotten: its next game starts with "
+                              "the defaults. A game in sign-up keeps what it has.")
+BAD_SETTINGS = N_("/settings shows this group's settings, /settings reset forgets them.")

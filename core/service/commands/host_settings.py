@@ -1,0 +1,169 @@
+"""The host's settings of a game and of its group: /language, /pace, /setroles, /option and
+/settings. Each change shows in the sign-up message, edited in place (the game at a
+glance), and is kept for the group's next games unless made with `--once` (this game only);
+`/settings` shows what the group keeps, `/settings reset` forgets it (remembered.py)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from core.engine import SetupError
+from core.engine.messages import Ref
+from core.engine.registry import available, load_ruleset
+from core.i18n import available_locales
+from core.storage.models import Chat, GameRecord, Identity
+from core.storage.states import GameStatus
+
+from ..games.deadline_times import DEFAULT_TZ, PACES, valid_timezone
+from ..messages import outbox, texts
+from ..messages.payloads import PostPayload, post
+from ..ports.replies import Reply
+from ..rows.game_rows import relock
+from ..telling.lobby_view import group_settings_view, show_lobby
+from ..telling.settings_view import options_overview, role_id_named
+from .group_commands import GroupCommands
+from .remembered import (
+    forget,
+    marked,
+    place_of,
+    remember,
+    remember_choices,
+    remember_locale,
+    split_once,
+)
+
+
+class HostSettings(GroupCommands):
+    """The settings commands (the lobby's base); a refusal raised as `Reply`."""
+
+    async def _lobby_row(self, chat: Chat) -> GameRecord:
+        row = await self.service.current_game(chat)
+        if row is None:
+            raise Reply(texts.NO_GAME)
+        if row.status != GameStatus.LOBBY:
+            raise Reply(texts.NOT_IN_LOBBY)
+        return row
+
+    async def _host_lobby(self, chat: Chat, person: Identity, admin: bool) -> GameRecord:
+        row = await self._lobby_row(chat)
+        await relock(row)
+        if row.status != GameStatus.LOBBY:
+            raise Reply(texts.NOT_IN_LOBBY)
+        if row.host_id != person.id and not admin:
+            raise Reply(texts.NOT_HOST)
+        return row
+
+    async def _cmd_language(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        """The language; `--once` only for this game (needs one in its sign-up)."""
+        rest, once = split_once(rest)
+        wanted = rest.strip().lower()
+        if wanted not in available_locales():
+            raise Reply(texts.UNKNOWN_LANGUAGE, names=", ".join(available_locales()))
+        row = await self._lobby_row(chat) if once else await self.service.current_game(chat)
+        if row is not None and row.host_id != person.id and not admin:
+            raise Reply(texts.NOT_HOST)
+        await remember_locale(chat, wanted, once)
+        chat.locale = wanted
+        await chat.save(update_fields=["locale"])
+        await outbox.to_group(chat, post(texts.LANGUAGE_SET))
+        if row is not None and row.status == GameStatus.LOBBY:
+            marked(row, "language", once)
+            await row.save(update_fields=["settings"])
+            await show_lobby(row, chat)
+
+    async def _cmd_pace(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        rest, once = split_once(rest)
+        row = await self._host_lobby(chat, person, admin)
+        words = rest.split()
+        if not words or words[0] not in PACES or (len(words) > 1 and not valid_timezone(
+                words[1])) or len(words) > 2:
+            raise Reply(texts.BAD_PACE)
+        pace, tz = words[0], words[1] if len(words) > 1 else row.settings.get("tz", DEFAULT_TZ)
+        row.settings = {**row.settings, "pace": pace, "tz": tz}
+        marked(row, "pace", once)
+        await row.save(update_fields=["settings"])
+        if not once:
+            await remember(chat, lambda place: replace(place, pace=pace, tz=tz))
+        await show_lobby(row, chat)
+
+    async def _cmd_setroles(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        rest, once = split_once(rest)
+        if not rest.strip():  # alone: the list as it stands, changing nothing
+            row = await self._lobby_row(chat)
+            roles = (row.settings or {}).get("roles")
+            await outbox.to_group(chat, post(
+                *texts.ROLES_CURRENT, count=len(roles),
+                roles=tuple(Ref("role", r) for r in roles))
+                if roles else post(texts.ROLES_BY_DEFAULT), game=row)
+            return
+        row = await self._host_lobby(chat, person, admin)
+        ruleset = load_ruleset(row.ruleset)
+        if rest.strip().lower() == "default":
+            roles = None
+        else:  # ids or role names in any language, separated by commas
+            roles = [role_id_named(ruleset, r) for r in rest.split(",") if r.strip()]
+        row.settings = {**row.settings, "roles": roles}
+        marked(row, "roles", once)
+        await row.save(update_fields=["settings"])
+        if not once:
+            await remember_choices(chat, row.ruleset, lambda choices: replace(
+                choices, roles=None if roles is None else tuple(roles)))
+        await show_lobby(row, chat)
+
+    async def _cmd_option(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        rest, once = split_once(rest)
+        if not rest.strip():  # alone: every option, its value and what it does
+            row = await self._lobby_row(chat)
+            await outbox.to_group(chat, options_overview(row), game=row)
+            return
+        row = await self._host_lobby(chat, person, admin)
+        name, _, raw = rest.strip().partition(" ")
+        value = parse_value(raw.strip())
+        try:
+            load_ruleset(row.ruleset).check_options({name: value})
+        except SetupError as err:
+            raise Reply.saying(err.text) from None
+        row.settings = {**row.settings, "options": {**row.settings.get("options", {}),
+                                                    name: value}}
+        marked(row, name, once)
+        await row.save(update_fields=["settings"])
+        if not once:
+            await remember_choices(chat, row.ruleset, lambda choices: replace(
+                choices, options={**choices.options, name: value}))
+        await show_lobby(row, chat)
+
+    async def _cmd_settings(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        """`/settings`: what the group keeps for its next games; `/settings reset` (the
+        game's host or a group admin) forgets it. The game in its sign-up keeps its own."""
+        row = await self.service.current_game(chat)
+        word = rest.strip().lower()
+        if word == "reset":
+            if not admin and (row is None or row.host_id != person.id):
+                raise Reply(texts.NOT_HOST)
+            await forget(chat)
+            await outbox.to_group(chat, post(texts.GROUP_SETTINGS_FORGOTTEN), game=row)
+        elif word:
+            raise Reply(texts.BAD_SETTINGS)
+        else:
+            await outbox.to_group(chat, await self.group_settings(chat, row), game=row)
+
+    async def group_settings(self, chat: Chat, row: GameRecord | None) -> PostPayload:
+        """What the group keeps: for the game's rule set, or (no game) for every one."""
+        defaults = self.service.defaults
+        return group_settings_view(await place_of(chat), chat.locale, defaults.pace,
+                                   defaults.timezone,
+                                   [row.ruleset] if row is not None else sorted(available()))
+
+
+def parse_value(raw: str) -> Any:
+    """An option's value as the host typed it: on/off, a number, else a word."""
+    lowered = raw.lower()
+    if lowered in ("true", "on", "yes"):
+        return True
+    if lowered in ("false", "off", "no"):
+        return False
+    try:
+        return int(raw)
+    except ValueError:
+        return raw
