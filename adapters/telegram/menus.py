@@ -27,6 +27,7 @@ GROUP_COMMANDS = (
     ("help", N_("All commands")),
     ("endgame", N_("End the game (host)")),
     ("archivechats", N_("Team chats on the archive page: on|off (host)")),
+    ("settings", N_("What this group keeps for its next games; /settings reset (host)")),
 )
 PRIVATE_COMMANDS = (
     ("help", N_("How to act at night")),

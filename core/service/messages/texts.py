@@ -19,7 +19,9 @@ HELP_GROUP = N_(
     "/endgame (host). Host settings "
     "before the start: /option (alone: every option, its value and what it does), "
     "/option NAME VALUE, /setroles (alone: the list) role, role, … or /setroles default, "
-    "/pace quick|forum [time zone], /spectators LINK|off, /archivechats on|off (the team "
+    "/pace quick|forum [time zone] (each kept for this group's next games; add --once for "
+    "this game only), /settings (what this group keeps) and /settings reset, "
+    "/spectators LINK|off, /archivechats on|off (the team "
     "chats on the game's archive page). Host powers during the game: "
     "/pause, /resume, /extend MINUTES, /force, /modkill NAME, /replace NAME NEWCOMER, "
     "/announce TEXT. {how}")
