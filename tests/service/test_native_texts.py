@@ -28,6 +28,7 @@ RAW_PHASE = re.compile(r"\b(day|night) \d+\b")
 EMPTY_LIST = re.compile(r"[:,—–]\s*[.,;]|\(\s*\)")
 HEADING = re.compile(r":\s*$")  # fine when the same message goes on in the next line
 COMMAND_ARG = re.compile(r"/\w+(?: [A-Z]+\b| [a-z_]+)?")  # "/option NAME", "/option stone_holder"
+FLAG = re.compile(r"(?<!\w)--[a-z]+\b")  # "--once", a command's flag as the host types it
 TIME_ZONE = re.compile(r"\b[A-Z][a-z]+/[A-Z][A-Za-z_]+\b")  # Europe/Berlin, as the host types it
 URL = re.compile(r"\bhttps?://\S*")
 PICTURE = re.compile(r"^\[[^\]]*\] picture: /\S+$")  # the console's file of a sent picture
@@ -110,7 +111,7 @@ def english_in(text: str, locale: str) -> list[str]:
     """The English words in a German or Russian text (commands and their arguments aside):
     in Russian every Latin word but a typed one, in German an English word that is not German
     as well."""
-    prose = COMMAND_ARG.sub("", URL.sub("", TIME_ZONE.sub("", text)))
+    prose = COMMAND_ARG.sub("", URL.sub("", TIME_ZONE.sub("", FLAG.sub("", text))))
     if locale == "ru":
         return [w for w in LATIN.findall(prose) if w.casefold() not in typed_words()]
     return [w for w in WORD.findall(prose) if w.casefold() in english_words()
@@ -129,7 +130,7 @@ def problems(line: str, after: str = "", locale: str = "de") -> list[str]:
     found += [f"raw phase {m.group(0)!r}" for m in RAW_PHASE.finditer(text)]
     found += ["empty list"] if EMPTY_LIST.search(text) or (
         HEADING.search(text) and where(after) != where(line)) else []
-    prose = COMMAND_ARG.sub("", text)
+    prose = COMMAND_ARG.sub("", FLAG.sub("", text))
     found += [f"raw id {m}" for m in (*SNAKE.findall(prose), *RAW_PID.findall(prose))]
     found += [f"English {w!r}" for w in english_in(text, locale)]
     return found

@@ -118,6 +118,7 @@ def parameters(ruleset: str) -> dict[str, list[Any]]:
         "about": vocabulary("option"),
         "value": [Ref("option_value", v) for v in ("on", "off", "random", "3", "—")],
         "pace": [Ref("option_value", v) for v in ("quick", "forum")],
+        "language": [Ref("option_value", v) for v in ("en", "de", "ru")],
         "setting": [Ref("setting", "pace=quick"), Ref("setting", "random_lovers=off")],
         "settings": [(Ref("setting", "pace=forum"), Ref("setting", "roles=default"))],
         "values": ["majority, all"], "tz": ["Europe/Berlin", "America/Argentina/Buenos_Aires"],
@@ -136,7 +137,7 @@ def parameters(ruleset: str) -> dict[str, list[Any]]:
 TYPED = {"on", "off", "de", "ru", "en", "default", "group", "quick", "forum", "Europe",
          "Berlin", "researcher", "night", "game", "majority", "all", "random", "always",
          "never", "https", "Telegram", "Matrix", "Element", "ROLE", "NAME", "TEXT", "MINUTES",
-         "NEWCOMER", "LINK", "ACTION", "username"}
+         "NEWCOMER", "LINK", "ACTION", "username", "once", "reset"}
 ENGLISH = {"the", "you", "your", "is", "are", "has", "have", "with", "this", "that", "not",
            "they", "their", "which", "would", "could", "player", "players", "vote", "votes",
            "night", "day", "role", "roles", "when", "what", "who", "cannot", "already",
