@@ -115,8 +115,9 @@ class PostPayload:
     for a reader who has none of their own; `asks` the person (an `Identity` id) it asks to
     act (see `ports.Post`); `purpose` what the engine told it for (a "noted" acknowledges
     the reader's own choice), kept so that a recap can leave those out without reading
-    their words. `window`: the game window the message asks about (a reminder), see
-    `KeyboardPayload`."""
+    their words; `delivery_notice` marks the host's notice that a message was not
+    delivered, so that the failure of such a notice tells nobody again. `window`: the game
+    window the message asks about (a reminder), see `KeyboardPayload`."""
 
     parts: tuple[Part, ...]
     replace: str | None = None
@@ -125,6 +126,7 @@ class PostPayload:
     locale: str | None = None
     asks: int | None = None
     purpose: Purpose = Purpose.PLAIN
+    delivery_notice: bool = False
     window: int | None = None
 
 
@@ -217,7 +219,9 @@ def to_json(payload: Payload) -> dict[str, Any]:
         return {"kind": "post", "parts": _parts_json(payload.parts),
                 "replace": payload.replace, "urgent": payload.urgent, "seq": payload.seq,
                 "locale": payload.locale, **_asks_json(payload.asks),
-                **_purpose_json(payload.purpose), **_window_json(payload.window)}
+                **_purpose_json(payload.purpose),
+                **({"delivery_notice": True} if payload.delivery_notice else {}),
+                **_window_json(payload.window)}
     if isinstance(payload, BallotPayload):
         return {"kind": "ballot", "parts": _parts_json(payload.parts),
                 "options": [b.to_json() for b in payload.options],
@@ -245,7 +249,7 @@ def from_json(data: Mapping[str, Any]) -> Payload:
         return PostPayload(_parts(data["parts"]), data.get("replace"),
                            bool(data.get("urgent")), data.get("seq"), data.get("locale"),
                            data.get("asks"), Purpose(data.get("purpose", Purpose.PLAIN)),
-                           data.get("window"))
+                           bool(data.get("delivery_notice")), data.get("window"))
     if kind == "ballot":
         return BallotPayload(_parts(data["parts"]), _buttons(data["options"]),
                              str(data["replace"]), bool(data.get("urgent")))
