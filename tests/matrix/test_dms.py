@@ -19,7 +19,7 @@ from nio import RoomCreateResponse, RoomPreset
 
 from core.engine.registry import load_ruleset
 from core.service.messages import texts as service_texts
-from core.storage.models import GameRecord, Identity, LogEntry
+from core.storage.models import GameRecord, Identity, LogEntry, Outbox
 
 from .harness import (
     KEYCAPS,
@@ -208,6 +208,10 @@ async def test_what_waited_for_a_reinvited_player_comes_once_he_joins_without_st
         assert not [t for t in texts if t.startswith(stale)], texts  # closed windows'
         closed_prompts = [t for t in texts if t.endswith(closing_texts())]
         assert not closed_prompts, closed_prompts  # a prompt he never had, closed
+        bobs = await Identity.get(ref=bob.user_id)
+        dropped = [r for r in await Outbox.filter(identity_id=bobs.id, status="superseded")
+                   if r.payload.get("window") is not None]
+        assert dropped  # there were some: the reminders (and prompts) of the closed windows
     finally:
         await table.stop()
 
