@@ -28,9 +28,11 @@ from .harness import (
     Table,
     event_texts,
     open_table,
+    options,
     play_to_the_end,
     sign_up,
 )
+from .js_player import Shown, say, seat
 from .test_behaviour import membership
 from .test_clients import bot_messages, until
 from .test_encryption import bodies, open_encrypted_dm, stored
@@ -40,6 +42,7 @@ from .test_rooms import eventually
 NOTED = "Your choice was noted."
 REMINDED = "Time is running out"
 CLOSED = "I cannot write to you"
+JS_SEED = 12  # Jo, the js-sdk player, is dealt the researcher (a night check)
 
 
 async def test_an_encrypted_direct_chat_a_player_opens_is_his_private_room(
@@ -229,3 +232,77 @@ def stale_texts() -> tuple[str, ...]:
     found = [service_texts.REMIND_VOTE, service_texts.REMIND_CHOICE,
              *voice.get("REMIND_VOTE", ()), *voice.get("REMIND_CHOICE", ())]
     return tuple(text.split("{")[0] for text in found)
+
+
+async def test_elements_start_chat_is_the_js_sdk_players_private_room(
+        synapse, register, clients, js_players, tmp_path):
+    """A matrix-js-sdk player (Rust crypto) opens a direct chat with the bot as Element's
+    "Start chat" does (`createRoom` with `is_direct`, the trusted private chat preset and
+    `m.room.encryption` in its initial state). The bot stays; `!help` there is answered,
+    encrypted, and the SDK decrypts it; his role card and night prompt come there, his
+    choice by number is noted; and his name in the game is the one the SDK gives him in the
+    game's room (`RoomMember.name`), also after he opened the chat."""
+    table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 5,
+                             encrypted=True, seed=JS_SEED)
+    try:
+        bot = table.bot["user_id"]
+        jo = await js_players(register("Jo"), "Jo")
+        await seat(table, jo)
+        dm = await jo.create_dm(bot)
+
+        async def bot_in() -> bool:
+            return await jo.membership(dm, bot) == "join"
+
+        await jo.until("the bot in his direct chat", bot_in)
+        await say(table, jo, dm, "!help")
+        await table.settle()
+
+        async def answers() -> list[Shown]:
+            return [e for e in await jo.from_sender(dm, bot) if e.type == "m.room.message"]
+
+        shown = await jo.until("the bot's answer", answers)
+        assert all(e.encrypted and e.decryption_failure is None for e in shown), shown
+        assert await jo.membership(dm, bot) == "join"  # it stayed
+
+        await table.host.say(table.room, "!newgame changelings")
+        await table.settle()
+        for player in list(table.players.values())[1:]:
+            await player.say(table.room, "!join")
+        await say(table, jo, table.room, "!join")
+        await table.settle()
+        await table.host.say(table.room, "!option random_lovers false")
+        await table.host.say(table.room, "!startgame")
+        await table.settle()
+
+        async def card() -> list[Shown]:
+            return [e for e in await answers() if e.body.startswith("Your role:")]
+
+        [role_card] = await jo.until("his role card", card)
+        assert role_card.encrypted and role_card.notify  # it rings
+        sdk_name = await jo.display_name(table.room, jo.user_id)
+        assert (await Identity.get(ref=jo.user_id)).name == sdk_name == "Jo"
+
+        prompt: list[Shown] = []
+        for _ in range(8):  # the day closes; the night prompts come
+            await table.let_time_pass(400)
+            prompt = [e for e in await answers() if options({"content": e.content})
+                      and not e.replaced_by]
+            if prompt:
+                break
+        assert prompt, [e.body for e in await answers()]
+        number, _ = options({"content": prompt[-1].content})[0]
+        await say(table, jo, dm, str(number))
+        await table.settle()
+
+        async def noted() -> bool:
+            return any(NOTED in e.body for e in await answers())
+
+        assert await jo.until("his choice noted", noted)
+        row = await GameRecord.all().order_by("-id").first()
+        assert row is not None
+        acts = [e.command for e in await LogEntry.filter(game_id=row.id)
+                if e.command["type"] == "Act"]
+        assert acts, "his night action was not counted"
+        assert (await Identity.get(ref=jo.user_id)).name == "Jo"
+    finally:
+        await table.stop()
