@@ -76,6 +76,7 @@ class PrivateRooms:
         self.waiting: dict[str, float] = {}  # room → when its invite went out (unaccepted)
         self.again: set[str] = set()  # rooms whose person was invited again, not joined yet
         self.opened: list[tuple[str, str]] = []  # (user, room) joined since the last sync
+        self.recent: list[tuple[str, str]] = []  # ... and those of the sync before
 
     async def load(self) -> None:
         dms = await self.store.load("dm", self.user_id) or {}
@@ -96,9 +97,13 @@ class PrivateRooms:
 
     async def take_opened(self) -> list[tuple[str, str]]:
         """(user, room) of each private room joined since the last call: what waited for
-        him is to be sent (the service hears `opened`)."""
-        opened, self.opened = self.opened, []
-        if opened:
+        him is to be sent (the service hears `opened`). Those of the call before come once
+        more: a send refused as `Invited` just before his join was seen may have settled
+        only after the service had sent what waited (sending what waits twice sends
+        nothing twice)."""
+        opened = self.opened + [o for o in self.recent if o not in self.opened]
+        self.recent, self.opened = self.opened, []
+        if self.recent:
             await self.store.save(sorted(self.again), "reinvites", self.user_id)
         return opened
 
