@@ -395,7 +395,6 @@ class Unreachable(PermanentError):
 
 
 class Invited(Unreachable):
-    """A person's private chat waits for him to accept the bot's invitation to it (a Matrix
-    room he had left, to which the bot invited him again): what is for him waits, and is
-    sent once the platform sees him join (the situation `opened`) or he writes to the bot.
-    Nobody else is told: the invitation itself asks him."""
+    """A person's private chat waits for him to accept the bot's new invitation to it (a
+    Matrix room he had left): what is for him waits until the platform sees him join (the
+    situation `opened`) or he writes. Nobody else is told: the invitation asks him."""
