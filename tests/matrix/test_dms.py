@@ -32,7 +32,7 @@ from .harness import (
     play_to_the_end,
     sign_up,
 )
-from .js_player import Shown, say, seat
+from .js_player import Isolation, Shown, say, seat
 from .test_behaviour import membership
 from .test_clients import bot_messages, until
 from .test_encryption import bodies, open_encrypted_dm, stored
@@ -236,10 +236,11 @@ def stale_texts() -> tuple[str, ...]:
 
 async def test_elements_start_chat_is_the_js_sdk_players_private_room(
         synapse, register, clients, js_players, tmp_path):
-    """A matrix-js-sdk player (Rust crypto) opens a direct chat with the bot as Element's
-    "Start chat" does (`createRoom` with `is_direct`, the trusted private chat preset and
-    `m.room.encryption` in its initial state). The bot stays; `!help` there is answered,
-    encrypted, and the SDK decrypts it; his role card and night prompt come there, his
+    """A matrix-js-sdk player (Rust crypto, cross-signing bootstrapped, excluding insecure
+    devices) opens a direct chat with the bot as Element's "Start chat" does (`createRoom`
+    with `is_direct`, the trusted private chat preset and `m.room.encryption` in its
+    initial state). The bot stays; `!help` there is answered, encrypted, and the SDK
+    decrypts it; his role card and night prompt come there, his
     choice by number is noted; and his name in the game is the one the SDK gives him in the
     game's room (`RoomMember.name`), also after he opened the chat."""
     table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 5,
@@ -247,6 +248,8 @@ async def test_elements_start_chat_is_the_js_sdk_players_private_room(
     try:
         bot = table.bot["user_id"]
         jo = await js_players(register("Jo"), "Jo")
+        await jo.bootstrap_cross_signing()  # set up as Element sets up a new account,
+        await jo.isolation(Isolation.SIGNED)  # excluding insecure devices
         await seat(table, jo)
         dm = await jo.create_dm(bot)
 
