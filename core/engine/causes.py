@@ -8,9 +8,10 @@ from enum import StrEnum
 
 class OutOfStory(StrEnum):
     """The causes by which a player is taken out rather than dies in the story: the host's
-    removal and a player's own leaving — by `/flee`, or out of the game's chat (the core's), and a rule set's automatic removal
-    (`missed`). Rule sets treat them alike (no reactions, no night list). A rule set's own
-    causes are its own enum's (the stored strings are the values)."""
+    removal and a player's own leaving — by `/flee`, or out of the game's chat (the
+    core's), and a rule set's automatic removal (`missed`). Rule sets treat them alike (no
+    reactions, no night list). A rule set's own causes are its own enum's (the stored
+    strings are the values)."""
 
     MODKILL = "modkill"
     MISSED = "missed"
