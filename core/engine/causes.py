@@ -21,7 +21,3 @@ class OutOfStory(StrEnum):
 
 
 OUT_OF_STORY = frozenset(OutOfStory)
-
-#: the causes of a `Leave`: the ways a player goes of himself (or is put out of the game's
-#: chat); the rules treat them alike, only the words differ
-LEAVING = frozenset({OutOfStory.LEFT, OutOfStory.LEFT_CHAT, OutOfStory.KICKED})

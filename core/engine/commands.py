@@ -70,7 +70,7 @@ class Leave:
     or out of the game's group chat (he left it and stayed away for the grace time:
     `left_chat`; someone kicked or banned him: `kicked`). He leaves as a host's removal takes
     a player out: each rule set treats all of them alike, and only tells them apart in
-    words (causes.py, `LEAVING`)."""
+    words (causes.py). `cause` is one of those three."""
 
     by: PlayerId
     at: float = 0.0

@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from .causes import LEAVING, OUT_OF_STORY, OutOfStory
+from .causes import OUT_OF_STORY, OutOfStory
 from .commands import (
     HOST_COMMANDS,
     Act,
@@ -283,8 +283,6 @@ class Game(Table):
         self.ruleset.after_vote(self, voter.pid)
 
     def _validate_leave(self, cmd: Leave) -> None:
-        if cmd.cause not in LEAVING:
-            raise ValueError(f"{cmd.cause!r} is no cause of leaving (causes.LEAVING)")
         if not self.player_or_refuse(cmd.by).alive:
             raise Refused(N_("You are no longer in the game."))
 
