@@ -16,7 +16,7 @@ from core.service.games.deadline_times import GameDefaults
 from core.service.messages import texts
 from core.storage.models import Seat
 
-from .harness import Table, living, open_table, sign_up
+from .harness import Table, confirm, living, open_table, sign_up
 
 GRACE = 60.0
 GRACE_TOLD = texts.LEFT_CHAT_GRACE[0].split("{count}")[0]
@@ -93,6 +93,13 @@ async def test_a_player_an_admin_removes_is_out_at_once(api, tmp_path, ban):
         assert await cause_of(table, "Gus") == "kicked"
         told = [m.text for m in table.group_messages()[before:] if "Gus" in m.text]
         assert len(told) == 1, told
+        # the dead are muted, but not one an admin put out: a restriction would replace
+        # his ban; nor is he "unmuted" when the game ends
+        await table.host.send("/endgame", chat=table.group)
+        await table.settle()
+        await confirm(table, table.host)
+        assert (await table.game_row()).status != "running"
+        assert table.group.status(table.users["Gus"]) == ("kicked" if ban else "left")
     finally:
         await table.stop()
 
