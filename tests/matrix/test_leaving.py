@@ -88,6 +88,8 @@ async def test_a_player_who_leaves_the_room_is_out_after_the_grace_time(
             return any(GRACE_TOLD in t for t in await texts_of(zed, dm, bot))
 
         await zed.until("the bot's warning in his private room", warned)
+        warning = next(t for t in await texts_of(zed, dm, bot) if GRACE_TOLD in t)
+        assert "ask someone in it to invite you" in warning  # how, in Matrix's words
         assert "Zed" in await living(table)  # the grace time runs: still in the game
         assert not told_group(table, before, "Zed")
 

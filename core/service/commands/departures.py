@@ -21,6 +21,7 @@ from core.storage.states import CURRENT, DeadlineKind, DeadlineState, GameStatus
 
 from ..messages import outbox, texts
 from ..messages.payloads import post
+from ..ports.howto import HowTo, howto
 from ..ports.membership import MemberBack, MemberLeft, Membership
 from ..ports.replies import Reply
 from .context import ServiceContext
@@ -71,7 +72,7 @@ class Departures:
             return  # out of the game already, or his grace time runs
         await Deadline.create(game=row, window=row.window, seat=seat,
                               due_at=self.service.clock.now() + grace, kind=DeadlineKind.LEAVE)
-        await outbox.to_person(person, post(*texts.LEFT_CHAT_GRACE,
+        await outbox.to_person(person, post(*texts.LEFT_CHAT_GRACE, how=howto(HowTo.REJOIN),
                                             count=max(1, math.ceil(grace / 60))), game=row)
 
     async def _back(self, row: GameRecord, seat: Seat, person: Identity) -> None:

@@ -239,7 +239,7 @@ INVITE_WAITING = N_("{name}, your private room with me is waiting: please accept
 # leaving the game's group chat (commands/departures.py)
 LEFT_CHAT_GRACE = n_(
     "You have left the game's group. If you are not back within {count} minute, you leave "
-    "the game.",
+    "the game. {how}",
     "You have left the game's group. If you are not back within {count} minutes, you leave "
-    "the game.")
+    "the game. {how}")
 BACK_IN_TIME = N_("Welcome back! You are still in the game.")
