@@ -171,7 +171,10 @@ class GameService:
 
     async def membership(self, event: Membership) -> None:
         """Someone left a group chat or came back (see `Membership`): applied once, in
-        order with the commands, in one transaction."""
+        order with the commands, in one transaction. Nothing is kept of people the bot has
+        never met (a big group's comings and goings)."""
+        if not await Identity.exists(platform=event.platform, ref=event.user.id):
+            return
         async with self.lock:
             try:
                 with command_scope():
