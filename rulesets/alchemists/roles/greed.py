@@ -16,7 +16,7 @@ from core.engine.state import Player
 from .. import actions
 from ..common import GREED, Cause
 from ..hooks import GAINED_ACTIONS, Role, register
-from ..night import NIGHT, ROLE_ACTS, SHIELDS, Night, NightStep
+from ..night import ROLE_ACTS, SHIELDS, Night, NightStep, resolves
 from .father import FATHER_MEETS
 
 ROLE = register(Role(
@@ -69,9 +69,7 @@ def shield(night: Night, victim: Player, cause: str, it: Intent | None,
     return not fathers_own
 
 
-@NIGHT.at(NightStep.GREED_CHECK)
-def checks(night: Night) -> None:
-    night.resolve(NightStep.GREED_CHECK, "check", actions.check)
+resolves(NightStep.GREED_CHECK, "check", actions.check)
 
 
 def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
@@ -91,6 +89,4 @@ def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
         actions.absorbed(night, found, hunter)
 
 
-@NIGHT.at(NightStep.GREED_SEARCH)
-def searches(night: Night) -> None:
-    night.resolve(NightStep.GREED_SEARCH, "search", search)
+resolves(NightStep.GREED_SEARCH, "search", search)

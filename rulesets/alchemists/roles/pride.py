@@ -36,7 +36,7 @@ from ..hooks import (
     Role,
     register,
 )
-from ..night import NIGHT, ROLE_ACTS, Night, NightStep
+from ..night import ROLE_ACTS, Night, NightStep, resolves
 from ._homunculi import REQUEST, leaderless_or_own
 
 TAKE = ActionSpec("take", ANY_TIME, self_ok=False, harmful=True)
@@ -71,9 +71,7 @@ def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
         actions.absorbed(night, found, hunter)
 
 
-@NIGHT.at(NightStep.PRIDE_SEARCH)
-def searches(night: Night) -> None:
-    night.resolve(NightStep.PRIDE_SEARCH, "search", search)
+resolves(NightStep.PRIDE_SEARCH, "search", search)
 
 
 # -------------------------------------------------------------- the take
