@@ -156,6 +156,9 @@ class Night:
 
 # The handlers of each step take the night being resolved (`Night`; its game is `night.game`).
 NIGHT: NightOrder[NightStep, Night] = NightOrder(NightStep)
+# read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
+# more than ten times a global's read, and these are asked every night
+_FIRST, _LAST, _NIGHT = NightStep.COLLECT, NightStep.BACKFIRES, PhaseKind.NIGHT
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,13 +222,13 @@ def begin_night(game: Game, number: int) -> None:
     state.changed_votes = []
     state.voided_votes = []
     state.night_start_removals = len(game.state.removals)
-    game.set_phase(Phase.of(PhaseKind.NIGHT, number))
+    game.set_phase(Phase.of(_NIGHT, number))
     game.narrate(GROUP, flavour.NIGHT_FALLS, number=number)
 
 
 def resolve_night(game: Game) -> None:
     night = Night(game)
-    NIGHT.walk(night, NightStep.COLLECT, NightStep.BACKFIRES)
+    NIGHT.walk(night, _FIRST, _LAST)
     night.settle()
     stone_rules.settle_after_night(game)
 

@@ -19,6 +19,10 @@ from ..hooks import GAINED_ACTIONS, Role, register
 from ..night import ROLE_ACTS, SHIELDS, Night, NightStep, resolves
 from .father import FATHER_MEETS
 
+# read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
+# more than ten times a global's read, and this is asked at every search (and `RoleId` is a call)
+_XING, _ABSORBED = RoleId("xing"), Cause.ABSORBED
+
 ROLE = register(Role(
     RoleSpec(RoleId("greed"), GREED, (actions.SEARCH,)),
     name=N_("Greed"),
@@ -76,7 +80,7 @@ def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     """He absorbs whoever holds the role `xing` at that moment (a bodyguard become xing
     included) and checks from the next night on; he keeps his search. He is told whom he
     absorbed and that he now checks (rules §5 [revised]), and knows that player's role."""
-    found = actions.search(night, it, targets, RoleId("xing"), Cause.ABSORBED)
+    found = actions.search(night, it, targets, _XING, _ABSORBED)
     if found is not None:
         hunter = night.players[it.actor]
         hunter.counters["check_from"] = night.number + 1

@@ -39,6 +39,10 @@ from ..hooks import (
 from ..night import ROLE_ACTS, Night, NightStep, resolves
 from ._homunculi import REQUEST, leaderless_or_own
 
+# read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
+# more than ten times a global's read, and this is asked at every search (and `RoleId` is a call)
+_CRIMSON, _ABSORBED = RoleId("crimson"), Cause.ABSORBED
+
 TAKE = ActionSpec("take", ANY_TIME, self_ok=False, harmful=True)
 ACTION_NAMES["take"] = N_("Take")
 RANK_TAKE = 1  # its place among owed reactions
@@ -62,7 +66,7 @@ ROLE_ACTS["father", "search"] = NightStep.PRIDE_SEARCH
 
 
 def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
-    found = actions.search(night, it, targets, RoleId("crimson"), Cause.ABSORBED)
+    found = actions.search(night, it, targets, _CRIMSON, _ABSORBED)
     if found is not None:
         hunter = night.players[it.actor]
         hunter.counters["take"] = True
