@@ -69,11 +69,10 @@ from .vocabulary import (
 )
 from .voice import VOICE
 
-# read as a global: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
-# more than ten times a global's read, and these are asked at every vote and action (and the
-# windows' stages at every window's close)
-_VOTE, _REACTIONS, _NOTED = Stage.VOTE, Stage.REACTIONS, Purpose.NOTED
-_ELECTION, _DUSK, _DAWN, _NIGHT = Stage.ELECTION, Stage.DUSK, Stage.DAWN, PhaseKind.NIGHT
+# read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost more
+# than ten times a global's read, and these are asked at every vote, action and window's close
+_VOTE, _REACTIONS, _NOTED, _NIGHT = Stage.VOTE, Stage.REACTIONS, Purpose.NOTED, PhaseKind.NIGHT
+_ELECTION, _DUSK, _DAWN = Stage.ELECTION, Stage.DUSK, Stage.DAWN
 
 
 @event_kind("active")
@@ -118,10 +117,7 @@ class Changelings(Ruleset):
     summary = RULES_SUMMARY
     title = N_("Changelings")
     default_options: dict[str, Any] = {  # noqa: RUF012
-        "random_lovers": True,
-        "inactivity_hours": 0,
-        "fanatic_uses": "night",
-        "changelings": 0,
+        "random_lovers": True, "inactivity_hours": 0, "fanatic_uses": "night", "changelings": 0,
         "early_close": True,
     }
 
