@@ -203,7 +203,7 @@ class Alchemists(Ruleset):
         """What is owed to him (even dead), his role's actions (as they stand now), what he
         has gained in play, the Stone's powers if he holds it, and `pass`."""
         found: list[ActionSpec] = []
-        for owed in OWED_ACTIONS:
+        for owed in OWED_ACTIONS.get(game.state.phase.stage, ()):
             found += owed(game, p)
         if not p.alive:
             return found

@@ -95,7 +95,8 @@ def owed_take(game: Game, p: Player) -> Sequence[ActionSpec]:
     return (TAKE,) if stage == _VOTE and s.rs.take_owed_next_day == p.pid else ()
 
 
-OWED_ACTIONS.append(owed_take)
+for _stage in (_REACTIONS, _VOTE):  # the stages in which it can be owed
+    OWED_ACTIONS.setdefault(_stage, []).append(owed_take)
 
 
 @GAINED_ACTIONS.append
