@@ -77,7 +77,7 @@ class Table:
         s = self.state
         s.phase = phase
         s.acted = set()
-        self.record(phase_began(phase))
+        self._out.events.append(phase_began(phase))  # `record`, written out: every window
 
     def end(self, winners: Sequence[str]) -> None:
         self.state.winners = list(winners)
@@ -86,7 +86,7 @@ class Table:
 
     def learn(self, observer: PlayerId, subject: PlayerId, value: str) -> None:
         self.state.learned.setdefault(observer, {})[subject] = value
-        self.record(learned(observer, subject, value))
+        self._out.events.append(learned(observer, subject, value))  # `record`, written out
 
     def tally(self) -> dict[PlayerId, int]:
         """Weighted votes per living player (0 for those with none), plus extra weights.
