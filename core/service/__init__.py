@@ -47,6 +47,7 @@ from .ports.contract import (
     ChatRef,
     Command,
     Incoming,
+    Invited,
     Keyboard,
     LoginRefused,
     LostReason,
@@ -70,6 +71,7 @@ from .ports.contract import (
     UserRef,
 )
 from .ports.howto import HowTo, Wording
+from .ports.membership import MemberBack, MemberLeft, Membership
 
 __all__ = [
     "NAME_LENGTH",
@@ -89,9 +91,13 @@ __all__ = [
     "Handler",
     "HowTo",
     "Incoming",
+    "Invited",
     "Keyboard",
     "LoginRefused",
     "LostReason",
+    "MemberBack",
+    "MemberLeft",
+    "Membership",
     "Mention",
     "NotAllowed",
     "Notice",

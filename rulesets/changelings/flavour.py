@@ -49,7 +49,9 @@ MORNING_QUIET = (
     N_("A peaceful night in Ponyville: everypony wakes up safe in their own bed."),
     N_("Good morning, Ponyville! The hive went hungry tonight: nopony is missing."),
 )
-REMOVED = {  # {role} is the role as running text names it ("the Researcher", "a pony")
+# {role} is the role as running text names it ("the Researcher", "a pony"); found by the
+# cause as the removal gives it (a `Cause` is its own string: no `Cause(why)` to look it up)
+REMOVED: dict[str, tuple[str, ...]] = {
     Cause.ABDUCTED: (
         N_("{name}, {role}, has vanished in the night: abducted by the changelings!"),
         N_("An empty bed and a trail of green slime: the changelings have taken {name}, who "
@@ -133,6 +135,20 @@ REMOVED = {  # {role} is the role as running text names it ("the Researcher", "a
         N_("{name}, {role}, has left the game."),
         N_("{name} packs their saddlebags and trots out of the game; {name} was {role}."),
         N_("{name}, who was {role}, has had enough adventure for now and leaves the game."),
+    ),
+    Cause.LEFT_CHAT: (
+        N_("{name}, {role}, has left the group, and with it the game."),
+        N_("{name} trotted out of the group and never came back: out of the game goes "
+           "{name}, who was {role}."),
+        N_("The door of the group swings shut behind {name}. Whoever leaves Ponyville "
+           "leaves the game too: {name} was {role}."),
+    ),
+    Cause.KICKED: (
+        N_("{name}, {role}, was removed from the group, and so from the game."),
+        N_("Out of the group and out of the game: {name}, who was {role}, has been shown "
+           "the door."),
+        N_("{name} was put out of the group, and the game goes on without {name}, who was "
+           "{role}."),
     ),
     Cause.MODKILL: (
         N_("The host has removed {name}, {role}, from the game."),

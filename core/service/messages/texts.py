@@ -232,9 +232,9 @@ UNREADABLE_YOU = N_("I cannot read your encrypted messages: your client did not 
                     "devices.")
 UNREADABLE_PLAYER = N_("I cannot read {name}'s encrypted messages, so their commands do not "
                        "reach me. {name}, I have written to you privately why.")
-ENCRYPTED_ROOM = N_("You opened an encrypted room with me; I do not use it, as your client "
-                    "may hide what my unverified device writes there. Your role and night "
-                    "actions come here.")
+ENCRYPTED_ROOM = N_("You opened an encrypted room with me, but I cannot read encrypted "
+                    "rooms here, so I left it. Write to me in this room instead: your role "
+                    "and night actions come here.")
 INVITE_WAITING = N_("{name}, your private room with me is waiting: please accept my "
                     "invitation. Your role and night actions come there.")
 
@@ -255,3 +255,11 @@ GROUP_SETTINGS_NONE = N_("This group keeps no settings of its own: its next game
 GROUP_SETTINGS_FORGOTTEN = N_("This group's settings are forgotten: its next game starts with "
                               "the defaults. A game in sign-up keeps what it has.")
 BAD_SETTINGS = N_("/settings shows this group's settings, /settings reset forgets them.")
+
+# leaving the game's group chat (commands/departures.py)
+LEFT_CHAT_GRACE = n_(
+    "You have left the game's group. If you are not back within {count} minute, you leave "
+    "the game. {how}",
+    "You have left the game's group. If you are not back within {count} minutes, you leave "
+    "the game. {how}")
+BACK_IN_TIME = N_("Welcome back! You are still in the game.")

@@ -10,7 +10,7 @@ from tortoise.migrations import operations as ops
 
 
 class Migration(migrations.Migration):
-    dependencies = [('models', '0010_deadline_kind')]
+    dependencies = [('models', '0011_deadline_seat')]
 
     initial = False
 
