@@ -67,6 +67,7 @@ from .ports.contract import (
     TransientError,
     UnknownOutcome,
     Unreachable,
+    Untouchable,
     UserRef,
 )
 from .ports.howto import HowTo, Wording
@@ -115,6 +116,7 @@ __all__ = [
     "TransientError",
     "UnknownOutcome",
     "Unreachable",
+    "Untouchable",
     "UserRef",
     "Wording",
     "database_watch",

@@ -121,7 +121,12 @@ class RoomState:
         kick = power.as_int(self.levels(room_id).get("kick"), 50)
         return self.power_of(room_id, user) >= kick
 
+    def is_creator(self, room_id: str, user: str) -> bool:
+        """Whether the user created the room (or was named an additional creator) in a
+        room version that gives creators unlimited power (12 on)."""
+        return user in self._creators.get(room_id, set())
+
     def power_of(self, room_id: str, user: str) -> int:
-        if user in self._creators.get(room_id, set()):
+        if self.is_creator(room_id, user):
             return power.CREATOR_POWER
         return power.level_of(self.levels(room_id), user)
