@@ -17,6 +17,14 @@ Sources read:
 - Element Web, matrix-js-sdk: `src/extensible_events_v1/PollStartEvent.ts` (answers sliced to
   20), `PollEndEvent.ts`, `PollResponseEvent.ts`, and `src/NamespacedValue.ts` (an
   `UnstableValue` matches both names, the unstable one first).
+- What an ended poll shows: matrix-js-sdk's `src/models/poll.ts` keeps the responses sent on
+  or before the end's timestamp (`filterResponseRelations`, MSC3381); Element Web's
+  `MPollBody.tsx` takes each sender's latest (`collectUserVotes`) and counts the valid answer
+  ids (`countVotes`); `MPollEndBody.tsx` shows the start's MPollBody under "Ended a poll" and
+  the end's own text only when the start cannot be found. Element X (matrix-rust-sdk's
+  timeline, `polls.rs`) folds the end into the poll (`HandleAggregationKind::PollEnd`) and
+  counts likewise (ruma's `compile_unstable_poll_results`): no client shows the end's text
+  beside the poll.
 """
 
 from __future__ import annotations
@@ -77,3 +85,28 @@ def ends(event: dict[str, Any], poll: dict[str, Any]) -> str:
     assert event["sender"] == poll["sender"]  # FluffyChat ignores others' ends
     assert isinstance(body[TEXT], str)  # ruma: required
     return str(body[TEXT])
+
+
+RESPONSES = ("m.poll.response", "org.matrix.msc3381.poll.response")
+
+
+def shown_count(poll: dict[str, Any], room: list[dict[str, Any]]) -> dict[str, int]:
+    """What Element Web (and Element X, which counts the same) shows as an ended poll's
+    result: label → votes, from the poll's own answers alone."""
+    answers = dict(element_web_poll(poll)[1])
+    end = next(e for e in room if e["type"] == UNSTABLE_END
+               and e["content"]["m.relates_to"]["event_id"] == poll["event_id"])
+    latest: dict[str, dict[str, Any]] = {}
+    for event in sorted(room, key=lambda e: e["origin_server_ts"]):
+        relates = event.get("content", {}).get("m.relates_to", {})
+        if event["type"] in RESPONSES and relates.get("event_id") == poll["event_id"] \
+                and event["origin_server_ts"] <= end["origin_server_ts"]:
+            latest[event["sender"]] = event  # collectUserVotes: the newest per sender
+    counts: dict[str, int] = {}
+    for event in latest.values():
+        body = event["content"]
+        block = body.get("org.matrix.msc3381.poll.response") or body.get("m.poll.response")
+        chosen = block["answers"] if block else body.get("m.selections", [])
+        if len(chosen) == 1 and chosen[0] in answers:  # else spoiled (countVotes)
+            counts[answers[chosen[0]]] = counts.get(answers[chosen[0]], 0) + 1
+    return counts

@@ -11,7 +11,7 @@ from typing import Any
 
 from core.storage.models import LogEntry
 
-from .client_shapes import element_web_poll, element_x_poll, ends, fluffychat_poll
+from .client_shapes import element_web_poll, element_x_poll, ends, fluffychat_poll, shown_count
 from .harness import (
     KEYCAPS,
     Player,
@@ -88,6 +88,51 @@ async def test_ballots_are_polls_that_element_x_fluffychat_and_element_web_show(
         assert "The vote is closed." in result and "Final count" in result
         assert "Eve (2)" in result and "Fay (1)" in result
         assert end["content"]["body"] == result
+    finally:
+        await table.stop()
+
+
+async def test_the_game_count_answers_the_ended_poll_and_typed_votes_are_marked(
+        synapse, register, clients, tmp_path):
+    """Issue 30, problem 6: an ended poll shows the client's own count of its answers
+    (client_shapes.shown_count: matrix-js-sdk's Poll and Element Web's MPollBody; Element X
+    counts alike), blind to a vote typed as `!vote`. So the game's count comes as a quiet
+    reply to the poll, saying that typed votes count and which poll figures are not the
+    game's; the end's text says it too; a typed vote that counted is marked ✅ at once (a
+    refused one is not: its refusal comes privately)."""
+    table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 8)
+    try:
+        await sign_up(table, "changelings", "!option random_lovers false")
+        [poll] = open_polls(table)
+        answers = {label: aid for aid, label in element_x_poll(poll)[1]}
+        bob, cid, dot, eve = (table.players[n] for n in ("Bob", "Cid", "Dot", "Eve"))
+        for player in (bob, dot, eve):
+            await player.answer(table.room, poll["event_id"], answers["Cid"])
+        await table.settle()
+        typed = await dot.say(table.room, "!vote Eve")  # Dot moves his vote by command
+        wrong = await cid.say(table.room, "!vote Nobody")  # refused
+        await eve.answer(table.room, poll["event_id"], answers["Withdraw my vote"])
+        await table.settle()
+        marks = {e["content"]["m.relates_to"]["event_id"]: e["content"]["m.relates_to"]["key"]
+                 for e in table.host.from_bot(table.room) if e["type"] == "m.reaction"}
+        assert marks.get(typed) == "✅" and wrong not in marks
+
+        await table.let_time_pass(400)
+        room = table.group()
+        assert shown_count(poll, room) == {"Cid": 2, "Withdraw my vote": 1}  # not the game's
+        [end] = [e for e in table.host.from_bot(table.room)
+                 if e["type"] in ("m.poll.end", "org.matrix.msc3381.poll.end")]
+        result = ends(end, poll)
+        [reply] = [e for e in bot_messages(table.host, table.room)
+                   if (e["content"].get("m.relates_to") or {}).get("m.in_reply_to")
+                   == {"event_id": poll["event_id"]}]
+        said = reply["content"]["body"]
+        assert said == result
+        assert "Final count: Cid (1), Eve (1)." in said
+        assert "That is the game's official count. Votes written as !vote NAME count too" \
+            in said and "the poll's own figures show poll answers alone" in said
+        assert reply["content"]["msgtype"] == "m.notice"
+        assert reply["content"]["m.mentions"] == {}  # quiet: the result that follows rings
     finally:
         await table.stop()
 
