@@ -56,10 +56,9 @@ from delivery_meter import (
     tally_delays,
 )
 
+from tests.bot_run import NIGHTFALL, free_port, wait_healthy, write_config
 from tests.telegram.fake_botapi import FakeBotAPI, FakeGroup, FakeUser, FloodRules
-from tests.telegram.test_run import free_port, wait_healthy
 
-NIGHTFALL = Path(sys.executable).parent / "nightfall"
 SERVER = os.environ.get("NIGHTFALL_TEST_POSTGRES", "postgres://postgres@127.0.0.1:5432/test")
 PLAYERS = ("Ann", "Bob", "Cid", "Dot", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")
 CEILING = 30.0  # Telegram's messages per second for one bot
@@ -80,19 +79,8 @@ async def make_database(name: str, drop_only: bool = False) -> str:
 async def start_bot(api: FakeBotAPI, db_url: str, folder: Path
                     ) -> tuple[asyncio.subprocess.Process, int]:
     port = free_port()
-    config = folder / "nightfall.toml"
-    config.write_text(f"""
-[database]
-url = "{db_url}"
-[telegram]
-enabled = true
-api_url = "{api.base_url}"
-[http]
-enabled = true
-port = {port}
-[log]
-level = "WARNING"
-""", encoding="utf-8")
+    config = write_config(folder / "nightfall.toml", database=db_url, port=port,
+                          telegram={"api_url": api.base_url})
     log = open(folder / "bot.log", "wb")  # noqa: SIM115 - the process writes it until it ends
     process = await asyncio.create_subprocess_exec(
         str(NIGHTFALL), "run", "--config", str(config), stdout=log, stderr=log,

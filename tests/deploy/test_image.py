@@ -13,7 +13,7 @@ import time
 import aiohttp
 import pytest
 
-from tests.telegram.test_run import free_port, wait_healthy
+from tests.bot_run import free_port, wait_healthy
 
 from .game import Table
 from .podman import Container

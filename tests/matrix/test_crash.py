@@ -35,7 +35,6 @@ import os
 import random
 import signal
 import sqlite3
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -48,14 +47,13 @@ from adapters.matrix.protocol.incoming import KEYCAPS
 from adapters.matrix.protocol.polls import answers as poll_answers
 from adapters.matrix.store import MatrixStore
 from core.storage.models import Outbox, ProcessedUpdate
-from tests.telegram.test_run import free_port, wait_healthy
+from tests.bot_run import NIGHTFALL, UNLIMITED, free_port, wait_healthy, write_config
 from tests.waiting import Patience
 
 from . import harness
 from .harness import NAMES, NOT_CHOSEN, Player, open_polls, options
 from .synapse import Synapse
 
-NIGHTFALL = Path(sys.executable).parent / "nightfall"
 KILLS = int(os.environ.get("NIGHTFALL_MATRIX_CRASH_KILLS", "20"))
 SEED = int(os.environ.get("NIGHTFALL_MATRIX_CRASH_SEED", "2026"))
 PLAYERS = 8
@@ -315,27 +313,11 @@ async def open_room(synapse: Synapse, register: Any, clients: Any, tmp_path: Pat
             await player.client.join(created.room_id)
     db = tmp_path / "crash.sqlite3"
     port = free_port()
-    config = tmp_path / "nightfall.toml"
-    config.write_text(f"""
-[database]
-url = "sqlite://{db}"
-[matrix]
-enabled = true
-homeserver = "{synapse.url}"
-user_id = "{bot_user["user_id"]}"
-device_id = "{bot_user["device_id"]}"
-store_path = "{tmp_path / "bot-store"}"
-allow = [":{synapse.server_name}"]
-[matrix.rates]  # the test's Synapse has no real rate limits: deliver at once
-per_chat = 0
-per_group_minute = 0
-overall = 0
-[http]
-enabled = true
-port = {port}
-[log]
-level = "WARNING"
-""", encoding="utf-8")
+    config = write_config(tmp_path / "nightfall.toml", database=f"sqlite://{db}", port=port,
+                          matrix={"homeserver": synapse.url, "user_id": bot_user["user_id"],
+                                  "device_id": bot_user["device_id"],
+                                  "store_path": str(tmp_path / "bot-store"),
+                                  "allow": [f":{synapse.server_name}"], "rates": UNLIMITED})
     bot = Bot(config, db, bot_user["access_token"], port, tmp_path / "bot.log")
     await bot.start()
     room = Room(synapse, db, bot, bot_user["user_id"], created.room_id, players, sent, rng)

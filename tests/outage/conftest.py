@@ -18,8 +18,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from tests.bot_run import free_port
 from tests.telegram.conftest import _no_botapi_violations, api  # noqa: F401  (the fixtures)
-from tests.telegram.test_run import free_port
 
 BIN = Path(os.environ.get("NIGHTFALL_PG_BIN", "/usr/lib/postgresql/15/bin"))
 

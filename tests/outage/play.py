@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import asyncpg
 
-from tests.telegram.test_run import free_port, wait_healthy
+from tests.bot_run import NIGHTFALL, UNLIMITED, free_port, wait_healthy, write_config
 
-NIGHTFALL = Path(sys.executable).parent / "nightfall"
 NAMES = ("Ann", "Bob", "Cid", "Dot", "Eve", "Fay", "Gus", "Hal")
 
 
@@ -24,24 +22,9 @@ class Bot:
         self.url = url
         self.port = free_port()
         self.log = tmp_path / "bot.log"
-        self.config = tmp_path / "nightfall.toml"
-        self.config.write_text(f"""
-[database]
-url = "{url}"
-[telegram]
-enabled = true
-api_url = "{api.base_url}"
-[telegram.rates]  # the fake has no flood control: deliver at once
-per_chat = 0
-per_group_minute = 0
-overall = 0
-[http]
-enabled = true
-port = {self.port}
-[log]
-format = "text"
-level = "WARNING"
-""", encoding="utf-8")
+        self.config = write_config(tmp_path / "nightfall.toml", database=url, port=self.port,
+                                   telegram={"api_url": api.base_url, "rates": UNLIMITED},
+                                   log_format="text")
         self.process: asyncio.subprocess.Process | None = None
         self.sent = 0  # updates the players sent
 

@@ -8,31 +8,15 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import sys
 from pathlib import Path
 
-from tests.telegram.test_run import free_port
-
-NIGHTFALL = Path(sys.executable).parent / "nightfall"
+from tests.bot_run import NIGHTFALL, free_port, write_config
 
 
 def config(tmp_path: Path, url: str, api_url: str, timeout: float, port: int) -> Path:
-    path = tmp_path / "nightfall.toml"
-    path.write_text(f"""
-[database]
-url = "{url}"
-start_timeout = {timeout}
-[telegram]
-enabled = true
-api_url = "{api_url}"
-[http]
-enabled = true
-port = {port}
-[log]
-format = "json"
-level = "INFO"
-""", encoding="utf-8")
-    return path
+    return write_config(tmp_path / "nightfall.toml", database=url, start_timeout=timeout,
+                        port=port, telegram={"api_url": api_url}, log_level="INFO",
+                        log_format="json")
 
 
 async def test_a_database_that_never_answers_ends_the_start_in_one_line(tmp_path, api):

@@ -22,6 +22,7 @@ from core.service.messages.payloads import (
     PostPayload,
     StoredButton,
     WordsLabel,
+    from_json,
     part,
     post,
 )
@@ -344,6 +345,26 @@ async def test_a_row_that_cannot_be_rendered_fails_alone_and_the_host_is_told(db
     assert adapter.sent[-1].text.startswith("Ich konnte eine Ansage in der Gruppe")
     assert "Time left" not in adapter.sent[-1].text
     assert adapter.sent[-1].asks is not None  # it asks the host to act: it rings
+
+
+async def test_a_host_notice_that_fails_for_good_is_not_told_again(db_url):
+    """The notice to the host is marked as one where it is written (never recognised by its
+    words): when it fails for good as well, nobody is told about it, and the outbox ends."""
+    await open_db(db_url)
+    chat = await Chat.create(platform="test", ref="g", locale="en")
+    host = await Identity.create(platform="test", ref="h", name="Ann", locale="de")
+    game = await GameRecord.create(chat=chat, ruleset="changelings", host=host, setup={},
+                                   snapshot={}, status="running")
+    await outbox.to_group(chat, post("The game is paused."), game=game)
+    deliverer = Deliverer({"test": FlakyAdapter([PermanentError("kicked"),
+                                                 PermanentError("blocked")])}, ManualClock())
+    await deliverer.deliver_due()
+    announcement, notice = await Outbox.all().order_by("id")
+    assert announcement.status == "failed"
+    stored = from_json(notice.payload)
+    assert isinstance(stored, PostPayload) and stored.delivery_notice
+    await deliverer.deliver_due()  # the notice fails for good too
+    assert [row.status for row in await Outbox.all().order_by("id")] == ["failed", "failed"]
 
 
 async def test_a_backlog_the_overall_budget_cannot_carry_is_said_not_silently_kept(db_url, caplog):

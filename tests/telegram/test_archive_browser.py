@@ -11,7 +11,6 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import aiohttp
@@ -20,12 +19,10 @@ import pytest
 from core.storage.db import close_db
 from core.story.archive import archived
 from core.story.texts import Words
+from tests.bot_run import NIGHTFALL, free_port, wait_healthy
 from tests.service.helpers import PLAYERS, the_game
 from tests.service.test_admin import a_finished_game
 
-from .test_run import free_port, wait_healthy
-
-NIGHTFALL = Path(sys.executable).parent / "nightfall"
 CHROMIUM = shutil.which("chromium")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed "
                                 "(.ci/run installs it)")

@@ -242,8 +242,7 @@ async def test_the_token_never_reaches_the_logs(api, tmp_path, caplog):
 async def test_webhook_mode_receives_updates_with_the_secret_only(api, tmp_path):
     from adapters.telegram.adapter import TelegramAdapter, TelegramSettings
     from core.service.runtime import Runtime
-
-    from .test_run import free_port
+    from tests.bot_run import free_port
 
     port = free_port()
     adapter = TelegramAdapter(TelegramSettings(

@@ -17,7 +17,6 @@ import os
 import random
 import signal
 import sqlite3
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -27,12 +26,11 @@ import pytest
 from core.service.messages.payloads import ORDERS, from_json
 from core.storage.db import close_db, open_db
 from core.storage.models import Deadline, GameRecord, LogEntry, Outbox, ProcessedUpdate
+from tests.bot_run import NIGHTFALL, UNLIMITED, free_port, wait_healthy, write_config
 from tests.waiting import Patience
 
 from .fake_botapi import FakeBotAPI
-from .test_run import free_port, wait_healthy
 
-NIGHTFALL = Path(sys.executable).parent / "nightfall"
 # a start of the bot takes 1-2 s on an idle machine and several times that on a loaded one
 pytestmark = pytest.mark.timeout(900)
 KILLS = int(os.environ.get("NIGHTFALL_CRASH_KILLS", "40"))
@@ -80,23 +78,9 @@ async def test_sigkill_at_random_points_loses_nothing_and_repeats_nothing(api, t
     rng = random.Random(2026)
     db = tmp_path / "crash.sqlite3"
     port = free_port()
-    config = tmp_path / "nightfall.toml"
-    config.write_text(f"""
-[database]
-url = "sqlite://{db}"
-[telegram]
-enabled = true
-api_url = "{api.base_url}"
-[telegram.rates]  # the fake has no flood control: deliver at once
-per_chat = 0
-per_group_minute = 0
-overall = 0
-[http]
-enabled = true
-port = {port}
-[log]
-level = "ERROR"
-""", encoding="utf-8")
+    config = write_config(tmp_path / "nightfall.toml", database=f"sqlite://{db}", port=port,
+                          telegram={"api_url": api.base_url, "rates": UNLIMITED},
+                          log_level="ERROR")
     users = [api.user(name) for name in ("Ann", "Bob", "Cid", "Dot", "Eve", "Fay", "Gus",
                                          "Hal")]
     api.privacy = False

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from aiohttp import web
@@ -51,14 +53,26 @@ class DistantBotAPI(FakeBotAPI):
             self.in_flight -= sending
 
 
-async def bot(api: FakeBotAPI, db_url: str, clock: ManualClock) -> Runtime:
-    """The runtime without its loop: the test runs the delivery rounds."""
+@asynccontextmanager
+async def paced(db_url: str, flood: FloodRules | None = None,
+                api_class: type[FakeBotAPI] = FakeBotAPI
+                ) -> AsyncIterator[tuple[Any, ManualClock, Deliverer]]:
+    """The fake Bot API with Telegram's flood limits (or `flood`'s) and the bot's runtime
+    without its loop, on one manual clock: the test runs the delivery rounds."""
+    clock = ManualClock()
+    api = api_class(flood=flood or FloodRules(), clock=clock.now)
+    await api.start()
     adapter = TelegramAdapter(TelegramSettings(token=api.token, base_url=api.base_url,
                                                poll_timeout=1, limits=LIMITS))
     runtime = Runtime(db_url, [adapter], clock=clock)
-    await runtime.open(loop=False)
-    await runtime.connect()
-    return runtime
+    try:
+        await runtime.open(loop=False)
+        await runtime.connect()
+        assert runtime.deliverer is not None
+        yield api, clock, runtime.deliverer
+    finally:
+        await runtime.stop()
+        await api.stop()
 
 
 async def readers(api: FakeBotAPI, count: int) -> list[tuple[FakeUser, Identity]]:
@@ -84,71 +98,49 @@ def texts(api: FakeBotAPI, chat: FakeUser | FakeGroup) -> list[str]:
 
 
 async def test_a_chats_burst_goes_back_to_back_then_one_a_second(db_url):
-    clock = ManualClock()
-    api = FakeBotAPI(flood=FloodRules(), clock=clock.now)
-    await api.start()
-    runtime = await bot(api, db_url, clock)
-    try:
+    async with paced(db_url) as (api, clock, deliverer):
         [(user, person)] = await readers(api, 1)
         await write([(person.ref, True, person, f"card {n}") for n in range(5)])
-        assert runtime.deliverer is not None
-        assert await runtime.deliverer.deliver_due() == 3  # Telegram's burst: three at once
-        assert await runtime.deliverer.deliver_due() == 0
+        assert await deliverer.deliver_due() == 3  # Telegram's burst: three at once
+        assert await deliverer.deliver_due() == 0
         clock.advance(1.0)
-        assert await runtime.deliverer.deliver_due() == 1
+        assert await deliverer.deliver_due() == 1
         clock.advance(1.0)
-        assert await runtime.deliverer.deliver_due() == 1
+        assert await deliverer.deliver_due() == 1
         assert texts(api, user) == [f"card {n}" for n in range(5)]
         assert api.flood_rejections == []
-    finally:
-        await runtime.stop()
-        await api.stop()
 
 
 async def test_the_overall_burst_is_shared_by_every_chat_and_a_group_keeps_its_minute(db_url):
-    clock = ManualClock()
-    api = FakeBotAPI(flood=FloodRules(), clock=clock.now)
-    await api.start()
-    runtime = await bot(api, db_url, clock)
-    try:
+    async with paced(db_url) as (api, clock, deliverer):
         people = await readers(api, 40)
         group = api.group("Game night", members=[people[0][0]], bot_admin=True,
                           supergroup=True)
         await Chat.create(platform="telegram", ref=str(group.id))
         await write([(str(group.id), False, None, f"chatter {n}") for n in range(25)])
         await write([(person.ref, True, person, "your role") for _, person in people])
-        assert runtime.deliverer is not None
-        sent = await runtime.deliverer.deliver_due()
+        sent = await deliverer.deliver_due()
         assert sent == LIMITS.overall_burst
         total = sent
         for _ in range(200):  # a tenth of a second at a time: 3 of 30 a second
             clock.advance(0.1)
-            total += await runtime.deliverer.deliver_due()
+            total += await deliverer.deliver_due()
         posts = LIMITS.per_group_minute - round(LIMITS.per_group_minute * EDIT_SHARE)
         assert total == 40 + posts  # every reader; the group its minute, less the edits' share
         assert texts(api, group) == [f"chatter {n}" for n in range(posts)]
         clock.advance(60)
-        while await runtime.deliverer.deliver_due():
+        while await deliverer.deliver_due():
             clock.advance(1.0)
         assert texts(api, group) == [f"chatter {n}" for n in range(25)]
         assert api.flood_rejections == []
-    finally:
-        await runtime.stop()
-        await api.stop()
 
 
 async def test_a_429s_retry_after_is_obeyed_in_its_chat_and_when_in_several_in_all(db_url):
-    clock = ManualClock()
     # a Telegram stricter than the bot believes: one message a second in a chat, no burst
-    api = FakeBotAPI(flood=FloodRules(burst=1), clock=clock.now)
-    await api.start()
-    runtime = await bot(api, db_url, clock)
-    try:
+    async with paced(db_url, flood=FloodRules(burst=1)) as (api, clock, deliverer):
         (ann, ann_id), (bob, bob_id), (cid, cid_id) = await readers(api, 3)
         await write([(ann_id.ref, True, ann_id, "one"), (ann_id.ref, True, ann_id, "two"),
                      (ann_id.ref, True, ann_id, "three")])
-        deliverer = runtime.deliverer
-        assert deliverer is not None
         assert await deliverer.deliver_due() == 1  # "two" refused: retry after 1
         assert len(api.flood_rejections) == 1
         assert await deliverer.deliver_due() == 0  # not asked again before its time
@@ -178,53 +170,37 @@ async def test_a_429s_retry_after_is_obeyed_in_its_chat_and_when_in_several_in_a
             await deliverer.deliver_due()
         assert texts(api, ann)[-1] == "four"
         assert texts(api, bob) == ["b1", "b2"] and texts(api, cid) == ["c1", "c2"]
-    finally:
-        await runtime.stop()
-        await api.stop()
 
 
 async def test_chats_are_sent_to_in_parallel_each_in_order(db_url):
-    clock = ManualClock()
-    api = DistantBotAPI(flood=FloodRules(), clock=clock.now)
-    api.hold = 0.05
-    await api.start()
-    runtime = await bot(api, db_url, clock)
-    try:
+    async with paced(db_url, api_class=DistantBotAPI) as (api, clock, deliverer):
+        api.hold = 0.05
         people = await readers(api, 12)
         await write([(person.ref, True, person, f"{n}") for n in range(6)
                      for _, person in people])
-        assert runtime.deliverer is not None
         for _ in range(10):
-            await runtime.deliverer.deliver_due()
+            await deliverer.deliver_due()
             clock.advance(1.0)
         for user, _ in people:
             assert texts(api, user) == [str(n) for n in range(6)]
         assert api.most_in_flight > 1  # in parallel
         assert api.flood_rejections == []
-    finally:
-        await runtime.stop()
-        await api.stop()
 
 
 async def test_a_crash_mid_send_never_sends_a_message_twice(db_url):
-    clock = ManualClock()
-    api = DistantBotAPI(flood=FloodRules(), clock=clock.now)
-    api.hold = 20.0  # the answers take long: the process dies while ten sends are under way
-    await api.start()
-    runtime = await bot(api, db_url, clock)
-    try:
+    async with paced(db_url, api_class=DistantBotAPI) as (api, clock, deliverer):
+        api.hold = 20.0  # the answers take long: the process dies with ten sends under way
         people = await readers(api, 10)
         await write([(person.ref, True, person, f"{n}") for n in range(2)
                      for _, person in people])
-        assert runtime.deliverer is not None
-        crashed = asyncio.create_task(runtime.deliverer.deliver_due())
+        crashed = asyncio.create_task(deliverer.deliver_due())
         while api.in_flight < 10:
             await asyncio.sleep(0.01)
         crashed.cancel()  # the round dies mid-send (its grace too short): rows stay `sending`
         await asyncio.gather(crashed, return_exceptions=True)
         assert await Outbox.filter(status="sending").count() == 10
         api.hold = 0.0
-        after = Deliverer(runtime.deliverer.adapters, clock)  # the next process
+        after = Deliverer(deliverer.adapters, clock)  # the next process
         for _ in range(5):
             clock.advance(1.0)
             await after.deliver_due()
@@ -232,18 +208,11 @@ async def test_a_crash_mid_send_never_sends_a_message_twice(db_url):
             assert texts(api, user) == ["0", "1"]  # the cut send arrived once, never again
         assert await Outbox.filter(status="unknown").count() == 10
         assert await Outbox.filter(status="sent").count() == 10
-    finally:
-        await runtime.stop()
-        await api.stop()
 
 
 async def test_a_tally_edit_goes_before_the_groups_new_posts_and_keeps_a_share_of_its_minute(
         db_url):
-    clock = ManualClock()
-    api = FakeBotAPI(flood=FloodRules(), clock=clock.now)
-    await api.start()
-    runtime = await bot(api, db_url, clock)
-    try:
+    async with paced(db_url) as (api, clock, deliverer):
         group = api.group("Game night", members=[], bot_admin=True, supergroup=True)
         await Chat.create(platform="telegram", ref=str(group.id))
         ref = str(group.id)
@@ -253,29 +222,25 @@ async def test_a_tally_edit_goes_before_the_groups_new_posts_and_keeps_a_share_o
                 PostPayload((part(f"votes so far: {votes}"),), replace="tally-1")))
 
         await tally(0)
-        assert runtime.deliverer is not None
-        assert await runtime.deliverer.deliver_due() == 1  # posted: its id is known
+        assert await deliverer.deliver_due() == 1  # posted: its id is known
         await write([(ref, False, None, f"chatter {n}") for n in range(25)])
         await tally(1)  # written after the posts, it changes a message already there
         clock.advance(1.0)
-        await runtime.deliverer.deliver_due()
+        await deliverer.deliver_due()
         first = [(v["event"], v["text"]) for v in api.history(group)][1]
         assert first == ("edited", "votes so far: 1")  # not behind twenty-five posts
         for _ in range(30):
             clock.advance(1.0)
-            await runtime.deliverer.deliver_due()
+            await deliverer.deliver_due()
         posts = LIMITS.per_group_minute - round(LIMITS.per_group_minute * EDIT_SHARE)
         # the minute's posts' share: the tally's post, its edit, the chatter before the rest
         assert len(texts(api, group)) == 1 + posts - 2
         await tally(2)  # the posts wait for the minute; the share kept lets the tally go
         clock.advance(1.0)
-        assert await runtime.deliverer.deliver_due() == 1
+        assert await deliverer.deliver_due() == 1
         assert texts(api, group)[0] == "votes so far: 2"
         clock.advance(60.0)
-        while await runtime.deliverer.deliver_due():
+        while await deliverer.deliver_due():
             clock.advance(1.0)
         assert texts(api, group) == ["votes so far: 2"] + [f"chatter {n}" for n in range(25)]
         assert api.flood_rejections == []
-    finally:
-        await runtime.stop()
-        await api.stop()

@@ -260,8 +260,7 @@ async def test_a_webhook_update_is_acknowledged_only_once_it_was_applied(api, tm
 
     from adapters.telegram.adapter import TelegramAdapter, TelegramSettings
     from core.service.runtime import Runtime
-
-    from .test_run import free_port
+    from tests.bot_run import free_port
 
     port = free_port()
     url = f"http://127.0.0.1:{port}/hook"

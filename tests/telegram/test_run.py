@@ -8,58 +8,18 @@ import asyncio
 import json
 import os
 import signal
-import socket
-import sys
-from pathlib import Path
 
 import aiohttp
 
-NIGHTFALL = Path(sys.executable).parent / "nightfall"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-async def wait_healthy(url: str, timeout: float = 120.0,
-                       process: asyncio.subprocess.Process | None = None) -> dict:
-    """The health report once the bot says it is healthy. A start takes a few seconds on an
-    idle machine and many times that on a loaded one (the interpreter, the imports, the
-    database): the wait is generous, and ends at once if the `process` died."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    async with aiohttp.ClientSession() as http:
-        while True:
-            try:
-                async with http.get(url) as response:
-                    if response.status == 200:
-                        return await response.json()
-            except aiohttp.ClientError:
-                pass
-            assert process is None or process.returncode is None, \
-                f"the bot exited ({process.returncode}) before it became healthy"
-            assert loop.time() < deadline, f"the bot never became healthy in {timeout:.0f} s"
-            await asyncio.sleep(0.1)
+from tests.bot_run import NIGHTFALL, free_port, wait_healthy, write_config
 
 
 async def test_run_serves_telegram_reports_health_and_stops_on_sigterm(api, tmp_path):
     port = free_port()
-    config = tmp_path / "nightfall.toml"
-    config.write_text(f"""
-[database]
-url = "sqlite://{tmp_path / 'bot.sqlite3'}"
-[telegram]
-enabled = true
-api_url = "{api.base_url}"
-[http]
-enabled = true
-port = {port}
-[log]
-format = "json"
-level = "DEBUG"
-""", encoding="utf-8")
+    config = write_config(tmp_path / "nightfall.toml",
+                          database=f"sqlite://{tmp_path / 'bot.sqlite3'}", port=port,
+                          telegram={"api_url": api.base_url}, log_level="DEBUG",
+                          log_format="json")
     environment = {**os.environ, "NIGHTFALL_TELEGRAM__TOKEN": api.token}  # secrets by env
     process = await asyncio.create_subprocess_exec(
         str(NIGHTFALL), "run", "--config", str(config), env=environment,

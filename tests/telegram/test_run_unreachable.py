@@ -7,34 +7,20 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import sys
 from pathlib import Path
 
 import aiohttp
 
-from .fake_botapi import FakeBotAPI
-from .test_run import free_port
+from tests.bot_run import NIGHTFALL, free_port, write_config
 
-NIGHTFALL = Path(sys.executable).parent / "nightfall"
+from .fake_botapi import FakeBotAPI
 
 
 def config_for(tmp_path: Path, api_url: str, port: int) -> Path:
-    config = tmp_path / "nightfall.toml"
-    config.write_text(f"""
-[database]
-url = "sqlite://{tmp_path / 'bot.sqlite3'}"
-[telegram]
-enabled = true
-api_url = "{api_url}"
-request_timeout = 2.0
-[http]
-enabled = true
-port = {port}
-[log]
-format = "text"
-level = "WARNING"
-""", encoding="utf-8")
-    return config
+    return write_config(tmp_path / "nightfall.toml",
+                        database=f"sqlite://{tmp_path / 'bot.sqlite3'}", port=port,
+                        telegram={"api_url": api_url, "request_timeout": 2.0},
+                        log_format="text")
 
 
 async def health_of(port: int) -> tuple[int, dict] | None:

@@ -8,34 +8,16 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import sys
-from pathlib import Path
 
-from .test_run import free_port, wait_healthy
-
-NIGHTFALL = Path(sys.executable).parent / "nightfall"
+from tests.bot_run import NIGHTFALL, UNLIMITED, free_port, wait_healthy, write_config
 
 
 async def test_run_keeps_up_with_telegram_as_it_is(api, tmp_path):
     port = free_port()
-    config = tmp_path / "nightfall.toml"
-    config.write_text(f"""
-[database]
-url = "sqlite://{tmp_path / 'bot.sqlite3'}"
-[telegram]
-enabled = true
-api_url = "{api.base_url}"
-request_timeout = 1.5
-[telegram.rates]
-per_chat = 0
-per_group_minute = 0
-overall = 0
-[http]
-enabled = true
-port = {port}
-[log]
-level = "WARNING"
-""", encoding="utf-8")
+    config = write_config(tmp_path / "nightfall.toml",
+                          database=f"sqlite://{tmp_path / 'bot.sqlite3'}", port=port,
+                          telegram={"api_url": api.base_url, "request_timeout": 1.5,
+                                    "rates": UNLIMITED})
     api.privacy = False  # the bot sees every message, so free text reaches it as well
     process = await asyncio.create_subprocess_exec(
         str(NIGHTFALL), "run", "--config", str(config),

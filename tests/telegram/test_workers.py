@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import sys
 from pathlib import Path
 
 import aiohttp
@@ -18,11 +17,9 @@ import asyncpg
 from core.service.messages.payloads import ORDERS, from_json
 from core.storage.db import close_db, open_db
 from core.storage.models import Deadline, GameRecord, LogEntry, Outbox, ProcessedUpdate
+from tests.bot_run import NIGHTFALL, free_port, wait_healthy, write_config
 from tests.service.conftest import POSTGRES, reset_postgres
 
-from .test_run import free_port, wait_healthy
-
-NIGHTFALL = Path(sys.executable).parent / "nightfall"
 SECRET = "two-workers"
 GROUPS = 3
 PLAYERS = 7
@@ -58,22 +55,10 @@ class Balancer:
 async def start_worker(api, tmp_path: Path, name: str) -> tuple[asyncio.subprocess.Process,
                                                                   int, int]:
     hook, http = free_port(), free_port()
-    config = tmp_path / f"{name}.toml"
-    config.write_text(f"""
-[database]
-url = "{POSTGRES}"
-[telegram]
-enabled = true
-api_url = "{api.base_url}"
-webhook_url = "http://127.0.0.1:{hook}/telegram"
-webhook_port = {hook}
-webhook_secret = "{SECRET}"
-[http]
-enabled = true
-port = {http}
-[log]
-level = "WARNING"
-""", encoding="utf-8")
+    config = write_config(tmp_path / f"{name}.toml", database=POSTGRES, port=http,
+                          telegram={"api_url": api.base_url,
+                                    "webhook_url": f"http://127.0.0.1:{hook}/telegram",
+                                    "webhook_port": hook, "webhook_secret": SECRET})
     process = await asyncio.create_subprocess_exec(
         str(NIGHTFALL), "run", "--config", str(config),
         env={**os.environ, "NIGHTFALL_TELEGRAM__TOKEN": api.token},

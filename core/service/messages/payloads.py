@@ -115,7 +115,8 @@ class PostPayload:
     for a reader who has none of their own; `asks` the person (an `Identity` id) it asks to
     act (see `ports.Post`); `purpose` what the engine told it for (a "noted" acknowledges
     the reader's own choice), kept so that a recap can leave those out without reading
-    their words."""
+    their words; `delivery_notice` marks the host's notice that a message was not
+    delivered, so that the failure of such a notice tells nobody again."""
 
     parts: tuple[Part, ...]
     replace: str | None = None
@@ -124,6 +125,7 @@ class PostPayload:
     locale: str | None = None
     asks: int | None = None
     purpose: Purpose = Purpose.PLAIN
+    delivery_notice: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +214,8 @@ def to_json(payload: Payload) -> dict[str, Any]:
         return {"kind": "post", "parts": _parts_json(payload.parts),
                 "replace": payload.replace, "urgent": payload.urgent, "seq": payload.seq,
                 "locale": payload.locale, **_asks_json(payload.asks),
-                **_purpose_json(payload.purpose)}
+                **_purpose_json(payload.purpose),
+                **({"delivery_notice": True} if payload.delivery_notice else {})}
     if isinstance(payload, BallotPayload):
         return {"kind": "ballot", "parts": _parts_json(payload.parts),
                 "options": [b.to_json() for b in payload.options],
@@ -239,7 +242,8 @@ def from_json(data: Mapping[str, Any]) -> Payload:
     if kind == "post":
         return PostPayload(_parts(data["parts"]), data.get("replace"),
                            bool(data.get("urgent")), data.get("seq"), data.get("locale"),
-                           data.get("asks"), Purpose(data.get("purpose", Purpose.PLAIN)))
+                           data.get("asks"), Purpose(data.get("purpose", Purpose.PLAIN)),
+                           bool(data.get("delivery_notice")))
     if kind == "ballot":
         return BallotPayload(_parts(data["parts"]), _buttons(data["options"]),
                              str(data["replace"]), bool(data.get("urgent")))

@@ -13,7 +13,7 @@ from core.engine.log_codec import encode
 from core.engine.messages import Ref
 from core.engine.registry import load_ruleset
 from core.engine.state import Player
-from core.engine.voice import Voiced, variants_of
+from core.engine.voice import Voiced
 from core.storage.models import GameRecord, Identity, Prompt
 
 from ..messages import outbox, texts
@@ -142,9 +142,11 @@ async def second_pick(row: GameRecord, game: Game, pid: PlayerId, action: str, f
         raise Reply(texts.PICK_NONE)
     prompt = part(voiced(row, game, Voiced.PICK_NEXT, pid), action=Ref("action", action),
                   name=Ref("player", first))
-    earlier = await _second_keyboard(row, game, person, action)
+    key = _second_key(row, person, action)
+    earlier = await Prompt.get_or_none(game_id=row.id, window=row.window,
+                                       identity_id=person.id, message_key=key)
     if earlier is None:
-        await _offer(row, person, (prompt,), buttons)
+        await _offer(row, person, (prompt,), buttons, key)
         return
     await outbox.to_person(person, KeyboardPayload((prompt,), tuple(buttons),
                                                    earlier.message_key, urgent=True,
@@ -153,24 +155,18 @@ async def second_pick(row: GameRecord, game: Game, pid: PlayerId, action: str, f
     await earlier.save(update_fields=["payload"])
 
 
-async def _second_keyboard(row: GameRecord, game: Game, person: Identity,
-                           action: str) -> Prompt | None:
-    """The keyboard of second targets this window already offered him for `action`."""
-    asking = variants_of(game.ruleset.voice, "PICK_NEXT", texts.PICK_NEXT)
-    for entry in await Prompt.filter(game_id=row.id, window=row.window,
-                                     identity_id=person.id).order_by("id"):
-        offered = prompt_parts(entry.payload)[0]
-        if offered.key in asking and offered.params.get("action") == encode(
-                Ref("action", action)):
-            return entry
-    return None
+def _second_key(row: GameRecord, person: Identity, action: str) -> str:
+    """The message key of the keyboard of second targets offered to `person` for `action`
+    in this window: found again by its key, never by its words."""
+    return f"second-{row.id}-{row.window}-{person.id}-{action}"
 
 
 async def _offer(row: GameRecord, person: Identity, prompts: tuple[Part, ...],
-                 buttons: list[StoredButton]) -> None:
+                 buttons: list[StoredButton], replace: str | None = None) -> None:
     """A private keyboard of this window, remembered so that it closes with the window."""
-    offered = await Prompt.filter(game_id=row.id, window=row.window).count()
-    replace = f"choices-{row.id}-{row.window}-{offered}"
+    if replace is None:
+        offered = await Prompt.filter(game_id=row.id, window=row.window).count()
+        replace = f"choices-{row.id}-{row.window}-{offered}"
     await outbox.to_person(person, KeyboardPayload(prompts, tuple(buttons), replace,
                                                    urgent=True, asks=person.id), game=row)
     stored = prompts[0].to_json() if len(prompts) == 1 else {

@@ -73,8 +73,7 @@ def kind_of(row: Outbox, payload: Payload) -> Kind:
 
 def _is_notice(payload: Payload) -> bool:
     """One of these notices itself (a host who cannot be written to is not told so)."""
-    return isinstance(payload, PostPayload) and bool(payload.parts) and \
-        payload.parts[0].key in TEXTS.values()
+    return isinstance(payload, PostPayload) and payload.delivery_notice
 
 
 async def tell_host(row: Outbox) -> None:
@@ -100,4 +99,5 @@ async def tell_host(row: Outbox) -> None:
                 "the group" if person is None else f"identity {person.id}")
     notice = post(TEXTS[kind]) if person is None else post(TEXTS[kind], name=person.name)
     # it asks the host to make up for it (a /replace, a word in the group): it must ring
-    await outbox.to_person(host, replace(notice, asks=host.id), game=game)
+    await outbox.to_person(host, replace(notice, asks=host.id, delivery_notice=True),
+                           game=game)
