@@ -15,7 +15,7 @@ SCENARIOS = ROOT / "tests" / "scenarios"
 
 # The slow tiers (registered in pyproject.toml), each found from what a test uses, so that no
 # new test is left out of its tier: `pytest -m "not slow"` runs the fast rest.
-SLOW_TIERS = ("synapse", "kill", "outage", "browser", "container", "postgres")
+SLOW_TIERS = ("synapse", "node", "kill", "outage", "browser", "container", "postgres")
 
 
 def tiers(item: pytest.Item) -> set[str]:
@@ -24,6 +24,8 @@ def tiers(item: pytest.Item) -> set[str]:
     found = set()
     if "synapse" in getattr(item, "fixturenames", ()):
         found.add("synapse")  # a real homeserver, started once per worker
+    if "js_players" in getattr(item, "fixturenames", ()):
+        found.add("node")  # matrix-js-sdk players, one Node process each
     if path.name == "test_crash.py" or "sigkill" in item.name:
         found.add("kill")  # a bot killed with SIGKILL and started again, many times
     if path.parts[0] == "outage" or path.name == "test_outage.py":
@@ -42,7 +44,7 @@ def tiers(item: pytest.Item) -> set[str]:
 # longest first, so that no single long file (the image build, a Synapse suite) starts last and
 # runs alone while the other worker idles. xdist's own order (most tests first) had put the
 # one-test image build at the very end of the run.
-LONGEST_FIRST = ("container", "kill", "synapse", "outage", "browser", "postgres")
+LONGEST_FIRST = ("container", "kill", "synapse", "node", "outage", "browser", "postgres")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
