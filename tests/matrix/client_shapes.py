@@ -86,27 +86,3 @@ def ends(event: dict[str, Any], poll: dict[str, Any]) -> str:
     assert isinstance(body[TEXT], str)  # ruma: required
     return str(body[TEXT])
 
-
-RESPONSES = ("m.poll.response", "org.matrix.msc3381.poll.response")
-
-
-def shown_count(poll: dict[str, Any], room: list[dict[str, Any]]) -> dict[str, int]:
-    """What Element Web (and Element X, which counts the same) shows as an ended poll's
-    result: label → votes, from the poll's own answers alone."""
-    answers = dict(element_web_poll(poll)[1])
-    end = next(e for e in room if e["type"] == UNSTABLE_END
-               and e["content"]["m.relates_to"]["event_id"] == poll["event_id"])
-    latest: dict[str, dict[str, Any]] = {}
-    for event in sorted(room, key=lambda e: e["origin_server_ts"]):
-        relates = event.get("content", {}).get("m.relates_to", {})
-        if event["type"] in RESPONSES and relates.get("event_id") == poll["event_id"] \
-                and event["origin_server_ts"] <= end["origin_server_ts"]:
-            latest[event["sender"]] = event  # collectUserVotes: the newest per sender
-    counts: dict[str, int] = {}
-    for event in latest.values():
-        body = event["content"]
-        block = body.get("org.matrix.msc3381.poll.response") or body.get("m.poll.response")
-        chosen = block["answers"] if block else body.get("m.selections", [])
-        if len(chosen) == 1 and chosen[0] in answers:  # else spoiled (countVotes)
-            counts[answers[chosen[0]]] = counts.get(answers[chosen[0]], 0) + 1
-    return counts

@@ -11,7 +11,7 @@ from typing import Any
 
 from core.storage.models import LogEntry
 
-from .client_shapes import element_web_poll, element_x_poll, ends, fluffychat_poll, shown_count
+from .client_shapes import element_web_poll, element_x_poll, ends, fluffychat_poll
 from .harness import (
     KEYCAPS,
     Player,
@@ -24,6 +24,7 @@ from .harness import (
     poll_answers,
     sign_up,
 )
+from .js_player import say, seat
 from .test_behaviour import game_state
 
 
@@ -93,46 +94,74 @@ async def test_ballots_are_polls_that_element_x_fluffychat_and_element_web_show(
 
 
 async def test_the_game_count_answers_the_ended_poll_and_typed_votes_are_marked(
-        synapse, register, clients, tmp_path):
-    """Issue 30, problem 6: an ended poll shows the client's own count of its answers
-    (client_shapes.shown_count: matrix-js-sdk's Poll and Element Web's MPollBody; Element X
-    counts alike), blind to a vote typed as `!vote`. So the game's count comes as a quiet
-    reply to the poll, saying that typed votes count and which poll figures are not the
-    game's; the end's text says it too; a typed vote that counted is marked ✅ at once (a
-    refused one is not: its refusal comes privately)."""
+        synapse, register, clients, js_players, tmp_path):
+    """Issue 30, problem 6, read by matrix-js-sdk (Jo, a js-sdk player): the SDK's `Poll`
+    model counts an ended poll from its answers alone, each sender's newest before the end,
+    as Element Web's MPollBody shows it (Element X counts alike) — blind to a vote typed as
+    `!vote`. So the game's count comes as a quiet reply to the poll (MPollEndBody shows the
+    end's own text only when the poll cannot be found), saying that typed votes count; the
+    end's text says it too; a typed vote that counted is marked ✅ at once (a refused one is
+    not: its refusal comes privately)."""
     table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 8)
     try:
-        await sign_up(table, "changelings", "!option random_lovers false")
+        jo = await js_players(register("Jo"), "Jo")
+        await seat(table, jo)
+        await sign_up(table, "changelings", "!option random_lovers false", start=False)
+        await say(table, jo, table.room, "!join")
+        await table.settle()
+        [private] = await jo.until("his private room", jo.invites)
+        await jo.join(private["room_id"])
+        await table.host.say(table.room, "!startgame")
+        await table.settle()
         [poll] = open_polls(table)
         answers = {label: aid for aid, label in element_x_poll(poll)[1]}
         bob, cid, dot, eve = (table.players[n] for n in ("Bob", "Cid", "Dot", "Eve"))
-        for player in (bob, dot, eve):
-            await player.answer(table.room, poll["event_id"], answers["Cid"])
+        for player in (bob, dot, eve):  # as Element, Element X and FluffyChat answer
+            await player.answer(table.room, poll["event_id"], answers["Cid"], stable=False)
+        table.sent.append(await jo.vote(table.room, poll["event_id"], answers["Cid"]))
         await table.settle()
-        typed = await dot.say(table.room, "!vote Eve")  # Dot moves his vote by command
+        typed = await say(table, jo, table.room, "!vote Eve")  # Jo moves his vote by command
         wrong = await cid.say(table.room, "!vote Nobody")  # refused
-        await eve.answer(table.room, poll["event_id"], answers["Withdraw my vote"])
+        await eve.answer(table.room, poll["event_id"], answers["Withdraw my vote"],
+                         stable=False)
         await table.settle()
-        marks = {e["content"]["m.relates_to"]["event_id"]: e["content"]["m.relates_to"]["key"]
-                 for e in table.host.from_bot(table.room) if e["type"] == "m.reaction"}
-        assert marks.get(typed) == "✅" and wrong not in marks
+
+        async def marked() -> list[str]:
+            return [e.content["m.relates_to"]["key"] for e in await jo.timeline(table.room)
+                    if e.type == "m.reaction" and e.sender == table.bot["user_id"]
+                    and e.content["m.relates_to"]["event_id"] == typed]
+
+        assert await jo.until("the mark on his typed vote", marked) == ["✅"]
+        assert not any(e["type"] == "m.reaction" and e["content"]["m.relates_to"]["event_id"]
+                       == wrong for e in table.host.from_bot(table.room))
 
         await table.let_time_pass(400)
-        room = table.group()
-        assert shown_count(poll, room) == {"Cid": 2, "Withdraw my vote": 1}  # not the game's
-        [end] = [e for e in table.host.from_bot(table.room)
-                 if e["type"] in ("m.poll.end", "org.matrix.msc3381.poll.end")]
-        result = ends(end, poll)
-        [reply] = [e for e in bot_messages(table.host, table.room)
-                   if (e["content"].get("m.relates_to") or {}).get("m.in_reply_to")
-                   == {"event_id": poll["event_id"]}]
-        said = reply["content"]["body"]
-        assert said == result
-        assert "Final count: Cid (1), Eve (1)." in said
+
+        async def ended() -> list[Any]:
+            return [p for p in await jo.polls(table.room)
+                    if p.poll_id == poll["event_id"] and p.ended]
+
+        [shown] = await jo.until("the ended poll", ended)
+        assert shown.count_of("Cid") == 3 and shown.count_of("Withdraw my vote") == 1
+        assert sum(shown.counts.values()) == 4  # Element's figures: not the game's count
+
+        async def replies() -> list[Any]:
+            return [e for e in await jo.from_sender(table.room, table.bot["user_id"])
+                    if (e.content.get("m.relates_to") or {}).get("m.in_reply_to")
+                    == {"event_id": poll["event_id"]}]
+
+        [reply] = await jo.until("the game's count under the poll", replies)
+        said = reply.body
+        assert "Final count: Cid (2), Eve (1)." in said
         assert "That is the game's official count. Votes written as !vote NAME count too" \
             in said and "the poll's own figures show poll answers alone" in said
-        assert reply["content"]["msgtype"] == "m.notice"
-        assert reply["content"]["m.mentions"] == {}  # quiet: the result that follows rings
+        assert reply.content["msgtype"] == "m.notice" and reply.content["m.mentions"] == {}
+        assert not reply.notify  # quiet (the SDK's push rules): the result that follows rings
+        [end] = [e for e in await jo.from_sender(table.room, table.bot["user_id"])
+                 if e.event_id == shown.end_event_id]
+        assert end.content["org.matrix.msc1767.text"] == said
+        assert ends(next(e for e in table.host.from_bot(table.room)
+                         if e["event_id"] == end.event_id), poll) == said
     finally:
         await table.stop()
 
