@@ -93,7 +93,7 @@ AFTER_FAILURE: tuple[tuple[type[Exception], AfterFailure], ...] = (
     # posted when the bot can write there again
     (ChatLost, AfterFailure(OutboxState.LOST, holds_chat=True, counts=True, hear=chat_lost)),
     # no right can make it possible: dropped, the host told what the platform does instead
-    (Untouchable, AfterFailure(OutboxState.FAILED, hear=order_impossible, level=logging.INFO,
+    (Untouchable, AfterFailure(OutboxState.IMPOSSIBLE, hear=order_impossible, level=logging.INFO,
                                log_as="delivery %s can never be done there: %s")),
     # done when the bot has the right again
     (NotAllowed, AfterFailure(OutboxState.NORIGHTS, hear=order_refused, level=logging.INFO,
