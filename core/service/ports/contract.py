@@ -178,9 +178,8 @@ class Incoming:
 class Notice(NamedTuple):
     """What pressing a button did, for the presser alone, in their language: `taken` when
     the choice was accepted (a native poll shows that itself), else `text` says why not.
-    A vote typed as a command that the game took is answered with an empty, taken notice
-    (its refusal goes to the sender privately): a platform may mark the message as
-    counted, where the poll beside it would not show it."""
+    A typed vote the game took is answered with an empty, taken notice: a platform may
+    mark the message as counted, where its poll would not show it."""
 
     text: str
     taken: bool
@@ -386,10 +385,9 @@ class NotAllowed(PermanentError):
 
 
 class Untouchable(PermanentError):
-    """The platform lets nobody mute this person in this chat, whatever rights the bot is
-    given (a Matrix room's creator from room version 12 on, a Telegram group's owner or
-    admin): the order is dropped, and the host is told by name what the platform does
-    instead (the adapter's `HowTo.MUTE_NEVER`). Its unmute, later, is no change."""
+    """Nobody may mute this person in this chat, whatever the bot's rights (a Matrix room's
+    creator from room version 12 on, a Telegram group's owner or admin): the order is
+    dropped, the host told by name why (the adapter's `HowTo.MUTE_NEVER`)."""
 
 
 class LoginRefused(Exception):
