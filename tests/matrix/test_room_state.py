@@ -1,7 +1,7 @@
 """What the bot knows of a room, read from events in the shape Synapse serves them (the JSON
 in tests/matrix/events/), with no homeserver: the room state keeps members, power levels,
-creators and encryption, and returns what changed instead of calling the parts that care;
-the directory tells the bot's own rooms from game rooms and names people."""
+creators, encryption and the room's name, and returns what changed instead of calling the
+parts that care; the directory tells the bot's own rooms from game rooms and names people."""
 
 from __future__ import annotations
 
