@@ -39,6 +39,7 @@ from core.service import (
     Wording,
 )
 
+from .client.cross_signing import CrossSigning, KeyFile, Standing, key_file_path
 from .client.crypto import Crypto, close_store, open_store
 from .client.invites import Invites
 from .client.levels import Levels
@@ -98,6 +99,7 @@ class MatrixAdapter:
         self.display_name: str | None = None
         self.link = Link()
         self.crypto: Crypto | None = None  # end-to-end encryption, when on
+        self.cross_signing: Standing | None = None  # how the device's signature stands
         self.state = RoomState()
         self.directory = Directory(self.state)
         self.seen = Seen()
@@ -130,6 +132,8 @@ class MatrixAdapter:
             self.crypto = Crypto(client, self.settings.key_wait) if client.olm else None
             if self.crypto is not None:
                 await self.crypto.upload_keys()
+                if self.crypto.upload_refused is None:
+                    await self._cross_sign(client)
                 self.crypto.restore(await store.load("held", self.user_id) or [])
             txn_prefix = await store.load("txn", self.user_id) or secrets.token_hex(4)
             await store.save(txn_prefix, "txn", self.user_id)
@@ -147,6 +151,21 @@ class MatrixAdapter:
         self._task = asyncio.create_task(parts.syncer.loop(), name="matrix-sync")
         self.link.connected = True
         log.info("matrix: connected as %s", self.user_id)
+
+    async def _cross_sign(self, client: AsyncClient) -> None:
+        """The device signed by the account's cross-signing keys (client/cross_signing.py);
+        a failure leaves it unsigned until the next start, and everything else working."""
+        path = key_file_path(self.settings.store_path, self.settings.cross_signing_path)
+        if path is None:
+            return
+        signing = CrossSigning(client, KeyFile(path), self.settings.password)
+        try:
+            self.cross_signing = await signing.ensure()
+        except (Failed, RuntimeError, *NETWORK_ERRORS) as err:
+            log.warning("matrix: the device was not cross-signed this time: %s", err)
+        except (OSError, ValueError, KeyError) as err:  # never replaced: it is the identity
+            log.error("matrix: the cross-signing key file %s cannot be used (%s: %s); the "
+                      "device stays unsigned", path, type(err).__name__, err)
 
     def compose(self, client: AsyncClient, store: MatrixStore, teller: Teller,
                 catch_up: CatchUp, txn_prefix: str) -> Parts:

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 from core.plugins import AdapterPlugin
 
+from .cli import matrix
+
 if TYPE_CHECKING:
     from core.service import AdapterStore
 
@@ -34,6 +36,7 @@ def _build(section: MatrixSection) -> MatrixAdapter:
         password=password.get_secret_value() if password else None,
         access_token=token.get_secret_value() if token else None,
         device_id=section.device_id or None, store_path=str(section.store_path),
+        cross_signing_path=str(section.cross_signing_path or "") or None,
         encrypt_private=section.encrypt_private, allow=tuple(section.allow),
         room_mentions=section.room_mentions, limits=replace(LIMITS, **rates)))
 
@@ -46,4 +49,5 @@ async def _forget(store: AdapterStore, user_id: str) -> None:
 
 
 PLUGIN: AdapterPlugin[MatrixSection] = AdapterPlugin(platform="matrix", section=_section,
-                                                     build=_build, forget=_forget)
+                                                     build=_build, forget=_forget,
+                                                     commands=(matrix,))

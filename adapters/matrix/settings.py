@@ -28,6 +28,8 @@ class MatrixSettings:
     device_name: str = "Nightfall"
     store_path: str | None = None  # nio's key store: keep it as long as the device id
     encryption: bool = True  # read and write encrypted rooms (needs the store_path)
+    # the private cross-signing keys (client/cross_signing.py); None: beside the store_path
+    cross_signing_path: str | None = None
     encrypt_private: bool = False  # the host wants private rooms encrypted (see client/rooms.py)
     allow: tuple[str, ...] = ()  # who may invite the bot: "@user:server" or ":server"; none
     key_wait: float = 60.0  # seconds an undecryptable event waits for its key, then is told
@@ -50,6 +52,9 @@ class MatrixSection(AdapterSection):
     access_token_file: Path | None = None
     device_id: str = "NIGHTFALL"
     store_path: Path = Path("matrix-store")
+    # the private cross-signing keys, kept apart from the store; unset: beside it, as
+    # `<store_path>.cross-signing.json`
+    cross_signing_path: Path | None = None
     # who may invite the bot into a room: "@user:server" or ":server"; [] = nobody yet
     allow: list[str] = Field(default_factory=list)
     encrypt_private: bool = False  # encrypted private rooms (players' clients may hide them)

@@ -71,6 +71,7 @@ from .ports.contract import (
     UserRef,
 )
 from .ports.howto import HowTo, Wording
+from .ports.membership import MemberBack, MemberLeft, Membership
 
 __all__ = [
     "NAME_LENGTH",
@@ -93,6 +94,9 @@ __all__ = [
     "Keyboard",
     "LoginRefused",
     "LostReason",
+    "MemberBack",
+    "MemberLeft",
+    "Membership",
     "Mention",
     "NotAllowed",
     "Notice",

@@ -13,9 +13,10 @@ identity keys and every room key it was given. It must live as long as the devic
 that loses it can never read again what was encrypted for that device, and the server keeps
 the old device's keys, so a new store needs a new device id.
 
-nio has no cross-signing: clients show the bot's device as unverified, and those that share
-room keys only with verified devices (where Element is heading) never give it theirs. An
-event that stays undecryptable is therefore not dropped quietly: its room key is requested
+nio has no cross-signing; the bot signs its device itself (cross_signing.py), so clients that
+share room keys only with devices their owner signed give it theirs. A client may still
+withhold a key (a late one, a device it has not fetched yet): an event that stays
+undecryptable is therefore not dropped quietly: its room key is requested
 (nio's `request_room_key`, which asks the bot's own other devices, the only ones nio accepts
 forwarded keys from), and after `wait` seconds it is given up and its sender named to the
 adapter, which tells him, and his group, that the bot cannot read him.

@@ -211,8 +211,8 @@ class Sender:
                          txn: str | None = None) -> str:
         if self.crypto is not None:
             await self.crypto.before_send(room_id)
-        # a bot cannot verify anyone: every member's device gets the room key (nio has no
-        # cross-signing, so clients see the bot's device as unverified as well)
+        # a bot cannot verify anyone: every member's device gets the room key (its own
+        # device is cross-signed by the bot, see cross_signing.py, but verifies nobody)
         response = await self.client.room_send(room_id, kind, body, tx_id=txn,
                                           ignore_unverified_devices=True)
         if isinstance(response, ErrorResponse):

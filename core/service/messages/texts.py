@@ -240,3 +240,11 @@ ENCRYPTED_ROOM = N_("You opened an encrypted room with me; I do not use it, as y
                     "actions come here.")
 INVITE_WAITING = N_("{name}, your private room with me is waiting: please accept my "
                     "invitation. Your role and night actions come there.")
+
+# leaving the game's group chat (commands/departures.py)
+LEFT_CHAT_GRACE = n_(
+    "You have left the game's group. If you are not back within {count} minute, you leave "
+    "the game. {how}",
+    "You have left the game's group. If you are not back within {count} minutes, you leave "
+    "the game. {how}")
+BACK_IN_TIME = N_("Welcome back! You are still in the game.")

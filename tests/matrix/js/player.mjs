@@ -150,7 +150,13 @@ const ops = {
         await client.initRustCrypto({ useIndexedDB: false });
         const ready = waitFor(client, sdk.ClientEvent.Sync, (state) => state === "PREPARED",
             60000);
-        await client.startClient({ initialSyncLimit: 100 });
+        // Element's filter, with room for a busy game between two syncs: a limited sync
+        // (Synapse sends 10 events by default) would start a new live timeline, and what
+        // came before the gap would be missing from `timeline` below
+        const filter = new sdk.Filter(session.user_id);
+        filter.setUnreadThreadNotifications(true);
+        filter.setTimelineLimit(1000);
+        await client.startClient({ initialSyncLimit: 100, filter });
         await ready;
         return { user_id: session.user_id, device_id: session.device_id };
     },
