@@ -68,11 +68,11 @@ from .ports.contract import (
     TransientError,
     UnknownOutcome,
     Unreachable,
-    Untouchable,
     UserRef,
 )
 from .ports.howto import HowTo, Wording
 from .ports.membership import MemberBack, MemberLeft, Membership
+from .ports.refusals import Untouchable
 
 __all__ = [
     "NAME_LENGTH",

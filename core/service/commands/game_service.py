@@ -35,6 +35,7 @@ from ..ports.clock import Clock
 from ..ports.contract import ChatEvent, Incoming, Mention, Notice, TeamKey
 from ..ports.howto import Wording
 from ..ports.membership import Membership
+from ..ports.refusals import VOTE_COUNTED
 from ..ports.replies import Reply
 from ..rows.game_rows import chat_game, seat_identities, seat_pid
 from ..rows.pending import writing
@@ -283,7 +284,7 @@ class GameService:
             counted = await self._group_command(incoming.command.word, incoming.command.args,
                                                 chat, person, incoming.admin,
                                                 incoming.mentioned, incoming.message)
-            return Notice("", taken=True) if counted else None
+            return VOTE_COUNTED if counted else None
         row, pid = await self._running_seat(chat, person)
         if row is not None and pid is not None:  # chatter is never answered; it counts
             # as activity, also while the game is paused

@@ -30,8 +30,8 @@ from ..ports.contract import (
     TransientError,
     UnknownOutcome,
     Unreachable,
-    Untouchable,
 )
+from ..ports.refusals import Untouchable
 from ..telling.undelivered import tell_host
 
 

@@ -179,9 +179,7 @@ class Incoming:
 
 class Notice(NamedTuple):
     """What pressing a button did, for the presser alone, in their language: `taken` when
-    the choice was accepted (a native poll shows that itself), else `text` says why not.
-    A typed vote the game took is answered with an empty, taken notice: a platform may
-    mark the message as counted, where its poll would not show it."""
+    the choice was accepted (a native poll shows that itself), else `text` says why not."""
 
     text: str
     taken: bool
@@ -384,12 +382,6 @@ class ChatLost(PermanentError):
 class NotAllowed(PermanentError):
     """The bot lacks the right for an order (muting without admin rights): it is kept and
     carried out when the right comes back."""
-
-
-class Untouchable(PermanentError):
-    """Nobody may mute this person in this chat, whatever the bot's rights (a Matrix room's
-    creator from room version 12 on, a Telegram group's owner or admin): the order is
-    dropped, the host told by name why (the adapter's `HowTo.MUTE_NEVER`)."""
 
 
 class LoginRefused(Exception):
