@@ -233,9 +233,9 @@ UNREADABLE_YOU = N_("I cannot read your encrypted messages: your client did not 
                     "devices.")
 UNREADABLE_PLAYER = N_("I cannot read {name}'s encrypted messages, so their commands do not "
                        "reach me. {name}, I have written to you privately why.")
-ENCRYPTED_ROOM = N_("You opened an encrypted room with me; I do not use it, as your client "
-                    "may hide what my unverified device writes there. Your role and night "
-                    "actions come here.")
+ENCRYPTED_ROOM = N_("You opened an encrypted room with me, but I cannot read encrypted "
+                    "rooms here, so I left it. Write to me in this room instead: your role "
+                    "and night actions come here.")
 INVITE_WAITING = N_("{name}, your private room with me is waiting: please accept my "
                     "invitation. Your role and night actions come there.")
 
