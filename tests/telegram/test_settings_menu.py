@@ -99,7 +99,8 @@ async def test_only_host_and_admins_and_no_stale_or_forged_press(api, db_url):
         assert api.answer_for(forged) == "This button is not valid."
         # a second /config: the first menu is stale
         await press(table, "Ann", "Options")
-        stale_data = menu_of(table, "Ann").button(text="early end of the night: on")["callback_data"]
+        early = menu_of(table, "Ann").button(text="early end of the night: on")
+        stale_data = early["callback_data"]
         await ann.send("/config", chat=ann)
         await table.settle()
         stale = await ann.press_forged(ann, first.message_id, stale_data)
