@@ -75,3 +75,17 @@ async def test_presses_that_change_nothing(db_url):
     assert (await the_game()).settings["roles"] is None
     assert "only before the game starts" in " ".join(await chat("Ann: /config"))
     assert "You host no game in sign-up" in " ".join(await chat("Ann> /config"))
+
+
+async def test_ruleset_command_is_the_hosts_and_starts_from_the_new_defaults(db_url):
+    chat = await open_chat(db_url)
+    await chat("Ann: /newgame changelings", "Bob: /join", "Ann: /option random_lovers false",
+               "Ann: /setroles changeling, pony")
+    assert "Only the host can do that." in " ".join(await chat("Bob: /ruleset alchemists"))
+    assert "There is no rule set called chess" in " ".join(await chat("Ann: /ruleset chess"))
+    assert (await the_game()).ruleset == "changelings"
+    changed = " ".join(await chat("Ann: /ruleset alchemists"))
+    assert "the next game is Alchemists" in changed
+    row = await the_game()
+    assert row.ruleset == "alchemists"
+    assert row.settings["roles"] is None and row.settings["options"] == {}

@@ -48,7 +48,7 @@ async def test_the_menu_is_one_message_edited_in_place(api, db_url):
         await press(table, "Ann", "early end of the night: on")
         assert [b["text"] for b in menu_of(table, "Ann").buttons[0]] == ["on", "off", "« Back"]
         query = await press(table, "Ann", "off")
-        assert api.answered(query)
+        assert api.answer_for(query) == "✓ Saved."
         edited = menu_of(table, "Ann")
         assert edited.message_id == menu.message_id and edited.edited
         assert edited.text.startswith("✓ Saved.")

@@ -95,7 +95,7 @@ class ButtonPresses:
             case pressed.Confirm():
                 return await self.confirmations.press(row, command, person, in_private)
             case pressed.MenuShow() | pressed.MenuSet():
-                await self.menu.press(row, command, person, in_private)
+                return await self.menu.press(row, command, person, in_private)
             case pressed.VoteFor() | pressed.MarkEarly() | pressed.ActOn() | pressed.PickFirst():
                 return await self.in_window(row, button, command, person, in_private)
             case _:

@@ -97,9 +97,9 @@ class SettingsMenu:
 
     # ------------------------------------------------------------------ presses
     async def press(self, row: GameRecord, command: MenuShow | MenuSet, person: Identity,
-                    in_private: bool) -> None:
+                    in_private: bool) -> Reply | None:
         """A menu's button: only by the one it was opened for, in his private chat, on his
-        newest menu, while the game is in sign-up."""
+        newest menu, while the game is in sign-up. A change is answered "Saved"."""
         if not in_private or command.identity != person.id:
             raise Reply(texts.NOT_YOUR_BUTTON)
         current = (row.settings or {}).get("menus", {}).get(str(person.id))
@@ -108,6 +108,7 @@ class SettingsMenu:
         match command:
             case MenuShow():
                 await self._show(row, person, command)
+                return None
             case MenuSet(change, value, identity, replace, option):
                 chat = await row.chat
                 word, rest = self._as_command(row, change, value, option)
@@ -116,6 +117,7 @@ class SettingsMenu:
                 fresh = await GameRecord.get(id=row.id)
                 await self._show(fresh, person, MenuShow(AFTER[change], identity, replace,
                                                          option), saved=True)
+                return Reply(mt.MENU_SAVED)
             case _:
                 assert_never(command)
 
