@@ -335,14 +335,10 @@ class GameService:
             return False
         if word == "stats":  # the finished games' statistics (stats.py)
             await stats_command(rest, chat, person)
-<<<<<<< HEAD
             return False
-=======
-            return
         if word == "config":  # the settings menu, in the private chat
             await self.menu.open(chat, person, admin)
-            return
->>>>>>> main
+            return False
         if word == "archivechats":  # whether the archive page shows the team chats
             await archive_chats_command(rest, chat, person, admin)
             return False
