@@ -95,6 +95,9 @@ class Night:
     """One night's resolution: the intents due at each step, the board, and what the next
     day inherits."""
 
+    __slots__ = ("game", "players", "state", "number", "board", "due", "weights", "links",
+                 "dodging", "void", "at_backfires", "poison_now")
+
     def __init__(self, game: Game) -> None:
         self.game = game
         self.players = game.state.players
