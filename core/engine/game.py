@@ -50,7 +50,7 @@ class Game(Table):
     """One running game. Rule sets call the helper methods below (and `Table`'s) while a
     command is applied."""
 
-    __slots__ = ("ruleset", "setup", "state", "log", "_out", "opening")  # read all the time
+    __slots__ = ("_out", "log", "opening", "ruleset", "setup", "state")  # read all the time
 
     def __init__(self, ruleset: Rules[Game], setup: GameSetup) -> None:
         self.ruleset: Rules[Game] = ruleset
