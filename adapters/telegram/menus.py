@@ -27,6 +27,7 @@ GROUP_COMMANDS = (
     ("help", N_("All commands")),
     ("endgame", N_("End the game (host)")),
     ("archivechats", N_("Team chats on the archive page: on|off (host)")),
+    ("config", N_("Settings menu in the private chat (host)")),
 )
 PRIVATE_COMMANDS = (
     ("help", N_("How to act at night")),
@@ -35,6 +36,7 @@ PRIVATE_COMMANDS = (
     ("myrole", N_("My role and all I have learned")),
     ("flee", N_("Leave the running game")),
     ("language", N_("My language: de, ru or en")),
+    ("config", N_("Settings of the game I host")),
 )
 Scope = BotCommandScopeAllGroupChats | BotCommandScopeAllPrivateChats
 SCOPES: tuple[tuple[Scope, tuple[tuple[str, str], ...]], ...] = (

@@ -19,7 +19,8 @@ HELP_GROUP = N_(
     "/endgame (host). Host settings "
     "before the start: /option (alone: every option, its value and what it does), "
     "/option NAME VALUE, /setroles (alone: the list) role, role, … or /setroles default, "
-    "/pace quick|forum [time zone], /spectators LINK|off, /archivechats on|off (the team "
+    "/pace quick|forum [time zone], /ruleset NAME, /config (all settings as a menu in "
+    "your private chat), /spectators LINK|off, /archivechats on|off (the team "
     "chats on the game's archive page). Host powers during the game: "
     "/pause, /resume, /extend MINUTES, /force, /modkill NAME, /replace NAME NEWCOMER, "
     "/announce TEXT. {how}")
@@ -96,6 +97,8 @@ SORRY = N_("Sorry, something went wrong on my side with that: nothing has change
 # Refusals of bad input (they change nothing)
 UNKNOWN_COMMAND = N_("I don't know the command /{command}. Try /help.")
 ALREADY_RUNNING = N_("A game is already running in this chat.")
+RULESET_CHANGED = N_("Setting changed: the next game is {ruleset}, with its own roles and "
+                     "options.")
 UNKNOWN_RULESET = N_("There is no rule set called {name}. Available: {names}.")
 NOT_HOST = N_("Only the host can do that.")
 IN_OTHER_GAME = N_("You are already playing in another game.")
