@@ -28,6 +28,7 @@ GROUP_COMMANDS = (
     ("endgame", N_("End the game (host)")),
     ("archivechats", N_("Team chats on the archive page: on|off (host)")),
     ("settings", N_("What this group keeps for its next games; /settings reset (host)")),
+    ("config", N_("Settings menu in the private chat (host)")),
 )
 PRIVATE_COMMANDS = (
     ("help", N_("How to act at night")),
@@ -36,6 +37,7 @@ PRIVATE_COMMANDS = (
     ("myrole", N_("My role and all I have learned")),
     ("flee", N_("Leave the running game")),
     ("language", N_("My language: de, ru or en")),
+    ("config", N_("Settings of the game I host")),
 )
 Scope = BotCommandScopeAllGroupChats | BotCommandScopeAllPrivateChats
 SCOPES: tuple[tuple[Scope, tuple[tuple[str, str], ...]], ...] = (

@@ -50,6 +50,8 @@ class Game(Table):
     """One running game. Rule sets call the helper methods below (and `Table`'s) while a
     command is applied."""
 
+    __slots__ = ("_out", "log", "opening", "ruleset", "setup", "state")  # read all the time
+
     def __init__(self, ruleset: Rules[Game], setup: GameSetup) -> None:
         self.ruleset: Rules[Game] = ruleset
         self.setup = setup
@@ -60,10 +62,8 @@ class Game(Table):
         rng = random.Random(setup.seed)
         count = len(setup.players)
         if not ruleset.min_players <= count <= ruleset.max_players:
-            raise SetupError(
-                "This game needs {low} to {high} players.",
-                low=ruleset.min_players, high=ruleset.max_players,
-            )
+            raise SetupError("This game needs {low} to {high} players.",
+                             low=ruleset.min_players, high=ruleset.max_players)
         if len({pid for pid, _ in setup.players}) != count:
             raise SetupError("Every player may join only once.")
         roles = list(setup.roles) if setup.roles is not None else ruleset.deal(count, options, rng)

@@ -34,6 +34,7 @@ _REACTIONS, _PLAIN = Stage.REACTIONS, Purpose.PLAIN
 class Table:
     """One game's state and the record of what the command being applied causes (`_out`)."""
 
+    __slots__ = ()  # `Game` names its attributes' slots
     state: GameState
     _out: Outcome
 

@@ -31,6 +31,7 @@ from .remembered import (
     remember_choices,
     remember_locale,
     split_once,
+    starting_settings,
 )
 
 
@@ -71,6 +72,23 @@ class HostSettings(GroupCommands):
             marked(row, "language", once)
             await row.save(update_fields=["settings"])
             await show_lobby(row, chat)
+
+    async def _cmd_ruleset(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        """Another game for the sign-up: its roles and options are the group's for that rule
+        set, else its defaults (the old list names roles the new game may not have)."""
+        row = await self._host_lobby(chat, person, admin)
+        wanted = rest.strip().lower()
+        if wanted not in available():
+            raise Reply(texts.UNKNOWN_RULESET, name=wanted, names=", ".join(sorted(available())))
+        row.ruleset = wanted
+        kept = await starting_settings(chat, wanted, "", "")
+        row.settings = {**{k: v for k, v in row.settings.items() if k != "timers"},
+                        "roles": kept["roles"], "options": kept["options"],
+                        **({"timers": kept["timers"]} if "timers" in kept else {})}
+        await row.save(update_fields=["ruleset", "settings"])
+        await outbox.to_group(chat, post(texts.RULESET_CHANGED,
+                                         ruleset=Ref("ruleset", wanted)), game=row)
+        await show_lobby(row, chat)
 
     async def _cmd_pace(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         rest, once = split_once(rest)

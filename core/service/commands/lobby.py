@@ -1,6 +1,7 @@
 """Sign-up (platform-neutral): /newgame, /join, /leave, /startgame, /endgame, /nextgame,
-/spectators; the host's settings are its base (host_settings.py). (What anyone may ask in
-the group, /help, /rules, /roles, /status, is information.py.)"""
+/spectators; the host's settings are its base (host_settings.py: the settings menu,
+/config, makes its changes through them). (What anyone may ask in the group, /help,
+/rules, /roles, /status, is information.py.)"""
 
 from __future__ import annotations
 

@@ -19,8 +19,9 @@ HELP_GROUP = N_(
     "/endgame (host). Host settings "
     "before the start: /option (alone: every option, its value and what it does), "
     "/option NAME VALUE, /setroles (alone: the list) role, role, … or /setroles default, "
-    "/pace quick|forum [time zone] (each kept for this group's next games; add --once for "
-    "this game only), /settings (what this group keeps) and /settings reset, "
+    "/pace quick|forum [time zone], /ruleset NAME (each kept for this group's next games; "
+    "add --once for this game only), /config (all settings as a menu in your private "
+    "chat), /settings (what this group keeps) and /settings reset, "
     "/spectators LINK|off, /archivechats on|off (the team "
     "chats on the game's archive page). Host powers during the game: "
     "/pause, /resume, /extend MINUTES, /force, /modkill NAME, /replace NAME NEWCOMER, "
@@ -73,6 +74,7 @@ ACTION_ON = N_("{action}: {name}")
 ACTION_ONLY = N_("{action}!")
 TALLY = N_("Votes so far: {tally}.")
 TALLY_FINAL = N_("Final count: {tally}.")
+TALLY_OFFICIAL = N_("That is the game's official count. {how}")
 TALLY_FINAL_EMPTY = N_("Nobody got a vote.")
 TALLY_EMPTY = N_("No votes so far.")
 PICK_FIRST = N_("Your choice: {action}. It needs two players: choose the first (or write "
@@ -98,6 +100,8 @@ SORRY = N_("Sorry, something went wrong on my side with that: nothing has change
 # Refusals of bad input (they change nothing)
 UNKNOWN_COMMAND = N_("I don't know the command /{command}. Try /help.")
 ALREADY_RUNNING = N_("A game is already running in this chat.")
+RULESET_CHANGED = N_("Setting changed: the next game is {ruleset}, with its own roles and "
+                     "options.")
 UNKNOWN_RULESET = N_("There is no rule set called {name}. Available: {names}.")
 NOT_HOST = N_("Only the host can do that.")
 IN_OTHER_GAME = N_("You are already playing in another game.")
@@ -176,6 +180,10 @@ GAVE_UP = N_("The game in {chat} is cancelled: I could not write there for too l
              "free to join another game.")
 CANNOT_MUTE = N_("I cannot mute the players who are out of the game in {chat}. {how} The "
                  "game goes on without muting.")
+CANNOT_MUTE_PLAYER = N_("{name} is out of the game in {chat}, but I cannot mute him there. "
+                        "{how} Please ask {name} to stay silent there until the game is over.")
+CANNOT_MUTE_YOU = N_("You are out of the game in {chat}, but I cannot mute you there. {how} "
+                     "Please stay silent there until the game is over.")
 CANNOT_UNMUTE = N_("I could not let {name} speak again in {chat}. {how} I will do it as soon "
                    "as I can; or lift the restriction yourself.")
 ANONYMOUS_HOST = N_("You are posting as the group, so I cannot seat you or write to you "
