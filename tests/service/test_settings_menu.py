@@ -26,7 +26,9 @@ async def test_the_host_changes_settings_through_the_menu(db_url):
     page = " ".join(await chat("Ann> [Random lovers: on]"))
     assert "[on] [off] [« Back]" in page
     changed = " ".join(await chat("Ann> [off]"))
-    assert "[group] Setting changed" in changed and "✓ Saved." in changed
+    # the group sees it in the sign-up, edited (the console prints the line it added)
+    assert "[group] Changed from the defaults: random lovers: off." in changed
+    assert "✓ Saved." in changed
     row = await the_game()
     assert row.settings["options"] == {"random_lovers": False}
     # roles, one press each, by number as on Matrix (the first button adds the first role)

@@ -55,8 +55,9 @@ async def test_the_menu_is_one_message_edited_in_place(api, db_url):
         assert edited.button(text="early end of the night: off") is not None
         row = await table.game_row()
         assert row is not None and row.settings["options"] == {"early_close": False}
-        # the group is told, as after /option
-        assert any("Setting changed" in m.text for m in table.group_messages())
+        # the group sees it in the sign-up, edited in place, as after /option
+        assert any("opens a game" in m.text and m.edited and "Changed from the defaults: "
+                   "early end of the night: off." in m.text for m in table.group_messages())
         await press(table, "Ann", "« Back")
         await press(table, "Ann", "Roles")
         await press(table, "Ann", "+ Changeling")
