@@ -48,6 +48,11 @@ def duration(seconds: float | None) -> Ref:
     return Ref("duration", "" if seconds is None else str(max(0, int(seconds))))
 
 
+def span(seconds: float) -> Ref:
+    """A timer's length as the host set it, said exactly ("2 minutes 30 seconds", "2 days")."""
+    return Ref("span", str(max(0, int(seconds))))
+
+
 def until(seconds: float, due_at: float, tz: str) -> Ref:
     """How long is left and when that is, for a deadline on the clock (the forum pace)."""
     return Ref("until", f"{max(0, int(seconds))} {due_at} {tz}")
@@ -78,6 +83,18 @@ def duration_words(seconds: int, locale: str) -> str:
     return unit(hours * 3600) + (" " + unit(minutes * 60) if minutes else "")
 
 
+def span_words(seconds: int, locale: str) -> str:
+    """"2 Minuten 30 Sekunden", "2 дня", "1 day 12 hours": each unit whole, none rounded."""
+    parts = []
+    for unit in (86400, 3600, 60, 1):
+        amount, seconds = divmod(seconds, unit)
+        if amount:
+            parts.append(format_timedelta(timedelta(seconds=amount * unit), locale=locale,
+                                          threshold=1, granularity="second"))
+    return " ".join(parts) or format_timedelta(timedelta(0), locale=locale,
+                                               granularity="second")
+
+
 def until_words(t: gettext.NullTranslations, value: str, locale: str) -> str:
     """"5 Stunden, bis Donnerstag, 3. Dezember, 20:00": what is left and the local clock."""
     seconds, due_at, tz = value.split(" ", 2)
@@ -97,6 +114,8 @@ def spoken(t: gettext.NullTranslations, ref: Ref, locale: str,
         return phase_name(t, ref.value, vocabulary.get("stage"))
     if ref.kind == "duration":
         return duration_words(int(ref.value), locale) if ref.value else t.gettext(NO_DEADLINE)
+    if ref.kind == "span":
+        return span_words(int(ref.value), locale)
     if ref.kind == "until":
         return until_words(t, ref.value, locale)
     if ref.kind == "option_name" and ref.value in SETTING_NAMES:

@@ -51,6 +51,7 @@ from .lobby import Lobby
 from .private import PrivateChats
 from .reach import Reach
 from .stats import stats_command
+from .timers import Timers
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +71,7 @@ class GameService:
         self.games = Games(clock, self.defaults.public_url)
         self.lobby = Lobby(self)
         self.information = Information(self)
+        self.timers = Timers(self)
         self.private = PrivateChats(self)
         self.reach = Reach(self)
         self.confirmations = Confirmations(self)
@@ -298,7 +300,8 @@ class GameService:
         """A command in the group; `mentioned` names players, `message` is the platform's
         id of the message (a vote remembers it: an edit of it withdraws the vote)."""
         if await self.lobby.handle(word, rest, chat, person, admin) or \
-                await self.information.handle(word, rest, chat, person, admin):
+                await self.information.handle(word, rest, chat, person, admin) or \
+                await self.timers.handle(word, rest, chat, person, admin):
             return
         if word == "stats":  # the finished games' statistics (stats.py)
             await stats_command(rest, chat, person)
