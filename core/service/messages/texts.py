@@ -19,8 +19,9 @@ HELP_GROUP = N_(
     "/endgame (host). Host settings "
     "before the start: /option (alone: every option, its value and what it does), "
     "/option NAME VALUE, /setroles (alone: the list) role, role, … or /setroles default, "
-    "/pace quick|forum [time zone], /spectators LINK|off, /archivechats on|off (the team "
-    "chats on the game's archive page). Host powers during the game: "
+    "/pace quick|forum [time zone], /timer WINDOW TIME (how long a window lasts; also "
+    "during the game, for a window not open yet), /spectators LINK|off, /archivechats "
+    "on|off (the team chats on the game's archive page). Host powers during the game: "
     "/pause, /resume, /extend MINUTES, /force, /modkill NAME, /replace NAME NEWCOMER, "
     "/announce TEXT. {how}")
 HELP_PRIVATE = N_(
