@@ -156,9 +156,9 @@ async def test_at_the_forum_pace_a_clock_time_is_the_next_in_the_games_zone(db_u
 
 async def _whole_game(chat: Chat, names: list[str], rng: random.Random,
                       expected: dict[str, float | str], tz: str) -> dict[str, int]:
-    """Play to the end as adapters/console/demo.py does, checking each window's deadline as it opens against
-    the host's timers (`expected`: window -> seconds or "HH:MM"); restart the service once,
-    in the middle. Returns how many windows of each timed kind were checked."""
+    """Play to the end as adapters/console/demo.py does, checking each window's deadline as
+    it opens against the host's timers (`expected`: window -> seconds or "HH:MM"); restart
+    the service once, in the middle. Returns how many windows of each kind were checked."""
     checked: dict[str, int] = {}
     seen_window = -1
     answered: dict[str, object] = {"group": chat.session.adapter.keyboards.get(
@@ -235,5 +235,4 @@ async def test_a_whole_game_keeps_the_hosts_timers_across_a_restart(db_url, rule
     await chat("Ann: /startgame")
     checked = await _whole_game(chat, names, random.Random(5), timers, tz)
     assert (await the_game()).status == "ended"
-    print(checked)
     assert sum(checked.values()) >= 3 and len(checked) >= 2, checked

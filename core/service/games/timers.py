@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.engine.ruleset import Ruleset
+from core.engine.rules import Rules
 from core.engine.windows import Preset, WindowSpec
 from core.spans import Clock
 
@@ -33,7 +33,7 @@ def with_timer(settings: dict[str, Any], window: str, value: float | Clock) -> d
     return {**settings, "timers": timers}
 
 
-def window_preset(ruleset: Ruleset, settings: dict[str, Any] | None,
+def window_preset(ruleset: Rules[Any], settings: dict[str, Any] | None,
                   window: str) -> Preset | None:
     """When a window closes, as a preset (see `due_at`): the host's timer, or the rule set's
     default for the pace; None for a window that has no deadline at this pace. A host's
@@ -48,7 +48,7 @@ def window_preset(ruleset: Ruleset, settings: dict[str, Any] | None,
     return own
 
 
-def shown_timers(ruleset: Ruleset, settings: dict[str, Any] | None
+def shown_timers(ruleset: Rules[Any], settings: dict[str, Any] | None
                  ) -> list[tuple[WindowSpec, Preset]]:
     """Each window and what it lasts at the game's pace (the host's timer or the default)."""
     own = host_timers(settings)
