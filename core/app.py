@@ -24,7 +24,8 @@ async def serve(settings: Settings) -> None:
     defaults = settings.defaults
     runtime = Runtime(settings.database.url, build_adapters(settings),
                       defaults=GameDefaults(defaults.language, defaults.pace, defaults.timezone,
-                                            defaults.give_up_hours, settings.http.public_url))
+                                            defaults.give_up_hours, settings.http.public_url,
+                                            defaults.leave_grace_minutes * 60))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

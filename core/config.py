@@ -49,6 +49,9 @@ class DefaultsSettings(Section):
     # a game whose group the bot cannot write to (removed, silenced, topic closed) is
     # paused at once and cancelled after this many hours
     give_up_hours: float = Field(default=24.0, gt=0)
+    # a player who leaves the game's chat while his game runs leaves the game when he is not
+    # back within this many minutes (a misclick, a client that dropped him); 0: at once
+    leave_grace_minutes: float = Field(default=5.0, ge=0)
 
     @field_validator("pace")
     @classmethod

@@ -23,6 +23,7 @@ from core.engine import (
     Game,
     GameSetup,
     HostCommand,
+    Leave,
     MarkEarly,
     Modkill,
     Outcome,
@@ -33,6 +34,7 @@ from core.engine import (
     Say,
     Vote,
 )
+from core.engine.causes import OutOfStory
 from core.engine.events import Voted
 from core.engine.ids import PlayerId
 from core.engine.messages import Audience, Group, ToHost, ToPlayer, ToTeam
@@ -48,9 +50,12 @@ from core.scenario_expect import (
 
 TOP_KEYS = {"name", "ruleset", "seed", "locale", "options", "players", "roles", "setup",
             "start", "steps"}
-STEP_KINDS = {"act", "vote", "early", "say", "host", "wait_hours", "close", "expect"}
+STEP_KINDS = {"act", "vote", "early", "say", "leave", "host", "wait_hours", "close", "expect"}
 ACT_KEYS = {"by", "action", "target", "text", "role"}
 HOST_KEYS = {"command", "target", "by", "minutes", "text"}
+#: a `leave` step's `how`: `/flee`, out of the game's chat after the grace time, kicked from it
+LEAVE_HOW = {"flee": OutOfStory.LEFT, "left_chat": OutOfStory.LEFT_CHAT,
+             "kicked": OutOfStory.KICKED}
 BARE_POWERS: dict[str, type[Pause | Resume | Force]] = {  # the powers with no fields
     "pause": Pause, "resume": Resume, "force": Force}
 @dataclass
@@ -206,8 +211,8 @@ class _Runner(Expectations):
             raise self._invalid(f"unknown step {sorted(map(str, kinds))}")
         kind = kinds[0]
         body = step[kind]
-        if refused and kind not in ("act", "vote", "host", "early"):
-            raise self._invalid("only act, vote, early and host steps can be refused")
+        if refused and kind not in ("act", "vote", "host", "early", "leave"):
+            raise self._invalid("only act, vote, early, leave and host steps can be refused")
         if kind == "expect":
             self._expect(body)
         elif kind == "wait_hours":
@@ -222,6 +227,8 @@ class _Runner(Expectations):
             names = body if isinstance(body, list) else [body]
             for name in names:
                 self._apply(MarkEarly(self._pid(name), at=self.clock), refused, f"early {name}")
+        elif kind == "leave":
+            self._apply(self._leave(body), refused, f"leave {body}")
         elif kind == "vote":
             if not isinstance(body, dict):
                 raise self._invalid("vote needs a mapping voter: target")
@@ -252,6 +259,15 @@ class _Runner(Expectations):
         text = body.get("text")
         return Act(self._pid(body["by"]), action, targets,
                    None if text is None else str(text), role_id, at=self.clock)
+
+    def _leave(self, body: Any) -> Leave:
+        """`leave: NAME` (his `/flee`) or `leave: {by: NAME, how: flee|left_chat|kicked}`."""
+        if not isinstance(body, dict):
+            body = {"by": body}
+        how = body.get("how", "flee")
+        if set(body) - {"by", "how"} or "by" not in body or how not in LEAVE_HOW:
+            raise self._invalid(f"leave needs by and how ({', '.join(LEAVE_HOW)})")
+        return Leave(self._pid(body["by"]), at=self.clock, cause=LEAVE_HOW[how])
 
     def _host(self, body: Any) -> HostCommand:
         if not isinstance(body, dict) or "command" not in body:

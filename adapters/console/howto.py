@@ -24,4 +24,5 @@ HOWTO: dict[HowTo, str] = {
                           "or /endgame to end it."),
     HowTo.NAME_NEWCOMER: N_("Name the newcomer as he is called in the console (the name before "
                             "“:” or “>”), once he has written to me."),
+    HowTo.REJOIN: N_("To come back, write in the group again (a line “Name: …”)."),
 }

@@ -28,4 +28,6 @@ HOWTO: dict[HowTo, str] = {
                           "write /resume in the room to go on, or /endgame to end it."),
     HowTo.NAME_NEWCOMER: N_("Name the newcomer by his Matrix ID, for example /replace NAME "
                             "@kim:example.org."),
+    HowTo.REJOIN: N_("To come back, join the room again; if it is invite-only, ask someone "
+                     "in it to invite you."),
 }

@@ -47,7 +47,9 @@ from .incoming import (
     anonymous_admin,
     from_callback,
     from_message,
+    left_or_back,
     member_events,
+    member_news,
     service_event,
 )
 from .keyboards import keyboard
@@ -69,8 +71,11 @@ ADMIN_CACHE_SECONDS = 300.0
 NOTICE_LIMIT = 200  # answerCallbackQuery text
 # what the bot asks Telegram for: messages, their edits (they never count, as the rules say,
 # and a vote in an edited message is withdrawn: the player must be told), pressed buttons,
-# and changes of its own membership (removed, muted, made admin)
-ALLOWED_UPDATES = ["message", "edited_message", "callback_query", "my_chat_member"]
+# changes of its own membership (removed, muted, made admin), and people leaving the group or
+# coming back (`chat_member`: Telegram sends it only to a bot that is an admin there; the
+# group's "left"/"joined" service messages say the same wherever the bot is)
+ALLOWED_UPDATES = ["message", "edited_message", "callback_query", "my_chat_member",
+                   "chat_member"]
 MUTED = ChatPermissions.no_permissions()
 
 
@@ -234,6 +239,12 @@ class TelegramAdapter:
             for change in member_events(update.my_chat_member):
                 await self._handle(change)
             return
+        if update.chat_member is not None:  # a person left the group or came back
+            self._admins.clear()
+            news = member_news(update.chat_member, update.update_id)
+            if news is not None:
+                await self._handle(news)
+            return
         if update.edited_message is not None:  # never counts; the service tells why
             edit = from_message(update, update.edited_message, self.username, False)
             if edit is not None:
@@ -242,6 +253,8 @@ class TelegramAdapter:
         message = update.message
         if message is None:
             return
+        for news in left_or_back(message):  # the same news once more: applied once
+            await self._handle(news)
         event = service_event(message)
         if event is not None:
             if event.kind == "moved":  # the old chat's message ids mean nothing in the new

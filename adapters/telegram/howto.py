@@ -21,4 +21,6 @@ HOWTO: dict[HowTo, str] = {
                           "go on, or /endgame to end it."),
     HowTo.NAME_NEWCOMER: N_("Reply to a message of the newcomer with /replace NAME, or name "
                             "him by his @username once he has written to me."),
+    HowTo.REJOIN: N_("To come back, join the group again with its invite link, or ask an "
+                     "admin to add you."),
 }

@@ -1,15 +1,26 @@
-"""Telegram updates as the service's platform-neutral `Incoming` or `ChatEvent` (pure
-functions, no I/O). Whatever the game has no use for (channel posts, a linked channel's
-automatic forwards, other bots, reactions...) becomes None. An edited message becomes the
-situation "edited", naming the message it changed: edits never count, and a vote in an
-edited message is withdrawn (the service decides)."""
+"""Telegram updates as the service's platform-neutral `Incoming`, `ChatEvent` or `Membership`
+(pure functions, no I/O). Whatever the game has no use for (channel posts, a linked
+channel's automatic forwards, other bots, reactions...) becomes None. An edited message
+becomes the situation "edited", naming the message it changed: edits never count, and a
+vote in an edited message is withdrawn (the service decides)."""
 
 from __future__ import annotations
 
 from telegram import Chat, ChatMember, ChatMemberUpdated, Message, MessageEntity, Update, User
 from telegram.constants import ChatMemberStatus
 
-from core.service import ChatEvent, ChatRef, Command, Incoming, LostReason, Mention, UserRef
+from core.service import (
+    ChatEvent,
+    ChatRef,
+    Command,
+    Incoming,
+    LostReason,
+    MemberBack,
+    MemberLeft,
+    Membership,
+    Mention,
+    UserRef,
+)
 
 from .refs import anonymous_ref, chat_ref
 
@@ -193,6 +204,47 @@ def member_events(update: ChatMemberUpdated) -> list[ChatEvent]:
         return [ChatEvent(PLATFORM, ref, "lost", reason=LostReason.SILENCED)]
     return [ChatEvent(PLATFORM, ref, "restored"),
             ChatEvent(PLATFORM, ref, "rights", can_restrict=may_restrict(member))]
+
+
+def left_or_back(message: Message) -> list[Membership]:
+    """A group's service message that a person left (`left_chat_member`: by himself when he
+    sent it, else an admin removed him) or joined (`new_chat_members`, one per person; the
+    bot's own and other bots' aside)."""
+    chat = message.chat
+    if chat.type not in GROUP_TYPES:
+        return []
+    ref, update = chat_ref(chat.id), f"m{chat.id}:{message.message_id}"  # whole chat
+    gone = message.left_chat_member
+    if gone is not None and not gone.is_bot:
+        by = message.from_user
+        return [MemberLeft(PLATFORM, update, ref, UserRef(str(gone.id)),
+                           kicked=by is not None and by.id != gone.id)]
+    return [MemberBack(PLATFORM, f"{update}:{user.id}", ref, UserRef(str(user.id)))
+            for user in message.new_chat_members or () if not user.is_bot]
+
+
+def member_news(update: ChatMemberUpdated, update_id: int) -> Membership | None:
+    """A person's membership in a group changed (`chat_member`, sent to a bot that is an
+    admin there and asked for it): out (left, or removed or banned by somebody else), or in
+    again."""
+    chat, member = update.chat, update.new_chat_member
+    if chat.type not in GROUP_TYPES or member.user.is_bot:
+        return None
+    user, ref = UserRef(str(member.user.id)), chat_ref(chat.id)
+    was_in = in_chat(update.old_chat_member)
+    if was_in and not in_chat(member):
+        kicked = member.status == ChatMemberStatus.BANNED or update.from_user.id != member.user.id
+        return MemberLeft(PLATFORM, str(update_id), ref, user, kicked=kicked)
+    if in_chat(member) and not was_in:
+        return MemberBack(PLATFORM, str(update_id), ref, user)
+    return None
+
+
+def in_chat(member: ChatMember) -> bool:
+    """A member of the chat (a restricted one included, while he is still in it)."""
+    if member.status == ChatMemberStatus.RESTRICTED:
+        return bool(getattr(member, "is_member", True))
+    return member.status not in GONE
 
 
 def may_restrict(member: ChatMember) -> bool:

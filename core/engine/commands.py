@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from .causes import OutOfStory
 from .ids import PlayerId, RoleId
 from .quick_init import quick_init
 
@@ -65,11 +66,15 @@ class Whisper:
 
 @dataclass(frozen=True, slots=True)
 class Leave:
-    """A player leaves a running game of his own accord (`/flee`, confirmed). He leaves as a
-    host's removal takes a player out (cause `left`): each rule set treats both alike."""
+    """A player leaves a running game: of his own accord (`/flee`, confirmed: cause `left`),
+    or out of the game's group chat (he left it and stayed away for the grace time:
+    `left_chat`; someone kicked or banned him: `kicked`). He leaves as a host's removal takes
+    a player out: each rule set treats all of them alike, and only tells them apart in
+    words (causes.py). `cause` is one of those three."""
 
     by: PlayerId
     at: float = 0.0
+    cause: OutOfStory = OutOfStory.LEFT
 
 
 # ---------------------------------------------------------------- the host's powers

@@ -289,7 +289,7 @@ class Game(Table):
     def _perform_leave(self, cmd: Leave, _: None) -> None:
         p = self.state.players[cmd.by]
         self.record(Left(p.pid))
-        self.remove(p, OutOfStory.LEFT)
+        self.remove(p, OutOfStory(cmd.cause))  # a logged command's cause is read back as text
         self.ruleset.after_host_removal(self, p)
 
     # ------------------------------------------------------------------ host

@@ -70,6 +70,7 @@ from .ports.contract import (
     UserRef,
 )
 from .ports.howto import HowTo, Wording
+from .ports.membership import MemberBack, MemberLeft, Membership
 
 __all__ = [
     "NAME_LENGTH",
@@ -92,6 +93,9 @@ __all__ = [
     "Keyboard",
     "LoginRefused",
     "LostReason",
+    "MemberBack",
+    "MemberLeft",
+    "Membership",
     "Mention",
     "NotAllowed",
     "Notice",

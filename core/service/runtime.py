@@ -29,6 +29,7 @@ from .ports.adapter import CatchesUp, PlatformAdapter, connected
 from .ports.catchup import CatchUp
 from .ports.clock import Clock, RealClock
 from .ports.contract import ChatEvent, Incoming, LoginRefused, Notice
+from .ports.membership import MemberBack, MemberLeft, Membership
 from .rows.adapter_tables import TableStore
 
 log = logging.getLogger(__name__)
@@ -127,12 +128,15 @@ class Runtime:
             log.info("%s: connected", adapter.platform)
             return
 
-    async def handle(self, incoming: Incoming | ChatEvent) -> Notice | None:
-        """An update from a platform: a message or a press (a notice for the presser), or
-        news about a chat itself."""
+    async def handle(self, incoming: Incoming | ChatEvent | Membership) -> Notice | None:
+        """An update from a platform: a message or a press (a notice for the presser), news
+        about a chat itself, or someone leaving it or coming back."""
         assert self.service is not None
         if isinstance(incoming, ChatEvent):
             await self.service.chat_event(incoming)
+            notice = None
+        elif isinstance(incoming, (MemberLeft, MemberBack)):
+            await self.service.membership(incoming)
             notice = None
         else:
             notice = await self.service.handle(incoming)

@@ -167,7 +167,8 @@ class Outbox(Model):
 
 class Deadline(Model):
     """When the game's current window closes, when those it still waits for are reminded,
-    or when a game whose group stayed unreachable is given up (its kind)."""
+    when a game whose group stayed unreachable is given up, or when a player who left the
+    game's chat leaves the game unless he came back (its kind; that one names his `seat`)."""
 
     _no_comments = True  # (see the top)
 
@@ -181,6 +182,9 @@ class Deadline(Model):
     kind = fields.CharField(max_length=16, default=DeadlineKind.CLOSE.value,
                             db_default=DeadlineKind.CLOSE.value)  # on rows from before 0010
     state = fields.CharField(max_length=16, default=DeadlineState.PENDING.value, db_index=True)
+    seat: fields.ForeignKeyNullableRelation[Seat] = fields.ForeignKeyField(
+        "models.Seat", related_name="deadlines", null=True)
+    seat_id: int | None
 
     class Meta:
         table = "deadline"

@@ -54,6 +54,7 @@ class DeadlineKind(StrEnum):
     CLOSE = "close"  # the game's current window closes
     REMIND = "remind"  # those the window still waits for are reminded
     GIVE_UP = "giveup"  # the game's group stayed unreachable too long: cancel the game
+    LEAVE = "leave"  # a player who left the game's chat is not back: he leaves the game
 
 
 class DeadlineState(StrEnum):

@@ -47,7 +47,9 @@ class Cause(StrEnum):
     POISONED = "poisoned"
     MODKILL = OutOfStory.MODKILL.value
     MISSED = OutOfStory.MISSED.value  # removed for missed votes (AL-MISS), not by the host
-    LEFT = OutOfStory.LEFT.value
+    LEFT = OutOfStory.LEFT.value  # the player's own /flee, treated as a modkill
+    LEFT_CHAT = OutOfStory.LEFT_CHAT.value  # left the game's chat: treated as /flee
+    KICKED = OutOfStory.KICKED.value  # kicked or banned from the game's chat: as /flee
 
 
 CAUSES = tuple(Cause)
@@ -80,6 +82,7 @@ CAUSE_NAMES: dict[str, str] = {
     Cause.BACKFIRE: N_("destroyed by the Stone"), Cause.POISONED: N_("poisoned"),
     Cause.MODKILL: N_("removed by the host"), Cause.MISSED: N_("removed for missed votes"),
     Cause.LEFT: N_("left of their own accord"),
+    Cause.LEFT_CHAT: N_("left the chat"), Cause.KICKED: N_("removed from the chat"),
 }
 
 CHECK_NAMES = {"homunculi": N_("a homunculus"), "town": N_("on the town's side"),

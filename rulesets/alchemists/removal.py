@@ -29,6 +29,12 @@ def on_removed(game: Game, p: Player, cause: str) -> None:
         game.tell(GROUP, N_("{name} has been removed from the game."), name=player(p.pid))
     elif cause == Cause.LEFT:
         game.tell(GROUP, N_("{name} has left the game."), name=player(p.pid))
+    elif cause == Cause.LEFT_CHAT:
+        game.tell(GROUP, N_("{name} walked out of the chat and did not return. The game "
+                            "goes on without {name}."), name=player(p.pid))
+    elif cause == Cause.KICKED:
+        game.tell(GROUP, N_("{name} has been cast out of the chat, and so out of the game."),
+                  name=player(p.pid))
     if state.stone.holder == p.pid:
         stone_rules.check_finished(game)  # a holder drawn by day receives it as it now is
         stone_rules.holder_left(game, p, cause, state.remover)

@@ -134,6 +134,20 @@ REMOVED = {  # {role} is the role as running text names it ("the Researcher", "a
         N_("{name} packs their saddlebags and trots out of the game; {name} was {role}."),
         N_("{name}, who was {role}, has had enough adventure for now and leaves the game."),
     ),
+    Cause.LEFT_CHAT: (
+        N_("{name}, {role}, has left the group, and with it the game."),
+        N_("{name} trotted out of the group and never came back: out of the game goes "
+           "{name}, who was {role}."),
+        N_("The door of the group swings shut behind {name}. Whoever leaves Ponyville "
+           "leaves the game too: {name} was {role}."),
+    ),
+    Cause.KICKED: (
+        N_("{name}, {role}, was removed from the group, and so from the game."),
+        N_("Out of the group and out of the game: {name}, who was {role}, has been shown "
+           "the door."),
+        N_("{name} was put out of the group, and the game goes on without {name}, who was "
+           "{role}."),
+    ),
     Cause.MODKILL: (
         N_("The host has removed {name}, {role}, from the game."),
         N_("By order of the host, {name}, {role}, leaves the game."),

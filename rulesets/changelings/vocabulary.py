@@ -27,6 +27,8 @@ class Cause(StrEnum):
     FLED = "fled"
     MODKILL = OutOfStory.MODKILL.value
     LEFT = OutOfStory.LEFT.value  # the player's own /flee, treated as the host's removal
+    LEFT_CHAT = OutOfStory.LEFT_CHAT.value  # left the game's chat: treated as /flee
+    KICKED = OutOfStory.KICKED.value  # kicked or banned from the game's chat: as /flee
 
 
 CAUSES = tuple(Cause)
@@ -72,6 +74,7 @@ CAUSE_NAMES: dict[str, str] = {
     Cause.FANATIC: N_("struck by the fanatic"), Cause.HEARTBREAK: N_("left heartbroken"),
     Cause.FLED: N_("fled screaming"), Cause.MODKILL: N_("removed by the host"),
     Cause.LEFT: N_("left of their own accord"),
+    Cause.LEFT_CHAT: N_("left the group"), Cause.KICKED: N_("removed from the group"),
 }
 
 # Plain ponies get a kind for flavour only (rules §2).

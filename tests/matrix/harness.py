@@ -34,7 +34,17 @@ from adapters.matrix.protocol.polls import response as poll_response
 from adapters.matrix.settings import MatrixSettings
 from adapters.matrix.store import MatrixStore
 from core.engine.registry import load_ruleset
-from core.service import AdapterStore, CatchUp, ChatEvent, Handler, Incoming, Notice, RateLimits
+from core.service import (
+    AdapterStore,
+    CatchUp,
+    ChatEvent,
+    Handler,
+    Incoming,
+    Membership,
+    Notice,
+    RateLimits,
+)
+from core.service.games.deadline_times import GameDefaults
 from core.service.messages import texts as service_texts
 from core.service.runtime import Runtime
 from core.storage.models import GameRecord, Outbox
@@ -79,7 +89,7 @@ class RecordingAdapter(MatrixAdapter):
         self.handed = handed
 
     async def start(self, handle: Handler, store: AdapterStore, catch_up: CatchUp) -> None:
-        async def recorded(incoming: Incoming | ChatEvent) -> Notice | None:
+        async def recorded(incoming: Incoming | ChatEvent | Membership) -> Notice | None:
             if isinstance(incoming, Incoming):
                 self.handed.append(incoming.update_id)
             return await handle(incoming)
@@ -248,14 +258,16 @@ async def open_table(synapse: Synapse, register: Any, clients: Any, db_url: str,
                      seed: int = 5, allow: tuple[str, ...] | None = None,
                      host_only: bool = False, limits: RateLimits | None = None,
                      encrypted: bool = False, bot_level: int = 100,
-                     homeserver: str | None = None, **settings: Any) -> Table:
+                     homeserver: str | None = None, defaults: GameDefaults | None = None,
+                     **settings: Any) -> Table:
     """A fresh bot and `count` players; the first creates the game room (giving the bot
     power to mute, or `bot_level`), invites the bot and the others, who join; then the bot
     starts. The bot accepts invites from its own server, or only from the host
     (`host_only`), or as `allow` says. The bot's key
     store lies beside the database file; `encrypted` gives the players key stores too and
     makes the game room an encrypted one. The bot may reach Synapse through another address
-    (`homeserver`: a proxy's), the players always directly."""
+    (`homeserver`: a proxy's), the players always directly. `defaults`: the service's
+    (a shorter grace time for a player who left the room, say)."""
     folder = Path(db_url.removeprefix("sqlite://")).parent
     settings.setdefault("store_path", str(folder / "bot-store"))
     bot = register("nightfall", "Nightfall")
@@ -288,7 +300,7 @@ async def open_table(synapse: Synapse, register: Any, clients: Any, db_url: str,
     handed: list[str] = []
     adapter = RecordingAdapter(matrix, handed)
     clock = OffsetClock()
-    runtime = Runtime(db_url, [adapter], clock=clock, seed=seed, tick=0.05)
+    runtime = Runtime(db_url, [adapter], clock=clock, seed=seed, tick=0.05, defaults=defaults)
     try:
         await runtime.start()
     except BaseException:

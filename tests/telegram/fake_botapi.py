@@ -399,6 +399,20 @@ class FakeGroup:
             self.api._service_message(self._chat, user.id, {"left_chat_member": user.to_dict()})
             self.api._chat_member_update(self._chat, user.id, user.id, old)
 
+    def kick_member(self, user: FakeUser, *, by: FakeUser | None = None,
+                    ban: bool = True) -> None:
+        """An admin (`by`, else the owner) removes the user: banned ("kicked", Telegram's
+        status for a ban), or with `ban=False` removed and let back in at once (the app's
+        "Remove from group": banChatMember then unbanChatMember), which leaves him "left".
+        As on Telegram: a left_chat_member service message sent by the admin, and a
+        chat_member update with the admin as `from`."""
+        actor = by.id if by is not None else self.api._owner_of(self._chat)
+        old = self.status(user)
+        assert old not in ("left", "kicked"), f"{user.first_name} is not in the group ({old})"
+        self._chat.members[user.id] = Member("kicked" if ban else "left", is_member=False)
+        self.api._service_message(self._chat, actor, {"left_chat_member": user.to_dict()})
+        self.api._chat_member_update(self._chat, user.id, actor, old)
+
     def make_admin(self, user: FakeUser, *, custom_title: str | None = None,
                    **rights: bool) -> None:
         """Promote `user` to administrator (usual default rights, overridden by `rights`).
@@ -2117,7 +2131,10 @@ class FakeBotAPI(WorldMixin):
         self, chat: Chat, user_id: int, actor_id: int, old_status: str
     ) -> None:
         """A chat_member update (bots get these only when they ask for them in
-        allowed_updates, as on Telegram)."""
+        allowed_updates and are an administrator of the chat, as on Telegram)."""
+        bot = chat.members.get(self.bot_id)
+        if bot is None or bot.status not in ("administrator", "creator"):
+            return
         old = self._member_dict_for_status(chat, user_id, old_status)
         self._emit(
             "chat_member",

@@ -12,6 +12,7 @@ from urllib.parse import parse_qs, urlparse
 
 from adapters.telegram.adapter import TelegramAdapter, TelegramSettings
 from core.service import RateLimits
+from core.service.games.deadline_times import GameDefaults
 from core.service.runtime import Runtime
 from core.storage.models import GameRecord, Outbox
 from tests.play import play_until_over
@@ -88,10 +89,11 @@ async def open_table(api: FakeBotAPI, db_url: str, count: int,
                      limits: RateLimits | None = None, seed: int = 5,
                      languages: dict[str, str] | None = None, *, privacy: bool = False,
                      bot_admin: bool = True, supergroup: bool = True,
-                     forum: bool = False) -> Table:
+                     forum: bool = False, defaults: GameDefaults | None = None) -> Table:
     """The bot in a group of `count` players. The defaults are a friendly world, not
     Telegram's (privacy mode on, a basic group, the bot a plain member): privacy mode off, a
-    supergroup, the bot an administrator; tests of the harsher world ask for it."""
+    supergroup, the bot an administrator; tests of the harsher world ask for it. `defaults`:
+    the service's (a shorter grace time for a player who left the group, say)."""
     api.privacy = privacy
     users = {name: api.user(name, language_code=(languages or {}).get(name, "en"))
              for name in NAMES[:count]}
@@ -100,7 +102,7 @@ async def open_table(api: FakeBotAPI, db_url: str, count: int,
     clock = OffsetClock()
     adapter = TelegramAdapter(TelegramSettings(token=api.token, base_url=api.base_url,
                                                poll_timeout=1, limits=limits or RateLimits()))
-    runtime = Runtime(db_url, [adapter], clock=clock, seed=seed, tick=0.05)
+    runtime = Runtime(db_url, [adapter], clock=clock, seed=seed, tick=0.05, defaults=defaults)
     await runtime.start()
     return Table(api, runtime, clock, group, users)
 

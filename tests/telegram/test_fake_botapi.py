@@ -1033,3 +1033,41 @@ async def test_edits_and_at_list_picks_reach_the_bot_as_on_telegram(api) -> None
     await alice.edit(second, "/vote Dot")
     [edited] = await updates(["message", "edited_message"])
     assert edited["edited_message"]["text"] == "/vote Dot"
+
+
+async def test_members_leaving_reach_an_admin_bot_that_asked_as_on_telegram(api) -> None:
+    """A member leaving, or an admin removing or banning him: a `left_chat_member` service
+    message (sent by whoever removed him) to any bot in the group, and a `chat_member` update
+    (with the admin as `from`) only to a bot that is an administrator there and asked for it
+    in allowed_updates."""
+    alice, bob, cid = api.user("Alice"), api.user("Bob"), api.user("Cid")
+    url = f"{api.base_url}{api.token}/getUpdates"
+
+    async def updates(allowed: list[str]) -> list[dict]:
+        async with aiohttp.ClientSession() as http:
+            response = await http.post(url, json={"timeout": 0, "allowed_updates": allowed})
+            found = (await response.json())["result"]
+            if found:
+                await http.post(url, json={"offset": found[-1]["update_id"] + 1})
+            return found
+
+    plain = api.group("Plain", members=[alice, bob], supergroup=True)
+    plain.remove_member(bob)
+    [left] = await updates(["message", "chat_member"])  # a plain member bot: the message only
+    assert left["message"]["left_chat_member"]["id"] == bob.id
+    assert left["message"]["from"]["id"] == bob.id
+
+    ruled = api.group("Ruled", members=[alice, bob, cid], supergroup=True, bot_admin=True)
+    ruled.kick_member(bob, by=alice)
+    assert ruled.status(bob) == "kicked"
+    message, member = await updates(["message", "chat_member"])
+    assert message["message"]["from"]["id"] == alice.id
+    assert message["message"]["left_chat_member"]["id"] == bob.id
+    change = member["chat_member"]
+    assert change["from"]["id"] == alice.id
+    assert (change["old_chat_member"]["status"], change["new_chat_member"]["status"]) == \
+        ("member", "kicked")
+    ruled.kick_member(cid, by=alice, ban=False)  # "Remove from group": he may come back
+    assert ruled.status(cid) == "left"
+    assert [u for u in await updates(["message"]) if "chat_member" in u] == []  # not asked
+    assert_no_violations(api)

@@ -20,7 +20,7 @@ def test_the_stored_strings_are_those_of_earlier_versions():
     assert [s.value for s in OutboxState] == [
         "pending", "sending", "sent", "superseded", "failed", "unknown", "lost", "norights",
         "unreachable"]
-    assert [k.value for k in DeadlineKind] == ["close", "remind", "giveup"]
+    assert [k.value for k in DeadlineKind] == ["close", "remind", "giveup", "leave"]
     assert [s.value for s in DeadlineState] == ["pending", "fired", "void"]
 
 

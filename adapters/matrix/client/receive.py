@@ -1,8 +1,9 @@
 """What people write, react and answer in the bot's rooms, handed to the service as
 `Incoming`: commands in a game room, anything in a private room (a number or a label there
 presses the newest keyboard's button), keycap reactions on a numbered keyboard, answers to the
-bot's polls. What the bot cannot read (an undecryptable event) or an edited command is told to
-its sender rather than dropped silently."""
+bot's polls; a person leaving a game room or coming back (a `Membership`). What the bot
+cannot read (an undecryptable event) or an edited command is told to its sender rather than
+dropped silently."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from ..protocol.incoming import (
     message_body,
     relation,
 )
+from ..protocol.members import membership_news
 from ..protocol.seen import Seen
 from ..settings import MatrixSettings
 from ..store import MatrixStore
@@ -72,6 +74,10 @@ class Receiver:
         try:
             if event.get("sender") != self.user_id and "state_key" not in event:
                 await self._dispatch(room_id, event_id, event)
+            elif self.directory.is_group(room_id):  # leaving a game room leaves its game
+                news = membership_news(room_id, event, self.user_id)
+                if news is not None:
+                    await self.teller.tell(news)
         except Exception:
             failures = self._failures[event_id] = self._failures.get(event_id, 0) + 1
             if failures < MAX_EVENT_ATTEMPTS:

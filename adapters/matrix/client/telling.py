@@ -1,11 +1,21 @@
 """Handing the service what the bot reads: a person's message, press or news (`Incoming`,
-named as the rooms name him) and news about a game room itself (`ChatEvent`)."""
+named as the rooms name him), news about a game room itself (`ChatEvent`) and about
+people leaving it or coming back (`Membership`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from core.service import ChatEvent, ChatRef, Handler, Incoming, Notice, Situation, UserRef
+from core.service import (
+    ChatEvent,
+    ChatRef,
+    Handler,
+    Incoming,
+    Membership,
+    Notice,
+    Situation,
+    UserRef,
+)
 
 from ..protocol.directory import Directory
 from ..protocol.incoming import PLATFORM
@@ -19,8 +29,9 @@ class Teller:
     async def give(self, incoming: Incoming) -> Notice | None:
         return await self.handle(incoming)
 
-    async def tell(self, event: ChatEvent) -> None:
-        """News about a game room itself (see standing.py)."""
+    async def tell(self, event: ChatEvent | Membership) -> None:
+        """News about a game room itself (see standing.py), or a person leaving it or
+        coming back (protocol/members.py)."""
         await self.handle(event)
 
     def incoming(self, room_id: str, event_id: str, sender: str, private: bool,

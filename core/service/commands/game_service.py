@@ -34,6 +34,7 @@ from ..messages.payloads import PostPayload, text_part
 from ..ports.clock import Clock
 from ..ports.contract import ChatEvent, Incoming, Mention, Notice, TeamKey
 from ..ports.howto import Wording
+from ..ports.membership import Membership
 from ..ports.replies import Reply
 from ..rows.game_rows import chat_game, seat_identities, seat_pid
 from ..rows.pending import writing
@@ -44,6 +45,7 @@ from ..telling.names import Roster
 from .archive_setting import archive_chats_command
 from .buttons_pressed import ButtonPresses, button_game, taken_notice
 from .confirm import Confirmations
+from .departures import Departures
 from .edits import edited, note_vote
 from .hosting import HOST_WORDS, HostPowers
 from .information import Information
@@ -80,7 +82,9 @@ class GameService:
         self.host_powers = HostPowers(self)
         self.lock = asyncio.Lock()
         self.rng = random.Random(seed)
-        self.firing = Firing(self.games, clock, self.lock, self.reach.give_up)
+        self.departures = Departures(self)
+        self.firing = Firing(self.games, clock, self.lock, self.reach.give_up,
+                             self.departures.expired)
         self.commands_applied = 0
         self.last_command_at: float | None = None  # when an update was last applied
 
@@ -163,6 +167,26 @@ class GameService:
                 with command_scope():
                     async with transaction(), writing():
                         await self.reach.apply(event)
+            except Exception:
+                self.games.reset()
+                raise
+
+    async def membership(self, event: Membership) -> None:
+        """Someone left a group chat or came back (see `Membership`): applied once, in
+        order with the commands, in one transaction. Nothing is kept of people the bot has
+        never met (a big group's comings and goings)."""
+        if not await Identity.exists(platform=event.platform, ref=event.user.id):
+            return
+        async with self.lock:
+            try:
+                with command_scope():
+                    async with transaction(), writing():
+                        try:
+                            await ProcessedUpdate.create(platform=event.platform,
+                                                         update_id=event.update_id)
+                        except IntegrityError:
+                            return  # a duplicate: already applied
+                        await self.departures.apply(event)
             except Exception:
                 self.games.reset()
                 raise

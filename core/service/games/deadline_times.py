@@ -24,6 +24,8 @@ class GameDefaults:
     timezone: str = DEFAULT_TZ
     give_up_hours: float = 24.0  # a game whose group stays unreachable this long is cancelled
     public_url: str = ""  # where the archive pages are served; the end of a game links there
+    # a player who left the game's chat leaves the game unless back within this many seconds
+    leave_grace: float = 300.0
 
 
 def valid_timezone(name: str) -> bool:

@@ -33,11 +33,13 @@ class Firing:
     and how late (for /metrics)."""
 
     def __init__(self, games: Games, clock: Clock, lock: asyncio.Lock,
-                 give_up: Callable[[GameRecord], Awaitable[None]]) -> None:
+                 give_up: Callable[[GameRecord], Awaitable[None]],
+                 depart: Callable[[GameRecord, Deadline], Awaitable[None]]) -> None:
         self.games = games
         self.clock = clock
         self.lock = lock  # the service's: one command or deadline at a time
         self.give_up = give_up  # a game whose group stayed unreachable is cancelled
+        self.depart = depart  # a player who left the game's chat and is not back leaves
         self.fired = 0
         self.lateness = 0.0  # seconds, summed over the fired deadlines
         self.retry_at: dict[int, float] = {}  # a failed deadline's next try
@@ -91,8 +93,9 @@ class Firing:
 
     async def passed_over(self, row: GameRecord, deadline: Deadline) -> bool:
         """A deadline marked done without closing a window: a reminder that fell due while
-        the bot was down (the votes it would ask for may be queued), or the end of the wait
-        for a group that stayed unreachable (its game given up)."""
+        the bot was down (the votes it would ask for may be queued), the end of the wait
+        for a group that stayed unreachable (its game given up), or for a player who left
+        the game's chat (he leaves the game)."""
         if deadline.kind == DeadlineKind.REMIND and \
                 deadline.due_at < self.skip_reminders_before:
             deadline.state = moved(deadline.state, DeadlineState.FIRED)
@@ -103,5 +106,10 @@ class Firing:
             await deadline.save(update_fields=["state"])
             if row.status in CURRENT and (row.settings or {}).get("lost"):
                 await self.give_up(row)
+            return True
+        if deadline.kind == DeadlineKind.LEAVE:
+            deadline.state = moved(deadline.state, DeadlineState.FIRED)
+            await deadline.save(update_fields=["state"])
+            await self.depart(row, deadline)
             return True
         return False

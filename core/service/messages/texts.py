@@ -252,3 +252,11 @@ TIMER_CLOCK_NEEDS_FORUM = N_("A clock time belongs to the forum pace (/pace foru
                              "quick pace give a duration, like 10m.")
 TIMER_WINDOW_OPEN = N_("{window} is open right now: its timer can no longer change "
                        "(/extend MINUTES gives it more time).")
+
+# leaving the game's group chat (commands/departures.py)
+LEFT_CHAT_GRACE = n_(
+    "You have left the game's group. If you are not back within {count} minute, you leave "
+    "the game. {how}",
+    "You have left the game's group. If you are not back within {count} minutes, you leave "
+    "the game. {how}")
+BACK_IN_TIME = N_("Welcome back! You are still in the game.")

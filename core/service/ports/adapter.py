@@ -25,6 +25,7 @@ from .contract import (
     TeamRoom,
 )
 from .howto import Wording
+from .membership import Membership
 
 if TYPE_CHECKING:
     from .adapter_store import AdapterStore
@@ -127,7 +128,7 @@ class CatchesUp(Protocol):
     def catches_up(self) -> bool: ...
 
 
-Handler = Callable[[Incoming | ChatEvent], Awaitable[Notice | None]]
+Handler = Callable[[Incoming | ChatEvent | Membership], Awaitable[Notice | None]]
 
 
 class PlatformAdapter(Adapter, Protocol):

@@ -41,6 +41,8 @@ class HowTo(StrEnum):
     SEND_RIGHTS = "send_rights"
     #: the host's /replace named nobody the bot knows: how to name the newcomer
     NAME_NEWCOMER = "name_newcomer"
+    #: a player left the game's group mid-game: how he comes back within the grace time
+    REJOIN = "rejoin"
 
 
 def howto(topic: HowTo) -> Ref:

@@ -5,6 +5,7 @@ muted like any dead player, and told that he hosts on from his private chat."""
 from __future__ import annotations
 
 from core.engine import Game
+from core.engine.causes import OutOfStory
 from core.engine.ids import PlayerId
 from core.storage.models import GameRecord
 
@@ -36,9 +37,10 @@ async def silence_removed(row: GameRecord, pids: list[PlayerId], going_on: bool 
 
 
 async def unmute_the_dead(row: GameRecord, game: Game) -> None:
-    """The game is over: everybody may speak again."""
+    """The game is over: everybody may speak again — but for those an admin put out of the
+    group, who were never muted (unmuting a banned Telegram member would lift his ban)."""
     seats = await seat_identities(row)
     chat = await chat_of(row)
     for p in game.state.players.values():
-        if not p.alive and p.pid in seats:
+        if not p.alive and p.pid in seats and p.cause != OutOfStory.KICKED:
             await outbox.silence(chat, seats[p.pid], muted=False, game=row)
