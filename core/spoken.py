@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_date, format_time, format_timedelta
+from babel.units import format_unit
 
 from core.engine.messages import N_, Ref
 from core.engine.phase import Phase, PhaseKind, Stage
@@ -84,15 +85,14 @@ def duration_words(seconds: int, locale: str) -> str:
 
 
 def span_words(seconds: int, locale: str) -> str:
-    """"2 Minuten 30 Sekunden", "2 дня", "1 day 12 hours": each unit whole, none rounded."""
+    """"2 Minuten 30 Sekunden", "2 дня", "8 days": each unit whole, none rounded (Babel's
+    `format_timedelta` would round 8 days to "1 week")."""
     parts = []
-    for unit in (86400, 3600, 60, 1):
+    for name, unit in (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1)):
         amount, seconds = divmod(seconds, unit)
         if amount:
-            parts.append(format_timedelta(timedelta(seconds=amount * unit), locale=locale,
-                                          threshold=1, granularity="second"))
-    return " ".join(parts) or format_timedelta(timedelta(0), locale=locale,
-                                               granularity="second")
+            parts.append(format_unit(amount, f"duration-{name}", length="long", locale=locale))
+    return " ".join(parts) or format_unit(0, "duration-second", length="long", locale=locale)
 
 
 def until_words(t: gettext.NullTranslations, value: str, locale: str) -> str:

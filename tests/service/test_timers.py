@@ -79,11 +79,11 @@ async def test_a_window_is_named_by_its_id_or_its_name_in_any_language(db_url):
 
 @pytest.mark.parametrize(("locale", "line", "answer"), [
     ("en", "Ann: /timer vote 10s",
-     "[to Ann] vote: a timer must lie between 30 seconds and 1 week."),
+     "[to Ann] vote: a timer must lie between 30 seconds and 7 days."),
     ("de", "Ann: /timer vote 8 Tage",
-     "[to Ann] Abstimmung: Eine Frist muss zwischen 30 Sekunden und 1 Woche liegen."),
+     "[to Ann] Abstimmung: Eine Frist beträgt mindestens 30 Sekunden und höchstens 7 Tage."),
     ("ru", "Ann: /timer vote 20 сек",
-     "[to Ann] голосование: таймер должен быть от 30 секунд до 1 неделя."),
+     "[to Ann] голосование: таймер в пределах — минимум 30 секунд, максимум 7 дней."),
     ("en", "Ann: /timer lunch 10m", "[to Ann] This game has no window called “lunch”. Its "
      "windows: mayor election, vote, after the verdict, dusk, dawn."),
     ("ru", "Ann: /timer обед 10 минут", "[to Ann] Этапа «обед» в этой игре нет. Её этапы: "

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from core.spans import Clock, read_span
 from core.spoken import span_words
@@ -35,3 +37,21 @@ def test_a_span_is_said_exactly_in_each_language():
     assert span_words(150, "en") == "2 minutes 30 seconds"
     assert span_words(150, "de") == "2 Minuten 30 Sekunden"
     assert span_words(172800, "ru") == "2 дня"
+
+
+UNITS = {"en": ("d", "h", "min", "s"), "de": ("Tage", "Std.", "Min.", "Sek."),
+         "ru": ("дн.", "ч", "мин", "сек")}
+
+
+@given(st.lists(st.integers(min_value=0, max_value=99), min_size=4, max_size=4),
+       st.sampled_from(sorted(UNITS)), st.booleans())
+def test_what_is_said_or_typed_reads_back_as_the_same_seconds(amounts, language, spaced):
+    """Any mix of days, hours, minutes and seconds, typed in one language's short units, or
+    said back in words by `span_words`, reads as the same number of seconds."""
+    seconds = sum(a * u for a, u in zip(amounts, (86400, 3600, 60, 1), strict=True))
+    if seconds == 0:
+        return
+    typed = " ".join(f"{a}{' ' if spaced else ''}{unit}"
+                     for a, unit in zip(amounts, UNITS[language], strict=True) if a)
+    assert read_span(typed) == seconds
+    assert read_span(span_words(seconds, language)) == seconds
