@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
-from adapters.text_choices import token_by_label
+from adapters.text_choices import chosen, token_by_label
 from core.service import (
     AdapterStore,
     Ballot,
@@ -131,8 +131,12 @@ class ConsoleAdapter:
         self.out.flush()
 
     def token_for(self, chat: str, label: str) -> str | None:
-        """The token of the button with this label on the newest keyboard of that chat."""
-        return token_by_label(label, self.keyboards.get(chat, ()))
+        """The token of the button with this label on the newest keyboard of that chat, or
+        (no label says it) of the button with this number, counted from 1 as on Matrix."""
+        buttons = self.keyboards.get(chat, ())
+        found = token_by_label(label, buttons)
+        number = chosen(label, [b.label for b in buttons]) if found is None else None
+        return found if number is None else buttons[number - 1].token
 
 
 def _where(to: ChatRef | Reader) -> str:

@@ -28,6 +28,7 @@ GROUP_COMMANDS = (
     ("endgame", N_("End the game (host)")),
     ("timer", N_("How long a window lasts: /timer vote 10m (host)")),
     ("archivechats", N_("Team chats on the archive page: on|off (host)")),
+    ("config", N_("Settings menu in the private chat (host)")),
 )
 PRIVATE_COMMANDS = (
     ("help", N_("How to act at night")),
@@ -36,6 +37,7 @@ PRIVATE_COMMANDS = (
     ("myrole", N_("My role and all I have learned")),
     ("flee", N_("Leave the running game")),
     ("language", N_("My language: de, ru or en")),
+    ("config", N_("Settings of the game I host")),
 )
 Scope = BotCommandScopeAllGroupChats | BotCommandScopeAllPrivateChats
 SCOPES: tuple[tuple[Scope, tuple[tuple[str, str], ...]], ...] = (

@@ -118,8 +118,7 @@ class Game(Table):
 
     def check(self, command: Command) -> Refused | None:
         """Whether the command would be refused (and why), without applying it: its type's
-        validator, which changes nothing (the service asks before a host's replacement or a
-        player's leaving is confirmed)."""
+        validator, which changes nothing (asked before a replacement or a leaving is confirmed)."""
         try:
             _HANDLERS[type(command)][0](self, command)
         except Refused as refusal:
@@ -129,7 +128,9 @@ class Game(Table):
     def _perform_act(self, command: Act, spec: ActionSpec) -> None:
         s = self.state
         p = s.players[command.by]
-        self._activity(p, command.at)
+        if command.at > p.last_active:  # `_activity`, written out: every action passes here
+            p.last_active = command.at
+        self.ruleset.on_activity(self, p)
         sub = _blank(Submission)  # filled slot by slot: cheaper than calling the class
         sub.actor, sub.action, sub.targets = p.pid, spec.id, command.targets
         sub.text, sub.role, sub.seq = command.text, command.role, s.next_seq()
@@ -172,17 +173,14 @@ class Game(Table):
             self.tell(to_player(pid), N_("{name} whispers: {text}"), name=player(sender.pid),
                       text=command.text.strip())
 
-    def _validate_nothing(self, command: Command) -> None:
-        return None
+    def _nothing(self, command: Command, _: None = None) -> None:
+        """The validator of a command nothing refuses, the performer of a tick."""
 
     def _perform_close(self, command: Close, _: None) -> None:
         if self.state.paused:
             return
         self.record(closed(self.state.phase))
         self.ruleset.close(self)
-
-    def _perform_tick(self, command: Tick, _: None) -> None:
-        return None
 
     def _activity(self, p: Player, at: float) -> None:
         if at > p.last_active:
@@ -275,7 +273,9 @@ class Game(Table):
         """Record the vote. No message per vote: the group sees one live tally that adapters
         render from the state (and edit in place), not a post per vote."""
         s = self.state
-        self._activity(voter, cmd.at)
+        if cmd.at > voter.last_active:  # `_activity`, written out: every vote passes here
+            voter.last_active = cmd.at
+        self.ruleset.on_activity(self, voter)
         s.votes.pop(voter.pid, None)  # re-insert: the order of votes is the order of last change
         if cmd.target is not None:
             s.votes[voter.pid] = cmd.target
@@ -383,8 +383,8 @@ _HANDLERS: dict[type, tuple[Any, Any]] = {
     Say: (Game._validate_say, Game._perform_say),
     Whisper: (Game._validate_whisper, Game._perform_whisper),
     Leave: (Game._validate_leave, Game._perform_leave),
-    Close: (Game._validate_nothing, Game._perform_close),
-    Tick: (Game._validate_nothing, Game._perform_tick),
+    Close: (Game._nothing, Game._perform_close),
+    Tick: (Game._nothing, Game._nothing),
     **{power: (Game._check_host, Game._perform_host) for power in HOST_COMMANDS},
 }
 

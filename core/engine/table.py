@@ -25,6 +25,10 @@ from .state import GameState, Owed, canonical
 # `Message` and `Text` are named tuples, made here for every message of every game: built
 # with the tuple's own constructor, which skips the keyword-handling `__new__` of each
 _new = tuple.__new__
+# read as a global: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
+# more than ten times a global's read, and these are asked at every vote's count and at
+# every narration (named where `**params` is passed on: mypy cannot tell it holds no purpose)
+_REACTIONS, _PLAIN = Stage.REACTIONS, Purpose.PLAIN
 
 
 class Table:
@@ -56,14 +60,14 @@ class Table:
         """Tell one of several flavour texts, picked by the game's own generator so that a
         replay narrates the same way."""
         key = variants[0] if len(variants) == 1 else self.state.rng.choice(variants)
-        self.tell(audience, key, purpose=Purpose.PLAIN, **params)
+        self.tell(audience, key, purpose=_PLAIN, **params)
 
     def narrate_n(self, audience: Audience, variants: Sequence[tuple[str, str]], count: int,
                   **params: Param) -> None:
         """`narrate` for texts with plural forms (`n_` pairs): a list told with its count, so
         that the sentence agrees with one name or several; the same draw as `narrate`."""
         pair = variants[0] if len(variants) == 1 else self.state.rng.choice(variants)
-        self.tell_n(audience, pair[0], pair[1], count, purpose=Purpose.PLAIN, **params)
+        self.tell_n(audience, pair[0], pair[1], count, purpose=_PLAIN, **params)
 
     @property
     def rng(self) -> random.Random:
@@ -73,7 +77,7 @@ class Table:
         s = self.state
         s.phase = phase
         s.acted = set()
-        self.record(phase_began(phase))
+        self._out.events.append(phase_began(phase))  # `record`, written out: every window
 
     def end(self, winners: Sequence[str]) -> None:
         self.state.winners = list(winners)
@@ -82,7 +86,7 @@ class Table:
 
     def learn(self, observer: PlayerId, subject: PlayerId, value: str) -> None:
         self.state.learned.setdefault(observer, {})[subject] = value
-        self.record(learned(observer, subject, value))
+        self._out.events.append(learned(observer, subject, value))  # `record`, written out
 
     def tally(self) -> dict[PlayerId, int]:
         """Weighted votes per living player (0 for those with none), plus extra weights.
@@ -90,7 +94,7 @@ class Table:
         In a day's reactions window the vote is closed: its deciding count (penalties
         included) is what stands, for the players still in the game."""
         s = self.state
-        if s.phase.stage == Stage.REACTIONS:
+        if s.phase.stage == _REACTIONS:
             return {p.pid: s.closed_count.get(p.pid, 0) for p in s.players.values() if p.alive}
         counts = {p.pid: 0 for p in s.players.values() if p.alive}
         for voter, target in s.votes.items():

@@ -83,6 +83,7 @@ OUTBOX_MOVES: Mapping[OutboxState, frozenset[OutboxState]] = {
     OutboxState.NORIGHTS: frozenset({OutboxState.PENDING}),  # the bot has the right again
     OutboxState.UNREACHABLE: frozenset({
         OutboxState.PENDING,  # the reader wrote to the bot
+        OutboxState.SUPERSEDED,  # ... after the window it asked about had closed
         OutboxState.FAILED,  # ... after its game was over
     }),
     OutboxState.SENT: frozenset(),

@@ -14,6 +14,10 @@ from .common import ANY_TIME, AT_NIGHT, Cause, check_result
 from .hooks import ACTION_NAMES
 from .night import COPYABLE, Night
 
+# read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
+# more than ten times a global's read, and this is asked at every kill
+_KILLED = Cause.KILLED
+
 KILL = ActionSpec("kill", AT_NIGHT, self_ok=False, harmful=True)
 SEARCH = ActionSpec("search", AT_NIGHT, self_ok=False, harmful=True)
 CHECK = ActionSpec("check", AT_NIGHT, self_ok=False)
@@ -54,7 +58,7 @@ def heal(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
 def kill(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     reached = night.reach(it, targets[0])
     if reached is not None and night.players[reached].alive:
-        night.dies(night.players[reached], Cause.KILLED, it)
+        night.dies(night.players[reached], _KILLED, it)
 
 
 def search(night: Night, it: Intent, targets: tuple[PlayerId, ...], wanted: RoleId,

@@ -6,7 +6,8 @@ from core.engine.game import Game
 from core.engine.messages import GROUP
 
 from . import flavour
-from .common import CRIMSON, GREED, HOMUNCULI, ISHVALAN, TOWN, side_of, state_of
+from .common import CRIMSON, GREED, HOMUNCULI, ISHVALAN, TOWN, state_of
+from .hooks import ROLES
 
 
 def winners(game: Game) -> list[str] | None:
@@ -14,7 +15,7 @@ def winners(game: Game) -> list[str] | None:
     living = game.state.living()
     if not living:
         return []
-    sides = [side_of(p) for p in living]
+    sides = [ROLES[p.role].spec.side for p in living]  # `side_of`, written out: every end check
     ishvalan = living[sides.index(ISHVALAN)] if ISHVALAN in sides else None  # the first
     main: list[str] | None = None
     if ishvalan is not None:

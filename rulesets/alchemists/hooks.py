@@ -74,8 +74,10 @@ ACTION_NAMES: dict[str, str] = {}
 # What a role may send now, when it differs from its card (pride become father, leaderless
 # homunculi): role id -> the player's own actions.
 OWN_ACTIONS: dict[str, Callable[[Game, Player], Sequence[ActionSpec]]] = {}
-# Actions owed to a player (even a dead one), offered before his own: pride's owed `take`.
-OWED_ACTIONS: list[Callable[[Game, Player], Sequence[ActionSpec]]] = []
+# Actions owed to a player (even a dead one), offered before his own, by the stages in which
+# they can be owed (pride's owed `take`: a day's vote and its reactions). Elsewhere, and so
+# every night, none is asked: every action list of every player is built through them.
+OWED_ACTIONS: dict[str, list[Callable[[Game, Player], Sequence[ActionSpec]]]] = {}
 # Actions a player has gained during the game (greed's check, pride's standing `take`). What
 # is gained is kept in the player's `counters`: these are asked only of a player with some
 # (every action list of every player is built through them).

@@ -2,14 +2,16 @@
 
 At the first step every submission becomes an `Intent` placed at its step; then
 `NIGHT.walk` runs the steps one after another. Role modules attach a handler to the steps they
-act in (`@NIGHT.at(NightStep.XING_CHECK)`), and each handler resolves the intents due at its
-step with the engine's `NightBoard` (blocks, the dome's immunity, the mirror, redirection).
+act in (`resolves(NightStep.XING_CHECK, "check", check)`, or `@NIGHT.at` for more), and each
+handler resolves the intents due at its step with the engine's `NightBoard` (blocks, the
+dome's immunity, the mirror, redirection).
 Within a step intents resolve by their place `(step, order, seat)`: the role's own first
 (order 0), then copies of it (envy's 1, the Stone's 2)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import IntEnum
 from operator import attrgetter
 from typing import NamedTuple
@@ -112,19 +114,6 @@ class Night:
     def schedule(self, intent: Intent) -> None:
         self.due.setdefault((intent.pos[0], intent.kind), []).append(intent)
 
-    def resolve(self, step: NightStep, kind: str, effect: Effect) -> None:
-        """Resolve the intents of this kind due at `step`, in their order, with the effect:
-        those whose sender is still in the game, not blocked before and not silenced. (Kinds
-        sharing a step resolve in the order their handlers were attached.)"""
-        mine = self.due.pop((step, kind), None)
-        if not mine:
-            return
-        if len(mine) > 1:
-            mine.sort(key=_BY_POS)  # no lambda made per step
-        for intent in mine:
-            if self.players[intent.actor].alive and self.board.runs(intent):
-                effect(self, intent, self.board.aim(intent))
-
     def reach(self, intent: Intent, target: PlayerId) -> PlayerId | None:
         return self.board.reach(intent, target)
 
@@ -167,6 +156,38 @@ class Night:
 
 # The handlers of each step take the night being resolved (`Night`; its game is `night.game`).
 NIGHT: NightOrder[NightStep, Night] = NightOrder(NightStep)
+# read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
+# more than ten times a global's read, and these are asked every night
+_FIRST, _LAST, _NIGHT = NightStep.COLLECT, NightStep.BACKFIRES, PhaseKind.NIGHT
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """What most roles do at their step: resolve tonight's intents of one kind due there."""
+
+    due: tuple[NightStep, str]  # the step and the kind, as `Night.due` is keyed
+    effect: Effect
+
+    def run(self, night: Night) -> None:
+        """Resolve the intents with the effect, in their order: those whose sender is still
+        in the game, not blocked before and not silenced."""
+        mine = night.due.pop(self.due, None)
+        if not mine:
+            return  # most steps, most nights
+        if len(mine) > 1:
+            mine.sort(key=_BY_POS)  # no lambda made per step
+        board = night.board
+        for intent in mine:
+            if night.players[intent.actor].alive and board.runs(intent):
+                self.effect(night, intent, board.aim(intent))
+
+
+def resolves(step: NightStep, kind: str, effect: Effect, place: int = 0) -> None:
+    """Attach to `step`, in `place` among its handlers, the resolution of tonight's intents of
+    `kind` with `effect` (`@NIGHT.at` for a role whose step does only that). The handler is the
+    resolution's own bound `run`, no wrapper function around it: every night walks all of
+    them, most with nothing due."""
+    NIGHT.at(step, place)(Resolution((step, kind), effect).run)
 
 
 @NIGHT.at(NightStep.COLLECT)
@@ -201,13 +222,13 @@ def begin_night(game: Game, number: int) -> None:
     state.changed_votes = []
     state.voided_votes = []
     state.night_start_removals = len(game.state.removals)
-    game.set_phase(Phase.of(PhaseKind.NIGHT, number))
+    game.set_phase(Phase.of(_NIGHT, number))
     game.narrate(GROUP, flavour.NIGHT_FALLS, number=number)
 
 
 def resolve_night(game: Game) -> None:
     night = Night(game)
-    NIGHT.walk(night, NightStep.COLLECT, NightStep.BACKFIRES)
+    NIGHT.walk(night, _FIRST, _LAST)
     night.settle()
     stone_rules.settle_after_night(game)
 

@@ -19,15 +19,19 @@ from . import stone as stone_rules
 from .common import Cause, state_of
 from .hooks import ON_REMOVED
 
+# read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
+# more than ten times a global's read, and these are asked at every removal
+_NIGHT, _MODKILL, _LEFT = PhaseKind.NIGHT, Cause.MODKILL, Cause.LEFT
+
 
 def on_removed(game: Game, p: Player, cause: str) -> None:
     state = state_of(game)
-    at_night = game.state.phase.kind == PhaseKind.NIGHT
+    at_night = game.state.phase.kind == _NIGHT
     if at_night and cause not in OUT_OF_STORY:
         state.night_dead.append((p.pid, cause))
-    elif cause == Cause.MODKILL:
+    elif cause == _MODKILL:
         game.tell(GROUP, N_("{name} has been removed from the game."), name=player(p.pid))
-    elif cause == Cause.LEFT:
+    elif cause == _LEFT:
         game.tell(GROUP, N_("{name} has left the game."), name=player(p.pid))
     elif cause == Cause.LEFT_CHAT:
         game.tell(GROUP, N_("{name} walked out of the chat and did not return. The game "

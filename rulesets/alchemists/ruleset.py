@@ -82,6 +82,7 @@ from .voice import VOICE
 # read as a global: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
 # more than ten times a global's read, and these are asked at every vote and action
 _VOTE, _NIGHT, _NOTED = Stage.VOTE, PhaseKind.NIGHT, Purpose.NOTED
+_REACTIONS = Stage.REACTIONS  # and at every window's close
 
 # Deadlines per window (rules §3): seconds at the quick pace, a clock time in the game's time
 # zone at the forum pace; the host may set his own with /timer (within the default bounds).
@@ -207,7 +208,7 @@ class Alchemists(Ruleset):
         """What is owed to him (even dead), his role's actions (as they stand now), what he
         has gained in play, the Stone's powers if he holds it, and `pass`."""
         found: list[ActionSpec] = []
-        for owed in OWED_ACTIONS:
+        for owed in OWED_ACTIONS.get(game.state.phase.stage, ()):
             found += owed(game, p)
         if not p.alive:
             return found
@@ -327,15 +328,15 @@ class Alchemists(Ruleset):
 
     def close(self, game: Game) -> None:
         s = game.state
-        if s.phase.kind == PhaseKind.NIGHT:
+        if s.phase.kind == _NIGHT:
             night.resolve_night(game)
             night.morning_post(game)
             if not check_end(game):
                 stone_rules.at_phase_end(game)
                 day.begin_day(game, s.phase.number)
-        elif s.phase.stage == Stage.VOTE:
+        elif s.phase.stage == _VOTE:
             day.close_day(game)
-        elif s.phase.stage == Stage.REACTIONS:
+        elif s.phase.stage == _REACTIONS:
             owed = game.current_owed()
             if owed is not None:
                 sub = s.subs.get((owed.player, owed.kind))

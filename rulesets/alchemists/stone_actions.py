@@ -20,7 +20,7 @@ from . import actions
 from . import stone as stone_rules
 from .common import AT_NIGHT, Cause, check_result, side_of
 from .hooks import ACTION_NAMES, CHECKS
-from .night import NIGHT, STONE_ACTS, Effect, Night, NightStep
+from .night import NIGHT, STONE_ACTS, Effect, Night, NightStep, resolves
 from .state import AlchemistsState
 
 
@@ -151,14 +151,6 @@ def _rolled(effect: Effect) -> Effect:
     return run
 
 
-def _resolving(step: NightStep, kind: str, effect: Effect) -> None:
-    rolled = _rolled(effect)
-
-    @NIGHT.at(step)
-    def resolve(night: Night) -> None:
-        night.resolve(step, kind, rolled)
-
-
 # Each power at its step (rules §4): the Stone's check, heal, link and copy in the step of the
 # role action they imitate, right after it.
 for _kind, _step, _effect in (
@@ -177,7 +169,7 @@ for _kind, _step, _effect in (
     ("link", NightStep.STONE_LINK, actions.link),
 ):
     STONE_ACTS[_kind] = _step
-    _resolving(_step, _kind, _effect)
+    resolves(_step, _kind, _rolled(_effect))
 
 
 @NIGHT.at(NightStep.BACKFIRES)

@@ -18,6 +18,10 @@ from .standing import mayor, take_office
 from .state import changelings_state
 from .vocabulary import RANK_TIEBREAK, Stage
 
+# read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
+# more than ten times a global's read, and these are asked every day
+_DAY, _VOTE = PhaseKind.DAY, Stage.VOTE
+
 
 def begin_election(game: Game) -> None:
     game.state.votes = {}
@@ -32,7 +36,7 @@ def begin_day(game: Game, number: int) -> None:
     for prepare in DAY_BEGINS:
         prepare(game)
     changelings_state(game).tiebreak_pick = None
-    game.set_phase(Phase.of(PhaseKind.DAY, number, Stage.VOTE))
+    game.set_phase(Phase.of(_DAY, number, _VOTE))
     game.narrate(GROUP, flavour.DAY_BEGINS, number=number)
 
 

@@ -49,7 +49,9 @@ MORNING_QUIET = (
     N_("A peaceful night in Ponyville: everypony wakes up safe in their own bed."),
     N_("Good morning, Ponyville! The hive went hungry tonight: nopony is missing."),
 )
-REMOVED = {  # {role} is the role as running text names it ("the Researcher", "a pony")
+# {role} is the role as running text names it ("the Researcher", "a pony"); found by the
+# cause as the removal gives it (a `Cause` is its own string: no `Cause(why)` to look it up)
+REMOVED: dict[str, tuple[str, ...]] = {
     Cause.ABDUCTED: (
         N_("{name}, {role}, has vanished in the night: abducted by the changelings!"),
         N_("An empty bed and a trail of green slime: the changelings have taken {name}, who "

@@ -63,6 +63,12 @@ class NightStep(IntEnum):
 
 
 NIGHT: NightOrder[NightStep, Game] = NightOrder(NightStep)
+# read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
+# more than ten times a global's read, and these are asked every night: its phase, and the
+# first and last steps of its dusk and of its dawn
+_NIGHT, _DUSK = PhaseKind.NIGHT, Stage.DUSK
+_DUSK_STEPS = (NightStep.LIAR, NightStep.CHASE_OWED)
+_DAWN_STEPS = (NightStep.PINKIE, NightStep.LOVE_POISON)
 
 
 def subs_for(game: Game, action: str) -> list[Submission]:
@@ -77,7 +83,7 @@ def begin_night(game: Game, number: int) -> None:
     state = changelings_state(game)
     state.night = Night(number=number)
     game.state.subs = {}
-    game.set_phase(Phase.of(PhaseKind.NIGHT, number, Stage.DUSK))
+    game.set_phase(Phase.of(_NIGHT, number, _DUSK))
     hours = game.state.options.get("inactivity_hours")
     if hours:
         for p in game.state.living():
@@ -90,11 +96,11 @@ def begin_night(game: Game, number: int) -> None:
 
 
 def resolve_dusk(game: Game) -> None:
-    NIGHT.walk(game, NightStep.LIAR, NightStep.CHASE_OWED)
+    NIGHT.walk(game, _DUSK_STEPS[0], _DUSK_STEPS[1])
 
 
 def resolve_dawn(game: Game) -> None:
-    NIGHT.walk(game, NightStep.PINKIE, NightStep.LOVE_POISON)
+    NIGHT.walk(game, _DAWN_STEPS[0], _DAWN_STEPS[1])
 
 
 def morning_post(game: Game) -> None:

@@ -16,13 +16,17 @@ from .standing import partner_of, random_living, take_office
 from .state import changelings_state
 from .vocabulary import HEARTBREAKING, RANK_SUCCESSOR, Cause
 
+# read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
+# more than ten times a global's read, and these are asked at every removal and banishment
+_NIGHT, _BANISHED = PhaseKind.NIGHT, Cause.BANISHED
+
 # Removals by day after which the leaving mayor names his successor himself.
 DAY_EFFECTS = frozenset({Cause.BANISHED, Cause.HEARTBREAK, Cause.CHASED})
 
 
 def on_removed(game: Game, p: Player, why: str) -> None:
     state = changelings_state(game)
-    at_night = game.state.phase.kind == PhaseKind.NIGHT and why not in OUT_OF_STORY
+    at_night = game.state.phase.kind == _NIGHT and why not in OUT_OF_STORY
     if at_night:
         state.night.gone.append((p.pid, why))
     else:
@@ -63,7 +67,7 @@ def banish(game: Game, pid: PlayerId) -> None:
     turned_aside = BANISHED.get(p.role)
     if turned_aside is not None and turned_aside(game, p):
         return
-    game.remove(p, Cause.BANISHED)
+    game.remove(p, _BANISHED)
 
 
 def announce_removal(game: Game, pid: PlayerId, why: str) -> None:
@@ -71,7 +75,7 @@ def announce_removal(game: Game, pid: PlayerId, why: str) -> None:
     # the role inside the sentence ("Ann, the Researcher, …"), never a "Role: X." label;
     # `revealed` carries it as the plain role fact too, which the texts do not print (the
     # scenario runner's `told` and audits read `role` refs)
-    game.narrate(GROUP, flavour.REMOVED[Cause(why)], name=player(pid), role=role_was(p.role),
+    game.narrate(GROUP, flavour.REMOVED[why], name=player(pid), role=role_was(p.role),
                  revealed=role(p.role))
 
 

@@ -71,9 +71,10 @@ from .vocabulary import (
 )
 from .voice import VOICE
 
-# read as a global: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
-# more than ten times a global's read, and these are asked at every vote and action
-_VOTE, _REACTIONS, _NOTED = Stage.VOTE, Stage.REACTIONS, Purpose.NOTED
+# read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost more
+# than ten times a global's read, and these are asked at every vote, action and window's close
+_VOTE, _REACTIONS, _NOTED, _NIGHT = Stage.VOTE, Stage.REACTIONS, Purpose.NOTED, PhaseKind.NIGHT
+_ELECTION, _DUSK, _DAWN = Stage.ELECTION, Stage.DUSK, Stage.DAWN
 
 
 @event_kind("active")
@@ -120,10 +121,7 @@ class Changelings(Ruleset):
     summary = RULES_SUMMARY
     title = N_("Changelings")
     default_options: dict[str, Any] = {  # noqa: RUF012
-        "random_lovers": True,
-        "inactivity_hours": 0,
-        "fanatic_uses": "night",
-        "changelings": 0,
+        "random_lovers": True, "inactivity_hours": 0, "fanatic_uses": "night", "changelings": 0,
         "early_close": True,
     }
 
@@ -336,19 +334,19 @@ class Changelings(Ruleset):
     def close(self, game: Game) -> None:
         state = game.state
         stage = state.phase.stage
-        if stage == Stage.ELECTION:
+        if stage == _ELECTION:
             day.close_election(game)
-        elif stage == Stage.VOTE:
+        elif stage == _VOTE:
             day.close_vote(game)
-        elif stage == Stage.REACTIONS:
+        elif stage == _REACTIONS:
             owed = game.current_owed()
             if owed is not None:
                 day.answer(game, owed, day.answer_of(game, owed))
-        elif stage == Stage.DUSK:
+        elif stage == _DUSK:
             night.resolve_dusk(game)
             if not check_end(game):
-                game.set_phase(Phase.of(PhaseKind.NIGHT, state.phase.number, Stage.DAWN))
-        elif stage == Stage.DAWN:
+                game.set_phase(Phase.of(_NIGHT, state.phase.number, _DAWN))
+        elif stage == _DAWN:
             night.resolve_dawn(game)
             night.morning_post(game)
             if not check_end(game):

@@ -27,6 +27,11 @@ from .state import ChangelingsState, changelings_state
 from .vocabulary import CHANGELINGS, LOVERS, PONIES
 from .voice import said
 
+# read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
+# more than ten times a global's read, and these are asked whenever a mayor takes office and
+# the team is told something (a purpose named where `**params` is passed on, for mypy)
+_NIGHT, _PLAIN = PhaseKind.NIGHT, Purpose.PLAIN
+
 PLAIN = RoleId("changeling")  # the plain changeling: his role needs no naming
 
 
@@ -91,7 +96,7 @@ def team(game: Game) -> list[Player]:
 
 def tell_team(game: Game, key: str, **params: Param) -> None:
     for member in team(game):
-        game.tell(to_player(member.pid), key, purpose=Purpose.PLAIN, **params)
+        game.tell(to_player(member.pid), key, purpose=_PLAIN, **params)
 
 
 def join_team(game: Game, newcomer: Player) -> None:
@@ -175,7 +180,7 @@ def take_office(game: Game, p: Player) -> None:
     state.successor = None
     state.tiebreak_pick = None
     game.record(Mayor(player=p.pid))
-    if game.state.phase.kind == PhaseKind.NIGHT:  # the morning post tells it after the losses
+    if game.state.phase.kind == _NIGHT:  # the morning post tells it after the losses
         state.night.new_mayor = p.pid
     else:
         game.tell(GROUP, said(game, "NEW_MAYOR", "group"), name=player(p.pid))

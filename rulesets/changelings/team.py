@@ -22,6 +22,10 @@ from .state import ChangelingsState, Night, changelings_state
 from .vocabulary import CHANGELINGS, DUSK, Cause, Stage
 from .voice import said
 
+# read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
+# more than ten times a global's read, and this is asked at every abduction
+_ABDUCTED = Cause.ABDUCTED
+
 
 @event_kind("abduction_fixed")
 @dataclass(frozen=True, slots=True)
@@ -171,4 +175,4 @@ def abduction_takes_effect(game: Game) -> None:
     turned_aside = ABDUCTED.get(target.role)
     if turned_aside is not None and turned_aside(game, target):
         return
-    game.remove(target, Cause.ABDUCTED)
+    game.remove(target, _ABDUCTED)

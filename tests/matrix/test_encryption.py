@@ -4,9 +4,9 @@ players opened encrypted themselves (as Element does) or the bot opened encrypte
 players' clients encrypting too; and a restarted bot that still reads and answers there,
 with the same device and key store.
 
-By default the bot keeps secrets where it can read and write them: an encrypted room a
-player opens is declined (he is told why in the bot's own, unencrypted room); a player whose
-messages it cannot decrypt is told so, privately and once in the group.
+An encrypted room a player opens with the bot is his private room whatever the host's
+settings (see test_dms.py); a player whose messages the bot cannot decrypt is told so,
+privately and once in the group.
 
 What the server holds is checked as well: in an encrypted room nothing the bot said is
 plaintext."""
@@ -25,7 +25,7 @@ from core.storage.models import LogEntry
 
 from .harness import MEGOLM, Player, Table, open_table, play_to_the_end, sign_up, signup_message
 from .synapse import Synapse
-from .test_behaviour import membership, settled_membership
+from .test_behaviour import settled_membership
 from .test_clients import asked
 
 
@@ -230,38 +230,6 @@ async def test_a_message_waiting_for_its_room_key_outlives_a_restart(
         await table.settle()
         signup_message(table)  # the command was read
         assert table.adapter.crypto.held == 0
-    finally:
-        await table.stop()
-
-
-async def test_a_player_opened_encrypted_room_is_not_used_for_secrets(
-        synapse, register, clients, tmp_path):
-    """Unless the host asks for encryption, the bot keeps secrets where it can read and
-    write them, and no client hides them: in its own unencrypted room, not in the encrypted
-    one the player opened (declined, and he is told why)."""
-    table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 3,
-                             encrypted=True)
-    try:
-        bob, bot = table.players["Bob"], table.bot["user_id"]
-        created = await bob.client.room_create(is_direct=True, invite=[bot],
-                                               preset=RoomPreset.trusted_private_chat,
-                                               initial_state=[MEGOLM])
-        deadline = time.monotonic() + 15  # the bot joins, sees the encryption and leaves
-        while await membership(bob, created.room_id, bot) != "leave":
-            assert time.monotonic() < deadline
-            await asyncio.sleep(0.05)
-        await table.settle()
-        assert bob.dm is not None and bob.dm != created.room_id
-        assert not is_encrypted(synapse, bob.dm, table.bot["access_token"])
-        told = next(e for e in bob.from_bot(bob.dm)
-                    if e["content"].get("body", "").startswith("You opened an encrypted room"))
-        # it asks him to use this room: it mentions him (the room is new, so the invitation
-        # into it is what rings; the message is loud for when he reads it there)
-        assert rings(told, bob), told
-        await table.host.say(table.room, "!newgame changelings")
-        await bob.say(table.room, "!join")
-        await table.settle()
-        assert any(t.startswith("You are in!") for t in bodies(bob))  # in the bot's room
     finally:
         await table.stop()
 

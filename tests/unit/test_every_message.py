@@ -123,6 +123,7 @@ def parameters(ruleset: str) -> dict[str, list[Any]]:
         "values": ["majority, all"], "tz": ["Europe/Berlin", "America/Argentina/Buenos_Aires"],
         "command": ["vote", "abduct", "stone_check"],
         "chat": ["Pony Club <3 & «Друзья» 🦄", "g"], "host": ["Ann", "Зоя 🦄"],
+        "language": ["Deutsch", "Русский", "—"],
         "link": ["https://example.org/chat/+AbC_d-1?x=1&y=2"],
         "text": list(FREE_TEXTS), "new": ["Zoë"], "old": ["Ann"],
         "how": [howto(topic) for topic in HowTo],

@@ -4,11 +4,14 @@
   empty the bot accepts no group invites at all, as anyone on its server could otherwise
   pull it into any room and run games there.
 - Direct chats: also from a person who shares a group room with the bot (a player opening
-  his private chat). An encrypted one is declined unless the host asked for encrypted
-  private rooms (`encrypt_private`): nio has no cross-signing, clients that hide unverified
-  devices would hide the bot's role cards there and may keep their keys from it. The person
-  is told why, in the bot's own private room with him. (nio drops `m.room.encryption` from
-  an invite's stripped state, so the bot joins, looks, and leaves again at once.)
+  his private chat, as Element's "Start chat" does: `is_direct`, encrypted by default). The
+  room becomes his private room with the bot, the newest one, where role cards, prompts and
+  answers go from then on; an encrypted one is read and written encrypted. Only a room of
+  him and the bot alone is taken: a "direct" chat with others in it would show them his
+  secrets, so the bot leaves it. Without encryption (no key store) the bot cannot read an
+  encrypted room: it leaves that one and tells the person so in its own private room with
+  him, which is where he acts then. (nio drops `m.room.encryption` from an invite's
+  stripped state, so the bot joins before it looks.)
 - The replacement of an upgraded game room: from anyone (only who sent the tombstone could
   name that room), and the game moves there (see standing.py).
 """
@@ -19,7 +22,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from nio import AsyncClient, ErrorResponse, RoomGetStateEventResponse
+from nio import AsyncClient, ErrorResponse, RoomGetStateEventResponse, RoomGetStateResponse
 
 from ..protocol.directory import Directory
 from ..settings import MatrixSettings
@@ -64,16 +67,7 @@ class Invites:
         permitted = allowed(inviter, self.settings.allow)
         replacement = self.standing.is_replacement(room_id)
         if direct and (permitted or self.directory.shares_a_room(inviter)):
-            if not await self._join(room_id, inviter):
-                return
-            if self.settings.encrypt_private or not await self._encrypted(room_id):
-                await self.rooms.add(inviter, room_id)
-                return
-            log.info("matrix: left %s's encrypted direct chat %s", inviter, room_id)
-            if not isinstance(await client.room_leave(room_id), ErrorResponse):
-                await client.room_forget(room_id)
-            await self.teller.tell_about(inviter, room_id, "encrypted_room",
-                                         f"encrypted-{room_id}")
+            await self._direct(room_id, inviter)
             return
         if permitted or replacement:
             if await self._join(room_id, inviter):
@@ -81,6 +75,39 @@ class Invites:
             return
         log.info("matrix: declined %s's invite to %s", inviter, room_id)
         await client.room_leave(room_id)
+
+    async def _direct(self, room_id: str, inviter: str) -> None:
+        """A direct chat a person opened: his private room, if the bot can use it."""
+        if not await self._join(room_id, inviter):
+            return
+        if not await self._alone_with(room_id, inviter):
+            log.info("matrix: left %s's direct chat %s: others are in it", inviter, room_id)
+            await self._leave(room_id)
+            return
+        if self.client.olm is None and await self._encrypted(room_id):
+            log.info("matrix: left %s's encrypted direct chat %s (encryption is off)",
+                     inviter, room_id)
+            await self._leave(room_id)
+            await self.teller.tell_about(inviter, room_id, "encrypted_room",
+                                         f"encrypted-{room_id}")
+            return
+        await self.rooms.add(inviter, room_id)
+        self.rooms.opened_by(inviter, room_id)  # he is in it: what waited for him goes
+
+    async def _alone_with(self, room_id: str, person: str) -> bool:
+        """Whether nobody but the person and the bot is in the room or invited to it."""
+        state = await self.client.room_get_state(room_id)
+        if not isinstance(state, RoomGetStateResponse):
+            log.warning("matrix: cannot read the state of %s: %s", room_id, state)
+            return False
+        present = {e.get("state_key") for e in state.events
+                   if e.get("type") == "m.room.member"
+                   and (e.get("content") or {}).get("membership") in ("join", "invite")}
+        return present <= {person, self.user_id}
+
+    async def _leave(self, room_id: str) -> None:
+        if not isinstance(await self.client.room_leave(room_id), ErrorResponse):
+            await self.client.room_forget(room_id)
 
     async def _encrypted(self, room_id: str) -> bool:
         state = await self.client.room_get_state_event(room_id, "m.room.encryption")

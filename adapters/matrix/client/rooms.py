@@ -12,12 +12,14 @@ in version 10 instead.
 
 An invite is only a door: no client joins it for the player, and what the bot writes waits
 behind it. A player who has not accepted it after `invite_wait` seconds is reminded in the
-game's group, once.
+game's group, once. A player who left (or rejected) his private room and is invited again
+is not written to behind that second invite: what is for him waits in the service (`Invited`)
+and is sent when the bot sees him join (the situation `opened`, handed on by the sync), so
+that he reads it then, once, without the prompts of windows that closed meanwhile.
 
-Private rooms stay unencrypted unless the host asks for encryption (`encrypt_private`): nio
-has no cross-signing, so clients that hide unverified devices would hide the bot's role
-cards, and could keep their keys from the bot. For the same reason an encrypted room a
-player opens with the bot is not used for secrets (see invites.py).
+The rooms the bot creates stay unencrypted unless the host asks for encryption
+(`encrypt_private`). An encrypted direct chat a player opens with the bot is his private
+room like any other, where the bot reads and writes encrypted (see invites.py).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from typing import Any
 from nio import AsyncClient, ErrorResponse, RoomPreset
 from nio.api import Api
 
-from core.service import Unreachable
+from core.service import Invited, Unreachable
 
 from ..protocol.directory import Directory
 from ..protocol.errors import NETWORK_ERRORS, Failed, http_status, is_rate_limited
@@ -72,16 +74,42 @@ class PrivateRooms:
         self.user_id = settings.user_id
         self.reinvited: set[str] = set()
         self.waiting: dict[str, float] = {}  # room → when its invite went out (unaccepted)
+        self.again: set[str] = set()  # rooms whose person was invited again, not joined yet
+        self.opened: list[tuple[str, str]] = []  # (user, room) joined since the last sync
+        self.recent: list[tuple[str, str]] = []  # ... and those of the sync before
 
     async def load(self) -> None:
         dms = await self.store.load("dm", self.user_id) or {}
         self.directory.set_private({user: list(rooms) for user, rooms in dms.items()})
         self.waiting = dict(await self.store.load("invites", self.user_id) or {})
+        self.again = set(await self.store.load("reinvites", self.user_id) or [])
 
-    def rejoined(self, user: str) -> None:
-        """A person with a private room joined a room: it may be offered again."""
-        if user in self.directory.by_user:
-            self.reinvited.discard(user)
+    def joined(self, room_id: str, user: str) -> None:
+        """A person joined a room. One with a private room may be offered it again; one who
+        joined the private room he was invited to can be written to now (`take_opened`)."""
+        if user not in self.directory.by_user:
+            return
+        self.reinvited.discard(user)
+        if self.directory.private.get(room_id) == user and \
+                (room_id in self.again or room_id in self.waiting):
+            self.again.discard(room_id)
+            self.opened.append((user, room_id))
+
+    async def take_opened(self) -> list[tuple[str, str]]:
+        """(user, room) of each private room joined since the last call: what waited for
+        him is to be sent (the service hears `opened`). Those of the call before come once
+        more: a send refused as `Invited` just before his join was seen may have settled
+        only after the service had sent what waited (sending what waits twice sends
+        nothing twice)."""
+        opened = self.opened + [o for o in self.recent if o not in self.opened]
+        self.recent, self.opened = self.opened, []
+        if self.recent:
+            await self.store.save(sorted(self.again), "reinvites", self.user_id)
+        return opened
+
+    def opened_by(self, user: str, room_id: str) -> None:
+        """A private room the person opened with the bot himself: he reads it already."""
+        self.opened.append((user, room_id))
 
     async def add(self, user: str, room_id: str) -> None:
         """Remember a private room (in the database and in the bot's m.direct account
@@ -101,13 +129,18 @@ class PrivateRooms:
         if rooms:
             room_id = rooms[-1]
             membership = self.state.membership(room_id, user) or "invite"
+            if membership == "invite" and room_id in self.again:
+                raise Invited(f"matrix: {user} has not accepted the new invite yet")
             if membership in ("join", "invite"):
                 return room_id
             if membership == "ban" or user in self.reinvited:
                 raise Unreachable(f"matrix: {user} left the private room")
             await self._invite(room_id, user, created=False)
+            self.state.note_membership(room_id, user, "invite")
             self.reinvited.add(user)
-            return room_id
+            self.again.add(room_id)
+            await self.store.save(sorted(self.again), "reinvites", self.user_id)
+            raise Invited(f"matrix: {user} was invited to his private room again")
         room_id = await self.store.load("creating", user)
         if room_id is None:
             room_id = await self._create()
@@ -146,7 +179,8 @@ class PrivateRooms:
         return found
 
     def _usable(self, room_id: str) -> bool:
-        return self.settings.encrypt_private or not self.is_encrypted(room_id)
+        """A room the bot can read and write: an encrypted one only with encryption on."""
+        return self.client.olm is not None or not self.is_encrypted(room_id)
 
     def is_encrypted(self, room_id: str) -> bool:
         """Encrypted, as the room's state or nio (which may know it from elsewhere) says."""

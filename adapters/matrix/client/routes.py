@@ -4,8 +4,8 @@ another through the state.
 
 - the bot's own membership and a room's power levels: its standing there (standing.py);
 - an upgrade: the move to the replacement room (standing.py);
-- a person joining a room: a private room he left and rejoined may be offered again
-  (rooms.py).
+- a person joining a room: a private room he left and rejoined may be offered again, and
+  what waited for him there is sent once he joined it (rooms.py).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class Routes:
                 if user == self.standing.user_id:
                     self.standing.changed(room_id)
                 if membership == "join":
-                    self.rooms.rejoined(user)
+                    self.rooms.joined(room_id, user)
             case PowerChanged(room_id):
                 self.standing.changed(room_id)
             case Tombstoned():

@@ -145,6 +145,9 @@ class Syncer:
                 for room_id, event in given_up:
                     await readers.teller.unreadable(room_id, event)
             await readers.standing.apply()
+            for user, room_id in await readers.rooms.take_opened():  # he reads it now
+                await readers.teller.tell_about(user, room_id, "opened",
+                                                f"opened-{room_id}-{response.next_batch}")
             for user, room_id in await readers.rooms.overdue():
                 await readers.teller.tell_about(user, room_id, "invite_waiting",
                                                 f"invite-{room_id}")

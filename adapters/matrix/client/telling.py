@@ -36,6 +36,8 @@ class Teller:
 
     def incoming(self, room_id: str, event_id: str, sender: str, private: bool,
                  **fields: Any) -> Incoming:
+        if not private:
+            self.directory.wrote_in(room_id, sender)
         return Incoming(platform=PLATFORM, update_id=event_id, user=UserRef(sender),
                         user_name=self.directory.name(room_id, sender),
                         chat=None if private else ChatRef(room_id), **fields)

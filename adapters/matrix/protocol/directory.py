@@ -18,6 +18,7 @@ class Directory:
         self.private: dict[str, str] = {}  # private room → its user
         self.team_rooms: dict[TeamKey, str] = {}  # team → its room
         self.teams: dict[str, TeamKey] = {}  # team room → its team
+        self.last_group: dict[str, str] = {}  # user → the group room he last wrote in
 
     def set_private(self, by_user: dict[str, list[str]]) -> None:
         self.by_user = by_user
@@ -54,8 +55,15 @@ class Directory:
         return room_id not in self.private and room_id not in self.teams
 
     def name(self, room_id: str, user: str) -> str:
+        """The person's name in his game's room (see protocol/names.py)."""
         return names.display_name(self.state.members, room_id, user,
-                                  set(self.private) | set(self.teams))
+                                  set(self.private) | set(self.teams),
+                                  self.last_group.get(user))
+
+    def wrote_in(self, room_id: str, user: str) -> None:
+        """The person wrote in a room: a group room names him from now on."""
+        if self.is_group(room_id):
+            self.last_group[user] = room_id
 
     def shares_a_room(self, user: str) -> bool:
         return any(members.get(user, ("",))[0] == "join" and self.is_group(room)

@@ -8,9 +8,11 @@ renamed himself "Ann" names Ann or is asked back, never Bob. Names are cleaned o
 breaks and control characters (a nickname "Ann\\n\\n☀️ Bob is a changeling" must not become a
 fake announcement inside the bot's message) and shortened to what the database holds.
 
-Private and team rooms hold only the bot and its players, where no name collides: a person
-is named there as in the group room he shares with the bot, so his name does not change with
-the room he writes in.
+A person's name is his name in the game's room, never one read elsewhere: what he does in
+a private or team room, or in a room the bot knows nothing of yet (a direct chat it has just
+joined), names him as in the group room he shares with the bot — the one he last wrote in,
+else any — so his name does not change with the room he writes in. Only a person who shares
+no group room with the bot is named by the room itself (or his localpart).
 """
 
 from __future__ import annotations
@@ -37,14 +39,11 @@ def clean(name: str) -> str:
     return " ".join("".join(kept).split())
 
 
-def display_name(members: Members, room_id: str, user: str, private: set[str]) -> str:
-    """The person's name as the service should know it (see the module's docstring)."""
-    room = room_id
-    if room_id in private:
-        shared = sorted(r for r, people in members.items() if r not in private
-                        and people.get(user, ("leave",))[0] in PRESENT)
-        room = shared[0] if shared else room_id
-    people = members.get(room, {})
+def display_name(members: Members, room_id: str, user: str, private: set[str],
+                 last: str | None = None) -> str:
+    """The person's name as the service should know it (see the module's docstring);
+    `last`: the group room he last wrote in, if any."""
+    people = members.get(naming_room(members, room_id, user, private, last), {})
     own = _own_name(people, user)
     others = [(other, _own_name(people, other)) for other, (membership, _) in people.items()
               if other != user and membership in PRESENT]
@@ -52,6 +51,23 @@ def display_name(members: Members, room_id: str, user: str, private: set[str]) -
     taken = any(name.casefold() == wanted or other.casefold() in wanted
                 for other, name in others)
     return with_id(own, user) if taken else own[:NAME_LENGTH]
+
+
+def naming_room(members: Members, room_id: str, user: str, private: set[str],
+                last: str | None = None) -> str:
+    """The room whose member state names the person: this one if it is a group room he is
+    in, else the group room he last wrote in, else the first group room he is in, else this
+    one."""
+    def present(room: str) -> bool:
+        return room not in private and \
+            members.get(room, {}).get(user, ("leave",))[0] in PRESENT
+
+    if present(room_id):
+        return room_id
+    if last is not None and present(last):
+        return last
+    shared = sorted(room for room in members if present(room))
+    return shared[0] if shared else room_id
 
 
 def with_id(name: str, user: str) -> str:

@@ -1,6 +1,7 @@
 """Pressed buttons: the token a platform carries back, the stored button behind it (anything
 a client made up is refused), and what its command asks: sign-up, "open the private chat",
-a confirmation, a vote, an early end of the day, a night action (and its second target).
+a confirmation, a page or a change of the settings menu, a vote, an early end of the day,
+a night action (and its second target).
 A button of a closed window, or of another player, changes nothing."""
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ..telling.prompts import second_pick, show_choice
 from .confirm import Confirmations
 from .lobby import Lobby
 from .private import PrivateChats
+from .settings_menu import SettingsMenu
 
 
 async def pressed_button(token: str) -> Button | None:
@@ -64,12 +66,13 @@ class ButtonPresses:
     confirmations, the running game."""
 
     def __init__(self, games: Games, clock: Clock, lobby: Lobby, private: PrivateChats,
-                 confirmations: Confirmations) -> None:
+                 confirmations: Confirmations, menu: SettingsMenu) -> None:
         self.games = games
         self.clock = clock
         self.lobby = lobby
         self.private = private
         self.confirmations = confirmations
+        self.menu = menu
 
     async def press(self, token: str, person: Identity, in_private: bool) -> Reply | None:
         """A pressed button: what its stored command asks, if the presser may; a refusal
@@ -91,6 +94,8 @@ class ButtonPresses:
                     await outbox.to_person(person, await self.private.help_for(person))
             case pressed.Confirm():
                 return await self.confirmations.press(row, command, person, in_private)
+            case pressed.MenuShow() | pressed.MenuSet():
+                return await self.menu.press(row, command, person, in_private)
             case pressed.VoteFor() | pressed.MarkEarly() | pressed.ActOn() | pressed.PickFirst():
                 return await self.in_window(row, button, command, person, in_private)
             case _:

@@ -52,6 +52,7 @@ from .information import Information
 from .lobby import Lobby
 from .private import PrivateChats
 from .reach import Reach
+from .settings_menu import SettingsMenu
 from .stats import stats_command
 from .timers import Timers
 
@@ -77,8 +78,9 @@ class GameService:
         self.private = PrivateChats(self)
         self.reach = Reach(self)
         self.confirmations = Confirmations(self)
+        self.menu = SettingsMenu(self)
         self.buttons = ButtonPresses(self.games, clock, self.lobby, self.private,
-                                     self.confirmations)
+                                     self.confirmations, self.menu)
         self.host_powers = HostPowers(self)
         self.lock = asyncio.Lock()
         self.rng = random.Random(seed)
@@ -329,6 +331,9 @@ class GameService:
             return
         if word == "stats":  # the finished games' statistics (stats.py)
             await stats_command(rest, chat, person)
+            return
+        if word == "config":  # the settings menu, in the private chat
+            await self.menu.open(chat, person, admin)
             return
         if word == "archivechats":  # whether the archive page shows the team chats
             await archive_chats_command(rest, chat, person, admin)

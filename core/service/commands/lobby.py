@@ -1,5 +1,6 @@
 """Sign-up and the host's settings (platform-neutral): /newgame, /join, /leave, /startgame,
-/endgame, /language, /pace, /setroles, /option. (What anyone may ask in the group, /help,
+/endgame, /language, /ruleset, /pace, /setroles, /option (the settings menu, /config, makes
+its changes through these). (What anyone may ask in the group, /help,
 /rules, /roles, /status, is information.py.)"""
 
 from __future__ import annotations
@@ -149,9 +150,7 @@ class Lobby(GroupCommands):
             await seat.save(update_fields=["active"])
             forget_seats(row.id)
             await outbox.to_person(person, post(texts.LEFT_PRIVATE), game=row)
-        names = [s.identity.name for s in await Seat.filter(game_id=row.id, active=True)
-                 .order_by("position").prefetch_related("identity")]
-        await self._signup_message(row, chat, names)
+        await self._signup_message(row, chat, await _names(row))
 
     # ------------------------------------------------------------------ host settings
     async def _host_lobby(self, chat: Chat, person: Identity, admin: bool) -> GameRecord:
@@ -173,6 +172,20 @@ class Lobby(GroupCommands):
         chat.locale = wanted
         await chat.save(update_fields=["locale"])
         await outbox.to_group(chat, post(texts.LANGUAGE_SET))
+
+    async def _cmd_ruleset(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        """Another game for the sign-up: its roles and options start from its own defaults
+        (the old list names roles the new game may not have)."""
+        row = await self._host_lobby(chat, person, admin)
+        wanted = rest.strip().lower()
+        if wanted not in available():
+            raise Reply(texts.UNKNOWN_RULESET, name=wanted, names=", ".join(sorted(available())))
+        row.ruleset = wanted
+        row.settings = {**row.settings, "roles": None, "options": {}}
+        await row.save(update_fields=["ruleset", "settings"])
+        await outbox.to_group(chat, post(texts.RULESET_CHANGED,
+                                         ruleset=Ref("ruleset", wanted)), game=row)
+        await self._signup_message(row, chat, await _names(row))
 
     async def _cmd_pace(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         row = await self._host_lobby(chat, person, admin)
@@ -323,6 +336,12 @@ class Lobby(GroupCommands):
 
     async def not_elsewhere(self, person: Identity) -> None:
         await self._not_elsewhere(person)
+
+
+async def _names(row: GameRecord) -> list[str]:
+    """The names on the sign-up's list, in the order they joined."""
+    return [s.identity.name for s in await Seat.filter(game_id=row.id, active=True)
+            .order_by("position").prefetch_related("identity")]
 
 
 def _parse_value(raw: str) -> Any:

@@ -56,6 +56,9 @@ class PrivateChats:
         if word == "flee":
             await self.service.confirmations.ask_flee(person)
             return
+        if word == "config":  # the settings menu of the game he hosts
+            await self.service.menu.open_private(person)
+            return
         seat = await Seat.filter(identity_id=person.id, active=True,
                                  game__status=GameStatus.RUNNING).order_by("-id").first()
         if seat is None:

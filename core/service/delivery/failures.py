@@ -24,6 +24,7 @@ from ..ports.contract import (
     ChatLost,
     ChatMoved,
     ChatRef,
+    Invited,
     NotAllowed,
     PermanentError,
     TransientError,
@@ -90,6 +91,9 @@ AFTER_FAILURE: tuple[tuple[type[Exception], AfterFailure], ...] = (
     # done when the bot has the right again
     (NotAllowed, AfterFailure(OutboxState.NORIGHTS, hear=order_refused, level=logging.INFO,
                               log_as="delivery %s waits for the right to do it: %s")),
+    # sent when the reader accepts the invitation he has (or writes to the bot)
+    (Invited, AfterFailure(OutboxState.UNREACHABLE, level=logging.INFO,
+                           log_as="delivery %s waits for its reader to accept an invitation: %s")),
     # sent when the reader writes to the bot; the group hears that he cannot be reached
     (Unreachable, AfterFailure(OutboxState.UNREACHABLE, counts=True, tell=tell_group_unreachable,
                                level=logging.INFO,

@@ -76,7 +76,7 @@ class Deadlines:
             if pid in seats:
                 await outbox.to_person(seats[pid], PostPayload(
                     (part(voiced(row, game, prompt, pid), left=left),), urgent=True,
-                    asks=seats[pid].id), game=row)
+                    asks=seats[pid].id, window=row.window), game=row)
 
 
 async def pending_close(game_id: int, window: int | None = None) -> Deadline | None:

@@ -72,7 +72,43 @@ class Confirm:
     replace: str
 
 
-ButtonCommand = VoteFor | MarkEarly | ActOn | PickFirst | Join | Leave | Hello | Confirm
+#: a page of the host's settings menu (core/service/commands/settings_menu.py)
+MenuPage = Literal["main", "ruleset", "language", "pace", "zone", "roles", "options", "option",
+                   "closed"]
+#: a change the settings menu makes, each through the lobby's own command
+MenuChange = Literal["ruleset", "language", "pace", "zone", "add", "remove", "default",
+                     "option"]
+MENU_PAGES: tuple[MenuPage, ...] = ("main", "ruleset", "language", "pace", "zone", "roles",
+                                    "options", "option", "closed")
+MENU_CHANGES: tuple[MenuChange, ...] = ("ruleset", "language", "pace", "zone", "add", "remove",
+                                        "default", "option")
+
+
+@dataclass(frozen=True, slots=True)
+class MenuShow:
+    """A settings menu's button that turns to another page (`option`: the option a page of
+    values is for); `identity`, the one the menu was opened for; `replace`, the menu's
+    message, edited into the page."""
+
+    page: MenuPage
+    identity: int
+    replace: str
+    option: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class MenuSet:
+    """A settings menu's button that changes a setting to `value` (`option`: which option)."""
+
+    change: MenuChange
+    value: str
+    identity: int
+    replace: str
+    option: str = ""
+
+
+ButtonCommand = (VoteFor | MarkEarly | ActOn | PickFirst | Join | Leave | Hello | Confirm
+                 | MenuShow | MenuSet)
 #: the buttons of a window (a ballot's, a private keyboard's): pressed only while it is open
 InWindow = VoteFor | MarkEarly | ActOn | PickFirst
 
@@ -98,6 +134,12 @@ def to_json(command: ButtonCommand) -> dict[str, Any]:
             return {"type": "hello"}
         case Confirm(step, identity, replace):
             return {"type": step, "identity": identity, "replace": replace}
+        case MenuShow(page, identity, replace, option):
+            return {"type": "menu", "page": page, "identity": identity, "replace": replace,
+                    "option": option}
+        case MenuSet(change, value, identity, replace, option):
+            return {"type": "menu-set", "change": change, "value": value,
+                    "identity": identity, "replace": replace, "option": option}
         case _:
             assert_never(command)
 
@@ -124,4 +166,12 @@ def from_json(data: Mapping[str, Any]) -> ButtonCommand:
     for step in CONFIRM_STEPS:
         if kind == step:
             return Confirm(step, int(data["identity"]), str(data["replace"]))
+    if kind == "menu":
+        page = next(p for p in MENU_PAGES if p == data["page"])
+        return MenuShow(page, int(data["identity"]), str(data["replace"]),
+                        str(data.get("option", "")))
+    if kind == "menu-set":
+        change = next(c for c in MENU_CHANGES if c == data["change"])
+        return MenuSet(change, str(data["value"]), int(data["identity"]),
+                       str(data["replace"]), str(data.get("option", "")))
     raise ValueError(f"no such button command: {kind!r}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 
 from core.storage.models import Button, Chat, GameRecord, Identity, Outbox, Told
-from core.storage.states import CURRENT, OutboxState, moved
+from core.storage.states import CURRENT, GameStatus, OutboxState, moved
 
 from ..ports.contract import TeamKey
 from ..ports.howto import HowTo, howto
@@ -110,16 +110,52 @@ async def tell_group_unreachable(row: Outbox) -> None:
 
 
 async def reopen(person: Identity) -> int:
-    """The person wrote to the bot privately: send what could not reach them before (for
-    games still running, or outside any game), and let the group hear again next time."""
+    """The person can be read to again (he wrote to the bot privately, or joined the private
+    room he was invited to): send what could not reach them before (for games still
+    running, or outside any game), and let the group hear again next time. A prompt or a
+    reminder for a window that has closed meanwhile is dropped, never sent late: its choice
+    is over (the closing edit of a prompt he already has still goes)."""
     await pending.flush()
-    rows = Outbox.filter(identity_id=person.id, status=OutboxState.UNREACHABLE)
-    waiting = [r.id for r in await rows if r.game_id is None or (
-        await GameRecord.get(id=r.game_id)).status in CURRENT]
+    rows = await Outbox.filter(identity_id=person.id, status=OutboxState.UNREACHABLE) \
+        .order_by("id")
+    games = {g.id: g for g in await GameRecord.filter(
+        id__in={r.game_id for r in rows if r.game_id is not None})}
+    waiting, stale = [], []
+    for row in rows:
+        game = games.get(row.game_id) if row.game_id is not None else None
+        if row.game_id is not None and (game is None or game.status not in CURRENT):
+            continue
+        if game is not None and await _is_stale(row, game):
+            stale.append(row.id)
+        else:
+            waiting.append(row.id)
     if waiting:
         await Outbox.filter(id__in=waiting).update(
             status=moved(OutboxState.UNREACHABLE, OutboxState.PENDING), next_try_at=0.0)
+    if stale:
+        await Outbox.filter(id__in=stale).update(
+            status=moved(OutboxState.UNREACHABLE, OutboxState.SUPERSEDED))
     await Outbox.filter(identity_id=person.id, status=OutboxState.UNREACHABLE) \
         .update(status=moved(OutboxState.UNREACHABLE, OutboxState.FAILED))
     await Told.filter(kind=UNREACHABLE, identity_id=person.id).delete()
     return len(waiting)
+
+
+async def _is_stale(row: Outbox, game: GameRecord) -> bool:
+    """A waiting prompt or reminder whose window is no longer open, unless it edits a
+    message its reader already has."""
+    payload = stored(row)
+    window = getattr(payload, "window", None)
+    if window is None or (game.status == GameStatus.RUNNING and window == game.window):
+        return False
+    key = replace_key(payload)
+    return key is None or not await _was_sent(game.id, row.identity_id, key)
+
+
+async def _was_sent(game_id: int, identity_id: int | None, key: str) -> bool:
+    """Whether a version of the message `key` reached the person (it is his to edit)."""
+    for row in await Outbox.filter(game_id=game_id, identity_id=identity_id, private=True,
+                                   status=OutboxState.SENT).order_by("-id").limit(500):
+        if replace_key(stored(row)) == key:
+            return True
+    return False

@@ -116,7 +116,8 @@ class PostPayload:
     act (see `ports.Post`); `purpose` what the engine told it for (a "noted" acknowledges
     the reader's own choice), kept so that a recap can leave those out without reading
     their words; `delivery_notice` marks the host's notice that a message was not
-    delivered, so that the failure of such a notice tells nobody again."""
+    delivered, so that the failure of such a notice tells nobody again. `window`: the game
+    window the message asks about (a reminder), see `KeyboardPayload`."""
 
     parts: tuple[Part, ...]
     replace: str | None = None
@@ -126,6 +127,7 @@ class PostPayload:
     asks: int | None = None
     purpose: Purpose = Purpose.PLAIN
     delivery_notice: bool = False
+    window: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,13 +143,16 @@ class BallotPayload:
 @dataclass(frozen=True, slots=True)
 class KeyboardPayload:
     """A message with buttons that is no vote; none in its last version. `asks`: the person
-    (an `Identity` id) it asks to act (see `ports.Post`)."""
+    (an `Identity` id) it asks to act (see `ports.Post`). `window`: the game window whose
+    choice it offers (a night prompt): a copy that waited for a reader who could not be
+    reached is dropped once that window has closed, rather than sent late."""
 
     parts: tuple[Part, ...]
     buttons: tuple[StoredButton, ...]
     replace: str | None = None
     urgent: bool = False
     asks: int | None = None
+    window: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +220,8 @@ def to_json(payload: Payload) -> dict[str, Any]:
                 "replace": payload.replace, "urgent": payload.urgent, "seq": payload.seq,
                 "locale": payload.locale, **_asks_json(payload.asks),
                 **_purpose_json(payload.purpose),
-                **({"delivery_notice": True} if payload.delivery_notice else {})}
+                **({"delivery_notice": True} if payload.delivery_notice else {}),
+                **_window_json(payload.window)}
     if isinstance(payload, BallotPayload):
         return {"kind": "ballot", "parts": _parts_json(payload.parts),
                 "options": [b.to_json() for b in payload.options],
@@ -224,7 +230,7 @@ def to_json(payload: Payload) -> dict[str, Any]:
         return {"kind": "keyboard", "parts": _parts_json(payload.parts),
                 "buttons": [b.to_json() for b in payload.buttons],
                 "replace": payload.replace, "urgent": payload.urgent,
-                **_asks_json(payload.asks)}
+                **_asks_json(payload.asks), **_window_json(payload.window)}
     if isinstance(payload, PicturePayload):
         return {"kind": "picture", "parts": _parts_json(payload.parts),
                 "urgent": payload.urgent}
@@ -243,13 +249,14 @@ def from_json(data: Mapping[str, Any]) -> Payload:
         return PostPayload(_parts(data["parts"]), data.get("replace"),
                            bool(data.get("urgent")), data.get("seq"), data.get("locale"),
                            data.get("asks"), Purpose(data.get("purpose", Purpose.PLAIN)),
-                           bool(data.get("delivery_notice")))
+                           bool(data.get("delivery_notice")), data.get("window"))
     if kind == "ballot":
         return BallotPayload(_parts(data["parts"]), _buttons(data["options"]),
                              str(data["replace"]), bool(data.get("urgent")))
     if kind == "keyboard":
         return KeyboardPayload(_parts(data["parts"]), _buttons(data["buttons"]),
-                               data.get("replace"), bool(data.get("urgent")), data.get("asks"))
+                               data.get("replace"), bool(data.get("urgent")), data.get("asks"),
+                               data.get("window"))
     if kind == "picture":
         return PicturePayload(_parts(data["parts"]), bool(data.get("urgent")))
     if kind == "silence":
@@ -286,6 +293,12 @@ def _from_untyped(data: Mapping[str, Any]) -> Payload:
 def _asks_json(asks: int | None) -> dict[str, int]:
     """The `asks` key only where a message asks someone (rows stay as they were otherwise)."""
     return {} if asks is None else {"asks": asks}
+
+
+def _window_json(window: int | None) -> dict[str, int]:
+    """The `window` key only where a message belongs to one (rows stay as they were
+    otherwise)."""
+    return {} if window is None else {"window": window}
 
 
 def _purpose_json(purpose: Purpose) -> dict[str, str]:

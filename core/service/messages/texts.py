@@ -20,8 +20,9 @@ HELP_GROUP = N_(
     "before the start: /option (alone: every option, its value and what it does), "
     "/option NAME VALUE, /setroles (alone: the list) role, role, … or /setroles default, "
     "/pace quick|forum [time zone], /timer WINDOW TIME (how long a window lasts; also "
-    "during the game, for a window not open yet), /spectators LINK|off, /archivechats "
-    "on|off (the team chats on the game's archive page). Host powers during the game: "
+    "during the game, for a window not open yet), /ruleset NAME, /config (all settings as "
+    "a menu in your private chat), /spectators LINK|off, /archivechats on|off (the team "
+    "chats on the game's archive page). Host powers during the game: "
     "/pause, /resume, /extend MINUTES, /force, /modkill NAME, /replace NAME NEWCOMER, "
     "/announce TEXT. {how}")
 HELP_PRIVATE = N_(
@@ -97,6 +98,8 @@ SORRY = N_("Sorry, something went wrong on my side with that: nothing has change
 # Refusals of bad input (they change nothing)
 UNKNOWN_COMMAND = N_("I don't know the command /{command}. Try /help.")
 ALREADY_RUNNING = N_("A game is already running in this chat.")
+RULESET_CHANGED = N_("Setting changed: the next game is {ruleset}, with its own roles and "
+                     "options.")
 UNKNOWN_RULESET = N_("There is no rule set called {name}. Available: {names}.")
 NOT_HOST = N_("Only the host can do that.")
 IN_OTHER_GAME = N_("You are already playing in another game.")
@@ -231,9 +234,9 @@ UNREADABLE_YOU = N_("I cannot read your encrypted messages: your client did not 
                     "devices.")
 UNREADABLE_PLAYER = N_("I cannot read {name}'s encrypted messages, so their commands do not "
                        "reach me. {name}, I have written to you privately why.")
-ENCRYPTED_ROOM = N_("You opened an encrypted room with me; I do not use it, as your client "
-                    "may hide what my unverified device writes there. Your role and night "
-                    "actions come here.")
+ENCRYPTED_ROOM = N_("You opened an encrypted room with me, but I cannot read encrypted "
+                    "rooms here, so I left it. Write to me in this room instead: your role "
+                    "and night actions come here.")
 INVITE_WAITING = N_("{name}, your private room with me is waiting: please accept my "
                     "invitation. Your role and night actions come there.")
 

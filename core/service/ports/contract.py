@@ -75,8 +75,10 @@ class Reader:
 #: edits` names it; edits never count, and a vote in an edited message is withdrawn, as the
 #: forum rules say); `unreadable` the bot could not decrypt what they wrote;
 #: `encrypted_room` the private room they opened is encrypted, so the bot writes to them in
-#: its own; `invite_waiting` they have not accepted the bot's private room for a while.
-Situation = Literal["edited", "unreadable", "encrypted_room", "invite_waiting"]
+#: its own; `invite_waiting` they have not accepted the bot's private room for a while;
+#: `opened` they joined the private room they were invited to (or opened one with the bot):
+#: what waited for them is sent now (see `Invited`), nobody is told anything.
+Situation = Literal["edited", "unreadable", "encrypted_room", "invite_waiting", "opened"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -390,3 +392,9 @@ class LoginRefused(Exception):
 class Unreachable(PermanentError):
     """A person's private chat is closed to the bot (never started it, or blocked it). The
     service tells the group once and sends what waits when the person writes to the bot."""
+
+
+class Invited(Unreachable):
+    """A person's private chat waits for him to accept the bot's new invitation to it (a
+    Matrix room he had left): what is for him waits until the platform sees him join (the
+    situation `opened`) or he writes. Nobody else is told: the invitation asks him."""

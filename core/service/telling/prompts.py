@@ -150,7 +150,7 @@ async def second_pick(row: GameRecord, game: Game, pid: PlayerId, action: str, f
         return
     await outbox.to_person(person, KeyboardPayload((prompt,), tuple(buttons),
                                                    earlier.message_key, urgent=True,
-                                                   asks=person.id), game=row)
+                                                   asks=person.id, window=row.window), game=row)
     earlier.payload = prompt.to_json()
     await earlier.save(update_fields=["payload"])
 
@@ -168,7 +168,8 @@ async def _offer(row: GameRecord, person: Identity, prompts: tuple[Part, ...],
         offered = await Prompt.filter(game_id=row.id, window=row.window).count()
         replace = f"choices-{row.id}-{row.window}-{offered}"
     await outbox.to_person(person, KeyboardPayload(prompts, tuple(buttons), replace,
-                                                   urgent=True, asks=person.id), game=row)
+                                                   urgent=True, asks=person.id,
+                                                   window=row.window), game=row)
     stored = prompts[0].to_json() if len(prompts) == 1 else {
         "parts": [prompt.to_json() for prompt in prompts]}
     await Prompt.create(game=row, window=row.window, identity=person, message_key=replace,
@@ -200,7 +201,7 @@ async def show_choice(row: GameRecord, game: Game, person: Identity, pid: str, t
         await outbox.to_person(person, KeyboardPayload(
             (*prompt_parts(entry.payload), Part(voiced(row, game, prompt, pid),
                                                 params=params)), buttons,
-            entry.message_key), game=row)
+            entry.message_key, window=row.window), game=row)
         return
 
 
@@ -217,7 +218,8 @@ async def close_keyboards(row: GameRecord) -> None:
                                          entry.identity_id)),) \
             if last[entry.identity_id] == entry.id else ()
         await outbox.to_person(entry.identity, KeyboardPayload(
-            (*prompt_parts(entry.payload), *closing), (), entry.message_key), game=row)
+            (*prompt_parts(entry.payload), *closing), (), entry.message_key,
+            window=row.window), game=row)
     await Prompt.filter(game_id=row.id, window=row.window).delete()
 
 

@@ -96,5 +96,5 @@ async def brief_newcomer(row: GameRecord, old: Identity, new: Identity) -> None:
         entry.message_key = f"{entry.message_key}-{new.id}"
         await outbox.to_person(new, KeyboardPayload(
             prompt_parts(entry.payload), outbox.offered_buttons(version),
-            entry.message_key), game=row)
+            entry.message_key, window=row.window), game=row)
         await entry.save(update_fields=["identity_id", "message_key"])

@@ -1,6 +1,7 @@
 """News from a platform about a person rather than a command from them (`ports.Situation`):
 messages the bot cannot decrypt, a private room it will not
-use, an invitation nobody accepted. The person is told privately; where the group must know
+use, an invitation nobody accepted, a private room opened at last (what waited for him is
+sent then). The person is told privately; where the group must know
 (it would otherwise wait for commands that never reach the bot), their game's group is told
 too (the chat where it happened, else his game's), once per game and person.
 """
@@ -32,6 +33,9 @@ async def tell(incoming: Incoming, person: Identity, chat: Chat | None) -> None:
     happen, else his current game's."""
     situation = incoming.situation
     assert situation is not None
+    if situation == "opened":  # he can read his private chat now: what waited goes there
+        await outbox.reopen(person)
+        return
     row = await _current_game(person)
     private = PRIVATE.get(situation)
     if private is not None:  # each asks him to act (write again, here, or share keys)

@@ -23,7 +23,7 @@ from core.engine.ruleset import ActionSpec, RoleSpec
 
 from ..common import AT_NIGHT, TOWN
 from ..hooks import ACTION_NAMES, Role, register
-from ..night import NIGHT, ROLE_ACTS, Night, NightStep
+from ..night import ROLE_ACTS, Night, NightStep, resolves
 
 # 1. The role's actions: the engine checks targets, stages and slots from these.
 WATCH = ActionSpec("watch", AT_NIGHT, self_ok=False)
@@ -62,11 +62,10 @@ def watch(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
 
 
 # 5. The handler at the step: it resolves tonight's intents of its kind due there with the
-#    effect. Kinds sharing a step resolve by the place their handlers take there (here 1:
-#    after xing's checks and the copies of them, in place 0; a place taken twice is refused).
-@NIGHT.at(NightStep.XING_CHECK, place=1)
-def watches(night: Night) -> None:
-    night.resolve(NightStep.XING_CHECK, "watch", watch)
+#    effect (a role that does more at its step writes its own handler, `@NIGHT.at(step)`).
+#    Kinds sharing a step resolve by the place their handlers take there (here 1: after
+#    xing's checks and the copies of them, in place 0; a place taken twice is refused).
+resolves(NightStep.XING_CHECK, "watch", watch, place=1)
 
 
 # 6. Anything else the role adds plugs into `hooks`: its own actions when they differ from

@@ -13,6 +13,10 @@ from rulesets.alchemists.common import Cause, Succession
 from ..common import TOWN
 from ..hooks import AT_START, ON_REMOVED, Role, Team, register, register_team
 
+# read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
+# more than ten times a global's read, and this is asked at every removal
+_ABSORBED = Cause.ABSORBED
+
 GUARD = register_team(Team(
     "guard",
     title=N_("The Xing Alchemist and his bodyguard"),
@@ -46,7 +50,7 @@ def introductions(game: Game) -> None:
 
 @ON_REMOVED.append
 def steps_up(game: Game, p: Player, cause: str) -> None:
-    if p.role != "xing" or cause == Cause.ABSORBED:
+    if p.role != "xing" or cause == _ABSORBED:
         return
     for guard in game.state.players.values():
         if guard.alive and guard.role == "bodyguard":

@@ -14,7 +14,11 @@ from core.engine.state import Player
 from .. import actions
 from ..common import CRIMSON, Cause, state_of
 from ..hooks import AFTER_EXECUTIONS, BACKFIRE_DISCOUNTS, Role, register
-from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, Night, NightStep
+from ..night import COPYABLE, ROLE_ACTS, Copyable, Night, NightStep, resolves
+
+# read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
+# more than ten times a global's read, and this is asked at every search (and `RoleId` is a call)
+_ISHVALAN, _KILLED = RoleId("ishvalan"), Cause.KILLED
 
 ROLE = register(Role(
     RoleSpec(RoleId("crimson"), CRIMSON, (actions.SEARCH,)),
@@ -39,13 +43,11 @@ EXPLOSION = (
 
 
 def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
-    actions.search(night, it, targets, RoleId("ishvalan"), Cause.KILLED)
+    actions.search(night, it, targets, _ISHVALAN, _KILLED)
 
 
-@NIGHT.at(NightStep.CRIMSON_SEARCH)
-def searches(night: Night) -> None:
-    """Step 7: crimson's search, then copies of it."""
-    night.resolve(NightStep.CRIMSON_SEARCH, "search", search)
+# Step 7: crimson's search, then copies of it.
+resolves(NightStep.CRIMSON_SEARCH, "search", search)
 
 
 @BACKFIRE_DISCOUNTS.append

@@ -10,7 +10,7 @@ from core.engine.ruleset import RoleSpec
 from .. import actions
 from ..common import TOWN
 from ..hooks import Role, register
-from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, Night, NightStep
+from ..night import COPYABLE, ROLE_ACTS, Copyable, NightStep, resolves
 
 ROLE = register(Role(
     RoleSpec(RoleId("crystal"), TOWN, (actions.HEAL,)),
@@ -25,6 +25,4 @@ ROLE_ACTS["crystal", "heal"] = NightStep.CRYSTAL_HEAL
 COPYABLE["crystal"] = Copyable("heal", NightStep.CRYSTAL_HEAL)
 
 
-@NIGHT.at(NightStep.CRYSTAL_HEAL)
-def heals(night: Night) -> None:
-    night.resolve(NightStep.CRYSTAL_HEAL, "heal", actions.heal)
+resolves(NightStep.CRYSTAL_HEAL, "heal", actions.heal)

@@ -10,7 +10,7 @@ from core.engine.ruleset import ActionSpec, RoleSpec
 from .. import actions
 from ..common import AT_NIGHT, HOMUNCULI
 from ..hooks import ACTION_NAMES, OWN_ACTIONS, Role, register
-from ..night import NIGHT, ROLE_ACTS, Night, NightStep
+from ..night import ROLE_ACTS, NightStep, resolves
 from ._homunculi import REQUEST, leaderless_or_own
 
 COPY = ActionSpec("copy", AT_NIGHT, targets=2)
@@ -31,7 +31,5 @@ OWN_ACTIONS["envy"] = leaderless_or_own(ROLE.spec)
 ROLE_ACTS["envy", "copy"] = NightStep.ENVY_COPY
 
 
-@NIGHT.at(NightStep.ENVY_COPY)
-def copies(night: Night) -> None:
-    """Step 4: the copied ability is scheduled at its own step (see `night.COPYABLE`)."""
-    night.resolve(NightStep.ENVY_COPY, "copy", actions.copy)
+# Step 4: the copied ability is scheduled at its own step (see `night.COPYABLE`).
+resolves(NightStep.ENVY_COPY, "copy", actions.copy)

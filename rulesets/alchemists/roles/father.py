@@ -18,7 +18,7 @@ from rulesets.alchemists.common import Succession
 from .. import actions
 from ..common import AT_NIGHT, HOMUNCULI, father, homunculi, side_of, state_of
 from ..hooks import ACTION_NAMES, AT_START, CHECKS, ON_REMOVED, OWN_ACTIONS, Role, register
-from ..night import NIGHT, Night, NightStep
+from ..night import NIGHT, Night, NightStep, resolves
 
 CHOOSE = ActionSpec("choose", AT_NIGHT, slot="father")
 FATHER_KILL = ActionSpec("kill", AT_NIGHT, self_ok=False, harmful=True, slot="father")
@@ -146,6 +146,4 @@ def homunculi_kill(night: Night) -> None:
                           tag={"homunculi": True}))
 
 
-@NIGHT.at(NightStep.HOMUNCULI_KILL)
-def kills(night: Night) -> None:
-    night.resolve(NightStep.HOMUNCULI_KILL, "kill", actions.kill)
+resolves(NightStep.HOMUNCULI_KILL, "kill", actions.kill)

@@ -16,8 +16,12 @@ from core.engine.state import Player
 from .. import actions
 from ..common import GREED, Cause
 from ..hooks import GAINED_ACTIONS, Role, register
-from ..night import NIGHT, ROLE_ACTS, SHIELDS, Night, NightStep
+from ..night import ROLE_ACTS, SHIELDS, Night, NightStep, resolves
 from .father import FATHER_MEETS
+
+# read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
+# more than ten times a global's read, and this is asked at every search (and `RoleId` is a call)
+_XING, _ABSORBED = RoleId("xing"), Cause.ABSORBED
 
 ROLE = register(Role(
     RoleSpec(RoleId("greed"), GREED, (actions.SEARCH,)),
@@ -69,16 +73,14 @@ def shield(night: Night, victim: Player, cause: str, it: Intent | None,
     return not fathers_own
 
 
-@NIGHT.at(NightStep.GREED_CHECK)
-def checks(night: Night) -> None:
-    night.resolve(NightStep.GREED_CHECK, "check", actions.check)
+resolves(NightStep.GREED_CHECK, "check", actions.check)
 
 
 def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     """He absorbs whoever holds the role `xing` at that moment (a bodyguard become xing
     included) and checks from the next night on; he keeps his search. He is told whom he
     absorbed and that he now checks (rules §5 [revised]), and knows that player's role."""
-    found = actions.search(night, it, targets, RoleId("xing"), Cause.ABSORBED)
+    found = actions.search(night, it, targets, _XING, _ABSORBED)
     if found is not None:
         hunter = night.players[it.actor]
         hunter.counters["check_from"] = night.number + 1
@@ -91,6 +93,4 @@ def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
         actions.absorbed(night, found, hunter)
 
 
-@NIGHT.at(NightStep.GREED_SEARCH)
-def searches(night: Night) -> None:
-    night.resolve(NightStep.GREED_SEARCH, "search", search)
+resolves(NightStep.GREED_SEARCH, "search", search)

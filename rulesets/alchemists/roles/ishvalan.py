@@ -10,7 +10,7 @@ from core.engine.ruleset import RoleSpec
 from .. import actions
 from ..common import ISHVALAN
 from ..hooks import Role, register
-from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, Night, NightStep
+from ..night import COPYABLE, ROLE_ACTS, Copyable, NightStep, resolves
 
 ROLE = register(Role(
     RoleSpec(RoleId("ishvalan"), ISHVALAN, (actions.KILL,)),
@@ -24,6 +24,4 @@ ROLE_ACTS["ishvalan", "kill"] = NightStep.ISHVALAN_KILL
 COPYABLE["ishvalan"] = Copyable("kill", NightStep.ISHVALAN_KILL)
 
 
-@NIGHT.at(NightStep.ISHVALAN_KILL)
-def kills(night: Night) -> None:
-    night.resolve(NightStep.ISHVALAN_KILL, "kill", actions.kill)
+resolves(NightStep.ISHVALAN_KILL, "kill", actions.kill)

@@ -11,7 +11,7 @@ from core.engine.ruleset import RoleSpec
 from .. import actions
 from ..common import TOWN
 from ..hooks import Role, register
-from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, Night, NightStep
+from ..night import COPYABLE, ROLE_ACTS, Copyable, NightStep, resolves
 
 ROLE = register(Role(
     RoleSpec(RoleId("linker"), TOWN, (actions.LINK,)),
@@ -27,6 +27,4 @@ ROLE_ACTS["linker", "link"] = NightStep.LINKER_LINK
 COPYABLE["linker"] = Copyable("link", NightStep.LINKER_LINK, with_copier=True)
 
 
-@NIGHT.at(NightStep.LINKER_LINK)
-def links(night: Night) -> None:
-    night.resolve(NightStep.LINKER_LINK, "link", actions.link)
+resolves(NightStep.LINKER_LINK, "link", actions.link)

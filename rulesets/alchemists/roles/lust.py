@@ -9,7 +9,7 @@ from core.engine.ruleset import ActionSpec, RoleSpec
 from .. import actions
 from ..common import AT_NIGHT, HOMUNCULI
 from ..hooks import ACTION_NAMES, OWN_ACTIONS, Role, register
-from ..night import NIGHT, ROLE_ACTS, Night, NightStep
+from ..night import ROLE_ACTS, NightStep, resolves
 from ._homunculi import REQUEST, leaderless_or_own
 
 BLOCK = ActionSpec("block", AT_NIGHT, self_ok=False, harmful=True)
@@ -29,7 +29,5 @@ OWN_ACTIONS["lust"] = leaderless_or_own(ROLE.spec)
 ROLE_ACTS["lust", "block"] = NightStep.LUST_BLOCK
 
 
-@NIGHT.at(NightStep.LUST_BLOCK)
-def blocks(night: Night) -> None:
-    """Step 2, after the Stone's block (which may have stopped hers)."""
-    night.resolve(NightStep.LUST_BLOCK, "block", actions.block)
+# Step 2, after the Stone's block (which may have stopped hers).
+resolves(NightStep.LUST_BLOCK, "block", actions.block)

@@ -36,8 +36,12 @@ from ..hooks import (
     Role,
     register,
 )
-from ..night import NIGHT, ROLE_ACTS, Night, NightStep
+from ..night import ROLE_ACTS, Night, NightStep, resolves
 from ._homunculi import REQUEST, leaderless_or_own
+
+# read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
+# more than ten times a global's read, and this is asked at every search (and `RoleId` is a call)
+_CRIMSON, _ABSORBED = RoleId("crimson"), Cause.ABSORBED
 
 TAKE = ActionSpec("take", ANY_TIME, self_ok=False, harmful=True)
 ACTION_NAMES["take"] = N_("Take")
@@ -62,7 +66,7 @@ ROLE_ACTS["father", "search"] = NightStep.PRIDE_SEARCH
 
 
 def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
-    found = actions.search(night, it, targets, RoleId("crimson"), Cause.ABSORBED)
+    found = actions.search(night, it, targets, _CRIMSON, _ABSORBED)
     if found is not None:
         hunter = night.players[it.actor]
         hunter.counters["take"] = True
@@ -71,9 +75,7 @@ def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
         actions.absorbed(night, found, hunter)
 
 
-@NIGHT.at(NightStep.PRIDE_SEARCH)
-def searches(night: Night) -> None:
-    night.resolve(NightStep.PRIDE_SEARCH, "search", search)
+resolves(NightStep.PRIDE_SEARCH, "search", search)
 
 
 # -------------------------------------------------------------- the take
@@ -93,7 +95,8 @@ def owed_take(game: Game, p: Player) -> Sequence[ActionSpec]:
     return (TAKE,) if stage == _VOTE and s.rs.take_owed_next_day == p.pid else ()
 
 
-OWED_ACTIONS.append(owed_take)
+for _stage in (_REACTIONS, _VOTE):  # the stages in which it can be owed
+    OWED_ACTIONS.setdefault(_stage, []).append(owed_take)
 
 
 @GAINED_ACTIONS.append

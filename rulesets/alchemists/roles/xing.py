@@ -11,7 +11,7 @@ from core.engine.ruleset import RoleSpec
 from .. import actions
 from ..common import TOWN, state_of
 from ..hooks import AT_START, Role, register
-from ..night import COPYABLE, NIGHT, ROLE_ACTS, Copyable, Night, NightStep
+from ..night import COPYABLE, ROLE_ACTS, Copyable, NightStep, resolves
 
 ROLE = register(Role(
     RoleSpec(RoleId("xing"), TOWN, (actions.CHECK,)),
@@ -35,7 +35,5 @@ def remember_the_original(game: Game) -> None:
         state_of(game).original_xing = first.pid
 
 
-@NIGHT.at(NightStep.XING_CHECK)
-def checks(night: Night) -> None:
-    """Step 5: xing's check (a bodyguard become xing's too), then the copies of it."""
-    night.resolve(NightStep.XING_CHECK, "check", actions.check)
+# Step 5: xing's check (a bodyguard become xing's too), then the copies of it.
+resolves(NightStep.XING_CHECK, "check", actions.check)

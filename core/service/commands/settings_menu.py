@@ -1,0 +1,272 @@
+"""The host's settings menu (`/config`, like GreyWolf's): the next game's settings as pages
+of buttons in the host's private chat — rule set, language, pace, time zone, the role list,
+each option with its allowed values. Text-only platforms show the same pages as numbered
+options (adapters/text_choices.py).
+
+The menu is generated from what the rule set declares (its roles, `default_options`,
+`option_choices`, `player_options`), and it changes nothing itself: each press is the
+lobby's own command (`/pace`, `/setroles`, `/option`, …) with the same checks and the same
+refusals; a refused change leaves the menu as it was, an accepted one edits the menu's
+message in place with the new values.
+
+Only the game's host or an admin of its group opens it (checked when it opens; the menu is
+then that person's alone). Each `/config` opens a fresh menu and makes every older one of that
+person stale; a press on a stale menu, on a menu of a game that has started or ended, or by
+anyone else changes nothing."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any, assert_never
+
+from core.engine.log_codec import encode
+from core.engine.messages import Ref
+from core.engine.registry import available, load_ruleset
+from core.i18n import available_locales
+from core.storage.models import Chat, GameRecord, Identity
+from core.storage.states import GameStatus
+
+from ..games.deadline_times import DEFAULT_TZ, PACES
+from ..messages import menu_texts as mt
+from ..messages import outbox, texts
+from ..messages.button_commands import MenuChange, MenuPage, MenuSet, MenuShow
+from ..messages.buttons import button
+from ..messages.payloads import (
+    KeyboardPayload,
+    Label,
+    NameLabel,
+    Part,
+    StoredButton,
+    TextLabel,
+    WordsLabel,
+    part,
+)
+from ..ports.replies import Reply
+from ..rows.game_rows import relock
+from ..telling.settings_view import current_options, options_overview, shown_value
+from .context import ServiceContext
+from .reach import chat_title
+
+#: a few time zones offered as buttons (any other by command); the game's own comes first
+ZONES = ("Europe/Berlin", "Europe/Moscow", "Europe/London", "Europe/Kyiv", "UTC",
+         "America/New_York", "America/Los_Angeles", "Asia/Almaty")
+#: the languages' own names, the way each is offered to a reader of any language
+LANGUAGE_NAMES = {"de": "Deutsch", "en": "English", "ru": "Русский"}
+#: after a change, the page the menu shows (several roles are added one after another)
+AFTER: dict[MenuChange, MenuPage] = {"ruleset": "main", "language": "main", "pace": "main",
+                                     "zone": "main", "add": "roles", "remove": "roles",
+                                     "default": "roles", "option": "options"}
+
+
+class SettingsMenu:
+    """Opens the menu and answers its presses, through the lobby's commands."""
+
+    def __init__(self, service: ServiceContext) -> None:
+        self.service = service
+
+    # ------------------------------------------------------------------ opening
+    async def open(self, chat: Chat, person: Identity, admin: bool) -> None:
+        """/config in the group: its game's menu, sent to the host's (or admin's) private
+        chat, where its buttons are his alone."""
+        row = await self.service.current_game(chat)
+        if row is None:
+            raise Reply(texts.NO_GAME)
+        if row.host_id != person.id and not admin:
+            raise Reply(texts.NOT_HOST)
+        await self._open(row, person)
+
+    async def open_private(self, person: Identity) -> None:
+        """/config in the private chat: the menu of the newest game in sign-up he hosts."""
+        row = await GameRecord.filter(host_id=person.id, status=GameStatus.LOBBY) \
+            .order_by("-id").first()
+        if row is None:
+            raise Reply(mt.MENU_NO_GAME)
+        await self._open(row, person)
+
+    async def _open(self, row: GameRecord, person: Identity) -> None:
+        if row.status != GameStatus.LOBBY:
+            raise Reply(mt.MENU_ONLY_LOBBY)
+        if person.anonymous:  # nobody the bot could write to
+            raise Reply(texts.ANONYMOUS_CANNOT_PLAY)
+        await relock(row)
+        replace = f"menu-{row.id}-{person.id}-{secrets.token_hex(4)}"
+        menus = {**(row.settings or {}).get("menus", {}), str(person.id): replace}
+        row.settings = {**row.settings, "menus": menus}
+        await row.save(update_fields=["settings"])
+        await self._show(row, person, MenuShow("main", person.id, replace))
+
+    # ------------------------------------------------------------------ presses
+    async def press(self, row: GameRecord, command: MenuShow | MenuSet, person: Identity,
+                    in_private: bool) -> Reply | None:
+        """A menu's button: only by the one it was opened for, in his private chat, on his
+        newest menu, while the game is in sign-up. A change is answered "Saved"."""
+        if not in_private or command.identity != person.id:
+            raise Reply(texts.NOT_YOUR_BUTTON)
+        current = (row.settings or {}).get("menus", {}).get(str(person.id))
+        if row.status != GameStatus.LOBBY or current != command.replace:
+            raise Reply(texts.STALE_BUTTON)
+        match command:
+            case MenuShow():
+                await self._show(row, person, command)
+                return None
+            case MenuSet(change, value, identity, replace, option):
+                chat = await row.chat
+                word, rest = self._as_command(row, change, value, option)
+                # the lobby's own command, as the menu's owner (allowed when it opened)
+                await self.service.lobby.handle(word, rest, chat, person, True)
+                fresh = await GameRecord.get(id=row.id)
+                await self._show(fresh, person, MenuShow(AFTER[change], identity, replace,
+                                                         option), saved=True)
+                return Reply(mt.MENU_SAVED)
+            case _:
+                assert_never(command)
+
+    @staticmethod
+    def _as_command(row: GameRecord, change: MenuChange, value: str,
+                    option: str) -> tuple[str, str]:
+        """The lobby command a change is (its word and what follows it)."""
+        settings = row.settings or {}
+        roles: list[str] = list(settings.get("roles") or [])
+        match change:
+            case "ruleset" | "language" | "pace":
+                return change, value
+            case "zone":
+                return "pace", f"{settings.get('pace') or PACES[0]} {value}"
+            case "add":
+                return "setroles", ", ".join([*roles, value])
+            case "remove":
+                if value in roles:
+                    roles.remove(value)
+                return "setroles", ", ".join(roles) if roles else "default"
+            case "default":
+                return "setroles", "default"
+            case "option":
+                return "option", f"{option} {value}"
+            case _:
+                assert_never(change)
+
+    # ------------------------------------------------------------------ pages
+    async def _show(self, row: GameRecord, person: Identity, at: MenuShow,
+                    saved: bool = False) -> None:
+        """The page `at` asks for, edited into the menu's message."""
+        head: tuple[Part, ...] = (part(mt.MENU_SAVED),) if saved else ()
+        if at.page == "closed":
+            await outbox.to_person(person, KeyboardPayload(
+                (part(mt.MENU_CLOSED),), (), at.replace), game=row)
+            return
+        parts, choices = self._page(row, await row.chat, at)
+        buttons: list[StoredButton] = []
+        for label, command in choices:
+            buttons.append(await button(row, None, label, command))
+        back = MenuShow("options" if at.page == "option" else "main", at.identity, at.replace)
+        last = MenuShow("closed", at.identity, at.replace) if at.page == "main" else back
+        buttons.append(await button(row, None, TextLabel(
+            mt.BUTTON_CLOSE if at.page == "main" else mt.BUTTON_BACK), last))
+        await outbox.to_person(person, KeyboardPayload(
+            (*head, *parts), tuple(buttons), at.replace, asks=person.id), game=row)
+
+    def _page(self, row: GameRecord, chat: Chat, at: MenuShow
+              ) -> tuple[tuple[Part, ...], list[tuple[Label, MenuShow | MenuSet]]]:
+        """A page's text and its buttons (without the last, "Back" or "Close")."""
+        settings = row.settings or {}
+        ruleset = load_ruleset(row.ruleset)
+        tz = str(settings.get("tz") or DEFAULT_TZ)
+
+        def show(page: MenuPage, option: str = "") -> MenuShow:
+            return MenuShow(page, at.identity, at.replace, option)
+
+        def change(what: MenuChange, value: str, option: str = "") -> MenuSet:
+            return MenuSet(what, value, at.identity, at.replace, option)
+
+        match at.page:
+            case "main" | "closed":
+                return ((part(mt.MENU_HEAD, chat=chat_title(chat),
+                              ruleset=Ref("ruleset", row.ruleset),
+                              pace=Ref("option_value", str(settings.get("pace") or "")),
+                              tz=tz,
+                              language=LANGUAGE_NAMES.get(chat.locale or "", "—")),
+                         _roles_part(settings)),
+                        [(TextLabel(mt.BUTTON_RULESET), show("ruleset")),
+                         (TextLabel(mt.BUTTON_LANGUAGE), show("language")),
+                         (TextLabel(mt.BUTTON_PACE), show("pace")),
+                         (TextLabel(mt.BUTTON_ZONE), show("zone")),
+                         (TextLabel(mt.BUTTON_ROLES), show("roles")),
+                         (TextLabel(mt.BUTTON_OPTIONS), show("options"))])
+            case "ruleset":
+                return ((part(mt.MENU_PICK_RULESET),),
+                        [(NameLabel(Ref("ruleset", r)), change("ruleset", r))
+                         for r in sorted(available())])
+            case "language":
+                return ((part(mt.MENU_PICK_LANGUAGE),),
+                        [(WordsLabel(LANGUAGE_NAMES.get(code, code)), change("language", code))
+                         for code in available_locales()])
+            case "pace":
+                return ((part(mt.MENU_PICK_PACE, tz=tz),),
+                        [(NameLabel(Ref("option_value", p)), change("pace", p))
+                         for p in PACES])
+            case "zone":
+                zones = (tz, *(z for z in ZONES if z != tz))
+                return ((part(mt.MENU_PICK_ZONE, tz=tz),),
+                        [(WordsLabel(z), change("zone", z)) for z in zones])
+            case "roles":
+                listed = list(settings.get("roles") or [])
+                return ((_roles_part(settings),),
+                        [*((_role_label(mt.BUTTON_ADD_ROLE, r), change("add", r))
+                           for r in ruleset.roles),
+                         *((_role_label(mt.BUTTON_REMOVE_ROLE, r), change("remove", r))
+                           for r in dict.fromkeys(listed)),
+                         (TextLabel(mt.BUTTON_DEFAULT_DEAL), change("default", ""))])
+            case "options":
+                values = current_options(row)
+                return ((*options_overview(row).parts, part(mt.MENU_PICK_OPTION)),
+                        [(TextLabel(mt.BUTTON_OPTION, encode({
+                            "title": Ref("option_name", name),
+                            "value": Ref("option_value", shown_value(values[name]))})),
+                          show("option", name))
+                         for name in _menu_options(row)])
+            case "option":
+                name = at.option
+                value = current_options(row).get(name)
+                return ((part(mt.MENU_PICK_VALUE, title=Ref("option_name", name),
+                              value=Ref("option_value", shown_value(value)),
+                              about=Ref("option", name)),),
+                        [(NameLabel(Ref("option_value", v)), change("option", v, name))
+                         for v in allowed_values(row, name, value)])
+            case _:
+                assert_never(at.page)
+
+
+def _roles_part(settings: dict[str, Any]) -> Part:
+    roles = settings.get("roles")
+    if not roles:
+        return part(texts.ROLES_BY_DEFAULT)
+    return part(*texts.ROLES_CURRENT, count=len(roles),
+                roles=tuple(Ref("role", r) for r in roles))
+
+
+def _role_label(key: str, role: str) -> TextLabel:
+    return TextLabel(key, encode({"role": Ref("role", role)}))
+
+
+def _menu_options(row: GameRecord) -> list[str]:
+    """The options a host sets by button: every option the rule set explains, except those
+    whose value names a player (set by command, /option NAME PLAYER)."""
+    ruleset = load_ruleset(row.ruleset)
+    return [name for name in ruleset.default_options
+            if name in ruleset.option_about and name not in ruleset.player_options]
+
+
+def allowed_values(row: GameRecord, name: str, value: Any) -> tuple[str, ...]:
+    """The values an option's page offers, as the host would type them: its declared
+    choices, on and off for a yes/no, and for a count the neighbours of its value (one
+    less, one more; any other by command)."""
+    ruleset = load_ruleset(row.ruleset)
+    default = ruleset.default_options.get(name)
+    choices = ruleset.option_choices.get(name)
+    if choices is not None:
+        return tuple(choices)
+    if isinstance(default, bool):
+        return ("on", "off")
+    if isinstance(default, int) and isinstance(value, int):
+        return tuple(str(v) for v in (value - 1, value + 1) if v >= 0)
+    return ()

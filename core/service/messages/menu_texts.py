@@ -1,0 +1,36 @@
+"""What the host's settings menu says (core/service/commands/settings_menu.py): its pages'
+heads and its buttons. Every text is a gettext message rendered in the host's language."""
+
+from __future__ import annotations
+
+from core.engine.messages import N_
+
+MENU_HEAD = N_("Settings of the next game in {chat}: {ruleset}, pace {pace}, time zone {tz}, "
+               "language of the group {language}. Choose what to change; each change is "
+               "checked as its command would be, and the group is told.")
+MENU_SAVED = N_("✓ Saved.")
+MENU_CLOSED = N_("The settings menu is closed. /config in the group opens it again.")
+MENU_PICK_RULESET = N_("Which game? A new rule set starts with its own roles and options.")
+MENU_PICK_LANGUAGE = N_("The language the bot speaks in the group:")
+MENU_PICK_PACE = N_("The pace: quick (minutes, for a game in one sitting) or forum (a day "
+                    "and a night a day, at clock times in the time zone {tz}).")
+MENU_PICK_ZONE = N_("The time zone of the forum pace's clock times (now {tz}); any other "
+                    "zone with /pace forum ZONE in the group.")
+MENU_PICK_OPTION = N_("Choose the option to change:")
+MENU_PICK_VALUE = N_("{title}: now {value}. {about}")
+MENU_NO_GAME = N_("You host no game in sign-up. Send /config in the group whose game you "
+                  "host or administer.")
+MENU_ONLY_LOBBY = N_("The settings can be changed only before the game starts.")
+
+BUTTON_RULESET = N_("Rule set")
+BUTTON_LANGUAGE = N_("Language")
+BUTTON_PACE = N_("Pace")
+BUTTON_ZONE = N_("Time zone")
+BUTTON_ROLES = N_("Roles")
+BUTTON_OPTIONS = N_("Options")
+BUTTON_CLOSE = N_("Close")
+BUTTON_BACK = N_("« Back")
+BUTTON_ADD_ROLE = N_("+ {role}")
+BUTTON_REMOVE_ROLE = N_("− {role}")
+BUTTON_DEFAULT_DEAL = N_("Default deal")
+BUTTON_OPTION = N_("{title}: {value}")

@@ -1,0 +1,91 @@
+"""The host's settings menu (/config) through the service and the console: its pages, each
+change made by the lobby's own command (same checks, same refusals), the menu edited in
+place, and presses that change nothing (another person's, a stale menu's, after the start)."""
+
+from __future__ import annotations
+
+from core.service.messages.button_commands import MenuSet, MenuShow, from_json, to_json
+
+from .helpers import PLAYERS, open_chat, the_game
+
+
+def test_menu_commands_round_trip_through_the_one_codec():
+    for command in (MenuShow("main", 3, "menu-1-3-ab"), MenuShow("option", 3, "r", "early_close"),
+                    MenuSet("add", "pony", 3, "r"), MenuSet("option", "off", 3, "r", "x")):
+        assert from_json(to_json(command)) == command
+
+
+async def test_the_host_changes_settings_through_the_menu(db_url):
+    chat = await open_chat(db_url)
+    await chat("Ann: /newgame changelings", *(f"{p}: /join" for p in PLAYERS[1:]))
+    opened = " ".join(await chat("Ann: /config"))
+    assert "[to Ann] Settings of the next game" in opened
+    assert "[Rule set] [Language] [Pace] [Time zone] [Roles] [Options] [Close]" in opened
+    # an option: its page offers its allowed values; the change is the /option command's
+    await chat("Ann> [Options]")
+    page = " ".join(await chat("Ann> [Random lovers: on]"))
+    assert "[on] [off] [« Back]" in page
+    changed = " ".join(await chat("Ann> [off]"))
+    assert "[group] Setting changed" in changed and "✓ Saved." in changed
+    row = await the_game()
+    assert row.settings["options"] == {"random_lovers": False}
+    # roles, one press each, by number as on Matrix (the first button adds the first role)
+    await chat("Ann> [« Back]", "Ann> [Roles]")
+    await chat("Ann> [+ Changeling]", "Ann> [+ Changeling]", "Ann> [+ Pony]")
+    row = await the_game()
+    assert row.settings["roles"] == ["changeling", "changeling", "pony"]
+    await chat("Ann> [− Changeling]")
+    assert (await the_game()).settings["roles"] == ["changeling", "pony"]
+    await chat("Ann> [Default deal]")
+    assert (await the_game()).settings["roles"] is None
+    # pace and time zone: the /pace command's
+    await chat("Ann> [« Back]", "Ann> [Pace]", "Ann> [forum]")
+    await chat("Ann> [Time zone]", "Ann> [Europe/Moscow]")
+    row = await the_game()
+    assert (row.settings["pace"], row.settings["tz"]) == ("forum", "Europe/Moscow")
+    # the rule set: its own roles and options
+    await chat("Ann> [Rule set]", "Ann> [Alchemists]")
+    row = await the_game()
+    assert row.ruleset == "alchemists" and row.settings["options"] == {}
+    closed = " ".join(await chat("Ann> [Close]"))
+    assert "The settings menu is closed." in closed
+
+
+async def test_presses_that_change_nothing(db_url):
+    chat = await open_chat(db_url)
+    await chat("Ann: /newgame changelings", *(f"{p}: /join" for p in PLAYERS[1:]))
+    refused = " ".join(await chat("Bob: /config"))
+    assert "Only the host can do that." in refused and "Settings of" not in refused
+    await chat("Ann: /config", "Ann> [Options]")
+    old = chat.session.adapter.keyboards["Ann"]
+    # a second /config makes the first menu stale
+    await chat("Ann: /config")
+    current = chat.session.adapter.keyboards["Ann"]
+    # another person pressing the host's button: refused
+    chat.session.adapter.keyboards["Bob"] = current
+    assert "not for you" in " ".join(await chat("Bob> [Options]"))
+    chat.session.adapter.keyboards["Ann"] = old
+    assert "no longer works" in " ".join(await chat("Ann> [Random lovers: on]"))
+    assert (await the_game()).settings["options"] == {}
+    # once the game has started the menu is stale, and /config is refused
+    chat.session.adapter.keyboards["Ann"] = current
+    await chat("Ann> [Roles]")
+    await chat("Ann: /startgame")
+    assert "no longer works" in " ".join(await chat("Ann> [+ Pony]"))
+    assert (await the_game()).settings["roles"] is None
+    assert "only before the game starts" in " ".join(await chat("Ann: /config"))
+    assert "You host no game in sign-up" in " ".join(await chat("Ann> /config"))
+
+
+async def test_ruleset_command_is_the_hosts_and_starts_from_the_new_defaults(db_url):
+    chat = await open_chat(db_url)
+    await chat("Ann: /newgame changelings", "Bob: /join", "Ann: /option random_lovers false",
+               "Ann: /setroles changeling, pony")
+    assert "Only the host can do that." in " ".join(await chat("Bob: /ruleset alchemists"))
+    assert "There is no rule set called chess" in " ".join(await chat("Ann: /ruleset chess"))
+    assert (await the_game()).ruleset == "changelings"
+    changed = " ".join(await chat("Ann: /ruleset alchemists"))
+    assert "the next game is Alchemists" in changed
+    row = await the_game()
+    assert row.ruleset == "alchemists"
+    assert row.settings["roles"] is None and row.settings["options"] == {}
