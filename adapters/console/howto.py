@@ -18,6 +18,9 @@ HOWTO: dict[HowTo, str] = {
                             "/check Bob), /ACTION NAME NAME for two targets, /pass to do "
                             "nothing."),
     HowTo.MUTE_RIGHTS: N_("The console cannot mute anybody."),
+    HowTo.MUTE_NEVER: N_("The console cannot mute anybody."),
+    HowTo.VOTE_COUNT: N_("Votes by button and by /vote NAME count alike, and only each "
+                         "player's last vote."),
     HowTo.READD: N_("Open the group in the console again and write /resume there to go on, or "
                     "/endgame to end it."),
     HowTo.SEND_RIGHTS: N_("Let me write in the group again and write /resume there to go on, "

@@ -99,7 +99,7 @@ class ConsoleSession:
             platform="console", update_id=update, user=UserRef(user), user_name=who,
             text="" if button else text, chat=None if private else CONSOLE_CHAT,
             command=None if button else Command.parse(text), button=button))
-        if notice is not None:
+        if notice is not None and notice.text:  # (a typed vote's is empty)
             self.adapter.notice(who, notice.text)
         await self.pump()
 

@@ -22,6 +22,12 @@ HOWTO: dict[HowTo, str] = {
     HowTo.MUTE_RIGHTS: N_("For that my power level there must let me change the room's power "
                           "levels (100 in a room with the usual settings) and be higher than "
                           "the players'."),
+    HowTo.MUTE_NEVER: N_("From room version 12 on, a room's creators have unlimited power: "
+                         "no power level, however high, can lower theirs. Until the game is "
+                         "over I mark what a creator who is out of it writes there with 👻: it "
+                         "does not count."),
+    HowTo.VOTE_COUNT: N_("Votes written as /vote NAME count too, and only each player's "
+                         "last vote; the poll's own figures show poll answers alone."),
     HowTo.READD: N_("Invite me to the room again and write /resume there to go on, or "
                     "/endgame to end it."),
     HowTo.SEND_RIGHTS: N_("Raise my power level there so that I may send messages again, and "

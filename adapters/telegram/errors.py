@@ -28,6 +28,7 @@ from core.service import (
     TransientError,
     UnknownOutcome,
     Unreachable,
+    Untouchable,
 )
 
 SILENCED = ("not enough rights to send", "chat_write_forbidden", "have no rights to send",
@@ -36,6 +37,7 @@ TOPIC_CLOSED = ("topic_closed",)
 TOPIC_DELETED = ("message thread not found", "topic_deleted", "topic_id_invalid")
 NO_RESTRICT_RIGHTS = ("not enough rights to restrict", "chat_admin_required",
                       "method is available only for supergroups", "not enough rights")
+UNMUTABLE = ("can't remove chat owner", "user is an administrator of the chat")
 NOT_EDITABLE = ("message can't be edited", "message to edit not found",
                 "message_id_invalid")
 
@@ -95,7 +97,10 @@ def translate_error(err: TelegramError, private: bool, posting: bool = False) ->
 
 
 def translate_restrict_error(err: TelegramError) -> Exception:
-    """A mute or unmute: missing rights make it wait for them (`NotAllowed`)."""
+    """A mute or unmute: missing rights make it wait for them (`NotAllowed`); the group's
+    owner and admins cannot be restricted at all (`Untouchable`)."""
+    if isinstance(err, BadRequest) and _says(err, UNMUTABLE):
+        return Untouchable(str(err))
     if isinstance(err, BadRequest) and _says(err, NO_RESTRICT_RIGHTS):
         return NotAllowed(str(err))
     return translate_error(err, private=False)

@@ -15,6 +15,9 @@ HOWTO: dict[HowTo, str] = {
                             "/ACTION NAME (for example /check Bob), /ACTION NAME NAME for two "
                             "targets, /pass to do nothing."),
     HowTo.MUTE_RIGHTS: N_("For that I must be an admin there with the right to ban users."),
+    HowTo.MUTE_NEVER: N_("Telegram lets no bot restrict a group's owner or its admins."),
+    HowTo.VOTE_COUNT: N_("Votes by button and by /vote NAME count alike, and only each "
+                         "player's last vote."),
     HowTo.READD: N_("Add me to the group again and write /resume there to go on, or /endgame "
                     "to end it."),
     HowTo.SEND_RIGHTS: N_("Give me back the right to send messages and write /resume there to "

@@ -72,6 +72,7 @@ from .ports.contract import (
 )
 from .ports.howto import HowTo, Wording
 from .ports.membership import MemberBack, MemberLeft, Membership
+from .ports.refusals import Untouchable
 
 __all__ = [
     "NAME_LENGTH",
@@ -121,6 +122,7 @@ __all__ = [
     "TransientError",
     "UnknownOutcome",
     "Unreachable",
+    "Untouchable",
     "UserRef",
     "Wording",
     "database_watch",

@@ -48,6 +48,7 @@ class OutboxState(StrEnum):
     LOST = "lost"  # the bot cannot write in the chat: posted when it can again
     NORIGHTS = "norights"  # the bot lacks a right: done when it has it again
     UNREACHABLE = "unreachable"  # the reader has not opened a private chat yet
+    IMPOSSIBLE = "impossible"  # nobody may do it there (mute a room's creator): the host told
 
 
 class DeadlineKind(StrEnum):
@@ -78,6 +79,7 @@ OUTBOX_MOVES: Mapping[OutboxState, frozenset[OutboxState]] = {
         OutboxState.LOST,
         OutboxState.NORIGHTS,
         OutboxState.UNREACHABLE,
+        OutboxState.IMPOSSIBLE,
     }),
     OutboxState.LOST: frozenset({OutboxState.PENDING}),  # the bot may write there again
     OutboxState.NORIGHTS: frozenset({OutboxState.PENDING}),  # the bot has the right again
@@ -89,6 +91,7 @@ OUTBOX_MOVES: Mapping[OutboxState, frozenset[OutboxState]] = {
     OutboxState.SENT: frozenset(),
     OutboxState.SUPERSEDED: frozenset(),
     OutboxState.FAILED: frozenset(),
+    OutboxState.IMPOSSIBLE: frozenset(),
     OutboxState.UNKNOWN: frozenset(),
 }
 

@@ -17,6 +17,14 @@ Sources read:
 - Element Web, matrix-js-sdk: `src/extensible_events_v1/PollStartEvent.ts` (answers sliced to
   20), `PollEndEvent.ts`, `PollResponseEvent.ts`, and `src/NamespacedValue.ts` (an
   `UnstableValue` matches both names, the unstable one first).
+- What an ended poll shows: matrix-js-sdk's `src/models/poll.ts` keeps the responses sent on
+  or before the end's timestamp (`filterResponseRelations`, MSC3381); Element Web's
+  `MPollBody.tsx` takes each sender's latest (`collectUserVotes`) and counts the valid answer
+  ids (`countVotes`); `MPollEndBody.tsx` shows the start's MPollBody under "Ended a poll" and
+  the end's own text only when the start cannot be found. Element X (matrix-rust-sdk's
+  timeline, `polls.rs`) folds the end into the poll (`HandleAggregationKind::PollEnd`) and
+  counts likewise (ruma's `compile_unstable_poll_results`): no client shows the end's text
+  beside the poll.
 """
 
 from __future__ import annotations
@@ -77,3 +85,4 @@ def ends(event: dict[str, Any], poll: dict[str, Any]) -> str:
     assert event["sender"] == poll["sender"]  # FluffyChat ignores others' ends
     assert isinstance(body[TEXT], str)  # ruma: required
     return str(body[TEXT])
+

@@ -259,6 +259,7 @@ async def open_table(synapse: Synapse, register: Any, clients: Any, db_url: str,
                      host_only: bool = False, limits: RateLimits | None = None,
                      encrypted: bool = False, bot_level: int = 100,
                      homeserver: str | None = None, defaults: GameDefaults | None = None,
+                     creators: tuple[str, ...] = (),
                      **settings: Any) -> Table:
     """A fresh bot and `count` players; the first creates the game room (giving the bot
     power to mute, or `bot_level`), invites the bot and the others, who join; then the bot
@@ -267,7 +268,9 @@ async def open_table(synapse: Synapse, register: Any, clients: Any, db_url: str,
     store lies beside the database file; `encrypted` gives the players key stores too and
     makes the game room an encrypted one. The bot may reach Synapse through another address
     (`homeserver`: a proxy's), the players always directly. `defaults`: the service's
-    (a shorter grace time for a player who left the room, say)."""
+    (a shorter grace time for a player who left the room, say). The room has Synapse's
+    default version (12): its creator, the host, and the players named in `creators` (its
+    `additional_creators`) have unlimited power."""
     folder = Path(db_url.removeprefix("sqlite://")).parent
     settings.setdefault("store_path", str(folder / "bot-store"))
     bot = register("nightfall", "Nightfall")
@@ -279,13 +282,22 @@ async def open_table(synapse: Synapse, register: Any, clients: Any, db_url: str,
         players[name] = Player(name, user["user_id"], await clients(user, store),
                                bot["user_id"], sent)
     host = next(iter(players.values()))
-    created = await host.client.room_create(
-        name="Game night", preset=RoomPreset.private_chat,
-        invite=[bot["user_id"], *(p.user_id for p in players.values() if p is not host)],
-        power_level_override={"users": {bot["user_id"]: bot_level}},
-        initial_state=[MEGOLM] if encrypted else ())
-    assert isinstance(created, RoomCreateResponse), created
-    room = created.room_id
+    invite = [bot["user_id"], *(p.user_id for p in players.values() if p is not host)]
+    if creators:  # nio's room_create takes no creation_content
+        room = synapse.http("POST", "/_matrix/client/v3/createRoom", {
+            "name": "Game night", "preset": "private_chat", "invite": invite,
+            "power_level_content_override": {"users": {bot["user_id"]: bot_level}},
+            "initial_state": [MEGOLM] if encrypted else [],
+            "creation_content": {"additional_creators": [players[n].user_id
+                                                         for n in creators]}},
+            token=host.client.access_token)["room_id"]
+    else:
+        created = await host.client.room_create(
+            name="Game night", preset=RoomPreset.private_chat, invite=invite,
+            power_level_override={"users": {bot["user_id"]: bot_level}},
+            initial_state=[MEGOLM] if encrypted else ())
+        assert isinstance(created, RoomCreateResponse), created
+        room = created.room_id
     if host_only:
         allow = (host.user_id,)
     elif allow is None:  # the bot's own server, as a host would configure it

@@ -24,6 +24,7 @@ from .harness import (
     poll_answers,
     sign_up,
 )
+from .js_player import say, seat
 from .test_behaviour import game_state
 
 
@@ -88,6 +89,79 @@ async def test_ballots_are_polls_that_element_x_fluffychat_and_element_web_show(
         assert "The vote is closed." in result and "Final count" in result
         assert "Eve (2)" in result and "Fay (1)" in result
         assert end["content"]["body"] == result
+    finally:
+        await table.stop()
+
+
+async def test_the_game_count_answers_the_ended_poll_and_typed_votes_are_marked(
+        synapse, register, clients, js_players, tmp_path):
+    """Issue 30, problem 6, read by matrix-js-sdk (Jo, a js-sdk player): the SDK's `Poll`
+    model counts an ended poll from its answers alone, each sender's newest before the end,
+    as Element Web's MPollBody shows it (Element X counts alike) — blind to a vote typed as
+    `!vote`. So the game's count comes as a quiet reply to the poll (MPollEndBody shows the
+    end's own text only when the poll cannot be found), saying that typed votes count; the
+    end's text says it too; a typed vote that counted is marked ✅ at once (a refused one is
+    not: its refusal comes privately)."""
+    table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 8)
+    try:
+        jo = await js_players(register("Jo"), "Jo")
+        await seat(table, jo)
+        await sign_up(table, "changelings", "!option random_lovers false", start=False)
+        await say(table, jo, table.room, "!join")
+        await table.settle()
+        [private] = await jo.until("his private room", jo.invites)
+        await jo.join(private["room_id"])
+        await table.host.say(table.room, "!startgame")
+        await table.settle()
+        [poll] = open_polls(table)
+        answers = {label: aid for aid, label in element_x_poll(poll)[1]}
+        bob, cid, dot, eve = (table.players[n] for n in ("Bob", "Cid", "Dot", "Eve"))
+        for player in (bob, dot, eve):  # as Element, Element X and FluffyChat answer
+            await player.answer(table.room, poll["event_id"], answers["Cid"], stable=False)
+        table.sent.append(await jo.vote(table.room, poll["event_id"], answers["Cid"]))
+        await table.settle()
+        typed = await say(table, jo, table.room, "!vote Eve")  # Jo moves his vote by command
+        wrong = await cid.say(table.room, "!vote Nobody")  # refused
+        await eve.answer(table.room, poll["event_id"], answers["Withdraw my vote"],
+                         stable=False)
+        await table.settle()
+
+        async def marked() -> list[str]:
+            return [e.content["m.relates_to"]["key"] for e in await jo.timeline(table.room)
+                    if e.type == "m.reaction" and e.sender == table.bot["user_id"]
+                    and e.content["m.relates_to"]["event_id"] == typed]
+
+        assert await jo.until("the mark on his typed vote", marked) == ["✅"]
+        assert not any(e["type"] == "m.reaction" and e["content"]["m.relates_to"]["event_id"]
+                       == wrong for e in table.host.from_bot(table.room))
+
+        await table.let_time_pass(400)
+
+        async def ended() -> list[Any]:
+            return [p for p in await jo.polls(table.room)
+                    if p.poll_id == poll["event_id"] and p.ended]
+
+        [shown] = await jo.until("the ended poll", ended)
+        assert shown.count_of("Cid") == 3 and shown.count_of("Withdraw my vote") == 1
+        assert sum(shown.counts.values()) == 4  # Element's figures: not the game's count
+
+        async def replies() -> list[Any]:
+            return [e for e in await jo.from_sender(table.room, table.bot["user_id"])
+                    if (e.content.get("m.relates_to") or {}).get("m.in_reply_to")
+                    == {"event_id": poll["event_id"]}]
+
+        [reply] = await jo.until("the game's count under the poll", replies)
+        said = reply.body
+        assert "Final count: Cid (2), Eve (1)." in said
+        assert "That is the game's official count. Votes written as !vote NAME count too" \
+            in said and "the poll's own figures show poll answers alone" in said
+        assert reply.content["msgtype"] == "m.notice" and reply.content["m.mentions"] == {}
+        assert not reply.notify  # quiet (the SDK's push rules): the result that follows rings
+        [end] = [e for e in await jo.from_sender(table.room, table.bot["user_id"])
+                 if e.event_id == shown.end_event_id]
+        assert end.content["org.matrix.msc1767.text"] == said
+        assert ends(next(e for e in table.host.from_bot(table.room)
+                         if e["event_id"] == end.event_id), poll) == said
     finally:
         await table.stop()
 

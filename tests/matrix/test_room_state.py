@@ -1,7 +1,7 @@
 """What the bot knows of a room, read from events in the shape Synapse serves them (the JSON
 in tests/matrix/events/), with no homeserver: the room state keeps members, power levels,
-creators and encryption, and returns what changed instead of calling the parts that care;
-the directory tells the bot's own rooms from game rooms and names people."""
+creators, encryption and the room's name, and returns what changed instead of calling the
+parts that care; the directory tells the bot's own rooms from game rooms and names people."""
 
 from __future__ import annotations
 
@@ -141,3 +141,13 @@ def test_who_is_only_in_a_private_room_shares_no_game_room() -> None:
     directory.add_private("@dot:example.org", "!dm:example.org")
     assert not directory.shares_a_room("@dot:example.org")
     assert directory.name("!dm:example.org", "@dot:example.org") == "Dot"
+
+
+def test_a_room_is_known_by_its_name_on_one_line_until_the_name_is_removed() -> None:
+    """The host is told about his game's group by the room's name (`m.room.name`)."""
+    state = RoomState()
+    assert state.title(ROOM) is None
+    assert read(state, "room_name") == []
+    assert state.title(ROOM) == "Game night at Ann's"
+    state.apply(ROOM, {**event("room_name"), "content": {}})
+    assert state.title(ROOM) is None

@@ -19,7 +19,7 @@ from core.storage.states import (
 def test_the_stored_strings_are_those_of_earlier_versions():
     assert [s.value for s in OutboxState] == [
         "pending", "sending", "sent", "superseded", "failed", "unknown", "lost", "norights",
-        "unreachable"]
+        "unreachable", "impossible"]
     assert [k.value for k in DeadlineKind] == ["close", "remind", "giveup", "leave"]
     assert [s.value for s in DeadlineState] == ["pending", "fired", "void"]
 

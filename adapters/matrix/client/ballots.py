@@ -6,6 +6,13 @@ message lists every option with its number and says how to vote by command: Cinn
 show no polls at all, and every client shows and notifies for `m.room.message`. It is also
 where the live tally goes (edited in place), and the poll end's text is the result.
 
+An ended poll is shown with the client's own count, of that poll's answers alone: a vote
+typed as `!vote`, a vote moved to another poll of the same ballot, do not change it
+(matrix-js-sdk's `Poll` takes each sender's latest answer before the end; Element Web's
+MPollBody counts them). So the closing version is also a reply to the (first) poll naming
+the game's count and saying which votes it took (the core's `HowTo.VOTE_COUNT`), and a
+typed vote that counted is marked ✅ (receive.py).
+
 Keycap reactions answer too: on a poll, the poll's own n-th answer; on the text message, its
 n-th option (both are kept as keyboards, as the adapter keeps the private ones)."""
 
@@ -99,8 +106,14 @@ class Ballots:
             await self.store.save({"polls": ref.get("polls") or [ref["event_id"]],
                               "text": message.text}, "openpoll", room_id)
         else:
-            for poll_id in ref.get("polls") or [ref["event_id"]]:
+            ids = ref.get("polls") or [ref["event_id"]]
+            for poll_id in ids:
                 await self.end(room_id, poll_id, message.text)
+            # the clients show an ended poll with their own count of its answers (Element
+            # Web's MPollEndBody and Element X's timeline show no text of the end): the
+            # game's count comes as a reply to the poll, under it in the timeline
+            await self.send(room_id, "m.room.message", content.reply(ids[0], message.text),
+                            f"{txn}-result")
         msgtype = str(ref.get("msgtype", content.NOTICE))
         if ref.get("status"):
             await self.send(room_id, "m.room.message",

@@ -1,11 +1,16 @@
 """Muting a player in a game room (see protocol/power.py for what it needs): his power level
-goes below what sending needs, the old one kept in the store to restore on unmuting."""
+goes below what sending needs, the old one kept in the store to restore on unmuting.
+
+A room's creator (room version 12 on) cannot be muted by anybody: his power is above every
+level and the power levels may not even name him. The bot keeps him as `unmutable` in the
+room instead (what he writes there is marked 👻 until his unmute, see receive.py) and raises
+`Untouchable`, so the host is told, by name, in Matrix words."""
 
 from __future__ import annotations
 
 from nio import AsyncClient, ErrorResponse
 
-from core.service import NotAllowed, Silence
+from core.service import NotAllowed, Silence, Untouchable
 
 from ..protocol.errors import Failed, is_forbidden
 from ..protocol.power import as_int, standing
@@ -35,6 +40,9 @@ class Muting:
         levels = dict(response.content)
         state.note_levels(room_id, levels)
         await self.levels.of(room_id)  # and who created the room
+        if state.is_creator(room_id, user):
+            await self._unmutable(room_id, user, order.muted)
+            return
         mine, current = state.power_of(room_id, user_id), state.power_of(room_id, user)
         may = standing(levels, mine).can_mute
         users = dict(levels.get("users") or {})
@@ -65,3 +73,11 @@ class Muting:
         state.note_levels(room_id, levels)
         if not order.muted:
             await self.store.drop("mute", room_id, user)
+
+    async def _unmutable(self, room_id: str, user: str, muted: bool) -> None:
+        """A creator: marked instead of muted (and no longer, on his unmute)."""
+        if not muted:
+            await self.store.drop("unmutable", room_id, user)
+            return
+        await self.store.save(True, "unmutable", room_id, user)
+        raise Untouchable(f"matrix: {user} created {room_id}: nobody can lower his power")

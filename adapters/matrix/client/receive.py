@@ -134,10 +134,24 @@ class Receiver:
             return
         if command is not None:
             admin = await self.levels.is_admin(room_id, sender)
-            await self._hand(room_id, event_id, sender, False, text=text, command=command,
-                             admin=admin, message=event_id)
+            notice = await self._hand(room_id, event_id, sender, False, text=text,
+                                      command=command, admin=admin, message=event_id)
+            if notice is not None and notice.taken:  # a typed vote that counted
+                await self._mark(room_id, event_id, content.COUNTED)
         else:
             await self._hand(room_id, event_id, sender, False, text=text)
+            if await self.store.load("unmutable", room_id, sender) is not None:
+                await self._mark(room_id, event_id, content.OUT_OF_GAME)
+
+    async def _mark(self, room_id: str, event_id: str, key: str) -> None:
+        """A quiet reaction of the bot's on a message (see `content.reaction`), once: its
+        transaction id is the message's."""
+        try:
+            await self.sender.send_event(room_id, "m.reaction",
+                                         content.reaction(event_id, key),
+                                         f"nightfall-mark-{event_id}")
+        except (Failed, *NETWORK_ERRORS, *CRYPTO_ERRORS) as err:
+            log.info("matrix: no %s on %s: %s", key, event_id, err)
 
     async def _keyboard_choice(self, room_id: str, text: str) -> str | None:
         """A number or an option's label written in a private room: the matching button of

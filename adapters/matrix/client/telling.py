@@ -40,7 +40,9 @@ class Teller:
             self.directory.wrote_in(room_id, sender)
         return Incoming(platform=PLATFORM, update_id=event_id, user=UserRef(sender),
                         user_name=self.directory.name(room_id, sender),
-                        chat=None if private else ChatRef(room_id), **fields)
+                        chat=None if private else ChatRef(room_id),
+                        chat_title=None if private else self.directory.state.title(room_id),
+                        **fields)
 
     async def tell_about(self, user: str, room_id: str, situation: Situation,
                          update_id: str, group: bool = False) -> None:

@@ -28,6 +28,8 @@ NOTICE = "m.notice"  # the bot's chatter: clients show it as a bot's, bots ignor
 TEXT = "m.text"  # what must reach a phone
 HTML = "org.matrix.custom.html"  # the `format` of a `formatted_body`
 ROOM_NOTIFICATION_LEVEL = 50  # the spec's default for `notifications.room`
+COUNTED = "\u2705"  # ✅ on a typed vote the game took
+OUT_OF_GAME = "\U0001f47b"  # 👻 on what an unmutable dead player writes
 
 
 def with_options(text: str, labels: Sequence[str]) -> str:
@@ -65,6 +67,19 @@ def edit(original: str, text: str, msgtype: str = NOTICE) -> dict[str, Any]:
     return {"msgtype": msgtype, "body": f"* {text}", "m.mentions": {},
             "m.new_content": {"msgtype": msgtype, "body": text, "m.mentions": {}},
             "m.relates_to": {"rel_type": "m.replace", "event_id": original}}
+
+
+def reaction(event_id: str, key: str) -> dict[str, Any]:
+    """An `m.annotation` on an event: the bot's quiet marks (no client notifies of a
+    reaction), `COUNTED` on a vote typed as a command, `OUT_OF_GAME` on what a dead player
+    the bot cannot mute writes in the game room."""
+    return {"m.relates_to": {"rel_type": "m.annotation", "event_id": event_id, "key": key}}
+
+
+def reply(event_id: str, text: str) -> dict[str, Any]:
+    """A quiet notice in reply to an event (clients show the event it answers above it;
+    no reply fallback, which the spec has dropped), mentioning nobody."""
+    return {**message(text, NOTICE, {}), "m.relates_to": {"m.in_reply_to": {"event_id": event_id}}}
 
 
 Loudness = tuple[str, dict[str, Any] | None]  # (msgtype, m.mentions or None for none)

@@ -63,8 +63,10 @@ def start(question: str, answers: Sequence[tuple[str, str]]) -> dict[str, Any]:
 
 
 def end(poll_event_id: str, result: str) -> dict[str, Any]:
-    """Closes a poll: clients stop taking answers and show the final count; the text is the
-    result, for those that show it (Element X shows the end's text, others its fallback)."""
+    """Closes a poll: clients stop taking answers and show their final count of its answers;
+    the text is the game's result, shown only where the client cannot find the poll
+    (Element Web's MPollEndBody; Element X folds the end into the poll), so the result also
+    comes as a reply to the poll (client/ballots.py)."""
     return {
         "m.relates_to": {"rel_type": "m.reference", "event_id": poll_event_id},
         END: {},

@@ -7,6 +7,12 @@ room's `m.room.power_levels` state: that needs the level the room gives that eve
 without it cannot mute: the order waits (`NotAllowed`) and the host is told, as on Telegram.
 A bot kicked from the room, or below the level sending needs, cannot play there at all: the
 game pauses and the host is told (see client/standing.py).
+
+From room version 12 on (Synapse's default) the room's creators — the sender of
+`m.room.create` and its `additional_creators` — outrank every power level, and the power
+levels may not name them: their level is unlimited (`CREATOR_POWER` here). They may host;
+nobody can mute them, so muting one raises `Untouchable` rather than waiting for a power
+that could never come (client/muting.py). A bot that is itself a creator may do anything.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """What the bot knows of its rooms' state, from the state and timeline events of its syncs:
-members (and their display names), power levels, creators, encryption.
+members (and their display names), power levels, creators, encryption, the room's name.
 
 Pure: `apply` takes one event and returns what changed that other parts care about (a
 membership, the power levels, an upgrade) as typed changes; the sync routes them (see
@@ -58,6 +58,7 @@ class RoomState:
         self._creators: dict[str, set[str]] = {}  # rooms (v12+) whose creators outrank all
         self.members: dict[str, dict[str, tuple[str, str | None]]] = {}
         self._encrypted: set[str] = set()  # rooms with m.room.encryption
+        self._titles: dict[str, str] = {}  # rooms with an m.room.name
 
     def apply(self, room_id: str, event: dict[str, Any]) -> list[Change]:
         """Take in a state or timeline event; what changed for the other parts."""
@@ -72,6 +73,12 @@ class RoomState:
             self.power_levels[room_id] = body
         elif kind == "m.room.create" and state_key == "":
             self._creators[room_id] = power.creators(event)
+        elif kind == "m.room.name" and state_key == "":
+            title = " ".join(str(body.get("name") or "").split())[:255]
+            if title:
+                self._titles[room_id] = title
+            else:
+                self._titles.pop(room_id, None)
         elif kind == "m.room.member" and isinstance(state_key, str):
             name = body.get("displayname")
             membership = str(body.get("membership", "leave"))
@@ -87,6 +94,7 @@ class RoomState:
         self._creators.pop(room_id, None)
         self.members.pop(room_id, None)
         self._encrypted.discard(room_id)
+        self._titles.pop(room_id, None)
 
     def membership(self, room_id: str, user: str) -> str | None:
         member = self.members.get(room_id, {}).get(user)
@@ -103,6 +111,11 @@ class RoomState:
 
     def note_levels(self, room_id: str, levels: dict[str, Any]) -> None:
         self.power_levels[room_id] = levels
+
+    def title(self, room_id: str) -> str | None:
+        """The room's name (`m.room.name`, on one line), which the host is told his game's
+        group by; None for a room without one."""
+        return self._titles.get(room_id)
 
     def is_encrypted(self, room_id: str) -> bool:
         """Whether an `m.room.encryption` event was seen (nio may know it from elsewhere)."""
@@ -121,7 +134,12 @@ class RoomState:
         kick = power.as_int(self.levels(room_id).get("kick"), 50)
         return self.power_of(room_id, user) >= kick
 
+    def is_creator(self, room_id: str, user: str) -> bool:
+        """Whether the user created the room (or was named an additional creator) in a
+        room version that gives creators unlimited power (12 on)."""
+        return user in self._creators.get(room_id, set())
+
     def power_of(self, room_id: str, user: str) -> int:
-        if user in self._creators.get(room_id, set()):
+        if self.is_creator(room_id, user):
             return power.CREATOR_POWER
         return power.level_of(self.levels(room_id), user)

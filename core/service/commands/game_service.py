@@ -35,6 +35,7 @@ from ..ports.clock import Clock
 from ..ports.contract import ChatEvent, Incoming, Mention, Notice, TeamKey
 from ..ports.howto import Wording
 from ..ports.membership import Membership
+from ..ports.refusals import VOTE_COUNTED
 from ..ports.replies import Reply
 from ..rows.game_rows import chat_game, seat_identities, seat_pid
 from ..rows.pending import writing
@@ -125,6 +126,8 @@ class GameService:
         person = await self._identity(incoming)
         try:
             answer = await self._dispatch(incoming, person)
+            if isinstance(answer, Notice):  # a typed vote that counted
+                return answer
             if answer is None and incoming.button:
                 answer = Reply(await taken_notice(incoming.button, person.id))
             taken = True
@@ -193,13 +196,14 @@ class GameService:
                 self.games.reset()
                 raise
 
-    async def order_refused(self, outbox_id: int) -> None:
-        """The platform refused a mute or unmute for want of rights (see `Reach`)."""
+    async def order_refused(self, outbox_id: int, never: bool = False) -> None:
+        """The platform refused a mute or unmute for want of rights, or (`never`) because
+        nobody may mute that person there (see `Reach`)."""
         with command_scope():
             async with self.lock, transaction(), writing():
                 row = await Outbox.get_or_none(id=outbox_id)
                 if row is not None:
-                    await self.reach.cannot_restrict(row)
+                    await self.reach.cannot_restrict(row, never)
 
     async def fire_due_deadlines(self, limit: int | None = None) -> int:
         """Close every window whose deadline has passed (games/firing.py); how many."""
@@ -257,9 +261,11 @@ class GameService:
             await chat.save(update_fields=["settings"])
         return chat
 
-    async def _dispatch(self, incoming: Incoming, person: Identity) -> Reply | None:
+    async def _dispatch(self, incoming: Incoming, person: Identity) -> Reply | Notice | None:
         """Do what the update asks; a pressed button may have its own answer (else it was
-        noted). Refusals are raised as `Reply`."""
+        noted). Refusals are raised as `Reply`. A typed vote that counted is answered with
+        an empty, taken `Notice`: platforms whose polls do not show it may mark the message
+        (Matrix reacts ✅ to it)."""
         if incoming.situation == "edited":  # edits never count; a vote's is withdrawn
             await edited(incoming, person, self.games, self.clock.now())
             return None
@@ -279,10 +285,10 @@ class GameService:
             return None
         chat = await self._chat(incoming)
         if incoming.command is not None:
-            await self._group_command(incoming.command.word, incoming.command.args, chat,
-                                      person, incoming.admin, incoming.mentioned,
-                                      incoming.message)
-            return None
+            counted = await self._group_command(incoming.command.word, incoming.command.args,
+                                                chat, person, incoming.admin,
+                                                incoming.mentioned, incoming.message)
+            return VOTE_COUNTED if counted else None
         row, pid = await self._running_seat(chat, person)
         if row is not None and pid is not None:  # chatter is never answered; it counts
             # as activity, also while the game is paused
@@ -322,25 +328,26 @@ class GameService:
     # ------------------------------------------------------------------ the group
     async def _group_command(self, word: str, rest: str, chat: Chat, person: Identity,
                              admin: bool, mentioned: Sequence[Mention] = (),
-                             message: str | None = None) -> None:
+                             message: str | None = None) -> bool:
         """A command in the group; `mentioned` names players, `message` is the platform's
-        id of the message (a vote remembers it: an edit of it withdraws the vote)."""
+        id of the message (a vote remembers it: an edit of it withdraws the vote). Whether
+        it was a vote (or its withdrawal, or an early mark) that the game took."""
         if await self.lobby.handle(word, rest, chat, person, admin) or \
                 await self.information.handle(word, rest, chat, person, admin) or \
                 await self.timers.handle(word, rest, chat, person, admin):
-            return
+            return False
         if word == "stats":  # the finished games' statistics (stats.py)
             await stats_command(rest, chat, person)
-            return
+            return False
         if word == "config":  # the settings menu, in the private chat
             await self.menu.open(chat, person, admin)
-            return
+            return False
         if word == "archivechats":  # whether the archive page shows the team chats
             await archive_chats_command(rest, chat, person, admin)
-            return
+            return False
         if word == "flee":
             await self.confirmations.ask_flee(person, chat)
-            return
+            return False
         if word in ("vote", "unvote", "early") or word in HOST_WORDS:
             # the game's row is locked here, once, for the whole command
             row = await self.current_game(chat, lock=True)
@@ -350,7 +357,7 @@ class GameService:
                 raise Reply(texts.NOT_STARTED)
             if word in HOST_WORDS:
                 await self.host_powers.handle(word, rest, row, person, admin, mentioned)
-                return
+                return False
             pid = await seat_pid(row, person)
             if pid is None:
                 raise Reply(texts.NOT_A_PLAYER)
@@ -358,13 +365,14 @@ class GameService:
             window = row.window
             if word == "vote":
                 target = (await self.roster(row, mentioned)).resolve(rest)
-                if await self.games.apply(row, Vote(pid, target, at=now), person, locked=True):
+                taken = await self.games.apply(row, Vote(pid, target, at=now), person,
+                                               locked=True)
+                if taken:
                     await note_vote(row, pid, window, message)
-            elif word == "unvote":
-                await self.games.apply(row, Vote(pid, None, at=now), person, locked=True)
-            else:
-                await self.games.apply(row, MarkEarly(pid, at=now), person, locked=True)
-            return
+                return taken
+            if word == "unvote":
+                return await self.games.apply(row, Vote(pid, None, at=now), person, locked=True)
+            return await self.games.apply(row, MarkEarly(pid, at=now), person, locked=True)
         raise Reply(texts.UNKNOWN_COMMAND, command=word)
 
     async def roster(self, row: GameRecord, mentioned: Sequence[Mention] = ()) -> Roster:

@@ -194,14 +194,20 @@ class Reach:
             await Outbox.filter(platform=platform, chat_ref=chat.ref, status=OutboxState.NORIGHTS) \
                 .update(status=moved(OutboxState.NORIGHTS, OutboxState.PENDING), next_try_at=0.0)
 
-    async def cannot_restrict(self, row: Outbox) -> None:
+    async def cannot_restrict(self, row: Outbox, never: bool = False) -> None:
         """A mute or unmute the bot had no right to do: the host is told (once per game for
-        mutes, by name for each unmute, since that player stays silenced)."""
+        mutes, by name for each unmute, since that player stays silenced). A mute nobody may
+        do there (`never`: a Matrix room's creator): the host is told by name, and the
+        player himself, who is asked to stay silent (there is no unmute to wait for)."""
         if row.game_id is None or row.identity_id is None:
             return
         game = await GameRecord.get_or_none(id=row.game_id)
         order = outbox.stored(row)
         if game is None or not isinstance(order, SilencePayload):
+            return
+        if never:
+            if order.muted:
+                await self._tell_unmutable(game, await Identity.get(id=row.identity_id))
             return
         if order.muted:
             if (game.settings or {}).get("mute_told"):
@@ -213,6 +219,13 @@ class Reach:
             person = await Identity.get(id=row.identity_id)
             await self._tell_host(game, texts.CANNOT_UNMUTE, name=person.name,
                                   how=howto(HowTo.MUTE_RIGHTS))
+
+    async def _tell_unmutable(self, game: GameRecord, person: Identity) -> None:
+        how = howto(HowTo.MUTE_NEVER)
+        if person.id != game.host_id:
+            await self._tell_host(game, texts.CANNOT_MUTE_PLAYER, name=person.name, how=how)
+        told = post(texts.CANNOT_MUTE_YOU, chat=chat_title(await game.chat), how=how)
+        await outbox.to_person(person, replace(told, asks=person.id), game=game)
 
     async def _tell_host(self, row: GameRecord, text: str | tuple[str, str],
                          count: int | None = None, *, asking: bool = True,

@@ -31,6 +31,7 @@ from ..ports.contract import (
     UnknownOutcome,
     Unreachable,
 )
+from ..ports.refusals import Untouchable
 from ..telling.undelivered import tell_host
 
 
@@ -39,7 +40,7 @@ class Watcher(Protocol):
 
     async def chat_event(self, event: ChatEvent) -> None: ...
 
-    async def order_refused(self, outbox_id: int) -> None: ...
+    async def order_refused(self, outbox_id: int, never: bool = False) -> None: ...
 
 
 Tell = Callable[[Outbox], Awaitable[None]]
@@ -60,6 +61,10 @@ async def chat_lost(watcher: Watcher, row: Outbox, err: Exception) -> None:
 
 async def order_refused(watcher: Watcher, row: Outbox, err: Exception) -> None:
     await watcher.order_refused(row.id)
+
+
+async def order_impossible(watcher: Watcher, row: Outbox, err: Exception) -> None:
+    await watcher.order_refused(row.id, never=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +93,9 @@ AFTER_FAILURE: tuple[tuple[type[Exception], AfterFailure], ...] = (
                                   log_as="delivery %s may or may not have arrived: %s")),
     # posted when the bot can write there again
     (ChatLost, AfterFailure(OutboxState.LOST, holds_chat=True, counts=True, hear=chat_lost)),
+    # no right can make it possible: dropped, the host told what the platform does instead
+    (Untouchable, AfterFailure(OutboxState.IMPOSSIBLE, hear=order_impossible, level=logging.INFO,
+                               log_as="delivery %s can never be done there: %s")),
     # done when the bot has the right again
     (NotAllowed, AfterFailure(OutboxState.NORIGHTS, hear=order_refused, level=logging.INFO,
                               log_as="delivery %s waits for the right to do it: %s")),

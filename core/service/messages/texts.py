@@ -73,6 +73,7 @@ ACTION_ON = N_("{action}: {name}")
 ACTION_ONLY = N_("{action}!")
 TALLY = N_("Votes so far: {tally}.")
 TALLY_FINAL = N_("Final count: {tally}.")
+TALLY_OFFICIAL = N_("That is the game's official count. {how}")
 TALLY_FINAL_EMPTY = N_("Nobody got a vote.")
 TALLY_EMPTY = N_("No votes so far.")
 PICK_FIRST = N_("Your choice: {action}. It needs two players: choose the first (or write "
@@ -178,6 +179,10 @@ GAVE_UP = N_("The game in {chat} is cancelled: I could not write there for too l
              "free to join another game.")
 CANNOT_MUTE = N_("I cannot mute the players who are out of the game in {chat}. {how} The "
                  "game goes on without muting.")
+CANNOT_MUTE_PLAYER = N_("{name} is out of the game in {chat}, but I cannot mute him there. "
+                        "{how} Please ask {name} to stay silent there until the game is over.")
+CANNOT_MUTE_YOU = N_("You are out of the game in {chat}, but I cannot mute you there. {how} "
+                     "Please stay silent there until the game is over.")
 CANNOT_UNMUTE = N_("I could not let {name} speak again in {chat}. {how} I will do it as soon "
                    "as I can; or lift the restriction yourself.")
 ANONYMOUS_HOST = N_("You are posting as the group, so I cannot seat you or write to you "

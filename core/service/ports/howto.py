@@ -35,10 +35,14 @@ class HowTo(StrEnum):
     ACT_PRIVATELY = "act_privately"
     #: the host: what the bot needs to mute the dead (and to let them speak again)
     MUTE_RIGHTS = "mute_rights"
+    #: the host and the player: why nobody can mute this player there, what the bot does
+    MUTE_NEVER = "mute_never"
     #: the host: the bot was removed from the group, how to bring it back and go on
     READD = "readd"
     #: the host: the bot may no longer write in the group, how to give that back and go on
     SEND_RIGHTS = "send_rights"
+    #: the closed vote: which votes its count took (a Matrix poll counts its own answers)
+    VOTE_COUNT = "vote_count"
     #: the host's /replace named nobody the bot knows: how to name the newcomer
     NAME_NEWCOMER = "name_newcomer"
     #: a player left the game's group mid-game: how he comes back within the grace time

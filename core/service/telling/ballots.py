@@ -25,6 +25,7 @@ from ..messages.payloads import (
     part,
 )
 from ..messages.voiced import voiced, voiced_in_window
+from ..ports.howto import HowTo, howto
 from ..rows.game_rows import chat_of
 
 
@@ -80,11 +81,15 @@ def stored_options(buttons: list[Any]) -> tuple[StoredButton, ...]:
 async def close_ballot(row: GameRecord, game: Game, outcome: Outcome) -> None:
     """The window with a ballot has closed: its last version has no buttons (nobody
     presses a stale one, a poll ends) and shows the count that decided, if the rules
-    counted (the result follows from them)."""
+    counted (the result follows from them), with the platform's word on which votes it
+    took: a Matrix client shows its own count of the poll's answers beside it, which
+    misses the votes typed as commands and the ballot's other polls."""
     if not await Ballot.exists(game_id=row.id, window=row.window):
         return
     counted = next((e.votes for e in outcome.events if isinstance(e, Counted)), None)
-    more = () if counted is None else (tally_part(game, counted, final=True),)
+    more = () if counted is None else (
+        tally_part(game, counted, final=True),
+        part(texts.TALLY_OFFICIAL, how=howto(HowTo.VOTE_COUNT)))
     await outbox.to_group(await chat_of(row), BallotPayload(
         (part(voiced_in_window(row, game.ruleset.voice, Voiced.VOTE_CLOSED, row.window)),
          *more), (), ballot_key(row)), game=row)

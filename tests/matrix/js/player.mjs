@@ -97,6 +97,9 @@ function describe(event) {
 // unknown answer or too many is spoiled and counts for nothing).
 async function describePoll(poll) {
     const responses = await poll.getResponses();
+    // the first page of /relations comes back at once, the others are fetched behind it
+    // (Synapse pages 5 relations by default): Element re-renders as they come; wait for all
+    while (poll.isFetchingResponses) await new Promise((resolve) => setTimeout(resolve, 50));
     const newest = new Map();
     for (const event of responses.getRelations()) {
         const seen = newest.get(event.getSender());
