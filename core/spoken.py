@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_date, format_time, format_timedelta
+from babel.units import format_unit
 
 from core.engine.messages import N_, Ref
 from core.engine.phase import Phase, PhaseKind, Stage
@@ -50,6 +51,11 @@ def duration(seconds: float | None) -> Ref:
     return Ref("duration", "" if seconds is None else str(max(0, int(seconds))))
 
 
+def span(seconds: float) -> Ref:
+    """A timer's length as the host set it, said exactly ("2 minutes 30 seconds", "2 days")."""
+    return Ref("span", str(max(0, int(seconds))))
+
+
 def until(seconds: float, due_at: float, tz: str) -> Ref:
     """How long is left and when that is, for a deadline on the clock (the forum pace)."""
     return Ref("until", f"{max(0, int(seconds))} {due_at} {tz}")
@@ -80,6 +86,17 @@ def duration_words(seconds: int, locale: str) -> str:
     return unit(hours * 3600) + (" " + unit(minutes * 60) if minutes else "")
 
 
+def span_words(seconds: int, locale: str) -> str:
+    """"2 Minuten 30 Sekunden", "2 дня", "8 days": each unit whole, none rounded (Babel's
+    `format_timedelta` would round 8 days to "1 week")."""
+    parts = []
+    for name, unit in (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1)):
+        amount, seconds = divmod(seconds, unit)
+        if amount:
+            parts.append(format_unit(amount, f"duration-{name}", length="long", locale=locale))
+    return " ".join(parts) or format_unit(0, "duration-second", length="long", locale=locale)
+
+
 def until_words(t: gettext.NullTranslations, value: str, locale: str) -> str:
     """"5 Stunden, bis Donnerstag, 3. Dezember, 20:00": what is left and the local clock."""
     seconds, due_at, tz = value.split(" ", 2)
@@ -99,6 +116,8 @@ def spoken(t: gettext.NullTranslations, ref: Ref, locale: str,
         return phase_name(t, ref.value, vocabulary.get("stage"))
     if ref.kind == "duration":
         return duration_words(int(ref.value), locale) if ref.value else t.gettext(NO_DEADLINE)
+    if ref.kind == "span":
+        return span_words(int(ref.value), locale)
     if ref.kind == "until":
         return until_words(t, ref.value, locale)
     if ref.kind == "option_name" and ref.value in SETTING_NAMES:

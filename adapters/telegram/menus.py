@@ -26,6 +26,7 @@ GROUP_COMMANDS = (
     ("language", N_("Language of this chat: de, ru or en")),
     ("help", N_("All commands")),
     ("endgame", N_("End the game (host)")),
+    ("timer", N_("How long a window lasts: /timer vote 10m (host)")),
     ("archivechats", N_("Team chats on the archive page: on|off (host)")),
     ("settings", N_("What this group keeps for its next games; /settings reset (host)")),
     ("config", N_("Settings menu in the private chat (host)")),

@@ -16,6 +16,7 @@ from .ids import PlayerId, RoleId
 from .specs import ActionSpec, RoleSpec, TeamChat
 from .state import Player, Submission
 from .story import StoryExtension
+from .windows import WindowSpec
 
 GameT = TypeVar("GameT", contravariant=True)
 
@@ -33,6 +34,7 @@ class Rules(Protocol[GameT]):
     vocabulary: dict[str, dict[str, str]]
     voice: dict[str, tuple[str, ...]]
     story_texts: dict[str, str]
+    windows: tuple[WindowSpec, ...]
     pace: dict[str, dict[str, Any]]
     pace_options: dict[str, dict[str, Any]]
     summary: str
@@ -42,6 +44,8 @@ class Rules(Protocol[GameT]):
     extra_actions: tuple[str, ...]
     player_options: tuple[str, ...]
 
+    def timed_windows(self) -> tuple[WindowSpec, ...]: ...
+    def window(self, window_id: str) -> WindowSpec | None: ...
     def action_ids(self) -> set[str]: ...
     def new_state(self) -> Any: ...
     def check_options(self, options: dict[str, Any]) -> None: ...

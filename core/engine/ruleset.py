@@ -21,8 +21,9 @@ from .refusals import Refused
 from .specs import ActionSpec, RoleSpec, SetupError, TeamChat
 from .state import Player, Submission
 from .story import StoryExtension
+from .windows import WindowSpec, from_pace_table
 
-__all__ = ["ActionSpec", "Catalog", "RoleSpec", "Ruleset", "SetupError", "TeamChat"]
+__all__ = ["ActionSpec", "Catalog", "RoleSpec", "Ruleset", "SetupError", "TeamChat", "WindowSpec"]
 
 
 class Catalog(NamedTuple):
@@ -47,8 +48,11 @@ class Ruleset:
     option_about: dict[str, str] = {}  # noqa: RUF012
     # kind ("role", "side", "cause") -> id -> English msgid, for rendering `Ref`s
     vocabulary: dict[str, dict[str, str]] = {}  # noqa: RUF012
+    # the windows a host may time (`/timer`), with their defaults per pace and their bounds
+    # (core/engine/windows.py); a rule set declaring them sets `pace = pace_table(windows)`
+    windows: tuple[WindowSpec, ...] = ()
     # window stage -> deadline preset per pace ("quick", "forum"), see
-    # core/service/games/deadline_times.py
+    # core/service/games/deadline_times.py (the older form of `windows`)
     pace: dict[str, dict[str, Any]] = {}  # noqa: RUF012
     # option defaults that differ by pace (a host's own /option still wins)
     pace_options: dict[str, dict[str, Any]] = {}  # noqa: RUF012
@@ -71,6 +75,13 @@ class Ruleset:
     story_texts: dict[str, str] = {}  # noqa: RUF012
     min_players: int = 0
     max_players: int = 0
+
+    def timed_windows(self) -> tuple[WindowSpec, ...]:
+        """The windows a host may time: those declared, or those of the older `pace` table."""
+        return self.windows or from_pace_table(self.pace)
+
+    def window(self, window_id: str) -> WindowSpec | None:
+        return next((w for w in self.timed_windows() if w.id == window_id), None)
 
     def action_ids(self) -> set[str]:
         """Every action id this rule set knows (for validating scenario files)."""

@@ -30,6 +30,7 @@ from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
 from core.engine.state import Player, Submission
 from core.engine.story import StoryExtension
 from core.engine.voice import told
+from core.engine.windows import WindowSpec, pace_table
 
 from . import chats, day, night, options
 from . import stone as stone_rules
@@ -83,11 +84,13 @@ from .voice import VOICE
 _VOTE, _NIGHT, _NOTED = Stage.VOTE, PhaseKind.NIGHT, Purpose.NOTED
 _REACTIONS = Stage.REACTIONS  # and at every window's close
 
-# Deadlines per window (rules §3): seconds or a clock time in the game's time zone.
-PACE: dict[str, dict[str, Any]] = {
-    "quick": {"night": 90, "vote": 240, "reactions": 45},
-    "forum": {"night": "10:00", "vote": "20:00", "reactions": 1800},
-}
+# Deadlines per window (rules §3): seconds at the quick pace, a clock time in the game's time
+# zone at the forum pace; the host may set his own with /timer (within the default bounds).
+WINDOWS = (
+    WindowSpec("night", N_("night"), 90, "10:00"),
+    WindowSpec("vote", N_("vote"), 240, "20:00"),
+    WindowSpec("reactions", N_("after the verdict"), 45, 1800),
+)
 RULES_SUMMARY = N_(
     "Homunculi led by Father hunt the State Alchemists; the Ishvalan, the Crimson Alchemist "
     "and Greed play alone. Each night the roles act, each day everyone must vote and the one "
@@ -113,8 +116,10 @@ class Alchemists(Ruleset):
         "option_name": options.NAMES, "role_was": ROLE_IN_TEXT,
         "card": ROLE_CARDS, "dealt": ROLE_CARDS, "about": ROLE_ABOUT, "check": CHECK_NAMES,
         "action": ACTION_NAMES,
-        "stage": STAGE_NAMES, "option_value": options.VALUES}
-    pace = PACE
+        "stage": STAGE_NAMES, "option_value": options.VALUES,
+        "window": {w.id: w.label for w in WINDOWS}}
+    windows = WINDOWS
+    pace = pace_table(WINDOWS)
     summary = RULES_SUMMARY
     title = N_("Alchemists")
     player_options = ("stone_holder",)

@@ -20,6 +20,7 @@ from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
 from core.engine.state import Player, Submission
 from core.engine.story import StoryExtension
 from core.engine.voice import told
+from core.engine.windows import pace_table
 
 from . import day, night, opening, options
 from . import roles as _roles  # noqa: F401 - importing it registers every role
@@ -59,12 +60,13 @@ from .vocabulary import (
     CAUSE_NAMES,
     CAUSES,
     KIND_NAMES,
-    PACE,
     RULES_SUMMARY,
     SIDE_NAMES,
     SIDES,
     STAGE_NAMES,
     VOTING,
+    WINDOW_NAMES,
+    WINDOWS,
     Stage,
 )
 from .voice import VOICE
@@ -111,8 +113,10 @@ class Changelings(Ruleset):
         # third-person ROLE_ABOUT; the card a player is dealt ("You are …") is `dealt`
         "card": ROLE_ABOUT, "dealt": ROLE_CARDS, "kind": KIND_NAMES,
         "action": {**ACTION_NAMES, PASS.id: N_("Pass")},
-        "vote_title": VOTE_TITLES, "stage": STAGE_NAMES, "option_value": options.VALUES}
-    pace = PACE
+        "vote_title": VOTE_TITLES, "stage": STAGE_NAMES, "option_value": options.VALUES,
+        "window": WINDOW_NAMES}
+    windows = WINDOWS
+    pace = pace_table(WINDOWS)
     pace_options = {"forum": {"inactivity_hours": 24}}  # noqa: RUF012 - CH-INACT's default
     summary = RULES_SUMMARY
     title = N_("Changelings")

@@ -4,11 +4,11 @@ and the rules summary. (Roles and their actions are named in their own modules, 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
 
 from core.engine.causes import OutOfStory
 from core.engine.messages import N_
 from core.engine.phase import Stage as CoreStage
+from core.engine.windows import WindowSpec
 
 PONIES, CHANGELINGS, LOVERS = "ponies", "changelings", "lovers"
 SIDES = (PONIES, CHANGELINGS, LOVERS)
@@ -80,13 +80,17 @@ CAUSE_NAMES: dict[str, str] = {
 # Plain ponies get a kind for flavour only (rules §2).
 KIND_NAMES = {"earth_pony": N_("earth pony"), "unicorn": N_("unicorn"), "pegasus": N_("pegasus")}
 
-# Deadlines per window (rules §3): seconds, or a clock time in the game's time zone, or
-# (clock time, minimum seconds).
-PACE: dict[str, dict[str, Any]] = {
-    "quick": {"election": 180, "vote": 240, "reactions": 45, "dusk": 90, "dawn": 60},
-    "forum": {"election": "19:30", "vote": "19:30", "reactions": ("20:00", 600),
-              "dusk": "22:30", "dawn": "08:00"},
-}
+# Deadlines per window (rules §3): seconds at the quick pace; at the forum pace a clock time
+# in the game's time zone, or (clock time, minimum seconds). The host may set his own with
+# /timer (within the default bounds).
+WINDOWS = (
+    WindowSpec(Stage.ELECTION.value, N_("mayor election"), 180, "19:30"),
+    WindowSpec(Stage.VOTE.value, N_("vote"), 240, "19:30"),
+    WindowSpec(Stage.REACTIONS.value, N_("after the verdict"), 45, ("20:00", 600)),
+    WindowSpec(Stage.DUSK.value, N_("dusk"), 90, "22:30"),
+    WindowSpec(Stage.DAWN.value, N_("dawn"), 60, "08:00"),
+)
+WINDOW_NAMES = {w.id: w.label for w in WINDOWS}
 
 RULES_SUMMARY = N_(
     "Changelings hide among the ponies of Ponyville. Day 1 elects a mayor; then each night "

@@ -145,6 +145,7 @@ async def whole_game(db_url: str, ruleset: str, locale: str, seed: int) -> list[
     try:
         for line in (f"{host}: /newgame {ruleset}", *(f"{n}: /join" for n in names[1:]),
                      f"{host}: /status", f"{host}: /option", f"{host}: /option early_close on",
+                     f"{host}: /timer", f"{host}: /timer vote 3m",
                      f"{host}: /pace quick", f"{host}: /roles", f"{host}: /startgame",
                      f"{names[2]}> /help", f"{names[2]}> /status", f"{names[2]}> /myrole",
                      f"{host}: /status", f"{host}: /pause", f"{host}: /status",

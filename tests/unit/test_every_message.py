@@ -74,7 +74,7 @@ def refs(kind: str, ids: list[str]) -> list[Ref]:
 PLAYERS = refs("player", list(NAMES))
 COUNTS = (0, 1, 2, 5, 21)
 DURATIONS = [Ref("duration", s) for s in ("0", "45", "240", "5400", "90061")] + [
-    Ref("until", "3600 1796594400.0 Europe/Berlin"), Ref("duration", "")]
+    Ref("until", "3600 1796594400.0 Europe/Berlin"), Ref("duration", ""), Ref("span", "150")]
 
 
 def _names(n: int) -> tuple[Ref, ...]:
@@ -131,6 +131,10 @@ def parameters(ruleset: str) -> dict[str, list[Any]]:
         # the archive page's own sentences get their words from core/story/texts.py
         "when": ["Night 2", "Ночь 2"], "pairs": ["Ann ♥ Bob", "Ann ♥ Bob, Cid ♥ Dot"],
         "date": ["Thursday, 3 December"], "time": ["20:00"],
+        # the host's timers (/timer): a window of the rule set, an exact span
+        "window": vocabulary("window"), "windows": [tuple(vocabulary("window"))],
+        "shortest": [Ref("span", "30"), Ref("span", "150")],
+        "longest": [Ref("span", "604800"), Ref("span", "90061")],
     }
 
 # Latin words a German or Russian text may hold: what people type after a command, the

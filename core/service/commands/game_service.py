@@ -55,6 +55,7 @@ from .private import PrivateChats
 from .reach import Reach
 from .settings_menu import SettingsMenu
 from .stats import stats_command
+from .timers import Timers
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +75,7 @@ class GameService:
         self.games = Games(clock, self.defaults.public_url)
         self.lobby = Lobby(self)
         self.information = Information(self)
+        self.timers = Timers(self)
         self.private = PrivateChats(self)
         self.reach = Reach(self)
         self.confirmations = Confirmations(self)
@@ -331,7 +333,8 @@ class GameService:
         id of the message (a vote remembers it: an edit of it withdraws the vote). Whether
         it was a vote (or its withdrawal, or an early mark) that the game took."""
         if await self.lobby.handle(word, rest, chat, person, admin) or \
-                await self.information.handle(word, rest, chat, person, admin):
+                await self.information.handle(word, rest, chat, person, admin) or \
+                await self.timers.handle(word, rest, chat, person, admin):
             return False
         if word == "stats":  # the finished games' statistics (stats.py)
             await stats_command(rest, chat, person)

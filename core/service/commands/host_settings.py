@@ -33,10 +33,15 @@ from .remembered import (
     split_once,
     starting_settings,
 )
+from .timers import timers_overview
 
 
 class HostSettings(GroupCommands):
     """The settings commands (the lobby's base); a refusal raised as `Reply`."""
+
+    async def show(self, row: GameRecord, chat: Chat) -> None:
+        """The sign-up message as the game stands, with each window's timer."""
+        await show_lobby(row, chat, timers_overview(load_ruleset(row.ruleset), row).parts)
 
     async def _lobby_row(self, chat: Chat) -> GameRecord:
         row = await self.service.current_game(chat)
@@ -71,7 +76,7 @@ class HostSettings(GroupCommands):
         if row is not None and row.status == GameStatus.LOBBY:
             marked(row, "language", once)
             await row.save(update_fields=["settings"])
-            await show_lobby(row, chat)
+            await self.show(row, chat)
 
     async def _cmd_ruleset(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         """Another game for the sign-up: its roles and options are the group's for that rule
@@ -88,7 +93,7 @@ class HostSettings(GroupCommands):
         await row.save(update_fields=["ruleset", "settings"])
         await outbox.to_group(chat, post(texts.RULESET_CHANGED,
                                          ruleset=Ref("ruleset", wanted)), game=row)
-        await show_lobby(row, chat)
+        await self.show(row, chat)
 
     async def _cmd_pace(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         rest, once = split_once(rest)
@@ -103,7 +108,7 @@ class HostSettings(GroupCommands):
         await row.save(update_fields=["settings"])
         if not once:
             await remember(chat, lambda place: replace(place, pace=pace, tz=tz))
-        await show_lobby(row, chat)
+        await self.show(row, chat)
 
     async def _cmd_setroles(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         rest, once = split_once(rest)
@@ -127,7 +132,7 @@ class HostSettings(GroupCommands):
         if not once:
             await remember_choices(chat, row.ruleset, lambda choices: replace(
                 choices, roles=None if roles is None else tuple(roles)))
-        await show_lobby(row, chat)
+        await self.show(row, chat)
 
     async def _cmd_option(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         rest, once = split_once(rest)
@@ -149,7 +154,7 @@ class HostSettings(GroupCommands):
         if not once:
             await remember_choices(chat, row.ruleset, lambda choices: replace(
                 choices, options={**choices.options, name: value}))
-        await show_lobby(row, chat)
+        await self.show(row, chat)
 
     async def _cmd_settings(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         """`/settings`: what the group keeps for its next games; `/settings reset` (the

@@ -19,6 +19,7 @@ from ..ports.replies import Reply
 from ..telling.settings_view import changed_settings, role_id_named, role_line
 from .group_commands import GroupCommands
 from .lobby import default_ruleset
+from .timers import timers_overview
 
 
 class Information(GroupCommands):
@@ -72,6 +73,8 @@ class Information(GroupCommands):
             if changed:
                 await outbox.to_group(chat, post(texts.STATUS_SETTINGS,
                                                          settings=changed), game=row)
+            await outbox.to_group(chat, timers_overview(load_ruleset(row.ruleset), row),
+                                  game=row)
             roles = (row.settings or {}).get("roles")
             if roles:
                 await outbox.to_group(chat, post(

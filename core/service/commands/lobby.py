@@ -21,7 +21,6 @@ from ..messages.payloads import PostPayload, part, post
 from ..ports.replies import Reply
 from ..rows.game_rows import relock
 from ..rows.unit_of_work import forget_seats
-from ..telling.lobby_view import show_lobby
 from ..telling.muting import unmute_the_dead
 from ..telling.teams import close_teams
 from .host_settings import HostSettings
@@ -56,11 +55,11 @@ class Lobby(HostSettings):
         await self._tell_the_waiting(chat, row)
         if person.anonymous:  # hosts, but is nobody the bot could seat or write to
             await outbox.to_group(chat, post(texts.ANONYMOUS_HOST), game=row)
-            await show_lobby(row, chat)
+            await self.show(row, chat)
             return
         await Seat.create(game=row, identity=person, pid="", position=0)
         forget_seats(row.id)
-        await show_lobby(row, chat)
+        await self.show(row, chat)
 
     async def _cmd_nextgame(self, rest: str, chat: Chat, person: Identity,
                             admin: bool) -> None:
@@ -125,7 +124,7 @@ class Lobby(HostSettings):
             await seat.save(update_fields=["active"])
             forget_seats(row.id)
             await outbox.to_person(person, post(texts.LEFT_PRIVATE), game=row)
-        await show_lobby(row, chat)
+        await self.show(row, chat)
 
     async def _cmd_spectators(self, rest: str, chat: Chat, person: Identity,
                               admin: bool) -> None:

@@ -16,6 +16,7 @@ from ..messages.voiced import voiced
 from ..ports.clock import Clock
 from ..rows.game_rows import seat_identities
 from .deadline_times import due_at, reminder_lead, time_left, window_key
+from .timers import window_preset
 
 WINDOW_KINDS = (DeadlineKind.CLOSE, DeadlineKind.REMIND)  # a window's, not the game's
 
@@ -28,8 +29,7 @@ class Deadlines:
         """The new window's deadline from the game's pace (none while paused, none for a
         window the pace leaves open)."""
         settings = row.settings or {}
-        preset = game.ruleset.pace.get(settings.get("pace", "quick"), {}).get(
-            window_key(game.state.phase.stage))
+        preset = window_preset(game.ruleset, settings, window_key(game.state.phase.stage))
         if preset is not None and not game.state.paused:
             await self.schedule(row, due_at(preset, self.clock.now(),
                                             settings.get("tz", "Europe/Berlin")))

@@ -19,9 +19,10 @@ HELP_GROUP = N_(
     "/endgame (host). Host settings "
     "before the start: /option (alone: every option, its value and what it does), "
     "/option NAME VALUE, /setroles (alone: the list) role, role, … or /setroles default, "
-    "/pace quick|forum [time zone], /ruleset NAME (each kept for this group's next games; "
-    "add --once for this game only), /config (all settings as a menu in your private "
-    "chat), /settings (what this group keeps) and /settings reset, "
+    "/pace quick|forum [time zone], /timer WINDOW TIME (how long a window lasts; also "
+    "during the game, for a window not open yet), /ruleset NAME (each kept for this "
+    "group's next games; add --once for this game only), /config (all settings as a menu "
+    "in your private chat), /settings (what this group keeps) and /settings reset, "
     "/spectators LINK|off, /archivechats on|off (the team "
     "chats on the game's archive page). Host powers during the game: "
     "/pause, /resume, /extend MINUTES, /force, /modkill NAME, /replace NAME NEWCOMER, "
@@ -263,6 +264,22 @@ GROUP_SETTINGS_NONE = N_("This group keeps no settings of its own: its next game
 GROUP_SETTINGS_FORGOTTEN = N_("This group's settings are forgotten: its next game starts with "
                               "the defaults. A game in sign-up keeps what it has.")
 BAD_SETTINGS = N_("/settings shows this group's settings, /settings reset forgets them.")
+
+# The host's timers (/timer, core/service/commands/timers.py), in the plain voice of settings
+TIMERS_HEAD = N_("Timers at the {pace} pace (the host sets them with /timer WINDOW TIME):")
+TIMER_LINE = N_("{window}: {duration}")
+TIMER_LINE_CLOCK = N_("{window}: until {time} ({tz})")
+TIMER_LINE_CLOCK_LEAST = N_("{window}: until {time} ({tz}), at least {duration}")
+TIMER_SET = N_("Timer set. {window}: {duration}.")
+TIMER_SET_CLOCK = N_("Timer set. {window}: until {time} ({tz}).")
+TIMER_UNKNOWN_WINDOW = N_("This game has no window called “{name}”. Its windows: {windows}.")
+TIMER_BAD = N_("Write /timer WINDOW TIME: a duration like /timer vote 10m or 2m30s, or at "
+               "the forum pace a clock time like /timer vote 21:00.")
+TIMER_OUT_OF_RANGE = N_("{window}: a timer must lie between {shortest} and {longest}.")
+TIMER_CLOCK_NEEDS_FORUM = N_("A clock time belongs to the forum pace (/pace forum); at the "
+                             "quick pace give a duration, like 10m.")
+TIMER_WINDOW_OPEN = N_("{window} is open right now: its timer can no longer change "
+                       "(/extend MINUTES gives it more time).")
 
 # leaving the game's group chat (commands/departures.py)
 LEFT_CHAT_GRACE = n_(

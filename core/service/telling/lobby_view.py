@@ -22,9 +22,10 @@ from ..ports.place_settings import PlaceSettings
 from .settings_view import setting
 
 
-async def show_lobby(row: GameRecord, chat: Chat) -> None:
-    """Post the sign-up message, or edit it to what the game is now. Its buttons open the
-    private chat, where the bot may then write to the player."""
+async def show_lobby(row: GameRecord, chat: Chat, timers: tuple[Part, ...] = ()) -> None:
+    """Post the sign-up message, or edit it to what the game is now (`timers`: each
+    window's timer, as /timer shows them). Its buttons open the private chat, where the bot
+    may then write to the player."""
     host = await Identity.get(id=row.host_id)
     names = [seat.identity.name for seat in await Seat.filter(game_id=row.id, active=True)
              .order_by("position").prefetch_related("identity")]
@@ -33,7 +34,7 @@ async def show_lobby(row: GameRecord, chat: Chat) -> None:
     await outbox.to_group(chat, KeyboardPayload(
         (part(texts.SIGNUP_OPEN, host=host.name, ruleset=Ref("ruleset", row.ruleset),
               how=howto(HowTo.JOIN)),
-         *listed, *set_up(row, len(names))), await signup_buttons(row),
+         *listed, *set_up(row, len(names)), *timers), await signup_buttons(row),
         f"signup-{row.id}"), game=row)
 
 
@@ -52,8 +53,15 @@ def set_up(row: GameRecord, players: int) -> tuple[Part, ...]:
     once = settings.get("once") or []
     if once:
         lines.append(part(texts.GLANCE_ONCE,
-                          settings=tuple(Ref("option_name", name) for name in once)))
+                          settings=tuple(_once_named(name) for name in once)))
     return tuple(lines)
+
+
+def _once_named(name: str) -> Ref:
+    """A setting made for this game only: an option, the pace or the language, or a
+    window's timer ("timer:vote")."""
+    kind, _, window = name.partition(":")
+    return Ref("window", window) if kind == "timer" and window else Ref("option_name", name)
 
 
 def changed_options(row: GameRecord) -> tuple[Ref, ...]:
