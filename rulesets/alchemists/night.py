@@ -95,6 +95,9 @@ class Night:
     """One night's resolution: the intents due at each step, the board, and what the next
     day inherits."""
 
+    __slots__ = ("at_backfires", "board", "dodging", "due", "game", "links", "number", "players",
+                 "poison_now", "state", "void", "weights")
+
     def __init__(self, game: Game) -> None:
         self.game = game
         self.players = game.state.players

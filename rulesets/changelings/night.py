@@ -75,7 +75,8 @@ def subs_for(game: Game, action: str) -> list[Submission]:
     """Submissions of an action by actors still in the game, in seat order."""
     players = game.state.players
     found = [s for s in game.state.subs.values() if s.action == action and players[s.actor].alive]
-    found.sort(key=lambda s: players[s.actor].seat)
+    if len(found) > 1:  # most actions have one submission or none a night: no key to make
+        found.sort(key=lambda s: players[s.actor].seat)
     return found
 
 
