@@ -71,8 +71,7 @@ from .vocabulary import (
 )
 from .voice import VOICE
 
-# read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost more
-# than ten times a global's read, and these are asked at every vote, action and window's close
+# globals: in Python 3.11 `Enum.MEMBER` costs ten global reads; asked at every vote and close
 _VOTE, _REACTIONS, _NOTED, _NIGHT = Stage.VOTE, Stage.REACTIONS, Purpose.NOTED, PhaseKind.NIGHT
 _ELECTION, _DUSK, _DAWN = Stage.ELECTION, Stage.DUSK, Stage.DAWN
 
@@ -115,8 +114,7 @@ class Changelings(Ruleset):
         "action": {**ACTION_NAMES, PASS.id: N_("Pass")},
         "vote_title": VOTE_TITLES, "stage": STAGE_NAMES, "option_value": options.VALUES,
         "window": WINDOW_NAMES}
-    windows = WINDOWS
-    pace = pace_table(WINDOWS)
+    windows, pace = WINDOWS, pace_table(WINDOWS)
     pace_options = {"forum": {"inactivity_hours": 24}}  # noqa: RUF012 - CH-INACT's default
     summary = RULES_SUMMARY
     title = N_("Changelings")
