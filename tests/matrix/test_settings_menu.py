@@ -33,7 +33,7 @@ async def test_the_numbered_menu_changes_settings_by_command(synapse, register, 
         page = private_prompt(table.host)
         assert page is not None
         assert [label for _, label in options(page)] == [
-            "Rule set", "Language", "Pace", "Time zone", "Roles", "Options", "Close"]
+            "Rule set", "Language", "Pace", "Time zone", "Timers", "Roles", "Options", "Close"]
         await choose(table, "Options")
         await choose(table, "random lovers: on")
         await choose(table, "off")

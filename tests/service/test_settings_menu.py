@@ -20,7 +20,8 @@ async def test_the_host_changes_settings_through_the_menu(db_url):
     await chat("Ann: /newgame changelings", *(f"{p}: /join" for p in PLAYERS[1:]))
     opened = " ".join(await chat("Ann: /config"))
     assert "[to Ann] Settings of the next game" in opened
-    assert "[Rule set] [Language] [Pace] [Time zone] [Roles] [Options] [Close]" in opened
+    assert "[Rule set] [Language] [Pace] [Time zone] [Timers] [Roles] [Options] [Close]" \
+        in opened
     # an option: its page offers its allowed values; the change is the /option command's
     await chat("Ann> [Options]")
     page = " ".join(await chat("Ann> [Random lovers: on]"))
@@ -91,3 +92,30 @@ async def test_ruleset_command_is_the_hosts_and_starts_from_the_new_defaults(db_
     row = await the_game()
     assert row.ruleset == "alchemists"
     assert row.settings["roles"] is None and row.settings["options"] == {}
+
+
+async def test_each_windows_timer_is_set_from_the_menu_within_its_bounds(db_url):
+    """The timers page lists the rule set's windows with what each lasts; a window's page
+    offers the lengths within its bounds (quick pace) or clock times (forum pace), each press
+    the /timer command's, so the sign-up and the group's settings follow."""
+    chat = await open_chat(db_url)
+    await chat("Ann: /newgame changelings", *(f"{p}: /join" for p in PLAYERS[1:]))
+    await chat("Ann: /config")
+    timers = " ".join(await chat("Ann> [Timers]"))
+    assert "Choose the window whose timer to change:" in timers
+    assert "[vote: 4 minutes]" in timers
+    page = " ".join(await chat("Ann> [vote: 4 minutes]"))
+    assert "/timer vote TIME" in page
+    assert "[1 minute] [2 minutes]" in page and "[1 day] [« Back]" in page
+    changed = " ".join(await chat("Ann> [10 minutes]"))
+    assert "✓ Saved." in changed and "[vote: 10 minutes]" in changed  # back on the timers page
+    row = await the_game()
+    assert row.settings["timers"] == {"quick": {"vote": 600}}
+    # at the forum pace the same window's page offers clock times in the game's zone
+    await chat("Ann> [« Back]", "Ann> [Pace]", "Ann> [forum]")
+    await chat("Ann> [Timers]")
+    forum = " ".join(await chat("Ann> [vote: until 19:30 (Europe/Berlin)]"))
+    assert "[21:00]" in forum and "minute" not in forum.split("Until which time")[1]
+    await chat("Ann> [21:00]")
+    row = await the_game()
+    assert row.settings["timers"] == {"quick": {"vote": 600}, "forum": {"vote": "21:00"}}

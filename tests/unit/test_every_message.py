@@ -133,6 +133,7 @@ def parameters(ruleset: str) -> dict[str, list[Any]]:
         "date": ["Thursday, 3 December"], "time": ["20:00"],
         # the host's timers (/timer): a window of the rule set, an exact span
         "window": vocabulary("window"), "windows": [tuple(vocabulary("window"))],
+        "window_id": ["vote", "night"],  # a window as the host types it (/timer vote 10m)
         "shortest": [Ref("span", "30"), Ref("span", "150")],
         "longest": [Ref("span", "604800"), Ref("span", "90061")],
     }

@@ -32,6 +32,13 @@ class LobbyActions(Protocol):
                      admin: bool) -> bool: ...
 
 
+class CommandRoom(Protocol):
+    """A room of group commands (the host's timers): True when it knew the word."""
+
+    async def handle(self, word: str, rest: str, chat: Chat, person: Identity,
+                     admin: bool) -> bool: ...
+
+
 class ConfirmActions(Protocol):
     """The questions a confirmation button answers."""
 
@@ -71,6 +78,8 @@ class ServiceContext(Protocol):
     def games(self) -> Games: ...
     @property
     def lobby(self) -> LobbyActions: ...
+    @property
+    def timers(self) -> CommandRoom: ...
     @property
     def confirmations(self) -> ConfirmActions: ...
     @property

@@ -1,11 +1,12 @@
 """The host's settings menu (`/config`, like GreyWolf's): the next game's settings as pages
-of buttons in the host's private chat — rule set, language, pace, time zone, the role list,
-each option with its allowed values. Text-only platforms show the same pages as numbered
-options (adapters/text_choices.py).
+of buttons in the host's private chat — rule set, language, pace, time zone, each window's
+timer, the role list, each option with its allowed values. Text-only platforms show the
+same pages as numbered options (adapters/text_choices.py).
 
 The menu is generated from what the rule set declares (its roles, `default_options`,
-`option_choices`, `player_options`), and it changes nothing itself: each press is the
-lobby's own command (`/pace`, `/setroles`, `/option`, …) with the same checks and the same
+`option_choices`, `player_options`, its timed windows and their bounds), and it changes
+nothing itself: each press is the lobby's own command (`/pace`, `/setroles`, `/option`,
+`/timer`, …) with the same checks and the same
 refusals; a refused change leaves the menu as it was, an accepted one edits the menu's
 message in place with the new values.
 
@@ -17,16 +18,19 @@ anyone else changes nothing."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any, assert_never
 
 from core.engine.log_codec import encode
 from core.engine.messages import Ref
 from core.engine.registry import available, load_ruleset
 from core.i18n import available_locales
+from core.spoken import span
 from core.storage.models import Chat, GameRecord, Identity
 from core.storage.states import GameStatus
 
 from ..games.deadline_times import DEFAULT_TZ, PACES
+from ..games.timers import pace_of, shown_timers
 from ..messages import menu_texts as mt
 from ..messages import outbox, texts
 from ..messages.button_commands import MenuChange, MenuPage, MenuSet, MenuShow
@@ -46,16 +50,26 @@ from ..rows.game_rows import relock
 from ..telling.settings_view import current_options, options_overview, shown_value
 from .context import ServiceContext
 from .reach import chat_title
+from .timers import timer_line, timers_overview
 
 #: a few time zones offered as buttons (any other by command); the game's own comes first
 ZONES = ("Europe/Berlin", "Europe/Moscow", "Europe/London", "Europe/Kyiv", "UTC",
          "America/New_York", "America/Los_Angeles", "Asia/Almaty")
+#: a page: its text, and its buttons (without the last, "Back" or "Close")
+Page = tuple[tuple[Part, ...], list[tuple[Label, MenuShow | MenuSet]]]
+#: the page "Back" returns to from a page of values (from any other: the main page)
+UP: dict[MenuPage, MenuPage] = {"option": "options", "timer": "timers"}
+#: the lengths a window's timer page offers at the quick pace (those within its bounds)
+DURATIONS = (60, 120, 180, 300, 600, 900, 1800, 3600, 3 * 3600, 86400)
+#: the clock times it offers at the forum pace
+CLOCK_TIMES = ("12:00", "18:00", "19:00", "20:00", "21:00", "22:00", "23:00")
 #: the languages' own names, the way each is offered to a reader of any language
 LANGUAGE_NAMES = {"de": "Deutsch", "en": "English", "ru": "Русский"}
 #: after a change, the page the menu shows (several roles are added one after another)
 AFTER: dict[MenuChange, MenuPage] = {"ruleset": "main", "language": "main", "pace": "main",
                                      "zone": "main", "add": "roles", "remove": "roles",
-                                     "default": "roles", "option": "options"}
+                                     "default": "roles", "option": "options",
+                                     "timer": "timers"}
 
 
 class SettingsMenu:
@@ -113,7 +127,8 @@ class SettingsMenu:
                 chat = await row.chat
                 word, rest = self._as_command(row, change, value, option)
                 # the lobby's own command, as the menu's owner (allowed when it opened)
-                await self.service.lobby.handle(word, rest, chat, person, True)
+                room = self.service.timers if change == "timer" else self.service.lobby
+                await room.handle(word, rest, chat, person, True)
                 fresh = await GameRecord.get(id=row.id)
                 await self._show(fresh, person, MenuShow(AFTER[change], identity, replace,
                                                          option), saved=True)
@@ -142,6 +157,8 @@ class SettingsMenu:
                 return "setroles", "default"
             case "option":
                 return "option", f"{option} {value}"
+            case "timer":
+                return "timer", f"{option} {value}"
             case _:
                 assert_never(change)
 
@@ -158,15 +175,14 @@ class SettingsMenu:
         buttons: list[StoredButton] = []
         for label, command in choices:
             buttons.append(await button(row, None, label, command))
-        back = MenuShow("options" if at.page == "option" else "main", at.identity, at.replace)
+        back = MenuShow(UP.get(at.page, "main"), at.identity, at.replace)
         last = MenuShow("closed", at.identity, at.replace) if at.page == "main" else back
         buttons.append(await button(row, None, TextLabel(
             mt.BUTTON_CLOSE if at.page == "main" else mt.BUTTON_BACK), last))
         await outbox.to_person(person, KeyboardPayload(
             (*head, *parts), tuple(buttons), at.replace, asks=person.id), game=row)
 
-    def _page(self, row: GameRecord, chat: Chat, at: MenuShow
-              ) -> tuple[tuple[Part, ...], list[tuple[Label, MenuShow | MenuSet]]]:
+    def _page(self, row: GameRecord, chat: Chat, at: MenuShow) -> Page:
         """A page's text and its buttons (without the last, "Back" or "Close")."""
         settings = row.settings or {}
         ruleset = load_ruleset(row.ruleset)
@@ -190,6 +206,7 @@ class SettingsMenu:
                          (TextLabel(mt.BUTTON_LANGUAGE), show("language")),
                          (TextLabel(mt.BUTTON_PACE), show("pace")),
                          (TextLabel(mt.BUTTON_ZONE), show("zone")),
+                         (TextLabel(mt.BUTTON_TIMERS), show("timers")),
                          (TextLabel(mt.BUTTON_ROLES), show("roles")),
                          (TextLabel(mt.BUTTON_OPTIONS), show("options"))])
             case "ruleset":
@@ -232,8 +249,34 @@ class SettingsMenu:
                               about=Ref("option", name)),),
                         [(NameLabel(Ref("option_value", v)), change("option", v, name))
                          for v in allowed_values(row, name, value)])
+            case "timers":
+                return ((*timers_overview(ruleset, row).parts, part(mt.MENU_PICK_TIMER)),
+                        [(_line_label(timer_line(spec, preset, tz)), show("timer", spec.id))
+                         for spec, preset in shown_timers(ruleset, settings)])
+            case "timer":
+                return self._timer_page(row, at.option, tz, change)
             case _:
                 assert_never(at.page)
+
+    @staticmethod
+    def _timer_page(row: GameRecord, window: str, tz: str,
+                    change: Callable[[MenuChange, str, str], MenuSet]) -> Page:
+        """One window's timer: the lengths within its bounds (quick pace) or clock times
+        (forum pace) as buttons, each the command `/timer WINDOW VALUE`."""
+        ruleset = load_ruleset(row.ruleset)
+        settings = row.settings or {}
+        spec = ruleset.window(window)
+        current = next((line for s, p in shown_timers(ruleset, settings) if s.id == window
+                        for line in (timer_line(s, p, tz),)), None)
+        if spec is None or current is None:  # a window of another rule set: nothing to set
+            return (part(mt.MENU_PICK_TIMER),), []
+        if pace_of(settings) == "forum":
+            return ((current, part(mt.MENU_PICK_CLOCK, tz=tz, window_id=spec.id)),
+                    [(WordsLabel(clock), change("timer", clock, spec.id))
+                     for clock in CLOCK_TIMES])
+        return ((current, part(mt.MENU_PICK_DURATION, window_id=spec.id)),
+                [(NameLabel(span(seconds)), change("timer", f"{seconds}s", spec.id))
+                 for seconds in DURATIONS if spec.bounds.holds(seconds)])
 
 
 def _roles_part(settings: dict[str, Any]) -> Part:
@@ -242,6 +285,11 @@ def _roles_part(settings: dict[str, Any]) -> Part:
         return part(texts.ROLES_BY_DEFAULT)
     return part(*texts.ROLES_CURRENT, count=len(roles),
                 roles=tuple(Ref("role", r) for r in roles))
+
+
+def _line_label(line: Part) -> TextLabel:
+    """A timer's line ("Vote: 4 minutes") as a button's label."""
+    return TextLabel(line.key, line.params)
 
 
 def _role_label(key: str, role: str) -> TextLabel:

@@ -74,14 +74,14 @@ class Confirm:
 
 #: a page of the host's settings menu (core/service/commands/settings_menu.py)
 MenuPage = Literal["main", "ruleset", "language", "pace", "zone", "roles", "options", "option",
-                   "closed"]
+                   "timers", "timer", "closed"]
 #: a change the settings menu makes, each through the lobby's own command
 MenuChange = Literal["ruleset", "language", "pace", "zone", "add", "remove", "default",
-                     "option"]
+                     "option", "timer"]
 MENU_PAGES: tuple[MenuPage, ...] = ("main", "ruleset", "language", "pace", "zone", "roles",
-                                    "options", "option", "closed")
+                                    "options", "option", "timers", "timer", "closed")
 MENU_CHANGES: tuple[MenuChange, ...] = ("ruleset", "language", "pace", "zone", "add", "remove",
-                                        "default", "option")
+                                        "default", "option", "timer")
 
 
 @dataclass(frozen=True, slots=True)

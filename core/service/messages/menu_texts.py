@@ -18,6 +18,10 @@ MENU_PICK_ZONE = N_("The time zone of the forum pace's clock times (now {tz}); a
                     "zone with /pace forum ZONE in the group.")
 MENU_PICK_OPTION = N_("Choose the option to change:")
 MENU_PICK_VALUE = N_("{title}: now {value}. {about}")
+MENU_PICK_TIMER = N_("Choose the window whose timer to change:")
+MENU_PICK_DURATION = N_("How long? Any other length with /timer {window_id} TIME in the group.")
+MENU_PICK_CLOCK = N_("Until which time ({tz})? Any other time, or a length, with "
+                     "/timer {window_id} TIME in the group.")
 MENU_NO_GAME = N_("You host no game in sign-up. Send /config in the group whose game you "
                   "host or administer.")
 MENU_ONLY_LOBBY = N_("The settings can be changed only before the game starts.")
@@ -28,6 +32,7 @@ BUTTON_PACE = N_("Pace")
 BUTTON_ZONE = N_("Time zone")
 BUTTON_ROLES = N_("Roles")
 BUTTON_OPTIONS = N_("Options")
+BUTTON_TIMERS = N_("Timers")
 BUTTON_CLOSE = N_("Close")
 BUTTON_BACK = N_("« Back")
 BUTTON_ADD_ROLE = N_("+ {role}")
