@@ -97,7 +97,7 @@ class Game(Table):
         s = self.state
         kind = type(command)
         if kind not in _ANY_TIME:
-            if s.phase.kind == _ENDED:
+            if s.phase.kind is _ENDED:  # (a phase's kind is always a member)
                 raise Refused(N_("The game is over."))
             # a pause refuses commands, not talk: a group message still counts as activity
             # (and a player may still leave, as the host may still remove him)

@@ -85,17 +85,22 @@ def told(voice: Voice, name: str, default: str, phase: Phase, pid: str) -> str:
     variants = voice.get(name)
     if not variants:
         return default
-    # remembered in a plain dict by one flat key: cheaper to ask than `_start`'s own cache
-    key = (name, pid, phase.kind, phase.stage)
+    count = len(variants)
+    # remembered in a plain dict by one flat key: cheaper to ask than `_start`'s own cache.
+    # What is kept is the start already reduced by the number of variants (the same turn:
+    # (start + n) % count == (start % count + n) % count), so that the sum below stays a
+    # small integer: `_start` is a 32-bit hash, and Python adds and divides such an int
+    # through its slower multi-digit path (seen in valgrind at every "Noted").
+    key = (name, pid, phase.kind, phase.stage, count)
     start = _STARTS.get(key)
     if start is None:
         if len(_STARTS) >= _STARTS_MAX:  # bounded as `_start` is (a service's many players)
             _STARTS.clear()
-        start = _STARTS[key] = _start(name, (pid, phase.kind, phase.stage))
-    return variants[(start + phase.number) % len(variants)]
+        start = _STARTS[key] = _start(name, (pid, phase.kind, phase.stage)) % count
+    return variants[(start + phase.number) % count]
 
 
-_STARTS: dict[tuple[str, str, str, str], int] = {}
+_STARTS: dict[tuple[str, str, str, str, int], int] = {}
 _STARTS_MAX = 8192
 
 
