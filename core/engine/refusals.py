@@ -14,7 +14,7 @@ _new = tuple.__new__
 class Refused(Exception):
     """The engine refused a command; `text` says why."""
 
-    def __init__(self, key: str, **params: Param) -> None:
+    def __init__(self, key: str, /, **params: Param) -> None:
         # `BaseException.__new__` has already kept (key,) as `args`: no `super().__init__`
         # (random players and the spent-power checks are refused thousands of times a game);
         # the `Text` is built by the tuple's own constructor, as `Table.tell` builds its own
@@ -30,6 +30,6 @@ class Refused(Exception):
         return f"Refused({self.text!r})"
 
 
-def refused_n(singular: str, plural: str, count: int, **params: Param) -> Refused:
+def refused_n(singular: str, plural: str, count: int, /, **params: Param) -> Refused:
     """A refusal whose text depends on a number (ngettext); `count` is also a parameter."""
     return Refused.saying(Text(singular, {"count": count, **params}, plural, count))

@@ -12,7 +12,7 @@ from .messages import Param, Text
 class SetupError(ValueError):
     """A game setup the rules forbid; `text` explains why in a translatable way."""
 
-    def __init__(self, key: str, **params: Param) -> None:
+    def __init__(self, key: str, /, **params: Param) -> None:
         super().__init__(key.format(**params) if params else key)
         self.text = Text(key, params)
 

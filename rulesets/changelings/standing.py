@@ -94,7 +94,7 @@ def team(game: Game) -> list[Player]:
     return [p for p in game.state.players.values() if p.alive and p.role in CHANGELING_ROLES]
 
 
-def tell_team(game: Game, key: str, **params: Param) -> None:
+def tell_team(game: Game, key: str, /, **params: Param) -> None:
     for member in team(game):
         game.tell(to_player(member.pid), key, purpose=_PLAIN, **params)
 
