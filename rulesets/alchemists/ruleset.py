@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +84,15 @@ from .voice import VOICE
 # more than ten times a global's read, and these are asked at every vote and action
 _VOTE, _NIGHT, _NOTED = Stage.VOTE, PhaseKind.NIGHT, Purpose.NOTED
 _REACTIONS = Stage.REACTIONS  # and at every window's close
+
+
+@cache
+def _plain_abilities(role_id: RoleId) -> tuple[ActionSpec, ...]:
+    """A living player's abilities when nothing is owed to him, his role's actions are fixed
+    (no `OWN_ACTIONS`), he has gained nothing in play and does not hold the Stone: his role's
+    actions and `pass`, made once per role rather than a list per ask (every action is
+    validated against them, and every player is offered them every night)."""
+    return (*ROLE_SPECS[role_id].actions, PASS)
 
 # Deadlines per window (rules §3): seconds at the quick pace, a clock time in the game's time
 # zone at the forum pace; the host may set his own with /timer (within the default bounds).
@@ -213,6 +223,9 @@ class Alchemists(Ruleset):
         if not p.alive:
             return found
         own = OWN_ACTIONS.get(p.role)
+        if (own is None and not found and not p.counters
+                and game.state.rs.stone.holder != p.pid):
+            return _plain_abilities(p.role)  # most players, most of the time
         found += own(game, p) if own is not None else ROLE_SPECS[p.role].actions
         if p.counters:  # what is gained in play is kept there (GAINED_ACTIONS)
             for gained in GAINED_ACTIONS:
