@@ -8,7 +8,8 @@ The menu is generated from what the rule set declares (its roles, `default_optio
 nothing itself: each press is the lobby's own command (`/pace`, `/setroles`, `/option`,
 `/timer`, …) with the same checks and the same
 refusals; a refused change leaves the menu as it was, an accepted one edits the menu's
-message in place with the new values.
+message in place with the new values. Its first two buttons say whether its changes are
+kept for the group's next games or made for this game only (the commands' `--once`).
 
 Only the game's host or an admin of its group opens it (checked when it opens; the menu is
 then that person's alone). Each `/config` opens a fresh menu and makes every older one of that
@@ -33,6 +34,7 @@ from ..games.deadline_times import DEFAULT_TZ, PACES
 from ..games.timers import pace_of, shown_timers
 from ..messages import menu_texts as mt
 from ..messages import outbox, texts
+from ..messages import setting_texts as st
 from ..messages.button_commands import MenuChange, MenuPage, MenuSet, MenuShow
 from ..messages.buttons import button
 from ..messages.payloads import (
@@ -49,7 +51,9 @@ from ..ports.replies import Reply
 from ..rows.game_rows import relock
 from ..telling.settings_view import current_options, options_overview, shown_value
 from .context import ServiceContext
+from .host_settings import signed_up
 from .reach import chat_title
+from .remembered import ONCE
 from .timers import timer_line, timers_overview
 
 #: a few time zones offered as buttons (any other by command); the game's own comes first
@@ -69,7 +73,10 @@ LANGUAGE_NAMES = {"de": "Deutsch", "en": "English", "ru": "Русский"}
 AFTER: dict[MenuChange, MenuPage] = {"ruleset": "main", "language": "main", "pace": "main",
                                      "zone": "main", "add": "roles", "remove": "roles",
                                      "default": "roles", "option": "options",
-                                     "timer": "timers"}
+                                     "timer": "timers", "scope": "main"}
+#: the settings the group keeps (all but the rule set): a change of one in "this game only"
+#: mode is its command with `--once`
+KEPT: frozenset[MenuChange] = frozenset(AFTER) - {"ruleset", "scope"}
 
 
 class SettingsMenu:
@@ -123,9 +130,16 @@ class SettingsMenu:
             case MenuShow():
                 await self._show(row, person, command)
                 return None
+            case MenuSet("scope", value, identity, replace):
+                await relock(row)
+                await self._scope(row, person, once=value == "once")
+                await self._show(row, person, MenuShow("main", identity, replace))
+                return None
             case MenuSet(change, value, identity, replace, option):
                 chat = await row.chat
                 word, rest = self._as_command(row, change, value, option)
+                if change in KEPT and _once(row, person):
+                    rest = f"{rest} {ONCE}"
                 # the lobby's own command, as the menu's owner (allowed when it opened)
                 room = self.service.timers if change == "timer" else self.service.lobby
                 await room.handle(word, rest, chat, person, True)
@@ -135,6 +149,13 @@ class SettingsMenu:
                 return Reply(mt.MENU_SAVED)
             case _:
                 assert_never(command)
+
+    @staticmethod
+    async def _scope(row: GameRecord, person: Identity, once: bool) -> None:
+        """The menu's mode: its changes kept for the group, or for this game only."""
+        others = [i for i in (row.settings or {}).get("menu_once", []) if i != person.id]
+        row.settings = {**row.settings, "menu_once": [*others, person.id] if once else others}
+        await row.save(update_fields=["settings"])
 
     @staticmethod
     def _as_command(row: GameRecord, change: MenuChange, value: str,
@@ -159,6 +180,8 @@ class SettingsMenu:
                 return "option", f"{option} {value}"
             case "timer":
                 return "timer", f"{option} {value}"
+            case "scope":  # not a command (answered by `press` itself)
+                return "", ""
             case _:
                 assert_never(change)
 
@@ -171,7 +194,8 @@ class SettingsMenu:
             await outbox.to_person(person, KeyboardPayload(
                 (part(mt.MENU_CLOSED),), (), at.replace), game=row)
             return
-        parts, choices = self._page(row, await row.chat, at)
+        parts, choices = self._page(row, await row.chat, at, await signed_up(row),
+                                    _once(row, person))
         buttons: list[StoredButton] = []
         for label, command in choices:
             buttons.append(await button(row, None, label, command))
@@ -182,8 +206,10 @@ class SettingsMenu:
         await outbox.to_person(person, KeyboardPayload(
             (*head, *parts), tuple(buttons), at.replace, asks=person.id), game=row)
 
-    def _page(self, row: GameRecord, chat: Chat, at: MenuShow) -> Page:
-        """A page's text and its buttons (without the last, "Back" or "Close")."""
+    def _page(self, row: GameRecord, chat: Chat, at: MenuShow, players: list[str],
+              once: bool) -> Page:
+        """A page's text and its buttons (without the last, "Back" or "Close"); `players`,
+        the names signed up; `once`, whether the menu's changes are for this game only."""
         settings = row.settings or {}
         ruleset = load_ruleset(row.ruleset)
         tz = str(settings.get("tz") or DEFAULT_TZ)
@@ -201,8 +227,13 @@ class SettingsMenu:
                               pace=Ref("option_value", str(settings.get("pace") or "")),
                               tz=tz,
                               language=LANGUAGE_NAMES.get(chat.locale or "", "—")),
-                         _roles_part(settings)),
-                        [(TextLabel(mt.BUTTON_RULESET), show("ruleset")),
+                         _roles_part(settings),
+                         part(mt.MENU_SCOPE_ONCE if once else mt.MENU_SCOPE_GROUP)),
+                        [(TextLabel(mt.BUTTON_SCOPE_GROUP if once else
+                                    mt.BUTTON_SCOPE_GROUP_CHOSEN), change("scope", "group")),
+                         (TextLabel(mt.BUTTON_SCOPE_ONCE_CHOSEN if once else
+                                    mt.BUTTON_SCOPE_ONCE), change("scope", "once")),
+                         (TextLabel(mt.BUTTON_RULESET), show("ruleset")),
                          (TextLabel(mt.BUTTON_LANGUAGE), show("language")),
                          (TextLabel(mt.BUTTON_PACE), show("pace")),
                          (TextLabel(mt.BUTTON_ZONE), show("zone")),
@@ -241,6 +272,13 @@ class SettingsMenu:
                             "value": Ref("option_value", shown_value(values[name]))})),
                           show("option", name))
                          for name in _menu_options(row)])
+            case "option" if at.option in ruleset.player_options:
+                name = at.option
+                return ((part(mt.MENU_PICK_PLAYER, title=Ref("option_name", name),
+                              value=Ref("option_value", shown_value(
+                                  current_options(row).get(name)))),),
+                        [*((WordsLabel(p), change("option", p, name)) for p in players),
+                         (TextLabel(st.DRAWN), change("option", "", name))])
             case "option":
                 name = at.option
                 value = current_options(row).get(name)
@@ -297,11 +335,15 @@ def _role_label(key: str, role: str) -> TextLabel:
 
 
 def _menu_options(row: GameRecord) -> list[str]:
-    """The options a host sets by button: every option the rule set explains, except those
-    whose value names a player (set by command, /option NAME PLAYER)."""
+    """The options a host sets by button: every option the rule set explains (one whose
+    value names a player offers those signed up)."""
     ruleset = load_ruleset(row.ruleset)
-    return [name for name in ruleset.default_options
-            if name in ruleset.option_about and name not in ruleset.player_options]
+    return [name for name in ruleset.default_options if name in ruleset.option_about]
+
+
+def _once(row: GameRecord, person: Identity) -> bool:
+    """Whether the person's menu makes its changes for this game only."""
+    return person.id in (row.settings or {}).get("menu_once", [])
 
 
 def allowed_values(row: GameRecord, name: str, value: Any) -> tuple[str, ...]:
