@@ -30,6 +30,7 @@ START_ROLES_COUNT = n_("The game cannot start: the role list has {count} role, b
 START_PLAYER_GONE = N_("The game cannot start: {title} names {name}, who is no longer signed "
                        "up. Name another player with /option {option} NAME, or write "
                        "/option {option} alone to have it drawn.")
-BAD_PACE = N_("The pace is {paces}, optionally followed by a time zone like Europe/Berlin.")
+BAD_PACE = N_("Possible paces: {paces}, each optionally followed by a time zone like "
+              "Europe/Berlin.")
 DRAWN = N_("drawn at random")
 TIMER_PRIVATE_NONE = N_("You host no game: /timer here sets the timers of the game you host.")
