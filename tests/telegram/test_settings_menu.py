@@ -42,8 +42,8 @@ async def test_the_menu_is_one_message_edited_in_place(api, db_url):
         menu = menu_of(table, "Ann")
         assert menu.text.startswith("Settings of the next game in Ponyville Game Night")
         labels = [b["text"] for row in menu.buttons for b in row]
-        assert labels == ["Rule set", "Language", "Pace", "Time zone", "Timers", "Roles",
-                          "Options", "Close"]
+        assert labels == ["✓ For this group from now on", "This game only", "Rule set",
+                          "Language", "Pace", "Time zone", "Timers", "Roles", "Options", "Close"]
         await press(table, "Ann", "Options")
         await press(table, "Ann", "early end of the night: on")
         assert [b["text"] for b in menu_of(table, "Ann").buttons[0]] == ["on", "off", "« Back"]

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from core.engine.messages import N_, n_
 
-UNKNOWN_OPTION = N_("{ruleset} has no option {name}. Its options: {names}.")
+UNKNOWN_OPTION = N_("{ruleset} has no option {name}. Its options: {options}.")
 OPTION_TAKES = N_("{title} takes one of: {values}.")
 OPTION_NUMBER = N_("{title} takes a whole number: {about}")
-OPTION_PLAYER = N_("{title} takes the name of a player who has signed up ({names}); write "
+OPTION_PLAYER = N_("{title} takes the name of a player who has signed up ({signed}); write "
                    "/option {name} alone to have it drawn.")
 OPTION_FITS_NO_GAME = N_("{title}: {value} fits no game of {least} to {most} players. "
                          "Possible: {values}.")
