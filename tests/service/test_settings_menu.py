@@ -181,3 +181,15 @@ async def test_the_stone_holder_is_chosen_among_those_signed_up(db_url):
     game = await chat.session.service.games.load(row)
     cid = next(p.pid for p in game.state.players.values() if p.name == "Cid")
     assert game.state.options["stone_holder"] == cid
+
+
+async def test_a_player_named_by_an_option_is_never_kept_for_the_group(db_url):
+    """A Stone holder names a player of this game: made for this game only, whatever the
+    host said, and the group's next game does not start with it."""
+    chat = await open_chat(db_url)
+    await chat("Ann: /newgame alchemists", "Bob: /join")
+    said = " ".join(await chat("Ann: /option stone_holder bob"))
+    assert "For this game only (the group keeps its own): holder of the Stone." in said
+    assert (await the_game()).settings["options"] == {"stone_holder": "Bob"}
+    await chat("Ann: /endgame", "Ann> [End the game]", "Ann: /newgame alchemists")
+    assert (await the_game()).settings["options"] == {}

@@ -149,6 +149,7 @@ class HostSettings(GroupCommands):
         players = await signed_up(row)
         value = read_option(ruleset, name, raw.strip(), players)
         check_fits(ruleset, current_options(row), name, value, len(players))
+        once = once or name in ruleset.player_options  # a player is this game's alone
         row.settings = {**row.settings, "options": {**row.settings.get("options", {}),
                                                     name: value}}
         marked(row, name, once)
