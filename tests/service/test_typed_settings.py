@@ -106,3 +106,21 @@ async def test_rule_sets_by_their_names_in_any_language(db_url, typed, ruleset):
     assert (await the_game()).ruleset == ruleset
     await chat("Ann: /ruleset " + ("Alchemisten" if ruleset == "changelings" else "Changelinge"))
     assert (await the_game()).ruleset != ruleset
+
+
+async def test_an_unknown_role_is_answered_with_the_games_roles(db_url):
+    chat = await open_chat(db_url, "de")
+    await chat("Ann: /newgame alchemists")
+    refused = await chat("Ann: /setroles Vater, Koch")
+    assert refused[0].startswith("[to Ann] In diesem Spiel gibt es keine Rolle namens Koch. "
+                                 "Die ") and "Rollen: " in refused[0] and "Vater" in refused[0]
+    assert (await the_game()).settings["roles"] is None
+
+
+async def test_archive_chats_on_and_off_in_the_hosts_language(db_url):
+    chat = await open_chat(db_url, "ru")
+    await chat("Ann: /newgame")
+    await chat("Ann: /archivechats да")
+    assert (await the_game()).settings["archive_team_chats"] is True
+    await chat("Ann: /archivechats выкл")
+    assert (await the_game()).settings["archive_team_chats"] is False

@@ -34,3 +34,5 @@ BAD_PACE = N_("Possible paces: {paces}, each optionally followed by a time zone 
               "Europe/Berlin.")
 DRAWN = N_("drawn at random")
 TIMER_PRIVATE_NONE = N_("You host no game: /timer here sets the timers of the game you host.")
+UNKNOWN_ROLE = n_("There is no role called {name} in this game. Its role: {roles}.",
+                  "There is no role called {name} in this game. Its {count} roles: {roles}.")
