@@ -193,3 +193,18 @@ async def test_a_player_named_by_an_option_is_never_kept_for_the_group(db_url):
     assert (await the_game()).settings["options"] == {"stone_holder": "Bob"}
     await chat("Ann: /endgame", "Ann> [End the game]", "Ann: /newgame alchemists")
     assert (await the_game()).settings["options"] == {}
+
+
+async def test_a_count_offers_the_values_that_fit(db_url):
+    """The number of changelings' page offers the counts a game may have (0: by the rules),
+    not its neighbours 1 and -1; a count most values of which fit offers one less and one
+    more."""
+    chat = await open_chat(db_url)
+    await chat("Ann: /newgame changelings", *(f"{p}: /join" for p in PLAYERS[1:]))
+    await chat("Ann: /config", "Ann> [Options]")
+    page = " ".join(await chat("Ann> [number of changelings: 0]"))
+    assert "[0] [2] [3] [4] [« Back]" in page
+    await chat("Ann> [3]")
+    assert (await the_game()).settings["options"] == {"changelings": 3}
+    page = " ".join(await chat("Ann> [hours until inactive: 0]"))
+    assert "[1] [« Back]" in page

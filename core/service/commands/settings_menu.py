@@ -50,6 +50,7 @@ from ..messages.payloads import (
 from ..ports.replies import Reply
 from ..rows.game_rows import relock
 from ..telling.settings_view import current_options, options_overview, shown_value
+from ..telling.sign_up_fit import fitting_values
 from .context import ServiceContext
 from .host_settings import signed_up
 from .reach import chat_title
@@ -67,6 +68,8 @@ UP: dict[MenuPage, MenuPage] = {"option": "options", "timer": "timers"}
 DURATIONS = (60, 120, 180, 300, 600, 900, 1800, 3600, 3 * 3600, 86400)
 #: the clock times it offers at the forum pace
 CLOCK_TIMES = ("12:00", "18:00", "19:00", "20:00", "21:00", "22:00", "23:00")
+#: a count's page offers every value that fits the sign-up when there are no more than this
+FEW = 8
 #: the languages' own names, the way each is offered to a reader of any language
 LANGUAGE_NAMES = {"de": "Deutsch", "en": "English", "ru": "Русский"}
 #: after a change, the page the menu shows (several roles are added one after another)
@@ -286,7 +289,7 @@ class SettingsMenu:
                               value=Ref("option_value", shown_value(value)),
                               about=Ref("option", name)),),
                         [(NameLabel(Ref("option_value", v)), change("option", v, name))
-                         for v in allowed_values(row, name, value)])
+                         for v in allowed_values(row, name, value, len(players))])
             case "timers":
                 return ((*timers_overview(ruleset, row).parts, part(mt.MENU_PICK_TIMER)),
                         [(_line_label(timer_line(spec, preset, tz)), show("timer", spec.id))
@@ -346,9 +349,10 @@ def _once(row: GameRecord, person: Identity) -> bool:
     return person.id in (row.settings or {}).get("menu_once", [])
 
 
-def allowed_values(row: GameRecord, name: str, value: Any) -> tuple[str, ...]:
+def allowed_values(row: GameRecord, name: str, value: Any, signed: int) -> tuple[str, ...]:
     """The values an option's page offers, as the host would type them: its declared
-    choices, on and off for a yes/no, and for a count the neighbours of its value (one
+    choices, on and off for a yes/no, and for a count the few that fit the sign-up (the
+    number of changelings: 0, 2, 3, 4), or where most would, the neighbours of its value (one
     less, one more; any other by command)."""
     ruleset = load_ruleset(row.ruleset)
     default = ruleset.default_options.get(name)
@@ -358,5 +362,9 @@ def allowed_values(row: GameRecord, name: str, value: Any) -> tuple[str, ...]:
     if isinstance(default, bool):
         return ("on", "off")
     if isinstance(default, int) and isinstance(value, int):
+        counts = list(range(ruleset.max_players + 1))
+        fitting = fitting_values(ruleset, current_options(row), name, counts, signed)
+        if len(fitting) <= FEW:
+            return tuple(str(v) for v in fitting)
         return tuple(str(v) for v in (value - 1, value + 1) if v >= 0)
     return ()
