@@ -12,11 +12,13 @@ from typing import Any
 
 import click
 
+from core import __version__
 from core.engine.registry import available, load_ruleset
 from core.plugins import adapter_plugins
 
 
 @click.group()
+@click.version_option(__version__, prog_name="nightfall")
 def main() -> None:
     """Nightfall: a game-master bot for social-deduction games."""
 
@@ -73,6 +75,7 @@ def run(config_path: Path | None) -> None:
 
     from core.app import serve
     from core.config import load_settings
+    from core.redaction import redact
     from core.sections import ConfigError
     from core.service import LoginRefused
     from core.storage.startup import DatabaseUnreachable
@@ -83,7 +86,7 @@ def run(config_path: Path | None) -> None:
     except ConfigError as err:
         raise click.ClickException(f"configuration:\n{err}") from None
     except LoginRefused as err:  # one line for the log and systemd; retrying cannot help
-        raise click.ClickException(str(err)) from None
+        raise click.ClickException(redact(str(err))) from None  # the refused token, too
     except DatabaseUnreachable:  # said in one line in the log's format already
         sys.exit(1)
 
