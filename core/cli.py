@@ -14,6 +14,7 @@ import click
 
 from core import __version__
 from core.engine.registry import available, load_ruleset
+from core.players import check_players, players_option
 from core.plugins import adapter_plugins
 
 
@@ -49,7 +50,7 @@ def scenario(paths: tuple[str, ...], show: bool) -> None:
 @main.command()
 @click.option("--ruleset", "ruleset_id", default="changelings",
               type=click.Choice(sorted(available())), show_default=True)
-@click.option("--players", default=12, show_default=True, type=click.IntRange(2, 60))
+@players_option("How many players each game seats.", default=12)
 @click.option("--games", default=1000, show_default=True, type=click.IntRange(1))
 @click.option("--seed", default=0, show_default=True)
 def simulate(ruleset_id: str, players: int, games: int, seed: int) -> None:
@@ -57,6 +58,7 @@ def simulate(ruleset_id: str, players: int, games: int, seed: int) -> None:
     from core.engine.ruleset import SetupError
     from core.simulate import simulate as run
 
+    check_players(ruleset_id, players)
     try:
         report = run(load_ruleset(ruleset_id), players, games, seed)
     except SetupError as err:

@@ -1,10 +1,15 @@
-"""`nightfall play`: read script lines and play them through the console session."""
+"""`nightfall play`: read script lines and play them through the console session, telling
+first when the database already holds the group's game (it goes on with that one)."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import TextIO
 
+from core.service.commands.local import saved_game
+from core.storage.states import GameStatus
+
+from .adapter import CONSOLE_CHAT, ConsoleAdapter
 from .session import ConsoleSession, ScriptError
 
 TICK = 0.5  # seconds between deadline checks with the real clock
@@ -13,7 +18,7 @@ TICK = 0.5  # seconds between deadline checks with the real clock
 async def run_play(script: TextIO, db: str, locale: str, clock: str, seed: int | None,
                    out: TextIO) -> int:
     session = ConsoleSession(db, out, locale, clock, seed)
-    await session.start()
+    await session.start(before_connect=lambda: _tell_resumed(db, out))
     ticker = None if clock == "manual" else asyncio.create_task(_tick(session))
     loop = asyncio.get_running_loop()
     try:
@@ -30,6 +35,23 @@ async def run_play(script: TextIO, db: str, locale: str, clock: str, seed: int |
         if ticker is not None:
             ticker.cancel()
         await session.stop()
+
+
+async def _tell_resumed(db: str, out: TextIO) -> None:
+    """A database that already holds a game of the console's group goes on with it: say so
+    first (before its keyboards are shown again), and how to start afresh, or the first lines
+    of a new script meet an old game."""
+    saved = await saved_game(ConsoleAdapter.platform, str(CONSOLE_CHAT))
+    if saved is None:
+        return
+    where = db.removeprefix("sqlite://") if db.startswith("sqlite://") else db.split("@")[-1]
+    stage = "its sign-up" if saved.status is GameStatus.LOBBY else "the game"
+    fresh = (f"delete {where} (with its -wal and -shm files) or" if db.startswith("sqlite://")
+             else "")
+    out.write(f"[console] resuming saved game {saved.game_id} ({saved.ruleset}, {stage}, "
+              f"{saved.players} player{'' if saved.players == 1 else 's'}) from {where}; to start fresh, {fresh} give "
+              "another --db\n".replace(",  give", ", give"))
+    out.flush()
 
 
 async def _tick(session: ConsoleSession) -> None:
