@@ -36,7 +36,8 @@ class PlayersOption(click.Option):
 
 
 def players_option(help_text: str, default: int | None) -> Any:
-    return click.option("--players", default=default, type=int, cls=PlayersOption, help=help_text, show_default=default is not None)
+    return click.option("--players", default=default, type=int, cls=PlayersOption,
+                        help=help_text, show_default=default is not None)
 
 
 def check_players(ruleset_id: str, players: int, most: int | None = None) -> None:

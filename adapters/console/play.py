@@ -46,11 +46,11 @@ async def _tell_resumed(db: str, out: TextIO) -> None:
         return
     where = db.removeprefix("sqlite://") if db.startswith("sqlite://") else db.split("@")[-1]
     stage = "its sign-up" if saved.status is GameStatus.LOBBY else "the game"
-    fresh = (f"delete {where} (with its -wal and -shm files) or" if db.startswith("sqlite://")
-             else "")
+    fresh = (f"delete {where} (with its -wal and -shm files) or give another --db"
+             if db.startswith("sqlite://") else "give another --db")
+    players = f"{saved.players} player{'' if saved.players == 1 else 's'}"
     out.write(f"[console] resuming saved game {saved.game_id} ({saved.ruleset}, {stage}, "
-              f"{saved.players} player{'' if saved.players == 1 else 's'}) from {where}; to start fresh, {fresh} give "
-              "another --db\n".replace(",  give", ", give"))
+              f"{players}) from {where}; to start fresh, {fresh}\n")
     out.flush()
 
 

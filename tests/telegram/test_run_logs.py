@@ -1,6 +1,7 @@
 """What a host reads in the log of `nightfall run` (issue 32, problem 8): the first line says
 which version starts (not tortoise's "Tortoise-ORM shutdown"), the libraries' INFO chatter is
-not there, and a token Telegram refuses is not printed, neither in the log nor in the error. (And /healthz says which version runs.)"""
+not there, and a token Telegram refuses is not printed, neither in the log nor in the error
+(and /healthz says which version runs)."""
 
 from __future__ import annotations
 
