@@ -6,11 +6,14 @@ command runs, never for `nightfall --help`."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
 from core.engine.registry import available, load_ruleset
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def player_range(ruleset_id: str) -> tuple[int, int]:
@@ -35,7 +38,7 @@ class PlayersOption(click.Option):
         return names, f"Per rule set: {ranges()}. {text}"
 
 
-def players_option(help_text: str, default: int | None) -> Any:
+def players_option(help_text: str, default: int | None) -> Callable[[F], F]:
     return click.option("--players", default=default, type=int, cls=PlayersOption,
                         help=help_text, show_default=default is not None)
 
