@@ -110,6 +110,43 @@ def check_config(config_path: Path) -> None:
                f"database: {settings.database.url.split('://')[0]}")
 
 
+@main.command()
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("nightfall.toml"), show_default=True,
+              help="The configuration to write (its secret goes to secrets/ beside it).")
+@click.option("--platform", type=click.Choice(["telegram", "matrix"]), default=None)
+@click.option("--token", default=None, help="Telegram: the bot token from @BotFather.")
+@click.option("--homeserver", default=None, help="Matrix: e.g. https://matrix.org.")
+@click.option("--user-id", default=None, help="Matrix: the bot's account, @bot:example.org.")
+@click.option("--password", default=None, help="Matrix: the bot account's password.")
+@click.option("--allow", default=None,
+              help="Matrix: who may invite the bot, comma-separated @user:server or :server.")
+@click.option("--database", default=None, help="sqlite://FILE (default) or postgres://...")
+@click.option("--api-url", default=None, hidden=True)  # another Bot API server (tests)
+@click.option("--force", is_flag=True, help="Overwrite an existing configuration.")
+def init(output: Path, force: bool, **given: str | None) -> None:
+    """Ask the few questions a new host must answer, test the login, write nightfall.toml."""
+    from core.config import load_settings
+    from core.init import LoginFailed, ask, try_login, write_config
+    from core.sections import ConfigError
+
+    if output.exists() and not force:
+        raise click.ClickException(f"{output} exists: give --force to replace it, or -o FILE")
+    answers = ask(dict(given))
+    try:
+        who = try_login(answers)
+    except LoginFailed as err:
+        raise click.ClickException(f"{err}; nothing was written") from None
+    click.echo(f"{answers.platform}: logged in as {who}")
+    secret = write_config(output, answers)
+    try:
+        load_settings(output)
+    except ConfigError as err:
+        raise click.ClickException(f"configuration:\n{err}") from None
+    click.echo(f"wrote {output} and {secret} (0600); next: nightfall check-config {output}, "
+               f"then nightfall run --config {output}")
+
+
 def _database(db: str | None, config_path: Path | None) -> str:
     """The database an admin command reads: never one created on the spot (a mistyped path
     or a missing --db would otherwise show an empty community)."""
