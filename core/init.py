@@ -46,8 +46,9 @@ def try_login(answers: Answers) -> str:
                 raise LoginFailed("Telegram refused the token: copy it again from @BotFather")
             response.raise_for_status()
             return f"@{response.json()['result']['username']}"
-        response = httpx.post(
-            f"{answers.homeserver.rstrip('/')}/_matrix/client/v3/login", timeout=15,
+        server = answers.homeserver.rstrip("/")
+        response = httpx.request(
+            "POST", f"{server}/_matrix/client/v3/login", timeout=15,
             json={"type": "m.login.password", "password": answers.secret,
                   "identifier": {"type": "m.id.user", "user": answers.user_id},
                   "initial_device_display_name": "nightfall init"})
@@ -56,8 +57,8 @@ def try_login(answers: Answers) -> str:
                               "the account and its password")
         response.raise_for_status()
         token = response.json()["access_token"]
-        httpx.post(f"{answers.homeserver.rstrip('/')}/_matrix/client/v3/logout", timeout=15,
-                   headers={"Authorization": f"Bearer {token}"})  # this test's device only
+        httpx.request("POST", f"{server}/_matrix/client/v3/logout", timeout=15,
+                      headers={"Authorization": f"Bearer {token}"})  # this test's device only
         return str(response.json()["user_id"])
     except httpx.HTTPError as err:
         raise LoginFailed(redact(f"cannot reach {answers.platform}: {err}")) from None

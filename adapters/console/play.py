@@ -7,7 +7,6 @@ import asyncio
 from typing import TextIO
 
 from core.service.commands.local import saved_game
-from core.storage.states import GameStatus
 
 from .adapter import CONSOLE_CHAT, ConsoleAdapter
 from .session import ConsoleSession, ScriptError
@@ -45,7 +44,7 @@ async def _tell_resumed(db: str, out: TextIO) -> None:
     if saved is None:
         return
     where = db.removeprefix("sqlite://") if db.startswith("sqlite://") else db.split("@")[-1]
-    stage = "its sign-up" if saved.status is GameStatus.LOBBY else "the game"
+    stage = "its sign-up" if saved.signing_up else "the game"
     fresh = (f"delete {where} (with its -wal and -shm files) or give another --db"
              if db.startswith("sqlite://") else "give another --db")
     players = f"{saved.players} player{'' if saved.players == 1 else 's'}"

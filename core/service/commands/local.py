@@ -49,7 +49,7 @@ class Saved:
 
     game_id: int
     ruleset: str
-    status: GameStatus
+    signing_up: bool  # else it is being played
     players: int
 
 
@@ -59,7 +59,7 @@ async def saved_game(platform: str, ref: str) -> Saved | None:
                                   status__in=CURRENT).order_by("-id").first()
     if row is None:
         return None
-    return Saved(row.id, row.ruleset, GameStatus(row.status),
+    return Saved(row.id, row.ruleset, row.status == GameStatus.LOBBY,
                  await Seat.filter(game_id=row.id).count())
 
 
