@@ -12,7 +12,7 @@ from core import __version__
 from core.config import Settings
 from core.health import HealthServer
 from core.logs import setup_logging
-from core.plugins import build_adapters
+from core.plugins import build_adapters, config_warnings
 from core.redaction import hide_settings
 from core.service.games.deadline_times import GameDefaults
 from core.service.runtime import Runtime
@@ -45,6 +45,8 @@ async def serve(settings: Settings) -> None:
         await http.start()
     try:
         await runtime.connect()
+        for line in config_warnings(settings):
+            log.warning("%s", line)
         log.info("nightfall is running",
                  extra={"platforms": [a.platform for a in runtime.adapters]})
         stopping = asyncio.create_task(stop.wait())
