@@ -120,6 +120,7 @@ def check_config(config_path: Path) -> None:
 @click.option("--homeserver", default=None, help="Matrix: e.g. https://matrix.org.")
 @click.option("--user-id", default=None, help="Matrix: the bot's account, @bot:example.org.")
 @click.option("--password", default=None, help="Matrix: the bot account's password.")
+@click.option("--access-token", default=None, help="Matrix: an access token instead.")
 @click.option("--allow", default=None,
               help="Matrix: who may invite the bot, comma-separated @user:server or :server.")
 @click.option("--database", default=None, help="sqlite://FILE (default) or postgres://...")

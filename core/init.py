@@ -1,7 +1,8 @@
 """`nightfall init`: the few questions a new host must answer — the platform, its token or
 homeserver and account, who may invite the bot (Matrix), the database — then a login test
 and a `nightfall.toml` that `check-config` accepts, with the secret in a file of its own
-(0600, `secrets/` beside the configuration: /etc/nightfall/secrets for the systemd recipe).
+(0600, `secrets/` beside the configuration: /etc/nightfall/secrets for the systemd recipe,
+under the names its drop-ins load: telegram_token, matrix_password, matrix_access_token).
 Every question is also an option, so a script or a test answers without a terminal; nothing
 is written when the platform refuses the login."""
 
@@ -23,12 +24,13 @@ class LoginFailed(Exception):
 @dataclass(frozen=True)
 class Answers:
     platform: str  # telegram or matrix
-    secret: str  # the bot token, or the Matrix account's password
+    secret: str  # the bot token, or the Matrix account's password or access token
     database: str
     api_url: str | None = None  # Telegram: another Bot API server
     homeserver: str = ""
     user_id: str = ""
     allow: tuple[str, ...] = ()
+    access_token: bool = False  # Matrix: the secret is an access token, not the password
 
 
 def try_login(answers: Answers) -> str:
@@ -47,6 +49,14 @@ def try_login(answers: Answers) -> str:
             response.raise_for_status()
             return f"@{response.json()['result']['username']}"
         server = answers.homeserver.rstrip("/")
+        if answers.access_token:
+            response = httpx.request(
+                "GET", f"{server}/_matrix/client/v3/account/whoami", timeout=15,
+                headers={"Authorization": f"Bearer {answers.secret}"})
+            if response.status_code == 401:
+                raise LoginFailed("the homeserver refused the access token")
+            response.raise_for_status()
+            return str(response.json()["user_id"])
         response = httpx.request(
             "POST", f"{server}/_matrix/client/v3/login", timeout=15,
             json={"type": "m.login.password", "password": answers.secret,
@@ -68,7 +78,8 @@ def write_config(path: Path, answers: Answers) -> Path:
     """The configuration and its secret file; returns the secret file's path."""
     secrets = path.parent / "secrets"
     secrets.mkdir(mode=0o700, parents=True, exist_ok=True)
-    name = "telegram_token" if answers.platform == "telegram" else "matrix_password"
+    name = ("telegram_token" if answers.platform == "telegram" else
+            "matrix_access_token" if answers.access_token else "matrix_password")
     secret = secrets / name
     secret.touch(mode=0o600)
     secret.chmod(0o600)
@@ -79,8 +90,9 @@ def write_config(path: Path, answers: Answers) -> Path:
         if answers.api_url:
             section["api_url"] = answers.api_url
     else:
-        section.update(homeserver=answers.homeserver, user_id=answers.user_id,
-                       password_file=str(secret.resolve()), allow=list(answers.allow))
+        key = "access_token_file" if answers.access_token else "password_file"
+        section.update({"homeserver": answers.homeserver, "user_id": answers.user_id,
+                        key: str(secret.resolve()), "allow": list(answers.allow)})
     lines = ["# written by `nightfall init`; every key: deploy/nightfall.example.toml",
              "[database]", f"url = {json.dumps(answers.database)}", "",
              f"[{answers.platform}]"]
@@ -99,11 +111,18 @@ def ask(answers: dict[str, object]) -> Answers:
             "Bot token from @BotFather", hide_input=True))
         homeserver = user_id = ""
         allow: tuple[str, ...] = ()
+        token = False
     else:
         homeserver = str(answers["homeserver"] or click.prompt(
             "Homeserver URL", default="https://matrix.org"))
         user_id = str(answers["user_id"] or click.prompt("Bot account (@bot:example.org)"))
-        secret = str(answers["password"] or click.prompt("Its password", hide_input=True))
+        token = bool(answers["access_token"])
+        secret = str(answers["access_token"] or answers["password"] or click.prompt(
+            "Its password (Enter: give an access token instead)", hide_input=True,
+            default="", show_default=False))
+        if not secret:
+            token = True
+            secret = click.prompt("Its access token", hide_input=True)
         allow_text = str(answers["allow"] or click.prompt(
             "Who may invite the bot (@you:example.org or :example.org, comma-separated)"))
         allow = tuple(a.strip() for a in allow_text.split(",") if a.strip())
@@ -111,4 +130,4 @@ def ask(answers: dict[str, object]) -> Answers:
         "Database (sqlite://FILE or postgres://USER:PASSWORD@HOST/DB)",
         default="sqlite://nightfall.sqlite3"))
     return Answers(platform, secret, database, answers["api_url"] or None,  # type: ignore[arg-type]
-                   homeserver, user_id, allow)
+                   homeserver, user_id, allow, token)

@@ -69,3 +69,19 @@ def test_a_matrix_host_is_asked_for_the_account_and_who_may_invite(tmp_path, mon
     assert settings.matrix.password is not None
     assert settings.matrix.password.get_secret_value() == "secret-pw"
     assert settings.database.url == "sqlite://nightfall.sqlite3"
+
+
+def test_a_matrix_host_may_give_an_access_token_instead(tmp_path, monkeypatch):
+    import core.init
+
+    monkeypatch.setattr(core.init, "try_login", lambda answers: answers.user_id)
+    config = tmp_path / "nightfall.toml"
+    result = CliRunner().invoke(main, ["init", "-o", str(config)], input=(
+        "matrix\nhttps://matrix.example.org\n@nightfall:example.org\n\nsyt_abc_def_123\n"
+        ":example.org\npostgres://nightfall:pw@db/nightfall\n"))
+    assert result.exit_code == 0, result.output
+    settings = load_settings(config)
+    assert settings.matrix.password is None and settings.matrix.access_token is not None
+    assert settings.matrix.access_token.get_secret_value() == "syt_abc_def_123"
+    assert (tmp_path / "secrets" / "matrix_access_token").exists()
+    assert settings.database.url == "postgres://nightfall:pw@db/nightfall"
