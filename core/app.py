@@ -8,10 +8,12 @@ import asyncio
 import logging
 import signal
 
+from core import __version__
 from core.config import Settings
 from core.health import HealthServer
 from core.logs import setup_logging
-from core.plugins import build_adapters
+from core.plugins import build_adapters, config_warnings
+from core.redaction import hide_settings
 from core.service.games.deadline_times import GameDefaults
 from core.service.runtime import Runtime
 from core.storage.startup import DatabaseUnreachable
@@ -20,7 +22,9 @@ log = logging.getLogger("nightfall")
 
 
 async def serve(settings: Settings) -> None:
+    hide_settings(settings)  # before anything can log one
     setup_logging(settings.log.level, settings.log.format)
+    log.info("nightfall %s starting", __version__)
     defaults = settings.defaults
     runtime = Runtime(settings.database.url, build_adapters(settings),
                       defaults=GameDefaults(defaults.language, defaults.pace, defaults.timezone,
@@ -41,6 +45,8 @@ async def serve(settings: Settings) -> None:
         await http.start()
     try:
         await runtime.connect()
+        for line in config_warnings(settings):
+            log.warning("%s", line)
         log.info("nightfall is running",
                  extra={"platforms": [a.platform for a in runtime.adapters]})
         stopping = asyncio.create_task(stop.wait())

@@ -12,11 +12,14 @@ from typing import Any
 
 import click
 
+from core import __version__
 from core.engine.registry import available, load_ruleset
-from core.plugins import adapter_plugins
+from core.players import check_players, players_option
+from core.plugins import Sections, adapter_plugins
 
 
 @click.group()
+@click.version_option(__version__, prog_name="nightfall")
 def main() -> None:
     """Nightfall: a game-master bot for social-deduction games."""
 
@@ -47,7 +50,7 @@ def scenario(paths: tuple[str, ...], show: bool) -> None:
 @main.command()
 @click.option("--ruleset", "ruleset_id", default="changelings",
               type=click.Choice(sorted(available())), show_default=True)
-@click.option("--players", default=12, show_default=True, type=click.IntRange(2, 60))
+@players_option("How many players each game seats.", default=12)
 @click.option("--games", default=1000, show_default=True, type=click.IntRange(1))
 @click.option("--seed", default=0, show_default=True)
 def simulate(ruleset_id: str, players: int, games: int, seed: int) -> None:
@@ -55,6 +58,7 @@ def simulate(ruleset_id: str, players: int, games: int, seed: int) -> None:
     from core.engine.ruleset import SetupError
     from core.simulate import simulate as run
 
+    check_players(ruleset_id, players)
     try:
         report = run(load_ruleset(ruleset_id), players, games, seed)
     except SetupError as err:
@@ -73,6 +77,7 @@ def run(config_path: Path | None) -> None:
 
     from core.app import serve
     from core.config import load_settings
+    from core.redaction import redact
     from core.sections import ConfigError
     from core.service import LoginRefused
     from core.storage.startup import DatabaseUnreachable
@@ -83,7 +88,7 @@ def run(config_path: Path | None) -> None:
     except ConfigError as err:
         raise click.ClickException(f"configuration:\n{err}") from None
     except LoginRefused as err:  # one line for the log and systemd; retrying cannot help
-        raise click.ClickException(str(err)) from None
+        raise click.ClickException(redact(str(err))) from None  # the refused token, too
     except DatabaseUnreachable:  # said in one line in the log's format already
         sys.exit(1)
 
@@ -101,8 +106,56 @@ def check_config(config_path: Path) -> None:
         platforms = [a.platform for a in build_adapters(settings)]
     except ConfigError as err:
         raise click.ClickException(f"configuration:\n{err}") from None
+    _warn(settings)
     click.echo(f"{config_path}: valid; platforms: {', '.join(platforms)}; "
                f"database: {settings.database.url.split('://')[0]}")
+
+
+@main.command()
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("nightfall.toml"), show_default=True,
+              help="The configuration to write (its secret goes to secrets/ beside it).")
+@click.option("--platform", type=click.Choice(["telegram", "matrix"]), default=None)
+@click.option("--token", default=None, help="Telegram: the bot token from @BotFather.")
+@click.option("--homeserver", default=None, help="Matrix: e.g. https://matrix.org.")
+@click.option("--user-id", default=None, help="Matrix: the bot's account, @bot:example.org.")
+@click.option("--password", default=None, help="Matrix: the bot account's password.")
+@click.option("--access-token", default=None, help="Matrix: an access token instead.")
+@click.option("--allow", default=None,
+              help="Matrix: who may invite the bot, comma-separated @user:server or :server.")
+@click.option("--database", default=None, help="sqlite://FILE (default) or postgres://...")
+@click.option("--api-url", default=None, hidden=True)  # another Bot API server (tests)
+@click.option("--force", is_flag=True, help="Overwrite an existing configuration.")
+def init(output: Path, force: bool, **given: str | None) -> None:
+    """Ask the few questions a new host must answer, test the login, write nightfall.toml."""
+    from core.config import load_settings
+    from core.init import LoginFailed, ask, try_login, write_config
+    from core.sections import ConfigError
+
+    if output.exists() and not force:
+        raise click.ClickException(f"{output} exists: give --force to replace it, or -o FILE")
+    answers = ask(dict(given))
+    try:
+        who = try_login(answers)
+    except LoginFailed as err:
+        raise click.ClickException(f"{err}; nothing was written") from None
+    click.echo(f"{answers.platform}: logged in as {who}")
+    secret = write_config(output, answers)
+    try:
+        load_settings(output)
+    except ConfigError as err:
+        raise click.ClickException(f"configuration:\n{err}") from None
+    click.echo(f"wrote {output} and {secret} (0600); next: nightfall check-config {output}, "
+               f"then nightfall run --config {output}")
+
+
+def _warn(settings: Sections) -> None:
+    """A valid file can still make the bot fail quietly (an empty Matrix `allow` list, rates
+    too slow for the quick pace): one loud line each, naming the key, on stderr."""
+    from core.plugins import config_warnings
+
+    for line in config_warnings(settings):
+        click.secho(f"WARNING: {line}", err=True, fg="yellow", bold=True)
 
 
 def _database(db: str | None, config_path: Path | None) -> str:

@@ -24,6 +24,7 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
+from core.environment import HostEnvironment
 from core.sections import AdapterSection, ConfigError, Section
 from core.service.games.deadline_times import PACES, valid_timezone
 
@@ -100,8 +101,9 @@ class Settings(BaseSettings):
                                    dotenv_settings: PydanticBaseSettingsSource,
                                    file_secret_settings: PydanticBaseSettingsSource,
                                    ) -> tuple[PydanticBaseSettingsSource, ...]:
-        """The environment overrides the file (the file's values arrive as init values)."""
-        return env_settings, init_settings
+        """The environment overrides the file (the file's values arrive as init values);
+        lists in it may be written `a,b,c` (core/environment.py)."""
+        return HostEnvironment(settings_cls), init_settings
 
     def section(self, platform: str) -> AdapterSection | None:
         """An adapter plugin's section (None where this model has none for the platform)."""

@@ -1,10 +1,10 @@
 """The small HTTP endpoint of a running bot (off by default): `/healthz` answers whether the
 bot can actually work (503 when not): the database reachable, every adapter connected and
 receiving, the scheduler loop's rounds succeeding and recent; beside that, when the last
-command was applied and the last delivery round done, whether deadlines wait for a receiver
-to catch up, the poller's back-off and its fetched but unconfirmed updates, and each platform's
-backlog against its budget (`over_budget` when more waits than its rates carry in twenty
-seconds: the bot still works, its players wait). `/metrics` gives
+command was applied and the last delivery round done, the version running, whether deadlines
+wait for a receiver to catch up, the poller's back-off and its fetched but unconfirmed
+updates, and each platform's backlog against its budget (`over_budget` when more waits than
+its rates carry in twenty seconds: the bot still works, its players wait). `/metrics` gives
 Prometheus the numbers a host watches."""
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 from tortoise import connections
 
+from core import __version__
 from core.service import ReportsHealth
 from core.service.delivery import stuck
 from core.service.ports.adapter import connected
@@ -131,7 +132,7 @@ def ago(now: float, then: float | None) -> float | None:
 
 async def health(runtime: Runtime) -> dict[str, Any]:
     now = runtime.clock.now()
-    checks: dict[str, Any] = {}
+    checks: dict[str, Any] = {"version": __version__}
     checks["database"] = runtime.database.available and await database_answers()
     checks["adapters"] = {a.platform: connected(a) for a in runtime.adapters}
     delivered = runtime.last_delivery_round

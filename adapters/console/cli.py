@@ -9,14 +9,18 @@ from typing import Any
 import click
 
 from core.engine.registry import available, load_ruleset
+from core.players import check_players, players_option
 from core.plugins import AdapterPlugin
+
+# a table that shows each rule set at its best (more than its least)
+DEMO_PLAYERS = {"changelings": 8, "alchemists": 15}
 
 
 @click.command()
 @click.option("--ruleset", "ruleset_id", default="changelings",
               type=click.Choice(sorted(available())), show_default=True)
-@click.option("--players", default=None, type=click.IntRange(6, 20),
-              help="Default: 8 for changelings, 15 for alchemists.")
+@players_option("Default: 8 for changelings, 15 for alchemists, else the rule set's least; "
+                "the demo has 20 names.", default=None)
 @click.option("--locale", default="en", show_default=True)
 @click.option("--seed", default=None, type=int, help="Default: a random seed.")
 def demo(ruleset_id: str, players: int | None, locale: str, seed: int | None) -> None:
@@ -24,10 +28,11 @@ def demo(ruleset_id: str, players: int | None, locale: str, seed: int | None) ->
     import asyncio
     import random
 
-    from .demo import run_demo
+    from .demo import NAMES, run_demo
 
     ruleset = load_ruleset(ruleset_id)
-    count = players or max(ruleset.min_players, 8 if ruleset_id == "changelings" else 15)
+    count = players or max(ruleset.min_players, DEMO_PLAYERS.get(ruleset_id, 0))
+    check_players(ruleset_id, count, most=len(NAMES))
     chosen = seed if seed is not None else random.randrange(1 << 30)
     asyncio.run(run_demo(ruleset_id, count, locale, chosen, sys.stdout))
 

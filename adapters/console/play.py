@@ -1,10 +1,14 @@
-"""`nightfall play`: read script lines and play them through the console session."""
+"""`nightfall play`: read script lines and play them through the console session, telling
+first when the database already holds the group's game (it goes on with that one)."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import TextIO
 
+from core.service.commands.local import saved_game
+
+from .adapter import CONSOLE_CHAT, ConsoleAdapter
 from .session import ConsoleSession, ScriptError
 
 TICK = 0.5  # seconds between deadline checks with the real clock
@@ -13,7 +17,7 @@ TICK = 0.5  # seconds between deadline checks with the real clock
 async def run_play(script: TextIO, db: str, locale: str, clock: str, seed: int | None,
                    out: TextIO) -> int:
     session = ConsoleSession(db, out, locale, clock, seed)
-    await session.start()
+    await session.start(before_connect=lambda: _tell_resumed(db, out))
     ticker = None if clock == "manual" else asyncio.create_task(_tick(session))
     loop = asyncio.get_running_loop()
     try:
@@ -30,6 +34,23 @@ async def run_play(script: TextIO, db: str, locale: str, clock: str, seed: int |
         if ticker is not None:
             ticker.cancel()
         await session.stop()
+
+
+async def _tell_resumed(db: str, out: TextIO) -> None:
+    """A database that already holds a game of the console's group goes on with it: say so
+    first (before its keyboards are shown again), and how to start afresh, or the first lines
+    of a new script meet an old game."""
+    saved = await saved_game(ConsoleAdapter.platform, str(CONSOLE_CHAT))
+    if saved is None:
+        return
+    where = db.removeprefix("sqlite://") if db.startswith("sqlite://") else db.split("@")[-1]
+    stage = "its sign-up" if saved.signing_up else "the game"
+    fresh = (f"delete {where} (with its -wal and -shm files) or give another --db"
+             if db.startswith("sqlite://") else "give another --db")
+    players = f"{saved.players} player{'' if saved.players == 1 else 's'}"
+    out.write(f"[console] resuming saved game {saved.game_id} ({saved.ruleset}, {stage}, "
+              f"{players}) from {where}; to start fresh, {fresh}\n")
+    out.flush()
 
 
 async def _tick(session: ConsoleSession) -> None:

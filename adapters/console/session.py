@@ -13,6 +13,7 @@ is in the console's store.
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from typing import TextIO
 
 from core.service import AdapterStore, Command, Incoming, UserRef
@@ -47,13 +48,17 @@ class ConsoleSession:
         self.service: GameService | None = None
         self.deliverer: Deliverer | None = None
 
-    async def start(self) -> None:
+    async def start(self, before_connect: Callable[[], Awaitable[None]] | None = None) -> None:
+        """Open the database and the group; `before_connect` runs before the console shows
+        what it kept (its keyboards) and delivers what waits."""
         await self.runtime.open(loop=False)
         self.service, self.deliverer = self.runtime.service, self.runtime.deliverer
         if isinstance(self.clock, ManualClock):
             stored = await self.store.get("clock", "manual")
             self.clock.current = float(stored) if stored is not None else MANUAL_EPOCH
         await open_group(self.adapter.platform, str(CONSOLE_CHAT), self.locale)
+        if before_connect is not None:
+            await before_connect()
         await self.runtime.connect()  # the console adapter reads back its keyboards
         await self.pump()
 

@@ -83,6 +83,7 @@ def test_sigkill_in_the_middle_of_a_night_loses_nothing_and_repeats_nothing(tmp_
     assert first.returncode == -signal.SIGKILL
 
     after = play(db, ":wait 2m\n")  # the overdue dusk closes after the restart
+    assert after[0].startswith("[console] resuming saved game 1 (changelings, the game, ")
     row, log, deadlines, outbox = asyncio.run(stored(db))
     everything = before + after
     assert any(line.startswith("[group]") and "Bob" in line and "a pony" in line
@@ -94,7 +95,8 @@ def test_sigkill_in_the_middle_of_a_night_loses_nothing_and_repeats_nothing(tmp_
     assert len(dusk_closes) == len(closed)
     assert len({d.window for d in closed}) == len(closed)
     printed = [line for line in everything
-               if line and " buttons: " not in line and not line.startswith("[notice")]
+               if line and " buttons: " not in line and not line.startswith(("[notice",
+                                                                             "[console]"))]
     delivered = [row for row in outbox if row.status in ("sent", "unknown")
                  and not isinstance(from_json(row.payload), ORDERS)]
     assert len(printed) == printed_lines(delivered), "every delivered message printed exactly once"

@@ -131,3 +131,24 @@ def test_the_systemd_unit_checks_the_configuration_and_is_hardened():
     assert "ExecStart=/opt/nightfall/bin/nightfall run" in unit
     for option in ("NoNewPrivileges=yes", "ProtectSystem=strict", "User=nightfall"):
         assert option in unit
+
+
+def test_the_version_is_one_and_the_same_everywhere():
+    """Packaging (issue 32): `nightfall --version`, the installed metadata, the image's OCI
+    label and a CHANGELOG entry all carry core.__version__."""
+    from importlib.metadata import version
+
+    from click.testing import CliRunner
+
+    from core import __version__
+    from core.cli import main
+
+    assert CliRunner().invoke(main, ["--version"]).output.strip() == f"nightfall, version " \
+        f"{__version__}"
+    assert version("nightfall") == __version__
+    dockerfile = (DEPLOY / "Dockerfile").read_text(encoding="utf-8")
+    runtime = dockerfile[dockerfile.index("AS runtime"):]
+    assert f"ARG VERSION={__version__}" in runtime
+    assert 'org.opencontainers.image.version="${VERSION}"' in runtime
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert re.search(rf"^## \[{re.escape(__version__)}\] - \d{{4}}-\d\d-\d\d$", changelog, re.M)

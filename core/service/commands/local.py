@@ -1,15 +1,16 @@
 """What a front end that drives the service itself asks of it beyond updates: the console
 (its script, its demo's simulated players) has its group chat set up in a language before
 anyone writes, and the demo's players look at where the running game stands to answer its
-keyboards and wait for its deadline. They read it here instead of in the tables."""
+keyboards and wait for its deadline, and `nightfall play` tells which saved game it resumes.
+They read it here instead of in the tables."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from core.engine import Game
-from core.storage.models import Chat, Deadline, GameRecord
-from core.storage.states import DeadlineState, GameStatus
+from core.storage.models import Chat, Deadline, GameRecord, Seat
+from core.storage.states import CURRENT, DeadlineState, GameStatus
 
 from ..games.deadlines import WINDOW_KINDS
 from ..games.running import Games
@@ -40,6 +41,26 @@ async def running(games: Games, platform: str, ref: str) -> Running | None:
     if row is None:
         return None
     return Running(row.id, row.window, await games.load(row))
+
+
+@dataclass(frozen=True, slots=True)
+class Saved:
+    """A game not over in a chat when a front end starts: `nightfall play` says it resumes it."""
+
+    game_id: int
+    ruleset: str
+    signing_up: bool  # else it is being played
+    players: int
+
+
+async def saved_game(platform: str, ref: str) -> Saved | None:
+    """The chat's sign-up or running game, if the database holds one."""
+    row = await GameRecord.filter(chat__platform=platform, chat__ref=ref,
+                                  status__in=CURRENT).order_by("-id").first()
+    if row is None:
+        return None
+    return Saved(row.id, row.ruleset, row.status == GameStatus.LOBBY,
+                 await Seat.filter(game_id=row.id).count())
 
 
 async def window_of(game_id: int) -> int:

@@ -59,6 +59,9 @@ class PrivateChats:
         if word == "config":  # the settings menu of the game he hosts
             await self.service.menu.open_private(person)
             return
+        if word == "timer":  # a window's timer of the game he hosts
+            await self.service.timers.from_private(rest, person)
+            return
         seat = await Seat.filter(identity_id=person.id, active=True,
                                  game__status=GameStatus.RUNNING).order_by("-id").first()
         if seat is None:
