@@ -1,6 +1,6 @@
-"""The group's /help (its four parts together) names every command the story of a game brought, in every language:
-/stats and /stats group for everybody, /archivechats for the host (and Telegram's group
-menu lists them)."""
+"""The group's /help (its four parts together) names every command the story of a game
+brought, in every language: /stats and /stats group for everybody, /archivechats for the
+host (and Telegram's group menu lists them)."""
 
 from __future__ import annotations
 

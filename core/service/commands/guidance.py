@@ -4,7 +4,8 @@ where it works, and the deep link that opens the private chat without a stored b
 
 A command that only a private chat takes is answered alike for everybody in the group — a
 night action of any rule set's, /myrole, /pass — whatever the sender's role and whether he
-plays at all, so that the answer tells the group nothing (docs/changelings-decisions.md, "Commands in the wrong chat")."""
+plays at all, so that the answer tells the group nothing (docs/changelings-decisions.md,
+"Commands in the wrong chat")."""
 
 from __future__ import annotations
 
