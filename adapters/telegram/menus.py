@@ -39,6 +39,7 @@ PRIVATE_COMMANDS = (
     ("flee", N_("Leave the running game")),
     ("language", N_("My language: de, ru or en")),
     ("config", N_("Settings of the game I host")),
+    ("timer", N_("Timers of the game I host: /timer vote 10m")),
 )
 Scope = BotCommandScopeAllGroupChats | BotCommandScopeAllPrivateChats
 SCOPES: tuple[tuple[Scope, tuple[tuple[str, str], ...]], ...] = (

@@ -33,12 +33,22 @@ async def test_the_numbered_menu_changes_settings_by_command(synapse, register, 
         page = private_prompt(table.host)
         assert page is not None
         assert [label for _, label in options(page)] == [
-            "Rule set", "Language", "Pace", "Time zone", "Timers", "Roles", "Options", "Close"]
+            "✓ For this group from now on", "This game only", "Rule set", "Language", "Pace",
+            "Time zone", "Timers", "Roles", "Options", "Close"]
         await choose(table, "Options")
         await choose(table, "random lovers: on")
         await choose(table, "off")
         row = await table.game_row()
         assert row is not None and row.settings["options"] == {"random_lovers": False}
+        assert not row.settings.get("once")
+        # this game only (issue 31): the change is made with --once, and the sign-up says so
+        await choose(table, "« Back")
+        await choose(table, "This game only")
+        await choose(table, "Options")
+        await choose(table, "early end of the night: on")
+        await choose(table, "off")
+        row = await table.game_row()
+        assert row is not None and row.settings["once"] == ["early_close"]
         await choose(table, "« Back")
         await choose(table, "Roles")
         await choose(table, "+ Changeling")

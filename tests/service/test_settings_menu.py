@@ -119,3 +119,92 @@ async def test_each_windows_timer_is_set_from_the_menu_within_its_bounds(db_url)
     await chat("Ann> [21:00]")
     row = await the_game()
     assert row.settings["timers"] == {"quick": {"vote": 600}, "forum": {"vote": "21:00"}}
+
+
+async def test_the_menu_offers_this_game_only_and_the_next_game_forgets_it(db_url):
+    """Issue 31: a setting made for one game only is possible from the menu and said so; the
+    group's next game starts with the group's own settings."""
+    chat = await open_chat(db_url)
+    await chat("Ann: /newgame changelings", *(f"{p}: /join" for p in PLAYERS[1:]))
+    opened = " ".join(await chat("Ann: /config"))
+    assert "Each change is kept for this group's next games." in opened
+    assert "[✓ For this group from now on] [This game only]" in opened
+    await chat("Ann> [Options]", "Ann> [Random lovers: on]", "Ann> [off]")  # the group's
+    await chat("Ann> [« Back]")
+    once = " ".join(await chat("Ann> [This game only]"))
+    assert "Each change is for this game only" in once
+    assert "[For this group from now on] [✓ This game only]" in once
+    await chat("Ann> [Options]", "Ann> [early end of the night: on]")
+    changed = " ".join(await chat("Ann> [off]"))
+    assert "[group] For this game only (the group keeps its own): early end of the night." \
+        in changed
+    await chat("Ann> [« Back]", "Ann> [Timers]", "Ann> [vote: 4 minutes]", "Ann> [10 minutes]")
+    row = await the_game()
+    assert row.settings["options"] == {"random_lovers": False, "early_close": False}
+    assert set(row.settings["once"]) == {"early_close", "timer:vote"}
+    status = " ".join(await chat("Ann: /status"))
+    assert "For this game only (the group keeps its own): early end of the night, vote." \
+        in status
+    # the next game: the group's setting, not this game's own
+    await chat("Ann: /endgame", "Ann> [End the game]")
+    await chat("Ann: /newgame changelings")
+    row = await the_game()
+    assert row.settings["options"] == {"random_lovers": False}
+    assert "timers" not in row.settings and not row.settings.get("once")
+
+
+async def test_the_stone_holder_is_chosen_among_those_signed_up(db_url):
+    """Issue 31: an option whose value names a player (the alchemists' Stone holder) by
+    button: the players signed up, or drawn; the game gives the Stone to that seat."""
+    chat = await open_chat(db_url)
+    await chat("Ann: /newgame alchemists", *(f"{p}: /join" for p in (*PLAYERS[1:], "Hal", "Ivy")))
+    await chat("Ann: /config", "Ann> [Options]")
+    page = " ".join(await chat("Ann> [holder of the Stone: none]"))
+    assert "[Ann] [Bob] [Cid] [Dot] [Eve] [Fay] [Gus] [Hal] [Ivy] [drawn at random] [« Back]" \
+        in page
+    await chat("Ann> [Cid]")
+    assert (await the_game()).settings["options"] == {"stone_holder": "Cid"}
+    assert "[holder of the Stone: Cid]" in " ".join(await chat("Ann> [« Back]", "Ann> [Options]"))
+    refused = await chat("Ann: /option stone_holder Xavier")
+    assert refused == ["[to Ann] holder of the Stone takes the name of a player who has signed "
+                       "up (Ann, Bob, Cid, Dot, Eve, Fay, Gus, Hal, Ivy); write /option "
+                       "stone_holder alone to have it drawn."]
+    # the named player leaves: the sign-up says so, and the game does not start without him
+    left = " ".join(await chat("Cid: /leave", "Jon: /join"))
+    assert "⚠ holder of the Stone: Cid is no longer signed up." in left
+    assert (await chat("Ann: /startgame"))[0].startswith(
+        "[to Ann] The game cannot start: holder of the Stone names Cid, who is no longer "
+        "signed up.")
+    await chat("Cid: /join", "Ann: /startgame")
+    row = await the_game()
+    assert row.status == "running"
+    game = await chat.session.service.games.load(row)
+    cid = next(p.pid for p in game.state.players.values() if p.name == "Cid")
+    assert game.state.options["stone_holder"] == cid
+
+
+async def test_a_player_named_by_an_option_is_never_kept_for_the_group(db_url):
+    """A Stone holder names a player of this game: made for this game only, whatever the
+    host said, and the group's next game does not start with it."""
+    chat = await open_chat(db_url)
+    await chat("Ann: /newgame alchemists", "Bob: /join")
+    said = " ".join(await chat("Ann: /option stone_holder bob"))
+    assert "For this game only (the group keeps its own): holder of the Stone." in said
+    assert (await the_game()).settings["options"] == {"stone_holder": "Bob"}
+    await chat("Ann: /endgame", "Ann> [End the game]", "Ann: /newgame alchemists")
+    assert (await the_game()).settings["options"] == {}
+
+
+async def test_a_count_offers_the_values_that_fit(db_url):
+    """The number of changelings' page offers the counts a game may have (0: by the rules),
+    not its neighbours 1 and -1; a count most values of which fit offers one less and one
+    more."""
+    chat = await open_chat(db_url)
+    await chat("Ann: /newgame changelings", *(f"{p}: /join" for p in PLAYERS[1:]))
+    await chat("Ann: /config", "Ann> [Options]")
+    page = " ".join(await chat("Ann> [number of changelings: 0]"))
+    assert "[0] [2] [3] [4] [« Back]" in page
+    await chat("Ann> [3]")
+    assert (await the_game()).settings["options"] == {"changelings": 3}
+    page = " ".join(await chat("Ann> [hours until inactive: 0]"))
+    assert "[1] [« Back]" in page

@@ -236,3 +236,29 @@ async def test_a_whole_game_keeps_the_hosts_timers_across_a_restart(db_url, rule
     checked = await _whole_game(chat, names, random.Random(5), timers, tz)
     assert (await the_game()).status == "ended"
     assert sum(checked.values()) >= 3 and len(checked) >= 2, checked
+
+
+async def test_the_host_sets_a_timer_from_his_private_chat(db_url):
+    """Issue 31: /timer works in the host's private chat as the menu does, for the game he
+    hosts: the group is told as after /timer there, he is answered privately; anyone else,
+    or a host of no game, is told so and nothing changes."""
+    from .helpers import PLAYERS, open_chat, the_game
+
+    chat = await open_chat(db_url)
+    assert await chat("Ann> /timer vote 10m") == [
+        "[to Ann] You host no game: /timer here sets the timers of the game you host."]
+    await chat("Ann: /newgame changelings", *(f"{p}: /join" for p in PLAYERS[1:]))
+    shown = await chat("Ann> /timer")
+    assert shown[0].startswith("[to Ann] Timers at the quick pace") and "[to Ann] vote: 4 " \
+        "minutes" in shown
+    said = await chat("Ann> /timer Abstimmung 10 Minuten")
+    assert "[group] Timer set. vote: 10 minutes." in said
+    assert "[to Ann] Timer set. vote: 10 minutes." in said
+    assert (await the_game()).settings["timers"] == {"quick": {"vote": 600}}
+    assert await chat("Ann> /timer vote 5s") == [
+        "[to Ann] vote: a timer must lie between 30 seconds and 7 days."]
+    assert (await chat("Bob> /timer vote 5m"))[0].startswith("[to Bob] You host no game")
+    # during the game, for a window not open now
+    await chat("Ann: /startgame")
+    assert "[to Ann] Timer set. dusk: 2 minutes." in await chat("Ann> /timer dusk 2m")
+    assert (await the_game()).settings["timers"]["quick"] == {"vote": 600, "dusk": 120}

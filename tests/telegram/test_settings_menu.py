@@ -42,8 +42,8 @@ async def test_the_menu_is_one_message_edited_in_place(api, db_url):
         menu = menu_of(table, "Ann")
         assert menu.text.startswith("Settings of the next game in Ponyville Game Night")
         labels = [b["text"] for row in menu.buttons for b in row]
-        assert labels == ["Rule set", "Language", "Pace", "Time zone", "Timers", "Roles",
-                          "Options", "Close"]
+        assert labels == ["✓ For this group from now on", "This game only", "Rule set",
+                          "Language", "Pace", "Time zone", "Timers", "Roles", "Options", "Close"]
         await press(table, "Ann", "Options")
         await press(table, "Ann", "early end of the night: on")
         assert [b["text"] for b in menu_of(table, "Ann").buttons[0]] == ["on", "off", "« Back"]
@@ -121,5 +121,38 @@ async def test_only_host_and_admins_and_no_stale_or_forged_press(api, db_url):
         assert api.answer_for(late) == "This button is from an earlier phase and no longer works."
         row = await table.game_row()
         assert row is not None and row.settings["roles"] is None
+    finally:
+        await table.stop()
+
+
+async def test_this_game_only_and_the_timer_from_the_private_chat(api, db_url):
+    """Issue 31: the menu's first buttons choose whether its changes are the group's or this
+    game's alone (the sign-up says which are this game's); /timer in the host's private
+    chat sets a timer of the game he hosts, the group told, the host answered there."""
+    table = await open_table(api, db_url, 3)
+    try:
+        await open_lobby(table)
+        ann = table.users["Ann"]
+        await ann.send("/config", chat=table.group)
+        await table.settle()
+        labels = [b["text"] for row in menu_of(table, "Ann").buttons for b in row]
+        assert labels[:2] == ["✓ For this group from now on", "This game only"]
+        await press(table, "Ann", "This game only")
+        menu = menu_of(table, "Ann")
+        assert menu.edited and "Each change is for this game only" in menu.text
+        assert menu.button(text="✓ This game only") is not None
+        await press(table, "Ann", "Options")
+        await press(table, "Ann", "early end of the night: on")
+        await press(table, "Ann", "off")
+        row = await table.game_row()
+        assert row is not None and row.settings["once"] == ["early_close"]
+        assert any(m.edited and "For this game only (the group keeps its own): early end of "
+                   "the night." in m.text for m in table.group_messages())
+        await ann.send("/timer vote 10m", chat=ann)
+        await table.settle()
+        assert api.sent_to(ann)[-1].text == "Timer set. vote: 10 minutes."
+        assert table.group_messages()[-1].text == "Timer set. vote: 10 minutes."
+        row = await table.game_row()
+        assert row is not None and row.settings["timers"] == {"quick": {"vote": 600}}
     finally:
         await table.stop()

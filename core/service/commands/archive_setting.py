@@ -13,6 +13,7 @@ from ..messages import outbox, texts
 from ..messages.payloads import post
 from ..ports.replies import Reply
 from ..rows.game_rows import relock
+from .typed_values import read_value
 
 CHOICES = {"on": True, "off": False}
 CHATS_SHOWN = N_("Setting changed: once the game is over, its archive page shows the team "
@@ -31,7 +32,7 @@ async def archive_chats_command(rest: str, chat: Chat, person: Identity, admin: 
         raise Reply(texts.NOT_IN_LOBBY)
     if row.host_id != person.id and not admin:
         raise Reply(texts.NOT_HOST)
-    wanted = rest.strip().lower()
+    wanted = read_value(rest, CHOICES) or ""  # on/off in any of the bot's languages
     if wanted not in CHOICES:
         raise Reply(USAGE, value="on" if (row.settings or {}).get(TEAM_CHATS_SETTING) else "off")
     row.settings = {**(row.settings or {}), TEAM_CHATS_SETTING: CHOICES[wanted]}

@@ -33,11 +33,13 @@ class LobbyActions(Protocol):
                      admin: bool) -> bool: ...
 
 
-class CommandRoom(Protocol):
-    """A room of group commands (the host's timers): True when it knew the word."""
+class TimerActions(Protocol):
+    """The host's timers: a room of group commands (True when it knew the word), and
+    `/timer` in his private chat."""
 
     async def handle(self, word: str, rest: str, chat: Chat, person: Identity,
                      admin: bool) -> bool: ...
+    async def from_private(self, rest: str, person: Identity) -> None: ...
 
 
 class ConfirmActions(Protocol):
@@ -80,7 +82,7 @@ class ServiceContext(Protocol):
     @property
     def lobby(self) -> LobbyActions: ...
     @property
-    def timers(self) -> CommandRoom: ...
+    def timers(self) -> TimerActions: ...
     @property
     def confirmations(self) -> ConfirmActions: ...
     @property

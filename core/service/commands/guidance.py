@@ -34,7 +34,7 @@ HELP_PART = "help-"
 PRIVATE_WORDS = frozenset({"myrole", "pass"})
 #: what only the group takes (/newgame has its own answer)
 GROUP_WORDS = frozenset({"join", "leave", "nextgame", "startgame", "option", "setroles",
-                         "pace", "timer", "ruleset", "settings", "spectators",
+                         "pace", "ruleset", "settings", "spectators",
                          "archivechats", "vote", "unvote", "early", "stats", "rules",
                          "roles", "role"})
 

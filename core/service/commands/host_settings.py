@@ -6,23 +6,23 @@ glance), and is kept for the group's next games unless made with `--once` (this 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
-from core.engine import SetupError
 from core.engine.messages import Ref
 from core.engine.registry import available, load_ruleset
 from core.i18n import available_locales
-from core.storage.models import Chat, GameRecord, Identity
+from core.storage.models import Chat, GameRecord, Identity, Seat
 from core.storage.states import GameStatus
 
 from ..games.deadline_times import DEFAULT_TZ, PACES, valid_timezone
 from ..messages import outbox, texts
+from ..messages import setting_texts as st
 from ..messages.payloads import PostPayload, post
 from ..ports.replies import Reply
 from ..rows.game_rows import relock
 from ..telling.lobby_view import group_settings_view, show_lobby
-from ..telling.settings_view import options_overview, role_id_named
+from ..telling.settings_view import current_options, options_overview, role_id_named
 from .group_commands import GroupCommands
+from .option_values import check_fits, read_option
 from .remembered import (
     forget,
     marked,
@@ -34,6 +34,7 @@ from .remembered import (
     starting_settings,
 )
 from .timers import timers_overview
+from .typed_values import read_ruleset, read_value
 
 
 class HostSettings(GroupCommands):
@@ -82,9 +83,10 @@ class HostSettings(GroupCommands):
         """Another game for the sign-up: its roles and options are the group's for that rule
         set, else its defaults (the old list names roles the new game may not have)."""
         row = await self._host_lobby(chat, person, admin)
-        wanted = rest.strip().lower()
-        if wanted not in available():
-            raise Reply(texts.UNKNOWN_RULESET, name=wanted, names=", ".join(sorted(available())))
+        wanted = read_ruleset(rest.strip())
+        if wanted is None:
+            raise Reply(texts.UNKNOWN_RULESET, name=rest.strip(),
+                        names=", ".join(sorted(available())))
         row.ruleset = wanted
         kept = await starting_settings(chat, wanted, "", "")
         row.settings = {**{k: v for k, v in row.settings.items() if k != "timers"},
@@ -99,10 +101,10 @@ class HostSettings(GroupCommands):
         rest, once = split_once(rest)
         row = await self._host_lobby(chat, person, admin)
         words = rest.split()
-        if not words or words[0] not in PACES or (len(words) > 1 and not valid_timezone(
-                words[1])) or len(words) > 2:
-            raise Reply(texts.BAD_PACE)
-        pace, tz = words[0], words[1] if len(words) > 1 else row.settings.get("tz", DEFAULT_TZ)
+        pace = read_value(words[0], PACES) if words else None
+        if pace is None or (len(words) > 1 and not valid_timezone(words[1])) or len(words) > 2:
+            raise Reply(st.BAD_PACE, paces=tuple(Ref("option_value", p) for p in PACES))
+        tz = words[1] if len(words) > 1 else row.settings.get("tz", DEFAULT_TZ)
         row.settings = {**row.settings, "pace": pace, "tz": tz}
         marked(row, "pace", once)
         await row.save(update_fields=["settings"])
@@ -142,11 +144,12 @@ class HostSettings(GroupCommands):
             return
         row = await self._host_lobby(chat, person, admin)
         name, _, raw = rest.strip().partition(" ")
-        value = parse_value(raw.strip())
-        try:
-            load_ruleset(row.ruleset).check_options({name: value})
-        except SetupError as err:
-            raise Reply.saying(err.text) from None
+        name = name.lower()
+        ruleset = load_ruleset(row.ruleset)
+        players = await signed_up(row)
+        value = read_option(ruleset, name, raw.strip(), players)
+        check_fits(ruleset, current_options(row), name, value, len(players))
+        once = once or name in ruleset.player_options  # a player is this game's alone
         row.settings = {**row.settings, "options": {**row.settings.get("options", {}),
                                                     name: value}}
         marked(row, name, once)
@@ -179,14 +182,8 @@ class HostSettings(GroupCommands):
                                    [row.ruleset] if row is not None else sorted(available()))
 
 
-def parse_value(raw: str) -> Any:
-    """An option's value as the host typed it: on/off, a number, else a word."""
-    lowered = raw.lower()
-    if lowered in ("true", "on", "yes"):
-        return True
-    if lowered in ("false", "off", "no"):
-        return False
-    try:
-        return int(raw)
-    except ValueError:
-        return raw
+
+async def signed_up(row: GameRecord) -> list[str]:
+    """The names of those signed up, in the order they joined."""
+    return [seat.identity.name for seat in await Seat.filter(game_id=row.id, active=True)
+            .order_by("position").prefetch_related("identity")]

@@ -15,6 +15,7 @@ from ..games.deadlines import pending_close
 from ..messages import outbox, texts
 from ..messages.payloads import PostPayload, part, post
 from ..ports.replies import Reply
+from ..telling.lobby_view import once_line
 from ..telling.settings_view import changed_settings, role_id_named, role_line
 from .group_commands import GroupCommands
 from .guidance import group_help
@@ -76,6 +77,9 @@ class Information(GroupCommands):
             if changed:
                 await outbox.to_group(chat, post(texts.STATUS_SETTINGS,
                                                          settings=changed), game=row)
+            once = once_line(row)
+            if once is not None:  # not remembered for the group's next game
+                await outbox.to_group(chat, PostPayload((once,)), game=row)
             await outbox.to_group(chat, timers_overview(load_ruleset(row.ruleset), row),
                                   game=row)
             roles = (row.settings or {}).get("roles")

@@ -27,6 +27,8 @@ from ..telling.teams import close_teams
 from .host_settings import HostSettings
 from .reach import chat_title
 from .remembered import remember_locale, starting_locale, starting_settings
+from .startable import check_start
+from .typed_values import read_ruleset
 
 
 class Lobby(HostSettings):
@@ -37,10 +39,10 @@ class Lobby(HostSettings):
         if await self.service.current_game(chat) is not None:
             raise Reply(texts.ALREADY_RUNNING)
         words = rest.split()
-        ruleset_id = words[0].lower() if words else default_ruleset()
-        if ruleset_id not in available():
-            raise Reply(texts.UNKNOWN_RULESET, name=ruleset_id,
-                         names=", ".join(sorted(available())))
+        ruleset_id = read_ruleset(words[0]) if words else default_ruleset()
+        if ruleset_id is None:
+            raise Reply(texts.UNKNOWN_RULESET, name=words[0],
+                        names=", ".join(sorted(available())))
         if len(words) > 1 and words[1] in available_locales():  # the group's from now on
             await remember_locale(chat, words[1], once=False)
             chat.locale = words[1]
@@ -113,7 +115,7 @@ class Lobby(HostSettings):
 
     async def press(self, what: str, row: GameRecord, person: Identity) -> None:
         """Join or Leave, from the sign-up's buttons or the group's commands. A press on a
-        copy of the sign-up that outlived its game (one posted twice, see the README's
+        copy of the sign-up that outlived its game (one posted twice, see docs/telegram.md,
         "Never twice") is told the game is over."""
         await relock(row)
         if row.status != GameStatus.LOBBY:
@@ -166,9 +168,14 @@ class Lobby(HostSettings):
             .prefetch_related("identity")
         if len(seats) < ruleset.min_players:
             raise Reply(texts.TOO_FEW, count=len(seats), needed=ruleset.min_players)
+        options = check_start(ruleset, row.settings, [seat.identity.name for seat in seats])
         for number, seat in enumerate(seats, start=1):
             seat.pid, seat.position = f"p{number}", number
             await seat.save(update_fields=["pid", "position"])
+        for name in ruleset.player_options:  # a player named by the host: his seat
+            options[name] = next((seat.pid for seat in seats
+                                  if options.get(name) and seat.identity.name == options[name]),
+                                 "")
         forget_seats(row.id)
         settings = row.settings
         roles = settings.get("roles")
@@ -176,13 +183,12 @@ class Lobby(HostSettings):
         if roles is not None:  # the host's list, dealt at random (the engine seats it as given)
             roles = list(roles)
             random.Random(seed).shuffle(roles)
-        pace_defaults = load_ruleset(row.ruleset).pace_options.get(settings.get("pace") or "", {})
         setup = GameSetup(
             ruleset=row.ruleset,
             players=tuple((PlayerId(seat.pid), seat.identity.name) for seat in seats),
             seed=seed,
             roles=None if roles is None else tuple(roles),
-            options=tuple({**pace_defaults, **settings.get("options", {})}.items()),
+            options=tuple(options.items()),
             at=self.service.clock.now())
         try:  # "the game begins" comes before the opening and the first ballot
             await self.service.games.start(row, setup, announce=post(texts.STARTED))

@@ -60,6 +60,9 @@ class PrivateChats:
         if word == "config":  # the settings menu of the game he hosts
             await self.service.menu.open_private(person)
             return
+        if word == "timer":  # a window's timer of the game he hosts
+            await self.service.timers.from_private(rest, person)
+            return
         misplaced = wrong_place_in_private(word)
         if misplaced is not None:
             raise misplaced

@@ -8,7 +8,8 @@ The menu is generated from what the rule set declares (its roles, `default_optio
 nothing itself: each press is the lobby's own command (`/pace`, `/setroles`, `/option`,
 `/timer`, …) with the same checks and the same
 refusals; a refused change leaves the menu as it was, an accepted one edits the menu's
-message in place with the new values.
+message in place with the new values. Its first two buttons say whether its changes are
+kept for the group's next games or made for this game only (the commands' `--once`).
 
 Only the game's host or an admin of its group opens it (checked when it opens; the menu is
 then that person's alone). Each `/config` opens a fresh menu and makes every older one of that
@@ -33,6 +34,7 @@ from ..games.deadline_times import DEFAULT_TZ, PACES
 from ..games.timers import pace_of, shown_timers
 from ..messages import menu_texts as mt
 from ..messages import outbox, texts
+from ..messages import setting_texts as st
 from ..messages.button_commands import MenuChange, MenuPage, MenuSet, MenuShow
 from ..messages.buttons import button
 from ..messages.payloads import (
@@ -48,8 +50,11 @@ from ..messages.payloads import (
 from ..ports.replies import Reply
 from ..rows.game_rows import relock
 from ..telling.settings_view import current_options, options_overview, shown_value
+from ..telling.sign_up_fit import fitting_values
 from .context import ServiceContext
+from .host_settings import signed_up
 from .reach import chat_title
+from .remembered import ONCE
 from .timers import timer_line, timers_overview
 
 #: a few time zones offered as buttons (any other by command); the game's own comes first
@@ -63,13 +68,18 @@ UP: dict[MenuPage, MenuPage] = {"option": "options", "timer": "timers"}
 DURATIONS = (60, 120, 180, 300, 600, 900, 1800, 3600, 3 * 3600, 86400)
 #: the clock times it offers at the forum pace
 CLOCK_TIMES = ("12:00", "18:00", "19:00", "20:00", "21:00", "22:00", "23:00")
+#: a count's page offers every value that fits the sign-up when there are no more than this
+FEW = 8
 #: the languages' own names, the way each is offered to a reader of any language
 LANGUAGE_NAMES = {"de": "Deutsch", "en": "English", "ru": "Русский"}
 #: after a change, the page the menu shows (several roles are added one after another)
 AFTER: dict[MenuChange, MenuPage] = {"ruleset": "main", "language": "main", "pace": "main",
                                      "zone": "main", "add": "roles", "remove": "roles",
                                      "default": "roles", "option": "options",
-                                     "timer": "timers"}
+                                     "timer": "timers", "scope": "main"}
+#: the settings the group keeps (all but the rule set): a change of one in "this game only"
+#: mode is its command with `--once`
+KEPT: frozenset[MenuChange] = frozenset(AFTER) - {"ruleset", "scope"}
 
 
 class SettingsMenu:
@@ -123,9 +133,16 @@ class SettingsMenu:
             case MenuShow():
                 await self._show(row, person, command)
                 return None
+            case MenuSet("scope", value, identity, replace):
+                await relock(row)
+                await self._scope(row, person, once=value == "once")
+                await self._show(row, person, MenuShow("main", identity, replace))
+                return None
             case MenuSet(change, value, identity, replace, option):
                 chat = await row.chat
                 word, rest = self._as_command(row, change, value, option)
+                if change in KEPT and _once(row, person):
+                    rest = f"{rest} {ONCE}"
                 # the lobby's own command, as the menu's owner (allowed when it opened)
                 room = self.service.timers if change == "timer" else self.service.lobby
                 await room.handle(word, rest, chat, person, True)
@@ -135,6 +152,13 @@ class SettingsMenu:
                 return Reply(mt.MENU_SAVED)
             case _:
                 assert_never(command)
+
+    @staticmethod
+    async def _scope(row: GameRecord, person: Identity, once: bool) -> None:
+        """The menu's mode: its changes kept for the group, or for this game only."""
+        others = [i for i in (row.settings or {}).get("menu_once", []) if i != person.id]
+        row.settings = {**row.settings, "menu_once": [*others, person.id] if once else others}
+        await row.save(update_fields=["settings"])
 
     @staticmethod
     def _as_command(row: GameRecord, change: MenuChange, value: str,
@@ -159,6 +183,8 @@ class SettingsMenu:
                 return "option", f"{option} {value}"
             case "timer":
                 return "timer", f"{option} {value}"
+            case "scope":  # not a command (answered by `press` itself)
+                return "", ""
             case _:
                 assert_never(change)
 
@@ -171,7 +197,8 @@ class SettingsMenu:
             await outbox.to_person(person, KeyboardPayload(
                 (part(mt.MENU_CLOSED),), (), at.replace), game=row)
             return
-        parts, choices = self._page(row, await row.chat, at)
+        parts, choices = self._page(row, await row.chat, at, await signed_up(row),
+                                    _once(row, person))
         buttons: list[StoredButton] = []
         for label, command in choices:
             buttons.append(await button(row, None, label, command))
@@ -182,8 +209,10 @@ class SettingsMenu:
         await outbox.to_person(person, KeyboardPayload(
             (*head, *parts), tuple(buttons), at.replace, asks=person.id), game=row)
 
-    def _page(self, row: GameRecord, chat: Chat, at: MenuShow) -> Page:
-        """A page's text and its buttons (without the last, "Back" or "Close")."""
+    def _page(self, row: GameRecord, chat: Chat, at: MenuShow, players: list[str],
+              once: bool) -> Page:
+        """A page's text and its buttons (without the last, "Back" or "Close"); `players`,
+        the names signed up; `once`, whether the menu's changes are for this game only."""
         settings = row.settings or {}
         ruleset = load_ruleset(row.ruleset)
         tz = str(settings.get("tz") or DEFAULT_TZ)
@@ -201,8 +230,13 @@ class SettingsMenu:
                               pace=Ref("option_value", str(settings.get("pace") or "")),
                               tz=tz,
                               language=LANGUAGE_NAMES.get(chat.locale or "", "—")),
-                         _roles_part(settings)),
-                        [(TextLabel(mt.BUTTON_RULESET), show("ruleset")),
+                         _roles_part(settings),
+                         part(mt.MENU_SCOPE_ONCE if once else mt.MENU_SCOPE_GROUP)),
+                        [(TextLabel(mt.BUTTON_SCOPE_GROUP if once else
+                                    mt.BUTTON_SCOPE_GROUP_CHOSEN), change("scope", "group")),
+                         (TextLabel(mt.BUTTON_SCOPE_ONCE_CHOSEN if once else
+                                    mt.BUTTON_SCOPE_ONCE), change("scope", "once")),
+                         (TextLabel(mt.BUTTON_RULESET), show("ruleset")),
                          (TextLabel(mt.BUTTON_LANGUAGE), show("language")),
                          (TextLabel(mt.BUTTON_PACE), show("pace")),
                          (TextLabel(mt.BUTTON_ZONE), show("zone")),
@@ -241,6 +275,13 @@ class SettingsMenu:
                             "value": Ref("option_value", shown_value(values[name]))})),
                           show("option", name))
                          for name in _menu_options(row)])
+            case "option" if at.option in ruleset.player_options:
+                name = at.option
+                return ((part(mt.MENU_PICK_PLAYER, title=Ref("option_name", name),
+                              value=Ref("option_value", shown_value(
+                                  current_options(row).get(name)))),),
+                        [*((WordsLabel(p), change("option", p, name)) for p in players),
+                         (TextLabel(st.DRAWN), change("option", "", name))])
             case "option":
                 name = at.option
                 value = current_options(row).get(name)
@@ -248,7 +289,7 @@ class SettingsMenu:
                               value=Ref("option_value", shown_value(value)),
                               about=Ref("option", name)),),
                         [(NameLabel(Ref("option_value", v)), change("option", v, name))
-                         for v in allowed_values(row, name, value)])
+                         for v in allowed_values(row, name, value, len(players))])
             case "timers":
                 return ((*timers_overview(ruleset, row).parts, part(mt.MENU_PICK_TIMER)),
                         [(_line_label(timer_line(spec, preset, tz)), show("timer", spec.id))
@@ -297,16 +338,21 @@ def _role_label(key: str, role: str) -> TextLabel:
 
 
 def _menu_options(row: GameRecord) -> list[str]:
-    """The options a host sets by button: every option the rule set explains, except those
-    whose value names a player (set by command, /option NAME PLAYER)."""
+    """The options a host sets by button: every option the rule set explains (one whose
+    value names a player offers those signed up)."""
     ruleset = load_ruleset(row.ruleset)
-    return [name for name in ruleset.default_options
-            if name in ruleset.option_about and name not in ruleset.player_options]
+    return [name for name in ruleset.default_options if name in ruleset.option_about]
 
 
-def allowed_values(row: GameRecord, name: str, value: Any) -> tuple[str, ...]:
+def _once(row: GameRecord, person: Identity) -> bool:
+    """Whether the person's menu makes its changes for this game only."""
+    return person.id in (row.settings or {}).get("menu_once", [])
+
+
+def allowed_values(row: GameRecord, name: str, value: Any, signed: int) -> tuple[str, ...]:
     """The values an option's page offers, as the host would type them: its declared
-    choices, on and off for a yes/no, and for a count the neighbours of its value (one
+    choices, on and off for a yes/no, and for a count the few that fit the sign-up (the
+    number of changelings: 0, 2, 3, 4), or where most would, the neighbours of its value (one
     less, one more; any other by command)."""
     ruleset = load_ruleset(row.ruleset)
     default = ruleset.default_options.get(name)
@@ -316,5 +362,9 @@ def allowed_values(row: GameRecord, name: str, value: Any) -> tuple[str, ...]:
     if isinstance(default, bool):
         return ("on", "off")
     if isinstance(default, int) and isinstance(value, int):
+        counts = list(range(ruleset.max_players + 1))
+        fitting = fitting_values(ruleset, current_options(row), name, counts, signed)
+        if len(fitting) <= FEW:
+            return tuple(str(v) for v in fitting)
         return tuple(str(v) for v in (value - 1, value + 1) if v >= 0)
     return ()

@@ -20,11 +20,12 @@ from core.i18n import available_locales, translations
 from core.spans import Clock, read_span
 from core.spoken import span
 from core.storage.models import Chat, GameRecord, Identity
-from core.storage.states import GameStatus
+from core.storage.states import CURRENT, GameStatus
 
 from ..games.deadline_times import DEFAULT_TZ, window_key
 from ..games.timers import pace_of, shown_timers, with_timer
 from ..messages import outbox, texts
+from ..messages import setting_texts as st
 from ..messages.payloads import Part, PostPayload, part, post
 from ..ports.replies import Reply
 from ..rows.game_rows import relock
@@ -40,13 +41,39 @@ class Timers(GroupCommands):
         row = await self.service.current_game(chat)
         if row is None:
             raise Reply(texts.NO_GAME)
-        ruleset = load_ruleset(row.ruleset)
         if not rest.strip():
-            await outbox.to_group(chat, timers_overview(ruleset, row), game=row)
+            await outbox.to_group(chat, timers_overview(load_ruleset(row.ruleset), row),
+                                  game=row)
             return
+        await self._set(row, chat, rest, person, admin)
+
+    async def from_private(self, rest: str, person: Identity) -> None:
+        """/timer in the host's private chat, as the settings menu works there: the game he
+        hosts, in sign-up or running (several: which one only its group can tell). The
+        group is told as after /timer there; he is answered here."""
+        hosted = await GameRecord.filter(host_id=person.id, status__in=CURRENT).order_by("id")
+        if len(hosted) > 1:
+            raise Reply(texts.HOSTING_SEVERAL)
+        if not hosted:
+            raise Reply(st.TIMER_PRIVATE_NONE)
+        row = hosted[0]
+        if not rest.strip():
+            await outbox.to_person(person, timers_overview(load_ruleset(row.ruleset), row),
+                                   game=row)
+            return
+        said = await self._set(row, await row.chat, rest, person, False)
+        await outbox.to_person(person, said, game=row)
+
+    async def _set(self, row: GameRecord, chat: Chat, rest: str, person: Identity,
+                   admin: bool) -> PostPayload:
+        """`/timer WINDOW TIME`: checked, saved (for the group too, unless `--once`), the
+        sign-up edited and the group told; what it was told is returned."""
+        ruleset = load_ruleset(row.ruleset)
         await relock(row)
         if row.host_id != person.id and not admin:
             raise Reply(texts.NOT_HOST)
+        if row.status not in CURRENT:
+            raise Reply(texts.NO_GAME)
         rest, once = split_once(rest)
         spec, value = _window_and_value(ruleset, rest)
         settings = row.settings or {}
@@ -71,10 +98,11 @@ class Timers(GroupCommands):
         if row.status == GameStatus.LOBBY:  # the sign-up shows every timer
             await show_lobby(row, chat, timers_overview(ruleset, row).parts)
         shown = Ref("window", spec.id)
-        await outbox.to_group(chat, post(
-            texts.TIMER_SET_CLOCK, window=shown, time=str(value), tz=_tz(row))
+        said = post(texts.TIMER_SET_CLOCK, window=shown, time=str(value), tz=_tz(row)) \
             if isinstance(value, Clock) else post(texts.TIMER_SET, window=shown,
-                                                  duration=span(value)), game=row)
+                                                  duration=span(value))
+        await outbox.to_group(chat, said, game=row)
+        return said
 
 
 def _window_and_value(ruleset: Ruleset, rest: str) -> tuple[WindowSpec, float | Clock]:

@@ -83,11 +83,11 @@ MenuPage = Literal["main", "ruleset", "language", "pace", "zone", "roles", "opti
                    "timers", "timer", "closed"]
 #: a change the settings menu makes, each through the lobby's own command
 MenuChange = Literal["ruleset", "language", "pace", "zone", "add", "remove", "default",
-                     "option", "timer"]
+                     "option", "timer", "scope"]
 MENU_PAGES: tuple[MenuPage, ...] = ("main", "ruleset", "language", "pace", "zone", "roles",
                                     "options", "option", "timers", "timer", "closed")
 MENU_CHANGES: tuple[MenuChange, ...] = ("ruleset", "language", "pace", "zone", "add", "remove",
-                                        "default", "option", "timer")
+                                        "default", "option", "timer", "scope")
 
 
 @dataclass(frozen=True, slots=True)

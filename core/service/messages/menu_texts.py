@@ -19,9 +19,16 @@ MENU_PICK_ZONE = N_("The time zone of the forum pace's clock times (now {tz}); a
 MENU_PICK_OPTION = N_("Choose the option to change:")
 MENU_PICK_VALUE = N_("{title}: now {value}. {about}")
 MENU_PICK_TIMER = N_("Choose the window whose timer to change:")
-MENU_PICK_DURATION = N_("How long? Any other length with /timer {window_id} TIME in the group.")
+MENU_PICK_DURATION = N_("How long? Any other length with /timer {window_id} TIME, here or in "
+                        "the group.")
 MENU_PICK_CLOCK = N_("Until which time ({tz})? Any other time, or a length, with "
-                     "/timer {window_id} TIME in the group.")
+                     "/timer {window_id} TIME, here or in the group.")
+MENU_PICK_PLAYER = N_("{title}: now {value}. Choose a player who has signed up, or have it "
+                      "drawn.")
+# whether the menu's changes are the group's from now on or this game's alone (`--once`)
+MENU_SCOPE_GROUP = N_("Each change is kept for this group's next games.")
+MENU_SCOPE_ONCE = N_("Each change is for this game only: the group's next games start with "
+                     "the group's own settings.")
 MENU_NO_GAME = N_("You host no game in sign-up. Send /config in the group whose game you "
                   "host or administer.")
 MENU_ONLY_LOBBY = N_("The settings can be changed only before the game starts.")
@@ -39,3 +46,7 @@ BUTTON_ADD_ROLE = N_("+ {role}")
 BUTTON_REMOVE_ROLE = N_("− {role}")
 BUTTON_DEFAULT_DEAL = N_("Default deal")
 BUTTON_OPTION = N_("{title}: {value}")
+BUTTON_SCOPE_GROUP = N_("For this group from now on")
+BUTTON_SCOPE_GROUP_CHOSEN = N_("✓ For this group from now on")
+BUTTON_SCOPE_ONCE = N_("This game only")
+BUTTON_SCOPE_ONCE_CHOSEN = N_("✓ This game only")

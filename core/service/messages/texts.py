@@ -118,8 +118,6 @@ ENDGAME_DONE = N_("The game is ended.")
 KEEP_BUTTON = N_("No, carry on")
 KEPT = N_("All right: nothing has changed.")
 UNKNOWN_LANGUAGE = N_("I speak {names}.")
-BAD_PACE = N_("The pace is quick or forum, optionally followed by a time zone like "
-              "Europe/Berlin.")
 UNKNOWN_ROLE = N_("There is no role called {name} in this game.")
 DEADLINE_NOW = N_("Time left now: {left}.")
 NEED_MINUTES = N_("Write the number of minutes, for example /extend 10.")

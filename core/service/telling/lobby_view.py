@@ -19,7 +19,8 @@ from ..messages.buttons import signup_buttons
 from ..messages.payloads import KeyboardPayload, Part, PostPayload, part
 from ..ports.howto import HowTo, howto
 from ..ports.place_settings import PlaceSettings
-from .settings_view import setting
+from .settings_view import current_options, setting
+from .sign_up_fit import misfit_lines
 
 
 async def show_lobby(row: GameRecord, chat: Chat, timers: tuple[Part, ...] = ()) -> None:
@@ -34,12 +35,14 @@ async def show_lobby(row: GameRecord, chat: Chat, timers: tuple[Part, ...] = ())
     await outbox.to_group(chat, KeyboardPayload(
         (part(texts.SIGNUP_OPEN, host=host.name, ruleset=Ref("ruleset", row.ruleset),
               how=howto(HowTo.JOIN)),
-         *listed, *set_up(row, len(names)), *timers), await signup_buttons(row),
+         *listed, *set_up(row, names), *timers), await signup_buttons(row),
         f"signup-{row.id}"), game=row)
 
 
-def set_up(row: GameRecord, players: int) -> tuple[Part, ...]:
-    """The game's set-up, one line each: roles, pace, changed options, this game's own."""
+def set_up(row: GameRecord, names: list[str]) -> tuple[Part, ...]:
+    """The game's set-up, one line each: roles, pace, changed options, what does not fit
+    the sign-up (`names`, those signed up), this game's own."""
+    players = len(names)
     settings = row.settings or {}
     roles = settings.get("roles")
     lines = [part(*texts.GLANCE_ROLES, count=len(roles),
@@ -50,11 +53,20 @@ def set_up(row: GameRecord, players: int) -> tuple[Part, ...]:
     changed = changed_options(row)
     if changed:
         lines.append(part(texts.STATUS_SETTINGS, settings=changed))
-    once = settings.get("once") or []
-    if once:
-        lines.append(part(texts.GLANCE_ONCE,
-                          settings=tuple(_once_named(name) for name in once)))
+    ruleset = load_ruleset(row.ruleset)
+    lines.extend(misfit_lines(ruleset, current_options(row), settings.get("options") or {},
+                              names))
+    once = once_line(row)
+    if once is not None:
+        lines.append(once)
     return tuple(lines)
+
+
+def once_line(row: GameRecord) -> Part | None:
+    """What is set for this game only, which the group's next game will not start with."""
+    once = (row.settings or {}).get("once") or []
+    return part(texts.GLANCE_ONCE, settings=tuple(_once_named(name) for name in once)) \
+        if once else None
 
 
 def _once_named(name: str) -> Ref:

@@ -13,6 +13,7 @@ from core.engine.ruleset import Ruleset
 from core.i18n import available_locales, translations
 from core.storage.models import GameRecord
 
+from ..messages import setting_texts as st
 from ..messages import texts
 from ..messages.payloads import Part, PostPayload, part
 from ..ports.replies import Reply
@@ -85,7 +86,8 @@ def role_id_named(ruleset: Ruleset, text: str) -> RoleId:
     "Drama Queen", "Königin der Dramen")."""
     found = _role_words(ruleset.id).get(_folded(text))
     if found is None:
-        raise Reply(texts.UNKNOWN_ROLE, name=text.strip())
+        raise Reply(*st.UNKNOWN_ROLE, count=len(ruleset.roles), name=text.strip(),
+                    roles=tuple(Ref("role", r) for r in ruleset.roles))
     return found
 
 

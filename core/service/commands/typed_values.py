@@ -1,0 +1,76 @@
+"""What a host types for a setting's value, read in any of the bot's languages: an option's
+on/off (`an`, `aus`, `ja`, `да`, `выкл`), a choice ("zufällig", "никогда"), the pace
+("schnell", "быстрый"), a rule set's name ("Alchemisten", "алхимики").
+
+The words come from the catalogs, per value, so they follow the translations: a value's id,
+the word the bot shows for it in each language, and — for the few values a host types most —
+a `typed` message whose translation lists further words, comma-separated ("an, ja, ein").
+A value is read by its letters and digits alone, in any case ("Einmal pro Nacht")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from functools import cache
+
+from core.engine.messages import NC_
+from core.engine.registry import available, load_ruleset
+from core.i18n import available_locales, translations
+from core.spoken import OPTION_VALUES
+
+TYPED = "typed"  # the gettext context of the words a host may type for a value
+#: further words per value, each message's translation a comma-separated list
+TYPED_WORDS: Mapping[str, str] = {
+    "on": NC_("typed", "on, yes, true"),
+    "off": NC_("typed", "off, no, false"),
+    "quick": NC_("typed", "quick, fast"),
+    "forum": NC_("typed", "forum, slow"),
+}
+ON_OFF = ("on", "off")
+
+
+def folded(text: str) -> str:
+    """A word as it is compared: its letters and digits, case folded ("Ein mal" = "einmal")."""
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+@cache
+def value_words(ruleset_id: str | None, values: tuple[str, ...]) -> Mapping[str, str]:
+    """Every word, folded, that means one of `values` in some language -> the value; a rule
+    set's (or, None, the service's own) words for them."""
+    shown = load_ruleset(ruleset_id).vocabulary.get("option_value", {}) if ruleset_id else {}
+    words: dict[str, str] = {folded(value): value for value in values}
+    for locale in available_locales():
+        t = translations(locale, ruleset_id)
+        for value in values:
+            msgid = OPTION_VALUES.get(value) or shown.get(value)
+            if msgid:
+                words.setdefault(folded(t.gettext(msgid)), value)
+            typed = TYPED_WORDS.get(value)
+            if typed:
+                for word in t.pgettext(TYPED, typed).split(","):
+                    words.setdefault(folded(word), value)
+    words.pop("", None)
+    return words
+
+
+def read_value(typed: str, values: Iterable[str], ruleset_id: str | None = None) -> str | None:
+    """The value among `values` the host means, or None."""
+    return value_words(ruleset_id, tuple(values)).get(folded(typed))
+
+
+@cache
+def _ruleset_words(ruleset_ids: tuple[str, ...]) -> Mapping[str, str]:
+    """Every rule set's id and its title in each language, folded -> the rule set's id."""
+    words: dict[str, str] = {}
+    for ruleset_id in ruleset_ids:
+        words[folded(ruleset_id)] = ruleset_id
+        title = load_ruleset(ruleset_id).title
+        for locale in available_locales():
+            words.setdefault(folded(translations(locale, ruleset_id).gettext(title)),
+                             ruleset_id)
+    return words
+
+
+def read_ruleset(typed: str) -> str | None:
+    """The rule set a host names: its id or its title in any language ("Alchemisten")."""
+    return _ruleset_words(tuple(sorted(available()))).get(folded(typed))
