@@ -67,7 +67,7 @@ async def test_a_newcomer_is_welcomed_and_told_where_commands_work(api, tmp_path
         assert "Send me your night actions here" in welcome
         await dot.start()  # Telegram's language_code, without any setting of his own
         await table.settle()
-        assert api.sent_to(dot)[-1].text.startswith("Hallo! Ich bin Nightfall")
+        assert api.sent_to(dot)[-1].text.startswith("Hallo! Ich bin eine Spielleitung")
 
         await bob.send("/newgame")
         await bob.send("/vote Ann")
