@@ -30,6 +30,9 @@ from .remembered import remember_locale, starting_locale, starting_settings
 from .startable import check_start
 from .typed_values import read_ruleset
 
+#: a private message in these states reached its reader, or is on its way to one who wrote
+REACHED = (OutboxState.SENT, OutboxState.PENDING, OutboxState.SENDING)
+
 
 class Lobby(HostSettings):
     """Sign-up and the host's settings before the start; a refusal raised as `Reply`."""
@@ -67,11 +70,12 @@ class Lobby(HostSettings):
 
     async def _ask_to_open_private(self, chat: Chat, row: GameRecord, host: Identity) -> None:
         """On a platform where the bot may not write first (`Wording.by_link`), a host it
-        never reached privately is asked, in the group and before the sign-up, to open that
+        never reached privately (nothing sent to him, nor on its way: he may have just
+        written to the bot) is asked, in the group and before the sign-up, to open that
         chat now: his settings' answers go there, long before his role card."""
         wording = self.service.wordings.get(chat.platform)
         if wording is None or not wording.by_link or await Outbox.filter(
-                identity_id=host.id, private=True, status=OutboxState.SENT).exists():
+                identity_id=host.id, private=True, status__in=REACHED).exists():
             return
         await outbox.to_group(chat, KeyboardPayload(
             (part(guide.HOST_OPEN_PRIVATE, name=host.name, how=howto(HowTo.OPEN_PRIVATE)),),
