@@ -28,4 +28,7 @@ HOWTO: dict[HowTo, str] = {
     HowTo.NAME_NEWCOMER: N_("Name the newcomer as he is called in the console (the name before "
                             "“:” or “>”), once he has written to me."),
     HowTo.REJOIN: N_("To come back, write in the group again (a line “Name: …”)."),
+    HowTo.HOST_SETUP: N_("write in the group (a line “Name: …”)."),
+    HowTo.DELETE_RIGHTS: N_("The console deletes nothing."),
+    HowTo.READ_RIGHTS: N_("The console shows me everything written in the group."),
 }

@@ -36,4 +36,10 @@ HOWTO: dict[HowTo, str] = {
                             "@kim:example.org."),
     HowTo.REJOIN: N_("To come back, join the room again; if it is invite-only, ask someone "
                      "in it to invite you."),
+    HowTo.HOST_SETUP: N_("invite me to your room (I accept invitations from the people my "
+                         "operator allows) and give me a power level that may redact events "
+                         "and change the room's power levels, usually 100."),
+    HowTo.DELETE_RIGHTS: N_("For that my power level there must let me redact events."),
+    HowTo.READ_RIGHTS: N_("On Matrix I read everything in the rooms I am in: there is nothing "
+                          "to change."),
 }

@@ -101,7 +101,7 @@ def quiet_http_logs() -> None:
 
 class TelegramAdapter:
     platform = PLATFORM
-    wording = Wording("/", HOWTO)  # its how-to texts (howto.py)
+    wording = Wording("/", HOWTO, by_link=True)  # its how-to texts (howto.py)
 
     def __init__(self, settings: TelegramSettings) -> None:
         hide(settings.token)  # before PTB logs its API URL, which contains it
@@ -236,7 +236,8 @@ class TelegramAdapter:
             return
         if update.my_chat_member is not None:
             self._admins.clear()  # rights changed: ask again
-            for change in member_events(update.my_chat_member):
+            reads_all = bool(self.app.bot.can_read_all_group_messages)
+            for change in member_events(update.my_chat_member, reads_all):
                 await self._handle(change)
             return
         if update.chat_member is not None:  # a person left the group or came back

@@ -26,4 +26,10 @@ HOWTO: dict[HowTo, str] = {
                             "him by his @username once he has written to me."),
     HowTo.REJOIN: N_("To come back, join the group again with its invite link, or ask an "
                      "admin to add you."),
+    HowTo.HOST_SETUP: N_("add me to your group (in the group's menu: Add members) and make me "
+                         "an admin there with the rights to delete messages and to ban users."),
+    HowTo.DELETE_RIGHTS: N_("For that I must be an admin there with the right to delete "
+                            "messages."),
+    HowTo.READ_RIGHTS: N_("Make me an admin there, or turn my privacy mode off with @BotFather "
+                          "(/setprivacy, then Disable) and add me to the group again."),
 }

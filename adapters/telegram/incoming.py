@@ -14,6 +14,7 @@ from core.service import (
     ChatRef,
     Command,
     Incoming,
+    Lack,
     LostReason,
     MemberBack,
     MemberLeft,
@@ -189,9 +190,11 @@ def service_event(message: Message) -> ChatEvent | None:
     return None
 
 
-def member_events(update: ChatMemberUpdated) -> list[ChatEvent]:
+def member_events(update: ChatMemberUpdated, reads_all: bool = False) -> list[ChatEvent]:
     """The bot's own membership in a group changed (`my_chat_member`): removed or silenced
-    means lost, back with the right to write means restored; and whether it may mute."""
+    means lost, back with the right to write means restored; and whether it may mute. Added
+    to the group (it was not in it), it has arrived, lacking the rights `lacking` names
+    (`reads_all`: its privacy mode is off)."""
     chat = update.chat
     if chat.type not in GROUP_TYPES:
         return []  # a private chat blocked or unblocked: sending there says so by itself
@@ -202,8 +205,25 @@ def member_events(update: ChatMemberUpdated) -> list[ChatEvent]:
     if member.status == ChatMemberStatus.RESTRICTED and not (
             getattr(member, "is_member", True) and getattr(member, "can_send_messages", True)):
         return [ChatEvent(PLATFORM, ref, "lost", reason=LostReason.SILENCED)]
-    return [ChatEvent(PLATFORM, ref, "restored"),
-            ChatEvent(PLATFORM, ref, "rights", can_restrict=may_restrict(member))]
+    events = [ChatEvent(PLATFORM, ref, "restored"),
+              ChatEvent(PLATFORM, ref, "rights", can_restrict=may_restrict(member))]
+    if not in_chat(update.old_chat_member):
+        events.append(ChatEvent(PLATFORM, ref, "arrived", lacks=lacking(member, reads_all)))
+    return events
+
+
+def lacking(member: ChatMember, reads_all: bool) -> tuple[Lack, ...]:
+    """The rights the bot misses in a group: muting the dead (ban users), deleting its
+    outdated messages, and reading the talk (an admin reads everything; a member only with
+    privacy mode off)."""
+    owner = member.status == ChatMemberStatus.OWNER
+    admin = owner or member.status == ChatMemberStatus.ADMINISTRATOR
+    lacks = [] if may_restrict(member) else [Lack.MUTE]
+    if not (owner or (admin and getattr(member, "can_delete_messages", False))):
+        lacks.append(Lack.DELETE)
+    if not (admin or reads_all):
+        lacks.append(Lack.READ)
+    return tuple(lacks)
 
 
 def left_or_back(message: Message) -> list[Membership]:

@@ -21,11 +21,19 @@ from __future__ import annotations
 import contextlib
 import logging
 
-from telegram import Bot, InlineKeyboardMarkup, InputFile
+from telegram import Bot, InlineKeyboardMarkup, InputFile, MessageEntity, User
 from telegram.constants import MessageLimit
 from telegram.error import TelegramError, TimedOut
 
-from core.service import AdapterStore, ChatRef, Outgoing, Picture, TransientError, UnknownOutcome
+from core.service import (
+    AdapterStore,
+    ChatRef,
+    Outgoing,
+    Picture,
+    Reader,
+    TransientError,
+    UnknownOutcome,
+)
 
 from .errors import never_sent, not_editable, not_modified, translate_error
 from .refs import chat_ids
@@ -66,11 +74,13 @@ class Sender:
         admin's private message goes to their group); raises the outbox's errors."""
         chunks = split_text(message.text)
         chat_ids(chat)  # a ref that is no Telegram chat fails for good, here
+        asks = getattr(message, "asks", None)
+        mention = None if private or asks is None else mention_of(chunks[0], asks)
         try:
             if message.replace is not None:
                 await self._version(chat, message.replace, chunks, markup)
             else:
-                await self._post_all(chat, str(message.outbox_id), chunks, markup)
+                await self._post_all(chat, str(message.outbox_id), chunks, markup, mention)
         except TelegramError as err:
             raise translate_error(err, private) from err
 
@@ -86,11 +96,13 @@ class Sender:
         except TelegramError as err:
             raise translate_error(err, private, posting=True) from err
 
-    async def _post(self, chat: ChatRef, text: str, markup: InlineKeyboardMarkup | None) -> int:
+    async def _post(self, chat: ChatRef, text: str, markup: InlineKeyboardMarkup | None,
+                    mention: MessageEntity | None = None) -> int:
         chat_id, thread = chat_ids(chat)
         try:
             sent = await self.bot.send_message(chat_id, text, reply_markup=markup,
-                                               message_thread_id=thread)
+                                               message_thread_id=thread,
+                                               entities=[mention] if mention else None)
         except TimedOut as err:
             if never_sent(err):  # nothing left: not a part of unknown fate
                 raise TransientError(str(err)) from err
@@ -98,13 +110,16 @@ class Sender:
         return int(sent.message_id)
 
     async def _post_all(self, chat: ChatRef, key: str, chunks: list[str],
-                        markup: InlineKeyboardMarkup | None) -> None:
-        """A new message: the parts not yet posted, each remembered as soon as it is."""
+                        markup: InlineKeyboardMarkup | None,
+                        mention: MessageEntity | None = None) -> None:
+        """A new message: the parts not yet posted, each remembered as soon as it is; the
+        `mention` (of the first part) rings the person it asks."""
         done = [int(part) for part in await self.store.get(PARTS, key) or []]
         for index in range(len(done), len(chunks)):
             last = index == len(chunks) - 1
             try:
-                done.append(await self._post(chat, chunks[index], markup if last else None))
+                done.append(await self._post(chat, chunks[index], markup if last else None,
+                                             mention if index == 0 else None))
             except TimedOut as err:  # it may be there: never post this part again
                 done.append(UNKNOWN_PART)
                 await self.store.put(PARTS, key, done)
@@ -162,6 +177,19 @@ class Sender:
                 continue
             with contextlib.suppress(TelegramError):
                 await self.bot.delete_message(chat_id, message_id)
+
+
+def mention_of(text: str, asks: Reader) -> MessageEntity | None:
+    """A group message that asks one person to act names him: that name becomes a mention
+    of his account (a `text_mention`, which notifies him as an @username would, and which
+    needs no username), at its first place in the text; Telegram counts in UTF-16 units."""
+    at = text.find(asks.name) if asks.name else -1
+    if at < 0 or asks.user.anonymous:
+        return None
+    def units(s: str) -> int:
+        return len(s.encode("utf-16-le")) // 2
+    return MessageEntity(MessageEntity.TEXT_MENTION, units(text[:at]), units(asks.name),
+                         user=User(int(asks.user.id), asks.name, is_bot=False))
 
 
 def cost(message: Outgoing) -> int:

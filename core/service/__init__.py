@@ -50,7 +50,6 @@ from .ports.contract import (
     Invited,
     Keyboard,
     LoginRefused,
-    LostReason,
     Mention,
     NotAllowed,
     Notice,
@@ -73,6 +72,7 @@ from .ports.contract import (
 from .ports.howto import HowTo, Wording
 from .ports.membership import MemberBack, MemberLeft, Membership
 from .ports.refusals import Untouchable
+from .ports.standing import Lack, LostReason
 
 __all__ = [
     "NAME_LENGTH",
@@ -94,6 +94,7 @@ __all__ = [
     "Incoming",
     "Invited",
     "Keyboard",
+    "Lack",
     "LoginRefused",
     "LostReason",
     "MemberBack",

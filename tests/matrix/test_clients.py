@@ -231,14 +231,17 @@ async def test_the_bots_texts_say_bang_commands_and_slash_still_works(synapse, r
     try:
         ann, bob = table.players["Ann"], table.players["Bob"]
         await ann.say(table.room, "!help")
+        await ann.say(table.room, "!help 1")
         await ann.say(table.room, "!newgame changelings")
         await table.settle()
         await bob.say(table.room, "/join")  # as typed in a client that lets it through
         await ann.say(table.room, "!pace slowly")
         await table.settle()
         group = [e["content"]["body"] for e in bot_messages(ann, table.room)]
-        helped = next(t for t in group if t.startswith("Commands in the group"))
-        assert "!newgame" in helped and "!vote NAME" in helped and "!join" in helped
+        overview = next(t for t in group if t.startswith("Commands in the group"))
+        assert "!help" in overview and "/help" not in overview
+        helped = next(t for t in group if t.startswith("1 — Playing"))  # !help 1
+        assert "!join" in helped and "!vote NAME" in helped and "!leave" in helped
         assert "/vote" not in helped and "de|ru|en" in helped
         signup = next(t for t in group if "opens a game" in t)
         assert "!join" in signup and "!startgame" in signup and "/join" not in signup

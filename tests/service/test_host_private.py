@@ -79,7 +79,9 @@ async def test_a_host_who_does_not_play_reads_only_the_host_powers_in_help(db_ur
                                         "as /help in the group says), /announce TEXT (I post "
                                         "it in the group)."]
     assert await chat("Ann> /pause") == ["[to Ann] The game has not started yet."]
-    assert (await chat("Bob> /help"))[0].startswith("[to Bob] Send me your night actions")
+    helped = " ".join(await chat("Bob> /help"))  # Bob is in no game: welcomed first
+    assert helped.startswith("[to Bob] Hello! I am Nightfall")
+    assert "Send me your night actions" in helped
 
 
 async def test_a_host_of_two_running_games_is_sent_to_the_group(db_url):

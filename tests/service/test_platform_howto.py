@@ -15,7 +15,7 @@ from core.i18n import translations
 from core.service import HowTo
 from core.service.delivery.rendering import game_renderer, render_text
 from core.service.messages import outbox, texts
-from core.service.messages.payloads import KeyboardPayload, post
+from core.service.messages.payloads import KeyboardPayload, post, to_json
 from core.service.ports.howto import Wording, howto
 from core.service.rows import pending
 from core.storage.models import Identity, Outbox
@@ -52,7 +52,8 @@ async def test_the_open_private_chat_and_the_mute_rights_are_each_platforms_own(
     row = await the_game()
     bob = await Identity.get(name="Bob")
     closed = await Outbox.create(game=row, platform="console", chat_ref=bob.ref, private=True,
-                                 identity=bob, status="unreachable", payload={})
+                                 identity=bob, status="unreachable",
+                                 payload=to_json(post(texts.JOINED_PRIVATE)))
     await outbox.tell_group_unreachable(closed)
     await pending.flush()
     asked = outbox.stored(await Outbox.filter(game_id=row.id, private=False).order_by("-id")

@@ -271,6 +271,8 @@ async def test_a_sign_up_whose_first_post_timed_out_shows_twice_and_both_copies_
     game is over it says so — never silence, never "already started" for a game long gone."""
     table = await open_slow_table(api, tmp_path, 8)
     try:
+        await table.host.start()  # (else the first post is his call to open this chat)
+        await table.settle()
         api.delay_next("sendMessage", 2.5)
         await table.host.send("/newgame changelings", chat=table.group)
         await table.settle()

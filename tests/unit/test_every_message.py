@@ -149,7 +149,7 @@ def parameters(ruleset: str) -> dict[str, list[Any]]:
 TYPED = {"on", "off", "de", "ru", "en", "default", "group", "quick", "forum", "Europe",
          "Berlin", "researcher", "night", "game", "majority", "all", "random", "always",
          "never", "https", "Telegram", "Matrix", "Element", "ROLE", "NAME", "TEXT", "MINUTES",
-         "NEWCOMER", "LINK", "ACTION", "username", "once", "reset"}
+         "NEWCOMER", "LINK", "ACTION", "username", "once", "reset", "BotFather"}
 ENGLISH = {"the", "you", "your", "is", "are", "has", "have", "with", "this", "that", "not",
            "they", "their", "which", "would", "could", "player", "players", "vote", "votes",
            "night", "day", "role", "roles", "when", "what", "who", "cannot", "already",

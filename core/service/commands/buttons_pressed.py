@@ -24,6 +24,7 @@ from ..rows.game_rows import known_game, locked_game, seat_pid
 from ..rows.unit_of_work import current_work
 from ..telling.prompts import second_pick, show_choice
 from .confirm import Confirmations
+from .guidance import help_part, pressed_help_part
 from .lobby import Lobby
 from .private import PrivateChats
 from .settings_menu import SettingsMenu
@@ -74,9 +75,22 @@ class ButtonPresses:
         self.confirmations = confirmations
         self.menu = menu
 
+    async def _guidance(self, token: str, person: Identity, in_private: bool) -> None:
+        """A button with no stored row: "open the private chat" (what waited is sent, and
+        the help), or a part of the group's help, sent privately."""
+        number = pressed_help_part(token)
+        if number is not None:
+            await outbox.to_person(person, help_part(number))
+        elif in_private:  # (a Matrix keycap presses it without a private message first)
+            await outbox.reopen(person)
+            await outbox.to_person(person, await self.private.help_for(person))
+
     async def press(self, token: str, person: Identity, in_private: bool) -> Reply | None:
         """A pressed button: what its stored command asks, if the presser may; a refusal
         is raised as `Reply`, an answer of its own returned."""
+        if token == pressed.HELLO or pressed_help_part(token) is not None:
+            await self._guidance(token, person, in_private)
+            return None
         button = await pressed_button(token)
         if button is None:
             raise Reply(texts.UNKNOWN_BUTTON)

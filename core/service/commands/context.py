@@ -5,7 +5,7 @@ itself to each room, so that no room imports the service that imports it."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from core.storage.models import Chat, GameRecord, Identity
@@ -15,6 +15,7 @@ from ..games.running import Games
 from ..messages.payloads import PostPayload
 from ..ports.clock import Clock
 from ..ports.contract import Mention
+from ..ports.howto import Wording
 from ..ports.replies import Reply
 from ..telling.names import Roster
 
@@ -90,6 +91,8 @@ class ServiceContext(Protocol):
     def buttons(self) -> ButtonActions: ...
     @property
     def menu(self) -> MenuActions: ...
+    @property
+    def wordings(self) -> Mapping[str, Wording]: ...
 
     async def current_game(self, chat: Chat) -> GameRecord | None: ...
     async def roster(self, row: GameRecord,

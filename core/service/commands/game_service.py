@@ -48,6 +48,7 @@ from .buttons_pressed import ButtonPresses, button_game, taken_notice
 from .confirm import Confirmations
 from .departures import Departures
 from .edits import edited, note_vote
+from .guidance import wrong_place_in_group
 from .hosting import HOST_WORDS, HostPowers
 from .information import Information
 from .lobby import Lobby
@@ -134,9 +135,10 @@ class GameService:
         except Reply as refused:
             answer = refused
             taken = False
-            if not incoming.button:
+            if not incoming.button:  # said in the group if his private chat is closed
                 await outbox.to_person(person, PostPayload(
-                    (text_part(answer.text),), locale=await self._context_locale(incoming)))
+                    (text_part(answer.text),), locale=await self._context_locale(incoming),
+                    in_group=None if incoming.chat is None else str(incoming.chat)))
         if answer is None or not incoming.button:
             return None
         return Notice(await personal_text(person, await self._context_locale(incoming),
@@ -373,7 +375,7 @@ class GameService:
             if word == "unvote":
                 return await self.games.apply(row, Vote(pid, None, at=now), person, locked=True)
             return await self.games.apply(row, MarkEarly(pid, at=now), person, locked=True)
-        raise Reply(texts.UNKNOWN_COMMAND, command=word)
+        raise wrong_place_in_group(word) or Reply(texts.UNKNOWN_COMMAND, command=word)
 
     async def roster(self, row: GameRecord, mentioned: Sequence[Mention] = ()) -> Roster:
         """The game's players as a command names them; `mentioned`: the command's mentions,

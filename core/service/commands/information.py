@@ -14,11 +14,11 @@ from ..games.deadline_times import status_left
 from ..games.deadlines import pending_close
 from ..messages import outbox, texts
 from ..messages.payloads import PostPayload, part, post
-from ..ports.howto import HowTo, howto
 from ..ports.replies import Reply
 from ..telling.lobby_view import once_line
 from ..telling.settings_view import changed_settings, role_id_named, role_line
 from .group_commands import GroupCommands
+from .guidance import group_help
 from .lobby import default_ruleset
 from .timers import timers_overview
 
@@ -27,7 +27,10 @@ class Information(GroupCommands):
     """The group's questions, answered in the group; a refusal raised as `Reply`."""
 
     async def _cmd_help(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
-        await outbox.to_group(chat, post(texts.HELP_GROUP, how=howto(HowTo.NAME_NEWCOMER)))
+        """The overview of the help's parts, or (/help N) one part; on a platform whose
+        buttons open the private chat, each part's button sends it there."""
+        wording = self.service.wordings.get(chat.platform)
+        await outbox.to_group(chat, group_help(rest, wording is not None and wording.by_link))
 
     async def _cmd_rules(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         row = await self.service.current_game(chat)

@@ -12,12 +12,13 @@ from core.engine.ids import PlayerId
 from core.engine.messages import Ref
 from core.engine.registry import available, load_ruleset
 from core.i18n import available_locales
-from core.storage.models import Chat, GameRecord, Identity, Seat
-from core.storage.states import CURRENT, GameStatus
+from core.storage.models import Chat, GameRecord, Identity, Outbox, Seat
+from core.storage.states import CURRENT, GameStatus, OutboxState
 
 from ..games.deadlines import void_all
-from ..messages import outbox, texts
-from ..messages.payloads import PostPayload, part, post
+from ..messages import guide, outbox, texts
+from ..messages.payloads import KeyboardPayload, PostPayload, part, post
+from ..ports.howto import HowTo, howto
 from ..ports.replies import Reply
 from ..rows.game_rows import relock
 from ..rows.unit_of_work import forget_seats
@@ -28,6 +29,9 @@ from .reach import chat_title
 from .remembered import remember_locale, starting_locale, starting_settings
 from .startable import check_start
 from .typed_values import read_ruleset
+
+#: a private message in these states reached its reader, or is on its way to one who wrote
+REACHED = (OutboxState.SENT, OutboxState.PENDING, OutboxState.SENDING)
 
 
 class Lobby(HostSettings):
@@ -61,7 +65,21 @@ class Lobby(HostSettings):
             return
         await Seat.create(game=row, identity=person, pid="", position=0)
         forget_seats(row.id)
+        await self._ask_to_open_private(chat, row, person)
         await self.show(row, chat)
+
+    async def _ask_to_open_private(self, chat: Chat, row: GameRecord, host: Identity) -> None:
+        """On a platform where the bot may not write first (`Wording.by_link`), a host it
+        never reached privately (nothing sent to him, nor on its way: he may have just
+        written to the bot) is asked, in the group and before the sign-up, to open that
+        chat now: his settings' answers go there, long before his role card."""
+        wording = self.service.wordings.get(chat.platform)
+        if wording is None or not wording.by_link or await Outbox.filter(
+                identity_id=host.id, private=True, status__in=REACHED).exists():
+            return
+        await outbox.to_group(chat, KeyboardPayload(
+            (part(guide.HOST_OPEN_PRIVATE, name=host.name, how=howto(HowTo.OPEN_PRIVATE)),),
+            (outbox.open_private_button(),), asks=host.id), game=row)
 
     async def _cmd_nextgame(self, rest: str, chat: Chat, person: Identity,
                             admin: bool) -> None:

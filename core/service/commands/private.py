@@ -25,6 +25,7 @@ from ..ports.replies import Reply
 from ..telling.names import Roster
 from ..telling.recap import recap
 from .context import ServiceContext
+from .guidance import welcome, wrong_place_in_private
 from .hosting import HOST_WORDS
 
 
@@ -62,6 +63,9 @@ class PrivateChats:
         if word == "timer":  # a window's timer of the game he hosts
             await self.service.timers.from_private(rest, person)
             return
+        misplaced = wrong_place_in_private(word)
+        if misplaced is not None:
+            raise misplaced
         seat = await Seat.filter(identity_id=person.id, active=True,
                                  game__status=GameStatus.RUNNING).order_by("-id").first()
         if seat is None:
@@ -90,12 +94,13 @@ class PrivateChats:
     @staticmethod
     async def help_for(person: Identity) -> PostPayload:
         """The private chat's help: the player's; for the host of a game, the host powers he
-        may use here as well (only those, if he does not play)."""
+        may use here as well (only those, if he does not play); for somebody in no game,
+        the welcome first (what the bot is, how to host)."""
         player_help = part(texts.HELP_PRIVATE, how=howto(HowTo.ACT_PRIVATELY))
-        if not await GameRecord.filter(host_id=person.id, status__in=CURRENT).exists():
-            return PostPayload((player_help,))
         plays = await Seat.filter(identity_id=person.id, active=True,
                                   game__status__in=CURRENT).exists()
+        if not await GameRecord.filter(host_id=person.id, status__in=CURRENT).exists():
+            return PostPayload((player_help,)) if plays else welcome(player_help)
         return PostPayload((*((player_help,) if plays else ()),
                             part(texts.HELP_PRIVATE_HOST)))
 

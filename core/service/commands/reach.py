@@ -28,12 +28,14 @@ from core.storage.states import CURRENT, WAITING, DeadlineKind, GameStatus, Outb
 from ..games.deadlines import void_all
 from ..messages import outbox, texts
 from ..messages.payloads import SilencePayload, post, to_json
-from ..ports.contract import ChatEvent, ChatRef, LostReason
+from ..ports.contract import ChatEvent, ChatRef
 from ..ports.howto import HowTo, howto
+from ..ports.standing import LostReason
 from ..rows import pending
 from ..telling.muting import unmute_the_dead
 from ..telling.teams import close_teams
 from .context import ServiceContext
+from .guidance import greeting
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +78,18 @@ class Reach:
             await self.restored(event.platform, ref, event.whole)
         elif event.kind == "rights" and event.can_restrict:
             await self.may_restrict(event.platform, ref)
+        elif event.kind == "arrived":
+            await self.arrived(event.platform, ref, event)
+
+    async def arrived(self, platform: str, ref: str, event: ChatEvent) -> None:
+        """The bot was added to a group: it greets it, naming each right it misses and what
+        that costs. Back in a group whose game it had lost, the host is told instead (see
+        `restored`)."""
+        chat, _ = await Chat.get_or_create(platform=platform, ref=ref,
+                                           defaults={"locale": self.service.defaults.language})
+        if await GameRecord.filter(chat_id=chat.id, status__in=CURRENT).exists():
+            return
+        await outbox.to_group(chat, greeting(event.lacks))
 
     # ------------------------------------------------------------------ a chat moves
     async def moved(self, platform: str, old: str, new: str) -> None:

@@ -54,6 +54,12 @@ class Leave:
     """The sign-up's leave button."""
 
 
+#: the token of a deep link that only opens the private chat: pressed there (Telegram's
+#: /start hello), what waited is sent and the person is helped; it needs no stored `Hello`
+#: button, so it works outside any game too
+HELLO = "hello"
+
+
 @dataclass(frozen=True, slots=True)
 class Hello:
     """"Open the private chat": pressed from the private chat, it sends what waited there."""

@@ -11,10 +11,11 @@ from core.storage.states import CURRENT, GameStatus, OutboxState, moved
 from ..ports.contract import TeamKey
 from ..ports.howto import HowTo, howto
 from ..rows import pending
-from . import button_commands, texts
+from . import button_commands, guide, texts
 from .payloads import (
     KeyboardPayload,
     Payload,
+    PostPayload,
     SilencePayload,
     StoredButton,
     TeamPayload,
@@ -89,10 +90,23 @@ async def newest_version(game_id: int, replace: str, *, identity_id: int | None 
     return None
 
 
+def open_private_button() -> StoredButton:
+    """A button that opens the presser's private chat (a deep link on Telegram)."""
+    return StoredButton(TextLabel(texts.OPEN_PRIVATE_BUTTON), button_commands.HELLO,
+                        start=True)
+
+
 async def tell_group_unreachable(row: Outbox) -> None:
     """A player's private chat is closed to the bot: say so in the game's group, once, with
-    a button that opens the private chat (what waits is sent when the player writes)."""
-    if row.game_id is None or row.identity_id is None:
+    a button that opens the private chat (what waits is sent when the player writes). An
+    answer to a command written in a group is given there instead, each time (`in_group`)."""
+    if row.identity_id is None:
+        return
+    payload = stored(row)
+    if isinstance(payload, PostPayload) and payload.in_group:
+        await _answer_in_group(row, payload, payload.in_group)
+        return
+    if row.game_id is None:
         return
     if await Told.exists(kind=UNREACHABLE, game_id=row.game_id, identity_id=row.identity_id):
         return
@@ -107,6 +121,18 @@ async def tell_group_unreachable(row: Outbox) -> None:
     await to_group(game.chat, KeyboardPayload(
         (part(texts.OPEN_PRIVATE_CHAT, name=person.name, how=howto(HowTo.OPEN_PRIVATE)),),
         (StoredButton(label, token, start=True),), asks=person.id), game=game)
+
+
+async def _answer_in_group(row: Outbox, payload: PostPayload, group: str) -> None:
+    """The answer, in the group it was asked for in, addressed to its reader (a mention),
+    with the button that opens his private chat. Only answers to what he wrote in that
+    group have `in_group`: nothing private is said there."""
+    person = await Identity.get(id=row.identity_id)
+    await pending.add(Outbox(game_id=row.game_id, platform=row.platform, chat_ref=group,
+                             private=False, payload=to_json(KeyboardPayload(
+                                 (part(guide.ANSWER_IN_GROUP, name=person.name,
+                                       how=howto(HowTo.OPEN_PRIVATE)), *payload.parts),
+                                 (open_private_button(),), asks=person.id))))
 
 
 async def reopen(person: Identity) -> int:
@@ -125,7 +151,7 @@ async def reopen(person: Identity) -> int:
         game = games.get(row.game_id) if row.game_id is not None else None
         if row.game_id is not None and (game is None or game.status not in CURRENT):
             continue
-        if game is not None and await _is_stale(row, game):
+        if _answered_in_group(row) or (game is not None and await _is_stale(row, game)):
             stale.append(row.id)
         else:
             waiting.append(row.id)
@@ -139,6 +165,12 @@ async def reopen(person: Identity) -> int:
         .update(status=moved(OutboxState.UNREACHABLE, OutboxState.FAILED))
     await Told.filter(kind=UNREACHABLE, identity_id=person.id).delete()
     return len(waiting)
+
+
+def _answered_in_group(row: Outbox) -> bool:
+    """An answer the group was given instead (`_answer_in_group`): not sent again late."""
+    payload = stored(row)
+    return isinstance(payload, PostPayload) and payload.in_group is not None
 
 
 async def _is_stale(row: Outbox, game: GameRecord) -> bool:

@@ -117,7 +117,9 @@ class PostPayload:
     the reader's own choice), kept so that a recap can leave those out without reading
     their words; `delivery_notice` marks the host's notice that a message was not
     delivered, so that the failure of such a notice tells nobody again. `window`: the game
-    window the message asks about (a reminder), see `KeyboardPayload`."""
+    window the message asks about (a reminder), see `KeyboardPayload`. `in_group`: the
+    group chat an answer was asked for in: if the reader's private chat is closed to the bot,
+    the answer is given there instead, addressed to him (`outbox.tell_group_unreachable`)."""
 
     parts: tuple[Part, ...]
     replace: str | None = None
@@ -128,6 +130,7 @@ class PostPayload:
     purpose: Purpose = Purpose.PLAIN
     delivery_notice: bool = False
     window: int | None = None
+    in_group: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,7 +224,8 @@ def to_json(payload: Payload) -> dict[str, Any]:
                 "locale": payload.locale, **_asks_json(payload.asks),
                 **_purpose_json(payload.purpose),
                 **({"delivery_notice": True} if payload.delivery_notice else {}),
-                **_window_json(payload.window)}
+                **_window_json(payload.window),
+                **({"in_group": payload.in_group} if payload.in_group else {})}
     if isinstance(payload, BallotPayload):
         return {"kind": "ballot", "parts": _parts_json(payload.parts),
                 "options": [b.to_json() for b in payload.options],
@@ -249,7 +253,8 @@ def from_json(data: Mapping[str, Any]) -> Payload:
         return PostPayload(_parts(data["parts"]), data.get("replace"),
                            bool(data.get("urgent")), data.get("seq"), data.get("locale"),
                            data.get("asks"), Purpose(data.get("purpose", Purpose.PLAIN)),
-                           bool(data.get("delivery_notice")), data.get("window"))
+                           bool(data.get("delivery_notice")), data.get("window"),
+                           data.get("in_group"))
     if kind == "ballot":
         return BallotPayload(_parts(data["parts"]), _buttons(data["options"]),
                              str(data["replace"]), bool(data.get("urgent")))

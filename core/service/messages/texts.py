@@ -11,22 +11,6 @@ from __future__ import annotations
 
 from core.engine.messages import N_, n_
 
-HELP_GROUP = N_(
-    "Commands in the group: /newgame [ruleset] opens sign-up, /join and /leave, /startgame "
-    "(host), /vote NAME and /unvote, /early, /status, /rules, /roles, /role NAME, /nextgame "
-    "(be told when the next game opens), /stats (your finished games) and /stats group "
-    "(this chat's), /flee (leave a running game), /language de|ru|en, "
-    "/endgame (host). Host settings "
-    "before the start: /option (alone: every option, its value and what it does), "
-    "/option NAME VALUE, /setroles (alone: the list) role, role, … or /setroles default, "
-    "/pace quick|forum [time zone], /timer WINDOW TIME (how long a window lasts; also "
-    "during the game, for a window not open yet), /ruleset NAME (each kept for this "
-    "group's next games; add --once for this game only), /config (all settings as a menu "
-    "in your private chat), /settings (what this group keeps) and /settings reset, "
-    "/spectators LINK|off, /archivechats on|off (the team "
-    "chats on the game's archive page). Host powers during the game: "
-    "/pause, /resume, /extend MINUTES, /force, /modkill NAME, /replace NAME NEWCOMER, "
-    "/announce TEXT. {how}")
 HELP_PRIVATE = N_(
     "{how} Anything else you "
     "write here goes to your team chat, if you have one. /status tells you where the game "

@@ -13,8 +13,9 @@ The adapter itself, what every one has and what only some can do, is adapter.py.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import ClassVar, Literal, NamedTuple
+
+from .standing import Lack, LostReason
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,21 +311,6 @@ class RateLimits:
     overall_burst: int = 1  # messages back to back across all chats
 
 
-class LostReason(StrEnum):
-    """Why the bot can no longer write in a group chat (the stored words unchanged): the
-    host is told which, and a topic's loss leaves the rest of the chat alone."""
-
-    REMOVED = "removed"
-    SILENCED = "silenced"
-    TOPIC_CLOSED = "topic_closed"
-    TOPIC_DELETED = "topic_deleted"
-
-    @property
-    def whole(self) -> bool:
-        """Whether the whole chat is lost, not one topic of it."""
-        return self not in (LostReason.TOPIC_CLOSED, LostReason.TOPIC_DELETED)
-
-
 @dataclass(frozen=True, slots=True)
 class ChatEvent:
     """Something happened to a group chat itself rather than in it.
@@ -335,12 +321,14 @@ class ChatEvent:
       deleted topic): its games pause and the host is told.
     - `restored`: the bot can write there again.
     - `rights`: the bot's right to mute members changed (`can_restrict`).
+    - `arrived`: the bot was added to the chat; `lacks`, the rights it misses there.
     """
 
     platform: str
     chat: ChatRef
-    kind: Literal["moved", "lost", "restored", "rights"]
+    kind: Literal["moved", "lost", "restored", "rights", "arrived"]
     new_ref: ChatRef | None = None
+    lacks: tuple[Lack, ...] = ()
     reason: LostReason | None = None
     can_restrict: bool | None = None
     whole: bool = True  # the chat with all of its topics, or (False) this topic alone

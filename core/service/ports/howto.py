@@ -47,6 +47,12 @@ class HowTo(StrEnum):
     NAME_NEWCOMER = "name_newcomer"
     #: a player left the game's group mid-game: how he comes back within the grace time
     REJOIN = "rejoin"
+    #: the welcome of a private /start: how a host brings the bot into his group
+    HOST_SETUP = "host_setup"
+    #: the greeting in a new group: how the bot gets the right to delete its messages
+    DELETE_RIGHTS = "delete_rights"
+    #: the greeting in a new group: how the bot gets to read the group's talk
+    READ_RIGHTS = "read_rights"
 
 
 def howto(topic: HowTo) -> Ref:
@@ -57,8 +63,12 @@ def howto(topic: HowTo) -> Ref:
 class Wording(NamedTuple):
     """How a platform's texts are written: its command prefix ("!" on Matrix, see
     `i18n.with_prefix`), its how-to texts (msgids by topic) and where they are translated
-    (`catalog`; None: the core's `nightfall` domain)."""
+    (`catalog`; None: the core's `nightfall` domain). `by_link`: the bot may not write
+    first to a person, who opens the private chat by a button's link (Telegram): the host is
+    asked to open it when he opens a game, and the group's help offers its parts as such
+    links."""
 
     prefix: str = "/"
     howto: Mapping[HowTo, str] = {}
     catalog: Catalog | None = None
+    by_link: bool = False
