@@ -25,8 +25,8 @@ from rulesets.changelings.voice import OWN
 
 SCRIPTS = Path(__file__).parent / "scripts"
 # what a keyboard says once a choice is pressed, in the pony game's voice
-CHOSE_GUS = {f"[to Eve] {variant.format(choice='Gus')}"
-             for variant in load_ruleset("changelings").voice["CHOICE_NOW"]}
+CHOSE_GUS = {f"[to Eve] {variant.format(action='Check', name='Gus')}"
+             for variant in load_ruleset("changelings").voice["CHOICE_ACTION_ON"]}
 NIGHTFALL = str(Path(sys.executable).parent / "nightfall")
 
 

@@ -9,13 +9,11 @@ import pytest
 
 from adapters.matrix.adapter import MatrixAdapter
 from adapters.matrix.protocol import polls
-from core.engine.registry import load_ruleset
-from core.engine.voice import variants_of
-from core.service.messages import texts
 from core.storage.models import Outbox
 from tests.secrecy import assert_no_early_secrets
 
 from .harness import living, open_table, play_to_the_end, sign_up
+from .test_encryption import chose
 
 GAMES = [
     ("changelings", 8, ("!option random_lovers false",)),
@@ -41,10 +39,9 @@ async def test_a_whole_game_is_played_through_polls_and_private_rooms(
                               token=table.bot["access_token"])
         assert all(direct[p.user_id] == [p.dm] for p in table.players.values())
         row = await play_to_the_end(table, seed=players)
-        taken = variants_of(load_ruleset(ruleset).voice, "PROMPT_TAKEN", texts.PROMPT_TAKEN)
         noted = [p for p in table.players.values() if any(
-            e["content"].get("body") in taken for e in p.from_bot(p.dm))]
-        assert noted  # private choices are answered in the private room
+            chose(str(e["content"].get("body", "")), ruleset) for e in p.from_bot(p.dm))]
+        assert noted  # private choices are confirmed in the private room
         assert row.status == "ended"
         assert not await Outbox.filter(status__in=["pending", "sending", "failed",
                                                    "unknown"]).exists()
