@@ -19,7 +19,6 @@ from core.engine.messages import (
     N_,
     NOTED,
     Purpose,
-    dealt,
     player,
     role,
     to_player,
@@ -180,10 +179,9 @@ class Alchemists(Ruleset):
         game.tell(GROUP, N_("Play from your main account. No private talk outside the team "
                             "chats, no screenshots, no insults."))
         for p in players.values():
-            # the role's name and its card in one message (each message costs the bot's
-            # budget with the platform)
-            game.tell(to_player(p.pid), N_("Your role: {role}.\n\n{dealt}"), role=role(p.role),
-                      dealt=dealt(p.role))
+            # the role card alone: it names the role (a line "Your role: X." before it said
+            # it twice)
+            game.tell(to_player(p.pid), ROLE_CARDS[p.role])
         for introduce in AT_START:  # rules §2: who is told whom
             introduce(game)
         self._enter(game, start_phase)

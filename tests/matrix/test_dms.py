@@ -20,6 +20,7 @@ from nio import RoomCreateResponse, RoomPreset
 from core.engine.registry import load_ruleset
 from core.service.messages import texts as service_texts
 from core.storage.models import GameRecord, Identity, LogEntry, Outbox
+from tests.role_cards import is_role_card
 
 from .harness import (
     KEYCAPS,
@@ -63,7 +64,7 @@ async def test_an_encrypted_direct_chat_a_player_opens_is_his_private_room(
 
         await sign_up(table, "changelings", "!option random_lovers false")
         for name, player in table.players.items():
-            assert any(t.startswith("Your role:") for t in bodies(player)), name
+            assert any(is_role_card(t) for t in bodies(player)), name
             assert (player.dm == own[name]) if name in own else player.dm not in own.values()
         row = await play_to_the_end(table, seed=6)
         assert row.status == "ended"
@@ -278,7 +279,7 @@ async def test_elements_start_chat_is_the_js_sdk_players_private_room(
         await table.settle()
 
         async def card() -> list[Shown]:
-            return [e for e in await answers() if e.body.startswith("Your role:")]
+            return [e for e in await answers() if is_role_card(e.body)]
 
         [role_card] = await jo.until("his role card", card)
         assert role_card.encrypted and role_card.notify  # it rings

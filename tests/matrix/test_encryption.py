@@ -23,6 +23,7 @@ from nio import RoomCreateResponse, RoomPreset
 
 from core.engine.registry import load_ruleset
 from core.storage.models import LogEntry
+from tests.role_cards import is_role_card
 
 from .harness import MEGOLM, Player, Table, open_table, play_to_the_end, sign_up, signup_message
 from .synapse import Synapse
@@ -97,7 +98,7 @@ async def test_a_game_in_an_encrypted_group_with_encrypted_private_rooms(
                for name in ("Ann", "Cid", "Eve")}
         await sign_up(table, "changelings", "!option random_lovers false")
         for name, player in table.players.items():  # role cards, all encrypted
-            assert any(t.startswith("Your role:") for t in bodies(player)), name
+            assert any(is_role_card(t) for t in bodies(player)), name
             assert (player.dm == own[name]) if name in own else player.dm not in own.values()
             assert is_encrypted(synapse, player.dm, table.bot["access_token"])
 

@@ -10,6 +10,7 @@ import pytest
 from adapters.matrix.adapter import MatrixAdapter
 from adapters.matrix.protocol import polls
 from core.storage.models import Outbox
+from tests.role_cards import is_role_card
 from tests.secrecy import assert_no_early_secrets
 
 from .harness import living, open_table, play_to_the_end, sign_up
@@ -32,7 +33,7 @@ async def test_a_whole_game_is_played_through_polls_and_private_rooms(
         assert len(await living(table)) == players
         for name, player in table.players.items():  # a role card in each private room
             assert player.dm is not None, name
-            assert any(t.startswith("Your role:") for e in player.from_bot(player.dm)
+            assert any(is_role_card(t) for e in player.from_bot(player.dm)
                        for t in [e.get("content", {}).get("body", "")]), name
         bot = table.bot["user_id"]
         direct = synapse.http("GET", f"/_matrix/client/v3/user/{bot}/account_data/m.direct",

@@ -12,6 +12,7 @@ from core.service import ChatRef, Command, Incoming, UserRef
 from core.service.rows.game_rows import StateMismatch
 from core.storage.models import Deadline, GameRecord, LogEntry, Outbox, Seat
 from rulesets.changelings.voice import OWN
+from tests.role_cards import has_role_card, is_role_card
 
 from .helpers import PLAYERS, log_size, open_chat, started_changelings, the_game, voiced
 
@@ -30,7 +31,7 @@ async def test_lobby_start_deals_roles_and_opens_the_election(db_url):
     assert sorted(roles.values()) == sorted(["changeling", "changeling", "researcher", "shield",
                                              "pony", "pony", "pony"])
     for name in PLAYERS:
-        assert any(line.startswith(f"[to {name}] Your role:") for line in lines)
+        assert any(is_role_card(line.removeprefix(f"[to {name}] ")) for line in lines)
     row = await the_game()
     assert row.status == "running"
     assert await Deadline.filter(game_id=row.id, kind="close", state="pending").count() == 1
@@ -202,7 +203,7 @@ async def test_replace_moves_the_seat_to_a_new_account(db_url):
     seat = await Seat.get(pid="p7", active=True).prefetch_related("identity")
     assert seat.identity.name == "Zoe"
     told = " ".join(line for line in lines if line.startswith("[to Zoe]"))
-    assert "You take over this seat" in told and "Your role:" in told
+    assert "You take over this seat" in told and has_role_card(told)
     assert "You take over a seat in this game." in told
     assert not any(line.startswith("[to Gus] You take over") for line in lines)
     assert "[group] Votes so far: Ann (1)." in await chat("Zoe: /vote Ann")
@@ -495,7 +496,7 @@ async def test_a_players_own_view_in_private(db_url):
     assert sum(checked.count(noted) for noted in chose) == 1
     assert any(still in checked for still in voiced("CHOICE_OPEN"))
     myrole = " ".join(await chat("Cid> /myrole"))
-    assert "Your role:" in myrole and "Researcher" in myrole
+    assert has_role_card(myrole) and "Researcher" in myrole
     # what he learned, not what he chose (the engine said which message noted his choice)
     assert not any(noted in myrole for noted in chose)
 
