@@ -41,10 +41,10 @@ bench: install
 	$(PY) bench/delivery.py
 	$(PY) bench/startup.py
 
-# Re-extract each gettext domain's template and merge it into its catalogs (see README: add a
-# language): `nightfall` from core/ and adapters/ into locales/, each rule set's own domain from
-# its package into rulesets/<id>/locales/. Each template gets the sentences for exactly one of its
-# plural messages (tools/one_texts.py) before the merge.
+# Re-extract each gettext domain's template and merge it into its catalogs (see
+# docs/extending.md: adding a language): `nightfall` from core/ and adapters/ into locales/,
+# each rule set's own domain from its package into rulesets/<id>/locales/. Each template gets
+# the sentences for exactly one of its plural messages (tools/one_texts.py) before the merge.
 RULESETS := changelings alchemists
 KEYWORDS := -k N_ -k NC_:1c,2 -k tell_n:2,3 -k refused_n:1,2 -k SetupError -k n_:1,2
 EXTRACT := $(VENV)/bin/pybabel extract -F babel.cfg $(KEYWORDS) --no-location --sort-output \

@@ -11,7 +11,7 @@ import signal
 from core.config import Settings
 from core.health import HealthServer
 from core.logs import setup_logging
-from core.plugins import build_adapters
+from core.plugins import build_adapters, config_warnings
 from core.service.games.deadline_times import GameDefaults
 from core.service.runtime import Runtime
 from core.storage.startup import DatabaseUnreachable
@@ -41,6 +41,8 @@ async def serve(settings: Settings) -> None:
         await http.start()
     try:
         await runtime.connect()
+        for line in config_warnings(settings):
+            log.warning("%s", line)
         log.info("nightfall is running",
                  extra={"platforms": [a.platform for a in runtime.adapters]})
         stopping = asyncio.create_task(stop.wait())

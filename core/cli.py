@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from core.engine.registry import available, load_ruleset
-from core.plugins import adapter_plugins
+from core.plugins import Sections, adapter_plugins
 
 
 @click.group()
@@ -101,8 +101,18 @@ def check_config(config_path: Path) -> None:
         platforms = [a.platform for a in build_adapters(settings)]
     except ConfigError as err:
         raise click.ClickException(f"configuration:\n{err}") from None
+    _warn(settings)
     click.echo(f"{config_path}: valid; platforms: {', '.join(platforms)}; "
                f"database: {settings.database.url.split('://')[0]}")
+
+
+def _warn(settings: Sections) -> None:
+    """A valid file can still make the bot fail quietly (an empty Matrix `allow` list, rates
+    too slow for the quick pace): one loud line each, naming the key, on stderr."""
+    from core.plugins import config_warnings
+
+    for line in config_warnings(settings):
+        click.secho(f"WARNING: {line}", err=True, fg="yellow", bold=True)
 
 
 def _database(db: str | None, config_path: Path | None) -> str:

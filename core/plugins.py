@@ -44,6 +44,9 @@ class AdapterPlugin(Generic[S]):
     build: Callable[[S], PlatformAdapter] | None = None
     forget: Callable[[AdapterStore, str], Awaitable[None]] | None = None
     commands: tuple[click.Command, ...] = ()
+    # `warnings(section)`: what a valid but risky section makes the bot do quietly, one line
+    # each, naming the key (printed by `check-config`, logged by `run`)
+    warnings: Callable[[S], list[str]] | None = None
 
 
 @cache
@@ -80,6 +83,16 @@ def build_adapters(settings: Sections) -> list[PlatformAdapter]:
     if not adapters:
         raise ConfigError(f"no platform is enabled: set {' or '.join(configurable)}")
     return adapters
+
+
+def config_warnings(settings: Sections) -> list[str]:
+    """The warnings of every enabled platform's section, its plugin's own checks."""
+    lines = []
+    for platform, plugin in sorted(adapter_plugins().items()):
+        section = settings.section(platform)
+        if plugin.warnings is not None and section is not None and section.enabled:
+            lines.extend(plugin.warnings(section))
+    return lines
 
 
 async def forget_in_adapters(platform: str, ref: str) -> None:

@@ -9,6 +9,14 @@ import threading
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests judge the code, not the machine: on a loaded CI machine (two cores, many
+# workers) a slow example or slow data generation is no failure. The example counts stay
+# each test's own.
+settings.register_profile("nightfall", deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("nightfall")
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "tests" / "scenarios"

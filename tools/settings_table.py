@@ -1,10 +1,11 @@
-"""The README's table of timed windows, generated from the rule sets' `WindowSpec`s (so the
-README says what the code does): each window, its defaults at both paces and its bounds.
+"""The settings page's table of timed windows (docs/settings.md), generated from the rule sets'
+`WindowSpec`s (so the docs say what the code does): each window, its defaults at both paces and
+its bounds.
 
     .venv/bin/python tools/settings_table.py           # print the table
-    .venv/bin/python tools/settings_table.py --write   # put it into README.md
+    .venv/bin/python tools/settings_table.py --write   # put it into docs/settings.md
 
-tests/unit/test_settings_table.py fails when the README's table is out of date.
+tests/unit/test_settings_table.py fails when that table is out of date.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from core.engine.windows import Preset  # noqa: E402
 from core.spoken import span_words  # noqa: E402
 
 BEGIN, END = "<!-- timers:begin -->", "<!-- timers:end -->"
-README = ROOT / "README.md"
+PAGE = ROOT / "docs" / "settings.md"
 
 
 def shown(preset: Preset) -> str:
@@ -53,7 +54,7 @@ def readme_with_table(text: str) -> str:
 
 if __name__ == "__main__":
     if "--write" in sys.argv:
-        README.write_text(readme_with_table(README.read_text(encoding="utf-8")),
+        PAGE.write_text(readme_with_table(PAGE.read_text(encoding="utf-8")),
                           encoding="utf-8")
     else:
         print(table())

@@ -9,7 +9,7 @@ from core.plugins import AdapterPlugin
 from .cli import matrix
 
 if TYPE_CHECKING:
-    from core.service import AdapterStore
+    from core.service import AdapterStore, RateLimits
 
     from .adapter import MatrixAdapter
     from .settings import MatrixSection
@@ -24,12 +24,9 @@ def _section() -> type[MatrixSection]:
 def _build(section: MatrixSection) -> MatrixAdapter:
     """The adapter for the `[matrix]` section: secrets unwrapped, rate overrides applied to
     Synapse's default."""
-    from dataclasses import replace
-
     from .adapter import MatrixAdapter
-    from .settings import LIMITS, MatrixSettings
+    from .settings import MatrixSettings
 
-    rates = {k: v for k, v in section.rates.model_dump().items() if v is not None}
     password, token = section.password, section.access_token
     return MatrixAdapter(MatrixSettings(
         homeserver=section.homeserver, user_id=section.user_id,
@@ -38,7 +35,25 @@ def _build(section: MatrixSection) -> MatrixAdapter:
         device_id=section.device_id or None, store_path=str(section.store_path),
         cross_signing_path=str(section.cross_signing_path or "") or None,
         encrypt_private=section.encrypt_private, allow=tuple(section.allow),
-        room_mentions=section.room_mentions, limits=replace(LIMITS, **rates)))
+        room_mentions=section.room_mentions, limits=_limits(section)))
+
+
+def _warnings(section: MatrixSection) -> list[str]:
+    """An empty `allow` list; rates too slow for the quick pace (warnings.py)."""
+    from .warnings import allow_warning, installed_tables, rate_warnings
+
+    found = allow_warning(section.allow)
+    return ([found] if found else []) + rate_warnings(_limits(section), installed_tables())
+
+
+def _limits(section: MatrixSection) -> RateLimits:
+    """Synapse's default rate limit with the section's overrides."""
+    from dataclasses import replace
+
+    from .settings import LIMITS
+
+    rates = {k: v for k, v in section.rates.model_dump().items() if v is not None}
+    return replace(LIMITS, **rates)
 
 
 async def _forget(store: AdapterStore, user_id: str) -> None:
@@ -50,4 +65,4 @@ async def _forget(store: AdapterStore, user_id: str) -> None:
 
 PLUGIN: AdapterPlugin[MatrixSection] = AdapterPlugin(platform="matrix", section=_section,
                                                      build=_build, forget=_forget,
-                                                     commands=(matrix,))
+                                                     commands=(matrix,), warnings=_warnings)

@@ -9,7 +9,7 @@ parts. A message Telegram no longer lets us edit is posted anew, once, and the o
 retired. A post that got no answer in time may have arrived: it is never posted again —
 except a message edited in place (a sign-up, a ballot, a prompt), whose post is tried again:
 its id unknown, it could never be edited, and its buttons are what keeps the game going (the
-README's "Never twice" states the exception; the orphan copy's buttons still answer).
+"Never twice" of docs/telegram.md states the exception; the orphan copy's buttons still answer).
 
 The ids of an edited-in-place message's parts are kept as the store's platform message (the
 chat and the message's key); the parts of a new message that have arrived, until all have,

@@ -1,8 +1,8 @@
 """A rule set's timed windows as data: which windows a host may time, what they last by
 default at each pace, and the bounds that keep a game playable.
 
-Why data: `/timer`, `/status`, the README's settings table (and a settings menu later) are
-all generated from the same declaration, so a rule set author writes each window once.
+Why data: `/timer`, `/status`, the settings table in docs/settings.md (and a settings menu later)
+are all generated from the same declaration, so a rule set author writes each window once.
 A window is a phase stage (the engine's `Stage`, or "night" for a night of a single stage,
 see `core.service.games.deadline_times.window_key`).
 """

@@ -79,6 +79,12 @@ async def test_invites_are_accepted_only_from_allowed_people(synapse, register, 
         hosts_group = await new_room(table.host, bot)
 
         assert await settled_membership(zed, strangers_group, bot) == "leave"
+        # the inviter is told why, with the rejection (issue 32)
+        rejected = await zed.client.room_get_state_event(strangers_group, "m.room.member", bot)
+        assert isinstance(rejected, RoomGetStateEventResponse)
+        reason = str(rejected.content.get("reason", ""))
+        assert reason.startswith("I accept invites only from") and "matrix.allow" in reason
+        assert "Ich nehme" in reason and "Я принимаю" in reason
         assert await settled_membership(zed, strangers_direct, bot) == "leave"
         assert await settled_membership(bob, players_group, bot) == "leave"  # not allowed
         assert await settled_membership(bob, players_direct, bot) == "join"  # plays with it

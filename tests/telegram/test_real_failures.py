@@ -266,9 +266,9 @@ async def test_a_sign_up_whose_first_post_timed_out_shows_twice_and_both_copies_
     """(8) The sign-up is edited in place. Its first post timed out (it arrived, the answer
     did not): the bot cannot know whether it is there nor edit it, and a game nobody can
     join from the group would be dead, so it is posted again — the one exception to "never
-    twice" (README). Both copies' buttons work: the orphan's Join joins (the live copy lists
-    the player); once the game runs it answers that sign-up is closed, and once the game is
-    over it says so — never silence, never "already started" for a game long gone."""
+    twice" (docs/telegram.md). Both copies' buttons work: the orphan's Join joins (the live
+    copy lists the player); once the game runs it answers that sign-up is closed, and once the
+    game is over it says so — never silence, never "already started" for a game long gone."""
     table = await open_slow_table(api, tmp_path, 8)
     try:
         api.delay_next("sendMessage", 2.5)
@@ -277,7 +277,7 @@ async def test_a_sign_up_whose_first_post_timed_out_shows_twice_and_both_copies_
         await asyncio.sleep(2)
         await table.settle()
         copies = [m for m in api.messages(table.group) if "opens a game" in m.text]
-        assert len(copies) == 2  # the exception, as the README states it
+        assert len(copies) == 2  # the exception, as docs/telegram.md states it
         orphan, live = copies
         join = start_payload(orphan)
         assert start_payload(live) == join  # the same buttons under both

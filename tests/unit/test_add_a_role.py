@@ -1,7 +1,7 @@
-"""Adding a role touches only its module (README: adding a role): a copy of the Changelings
-package under a new name gets one new module written from `roles/_template.py`, and a game
-of the copy deals, offers, checks and plays the new role at its night step — while the
-original rule set stays as it was."""
+"""Adding a role touches only its module (docs/extending.md: adding a role): a copy of the
+Changelings package under a new name gets one new module written from `roles/_template.py`,
+and a game of the copy deals, offers, checks and plays the new role at its night step — while
+the original rule set stays as it was."""
 
 from __future__ import annotations
 

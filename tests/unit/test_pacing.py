@@ -16,7 +16,7 @@ import pytest
 from core.service import RateLimits, Wording
 from core.service.delivery.lanes import Outcome, Pacing, Round
 from core.service.delivery.rate_limits import Bucket, GroupMinute, RateLimiter
-from core.service.messages.payloads import Payload, PostPayload, part
+from core.service.messages.payloads import BallotPayload, Payload, PostPayload, part
 from core.storage.models import Outbox
 
 TELEGRAM = RateLimits(per_chat=1.0, overall=30.0, per_group_minute=20, chat_burst=3,
@@ -168,6 +168,21 @@ async def test_what_players_act_on_goes_before_chatter_when_the_budget_is_scarce
     sent = await Round(stand.pacing(), [r for r, _ in rows], payloads, {("tg", "g2")}).run()
     assert sent == 3
     assert stand.started == [3, 5, 1]  # the prompts first, then the oldest chatter
+
+
+async def test_a_groups_ballot_goes_before_the_role_cards_written_before_it():
+    """A game's start on Matrix (0.2 messages a second): the election's ballot, written after
+    every role card, reaches the whole group before the cards trickle out (issue 32)."""
+    cards = [row(i, f"p{i}", urgent=True) for i in range(1, 13)]
+    ballot = (Outbox(id=13, platform="tg", chat_ref="g", private=False, payload={}),
+              BallotPayload((part("vote"),), (), "ballot", urgent=True))
+    chatter = (Outbox(id=14, platform="tg", chat_ref="g2", private=False, payload={}),
+               PostPayload((part("chatter"),)))
+    rows = [*cards, ballot, chatter]
+    payloads: dict[int, Payload] = {r.id: p for r, p in rows}
+    stand = Stand(tokens=3, parallel=1)
+    assert await Round(stand.pacing(), [r for r, _ in rows], payloads, set()).run() == 3
+    assert stand.started == [13, 1, 2]  # the ballot, then the oldest cards; chatter last
 
 
 async def test_an_edit_of_a_posted_message_goes_before_its_chats_new_posts_which_keep_order():

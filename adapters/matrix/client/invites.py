@@ -14,15 +14,30 @@
   stripped state, so the bot joins before it looks.)
 - The replacement of an upgraded game room: from anyone (only who sent the tombstone could
   name that room), and the game moves there (see standing.py).
+
+A declined invite is rejected with its reason (the `reason` of the leave, shown with the
+rejection), in every language the bot speaks, as the inviter's language is unknown: a host
+whose `allow` list is wrong otherwise saw his invite vanish without a word (issue 32). The
+bot does not join to explain: an invite from anyone would then buy a message in any room.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Sequence
 from typing import Any
 
-from nio import AsyncClient, ErrorResponse, RoomGetStateEventResponse, RoomGetStateResponse
+from nio import (
+    Api,
+    AsyncClient,
+    ErrorResponse,
+    RoomGetStateEventResponse,
+    RoomGetStateResponse,
+)
+
+from core.engine.messages import N_
+from core.i18n import available_locales, translations
 
 from ..protocol.directory import Directory
 from ..settings import MatrixSettings
@@ -31,6 +46,16 @@ from .standing import Standings
 from .telling import Teller
 
 log = logging.getLogger(__name__)
+
+DECLINED = N_("I accept invites only from the accounts and servers listed in my configuration "
+              "({setting}). Ask whoever runs this bot to add you.")
+SETTING = "matrix.allow, nightfall.toml"
+
+
+def declined_reason() -> str:
+    """Why the bot declined, in each of its languages (English first)."""
+    return " / ".join(dict.fromkeys(translations(locale).gettext(DECLINED).format(setting=SETTING)
+                                    for locale in ["en", *sorted(available_locales())]))
 
 
 def allowed(inviter: str, allow: Sequence[str]) -> bool:
@@ -57,7 +82,6 @@ class Invites:
         self.user_id = settings.user_id
 
     async def on_invite(self, room_id: str, state: list[dict[str, Any]]) -> None:
-        client = self.client
         invite = next((e for e in state if e.get("type") == "m.room.member"
                        and e.get("state_key") == self.user_id), None)
         if invite is None:
@@ -73,8 +97,8 @@ class Invites:
             if await self._join(room_id, inviter):
                 await self.standing.joined(room_id)
             return
-        log.info("matrix: declined %s's invite to %s", inviter, room_id)
-        await client.room_leave(room_id)
+        log.warning("matrix: declined %s's invite to %s: not in matrix.allow", inviter, room_id)
+        await self._decline(room_id)
 
     async def _direct(self, room_id: str, inviter: str) -> None:
         """A direct chat a person opened: his private room, if the bot can use it."""
@@ -104,6 +128,20 @@ class Invites:
                    if e.get("type") == "m.room.member"
                    and (e.get("content") or {}).get("membership") in ("join", "invite")}
         return present <= {person, self.user_id}
+
+    async def _decline(self, room_id: str) -> None:
+        """Reject the invite with its reason (nio's `room_leave` sends no body)."""
+        client = self.client
+        headers = {"Authorization": f"Bearer {client.access_token}",
+                   "Content-Type": "application/json"}
+        reply = await client.send("POST", Api._build_path(["rooms", room_id, "leave"]),
+                                  json.dumps({"reason": declined_reason()}), headers)
+        try:
+            if reply.status >= 400:
+                log.warning("matrix: cannot decline the invite to %s: %s", room_id,
+                            await reply.text())
+        finally:
+            reply.release()
 
     async def _leave(self, room_id: str) -> None:
         if not isinstance(await self.client.room_leave(room_id), ErrorResponse):

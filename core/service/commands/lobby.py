@@ -99,7 +99,7 @@ class Lobby(HostSettings):
 
     async def press(self, what: str, row: GameRecord, person: Identity) -> None:
         """Join or Leave, from the sign-up's buttons or the group's commands. A press on a
-        copy of the sign-up that outlived its game (one posted twice, see the README's
+        copy of the sign-up that outlived its game (one posted twice, see docs/telegram.md,
         "Never twice") is told the game is over."""
         await relock(row)
         if row.status != GameStatus.LOBBY:

@@ -8,8 +8,12 @@ send ends or a budget refills, the lanes whose next row may go now are started, 
 player must act on (a prompt, a role card, a ballot's opening, a window's closing) before
 an edit of a message already posted (a vote shown in the ballot's tally), then chatter
 (relays, recaps), the oldest first within each, as many at once as each platform takes
-(`parallel`). A round starts sends for at most ROUND_SECONDS, so that
-deadlines keep firing while a backlog waits, and ends when its sends have ended.
+(`parallel`). Among what players must act on, a group's row goes before a private one: one
+send reaches every player (a ballot's opening, a window's close), where a private one
+reaches one — on Matrix, where one account sends 0.2 messages a second, a game's start
+would otherwise hold the election's ballot behind every role card (issue 32). A round
+starts sends for at most ROUND_SECONDS, so that deadlines keep firing while a backlog waits,
+and ends when its sends have ended.
 
 The budgets and the sends themselves are the deliverer's (`Pacing`): this module only
 decides which row goes when.
@@ -151,7 +155,7 @@ class Round:
         soonest: float | None = None
         blocked: dict[str, float] = {}
         waiting = [lane for lane in self.lanes if lane.rows and not lane.busy]
-        for lane in sorted(waiting, key=lambda lane: (lane.rank, self._head(lane).id)):
+        for lane in sorted(waiting, key=self._order):
             row = self._head(lane)
             if self.in_flight.get(row.platform, 0) >= self.pacing.parallel(row.platform):
                 continue
@@ -168,6 +172,12 @@ class Round:
             tasks[asyncio.create_task(self.pacing.send(row), name=f"send-{row.id}")] = \
                 (lane, row)
         return soonest
+
+    def _order(self, lane: Lane) -> tuple[int, bool, int]:
+        """Which waiting lane starts first: by rank, a group's row before a private one
+        among what players act on (it reaches them all at once), then the oldest."""
+        head = self._head(lane)
+        return lane.rank, lane.rank == ACT_ON and head.private, head.id
 
     def _head(self, lane: Lane) -> Outbox:
         """The lane's next row: its first edit of a message already posted, else its oldest."""

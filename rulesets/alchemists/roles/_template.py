@@ -5,8 +5,8 @@ Copy this file to `roles/<role>.py`, fill it in, add the module's name at the ri
 the hooks that answer together), add the role's texts to the rule set's catalogs (`make
 messages`, then `rulesets/alchemists/locales/{de,ru}/LC_MESSAGES/alchemists.po`) and write
 its scenarios in `tests/scenarios/alchemists/`. Nothing else needs to change. (A role of a
-package of its own comes after the rules' roles instead, through its entry point; README:
-adding a role.)
+package of its own comes after the rules' roles instead, through its entry point;
+docs/extending.md: adding a role.)
 
 The texts below are marked `N_` as in a real role: `babel.cfg` keeps this file out of the
 catalogs, its copy is extracted.

@@ -9,7 +9,7 @@ write the role's scenarios in `tests/scenarios/changelings/`.
 
 A role of a package of your own is the same module, importing `rulesets.changelings.…`
 instead of `..`, with its texts in a domain of its own (`catalog=` below) and an entry point
-that names the rule set it joins (README: adding a role; `tests/fixtures/gossip`).
+that names the rule set it joins (docs/extending.md: adding a role; `tests/fixtures/gossip`).
 
 The texts below are marked `N_` as in a real role: `babel.cfg` keeps this file out of the
 catalogs, its copy is extracted.
