@@ -76,7 +76,8 @@ def test_sigkill_in_the_middle_of_a_night_loses_nothing_and_repeats_nothing(tmp_
     while time.monotonic() < deadline:  # wait until the researcher's check was acknowledged
         line = first.stdout.readline()
         before.append(line.rstrip("\n"))
-        if before[-1] in CHOSE_GUS:  # her keyboard says what she chose
+        if before[-1] in CHOSE_GUS:  # her keyboard says what she chose, then that it may
+            before.append(first.stdout.readline().rstrip("\n"))  # change: its next line
             break
     os.kill(first.pid, signal.SIGKILL)
     first.wait()
