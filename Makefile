@@ -43,7 +43,8 @@ bench: install
 
 # Re-extract each gettext domain's template and merge it into its catalogs (see
 # docs/extending.md: adding a language): `nightfall` from core/ and adapters/ into locales/,
-# each rule set's own domain from its package into rulesets/<id>/locales/.
+# each rule set's own domain from its package into rulesets/<id>/locales/. Each template gets
+# the sentences for exactly one of its plural messages (tools/one_texts.py) before the merge.
 RULESETS := changelings alchemists
 KEYWORDS := -k N_ -k NC_:1c,2 -k tell_n:2,3 -k refused_n:1,2 -k SetupError -k n_:1,2
 EXTRACT := $(VENV)/bin/pybabel extract -F babel.cfg $(KEYWORDS) --no-location --sort-output \
@@ -51,8 +52,10 @@ EXTRACT := $(VENV)/bin/pybabel extract -F babel.cfg $(KEYWORDS) --no-location --
 UPDATE := $(VENV)/bin/pybabel update --no-fuzzy-matching --ignore-obsolete
 messages: install
 	$(EXTRACT) -o locales/nightfall.pot core adapters
+	$(PY) tools/one_texts.py locales/nightfall.pot
 	$(UPDATE) -i locales/nightfall.pot -d locales -D nightfall
 	for rs in $(RULESETS); do \
 		$(EXTRACT) -o rulesets/$$rs/locales/$$rs.pot rulesets/$$rs && \
+		$(PY) tools/one_texts.py rulesets/$$rs/locales/$$rs.pot && \
 		$(UPDATE) -i rulesets/$$rs/locales/$$rs.pot -d rulesets/$$rs/locales -D $$rs || exit 1; \
 	done

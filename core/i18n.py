@@ -31,6 +31,10 @@ from core.spoken import spoken
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 DOMAIN = "nightfall"
 SOURCE_LOCALE = "en"
+# The gettext context of a plural message's sentence for exactly one ("Left the game: {names}."):
+# gettext's first plural form also serves 21, 31… in Russian, so it cannot be that sentence
+# (tools/one_texts.py adds these entries to the templates).
+ONE = "one"
 # A command in a text: a slash at the start or after a space or an opening quote or bracket,
 # then a word (in any script) or a `{placeholder}`. URLs, "Europe/Berlin" and "1/2" are not.
 COMMAND_SLASH = re.compile(r"(?<![^\s(\[«„“\"'])/(?=[^\W\d_]|\{)")
@@ -176,7 +180,11 @@ class Renderer:
 
     def render_parts(self, key: str, plural: str | None, count: int | None,
                      params: Mapping[str, Param]) -> str:
-        template = (self.t.ngettext(key, plural, count or 0) if plural is not None
-                    else self.t.gettext(key))
+        if plural is None:
+            template = self.t.gettext(key)
+        elif count == 1 and (one := self.t.pgettext(ONE, key)) != key:
+            template = one  # its own sentence for exactly one (see `ONE`)
+        else:  # English, a message without a text for one, or any other number
+            template = self.t.ngettext(key, plural, count or 0)
         return with_prefix(template, self.command_prefix).format(
             **{k: self.value(v) for k, v in params.items()})

@@ -29,33 +29,31 @@ class Voiced(StrEnum):
     PICK_FIRST = "PICK_FIRST"
     PICK_NEXT = "PICK_NEXT"
     PICK_ROLE = "PICK_ROLE"
-    CHOICE_NOW = "CHOICE_NOW"
     CHOICE_ACTION_ON = "CHOICE_ACTION_ON"
     CHOICE_ACTION = "CHOICE_ACTION"
     CHOICE_PAIR = "CHOICE_PAIR"
     CHOICE_PASS = "CHOICE_PASS"
+    CHOICE_OPEN = "CHOICE_OPEN"
     NOTED = "NOTED"
     VOTE_PROMPT = "VOTE_PROMPT"
     REMIND_VOTE = "REMIND_VOTE"
     REMIND_CHOICE = "REMIND_CHOICE"
     # `EXTRA_PROMPTS`
     PROMPT_TAKEN = "PROMPT_TAKEN"
-    PICK_SECOND = "PICK_SECOND"
     CHOICES_CLOSED = "CHOICES_CLOSED"
     VOTE_CLOSED = "VOTE_CLOSED"
 
 
 #: the prompts a rule set voices: those a player reads every night or day
 PROMPTS = (Voiced.ACTION_PROMPT, Voiced.PICK_FIRST, Voiced.PICK_NEXT, Voiced.PICK_ROLE,
-           Voiced.CHOICE_NOW, Voiced.CHOICE_ACTION_ON, Voiced.CHOICE_ACTION, Voiced.CHOICE_PAIR,
-           Voiced.CHOICE_PASS, Voiced.NOTED, Voiced.VOTE_PROMPT, Voiced.REMIND_VOTE,
-           Voiced.REMIND_CHOICE)
+           Voiced.CHOICE_ACTION_ON, Voiced.CHOICE_ACTION, Voiced.CHOICE_PAIR,
+           Voiced.CHOICE_PASS, Voiced.CHOICE_OPEN, Voiced.NOTED, Voiced.VOTE_PROMPT,
+           Voiced.REMIND_VOTE, Voiced.REMIND_CHOICE)
 
-#: what the service tells at every window's close and for every pressed button (the notice
-#: for a taken choice, for the first of two names): a rule set may voice these too; one that
+#: what the service tells at every window's close and for a pressed ballot button (the notice
+#: for a taken vote): a rule set may voice these too; one that
 #: does not keeps the core's text (core/service/messages/texts.py)
-EXTRA_PROMPTS = (Voiced.PROMPT_TAKEN, Voiced.PICK_SECOND, Voiced.CHOICES_CLOSED,
-                 Voiced.VOTE_CLOSED)
+EXTRA_PROMPTS = (Voiced.PROMPT_TAKEN, Voiced.CHOICES_CLOSED, Voiced.VOTE_CLOSED)
 
 #: prompt name -> the rule set's variants of it
 Voice = Mapping[str, Sequence[str]]

@@ -20,8 +20,8 @@ NIGHT_FALLS = (
 )
 DAY_BEGINS = (
     N_("Day {number}. Everyone must vote: /vote NAME. The last vote counts."),
-    N_("Day {number}. The city wakes and counts its losses. Everyone must vote: /vote NAME. "
-       "The last vote counts."),
+    N_("Day {number}. The city wakes and counts who is still standing. Everyone must vote: "
+       "/vote NAME. The last vote counts."),
     N_("Day {number}. Someone among you is not human. Everyone must vote with /vote NAME; the "
        "last vote counts."),
     N_("Day {number}. The military wants a name. Everyone must vote: /vote NAME. The last vote "

@@ -190,10 +190,9 @@ class Alchemists(Ruleset):
         game.tell(GROUP, N_("Play from your main account. No private talk outside the team "
                             "chats, no screenshots, no insults."))
         for p in players.values():
-            # the role's name and its card in one message (each message costs the bot's
-            # budget with the platform)
-            game.tell(to_player(p.pid), N_("Your role: {role}.\n\n{dealt}"), role=role(p.role),
-                      dealt=dealt(p.role))
+            # the role card alone: it names the role (a line "Your role: X." before it said
+            # it twice); a reference, so the told and secrecy checks see the role
+            game.tell(to_player(p.pid), N_("{dealt}"), dealt=dealt(p.role))
         for introduce in AT_START:  # rules §2: who is told whom
             introduce(game)
         self._enter(game, start_phase)

@@ -32,36 +32,30 @@ VOICE: dict[str, tuple[str, ...]] = {
            "ROLE.)"),
         N_("{action}: choose the role, and choose carefully (or write /{command} ROLE)."),
     ),
-    "CHOICE_NOW": (
-        N_("So be it: {choice}. Until the phase closes, you may still turn back."),
-        N_("Recorded: {choice}. The ink dries when the phase closes."),
-        N_("Your choice stands: {choice}. It can still be changed until the phase closes."),
-    ),
     "CHOICE_ACTION_ON": (
-        N_("So be it: {action} on {name}. Until the phase closes, you may still turn back."),
-        N_("Recorded: {action} on {name}. The ink dries when the phase closes."),
-        N_("Your choice stands: {action} on {name}. It can still be changed until the "
-           "phase closes."),
+        N_("So be it: {action} on {name}."),
+        N_("Recorded: {action} on {name}."),
+        N_("Your choice stands: {action} on {name}."),
     ),
     "CHOICE_ACTION": (
-        N_("So be it: {action}. Until the phase closes, you may still turn back."),
-        N_("Recorded: {action}. The ink dries when the phase closes."),
-        N_("Your choice stands: {action}. It can still be changed until the phase closes."),
+        N_("So be it: {action}."),
+        N_("Recorded: {action}."),
+        N_("Your choice stands: {action}."),
     ),
     "CHOICE_PAIR": (
-        N_("So be it: {action} with {first} and {second}. Until the phase closes, you may "
-           "still turn back."),
-        N_("Recorded: {action} with {first} and {second}. The ink dries when the phase "
-           "closes."),
-        N_("Your choice stands: {action} with {first} and {second}. It can still be "
-           "changed until the phase closes."),
+        N_("So be it: {action} with {first} and {second}."),
+        N_("Recorded: {action} with {first} and {second}."),
+        N_("Your choice stands: {action} with {first} and {second}."),
     ),
     "CHOICE_PASS": (
-        N_("So be it: you stay your hand. Until the phase closes, you may still turn back."),
-        N_("Recorded: nothing. Idle hands are seen too. The ink dries when the phase "
-           "closes."),
-        N_("You do nothing. That, too, is a choice. It can still be changed until the "
-           "phase closes."),
+        N_("So be it: you stay your hand."),
+        N_("Recorded: nothing. Idle hands are seen too."),
+        N_("You do nothing. That, too, is a choice."),
+    ),
+    "CHOICE_OPEN": (
+        N_("Until the phase closes, you may still turn back."),
+        N_("The ink dries when the phase closes."),
+        N_("It can still be changed until the phase closes."),
     ),
     "NOTED": (
         N_("So be it. Until the phase closes, you may still turn back."),
@@ -88,11 +82,6 @@ VOICE: dict[str, tuple[str, ...]] = {
         N_("Noted. The ink is still wet."),
         N_("So be it."),
         N_("Your word is taken."),
-    ),
-    "PICK_SECOND": (
-        N_("One name is in the circle. Now the second."),
-        N_("Half of the exchange is made. Choose the other half."),
-        N_("The first is chosen. Who stands opposite?"),
     ),
     "CHOICES_CLOSED": (
         N_("The circle is closed. Nothing can be changed now."),

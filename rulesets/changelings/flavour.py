@@ -189,7 +189,8 @@ WON = {
         N_("The game is over: the ponies win! Pinkie Pie is already firing the party cannon."),
         N_("The game is over: the hive is beaten, Ponyville is safe, and the ponies win! "
            "Friendship is magic."),
-        N_("The game is over: the ponies win! That was at least 20% cooler than last time."),
+        N_("The game is over: the ponies win! That was at least twenty percent cooler than "
+           "last time."),
     ),
     "changelings": (
         N_("The game is over: the changelings win! The hive rules Ponyville."),

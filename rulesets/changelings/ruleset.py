@@ -13,7 +13,7 @@ from typing import Any
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, NOTED, Purpose, Ref, dealt, player, role, to_player
+from core.engine.messages import N_, NOTED, Purpose, Ref, dealt, player, to_player
 from core.engine.phase import Phase, PhaseKind
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
@@ -144,16 +144,15 @@ class Changelings(Ruleset):
         opening.announce(game)
         for p in players.values():
             shown = SHOWN_AS.get(p.role, p.role)
-            # the role's name and its card in one message: every message costs the bot's
-            # budget with the platform, and a card alone reads as said twice
+            # the role card alone (a line "Your role: X." before it said it twice), as a
+            # reference for the told and secrecy checks; a pony's kind in the same message
             if shown == "pony":
                 kind = game.rng.choice(PONY_KINDS)
                 p.counters["kind"] = kind
-                game.tell(to_player(p.pid), N_("Your role: {role} ({kind}).\n\n{dealt}"),
-                          role=role(shown), kind=Ref("kind", kind), dealt=dealt(shown))
+                game.tell(to_player(p.pid), N_("{dealt}\n\nYour kind: {kind}."),
+                          kind=Ref("kind", kind), dealt=dealt(shown))
             else:
-                game.tell(to_player(p.pid), N_("Your role: {role}.\n\n{dealt}"),
-                          role=role(shown), dealt=dealt(shown))
+                game.tell(to_player(p.pid), N_("{dealt}"), dealt=dealt(shown))
         members = changeling_team(game)
         for p in players.values():
             if is_changeling(p):

@@ -31,43 +31,30 @@ VOICE: dict[str, tuple[str, ...]] = {
            "/{command} ROLE.)"),
         N_("{action}: who will you be today? Choose a role (or write /{command} ROLE)."),
     ),
-    "CHOICE_NOW": (
-        N_("Got it: {choice}! Changed your mind? Press again before the phase ends."),
-        N_("{choice}, noted with a sparkle! You can still change it until the phase "
-           "closes."),
-        N_("Your pick: {choice}. Pinkie promise, it stays secret! Change it any time "
-           "before the phase ends."),
-    ),
     "CHOICE_ACTION_ON": (
-        N_("Got it: {action}, and the target is {name}! Changed your mind? Press again "
-           "before the phase ends."),
-        N_("Noted with a sparkle: {action}, target {name}! You can still change it until "
-           "the phase closes."),
-        N_("Your pick: {action}, aimed at {name}. Pinkie promise, it stays secret! Change "
-           "it any time before the phase ends."),
+        N_("Got it: {action}, and the target is {name}!"),
+        N_("Noted with a sparkle: {action}, target {name}!"),
+        N_("Your pick: {action}, aimed at {name}. Pinkie promise, it stays secret!"),
     ),
     "CHOICE_ACTION": (
-        N_("Got it: {action}! Changed your mind? Press again before the phase ends."),
-        N_("{action}, noted with a sparkle! You can still change it until the phase "
-           "closes."),
-        N_("Your pick: {action}. Pinkie promise, it stays secret! Change it any time "
-           "before the phase ends."),
+        N_("Got it: {action}!"),
+        N_("Noted with a sparkle: {action}!"),
+        N_("Your pick: {action}. Pinkie promise, it stays secret!"),
     ),
     "CHOICE_PAIR": (
-        N_("Got it: {action} with {first} and {second}! Changed your mind? Press again "
-           "before the phase ends."),
-        N_("{action}: {first} and {second}, noted with a sparkle! You can still change it "
-           "until the phase closes."),
-        N_("Your pick: {action} with {first} and {second}. Pinkie promise, it stays "
-           "secret! Change it any time before the phase ends."),
+        N_("Got it: {action} with {first} and {second}!"),
+        N_("Noted with a sparkle: {action} with {first} and {second}!"),
+        N_("Your pick: {action} with {first} and {second}. Pinkie promise, it stays secret!"),
     ),
     "CHOICE_PASS": (
-        N_("A quiet one for you, then: you pass. Changed your mind? Press again before the "
-           "phase ends."),
-        N_("You pass: hooves up and a cup of cocoa. You can still change it until the "
-           "phase closes."),
-        N_("Nothing this time? Fine by me, your secret is safe. Change it any time before "
-           "the phase ends."),
+        N_("A quiet one for you, then: you pass."),
+        N_("You pass: hooves up and a cup of cocoa."),
+        N_("Nothing this time? Fine by me, your secret is safe."),
+    ),
+    "CHOICE_OPEN": (
+        N_("Changed your mind? Press again before the phase ends."),
+        N_("You can still change it until the phase closes."),
+        N_("Change it any time before the phase ends."),
     ),
     "NOTED": (
         N_("Noted, and tucked safely under my pillow! You can change it until the phase "

@@ -25,8 +25,8 @@ from rulesets.changelings.voice import OWN
 
 SCRIPTS = Path(__file__).parent / "scripts"
 # what a keyboard says once a choice is pressed, in the pony game's voice
-CHOSE_GUS = {f"[to Eve] {variant.format(choice='Gus')}"
-             for variant in load_ruleset("changelings").voice["CHOICE_NOW"]}
+CHOSE_GUS = {f"[to Eve] {variant.format(action='Check', name='Gus')}"
+             for variant in load_ruleset("changelings").voice["CHOICE_ACTION_ON"]}
 NIGHTFALL = str(Path(sys.executable).parent / "nightfall")
 
 
@@ -76,7 +76,8 @@ def test_sigkill_in_the_middle_of_a_night_loses_nothing_and_repeats_nothing(tmp_
     while time.monotonic() < deadline:  # wait until the researcher's check was acknowledged
         line = first.stdout.readline()
         before.append(line.rstrip("\n"))
-        if before[-1] in CHOSE_GUS:  # her keyboard says what she chose
+        if before[-1] in CHOSE_GUS:  # her keyboard says what she chose, then that it may
+            before.append(first.stdout.readline().rstrip("\n"))  # change: its next line
             break
     os.kill(first.pid, signal.SIGKILL)
     first.wait()

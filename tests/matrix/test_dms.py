@@ -20,6 +20,7 @@ from nio import RoomCreateResponse, RoomPreset
 from core.engine.registry import load_ruleset
 from core.service.messages import texts as service_texts
 from core.storage.models import GameRecord, Identity, LogEntry, Outbox
+from tests.role_cards import is_role_card
 
 from .harness import (
     KEYCAPS,
@@ -35,11 +36,10 @@ from .harness import (
 from .js_player import Isolation, Shown, say, seat
 from .test_behaviour import membership
 from .test_clients import bot_messages, until
-from .test_encryption import bodies, open_encrypted_dm, stored
+from .test_encryption import bodies, chose, open_encrypted_dm, stored
 from .test_people import nickname
 from .test_rooms import eventually
 
-NOTED = "Your choice was noted."
 REMINDED = "Time is running out"
 CLOSED = "I cannot write to you"
 JS_SEED = 12  # Jo, the js-sdk player, is dealt the researcher (a night check)
@@ -64,11 +64,12 @@ async def test_an_encrypted_direct_chat_a_player_opens_is_his_private_room(
 
         await sign_up(table, "changelings", "!option random_lovers false")
         for name, player in table.players.items():
-            assert any(t.startswith("Your role:") for t in bodies(player)), name
+            assert any(is_role_card(t) for t in bodies(player)), name
             assert (player.dm == own[name]) if name in own else player.dm not in own.values()
         row = await play_to_the_end(table, seed=6)
         assert row.status == "ended"
-        assert any(NOTED in bodies(table.players[name]) for name in own)  # night actions
+        assert any(chose(body) for name in own  # night actions
+                   for body in bodies(table.players[name]))
         acted = {e.command.get("actor") for e in await LogEntry.filter(game_id=row.id)
                  if e.command["type"] == "Act"}
         assert acted  # (counted by the engine)
@@ -278,7 +279,7 @@ async def test_elements_start_chat_is_the_js_sdk_players_private_room(
         await table.settle()
 
         async def card() -> list[Shown]:
-            return [e for e in await answers() if e.body.startswith("Your role:")]
+            return [e for e in await answers() if is_role_card(e.body)]
 
         [role_card] = await jo.until("his role card", card)
         assert role_card.encrypted and role_card.notify  # it rings
@@ -298,7 +299,7 @@ async def test_elements_start_chat_is_the_js_sdk_players_private_room(
         await table.settle()
 
         async def noted() -> bool:
-            return any(NOTED in e.body for e in await answers())
+            return any(chose(e.body) for e in await answers())
 
         assert await jo.until("his choice noted", noted)
         row = await GameRecord.all().order_by("-id").first()

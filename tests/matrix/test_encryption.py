@@ -21,7 +21,9 @@ from urllib.parse import quote
 
 from nio import RoomCreateResponse, RoomPreset
 
+from core.engine.registry import load_ruleset
 from core.storage.models import LogEntry
+from tests.role_cards import is_role_card
 
 from .harness import MEGOLM, Player, Table, open_table, play_to_the_end, sign_up, signup_message
 from .synapse import Synapse
@@ -35,7 +37,18 @@ def rings(event: dict[str, Any], player: Player) -> bool:
     return event["content"].get("msgtype") == "m.text" and \
         event["content"].get("m.mentions") == {"user_ids": [player.user_id]}
 
-NOTED = "Your choice was noted."
+
+
+def chose(body: str, ruleset: str = "changelings") -> bool:
+    """Whether a text of the bot confirms a night choice (a keyboard edited to say it, or
+    the notice of a choice that closed its window) in the game's voice: each confirmation
+    opens with one of its texts' words before the first placeholder."""
+    voice = load_ruleset(ruleset).voice
+    stems = {variant.split("{")[0] for name in CHOICES for variant in voice[name]}
+    return any(stem and stem in body for stem in stems)
+
+
+CHOICES = ("CHOICE_ACTION_ON", "CHOICE_ACTION", "CHOICE_PAIR", "CHOICE_PASS")
 
 
 async def open_encrypted_dm(table: Table, player: Player) -> str:
@@ -85,13 +98,14 @@ async def test_a_game_in_an_encrypted_group_with_encrypted_private_rooms(
                for name in ("Ann", "Cid", "Eve")}
         await sign_up(table, "changelings", "!option random_lovers false")
         for name, player in table.players.items():  # role cards, all encrypted
-            assert any(t.startswith("Your role:") for t in bodies(player)), name
+            assert any(is_role_card(t) for t in bodies(player)), name
             assert (player.dm == own[name]) if name in own else player.dm not in own.values()
             assert is_encrypted(synapse, player.dm, table.bot["access_token"])
 
         row = await play_to_the_end(table, seed=6)
         assert row.status == "ended"
-        assert any(NOTED in bodies(table.players[name]) for name in own)  # night actions
+        assert any(chose(body) for name in own  # night actions
+                   for body in bodies(table.players[name]))
         commands = [e.command["type"] for e in await LogEntry.filter(game_id=row.id)]
         assert "Vote" in commands  # encrypted poll answers were read
         assert any(" win" in t.lower() or " won" in t.lower() for t in table.group_texts())

@@ -38,17 +38,18 @@ async def test_two_targets_are_chosen_one_after_the_other(db_url):
         "PICK_FIRST", action="Love spell", command="love")
     before = await log_size()
     second = await chat("Gus> [Ann]")
-    assert second[0] == "[notice to Gus] Now choose the second player."
-    assert second[1].removeprefix("[to Gus] ") in voiced(
+    # the second keyboard names the first player: no notice says it besides
+    assert second[0].removeprefix("[to Gus] ") in voiced(
         "PICK_NEXT", action="Love spell", name="Ann")
-    assert second[2:] == ["[to Gus] buttons: [Bob] [Cid] [Dot] [Eve] [Fay] [Gus]"]
+    assert second[1:] == ["[to Gus] buttons: [Bob] [Cid] [Dot] [Eve] [Fay] [Gus]"]
     assert await log_size() == before  # the first step changes nothing in the game
     chosen = await chat("Gus> [Cid]")
-    assert "[notice to Gus] Your choice was noted." in chosen
-    # the keyboard names both players chosen, though its button named only the second
-    assert any(line.removeprefix("[to Gus] ") in voiced(
+    # the keyboard names both players chosen, though its button named only the second; it
+    # is the one confirmation (no notice)
+    assert chosen[0].removeprefix("[to Gus] ") in voiced(
         "CHOICE_PAIR", action="Love spell", first="Ann", second="Cid")
-        for line in chosen)
+    assert chosen[1].removeprefix("[to Gus] ") in voiced("CHOICE_OPEN")
+    assert len(chosen) == 2
     assert (await submissions(chat))[("Gus", "love")] == (("Ann", "Cid"), None)
 
 
@@ -76,7 +77,10 @@ async def test_a_role_is_named_from_a_keyboard_of_roles(db_url):
     buttons = lines[prompt + 1]
     assert buttons.startswith("[to Bob] buttons: [Abduct: Ann] [Abduct: Cid]")
     assert "[Researcher] [Anti-Hate-Shield]" in buttons and buttons.endswith("[Pass]")
-    assert "[notice to Bob] Your choice was noted." in await chat("Bob> [Researcher]")
+    chosen = await chat("Bob> [Researcher]")
+    assert chosen[0].removeprefix("[to Bob] ") in voiced(
+        "CHOICE_ACTION_ON", action="Fake a role", name="Researcher")
+    assert not [line for line in chosen if line.startswith("[notice to")]
     assert (await submissions(chat))[("Bob", "fake")] == ((), "researcher")
 
 
@@ -128,3 +132,39 @@ async def test_private_keyboards_close_with_their_window(db_url):
     assert offered and all(not p.buttons for _, p in last.values())
     saying = [who for who, p in last.values() if p.parts[-1] == part(texts.CHOICES_CLOSED)]
     assert sorted(saying) == sorted({who for who, _ in last.values()})
+
+
+async def test_a_choice_is_confirmed_once_and_kept_when_its_window_closes(db_url):
+    """A pressed choice is said once, on its keyboard: the action and its target, and that
+    it may still change; when the window closes, the keyboard keeps the choice without the
+    "may change" line, and says no "this choice is closed" besides."""
+    chat, _ = await night_one(db_url)
+    chosen = await chat("Cid> [Ann]")
+    assert chosen[0].removeprefix("[to Cid] ") in voiced(
+        "CHOICE_ACTION_ON", action="Check", name="Ann")
+    assert chosen[1].removeprefix("[to Cid] ") in voiced("CHOICE_OPEN")
+    assert len(chosen) == 2  # no notice
+    lines = await chat(":wait 5m")  # the dusk is over
+    assert not [line for line in lines if line.startswith("[to Cid]")
+                and line.removeprefix("[to Cid] ") == texts.CHOICES_CLOSED]
+    dusk = (await the_game()).window - 1
+    rows = [stored(row) for row in await Outbox.filter(
+        private=True, identity__name="Cid").order_by("id")]
+    final = [p for p in rows if isinstance(p, KeyboardPayload)
+             and (p.replace or "").startswith(f"choices-1-{dusk}-")][-1]
+    assert not final.buttons and len(final.parts) == 2  # the prompt and the choice
+    assert final.parts[-1].key in voiced("CHOICE_ACTION_ON", action="{action}",
+                                         name="{name}")
+
+
+async def test_a_choice_that_closes_its_window_is_said_once_as_done(db_url):
+    """The last choice of a window closes it at once: its notice says what was chosen,
+    without "you can still change it"."""
+    chat, _ = await night_one(db_url)
+    await chat("Gus> [Ann]", "Gus> [Cid]", "Bob> [Pass]", "Cid> [Ann]")
+    lines = await chat("Dot> [Pass]")
+    notices = [line for line in lines if line.startswith("[notice to Dot]")]
+    assert [n.removeprefix("[notice to Dot] ") for n in notices] in [
+        [text] for text in voiced("CHOICE_PASS")]
+    assert not [line for line in lines if line.startswith("[to Dot]")
+                and line.removeprefix("[to Dot] ") in voiced("CHOICE_OPEN")]

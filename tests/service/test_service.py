@@ -12,6 +12,7 @@ from core.service import ChatRef, Command, Incoming, UserRef
 from core.service.rows.game_rows import StateMismatch
 from core.storage.models import Deadline, GameRecord, LogEntry, Outbox, Seat
 from rulesets.changelings.voice import OWN
+from tests.role_cards import has_role_card, is_role_card
 
 from .helpers import PLAYERS, log_size, open_chat, started_changelings, the_game, voiced
 
@@ -30,7 +31,7 @@ async def test_lobby_start_deals_roles_and_opens_the_election(db_url):
     assert sorted(roles.values()) == sorted(["changeling", "changeling", "researcher", "shield",
                                              "pony", "pony", "pony"])
     for name in PLAYERS:
-        assert any(line.startswith(f"[to {name}] Your role:") for line in lines)
+        assert any(is_role_card(line.removeprefix(f"[to {name}] ")) for line in lines)
     row = await the_game()
     assert row.status == "running"
     assert await Deadline.filter(game_id=row.id, kind="close", state="pending").count() == 1
@@ -202,7 +203,7 @@ async def test_replace_moves_the_seat_to_a_new_account(db_url):
     seat = await Seat.get(pid="p7", active=True).prefetch_related("identity")
     assert seat.identity.name == "Zoe"
     told = " ".join(line for line in lines if line.startswith("[to Zoe]"))
-    assert "You take over this seat" in told and "Your role:" in told
+    assert "You take over this seat" in told and has_role_card(told)
     assert "You take over a seat in this game." in told
     assert not any(line.startswith("[to Gus] You take over") for line in lines)
     assert "[group] Votes so far: Ann (1)." in await chat("Zoe: /vote Ann")
@@ -490,11 +491,14 @@ async def test_a_players_own_view_in_private(db_url):
     status = " ".join(await chat("Cid> /status"))
     assert "One thing is still open for you: Check" in status
     checked = " ".join(await chat("Cid> /check Ann"))
-    assert any(noted in checked for noted in voiced("NOTED"))
+    # his typed choice is confirmed once, with its action and target
+    chose = voiced("CHOICE_ACTION_ON", action="Check", name="Ann")
+    assert sum(checked.count(noted) for noted in chose) == 1
+    assert any(still in checked for still in voiced("CHOICE_OPEN"))
     myrole = " ".join(await chat("Cid> /myrole"))
-    assert "Your role:" in myrole and "Researcher" in myrole
+    assert has_role_card(myrole) and "Researcher" in myrole
     # what he learned, not what he chose (the engine said which message noted his choice)
-    assert not any(noted in myrole for noted in voiced("NOTED"))
+    assert not any(noted in myrole for noted in chose)
 
 
 async def test_nextgame_tells_a_player_when_sign_up_opens(db_url):
@@ -525,9 +529,9 @@ async def test_father_writes_to_one_homunculus_by_name(db_url):
     assert not any(line.startswith(f"[to {envy}]") for line in lines)
 
 
-async def test_noted_comes_before_the_choice_is_closed(db_url):
-    """The last night action closes the dusk: "Noted" once came after "This choice is
-    closed."."""
+async def test_a_typed_choice_that_closes_the_window_is_confirmed_once(db_url):
+    """The last night action, typed, closes the dusk: the player reads what he chose, once,
+    without "you can still change it" and without "this choice is closed" after it."""
     chat = await open_chat(db_url)
     await started_changelings(chat)
     await chat("Ann: /vote Cid", "Bob: /vote Cid", "Cid: /vote Cid", ":wait 400s")
@@ -540,12 +544,12 @@ async def test_noted_comes_before_the_choice_is_closed(db_url):
     researcher = by_role["researcher"][0]
     await chat(f"{first}> /abduct {victim}", f"{second}> /abduct {victim}",
                f"{by_role['shield'][0]}> /shield {by_role['pony'][1]}")
-    lines = [line for line in await chat(f"{researcher}> /check {first}")
+    lines = [line.removeprefix(f"[to {researcher}] ")
+             for line in await chat(f"{researcher}> /check {first}")
              if line.startswith(f"[to {researcher}]")]
-    noted = next(i for i, line in enumerate(lines)
-                 if line.removeprefix(f"[to {researcher}] ") in voiced("NOTED"))
-    closed = next(i for i, line in enumerate(lines) if "This choice is closed." in line)
-    assert noted < closed
+    assert lines[0] in voiced("CHOICE_ACTION_ON", action="Check", name=first)
+    assert not set(lines) & voiced("CHOICE_OPEN")
+    assert "This choice is closed." not in lines
 
 
 async def test_a_player_flees_after_confirming(db_url):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from core.storage.models import Outbox
+from tests.role_cards import is_role_card
 
 from .harness import living, open_table, play_to_the_end, sign_up
 
@@ -26,7 +27,7 @@ async def test_a_whole_game_is_played_through_buttons_and_private_chats(api, tmp
         await sign_up(table, ruleset, *settings)
         assert len(await living(table)) == players
         for name, user in table.users.items():  # every player got a role card in private
-            assert any(m.text.startswith("Your role:") for m in api.sent_to(user)), name
+            assert any(is_role_card(m.text) for m in api.sent_to(user)), name
         row = await play_to_the_end(table, seed=players)
         assert row.status == "ended"
         assert api.unknown_methods == []

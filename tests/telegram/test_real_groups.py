@@ -9,6 +9,7 @@ import asyncio
 import logging
 
 from core.storage.models import GameRecord, Identity, LogEntry, Seat
+from tests.role_cards import has_role_card
 
 from .harness import confirm, living, open_table, sign_up
 
@@ -309,7 +310,7 @@ async def test_a_player_reads_again_privately_what_he_was_told(api, db_url):
         await table.settle()
         recap = api.sent_to(bob)[-1]
         assert recap.text.startswith("Your role and what I told you last")
-        assert "Your role:" in recap.text and not recap.buttons
+        assert has_role_card(recap.text) and not recap.buttons
     finally:
         await table.stop()
 
@@ -330,7 +331,7 @@ async def test_replace_by_reply_reaches_the_newcomer(api, db_url):
             .prefetch_related("identity").first()
         assert seat is not None and seat.identity.ref == str(zoe.id)
         told = " ".join(m.text for m in api.sent_to(zoe))
-        assert "You take over this seat" in told and "Your role:" in told
+        assert "You take over this seat" in told and has_role_card(told)
         assert not any("You take over" in m.text for m in api.sent_to(table.users["Gus"]))
     finally:
         await table.stop()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,8 +14,10 @@ import pytest
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+from core.engine.messages import Text
 from core.engine.registry import available, load_ruleset
-from core.i18n import DOMAIN, LOCALES_DIR
+from core.i18n import DOMAIN, LOCALES_DIR, ONE, Renderer
+from tools.one_texts import add_one_texts
 
 from ..conftest import ROOT
 
@@ -45,9 +48,15 @@ def catalog(domain: str, lang: str):
         return read_po(fh, locale=lang)
 
 
+def key(message) -> tuple[str | None, str]:
+    """A message's identity in its catalog: its context and its (singular) msgid."""
+    return message.context, message.id if isinstance(message.id, str) else message.id[0]
+
+
 @pytest.fixture(scope="module")
-def extracted(tmp_path_factory) -> dict[str, set[str]]:
-    """The messages each domain's code holds now, extracted exactly as `make messages` does."""
+def extracted(tmp_path_factory) -> dict[str, set[tuple[str | None, str]]]:
+    """The messages each domain's code holds now, extracted exactly as `make messages` does
+    (with the sentences for exactly one that tools/one_texts.py adds)."""
     babel = Path(sys.executable).parent / "pybabel"
     found = {}
     for domain, (_, sources) in DOMAINS.items():
@@ -56,8 +65,9 @@ def extracted(tmp_path_factory) -> dict[str, set[str]]:
                         "-o", str(pot), *map(str, sources)], cwd=ROOT, check=True,
                        capture_output=True)
         with pot.open("rb") as fh:
-            found[domain] = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(fh)
-                             if m.id}
+            template = read_po(fh)
+        add_one_texts(template)
+        found[domain] = {key(m) for m in template if m.id}
     return found
 
 
@@ -82,7 +92,7 @@ def test_nothing_is_untranslated_or_fuzzy(domain, lang):
 
 @pytest.mark.parametrize(("domain", "lang"), EVERY)
 def test_the_catalog_matches_the_code(domain, lang, extracted):
-    known = {m.id if isinstance(m.id, str) else m.id[0] for m in catalog(domain, lang) if m.id}
+    known = {key(m) for m in catalog(domain, lang) if m.id}
     wanted = extracted[domain]
     assert not wanted - known, f"missing from {domain}/{lang}: {sorted(wanted - known)[:5]}"
     assert not known - wanted, f"stale in {domain}/{lang}: {sorted(known - wanted)[:5]}"
@@ -116,3 +126,35 @@ def test_every_translation_formats_with_the_sources_parameters():
             strings = message.string if isinstance(message.string, tuple) else (message.string,)
             for text in strings:
                 text.format(**params)
+
+
+@pytest.mark.parametrize(("domain", "lang"), EVERY)
+def test_gnu_msgfmt_checks_the_catalog(domain, lang):
+    """GNU gettext's own check (`msgfmt -c`: the header, the plural forms, every form's
+    placeholders where that form serves more than one number), as any other gettext tool
+    would read the catalog."""
+    msgfmt = shutil.which("msgfmt")
+    if msgfmt is None:
+        pytest.skip("GNU gettext's msgfmt is not installed")
+    po = DOMAINS[domain][0] / lang / "LC_MESSAGES" / f"{domain}.po"
+    run = subprocess.run([msgfmt, "-c", "-o", "/dev/null", str(po)], capture_output=True,
+                         text=True)
+    assert run.returncode == 0, run.stderr
+
+
+def test_a_plural_message_says_exactly_one_in_its_own_sentence():
+    """Russian's first plural form serves 1, 21, 31…: for exactly one the `ONE` entry speaks
+    ("Найдено тело"), for 21 the plural form with its number; English keeps its singular."""
+    singular = "Morning. Found dead: {names}."
+    plural = "Morning. {count} found dead: {names}."
+    assert any(key(m) == (ONE, singular) for m in catalog("alchemists", "ru"))
+
+    def said(lang: str, count: int) -> str:
+        renderer = Renderer(lang, {}, str, ruleset="alchemists")
+        return renderer.render(Text(singular, {"count": count, "names": "Ann"}, plural, count))
+
+    assert said("ru", 1) == "Утро. Найдено тело: Ann."
+    assert said("ru", 21) == "Утро. Найдено 21 тело: Ann."
+    assert said("ru", 3) == "Утро. Найдено 3 тела: Ann."
+    assert said("en", 1) == singular.format(names="Ann")
+    assert said("en", 2) == "Morning. 2 found dead: Ann."

@@ -223,8 +223,8 @@ class Receiver:
     async def _press(self, room_id: str, event_id: str, sender: str, token: str,
                      private: bool) -> None:
         notice = await self._hand(room_id, event_id, sender, private, button=token)
-        if not notice or not self.settings.notices:
-            return
+        if not notice or not notice.text or not self.settings.notices:
+            return  # (an empty notice: the keyboard itself says what was chosen)
         in_private = room_id in self.directory.private
         if not in_private and notice.taken:
             return  # a poll shows the answer itself; a refusal goes to the private room

@@ -19,10 +19,12 @@ from ..messages import button_commands as pressed
 from ..messages import outbox, texts
 from ..messages.voiced import voiced_in_window
 from ..ports.clock import Clock
+from ..ports.contract import Notice
+from ..ports.refusals import SHOWN_ON_KEYBOARD
 from ..ports.replies import Reply
 from ..rows.game_rows import known_game, locked_game, seat_pid
 from ..rows.unit_of_work import current_work
-from ..telling.prompts import second_pick, show_choice
+from ..telling.prompts import chosen_text, second_pick, show_choice
 from .confirm import Confirmations
 from .guidance import help_part, pressed_help_part
 from .lobby import Lobby
@@ -85,7 +87,8 @@ class ButtonPresses:
             await outbox.reopen(person)
             await outbox.to_person(person, await self.private.help_for(person))
 
-    async def press(self, token: str, person: Identity, in_private: bool) -> Reply | None:
+    async def press(self, token: str, person: Identity,
+                    in_private: bool) -> Reply | Notice | None:
         """A pressed button: what its stored command asks, if the presser may; a refusal
         is raised as `Reply`, an answer of its own returned."""
         if token == pressed.HELLO or pressed_help_part(token) is not None:
@@ -117,9 +120,10 @@ class ButtonPresses:
         return None
 
     async def in_window(self, row: GameRecord, button: Button, command: pressed.InWindow,
-                        person: Identity, in_private: bool) -> Reply | None:
+                        person: Identity, in_private: bool) -> Reply | Notice | None:
         """A ballot's or a private keyboard's button: only in its own window, by its own
-        player, where it was offered."""
+        player, where it was offered. A private keyboard's choice is confirmed once: on the
+        keyboard while its window is open (the notice says nothing), else by the notice."""
         if in_private != (button.pid is not None):
             raise Reply(texts.UNKNOWN_BUTTON)  # a group button pressed elsewhere, or back
         if row.status != GameStatus.RUNNING or row.window != button.window:
@@ -137,17 +141,19 @@ class ButtonPresses:
             case pressed.MarkEarly():
                 await self.games.apply(row, MarkEarly(pid, at=now), person,
                                        refusal_as_reply=True, locked=True)
-            case pressed.PickFirst(action, first):  # offer the second target
-                game = await self.games.load(row)
-                await second_pick(row, game, pid, action, first, person)
-                return Reply(voiced_in_window(row, game.ruleset.voice, Voiced.PICK_SECOND,
-                                              row.window, person.id))
+            case pressed.PickFirst(action, first):  # offer the second target, whose
+                await second_pick(row, await self.games.load(row), pid, action, first,
+                                  person)
+                return SHOWN_ON_KEYBOARD  # keyboard names the first (no notice besides)
             case pressed.ActOn(action, targets, role):
                 await self.games.apply(row, Act(pid, action, targets, None, role, at=now),
                                        person, refusal_as_reply=True, locked=True)
-                if row.window == button.window:  # the keyboard shows what is chosen now
-                    await show_choice(row, await self.games.load(row), person, pid,
-                                      button.token, command)
+                game = await self.games.load(row)
+                if row.window == button.window:  # the keyboard says what is chosen now
+                    await show_choice(row, game, person, pid, button.token, command)
+                    return SHOWN_ON_KEYBOARD
+                # the choice closed the window: said once, by the notice, as done
+                return Reply.saying(chosen_text(row, game, pid, command))
             case _:
                 assert_never(command)
         return None

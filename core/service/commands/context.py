@@ -14,7 +14,7 @@ from ..games.deadline_times import GameDefaults
 from ..games.running import Games
 from ..messages.payloads import PostPayload
 from ..ports.clock import Clock
-from ..ports.contract import Mention
+from ..ports.contract import Mention, Notice
 from ..ports.howto import Wording
 from ..ports.replies import Reply
 from ..telling.names import Roster
@@ -59,7 +59,8 @@ class HostActions(Protocol):
 class ButtonActions(Protocol):
     """A button pressed by a typed command (a platform whose buttons arrive as text)."""
 
-    async def press(self, token: str, person: Identity, in_private: bool) -> Reply | None: ...
+    async def press(self, token: str, person: Identity,
+                    in_private: bool) -> Reply | Notice | None: ...
 
 
 class MenuActions(Protocol):

@@ -65,7 +65,6 @@ TALLY_EMPTY = N_("No votes so far.")
 PICK_FIRST = N_("Your choice: {action}. It needs two players: choose the first (or write "
                 "/{command} NAME NAME).")
 PICK_NEXT = N_("{action} with {name}: now choose the second player.")
-PICK_SECOND = N_("Now choose the second player.")
 PICK_NONE = N_("Nobody can be the second player with that choice.")
 PICK_ROLE = N_("Your choice: {action}. Choose the role (or write /{command} ROLE).")
 PASS_BUTTON = N_("Pass")
@@ -198,14 +197,13 @@ VOTE_OPEN_FOR_YOU = N_("Your vote is still missing.")
 NOTHING_OPEN = N_("Nothing is open for you right now.")
 NEXTGAME_NOTED = N_("I will tell you here when the next game opens in {chat}.")
 NEXTGAME_OPEN = N_("A new game of {ruleset} opens in {chat}: join it there!")
-CHOICE_NOW = N_("Your choice now: {choice}. You can change it until the phase closes.")
-CHOICE_ACTION_ON = N_("Your choice now: {action} on {name}. You can change it until the "
-                      "phase closes.")
-CHOICE_PAIR = N_("Your choice now: {action} with {first} and {second}. You can change it "
-                 "until the phase closes.")
-CHOICE_ACTION = N_("Your choice now: {action}. You can change it until the phase closes.")
-CHOICE_PASS = N_("Your choice now: nothing tonight. You can change it until the phase "
-                 "closes.")
+# a pressed choice, said once on its keyboard: the action and its target, then (while the
+# window is open) that it may change; the window's close keeps the choice and drops the rest
+CHOICE_ACTION_ON = N_("Chosen: {action} on {name}.")
+CHOICE_PAIR = N_("Chosen: {action} with {first} and {second}.")
+CHOICE_ACTION = N_("Chosen: {action}.")
+CHOICE_PASS = N_("Chosen: nothing this time.")
+CHOICE_OPEN = N_("You can change it until the phase closes.")
 
 # What a platform says about a person (see ports.Situation)
 EDIT_IGNORED = N_("Edits do not count: I read a command only as it was first sent. Send it "

@@ -16,12 +16,12 @@ from . import texts
 CORE_TEXTS: Mapping[Voiced, str] = {
     Voiced.ACTION_PROMPT: texts.ACTION_PROMPT, Voiced.PICK_FIRST: texts.PICK_FIRST,
     Voiced.PICK_NEXT: texts.PICK_NEXT, Voiced.PICK_ROLE: texts.PICK_ROLE,
-    Voiced.CHOICE_NOW: texts.CHOICE_NOW, Voiced.CHOICE_ACTION_ON: texts.CHOICE_ACTION_ON,
-    Voiced.CHOICE_ACTION: texts.CHOICE_ACTION, Voiced.CHOICE_PAIR: texts.CHOICE_PAIR,
-    Voiced.CHOICE_PASS: texts.CHOICE_PASS, Voiced.VOTE_PROMPT: texts.VOTE_PROMPT,
+    Voiced.CHOICE_ACTION_ON: texts.CHOICE_ACTION_ON, Voiced.CHOICE_ACTION: texts.CHOICE_ACTION,
+    Voiced.CHOICE_PAIR: texts.CHOICE_PAIR, Voiced.CHOICE_PASS: texts.CHOICE_PASS,
+    Voiced.CHOICE_OPEN: texts.CHOICE_OPEN, Voiced.VOTE_PROMPT: texts.VOTE_PROMPT,
     Voiced.REMIND_VOTE: texts.REMIND_VOTE, Voiced.REMIND_CHOICE: texts.REMIND_CHOICE,
-    Voiced.PROMPT_TAKEN: texts.PROMPT_TAKEN, Voiced.PICK_SECOND: texts.PICK_SECOND,
-    Voiced.CHOICES_CLOSED: texts.CHOICES_CLOSED, Voiced.VOTE_CLOSED: texts.VOTE_CLOSED}
+    Voiced.PROMPT_TAKEN: texts.PROMPT_TAKEN, Voiced.CHOICES_CLOSED: texts.CHOICES_CLOSED,
+    Voiced.VOTE_CLOSED: texts.VOTE_CLOSED}
 
 
 def voiced(row: GameRecord, game: Game, prompt: Voiced, pid: str = "") -> str:

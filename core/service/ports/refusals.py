@@ -16,3 +16,7 @@ class Untouchable(PermanentError):
 #: button's): no text, the tally shows it; a platform may mark the message as counted,
 #: where its poll would not show it (Matrix reacts ✅)
 VOTE_COUNTED = Notice("", taken=True)
+
+#: the service's answer to a private keyboard's pressed choice while its window is open: no
+#: text, the keyboard itself is edited to say what is chosen (one confirmation, not two)
+SHOWN_ON_KEYBOARD = Notice("", taken=True)

@@ -5,12 +5,13 @@ and every keyboard closed with its window."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, assert_never
+from dataclasses import replace
+from typing import Any
 
 from core.engine import Act, ActionSpec, Game, Message, Outcome
 from core.engine.ids import PlayerId
 from core.engine.log_codec import encode
-from core.engine.messages import Ref
+from core.engine.messages import Param, Ref, Text
 from core.engine.registry import load_ruleset
 from core.engine.state import Player
 from core.engine.voice import Voiced
@@ -26,7 +27,6 @@ from ..messages.payloads import (
     Part,
     StoredButton,
     TextLabel,
-    WordsLabel,
     message_part,
     part,
 )
@@ -187,59 +187,89 @@ def prompt_parts(stored: Mapping[str, Any]) -> tuple[Part, ...]:
 async def show_choice(row: GameRecord, game: Game, person: Identity, pid: str, token: str,
                       command: ActOn) -> None:
     """A button pressed on a private keyboard: the keyboard's own message is edited to
-    say what is chosen now (its buttons stay: the choice may change until the phase
-    closes)."""
+    say, once, what is chosen now (its buttons stay: the choice may change until the phase
+    closes, which a line of its own says; the window's close keeps the choice without it)."""
     for entry in await Prompt.filter(game_id=row.id, window=row.window,
                                      identity_id=person.id).order_by("id"):
         version = await outbox.newest_version(row.id, entry.message_key,
                                               identity_id=person.id)
         buttons = outbox.offered_buttons(version)
-        pressed = next((b for b in buttons if b.token == token), None)
-        if pressed is None:
+        if not any(b.token == token for b in buttons):
             continue
-        prompt, params = choice_part(pressed.label, command)
+        chosen = choice_part(row, game, pid, command)
+        prompts = prompt_parts(entry.payload)
         await outbox.to_person(person, KeyboardPayload(
-            (*prompt_parts(entry.payload), Part(voiced(row, game, prompt, pid),
-                                                params=params)), buttons,
+            (*prompts, chosen, replace(part(voiced(row, game, Voiced.CHOICE_OPEN, pid)),
+                                       line=True)), buttons,
             entry.message_key, window=row.window), game=row)
+        entry.payload = {"parts": [p.to_json() for p in prompts], CHOSEN: chosen.to_json()}
+        await entry.save(update_fields=["payload"])
         return
+
+
+#: a stored keyboard's choice made by its buttons (see `show_choice`); None: a choice typed
+#: instead (its confirmation was a message of its own, see games/after/noted.py)
+CHOSEN = "chosen"
+
+
+async def note_typed_choice(row: GameRecord, person: Identity) -> None:
+    """A choice of this window typed as a command: the player's keyboards close without
+    saying that the choice is closed (he was just told what he chose)."""
+    entry = await Prompt.filter(game_id=row.id, window=row.window,
+                                identity_id=person.id).order_by("-id").first()
+    if entry is not None and CHOSEN not in entry.payload:
+        entry.payload = {"parts": [p.to_json() for p in prompt_parts(entry.payload)],
+                         CHOSEN: None}
+        await entry.save(update_fields=["payload"])
 
 
 async def close_keyboards(row: GameRecord) -> None:
     """The window has closed: each private keyboard it offered is edited into its last
-    version, without buttons (a press would only be answered as stale); the last one of
-    each player says so, once."""
+    version, without buttons (a press would only be answered as stale), with the choice made
+    on it; the last one of a player who chose nothing on them says that the choice is
+    closed, once."""
     offered = await Prompt.filter(game_id=row.id, window=row.window).order_by(
         "id").prefetch_related("identity")
     last = {entry.identity_id: entry.id for entry in offered}
+    chose = {entry.identity_id for entry in offered if CHOSEN in entry.payload}
     voice = load_ruleset(row.ruleset).voice
     for entry in offered:
+        chosen = entry.payload.get(CHOSEN)
         closing = (part(voiced_in_window(row, voice, Voiced.CHOICES_CLOSED, row.window,
                                          entry.identity_id)),) \
-            if last[entry.identity_id] == entry.id else ()
+            if last[entry.identity_id] == entry.id and entry.identity_id not in chose else ()
+        kept = () if chosen is None else (Part.from_json(chosen),)
         await outbox.to_person(entry.identity, KeyboardPayload(
-            (*prompt_parts(entry.payload), *closing), (), entry.message_key,
+            (*prompt_parts(entry.payload), *kept, *closing), (), entry.message_key,
             window=row.window), game=row)
     await Prompt.filter(game_id=row.id, window=row.window).delete()
 
 
-def choice_part(label: Label, command: ActOn) -> tuple[Voiced, Mapping[str, Any]]:
-    """"Your choice now: …" for a pressed button's label (a name, a role, an action), and
-    both names for an action with two targets (whose button names only the second): the
-    prompt and its parameters (in their JSON form), to be told in the game's voice."""
-    if len(command.targets) == 2:
+def choice_part(row: GameRecord, game: Game, pid: str, command: ActOn) -> Part:
+    """The pressed choice in the game's voice: the action with its target (a player, both
+    players of a two-name action, a role), never a bare name (which reads as if the player
+    were addressing that player)."""
+    text = chosen_text(row, game, pid, command)
+    return Part(text.key, params=encode(text.params))
+
+
+def chosen_text(row: GameRecord, game: Game, pid: str, command: ActOn | Act) -> Text:
+    """A choice (pressed or typed) in the game's voice: which text says it, with the
+    action and its target (a player, both of a two-name action, a role)."""
+    action = Ref("action", command.action)
+    params: dict[str, Param]
+    if command.action == "pass":
+        prompt, params = Voiced.CHOICE_PASS, {}
+    elif len(command.targets) == 2:
         first, second = command.targets
-        return Voiced.CHOICE_PAIR, encode({
-            "action": Ref("action", command.action),
-            "first": Ref("player", first), "second": Ref("player", second)})
-    match label:
-        case TextLabel(key) if key == texts.PASS_BUTTON:
-            return Voiced.CHOICE_PASS, {}
-        case TextLabel(_, params):  # "{action}: {name}" or "{action}!": the same, as a choice
-            return (Voiced.CHOICE_ACTION_ON if "name" in params else Voiced.CHOICE_ACTION), params
-        case NameLabel(ref):
-            return Voiced.CHOICE_NOW, encode({"choice": ref})
-        case WordsLabel(words):
-            return Voiced.CHOICE_NOW, encode({"choice": words})
-        case _:
-            assert_never(label)
+        prompt, params = Voiced.CHOICE_PAIR, {"action": action, "first": Ref("player", first),
+                                              "second": Ref("player", second)}
+    elif command.targets:
+        prompt, params = Voiced.CHOICE_ACTION_ON, {
+            "action": action, "name": Ref("player", command.targets[0])}
+    elif command.role is not None:
+        prompt, params = Voiced.CHOICE_ACTION_ON, {"action": action,
+                                                   "name": Ref("role", command.role)}
+    else:
+        prompt, params = Voiced.CHOICE_ACTION, {"action": action}
+    return Text(voiced(row, game, prompt, pid), params)
