@@ -94,7 +94,9 @@ async def test_invites_are_accepted_only_from_allowed_people(synapse, register, 
         await bob.say(players_direct, "!help")
         await table.settle()
         answer = bob.from_bot(players_direct)[-1]["content"]["body"]
-        assert answer.startswith("Send me your night actions here")
+        # a newcomer in no game: the welcome (what the bot is, how to host), then how to play
+        assert answer.startswith("Hello! I am Nightfall") and "!newgame" in answer
+        assert "Send me your night actions here" in answer
     finally:
         await table.stop()
 
