@@ -7,8 +7,10 @@ events they caused; `replay` rebuilds the same state from the setup and that log
 
 from __future__ import annotations
 
+import dis
 import random
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from .causes import OUT_OF_STORY, OutOfStory
@@ -50,10 +52,14 @@ class Game(Table):
     """One running game. Rule sets call the helper methods below (and `Table`'s) while a
     command is applied."""
 
-    __slots__ = ("_out", "log", "opening", "ruleset", "setup", "state")  # read all the time
+    __slots__ = ("_hears_activity", "_hears_votes", "_out", "log", "opening", "ruleset", "setup",
+                 "state")  # read all the time
 
     def __init__(self, ruleset: Rules[Game], setup: GameSetup) -> None:
         self.ruleset: Rules[Game] = ruleset
+        # whether the rule set's activity and vote hooks do anything: every action and vote
+        # would otherwise call an empty one (alchemists hear no activity, changelings no votes)
+        self._hears_activity, self._hears_votes = _hooks_heard(type(ruleset))
         self.setup = setup
         options = dict(ruleset.default_options)
         given = dict(setup.options)
@@ -130,7 +136,8 @@ class Game(Table):
         p = s.players[command.by]
         if command.at > p.last_active:  # `_activity`, written out: every action passes here
             p.last_active = command.at
-        self.ruleset.on_activity(self, p)
+        if self._hears_activity:
+            self.ruleset.on_activity(self, p)
         sub = _blank(Submission)  # filled slot by slot: cheaper than calling the class
         sub.actor, sub.action, sub.targets = p.pid, spec.id, command.targets
         sub.text, sub.role, sub.seq = command.text, command.role, s.next_seq()
@@ -146,7 +153,8 @@ class Game(Table):
         self._activity(p, command.at)
         p.statuses.add("early")
         self.tell(GROUP, N_("{voter} fixes the vote as early."), voter=player(p.pid))
-        self.ruleset.after_vote(self, p.pid)
+        if self._hears_votes:
+            self.ruleset.after_vote(self, p.pid)
 
     def _validate_say(self, command: Say) -> None:
         self.player_or_refuse(command.by)
@@ -185,7 +193,8 @@ class Game(Table):
     def _activity(self, p: Player, at: float) -> None:
         if at > p.last_active:
             p.last_active = at
-        self.ruleset.on_activity(self, p)
+        if self._hears_activity:
+            self.ruleset.on_activity(self, p)
 
     def _maybe_close_early(self) -> None:
         s = self.state
@@ -275,12 +284,14 @@ class Game(Table):
         s = self.state
         if cmd.at > voter.last_active:  # `_activity`, written out: every vote passes here
             voter.last_active = cmd.at
-        self.ruleset.on_activity(self, voter)
+        if self._hears_activity:
+            self.ruleset.on_activity(self, voter)
         s.votes.pop(voter.pid, None)  # re-insert: the order of votes is the order of last change
         if cmd.target is not None:
             s.votes[voter.pid] = cmd.target
         self._out.events.append(voted(voter.pid, cmd.target))  # `record`, inlined
-        self.ruleset.after_vote(self, voter.pid)
+        if self._hears_votes:
+            self.ruleset.after_vote(self, voter.pid)
 
     def _validate_leave(self, cmd: Leave) -> None:
         if not self.player_or_refuse(cmd.by).alive:
@@ -387,6 +398,25 @@ _HANDLERS: dict[type, tuple[Any, Any]] = {
     Tick: (Game._nothing, Game._nothing),
     **{power: (Game._check_host, Game._perform_host) for power in HOST_COMMANDS},
 }
+
+
+def _does_nothing(function: object) -> bool:
+    """Whether a Python function's body is empty (a docstring, `pass`, `...`): its code only
+    returns None. Read from the bytecode, so a rule set need not declare which hooks it hears."""
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return False
+    ops = [(op.opname, op.argval) for op in dis.get_instructions(code)
+           if op.opname not in ("RESUME", "NOP")]
+    return ops in ([("LOAD_CONST", None), ("RETURN_VALUE", None)], [("RETURN_CONST", None)])
+
+
+@cache
+def _hooks_heard(ruleset_class: type) -> tuple[bool, bool]:
+    """Whether `on_activity` and `after_vote` of this rule set class do anything: worked out
+    once per class (not per game, not per call)."""
+    return (not _does_nothing(getattr(ruleset_class, "on_activity", None)),
+            not _does_nothing(getattr(ruleset_class, "after_vote", None)))
 
 
 def replay(ruleset: Rules[Game], setup: GameSetup, commands: Sequence[Command]) -> Game:
