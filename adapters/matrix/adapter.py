@@ -184,7 +184,7 @@ class MatrixAdapter:
                             rooms=rooms, sender=sender, crypto=crypto, seen=self.seen,
                             teller=teller, store=store, settings=settings,
                             display_name=self.display_name)
-        invites = Invites(client, directory, rooms, standing, teller, settings)
+        invites = Invites(client, directory, rooms, standing, teller, settings, levels)
         readers = Readers(routes, receiver, invites, standing, rooms, teller)
         syncer = Syncer(client, state, directory, readers, crypto, self.seen, store, settings,
                         self.link, catch_up)

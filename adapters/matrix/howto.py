@@ -21,7 +21,7 @@ HOWTO: dict[HowTo, str] = {
                             "NAME for two targets, /pass to do nothing."),
     HowTo.MUTE_RIGHTS: N_("For that my power level there must let me change the room's power "
                           "levels (100 in a room with the usual settings) and be higher than "
-                          "the players'."),
+                          "the players'; in Element: Room settings → Roles & Permissions."),
     HowTo.MUTE_NEVER: N_("From room version 12 on, a room's creators have unlimited power: "
                          "no power level, however high, can lower theirs. Until the game is "
                          "over I mark what a creator who is out of it writes there with 👻: it "

@@ -54,6 +54,12 @@ async def new_room(owner: Player, bot: str, direct: bool = False) -> str:
     return str(created.room_id)
 
 
+def bodies(player: Player, room_id: str) -> list[str]:
+    """The texts of the bot's messages in a room, as the player read them."""
+    return [str(e["content"]["body"]) for e in player.from_bot(room_id)
+            if e.get("type") == "m.room.message" and "body" in e.get("content", {})]
+
+
 def last_private_text(player: Player) -> str:
     return str(player.from_bot(player.dm)[-1]["content"]["body"])
 
@@ -94,9 +100,13 @@ async def test_invites_are_accepted_only_from_allowed_people(synapse, register, 
         await bob.say(players_direct, "!help")
         await table.settle()
         answer = bob.from_bot(players_direct)[-1]["content"]["body"]
-        # a newcomer in no game: the welcome (what the bot is, how to host), then how to play
-        assert answer.startswith("Hello! I am Nightfall") and "!newgame" in answer
+        # in no game yet: the welcome, then how night actions are sent in this room
+        assert answer.startswith("Hello! I am Nightfall")
         assert "Send me your night actions here" in answer
+        [hello] = bodies(table.host, hosts_group)  # a group room is greeted
+        assert hello.startswith("Hello, I am Nightfall, your game master.")
+        assert "I cannot mute the players who are out of the game" in hello  # level 0
+        assert not any(t.startswith("Hello, I am") for t in bodies(bob, players_direct))
     finally:
         await table.stop()
 

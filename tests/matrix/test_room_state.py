@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from adapters.matrix.protocol.directory import Directory
-from adapters.matrix.protocol.power import CREATOR_POWER, standing
+from adapters.matrix.protocol.power import CREATOR_POWER, lacking, standing
 from adapters.matrix.protocol.room_state import (
     MembershipChanged,
     PowerChanged,
@@ -20,6 +20,7 @@ from adapters.matrix.protocol.room_state import (
     Tombstoned,
     tombstone,
 )
+from core.service import Lack
 
 EVENTS = Path(__file__).parent / "events"
 ROOM = "!game:example.org"
@@ -66,6 +67,14 @@ def test_power_levels_give_host_rights_and_the_bots_standing() -> None:
     assert not state.is_admin(ROOM, "@dot:example.org")  # users_default 0
     mine = standing(state.levels(ROOM), state.power_of(ROOM, BOT))
     assert mine.can_write and not mine.can_mute  # changing power levels needs 100
+
+
+def test_the_greeting_names_muting_as_missing_unless_the_bot_outranks_the_players() -> None:
+    levels = {"users_default": 0, "events": {"m.room.power_levels": 100}}
+    assert lacking(levels, 100) == ()
+    assert lacking(levels, 50) == (Lack.MUTE,)  # may not change the power levels
+    assert lacking({**levels, "users_default": 100}, 100) == (Lack.MUTE,)  # not above them
+    assert lacking({}, CREATOR_POWER) == ()  # a bot that created the room may do anything
 
 
 def test_levels_are_only_known_with_the_creators() -> None:

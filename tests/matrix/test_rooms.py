@@ -2,8 +2,9 @@
 fails (no orphan room stays, a failure that may pass is retried on the same room, a person
 nobody can invite is unreachable), invitations nobody accepts (the group is reminded, once), a game
 room upgraded mid-game (the game follows to the replacement room), a bot kicked or demoted
-(the game pauses, the host is told privately, as on Telegram), and a bot with `allow` empty
-(it accepts no invites)."""
+(the game pauses, the host is told privately, as on Telegram), the greeting of a room the
+bot is invited to (with what each missing power costs), and a bot with `allow` empty (it
+accepts no invites)."""
 
 from __future__ import annotations
 
@@ -171,15 +172,27 @@ async def test_an_upgraded_game_room_takes_its_game_to_the_replacement_room(
         await table.stop()
 
 
+def greetings(player: Player, room_id: str) -> list[str]:
+    return [str(e["content"]["body"]) for e in player.from_bot(room_id)
+            if str(e.get("content", {}).get("body", "")).startswith(("Hello, I am", "Hallo"))]
+
+
 async def test_a_bot_without_power_or_kicked_pauses_the_game_and_tells_the_host(
         synapse, register, clients, tmp_path):
     """Power level 50 lets the bot write but not mute (that changes m.room.power_levels,
-    100 by default): the host is told. Demoted below what sending needs, or kicked, the bot
-    pauses the game and tells the host privately; back, it says so."""
+    100 by default): its greeting says what that costs and how to fix it, and the host is
+    told again when a player is out. Demoted below what sending needs, or kicked, the bot
+    pauses the game and tells the host privately; back, it says so, and does not greet the
+    room again while its game runs. In a room where it has full power it greets in one line,
+    and invited again where no game runs, it greets again, in the room's language."""
     table = await open_table(synapse, register, clients, f"sqlite://{tmp_path / 'mx.db'}", 8,
                              bot_level=50)
     try:
         ann, bot = table.host, table.bot["user_id"]
+        [hello] = greetings(ann, table.room)
+        assert hello.startswith("Hello, I am Nightfall, your game master. Write !newgame")
+        assert "I cannot mute the players who are out of the game" in hello
+        assert hello.endswith("in Element: Room settings → Roles & Permissions.")
         await sign_up(table, "changelings", "!option random_lovers false")
         await ann.say(table.room, "!modkill Bob")
         await eventually(table, lambda: any(t.startswith("I cannot mute the players")
@@ -207,6 +220,20 @@ async def test_a_bot_without_power_or_kicked_pauses_the_game_and_tells_the_host(
         assert await settled_membership(ann, table.room, bot) == "join"
         await eventually(table, lambda: sum(t.startswith("I can write in")
                                             for t in private_texts(ann)) == 2)
+        assert len(greetings(ann, table.room)) == 1  # a game runs there: no second hello
+
+        created = await ann.client.room_create(preset=RoomPreset.private_chat, invite=[bot],
+                                               power_level_override={"users": {bot: 100}})
+        full = created.room_id
+        await eventually(table, lambda: len(greetings(ann, full)) == 1)
+        assert greetings(ann, full)[0].endswith("I have every right I need here.")
+        await ann.say(full, "!language de")
+        await table.settle()
+        await ann.client.room_kick(full, bot)
+        assert await settled_membership(ann, full, bot) == "leave"
+        await ann.client.room_invite(full, bot)
+        await eventually(table, lambda: len(greetings(ann, full)) == 2)
+        assert greetings(ann, full)[1].endswith("Ich habe hier alle Rechte, die ich brauche.")
     finally:
         await table.stop()
 

@@ -15,6 +15,11 @@
 - The replacement of an upgraded game room: from anyone (only who sent the tombstone could
   name that room), and the game moves there (see standing.py).
 
+In a group room it has joined the bot says hello, once per invitation, with what each right it
+misses costs (its power levels, read from the server as no sync has shown them yet; see
+protocol/power.py `lacking`); the service keeps quiet where a game already runs. A
+replacement room is no new room to its players: the game moves there without a greeting.
+
 A declined invite is rejected with its reason (the `reason` of the leave, shown with the
 rejection), in every language the bot speaks, as the inviter's language is unknown: a host
 whose `allow` list is wrong otherwise saw his invite vanish without a word (issue 32). The
@@ -41,6 +46,7 @@ from core.i18n import available_locales, translations
 
 from ..protocol.directory import Directory
 from ..settings import MatrixSettings
+from .levels import Levels
 from .rooms import PrivateRooms
 from .standing import Standings
 from .telling import Teller
@@ -72,8 +78,10 @@ def allowed(inviter: str, allow: Sequence[str]) -> bool:
 
 class Invites:
     def __init__(self, client: AsyncClient, directory: Directory, rooms: PrivateRooms,
-                 standing: Standings, teller: Teller, settings: MatrixSettings) -> None:
+                 standing: Standings, teller: Teller, settings: MatrixSettings,
+                 levels: Levels) -> None:
         self.client = client
+        self.levels = levels
         self.directory = directory
         self.rooms = rooms
         self.standing = standing
@@ -95,7 +103,8 @@ class Invites:
             return
         if permitted or replacement:
             if await self._join(room_id, inviter):
-                await self.standing.joined(room_id)
+                lacks = None if replacement else await self.levels.lacks(room_id, self.user_id)
+                await self.standing.joined(room_id, lacks)
             return
         log.warning("matrix: declined %s's invite to %s: not in matrix.allow", inviter, room_id)
         await self._decline(room_id)

@@ -7,6 +7,9 @@ from typing import Any
 
 from nio import AsyncClient
 
+from core.service import Lack
+
+from ..protocol.power import lacking
 from ..protocol.room_state import RoomState
 from .routes import Routes
 
@@ -31,3 +34,8 @@ class Levels:
         """Host rights (see RoomState.is_admin), the levels read first if need be."""
         await self.of(room_id)
         return self.state.is_admin(room_id, user)
+
+    async def lacks(self, room_id: str, user: str) -> tuple[Lack, ...]:
+        """What `user` (the bot) misses in the room for a game (protocol/power.py)."""
+        levels = await self.of(room_id)
+        return lacking(levels, self.state.power_of(room_id, user))

@@ -22,7 +22,7 @@ import logging
 
 from nio import AsyncClient, ErrorResponse
 
-from core.service import ChatEvent, ChatRef, LostReason
+from core.service import ChatEvent, ChatRef, Lack, LostReason
 
 from ..protocol.directory import Directory
 from ..protocol.incoming import PLATFORM
@@ -80,13 +80,17 @@ class Standings:
         self._known.pop(room_id, None)
         await self._tell(ChatEvent(PLATFORM, ChatRef(room_id), "lost", reason=LostReason.REMOVED))
 
-    async def joined(self, room_id: str) -> None:
+    async def joined(self, room_id: str, lacks: tuple[Lack, ...] | None = None) -> None:
         """The bot accepted an invite into a group room: back, if it had been removed; and
-        the replacement of an upgraded room takes over its games."""
+        the replacement of an upgraded room takes over its games. A new room (`lacks`, the
+        rights it misses there; None for a replacement) is greeted, unless a game runs
+        there (the service's `Reach.arrived`)."""
         old = next((o for o, new in self.successors.items() if new == room_id), None)
         if old is not None:
             await self._moved(old, room_id)
         await self._tell(ChatEvent(PLATFORM, ChatRef(room_id), "restored"))
+        if lacks is not None:
+            await self._tell(ChatEvent(PLATFORM, ChatRef(room_id), "arrived", lacks=lacks))
 
     def is_replacement(self, room_id: str) -> bool:
         return room_id in self.successors.values()

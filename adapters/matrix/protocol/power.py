@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from core.service import Lack
+
 CREATOR_POWER = 1 << 62  # room version 12: creators outrank every power level
 
 
@@ -65,3 +67,14 @@ class Standing(NamedTuple):
 def standing(levels: dict[str, Any], mine: int) -> Standing:
     return Standing(mine >= needed_for(levels, "m.room.message", state=False),
                     mine >= needed_for(levels, "m.room.power_levels", state=True))
+
+
+def lacking(levels: dict[str, Any], mine: int) -> tuple[Lack, ...]:
+    """The rights the bot misses in a room it has just joined, for its greeting. Muting
+    alone is checked: it needs the power to change the power levels and a level above a
+    player's (`users_default`; the server refuses to lower an equal). The bot never
+    redacts, kicks or bans in a game room (it edits its messages in place), so no level for
+    those is asked for; writing there is `standing`'s (a bot that cannot write cannot
+    greet); a creator, whom nobody can mute, is told of when it matters (client/muting.py)."""
+    above_players = mine > as_int(levels.get("users_default"), 0)
+    return () if standing(levels, mine).can_mute and above_players else (Lack.MUTE,)
