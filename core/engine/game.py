@@ -7,10 +7,8 @@ events they caused; `replay` rebuilds the same state from the setup and that log
 
 from __future__ import annotations
 
-import dis
 import random
 from collections.abc import Sequence
-from functools import cache
 from typing import Any
 
 from .causes import OUT_OF_STORY, OutOfStory
@@ -34,14 +32,16 @@ from .commands import (
     Vote,
     Whisper,
 )
+from .dealing import options_and_roles
 from .events import Event, HostActed, Left, closed, closed_early, removed, voted
+from .hooks_heard import hooks_heard
 from .ids import PlayerId
 from .messages import GROUP, N_, Ref, player, to_player
 from .outcome import GameSetup, Outcome
 from .phase import Phase, PhaseKind, Stage
 from .refusals import Refused, refused_n
 from .rules import Rules
-from .specs import ActionSpec, SetupError
+from .specs import ActionSpec
 from .state import GameState, Player, Submission
 from .table import Table
 
@@ -59,26 +59,10 @@ class Game(Table):
         self.ruleset: Rules[Game] = ruleset
         # whether the rule set's activity and vote hooks do anything: every action and vote
         # would otherwise call an empty one (alchemists hear no activity, changelings no votes)
-        self._hears_activity, self._hears_votes = _hooks_heard(type(ruleset))
+        self._hears_activity, self._hears_votes = hooks_heard(type(ruleset))
         self.setup = setup
-        options = dict(ruleset.default_options)
-        given = dict(setup.options)
-        ruleset.check_options(given)
-        options.update(given)
         rng = random.Random(setup.seed)
-        count = len(setup.players)
-        if not ruleset.min_players <= count <= ruleset.max_players:
-            raise SetupError("This game needs {low} to {high} players.",
-                             low=ruleset.min_players, high=ruleset.max_players)
-        if len({pid for pid, _ in setup.players}) != count:
-            raise SetupError("Every player may join only once.")
-        roles = list(setup.roles) if setup.roles is not None else ruleset.deal(count, options, rng)
-        if len(roles) != count:
-            raise SetupError("Give exactly one role per player.")
-        for role_id in roles:
-            if role_id not in ruleset.roles:
-                raise SetupError("Unknown role: {role}.", role=role_id)
-        ruleset.check_setup(roles, options)
+        options, roles = options_and_roles(ruleset, setup, rng)
         players = {
             pid: Player(pid=pid, name=name, seat=i, role=roles[i], last_active=setup.at)
             for i, (pid, name) in enumerate(setup.players)
@@ -398,25 +382,6 @@ _HANDLERS: dict[type, tuple[Any, Any]] = {
     Tick: (Game._nothing, Game._nothing),
     **{power: (Game._check_host, Game._perform_host) for power in HOST_COMMANDS},
 }
-
-
-def _does_nothing(function: object) -> bool:
-    """Whether a Python function's body is empty (a docstring, `pass`, `...`): its code only
-    returns None. Read from the bytecode, so a rule set need not declare which hooks it hears."""
-    code = getattr(function, "__code__", None)
-    if code is None:
-        return False
-    ops = [(op.opname, op.argval) for op in dis.get_instructions(code)
-           if op.opname not in ("RESUME", "NOP")]
-    return ops in ([("LOAD_CONST", None), ("RETURN_VALUE", None)], [("RETURN_CONST", None)])
-
-
-@cache
-def _hooks_heard(ruleset_class: type) -> tuple[bool, bool]:
-    """Whether `on_activity` and `after_vote` of this rule set class do anything: worked out
-    once per class (not per game, not per call)."""
-    return (not _does_nothing(getattr(ruleset_class, "on_activity", None)),
-            not _does_nothing(getattr(ruleset_class, "after_vote", None)))
 
 
 def replay(ruleset: Rules[Game], setup: GameSetup, commands: Sequence[Command]) -> Game:

@@ -3,7 +3,7 @@ action and vote would otherwise call them); a hook that does anything is still c
 
 from __future__ import annotations
 
-from core.engine.game import _hooks_heard
+from core.engine.hooks_heard import hooks_heard
 from core.engine.ruleset import Ruleset
 from rulesets.alchemists import RULESET as ALCHEMISTS
 from rulesets.changelings import RULESET as CHANGELINGS
@@ -26,14 +26,14 @@ class Listening(Ruleset):
 
 
 def test_empty_hooks_are_not_heard() -> None:
-    assert _hooks_heard(Ruleset) == (False, False)
-    assert _hooks_heard(Quiet) == (False, False)
+    assert hooks_heard(Ruleset) == (False, False)
+    assert hooks_heard(Quiet) == (False, False)
 
 
 def test_hooks_with_a_body_are_heard() -> None:
-    assert _hooks_heard(Listening) == (True, True)
+    assert hooks_heard(Listening) == (True, True)
 
 
 def test_the_rule_sets_hooks() -> None:
-    assert _hooks_heard(type(CHANGELINGS)) == (True, False)  # inactivity; no early end by votes
-    assert _hooks_heard(type(ALCHEMISTS)) == (False, True)  # the vote log and the early close
+    assert hooks_heard(type(CHANGELINGS)) == (True, False)  # inactivity; no early end by votes
+    assert hooks_heard(type(ALCHEMISTS)) == (False, True)  # the vote log and the early close
