@@ -11,6 +11,7 @@ from typing import Any
 
 from core.storage.models import LogEntry
 
+from ..role_cards import is_role_card
 from .client_shapes import element_web_poll, element_x_poll, ends, fluffychat_poll
 from .harness import (
     KEYCAPS,
@@ -178,7 +179,7 @@ async def test_role_cards_prompts_and_the_vote_opening_notify(synapse, register,
         events = {n["event"]["event_id"]: n for n in notifications(table, bob)
                   if n["event"]["sender"] == table.bot["user_id"]}
         card = next(e for e in bot_messages(bob, bob.dm)
-                    if e["content"]["body"].startswith("Your role:"))
+                    if is_role_card(e["content"]["body"]))
         assert card["content"]["msgtype"] == "m.text"
         assert card["content"]["m.mentions"] == {"user_ids": [bob.user_id]}
         assert card["event_id"] in events and highlighted(events[card["event_id"]])
