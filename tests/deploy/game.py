@@ -13,6 +13,7 @@ from typing import Any
 
 import asyncpg
 
+from core.service.messages.button_commands import HELLO
 from tests.telegram.fake_botapi import FakeBotAPI, FakeGroup, FakeUser, MessageView
 from tests.telegram.harness import NAMES, start_payload
 
@@ -56,8 +57,12 @@ class Table:
                                             members=list(self.users.values()), bot_admin=True)
         host, *others = self.users.values()
         await host.send("/newgame changelings", chat=group)
+        # the sign-up's Join link (a host the bot never reached privately is first asked,
+        # with a link of its own, to open his private chat)
         signup = await self.api.wait_for(
-            lambda: next(iter(m for m in self.api.messages(group) if m.buttons), None),
+            lambda: next(iter(m for m in self.api.messages(group)
+                              if any("url" in b for row in m.buttons for b in row)
+                              and start_payload(m) != HELLO), None),
             timeout=30)
         payload = start_payload(signup)
         for user in others:

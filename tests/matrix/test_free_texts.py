@@ -55,6 +55,10 @@ async def newcomer(table: Table, register, clients) -> Player:
     return zoe
 
 
+# the bot's greeting on the invite, in the configured default language (English here): the
+# room has no language of its own until the host sets one
+GREETING = "Hello, I am Nightfall, your game master."
+
 async def test_every_host_power_and_free_text_reaches_its_reader(
         synapse, register, clients, tmp_path):
     table = await open_table(synapse, register, clients,
@@ -109,6 +113,7 @@ async def test_every_host_power_and_free_text_reaches_its_reader(
                     ("group", table.host, table.room),
                     *((name, p, p.dm) for name, p in table.players.items()))
                 for event in player.from_bot(room) for text in event_texts(event)[-1:]
+                if not text.startswith(GREETING)  # said on the invite, before !language
                 for line in text.splitlines()]
         found = leaks(read, LOCALE, table.players, prefix="!")
         assert not found, "\n".join(f"{problem}: {line}" for line, problem in found)
