@@ -101,6 +101,7 @@ def typed_words() -> frozenset[str]:
     """What players and the host type as it is in every language: player names, option
     values and paces, on/off, the languages' codes."""
     words = {n.casefold() for n in NAMES} | set(PACES) | {"on", "off", "de", "ru", "en"}
+    words.add("element")  # the Matrix client's name, whose menus a how-to names
     for ruleset_id in PLAYER_COUNT:
         for values in load_ruleset(ruleset_id).option_choices.values():
             words.update(v.casefold() for v in values)
