@@ -1,5 +1,5 @@
 """`nightfall run` with its database down at start: it waits `[database] start_timeout`
-seconds, then says in ONE line, in the configured log format, what it could not reach and
+seconds, then says in ONE line (after the version line it starts with), in the configured log format, what it could not reach and
 exits with 1 (no traceback). (A database that comes up within the wait is simply used:
 test_outage_game.py starts its bot so.)"""
 
@@ -35,9 +35,11 @@ async def test_a_database_that_never_answers_ends_the_start_in_one_line(tmp_path
     assert process.returncode == 1
     text = stderr.decode() + stdout.decode()
     assert "Traceback" not in text
-    lines = [line for line in text.splitlines() if line.strip()]
-    assert len(lines) == 1, lines
-    entry = json.loads(lines[0])
+    entries = [json.loads(line) for line in text.splitlines() if line.strip()]
+    # the version line a host reads first ("nightfall 0.1.0 starting"), then the one error
+    assert [entry["level"] for entry in entries] == ["INFO", "ERROR"], entries
+    assert entries[0]["message"].startswith("nightfall ")
+    entry = entries[1]
     assert entry["level"] == "ERROR"
     assert entry["message"].startswith("database unreachable: ")
     assert f"postgres://127.0.0.1:{dead}/games" in entry["message"]
