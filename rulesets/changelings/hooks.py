@@ -32,7 +32,7 @@ class ByKey(Generic[F]):
     bound method at every `.get`, and the checks and the stage's extra abilities are asked
     hundreds of times a game (valgrind: some two bound methods made and freed per command)."""
 
-    __slots__ = ("what", "handlers")
+    __slots__ = ("handlers", "what")
 
     def __init__(self, what: str) -> None:
         self.what = what
