@@ -110,7 +110,7 @@ def _pony(t: Table, view: View, among: list[PlayerId] | None = None) -> PlayerId
     """A living non-changeling as the team knows it (a drawn one)."""
     options = [pid for pid in (among if among is not None else t.public.living)
                if pid != view.me and pid not in view.fellows and pid != view.partner]
-    return t.rng.choice(options) if options else None
+    return t.own(view).choice(options) if options else None
 
 
 def _focus(t: Table) -> PlayerId | None:
@@ -163,7 +163,7 @@ def town_target(t: Table, view: View) -> PlayerId | None:
     if focus is not None and focus != view.me and not _innocent(view, focus):
         return focus
     options = [pid for pid in living if pid != view.me and not _innocent(view, pid)]
-    return t.rng.choice(options) if options else None
+    return t.own(view).choice(options) if options else None
 
 
 def _innocent(view: View, pid: PlayerId) -> bool:
@@ -223,7 +223,7 @@ def _tiebreak(t: Table, view: View) -> PlayerId | None:
     if town in tied:
         return town
     innocent = [pid for pid in tied if pid != view.me and not _innocent(view, pid)]
-    return t.rng.choice(innocent or tied)
+    return t.own(view).choice(innocent or tied)
 
 
 def chase_target(t: Table, view: View) -> PlayerId | None:
@@ -232,7 +232,7 @@ def chase_target(t: Table, view: View) -> PlayerId | None:
     target = town_target(t, view)
     if target == view.me or target not in t.public.living:
         options = [pid for pid in t.public.living if pid != view.me]
-        return t.rng.choice(options) if options else None
+        return t.own(view).choice(options) if options else None
     return target
 
 
@@ -245,4 +245,4 @@ def _successor(t: Table, view: View) -> PlayerId | None:
         return (fellows or living)[0]
     claimers = [c.claimer for c in trusted(view) if c.claimer in living
                 and not known_false(view, c)]
-    return claimers[0] if claimers else t.rng.choice(living)
+    return claimers[0] if claimers else t.own(view).choice(living)

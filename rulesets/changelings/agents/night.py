@@ -51,11 +51,11 @@ def dusk(t: Table, keyboard: object) -> Iterator[Command]:
         if "shield" in offered:
             yield Act(pid, "shield", (_shield_target(t, view),))
         if "fake" in offered and card == "liar":
-            yield Act(pid, "fake", (), None, _fake_role(t))
+            yield Act(pid, "fake", (), None, _fake_role(t, view))
         if "love" in offered:
             others = [p for p in t.public.living if p != pid]
             if len(others) >= 2:
-                yield Act(pid, "love", tuple(t.rng.sample(others, 2)))
+                yield Act(pid, "love", tuple(t.own(view).sample(others, 2)))
         if "letter" in offered:
             target = _suspect(t, view)
             if target is not None:
@@ -128,12 +128,12 @@ def _plan(t: Table, lead: View, team: list[View], ponies: list[PlayerId],
         if researcher:
             return "exchange", researcher[0]
         if exchange is Exchange.NIGHT_ONE:
-            return "exchange", (claimers or found or [t.rng.choice(ponies)])[0]
+            return "exchange", (claimers or found or [t.own(lead).choice(ponies)])[0]
     if claimers:
         return "abduct", claimers[0]
     if found:
         return "abduct", found[0]
-    return "abduct", t.rng.choice(ponies)
+    return "abduct", t.own(lead).choice(ponies)
 
 
 # ---------------------------------------------------------------------- pony-side powers
@@ -145,7 +145,7 @@ def _check_target(t: Table, view: View) -> PlayerId | None:
     if not unchecked:
         return None
     claimers = [pid for pid in unchecked if pid in t.public.board.claims]
-    return claimers[0] if claimers else t.rng.choice(unchecked)
+    return claimers[0] if claimers else t.own(view).choice(unchecked)
 
 
 def _shield_target(t: Table, view: View) -> PlayerId:
@@ -156,15 +156,15 @@ def _shield_target(t: Table, view: View) -> PlayerId:
         target = claimers[0]
     else:
         options = [pid for pid in t.public.living if pid != last]
-        target = t.rng.choice(options)
+        target = t.own(view).choice(options)
     t.shielded[view.me] = target
     return target
 
 
-def _fake_role(t: Table) -> RoleId:
+def _fake_role(t: Table, view: View) -> RoleId:
     """A pony-side special in play the researcher will believe (CH-LIAR)."""
     in_play = [r for r in PONY_SPECIALS if r in t.public.in_play]
-    return t.rng.choice(in_play or list(PONY_SPECIALS))
+    return t.own(view).choice(in_play or list(PONY_SPECIALS))
 
 
 def _suspect(t: Table, view: View) -> PlayerId | None:

@@ -36,9 +36,16 @@ class Table:
     coin: float = 0.0  # the day's shared coin: which of several the table goes after
     fake: bool = False  # whether the changelings will fake-claim the researcher this game
     shielded: dict[PlayerId, PlayerId] = field(default_factory=dict)  # the shield's last night
+    rngs: dict[PlayerId, random.Random] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        # each player's own dice, so that what one decides never shifts another's draws
+        self.rngs = {pid: random.Random(self.rng.getrandbits(64)) for pid in self.views}
         self.fake = self.rng.random() < self.policy.fake
+
+    def own(self, view: View) -> random.Random:
+        """The player's own dice (the table's for the table's talk)."""
+        return self.rngs.get(view.me, self.rng)
 
     def moves(self, keyboard: Keyboard) -> Iterator[Command]:
         stage = self.public.stage
