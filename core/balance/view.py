@@ -56,7 +56,7 @@ class Public:
     hiding: int = 0  # how many enemies the start announced
     votes: Mapping[PlayerId, PlayerId] = field(default_factory=dict)
     tally: Mapping[PlayerId, int] = field(default_factory=dict)  # with letters, penalties
-    mayor: PlayerId | None = None
+    mayor: PlayerId | None = None  # as a rule set's reader hears it announced
     links: set[tuple[PlayerId, PlayerId]] = field(default_factory=set)  # told to the group
     day: int = 1
     stage: str = ""

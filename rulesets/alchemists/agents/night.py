@@ -23,6 +23,9 @@ BACKFIRE_BEARABLE = 0.35  # the Stone's holder risks a roll up to this chance
 
 
 def night(t: Table, keyboard: Keyboard) -> Iterator[Command]:
+    if t.policy.theory:  # information off: father alone kills a drawn outsider
+        yield from _theory(t, keyboard)
+        return
     fathers: list[View] = []
     for pid in list(t.public.living):
         view = t.views[pid]
@@ -37,6 +40,17 @@ def night(t: Table, keyboard: Keyboard) -> Iterator[Command]:
         yield from _stone(t, view, keyboard(view.me))
         for key in [k for k in view.notes if k.startswith(REQUEST)]:
             del view.notes[key]
+
+
+def _theory(t: Table, keyboard: Keyboard) -> Iterator[Command]:
+    for pid in t.public.living:
+        offered = keyboard(pid)
+        if "choose" in offered or ("kill" in offered and mine(t.views[pid]) == HOMUNCULI):
+            view = t.views[pid]
+            target = _drawn(t, view, _others(t, view, t.band(view)))
+            if target is not None:
+                yield Act(pid, "kill", (target,))
+            return
 
 
 def _others(t: Table, view: View, spare: set[PlayerId] | None = None) -> list[PlayerId]:
