@@ -71,3 +71,14 @@ def test_same_seed_same_games_which_replay_and_nothing_is_refused() -> None:
         assert session.refused == 0, seed
     again = replay(RULESET, game.setup, [command for command, _ in game.log])
     assert canonical(again.state) == canonical(game.state)
+
+
+def test_a_sharper_town_wins_more() -> None:
+    """A4 for the homunculus game: the town's read skill raises the town, lowers the hive."""
+    games = 600
+    blind = play_games("alchemists", 15, None, {}, Players.INFORMED, 0.0, games, 500)
+    sharp = play_games("alchemists", 15, None, {}, Players.INFORMED, 0.6, games, 500)
+    town, blind_town = sharp.rate(SideId("town")), blind.rate(SideId("town"))
+    error = ((town * (1 - town) + blind_town * (1 - blind_town)) / games) ** 0.5
+    assert town - blind_town >= 3 * error
+    assert sharp.rate(SideId("homunculi")) < blind.rate(SideId("homunculi"))
