@@ -42,6 +42,8 @@ def talk(t: Table) -> None:
                 _report(t, view)
         _fake_claim(t)
     public.board.focus = _focus(t)
+    if t.policy.claims and not t.policy.theory:
+        _loner_claim(t)
 
 
 def _report(t: Table, view: View) -> None:
@@ -76,6 +78,22 @@ def _fake_claim(t: Table) -> None:
     claimer = max(band & set(public.living), key=public.living.index)
     target = real[0] if real else t.own(head).choice(others)
     board.post(Claim(claimer, XING, ((target, RoleId(HOMUNCULI)),), public.day))
+
+
+def _loner_claim(t: Table) -> None:
+    """The ishvalan, by his own choice (half as often as the hive fakes), claims xing when the
+    day's bandwagon turns on him, naming a drawn player as a homunculus."""
+    public, board = t.public, t.public.board
+    focus = board.focus
+    if focus is None or focus not in public.living or focus in board.claims:
+        return
+    view = t.views[focus]
+    if view.card != "ishvalan" or t.own(view).random() >= t.policy.fake / 2:
+        return
+    others = [pid for pid in public.living if pid != focus]
+    if others:
+        named = t.own(view).choice(others)
+        board.post(Claim(focus, XING, ((named, RoleId(HOMUNCULI)),), public.day))
 
 
 def _focus(t: Table) -> PlayerId | None:
