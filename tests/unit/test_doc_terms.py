@@ -59,6 +59,7 @@ FORBIDDEN: dict[str, list[tuple[str, str, Msgid]]] = {
         (r"Bürgermeister", "changelings", "mayor election"),
         (r"Meine Stimme gilt vorzeitig|vorzeitige Stimme", "core", "My vote is early"),
         (r"\bStaatsalchemist\b“", "alchemists", "on the town's side"),
+        (r"Teamchat|Teamraum", "core", "Team chat"),
     ],
     "en": [
         (r"died of a broken heart", "changelings", "left heartbroken"),
