@@ -80,3 +80,26 @@ def tagged(variants: Sequence[str], motif: str, motifs: Motifs) -> frozenset[int
 
 
 _NONE_INT: frozenset[int] = frozenset()
+
+
+class Openers:
+    """A list of day openers drawn after a dawn's text: what each dawn and mood rules out
+    (`clashing` its motifs, `tagged` the mood that does not fit), worked out once per pair
+    and remembered, not at every day of every game."""
+
+    __slots__ = ("_motifs", "_ruled_out", "texts")
+
+    def __init__(self, texts: Sequence[str], motifs: Motifs) -> None:
+        self.texts = texts
+        self._motifs = motifs
+        self._ruled_out: dict[tuple[str | None, str], frozenset[int]] = {}
+
+    def ruled_out(self, dawn: str | None, unfit: str) -> frozenset[int]:
+        """The openers that must not follow `dawn` (None: no dawn text told) nor carry the
+        motif `unfit` ("loss" after a quiet night, "calm" after one with losses)."""
+        key = (dawn, unfit)
+        found = self._ruled_out.get(key)
+        if found is None:
+            found = self._ruled_out[key] = clashing(self.texts, dawn, self._motifs) | \
+                tagged(self.texts, unfit, self._motifs)
+        return found

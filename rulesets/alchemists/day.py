@@ -12,7 +12,7 @@ from core.engine.game import Game
 from core.engine.ids import PlayerId
 from core.engine.messages import GROUP, N_, Ref, counted, n_, player, side, to_player
 from core.engine.phase import Phase, PhaseKind
-from core.engine.variety import clashing, tagged
+from core.engine.variety import Openers
 
 from . import flavour
 from . import stone as stone_rules
@@ -47,20 +47,20 @@ def begin_day(game: Game, number: int) -> None:
         begun(game)
 
 
+_OPENERS = Openers(flavour.DAY_BEGINS, flavour.MOTIFS)
+
+
 def _opener(game: Game) -> str:
     """The day's opener, drawn knowing its dawn (the night's dead are kept until the next
     night falls): no image the morning just showed, no loss mourned after a night without
     deaths, no calm praised after one with them."""
-    opening = flavour.DAY_BEGINS
     died = bool(state_of(game).night_dead)
     if died:
         dead = game.last_variant(flavour.MORNING_DEAD)
         dawn = dead[0] if dead is not None else None
     else:
         dawn = game.last_variant(flavour.MORNING_QUIET)
-    avoid = clashing(opening, dawn, flavour.MOTIFS) | tagged(
-        opening, "calm" if died else "loss", flavour.MOTIFS)
-    return game.variant(opening, avoid)
+    return game.variant(flavour.DAY_BEGINS, _OPENERS.ruled_out(dawn, "calm" if died else "loss"))
 
 
 def early_majority(game: Game) -> bool:

@@ -18,7 +18,7 @@ from core.engine.messages import GROUP, N_, player
 from core.engine.night_order import NightOrder
 from core.engine.phase import Phase, PhaseKind
 from core.engine.state import Submission
-from core.engine.variety import clashing, tagged
+from core.engine.variety import Openers, tagged
 
 from . import flavour
 from .hooks import MORNING_NEWS, MORNING_NOTES
@@ -105,10 +105,14 @@ def resolve_dawn(game: Game) -> None:
     NIGHT.walk(game, _DAWN_STEPS[0], _DAWN_STEPS[1])
 
 
+_OPENERS = Openers(flavour.DAY_BEGINS, flavour.MOTIFS)
+_DERPYS_MAIL = tagged(flavour.MORNING_QUIET, "derpy", flavour.MOTIFS)
+
+
 def _without_derpy(game: Game) -> frozenset[int]:
     """Derpy's morning mail stops once the player who was Derpy has left (his role told)."""
     if any(p.role == "derpy" and not p.alive for p in game.state.players.values()):
-        return tagged(flavour.MORNING_QUIET, "derpy", flavour.MOTIFS)
+        return _DERPYS_MAIL
     return frozenset()
 
 
@@ -116,10 +120,8 @@ def day_opener(game: Game) -> str:
     """The day's opener, drawn knowing its dawn: no image the quiet morning just showed, no
     loss mourned after a night without one, no calm praised after one with a loss."""
     night = changelings_state(game).night
-    opening = flavour.DAY_BEGINS
-    avoid = clashing(opening, night.dawn, flavour.MOTIFS) | tagged(
-        opening, "calm" if night.gone else "loss", flavour.MOTIFS)
-    return game.variant(opening, avoid)
+    return game.variant(flavour.DAY_BEGINS,
+                        _OPENERS.ruled_out(night.dawn, "calm" if night.gone else "loss"))
 
 
 def morning_post(game: Game) -> None:
