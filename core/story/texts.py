@@ -4,6 +4,7 @@ archive page, and the rule set's names for roles, sides, causes, actions and its
 
 from __future__ import annotations
 
+from core.engine.forms import SideForm, side_form
 from core.engine.messages import N_, Param, Ref, n_
 from core.engine.phase import PhaseKind
 from core.engine.registry import load_ruleset
@@ -91,4 +92,4 @@ class Words:
         if not self.story.winners:
             return self.text(DRAW)
         return self.text_n(WINNERS, len(self.story.winners),
-                           sides=", ".join(self.word("side", s) for s in self.story.winners))
+                           sides=tuple(side_form(s, SideForm.THE) for s in self.story.winners))

@@ -40,6 +40,7 @@ from .common import (
     CAUSE_NAMES,
     CAUSES,
     CHECK_NAMES,
+    SIDE_FORMS,
     SIDE_NAMES,
     SIDES,
     STAGE_NAMES,
@@ -122,7 +123,8 @@ class Alchemists(Ruleset):
     option_choices = options.CHOICES
     option_about = options.ABOUT
     vocabulary: dict[str, dict[str, str]] = {  # noqa: RUF012
-        "role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES, "option": options.ABOUT,
+        **SIDE_FORMS, "role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES,
+        "option": options.ABOUT,
         "option_name": options.NAMES, "role_was": ROLE_IN_TEXT,
         "card": ROLE_CARDS, "dealt": ROLE_CARDS, "about": ROLE_ABOUT, "check": CHECK_NAMES,
         "action": ACTION_NAMES,

@@ -61,6 +61,7 @@ from .vocabulary import (
     CAUSES,
     KIND_NAMES,
     RULES_SUMMARY,
+    SIDE_FORMS,
     SIDE_NAMES,
     SIDES,
     STAGE_NAMES,
@@ -106,7 +107,8 @@ class Changelings(Ruleset):
     option_choices: dict[str, tuple[str, ...]] = dict(options.CHOICES)  # noqa: RUF012
     option_about = options.ABOUT
     vocabulary: dict[str, dict[str, str]] = {  # noqa: RUF012
-        "role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES, "option": options.ABOUT,
+        **SIDE_FORMS, "role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES,
+        "option": options.ABOUT,
         "option_name": options.NAMES, "role_was": ROLE_IN_TEXT,
         # a role as /roles and /role show it to the group (the core's ROLE_LINE "{card}"): the
         # third-person ROLE_ABOUT; the card a player is dealt ("You are …") is `dealt`
