@@ -9,7 +9,7 @@ from __future__ import annotations
 from html import escape
 
 from core.engine.phase import PhaseKind
-from core.engine.story import Bond, BondWords, Line
+from core.engine.story import Bond, BondWords, Heading, Line
 
 from .model import Story, When
 from .picture import side_colour
@@ -17,14 +17,10 @@ from .style import CSS
 from .svg import vote_svg
 from .texts import (
     ACTION_LINE,
-    BANISHED,
     LEFT_THEN,
     NIGHT_ACTIONS,
     NO_ACTIONS,
-    NO_VOTES,
-    NOBODY_OUT,
     PLAYERS,
-    TEAM_CHAT,
     WON,
     Words,
 )
@@ -115,10 +111,8 @@ def _round(story: Story, words: Words, when: When, team_chats: bool) -> str:
                               for v, t in vote.ballots)
             parts.append(f'<ul class="ballots">{ballots}</ul>')
         else:
-            parts.append(f"<p>{e(words.text(NO_VOTES))}</p>")
-        out = (words.text_n(BANISHED, len(vote.removed), names=words.names(vote.removed))
-               if vote.removed
-               else words.text(NOBODY_OUT))
+            parts.append(f"<p>{e(words.heading(Heading.NO_VOTES))}</p>")
+        out = words.voted_out(vote.removed)
         parts.append(f'<p class="{"out" if vote.removed else "muted"}">{e(out)}</p>')
     for bond in story.bonds_of(when):
         bound = words.told(bond.words.heading, 1, when=words.when(when), pairs=_pair(words, bond))
@@ -131,7 +125,7 @@ def _round(story: Story, words: Words, when: When, team_chats: bool) -> str:
     said = story.whispers_of(when) if team_chats else []
     if said:
         lines = "".join(f"<li><b>{e(words.name(w.sender))}</b>: {e(w.text)}</li>" for w in said)
-        parts.append(f'<h3>{e(words.text(TEAM_CHAT))}</h3><ul class="chat">{lines}</ul>')
+        parts.append(f'<h3>{e(words.heading(Heading.TEAM_CHAT))}</h3><ul class="chat">{lines}</ul>')
     parts.append("</section>")
     return "".join(parts)
 

@@ -8,6 +8,7 @@ from core.engine.forms import SideForm, side_form
 from core.engine.messages import N_, Param, Ref, n_
 from core.engine.phase import PhaseKind
 from core.engine.registry import load_ruleset
+from core.engine.story import Heading
 from core.i18n import Renderer
 
 from .model import Fate, Story, VoteRound, When
@@ -32,6 +33,10 @@ PLAYERS = N_("Players")
 TIMELINE = N_("Who left when")
 ARCHIVE_LINK = N_("The whole story, day by day: {link}")
 WON = N_("won")
+# the headings a rule set may say in its own words (`Ruleset.story_headings`)
+HEADINGS: dict[Heading, str | tuple[str, str]] = {
+    Heading.OUT_BY_VOTE: BANISHED, Heading.NOBODY_OUT: NOBODY_OUT, Heading.NO_VOTES: NO_VOTES,
+    Heading.TEAM_CHAT: TEAM_CHAT}
 
 
 class Words:
@@ -57,6 +62,16 @@ class Words:
         if isinstance(key, tuple):
             return self.text_n(key, count, **params)
         return self.text(key, **params)
+
+    def heading(self, which: Heading, count: int = 0, **params: Param) -> str:
+        """One of the story's headings, in the rule set's words where it has its own."""
+        return self.told(self.ruleset.story_headings.get(which, HEADINGS[which]), count, **params)
+
+    def voted_out(self, removed: tuple[str, ...]) -> str:
+        """Who left by a vote ("Out by the vote: Ann."), or that nobody did."""
+        if not removed:
+            return self.heading(Heading.NOBODY_OUT)
+        return self.heading(Heading.OUT_BY_VOTE, len(removed), names=self.names(removed))
 
     def word(self, kind: str, value: str) -> str:
         return self.renderer.word(Ref(kind, value))

@@ -78,7 +78,7 @@ from .roles import (
 )
 from .state import AlchemistsState
 from .stone_actions import STONE_SPECS
-from .story import STORY_TEXTS, AlchemistsStory
+from .story import STORY_HEADINGS, STORY_TEXTS, AlchemistsStory
 from .voice import VOICE
 
 # read as a global: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
@@ -115,6 +115,7 @@ class Alchemists(Ruleset):
     role_catalogs = ROLE_CATALOGS
     voice = VOICE  # the core's prompts in this game's words (voice.py)
     story_texts = STORY_TEXTS  # the summary's lines in this game's words (story.py)
+    story_headings = STORY_HEADINGS  # the story's headings in this game's words (story.py)
     roles = ROLE_SPECS
     sides = SIDES
     causes = CAUSES

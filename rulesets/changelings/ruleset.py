@@ -55,7 +55,7 @@ from .standing import (
 )
 from .standing import team as changeling_team
 from .state import ChangelingsState, changelings_state
-from .story import STORY_TEXTS, VOTE_TITLES, ChangelingsStory
+from .story import STORY_HEADINGS, STORY_TEXTS, VOTE_TITLES, ChangelingsStory
 from .vocabulary import (
     CAUSE_NAMES,
     CAUSES,
@@ -99,6 +99,7 @@ class Changelings(Ruleset):
     role_catalogs = ROLE_CATALOGS  # filled by importing `roles/`
     voice = VOICE  # the core's prompts in this game's words (voice.py)
     story_texts = STORY_TEXTS  # the summary's lines in this game's words (story.py)
+    story_headings = STORY_HEADINGS  # the story's headings in this game's words (story.py)
     roles = ROLES  # filled by importing `roles/`
     sides = SIDES
     causes = CAUSES
