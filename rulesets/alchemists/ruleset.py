@@ -125,8 +125,7 @@ class Alchemists(Ruleset):
     option_about = options.ABOUT
     vocabulary: dict[str, dict[str, str]] = {  # noqa: RUF012
         **SIDE_FORMS, "role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES,
-        "option": options.ABOUT,
-        "option_name": options.NAMES, "role_was": ROLE_IN_TEXT,
+        "option": options.ABOUT, "option_name": options.NAMES, "role_was": ROLE_IN_TEXT,
         "card": ROLE_CARDS, "dealt": ROLE_CARDS, "about": ROLE_ABOUT, "check": CHECK_NAMES,
         "action": ACTION_NAMES,
         "stage": STAGE_NAMES, "option_value": options.VALUES,

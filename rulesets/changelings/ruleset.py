@@ -109,14 +109,12 @@ class Changelings(Ruleset):
     option_about = options.ABOUT
     vocabulary: dict[str, dict[str, str]] = {  # noqa: RUF012
         **SIDE_FORMS, "role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES,
-        "option": options.ABOUT,
-        "option_name": options.NAMES, "role_was": ROLE_IN_TEXT,
+        "option": options.ABOUT, "option_name": options.NAMES, "role_was": ROLE_IN_TEXT,
         # a role as /roles and /role show it to the group (the core's ROLE_LINE "{card}"): the
         # third-person ROLE_ABOUT; the card a player is dealt ("You are …") is `dealt`
-        "card": ROLE_ABOUT, "dealt": ROLE_CARDS, "kind": KIND_NAMES,
+        "card": ROLE_ABOUT, "dealt": ROLE_CARDS, "kind": KIND_NAMES, "window": WINDOW_NAMES,
         "action": {**ACTION_NAMES, PASS.id: N_("Pass")},
-        "vote_title": VOTE_TITLES, "stage": STAGE_NAMES, "option_value": options.VALUES,
-        "window": WINDOW_NAMES}
+        "vote_title": VOTE_TITLES, "stage": STAGE_NAMES, "option_value": options.VALUES}
     windows, pace = WINDOWS, pace_table(WINDOWS)
     pace_options = {"forum": {"inactivity_hours": 24}}  # noqa: RUF012 - CH-INACT's default
     summary = RULES_SUMMARY
