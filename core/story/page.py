@@ -58,7 +58,7 @@ def _players(story: Story, words: Words) -> str:
         won = f' <span class="won">★ {e(words.text(WON))}</span>' if p.won else ""
         rows.append(f'<tr class="side-{e(p.side)}"><td class="name">{e(p.name)}{won}</td>'
                     f'<td>{e(words.word("role", p.role))}<br><small>'
-                    f'{e(words.word("side", p.side))}</small></td>'
+                    f'{e(words.word(SideForm.LABEL, p.side))}</small></td>'
                     f"<td>{e(words.fate(p.fate))}</td></tr>")
     return (f'<section id="players"><h2>{e(words.text(PLAYERS))}</h2>'
             f'<table>{"".join(rows)}</table></section>')
