@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from html import escape
 
+from core.engine.forms import SideForm
 from core.engine.phase import PhaseKind
 from core.engine.story import Bond, BondWords, Heading, Line
 
