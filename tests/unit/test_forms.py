@@ -15,6 +15,10 @@ from core.engine.forms import CONTEXTS, RoleForm, SideForm
 from core.engine.messages import Ref
 from core.engine.registry import load_ruleset
 from core.i18n import Renderer
+from core.simulate import play_random_game
+from core.story import story_of
+from core.story.summary import summary_texts
+from core.story.texts import Words
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = ("changelings", "alchemists")
@@ -40,7 +44,7 @@ def templates(domain: Path) -> Iterator[tuple[str, str | None, int | None]]:
                 yield one, many, (None if many is None else 1)
 
 
-def filling(name: str, ruleset: str) -> str | int | Ref:
+def filling(name: str) -> str | int | Ref:
     return {"name": Ref("player", "p1"), "actor": Ref("player", "p1"),
             "partner": Ref("player", "p1")}.get(name, 3 if name in ("count", "number") else "x")
 
@@ -66,7 +70,7 @@ def test_every_template_renders_every_role_and_side_in_the_form_it_asks(ruleset,
     for domain in domains:
         for one, many, count in templates(domain):
             fields = set(PLACEHOLDER.findall(one + (many or "")))
-            base = {f: filling(f, ruleset) for f in fields}
+            base = {f: filling(f) for f in fields}
             said = set(re.findall(r"\w+", (one + (many or "")).lower()))  # "drama queen"
             for placeholder, form, id_ in cases(ruleset):
                 if placeholder not in fields:
@@ -115,3 +119,22 @@ def test_german_forms_agree_with_their_use():
     ru = Renderer("ru", load_ruleset("alchemists").vocabulary, NAMES.__getitem__,
                   ruleset="alchemists")
     assert ru.word(Ref(SideForm.LABEL, "crimson")) == "одиночка"
+
+
+def test_the_story_labels_a_loner_a_loner_and_names_the_winners_with_their_article():
+    """The summary's "Ida war der Ishvalit (Einzelgänger)", never "(Ishvalit)"; the winners'
+    line "Sieger: die Ponys.", never the bare plural."""
+    loners = {"ishvalan", "crimson", "greed"}
+    for ruleset in RULESETS:
+        for seed in range(4):
+            story = story_of(play_random_game(load_ruleset(ruleset), 12, seed))
+            words = Words(story, "de")
+            lines = [words.renderer.render(text) for text in summary_texts(story)[0]]
+            for p, line in zip(story.players, lines, strict=True):
+                if p.side in loners:
+                    assert "(Einzelgänger)" in line, line
+            said = words.winners()
+            for side_id in story.winners:
+                assert words.word(SideForm.THE, side_id) in said, said
+            if story.winners:
+                assert said.startswith("Sieger: d"), said
