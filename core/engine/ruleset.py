@@ -58,6 +58,9 @@ class Ruleset:
     pace_options: dict[str, dict[str, Any]] = {}  # noqa: RUF012
     summary: str = ""  # a short rules text (msgid) for /rules
     title: str = ""  # the game's name (msgid)
+    # other names a host may type for the game in /newgame, as typed (its title in every
+    # language is accepted anyway): a word players use that is not its title
+    aliases: tuple[str, ...] = ()
     # The rule set's own gettext catalogs, `<locales_dir>/<lang>/LC_MESSAGES/<domain>.po` (the
     # domain is the rule set's id unless it says otherwise); its texts are looked up there
     # first, then in the core catalogs. None: the rule set has no texts of its own.

@@ -117,8 +117,8 @@ class Changelings(Ruleset):
         "vote_title": VOTE_TITLES, "stage": STAGE_NAMES, "option_value": options.VALUES}
     windows, pace = WINDOWS, pace_table(WINDOWS)
     pace_options = {"forum": {"inactivity_hours": 24}}  # noqa: RUF012 - CH-INACT's default
-    summary = RULES_SUMMARY
-    title = N_("Changelings")
+    summary, title = RULES_SUMMARY, N_("Changelings")
+    aliases = ("Changelinge",)  # German players' word: the side's name, not the game's title
     default_options: dict[str, Any] = {  # noqa: RUF012
         "random_lovers": True, "inactivity_hours": 0, "fanatic_uses": "night", "changelings": 0,
         "early_close": True,

@@ -48,7 +48,7 @@ async def test_each_refusal_names_the_allowed_values_in_the_hosts_language(db_ur
     assert refused[0].startswith("[to Ann] Stunden bis zur Inaktivität erwartet eine ganze "
                                  "Zahl. Möglich: Stunden (0 = aus)")
     assert await chat("Ann: /option gibtsnicht 1") == [
-        "[to Ann] Changelinge hat keine Option gibtsnicht. Die Optionen: random_lovers, "
+        "[to Ann] Changelings hat keine Option gibtsnicht. Die Optionen: random_lovers, "
         "inactivity_hours, fanatic_uses, changelings, early_close."]
     assert await chat("Ann: /pace gemütlich") == [
         "[to Ann] Mögliche Tempi: schnell, Forum, jeweils optional gefolgt von einer Zeitzone "
