@@ -2,7 +2,8 @@
 several variants; the engine picks one with the game's seeded generator (`Game.narrate`).
 
 Parameters: {number} the night or day, {name} the player, {role} his role as running text
-names it (`hooks.ROLE_IN_TEXT`), {side} a side.
+names it (`hooks.ROLE_IN_TEXT`), {role_whom} the same as a verb's object ("chases Bob, the
+Researcher, …", German "den Forscher": core/engine/forms.py), {side} a side.
 """
 
 from __future__ import annotations
@@ -62,10 +63,10 @@ REMOVED: dict[str, tuple[str, ...]] = {
            "was {role}."),
         N_("Buzzing wings in the dark, and {name} is gone, carried off to the hive! Only now "
            "does Ponyville learn that {name} was {role}."),
-        N_("Oh no! In the night the changelings snatched {name}, {role}, right out of "
+        N_("Oh no! In the night the changelings snatched {name}, {role_whom}, right out of "
            "Ponyville."),
         N_("{name} went out for a midnight snack and never came back: the hive has abducted "
-           "{role}!"),
+           "{role_whom}!"),
         N_("The hive has a new guest: {name}, {role}, was abducted in the night."),
     ),
     Cause.BANISHED: (
@@ -105,22 +106,22 @@ REMOVED: dict[str, tuple[str, ...]] = {
            "{role}, leaves town."),
     ),
     Cause.CHASED: (
-        N_("A furious drama queen chases {name}, {role}, out of town."),
+        N_("A furious drama queen chases {name}, {role_whom}, out of town."),
         N_("“This is the worst. Possible. Thing!” A furious drama queen chases {name} out of "
            "Ponyville, and out comes the truth: {name} was {role}."),
         N_("A dramatic wail, a swoon onto the fainting couch, and then the chase: {name}, "
            "{role}, flees Ponyville!"),
         N_("Nopony crosses a drama queen twice. {name}, who was {role}, is chased all the way "
            "past Sweet Apple Acres."),
-        N_("With one last dramatic flourish, the drama queen sends {name}, {role}, running "
+        N_("With one last dramatic flourish, the drama queen sends {name}, {role_whom}, running "
            "out of town."),
     ),
     Cause.FANATIC: (
         N_("The fanatic struck: {name}, {role}, is gone."),
-        N_("Out of nowhere, the fanatic strikes and sweeps {name}, {role}, out of Ponyville!"),
+        N_("Out of nowhere, the fanatic strikes and sweeps {name}, {role_whom}, out of Ponyville!"),
         N_("Nopony saw it coming, least of all {name}, who was {role}: the fanatic has "
            "struck."),
-        N_("The fanatic pointed a hoof at random, and it landed on {name}, {role}. Gone!"),
+        N_("The fanatic pointed a hoof at random, and it landed on {name}, {role_whom}. Gone!"),
         N_("Too much zeal, too little aim: the fanatic has struck, and {name}, {role}, is "
            "gone."),
     ),
@@ -160,7 +161,7 @@ REMOVED: dict[str, tuple[str, ...]] = {
            "{role}."),
     ),
     Cause.MODKILL: (
-        N_("The host has removed {name}, {role}, from the game."),
+        N_("The host has removed {name}, {role_whom}, from the game."),
         N_("By order of the host, {name}, {role}, leaves the game."),
         N_("A royal decree from the host: {name}, who was {role}, is out of the game."),
         N_("The host waves a hoof, and {name}, {role}, is gone from the game."),

@@ -4,6 +4,7 @@ aside (`hooks.STRUCK`)."""
 
 from __future__ import annotations
 
+from core.engine.forms import RoleForm, role_form
 from core.engine.game import OUT_OF_STORY, Game
 from core.engine.ids import PlayerId
 from core.engine.messages import GROUP, player, role, role_was
@@ -72,11 +73,13 @@ def banish(game: Game, pid: PlayerId) -> None:
 
 def announce_removal(game: Game, pid: PlayerId, why: str) -> None:
     p = game.state.players[pid]
-    # the role inside the sentence ("Ann, the Researcher, …"), never a "Role: X." label;
+    # the role inside the sentence ("Ann, the Researcher, …"), never a "Role: X." label, in
+    # the form its variant asks: `role_whom` where the verb has her as its object ("chases
+    # Bob, the Researcher, out of town": German "den Forscher");
     # `revealed` carries it as the plain role fact too, which the texts do not print (the
     # scenario runner's `told` and audits read `role` refs)
     game.narrate(GROUP, _told_as(game, why), name=player(pid), role=role_was(p.role),
-                 revealed=role(p.role))
+                 role_whom=role_form(p.role, RoleForm.WHOM), revealed=role(p.role))
 
 
 def _told_as(game: Game, why: str) -> tuple[str, ...]:

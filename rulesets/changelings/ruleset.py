@@ -55,12 +55,13 @@ from .standing import (
 )
 from .standing import team as changeling_team
 from .state import ChangelingsState, changelings_state
-from .story import STORY_TEXTS, VOTE_TITLES, ChangelingsStory
+from .story import STORY_HEADINGS, STORY_TEXTS, VOTE_TITLES, ChangelingsStory
 from .vocabulary import (
     CAUSE_NAMES,
     CAUSES,
     KIND_NAMES,
     RULES_SUMMARY,
+    SIDE_FORMS,
     SIDE_NAMES,
     SIDES,
     STAGE_NAMES,
@@ -98,6 +99,7 @@ class Changelings(Ruleset):
     role_catalogs = ROLE_CATALOGS  # filled by importing `roles/`
     voice = VOICE  # the core's prompts in this game's words (voice.py)
     story_texts = STORY_TEXTS  # the summary's lines in this game's words (story.py)
+    story_headings = STORY_HEADINGS  # the story's headings in this game's words (story.py)
     roles = ROLES  # filled by importing `roles/`
     sides = SIDES
     causes = CAUSES
@@ -106,18 +108,17 @@ class Changelings(Ruleset):
     option_choices: dict[str, tuple[str, ...]] = dict(options.CHOICES)  # noqa: RUF012
     option_about = options.ABOUT
     vocabulary: dict[str, dict[str, str]] = {  # noqa: RUF012
-        "role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES, "option": options.ABOUT,
-        "option_name": options.NAMES, "role_was": ROLE_IN_TEXT,
+        **SIDE_FORMS, "role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES,
+        "option": options.ABOUT, "option_name": options.NAMES, "role_was": ROLE_IN_TEXT,
         # a role as /roles and /role show it to the group (the core's ROLE_LINE "{card}"): the
         # third-person ROLE_ABOUT; the card a player is dealt ("You are …") is `dealt`
-        "card": ROLE_ABOUT, "dealt": ROLE_CARDS, "kind": KIND_NAMES,
+        "card": ROLE_ABOUT, "dealt": ROLE_CARDS, "kind": KIND_NAMES, "window": WINDOW_NAMES,
         "action": {**ACTION_NAMES, PASS.id: N_("Pass")},
-        "vote_title": VOTE_TITLES, "stage": STAGE_NAMES, "option_value": options.VALUES,
-        "window": WINDOW_NAMES}
+        "vote_title": VOTE_TITLES, "stage": STAGE_NAMES, "option_value": options.VALUES}
     windows, pace = WINDOWS, pace_table(WINDOWS)
     pace_options = {"forum": {"inactivity_hours": 24}}  # noqa: RUF012 - CH-INACT's default
-    summary = RULES_SUMMARY
-    title = N_("Changelings")
+    summary, title = RULES_SUMMARY, N_("Changelings")
+    aliases = ("Changelinge",)  # German players' word: the side's name, not the game's title
     default_options: dict[str, Any] = {  # noqa: RUF012
         "random_lovers": True, "inactivity_hours": 0, "fanatic_uses": "night", "changelings": 0,
         "early_close": True,
