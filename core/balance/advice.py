@@ -22,8 +22,8 @@ from .tables import Table
 from .targets import distance, favoured, within
 
 ALTERNATIVES = 3  # the most role sets recommended
-SCREEN = 0.05  # the half-width a candidate is screened at before the closest are refined
-SPREAD = 0.03  # the other presets' half-width: a spread, not a verdict
+SCREEN = 0.07  # a candidate's half-width when screened (a first batch); the best are refined
+SPREAD = 0.04  # the other presets' half-width: a spread, not a verdict
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ never does, and at the advisor's precision (thousands of games) the two agree.""
 from __future__ import annotations
 
 import math
+import sys
 
 Z95 = 1.96  # the 95 % quantile of the normal distribution, two-sided
 SHOWN = 0.02  # the half-width a number shown to a host may have at most (issue 34)
@@ -32,6 +33,9 @@ def half_width(successes: int, trials: int, z: float = Z95) -> float:
 
 def games_needed(rate: float, wanted: float, z: float = Z95) -> int:
     """About how many games give a half-width of `wanted` at this rate (normal
-    approximation; 2,401 at 50 % for ± 2 points): the next batch's size is aimed at it."""
+    approximation; 2,401 at 50 % for ± 2 points): the next batch's size is aimed at it.
+    No width is reached by any number of games: `sys.maxsize` for it."""
+    if wanted <= 0:
+        return sys.maxsize
     p = min(max(rate, 0.01), 0.99)
     return math.ceil(z * z * p * (1 - p) / (wanted * wanted))

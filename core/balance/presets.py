@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from core.engine.messages import N_
-
 from .tally import Skill
 
 
@@ -20,13 +18,6 @@ class Preset(StrEnum):
     def r(self) -> float:
         return SKILLS[self].r
 
-    @property
-    def title(self) -> str:
-        """The preset in running text (a msgid): "… at a regular table"."""
-        return TITLES[self]
-
 
 SKILLS = {Preset.NEW: Skill.NEW_TABLE, Preset.REGULAR: Skill.REGULAR, Preset.SHARP: Skill.SHARP}
-TITLES = {Preset.NEW: N_("a new table"), Preset.REGULAR: N_("a regular table"),
-          Preset.SHARP: N_("a sharp table")}
 DEFAULT = Preset.REGULAR

@@ -17,5 +17,5 @@ BALANCE = BalanceTarget(
     bands=(Band(ISHVALAN, 0.10, 0.20),),
     pairs=(Pair(TOWN, HOMUNCULI, 0.05),),
     fair=N_("an even struggle"),
-    leans=N_("weighted in favour of the {side}"),
+    leans=N_("weighted in favour of {side}"),
 )

@@ -14,5 +14,5 @@ BALANCE = BalanceTarget(
     contenders=(PONIES, CHANGELINGS),
     bands=(Band(PONIES, 0.45, 0.55),),
     fair=N_("a fair fight for the herd"),
-    leans=N_("tilted towards the {side}"),
+    leans=N_("tilted towards {side}"),
 )
