@@ -17,6 +17,8 @@ from .setups import Change, Setup
 
 HEAD = n_("Balance of {ruleset} for {count} player: {roles}.",
           "Balance of {ruleset} for {count} players: {roles}.")
+SUMMARY = n_("Balance with {count} player, {skill}: {shares} — {verdict}. More: /balance.",
+             "Balance with {count} players, {skill}: {shares} — {verdict}. More: /balance.")
 RATES = N_("Informed play, {skill}: {shares} — {verdict}.")
 SHARE = N_("{side} {rate} % (± {margin})")
 SPREAD = N_("Win rate of {side} by the table's skill: {spread}.")
@@ -38,6 +40,12 @@ NO_HISTORY = N_("This chat has not finished a game of {ruleset} yet.")
 NOT_IN_TABLES = N_("Balance: this role list is not in the precomputed tables; /balance "
                    "estimates it with simulated games (up to {seconds} seconds).")
 WORKING = N_("Estimating the balance with simulated games, up to {seconds} seconds …")
+PLAYERS = N_("The balance advisor counts {low} to {high} players: write /balance and a number "
+             "in between.")
+ILLEGAL = N_("The rules do not allow this role list with these options, so there is no "
+             "balance to estimate.")
+USAGE = N_("Write /balance, or /balance with a player count and a table's skill: new, regular "
+           "or sharp (for example /balance 12 sharp).")
 NO_ADVICE = N_("The balance advisor has no numbers for this table.")
 TITLES = {Preset.NEW: N_("new table"), Preset.REGULAR: N_("regular table"),
           Preset.SHARP: N_("sharp table")}
@@ -49,8 +57,7 @@ def advice_texts(advice: Advice) -> list[Text]:
     ruleset = load_ruleset(setup.ruleset)
     target = ruleset.balance
     assert target is not None  # an advice exists only for a rule set with a target
-    verdict = (Text(target.fair, {}) if advice.fair
-               else Text(target.leans, {"side": Ref("side", advice.leans)}))
+    verdict = _verdict(advice)
     texts = [
         Text(HEAD[0], {"ruleset": Ref("ruleset", setup.ruleset), "count": setup.players,
                        "roles": _roles(setup, target.filler)}, HEAD[1], setup.players),
@@ -67,6 +74,22 @@ def advice_texts(advice: Advice) -> list[Text]:
                       GAMES[1], advice.estimate.games))
     texts += _alternatives(advice)
     return texts
+
+
+def summary_text(advice: Advice) -> Text:
+    """The advice in one line (the sign-up's, after a change of roles or options)."""
+    return Text(SUMMARY[0], {"count": advice.setup.players,
+                             "skill": Text(TITLES[advice.preset], {}),
+                             "shares": shares(advice.setup.ruleset, advice.estimate),
+                             "verdict": _verdict(advice)}, SUMMARY[1], advice.setup.players)
+
+
+def _verdict(advice: Advice) -> Text:
+    """The rule set's own words for the verdict."""
+    target = load_ruleset(advice.setup.ruleset).balance
+    assert target is not None  # an advice exists only for a rule set with a target
+    return (Text(target.fair, {}) if advice.fair
+            else Text(target.leans, {"side": Ref("side", advice.leans)}))
 
 
 def _alternatives(advice: Advice) -> list[Text]:
