@@ -114,18 +114,20 @@ def simulate(ruleset_id: str, players: int | None, games: int, seed: int, roles:
 @click.option("--seconds", default=30.0, show_default=True, type=click.FloatRange(1),
               help="The most time an estimate may take when the tables do not hold it.")
 @click.option("--fresh", is_flag=True, help="Estimate now even if the tables hold it.")
+@click.option("--quick", is_flag=True, help="The tables' answer, however few games they hold.")
 @click.option("--players-play", default="informed", show_default=True,
               type=click.Choice(["informed", "random"]),
               help="Who plays the simulated games (random: blind, for checking the rules).")
 def balance(ruleset_id: str, players: int, roles: str | None, options: tuple[str, ...],
-            skill: str, locale: str, seconds: float, fresh: bool, players_play: str) -> None:
+            skill: str, locale: str, seconds: float, fresh: bool, quick: bool,
+            players_play: str) -> None:
     """The predicted win rate of each side for a table, and legal role sets closer to fair."""
     from core.balance import Players
     from core.balance.balance_cli import run_balance
 
     check_players(ruleset_id, players)
     for line in run_balance(ruleset_id, players, roles, options, skill, locale, seconds, fresh,
-                            Players(players_play)):
+                            Players(players_play), quick):
         click.echo(line)
 
 

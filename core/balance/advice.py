@@ -23,6 +23,9 @@ from .targets import distance, favoured, within
 
 ALTERNATIVES = 3  # the most role sets recommended
 SCREEN = 0.07  # a candidate's half-width when screened (a first batch); the best are refined
+#: the time of an on-demand answer given to the current setup, then to screening the
+#: candidates, then to the other presets (cumulative fractions); refining the best takes the rest
+SHARES = (0.45, 0.75, 0.85)
 SPREAD = 0.04  # the other presets' half-width: a spread, not a verdict
 
 
@@ -50,6 +53,8 @@ class Advice:
     leans: str
     alternatives: tuple[Alternative, ...]
     none_within: bool
+    searched: bool = True  # every candidate was measured (else the time ran out, or the
+    played: bool = True  # tables alone were asked (`played` False) and lack some)
 
 
 #: told what the advisor does now (a fraction of its work, 0 to 1)
@@ -63,45 +68,62 @@ def advise(setup: Setup, preset: Preset, table: Table, play: Play | None = None,
     target = load_ruleset(setup.ruleset).balance
     if target is None:
         return None
-    deadline = time.monotonic() + seconds
+    started = time.monotonic()
     sides = target.sides()
+    phase = [started + seconds]
 
     def measured(s: Setup, p: Preset, wanted: float) -> Estimate | None:
         known = table.get(s.key(), p)
         if play is None or (known is not None and known.widest(sides) <= wanted):
             return known
-        return estimate(s, p.r, sides, play, wanted=wanted, seed=seed, deadline=deadline,
+        return estimate(s, p.r, sides, play, wanted=wanted, seed=seed, deadline=phase[0],
                         start=known)
 
+    phase[0] = started + seconds * SHARES[0]
     current = measured(setup, preset, SHOWN)
     if current is None or not current.games:
         return None
     _told(stage, 0.4)
+    fair = within(target, current)
+    phase[0] = started + seconds * SHARES[1]
+    screened, searched = ([], True) if fair else _screened(setup, target, preset, measured,
+                                                           stage)
+    phase[0] = started + seconds * SHARES[2]
     others = tuple((p, e) for p in Preset if p is not preset
                    if (e := measured(setup, p, SPREAD)) is not None and e.games)
     spread = tuple(sorted(((preset, current), *others), key=lambda pe: pe[0].r))
-    _told(stage, 0.5)
-    fair = within(target, current)
-    closest = () if fair else _closest(setup, target, current, preset, measured, stage)
-    none_within = bool(closest) and not closest[0].within
+    phase[0] = started + seconds
+    closest = _refined(setup, target, current, preset, screened, measured)
+    _told(stage, 1.0)
+    reaching = tuple(a for a in closest if a.within)
+    none_within = bool(closest) and not reaching
     return Advice(setup, preset, current, spread, fair, favoured(target, current),
-                  closest[:1] if none_within else closest, none_within)
+                  closest[:1] if none_within else reaching, none_within, searched,
+                  play is not None)
 
 
 Measured = Callable[[Setup, Preset, float], Estimate | None]
 
 
-def _closest(setup: Setup, target: BalanceTarget, current: Estimate, preset: Preset,
-             measured: Measured, stage: Stage | None) -> tuple[Alternative, ...]:
-    """The candidates closer to the target than the current setup, screened coarsely,
-    then the best refined to a shown number's precision, best first."""
+def _screened(setup: Setup, target: BalanceTarget, preset: Preset, measured: Measured,
+              stage: Stage | None) -> tuple[list[tuple[float, Setup]], bool]:
+    """Every candidate's distance from the target at a screen's precision, and whether
+    every one was tried."""
     candidates = neighbours(setup)
     screened: list[tuple[float, Setup]] = []
     for i, candidate in enumerate(candidates):
         found = measured(candidate, preset, SCREEN)
         if found is not None and found.games:
             screened.append((distance(target, found), candidate))
-        _told(stage, 0.5 + 0.3 * (i + 1) / max(1, len(candidates)))
+        _told(stage, 0.4 + 0.4 * (i + 1) / max(1, len(candidates)))
+    return screened, len(screened) == len(candidates)
+
+
+def _refined(setup: Setup, target: BalanceTarget, current: Estimate, preset: Preset,
+             screened: list[tuple[float, Setup]], measured: Measured
+             ) -> tuple[Alternative, ...]:
+    """The screened candidates closer to the target than the current setup, the best
+    refined to a shown number's precision (as time allows), best first."""
     now = distance(target, current)
     best = sorted((d, c.key(), c) for d, c in screened if d < now)[:ALTERNATIVES]
     chosen = []
@@ -111,7 +133,6 @@ def _closest(setup: Setup, target: BalanceTarget, current: Estimate, preset: Pre
             chosen.append(Alternative(candidate, refined,
                                       difference(setup, candidate, target.filler),
                                       within(target, refined)))
-    _told(stage, 1.0)
     return tuple(sorted(chosen, key=lambda a: (distance(target, a.estimate), a.setup.key())))
 
 

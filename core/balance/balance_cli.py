@@ -11,7 +11,7 @@ import click
 from core.engine.registry import load_ruleset
 from core.engine.ruleset import SetupError
 
-from .answer import instant, lines
+from .answer import from_table, instant, lines
 from .options import parse_options
 from .presets import Preset
 from .runs import agent_version
@@ -23,7 +23,9 @@ from .worker import Job
 
 def run_balance(ruleset_id: str, players: int, roles: str | None, options: Sequence[str],
                 skill: str, locale: str, seconds: float, fresh: bool,
-                players_play: Players = Players.INFORMED) -> list[str]:
+                players_play: Players = Players.INFORMED, quick: bool = False) -> list[str]:
+    """The advice's lines: `quick`, the tables' answer however few their games (nothing
+    played now); `fresh`, games played now even where the tables are precise enough."""
     ruleset = load_ruleset(ruleset_id)
     try:
         chosen = parse_options(ruleset, options)
@@ -37,7 +39,10 @@ def run_balance(ruleset_id: str, players: int, roles: str | None, options: Seque
         click.echo(f"note: the shipped {ruleset_id} table was made from other rules or agents; "
                    "tools/balance_tables.py regenerates it", err=True)
     preset = Preset(skill)
-    advice = None if fresh or players_play is not Players.INFORMED else instant(setup, preset)
+    advice = None if fresh or players_play is not Players.INFORMED else (
+        from_table(setup, preset) if quick else instant(setup, preset))
+    if advice is None and quick:
+        raise click.ClickException("the tables do not hold this table: leave out --quick")
     if advice is None:
         job = Job(setup, preset, seconds, players_play=players_play)
         while not job.poll():

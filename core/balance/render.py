@@ -23,8 +23,8 @@ RATES = N_("Informed play, {skill}: {shares} — {verdict}.")
 SHARE = N_("{side} {rate} % (± {margin})")
 SPREAD = N_("Win rate of {side} by the table's skill: {spread}.")
 SPREAD_ITEM = N_("{skill} {rate} %")
-GAMES = n_("From {count} simulated game; the games last {days} days on average.",
-           "From {count} simulated games; the games last {days} days on average.")
+GAMES = n_("From {count} simulated game; on average a game ends on day {days}.",
+           "From {count} simulated games; on average a game ends on day {days}.")
 NONE_NEEDED = N_("This role list is within the target: no change needed.")
 CLOSER = N_("Closer to the target:")
 ALTERNATIVE = N_("{changes}: {shares}.")
@@ -32,6 +32,8 @@ NONE_WITHIN = N_("No legal role set one step away reaches the target; the closes
                  "{changes}: {shares}.")
 NOTHING_CLOSER = N_("No legal role set one step away comes closer to the target.")
 TIMES = N_("{count} × {role}")
+UNSEARCHED = N_("The time ran out before other role sets could be tried.")
+UNTABULATED = N_("The precomputed tables hold no role sets near this one yet.")
 MORE = N_("+{count} {role}")
 FEWER = N_("−{count} {role}")
 HISTORY = n_("This chat's finished games of {ruleset}: {count}, {side} won {rate} %.",
@@ -96,7 +98,8 @@ def _alternatives(advice: Advice) -> list[Text]:
     if advice.fair:
         return [Text(NONE_NEEDED, {})]
     if not advice.alternatives:
-        return [Text(NOTHING_CLOSER, {})]
+        return [Text(NOTHING_CLOSER if advice.searched
+                     else UNSEARCHED if advice.played else UNTABULATED, {})]
     ruleset = advice.setup.ruleset
     if advice.none_within:
         best = advice.alternatives[0]

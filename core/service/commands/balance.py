@@ -2,9 +2,10 @@
 — the role list or the rule set's deal, the options, the players signed up (or a count
 given: `/balance 12`), at a skill preset (`/balance sharp`) — and what this chat's own
 finished games say. The shipped tables answer at once; a custom list is estimated in a
-worker process, announced with how long it may take and posted when done, outside the
-command (the bot keeps answering meanwhile). `/setroles` and `/option` end with the table's
-answer, or with a pointer to `/balance` for a list the tables do not hold."""
+worker process, announced with how long it may take, and posted by the scheduler's next tick
+once done (the bot keeps answering meanwhile). After `/setroles` and `/option` the edited
+sign-up ends with the table's answer in a line, or with a pointer to `/balance` for a list the
+tables do not hold."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from core.balance.render import (
     summary_text,
 )
 from core.balance.setups import Setup, legal, setup_of
+from core.balance.tally import Players
 from core.balance.worker import SECONDS, Job
 from core.engine.messages import Text
 from core.engine.registry import load_ruleset
@@ -48,14 +50,16 @@ TICK = 0.25  # how often a running estimate is looked at
 
 
 class BalanceRoom(GroupCommands):
-    """`/balance`; `lock`: the service's, taken to post a finished estimate."""
+    """`/balance`; `lock`: the service's, taken to post a finished estimate; `seconds` and
+    `players_play`: what an on-demand estimate may take and who plays it (tests shorten it)."""
 
     def __init__(self, service: ServiceContext, lock: asyncio.Lock,
-                 seconds: float = SECONDS) -> None:
+                 seconds: float = SECONDS, players_play: Players = Players.INFORMED) -> None:
         super().__init__(service)
         self.lock = lock
         self.seconds = seconds
-        self.jobs: set[asyncio.Task[None]] = set()
+        self.players_play = players_play
+        self.jobs: list[tuple[Job, int, int]] = []  # each with its chat's and game's ids
 
     async def _cmd_balance(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         row = await self.service.current_game(chat)
@@ -72,30 +76,29 @@ class BalanceRoom(GroupCommands):
             return
         await outbox.to_group(chat, _payload([Text(WORKING, {"seconds": int(self.seconds)})]),
                               game=row)
-        job = Job(setup, preset, self.seconds)
-        task = asyncio.create_task(self._finish(job, chat.id, row.id),
-                                   name=f"balance-{row.id}")
-        self.jobs.add(task)
-        task.add_done_callback(self.jobs.discard)
+        self.jobs.append((Job(setup, preset, self.seconds, players_play=self.players_play),
+                          chat.id, row.id))
 
-    async def _finish(self, job: Job, chat_id: int, row_id: int) -> None:
-        """Wait for the worker, then post its answer in a transaction of its own."""
-        while not job.poll():
-            await asyncio.sleep(TICK)
-        try:
-            async with self.lock, transaction():
-                chat = await Chat.get(id=chat_id)
-                row = await GameRecord.get_or_none(id=row_id)
-                said = ([*advice_texts(job.advice), await _history(chat, job.setup)]
-                        if job.advice is not None else [Text(NO_ADVICE, {})])
-                await outbox.to_group(chat, _payload(said), game=row)
-        except Exception:
-            log.exception("the balance estimate for game %s could not be posted", row_id)
+    async def post_finished(self) -> None:
+        """Post the estimates whose workers are done, each in a transaction of its own (the
+        scheduler's tick calls it, outside any command)."""
+        for waiting in [w for w in self.jobs if w[0].poll()]:
+            self.jobs.remove(waiting)
+            job, chat_id, row_id = waiting
+            try:
+                async with self.lock, transaction():
+                    chat = await Chat.get(id=chat_id)
+                    row = await GameRecord.get_or_none(id=row_id)
+                    said = ([*advice_texts(job.advice), await _history(chat, job.setup)]
+                            if job.advice is not None else [Text(NO_ADVICE, {})])
+                    await outbox.to_group(chat, _payload(said), game=row)
+            except Exception:
+                log.exception("the balance estimate for game %s could not be posted", row_id)
 
     async def settled(self) -> None:
-        """Every running estimate posted (tests, and a clean stop)."""
-        while self.jobs:
-            await asyncio.gather(*list(self.jobs))
+        """Until every running estimate's worker is done (tests: then the tick posts them)."""
+        while not all(job.poll() for job, _, _ in self.jobs):
+            await asyncio.sleep(TICK)
 
 
 async def balance_note(row: GameRecord) -> tuple[Part, ...]:

@@ -210,7 +210,9 @@ class GameService:
                     await self.reach.cannot_restrict(row, never)
 
     async def fire_due_deadlines(self, limit: int | None = None) -> int:
-        """Close every window whose deadline has passed (games/firing.py); how many."""
+        """Close every window whose deadline has passed (games/firing.py); how many. (Each
+        tick also posts the balance estimates that finished meanwhile, balance.py.)"""
+        await self.balance.post_finished()
         return await self.firing.fire_due(limit)
 
     async def _context_locale(self, incoming: Incoming) -> str:
