@@ -2,7 +2,7 @@
 
 The driver is the only code that touches the game: it delivers every outcome by audience
 (`view.route`), copies the public parts of the state into `Public` (the living, the live vote
-tally, the mayor, the phase: what the group sees), asks the strategy for the window's commands
+tally, the phase: what the group sees), asks the strategy for the window's commands
 and closes the window at its deadline. The strategy gets the views, its own dice, each
 player's keyboard (what the bot offers him) and the read oracle (the skill r), never the game.
 """
@@ -94,4 +94,3 @@ def _look(game: Game, public: Public) -> None:
     public.tally = state.closed_count
     public.stage = state.phase.stage
     public.day = state.phase.number if state.phase.kind is _DAY else state.phase.number + 1
-    public.mayor = next((p.pid for p in state.players.values() if "mayor" in p.statuses), None)

@@ -56,7 +56,8 @@ class Public:
     hiding: int = 0  # how many enemies the start announced
     votes: Mapping[PlayerId, PlayerId] = field(default_factory=dict)
     tally: Mapping[PlayerId, int] = field(default_factory=dict)  # with letters, penalties
-    mayor: PlayerId | None = None
+    mayor: PlayerId | None = None  # as a rule set's reader hears it announced
+    links: set[tuple[PlayerId, PlayerId]] = field(default_factory=set)  # told to the group
     day: int = 1
     stage: str = ""
     board: Board = field(default_factory=Board)
@@ -77,6 +78,7 @@ class View:
     fellows: set[PlayerId] = field(default_factory=set)  # the team he knows he is in
     partner: PlayerId | None = None  # his lover, if he was told of one
     notes: dict[str, PlayerId | None] = field(default_factory=dict)  # a rule set's private facts
+    counts: dict[str, int] = field(default_factory=dict)  # and its private numbers
 
 
 # A rule set's reader: what one message tells one player (his view), or the table (view None).

@@ -52,3 +52,18 @@ def test_a_skill_is_a_probability() -> None:
     assert Skill.NEW_TABLE.r < Skill.REGULAR.r < Skill.SHARP.r
     with pytest.raises(ValueError, match="probability"):
         Skill(1.5)
+
+
+def test_simulate_takes_roles_options_and_informed_players() -> None:
+    from click.testing import CliRunner
+
+    from core.cli import main
+
+    roles = ",".join(["pony"] * 6 + ["changeling"] * 2)
+    result = CliRunner().invoke(main, ["simulate", "--games", "20", "--roles", roles,
+                                       "--option", "random_lovers=off",
+                                       "--players-play", "informed", "--skill", "0.45"])
+    assert result.exit_code == 0, result.output
+    assert "with 8 players" in result.output and "read skill 0.45" in result.output
+    refused = CliRunner().invoke(main, ["simulate", "--games", "1", "--option", "nope=1"])
+    assert refused.exit_code != 0 and "Unknown option: nope." in refused.output

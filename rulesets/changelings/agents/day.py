@@ -3,6 +3,7 @@ and the choices owed after the verdict (tie-break, chase, successor)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -146,7 +147,7 @@ def votes(t: Table) -> Iterator[Command]:
             yield Vote(pid, target)
 
 
-def town_target(t: Table, view: View) -> PlayerId | None:
+def town_target(t: Table, view: View, dice: random.Random | None = None) -> PlayerId | None:
     """A pony's vote: his own found changeling, the accused of claims he trusts, a claimer he
     knows to be false, else the bandwagon (unless he knows it innocent)."""
     living = t.public.living
@@ -163,7 +164,7 @@ def town_target(t: Table, view: View) -> PlayerId | None:
     if focus is not None and focus != view.me and not _innocent(view, focus):
         return focus
     options = [pid for pid in living if pid != view.me and not _innocent(view, pid)]
-    return t.own(view).choice(options) if options else None
+    return (dice or t.own(view)).choice(options) if options else None
 
 
 def _innocent(view: View, pid: PlayerId) -> bool:
@@ -177,14 +178,14 @@ def _team_vote(t: Table) -> PlayerId | None:
     lead = t.leader()
     if lead is None:
         return None
-    town = town_target(t, _townsman(t, lead))
+    town = town_target(t, _townsman(t), t.own(lead))
     if town is not None and town not in lead.fellows and town != lead.me:
         return town
     claimers = [pid for pid in researcher_claimers(lead) if pid not in lead.fellows]
     return claimers[0] if claimers else _pony(t, lead)
 
 
-def _townsman(t: Table, lead: View) -> View:
+def _townsman(t: Table) -> View:
     """What an ordinary pony sees: the table's knowledge without the hive's own."""
     return View(PlayerId(""), t.public)
 

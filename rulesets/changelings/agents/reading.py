@@ -67,6 +67,7 @@ def _stalked(view: View, message: Message) -> None:
     view.notes[CONFUSED] = _player(message.text.params.get("name"))
 
 
+_MAYOR = frozenset(OWN["NEW_MAYOR"])
 TEAM_ROLES = frozenset({CHANGELING, RoleId("queen"), RoleId("liar")})
 _PRIVATE: dict[str, Callable[[View, Message], None]] = {
     _FELLOWS: _fellows, _STALKED: _stalked,
@@ -80,6 +81,9 @@ def read(view: View | None, public: Public, message: Message) -> None:
     """One message for one player (`view`) or for the whole table (`view` None)."""
     params = message.text.params
     if view is None:
+        if message.text.key in _MAYOR:
+            public.mayor = _player(params.get("name"))
+            return
         revealed = params.get("revealed")
         if isinstance(revealed, Ref):
             pid = _player(params.get("name"))
