@@ -1,7 +1,7 @@
 """The homunculus game's balance target for the advisor (core/balance): three sides and
 co-winners, so not "50 %" but the town and the homunculi within five points of each other,
-and the Ishvalan near a loner's share, 10 to 20 % (docs/alchemists-decisions.md, "Balance
-target"); Crimson and Greed win beside others and are reported, not aimed at."""
+and the Ishvalan near a loner's share, 10 to 20 % (the balance research's proposal); Crimson
+and Greed win beside others and are reported, not aimed at."""
 
 from __future__ import annotations
 

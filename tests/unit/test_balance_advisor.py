@@ -221,7 +221,7 @@ def test_the_advice_in_words(locale):
     assert not re.search(r"[{}]", text), text  # every placeholder filled
     expected = {"en": ["Balance of Changelings for 12 players", "−1 Changeling",
                        "regular table", "ponies won 44 %", "tilted towards the changelings"],
-                "de": ["Balance-Check", "Spielern", "eingespielte Runde", "Nase vorn"],
+                "de": ["Kräfteverhältnis", "Spielern", "eingespielte Runde", "Nase vorn"],
                 "ru": ["Баланс", "игроков", "сыгранный стол", "сильнее"]}[locale]
     for words in expected:
         assert words in text, (words, text)
