@@ -41,9 +41,11 @@ class Alternative:
 
 @dataclass(frozen=True, slots=True)
 class Advice:
-    """`alternatives`: the closest role sets, best first; empty when the table is already
-    within the target (`fair`), or when none is closer. `none_within`: no candidate reaches
-    the target, and `alternatives` holds the closest one alone."""
+    """`alternatives`: the role sets that reach the target, best first; empty when the
+    table is already within it (`fair`), or when none is closer. `none_within`: no candidate
+    reaches the target, and `alternatives` holds the closest one alone. A candidate without
+    a number (`searched` False) ran out of time, or, without games (`played` False), is not
+    in the table."""
 
     setup: Setup
     preset: Preset
@@ -53,8 +55,8 @@ class Advice:
     leans: str
     alternatives: tuple[Alternative, ...]
     none_within: bool
-    searched: bool = True  # every candidate was measured (else the time ran out, or the
-    played: bool = True  # tables alone were asked (`played` False) and lack some)
+    searched: bool = True  # every candidate has a number
+    played: bool = True  # games could be played (else the table alone answered)
 
 
 #: told what the advisor does now (a fraction of its work, 0 to 1)
