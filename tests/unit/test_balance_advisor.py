@@ -162,10 +162,12 @@ def test_a_table_round_trips_and_answers(tmp_path):
     assert not again.stale(agent_version()) and again.stale("other agents")
 
 
-def test_the_shipped_changelings_table_holds_every_default_deal():
-    table = shipped("changelings")
-    for n in range(CHANGELINGS.min_players, CHANGELINGS.max_players + 1):
-        deal = setup_of("changelings", n, None, {})
+@pytest.mark.parametrize("ruleset_id", ["changelings", "alchemists"])
+def test_the_shipped_tables_hold_every_default_deal(ruleset_id):
+    table = shipped(ruleset_id)
+    ruleset = load_ruleset(ruleset_id)
+    for n in range(ruleset.min_players, ruleset.max_players + 1):
+        deal = setup_of(ruleset_id, n, None, {})
         for preset in Preset:
             found = table.get(deal.key(), preset)
             assert found is not None and found.games >= 100, (n, preset)
