@@ -102,8 +102,7 @@ class Changelings(Ruleset):
     roles = ROLES  # filled by importing `roles/`
     sides = SIDES
     causes = CAUSES
-    balance = BALANCE  # what the balance advisor aims at (balance.py)
-    min_players, max_players = 6, 30
+    balance, min_players, max_players = BALANCE, 6, 30  # BALANCE: the advisor's target
     extra_actions = (*OWED_ACTIONS, PASS.id)
     option_choices: dict[str, tuple[str, ...]] = dict(options.CHOICES)  # noqa: RUF012
     option_about = options.ABOUT
