@@ -19,6 +19,7 @@ from .setups import Setup
 FIRST_BATCH = 200  # enough to aim the next batch; a table's cheapest cell
 MOST_GAMES = 20_000  # a cap for the cell whose sides all sit near 50 %
 CHUNK = 500  # the most games played between two looks at the clock and the progress
+PROBE = 50  # the first batch against a deadline: it measures how long a game takes
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,11 +93,18 @@ def estimate(setup: Setup, skill: float, sides: Iterable[str], play: Play, *,
     if total.games and total.widest(watched) <= wanted:
         return total
     batch = min(max(first, _aim(total, watched, wanted) - total.games), most - total.games,
-                CHUNK)
+                CHUNK if deadline is None else PROBE)
+    per_game = 0.0  # seconds a game took so far: a batch must fit before the deadline
     while batch > 0:
-        if deadline is not None and time.monotonic() >= deadline:
-            break
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            if per_game:
+                batch = max(1, min(batch, int(left / per_game)))
+        began = time.monotonic()
         total = total.plus(play(setup, skill, batch, seed + total.games))
+        per_game = (time.monotonic() - began) / batch
         aim = _aim(total, watched, wanted)
         if progress is not None:
             progress(total.games, min(aim, most))

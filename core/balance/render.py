@@ -22,7 +22,7 @@ SUMMARY = n_("Balance with {count} player, {skill}: {shares} — {verdict}. More
 RATES = N_("Informed play, {skill}: {shares} — {verdict}.")
 SHARE = N_("{side} {rate} % (± {margin})")
 SPREAD = N_("Win rate of {side} by the table's skill: {spread}.")
-SPREAD_ITEM = N_("{skill} {rate} %")
+SPREAD_ITEM = N_("{skill} {rate} % (± {margin})")
 GAMES = n_("From {count} simulated game; on average a game ends on day {days}.",
            "From {count} simulated games; on average a game ends on day {days}.")
 NONE_NEEDED = N_("This role list is within the target: no change needed.")
@@ -69,7 +69,8 @@ def advice_texts(advice: Advice) -> list[Text]:
     if len(advice.spread) > 1:
         texts.append(Text(SPREAD, {"side": Ref("side", target.headline), "spread": tuple(
             Text(SPREAD_ITEM, {"skill": Text(TITLES[p], {}),
-                               "rate": _percent(e.rate(target.headline))})
+                               "rate": _percent(e.rate(target.headline)),
+                               "margin": _margin(e, target.headline)})
             for p, e in advice.spread)}))
     texts.append(Text(GAMES[0], {"count": advice.estimate.games,
                                  "days": str(round(advice.estimate.mean_days))},
@@ -113,7 +114,7 @@ def _alternatives(advice: Advice) -> list[Text]:
 def shares(ruleset_id: str, estimate: Estimate) -> tuple[Param, ...]:
     """Every side that won a game, in the rule set's order, with its rate and margin."""
     return tuple(Text(SHARE, {"side": Ref("side", side), "rate": _percent(share.rate),
-                              "margin": max(1, round(100 * share.half_width))})
+                              "margin": _margin(estimate, side)})
                  for side in load_ruleset(ruleset_id).sides
                  if (share := estimate.share(side)).won)
 
@@ -135,6 +136,11 @@ def _roles(setup: Setup, filler: str) -> tuple[Param, ...]:
     return tuple(Ref("role", r) if counts[r] == 1
                  else Text(TIMES, {"count": counts[r], "role": Ref("role", r)})
                  for r in sorted(counts, key=lambda r: order.index(r) if r in order else 99))
+
+
+def _margin(estimate: Estimate, side: str) -> int:
+    """The half-width in points, at least 1 (a "± 0" would claim too much)."""
+    return max(1, round(100 * estimate.share(side).half_width))
 
 
 def _percent(rate: float) -> int:

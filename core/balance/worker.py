@@ -22,6 +22,7 @@ from .tables import shipped
 from .tally import Players
 
 SECONDS = 30.0  # a host waits this long at most (issue 34)
+MARGIN = 3.0  # of it, for the worker's start and the chunk that runs past the deadline
 GRACE = 15.0  # the worker's start and its last batch, before it is stopped from outside
 Question = tuple[str, str, Preset, str]
 _answers: dict[Question, Advice | None] = {}
@@ -41,7 +42,7 @@ def _run(conn: Connection, setup: Setup, preset: Preset, seconds: float, seed: i
          players_play: Players) -> None:
     """In the worker: the advice, its progress sent as fractions, then the answer."""
     advice = advise(setup, preset, shipped(setup.ruleset), player(players_play),
-                    seconds=seconds, seed=seed,
+                    seconds=max(1.0, seconds - MARGIN), seed=seed,
                     stage=lambda done: conn.send(("progress", done)))
     conn.send(("done", advice))
     conn.close()

@@ -48,8 +48,8 @@ async def test_the_tables_answer_at_once(db_url, table):
            "2 × Changeling." in said
     assert "Informed play, regular table: the ponies 52 % (± 2), the changelings 47 % (± 2), " \
            "the lovers 1 % (± 1) — a fair fight for the herd." in said
-    assert "Win rate of the ponies by the table's skill: new table 40 %, regular table 52 %, " \
-           "sharp table 63 %." in said
+    assert "Win rate of the ponies by the table's skill: new table 40 % (± 2), regular table " \
+           "52 % (± 2), sharp table 63 % (± 2)." in said
     assert "From 3000 simulated games; on average a game ends on day 3." in said
     assert "This role list is within the target: no change needed." in said
     assert "This chat has not finished a game of Changelings yet." in said
