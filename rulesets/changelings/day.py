@@ -104,7 +104,7 @@ def continue_reactions(game: Game, number: int) -> None:
     if owed is not None:
         if game.state.phase.stage != Stage.REACTIONS:
             game.set_phase(Phase.of(PhaseKind.DAY, number, Stage.REACTIONS))
-        PROMPT_OWED[owed.kind](game, owed)
+        PROMPT_OWED.handlers[owed.kind](game, owed)
         return
     if check_end(game):
         return
@@ -136,5 +136,5 @@ def answer(game: Game, owed: Owed, target: PlayerId | None) -> None:
     number = game.state.phase.number
     if target is not None and not game.state.players[target].alive:
         target = None  # the pick left while the prompt was open (a host removal): CH-GONE
-    ANSWER_OWED[owed.kind](game, owed, target)
+    ANSWER_OWED.handlers[owed.kind](game, owed, target)
     continue_reactions(game, number)

@@ -38,7 +38,7 @@ def on_removed(game: Game, p: Player, why: str) -> None:
             game.remove(other, Cause.HEARTBREAK)
     if "mayor" in p.statuses:
         succeed(game, p, why)
-    role_follows = REMOVED.get(p.role)
+    role_follows = REMOVED.handlers.get(p.role)
     if role_follows is not None:
         role_follows(game, p, why)
 
@@ -64,7 +64,7 @@ def banish(game: Game, pid: PlayerId) -> None:
     """The vote's (or the tie-break's) banishment, unless the role turns it aside (the derpy's
     first escape, CH-DERPY)."""
     p = game.state.players[pid]
-    turned_aside = BANISHED.get(p.role)
+    turned_aside = BANISHED.handlers.get(p.role)
     if turned_aside is not None and turned_aside(game, p):
         return
     game.remove(p, _BANISHED)
@@ -82,7 +82,7 @@ def announce_removal(game: Game, pid: PlayerId, why: str) -> None:
 def strike(game: Game, target: Player, why: Cause, actor: PlayerId, *, hold: bool) -> None:
     """A prank, chase or fanatic hit removes the target unless his role turns it aside (the
     lucky, CH-LUCKY). At night a role that does so waits for its own step (`hold`)."""
-    turns_aside = STRUCK.get(target.role)
+    turns_aside = STRUCK.handlers.get(target.role)
     if turns_aside is not None and turns_aside(game, target, why, actor, hold):
         return
     game.remove(target, why)

@@ -161,7 +161,7 @@ class Changelings(Ruleset):
                 for other in fellows:
                     game.learn(p.pid, other.pid, other.role)
                 tell_fellows(game, p, fellows)
-            started = STARTED.get(p.role)
+            started = STARTED.handlers.get(p.role)
             if started is not None:
                 started(game, p)
         if lovers is not None:  # after the cards: a mixed pair's new goal follows its card
@@ -200,7 +200,7 @@ class Changelings(Ruleset):
         a role adds (the drama queen's chase at dawn), and `pass`, in this order."""
         s = game.state
         reactions = s.reactions  # the first is `game.current_owed()`
-        extras = EXTRA_ABILITIES.get(s.phase.stage, ())
+        extras = EXTRA_ABILITIES.handlers.get(s.phase.stage, ())
         if not reactions and not extras:  # most players, most of the time
             return standing(p.role, "mayor" in p.statuses) if p.alive else ONLY_PASS
         found = list(standing(p.role, "mayor" in p.statuses)[:-1]) if p.alive else []
@@ -218,10 +218,10 @@ class Changelings(Ruleset):
         nor waited for."""
         s = game.state
         stage = s.phase.stage
-        checks = ACTION_CHECKS
+        checks = ACTION_CHECKS.handlers
         common = p.alive and not s.reactions
         if common:
-            for more in EXTRA_ABILITIES.get(stage, ()):  # a loop, not any(): no generator
+            for more in EXTRA_ABILITIES.handlers.get(stage, ()):  # a loop, not any(): no generator
                 if more(game, p):
                     common = False
                     break
@@ -266,7 +266,7 @@ class Changelings(Ruleset):
         if partner is not None and partner in targets:
             raise Refused(N_("You cannot act against {name}: you are in love."),
                           name=player(partner))
-        check = ACTION_CHECKS.get(spec.id)
+        check = ACTION_CHECKS.handlers.get(spec.id)
         if check is not None:
             refusal = check(game, p, targets, role_id)
             if refusal is not None:
@@ -283,8 +283,8 @@ class Changelings(Ruleset):
         elif sub.action == "pass":
             for key in [k for k in game.state.subs if k[0] == p.pid and k[1] != "pass"]:
                 del game.state.subs[key]
-        elif sub.action in AFTER_ACT:
-            AFTER_ACT[sub.action](game, p, sub)
+        elif sub.action in AFTER_ACT.handlers:
+            AFTER_ACT.handlers[sub.action](game, p, sub)
         game.tell(to_player(p.pid), told(self.voice, "NOTED", NOTED, game.state.phase, p.pid),
                   purpose=_NOTED)
 
