@@ -46,8 +46,8 @@ PLAYERS = N_("The balance advisor counts {low} to {high} players: write /balance
              "in between.")
 ILLEGAL = N_("The rules do not allow this role list with these options, so there is no "
              "balance to estimate.")
-USAGE = N_("Write /balance, or /balance with a player count and a table's skill: new, regular "
-           "or sharp (for example /balance 12 sharp).")
+USAGE = N_("Write /balance, or /balance with a player count and a table's skill: {presets} "
+           "(for example {example}).")
 NO_ADVICE = N_("The balance advisor has no numbers for this table.")
 TITLES = {Preset.NEW: N_("new table"), Preset.REGULAR: N_("regular table"),
           Preset.SHARP: N_("sharp table")}

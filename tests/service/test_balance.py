@@ -62,7 +62,7 @@ async def test_the_tables_answer_at_once(db_url, table):
 async def test_in_german_and_russian(db_url, table):
     chat = await signed_up(db_url, "de")
     said = "\n".join(await chat("Bob: /balance"))
-    assert "Kräfteverhältnis Changelinge mit 7 Spielern:" in said
+    assert "Kräfteverhältnis Changelings mit 7 Spielern:" in said
     assert "ein fairer Wettstreit für die ganze Herde" in said
     await chat("Ann: /language ru")
     said = "\n".join(await chat("Bob: /balance sharp"))

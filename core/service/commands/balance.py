@@ -146,7 +146,8 @@ def _read(rest: str) -> tuple[int | None, Preset]:
         elif word in {p.value for p in Preset}:
             preset = Preset(word)
         else:
-            raise Reply(USAGE)
+            raise Reply(USAGE, presets=", ".join(p.value for p in Preset),
+                        example="/balance 12 sharp")  # the words typed, in no language
     return count, preset
 
 
