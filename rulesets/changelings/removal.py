@@ -75,8 +75,18 @@ def announce_removal(game: Game, pid: PlayerId, why: str) -> None:
     # the role inside the sentence ("Ann, the Researcher, …"), never a "Role: X." label;
     # `revealed` carries it as the plain role fact too, which the texts do not print (the
     # scenario runner's `told` and audits read `role` refs)
-    game.narrate(GROUP, flavour.REMOVED[why], name=player(pid), role=role_was(p.role),
+    game.narrate(GROUP, _told_as(game, why), name=player(pid), role=role_was(p.role),
                  revealed=role(p.role))
+
+
+def _told_as(game: Game, why: str) -> tuple[str, ...]:
+    """The texts a removal is told with: a banishment by the mayor's tie-break, or by chance
+    where no mayor could break it, has its own (the vote did not decide it)."""
+    if why == _BANISHED:
+        broken = changelings_state(game).tie_broken
+        if broken is not None:
+            return flavour.BANISHED_BY_MAYOR if broken == "mayor" else flavour.BANISHED_BY_CHANCE
+    return flavour.REMOVED[why]
 
 
 def strike(game: Game, target: Player, why: Cause, actor: PlayerId, *, hold: bool) -> None:

@@ -55,6 +55,8 @@ HIS_OWN = {
     "to {partner}…",
     "The hive has claimed you, but not your heart: you are a changeling now, and still head "
     "over hooves for {partner}.",
+    "Shh! In the night the changelings exchanged you. You are one of them now, but your heart "
+    "still belongs to {partner}…",
     "You wake up with a strange buzzing in your head… You have been exchanged! You are a "
     "changeling now, yet your heart still beats for {partner}.",
     "You wake up: you were a changeling all along! The hive welcomes you, but your heart still "
