@@ -101,6 +101,37 @@ def simulate(ruleset_id: str, players: int | None, games: int, seed: int, roles:
 
 
 @main.command()
+@click.option("--ruleset", "ruleset_id", default="changelings",
+              type=click.Choice(sorted(available())), show_default=True)
+@players_option("How many players sit at the table.", default=12)
+@click.option("--roles", default=None, help="The role list, comma-separated (default: the "
+              "rule set's deal).")
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+              help="A host option, as /option sets it (repeatable).")
+@click.option("--skill", default="regular", show_default=True,
+              type=click.Choice(["new", "regular", "sharp"]), help="How well the table reads.")
+@click.option("--locale", default="en", show_default=True, type=click.Choice(["en", "de", "ru"]))
+@click.option("--seconds", default=30.0, show_default=True, type=click.FloatRange(1),
+              help="The most time an estimate may take when the tables do not hold it.")
+@click.option("--fresh", is_flag=True, help="Estimate now even if the tables hold it.")
+@click.option("--quick", is_flag=True, help="The tables' answer, however few games they hold.")
+@click.option("--players-play", default="informed", show_default=True,
+              type=click.Choice(["informed", "random"]),
+              help="Who plays the simulated games (random: blind, for checking the rules).")
+def balance(ruleset_id: str, players: int, roles: str | None, options: tuple[str, ...],
+            skill: str, locale: str, seconds: float, fresh: bool, quick: bool,
+            players_play: str) -> None:
+    """The predicted win rate of each side for a table, and legal role sets closer to fair."""
+    from core.balance import Players
+    from core.balance.balance_cli import run_balance
+
+    check_players(ruleset_id, players)
+    for line in run_balance(ruleset_id, players, roles, options, skill, locale, seconds, fresh,
+                            Players(players_play), quick):
+        click.echo(line)
+
+
+@main.command()
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False,
                                                           path_type=Path),
               default=None, help="nightfall.toml (keys may also come from NIGHTFALL_* variables).")

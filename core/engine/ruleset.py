@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from .balance_target import BalanceTarget
 from .commands import Vote
 from .game import Game
 from .ids import PlayerId, RoleId
@@ -80,6 +81,8 @@ class Ruleset:
     story_headings: Mapping[Heading, str | tuple[str, str]] = {}
     min_players: int = 0
     max_players: int = 0
+    # what the balance advisor calls a fair game here (core/balance); None: it gives no advice
+    balance: BalanceTarget | None = None
 
     def timed_windows(self) -> tuple[WindowSpec, ...]:
         """The windows a host may time: those declared, or those of the older `pace` table."""

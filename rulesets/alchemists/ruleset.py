@@ -36,6 +36,7 @@ from core.engine.windows import WindowSpec, pace_table
 from . import chats, day, night, options
 from . import stone as stone_rules
 from .actions import PASS
+from .balance import BALANCE
 from .common import (
     CAUSE_NAMES,
     CAUSES,
@@ -119,6 +120,7 @@ class Alchemists(Ruleset):
     roles = ROLE_SPECS
     sides = SIDES
     causes = CAUSES
+    balance = BALANCE  # what the balance advisor aims at (balance.py)
     min_players, max_players = 9, 20
     extra_actions = tuple(ACTION_NAMES)  # every action, the gained and owed ones included
     option_choices = options.CHOICES

@@ -24,6 +24,7 @@ from core.engine.windows import pace_table
 
 from . import day, night, opening, options
 from . import roles as _roles  # noqa: F401 - importing it registers every role
+from .balance import BALANCE
 from .deal import check_roles, deal_roles
 from .end import check_end
 from .hooks import (
@@ -103,7 +104,7 @@ class Changelings(Ruleset):
     roles = ROLES  # filled by importing `roles/`
     sides = SIDES
     causes = CAUSES
-    min_players, max_players = 6, 30
+    balance, min_players, max_players = BALANCE, 6, 30  # BALANCE: the advisor's target
     extra_actions = (*OWED_ACTIONS, PASS.id)
     option_choices: dict[str, tuple[str, ...]] = dict(options.CHOICES)  # noqa: RUF012
     option_about = options.ABOUT

@@ -44,6 +44,7 @@ from ..rows.unit_of_work import command_scope, current_work
 from ..telling import situations
 from ..telling.names import Roster
 from .archive_setting import archive_chats_command
+from .balance import BalanceRoom
 from .buttons_pressed import ButtonPresses, button_game, taken_notice
 from .confirm import Confirmations
 from .departures import Departures
@@ -85,6 +86,7 @@ class GameService:
                                      self.confirmations, self.menu)
         self.host_powers = HostPowers(self)
         self.lock = asyncio.Lock()
+        self.balance = BalanceRoom(self, self.lock)  # /balance (core/balance's advisor)
         self.rng = random.Random(seed)
         self.departures = Departures(self)
         self.firing = Firing(self.games, clock, self.lock, self.reach.give_up,
@@ -208,7 +210,9 @@ class GameService:
                     await self.reach.cannot_restrict(row, never)
 
     async def fire_due_deadlines(self, limit: int | None = None) -> int:
-        """Close every window whose deadline has passed (games/firing.py); how many."""
+        """Close every window whose deadline has passed (games/firing.py); how many. (Each
+        tick also posts the balance estimates that finished meanwhile, balance.py.)"""
+        await self.balance.post_finished()
         return await self.firing.fire_due(limit)
 
     async def _context_locale(self, incoming: Incoming) -> str:
@@ -336,7 +340,8 @@ class GameService:
         it was a vote (or its withdrawal, or an early mark) that the game took."""
         if await self.lobby.handle(word, rest, chat, person, admin) or \
                 await self.information.handle(word, rest, chat, person, admin) or \
-                await self.timers.handle(word, rest, chat, person, admin):
+                await self.timers.handle(word, rest, chat, person, admin) or \
+                await self.balance.handle(word, rest, chat, person, admin):
             return False
         if word == "stats":  # the finished games' statistics (stats.py)
             await stats_command(rest, chat, person)

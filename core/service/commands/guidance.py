@@ -35,7 +35,7 @@ PRIVATE_WORDS = frozenset({"myrole", "pass"})
 #: what only the group takes (/newgame has its own answer)
 GROUP_WORDS = frozenset({"join", "leave", "nextgame", "startgame", "option", "setroles",
                          "pace", "ruleset", "settings", "spectators",
-                         "archivechats", "vote", "unvote", "early", "stats", "rules",
+                         "archivechats", "balance", "vote", "unvote", "early", "stats", "rules",
                          "roles", "role"})
 
 HELP_PARTS: tuple[str, ...] = (guide.HELP_PLAYING, guide.HELP_HOSTING, guide.HELP_SETTINGS,

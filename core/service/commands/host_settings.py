@@ -16,11 +16,12 @@ from core.storage.states import GameStatus
 from ..games.deadline_times import DEFAULT_TZ, PACES, valid_timezone
 from ..messages import outbox, texts
 from ..messages import setting_texts as st
-from ..messages.payloads import PostPayload, post
+from ..messages.payloads import Part, PostPayload, post
 from ..ports.replies import Reply
 from ..rows.game_rows import relock
 from ..telling.lobby_view import group_settings_view, show_lobby
 from ..telling.settings_view import current_options, options_overview, role_id_named
+from .balance import balance_note
 from .group_commands import GroupCommands
 from .option_values import check_fits, read_option
 from .remembered import (
@@ -40,9 +41,11 @@ from .typed_values import read_ruleset, read_value
 class HostSettings(GroupCommands):
     """The settings commands (the lobby's base); a refusal raised as `Reply`."""
 
-    async def show(self, row: GameRecord, chat: Chat) -> None:
-        """The sign-up message as the game stands, with each window's timer."""
-        await show_lobby(row, chat, timers_overview(load_ruleset(row.ruleset), row).parts)
+    async def show(self, row: GameRecord, chat: Chat, extra: tuple[Part, ...] = ()) -> None:
+        """The sign-up message as the game stands, with each window's timer (and `extra`:
+        the balance after a change of roles or options)."""
+        await show_lobby(row, chat,
+                         (*timers_overview(load_ruleset(row.ruleset), row).parts, *extra))
 
     async def _lobby_row(self, chat: Chat) -> GameRecord:
         row = await self.service.current_game(chat)
@@ -134,7 +137,7 @@ class HostSettings(GroupCommands):
         if not once:
             await remember_choices(chat, row.ruleset, lambda choices: replace(
                 choices, roles=None if roles is None else tuple(roles)))
-        await self.show(row, chat)
+        await self.show(row, chat, await balance_note(row))
 
     async def _cmd_option(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         rest, once = split_once(rest)
@@ -157,7 +160,7 @@ class HostSettings(GroupCommands):
         if not once:
             await remember_choices(chat, row.ruleset, lambda choices: replace(
                 choices, options={**choices.options, name: value}))
-        await self.show(row, chat)
+        await self.show(row, chat, await balance_note(row))
 
     async def _cmd_settings(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         """`/settings`: what the group keeps for its next games; `/settings reset` (the

@@ -1,0 +1,41 @@
+"""The advice for a question as the lobby and the command line ask it: from the shipped
+table at once when it holds the table precisely enough, else from a worker (worker.py);
+and rendered as plain lines for the command line."""
+
+from __future__ import annotations
+
+from core.engine.registry import load_ruleset
+from core.i18n import Renderer
+
+from .advice import Advice, advise
+from .interval import SHOWN
+from .presets import Preset
+from .render import advice_texts
+from .setups import Setup
+from .tables import shipped
+from .worker import remembered
+
+
+def instant(setup: Setup, preset: Preset) -> Advice | None:
+    """The advice without playing a game: an earlier on-demand answer, or the shipped table
+    if it holds this setup with a shown number's precision (None otherwise)."""
+    asked, answer = remembered(setup, preset)
+    if asked:
+        return answer
+    advice = advise(setup, preset, shipped(setup.ruleset))
+    target = load_ruleset(setup.ruleset).balance
+    if advice is None or target is None or advice.estimate.widest(target.sides()) > SHOWN:
+        return None
+    return advice
+
+
+def from_table(setup: Setup, preset: Preset) -> Advice | None:
+    """Whatever the shipped table says, however few its games (its margins say so)."""
+    return advise(setup, preset, shipped(setup.ruleset))
+
+
+def lines(advice: Advice, locale: str) -> list[str]:
+    """The advice as the command line prints it, in `locale`."""
+    ruleset = load_ruleset(advice.setup.ruleset)
+    renderer = Renderer(locale, ruleset.vocabulary, str, ruleset=ruleset.id)
+    return [renderer.render(text) for text in advice_texts(advice)]

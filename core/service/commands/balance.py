@@ -1,0 +1,163 @@
+"""`/balance` in the lobby: the balance advisor (core/balance) for the table as it is set up
+— the role list or the rule set's deal, the options, the players signed up (or a count
+given: `/balance 12`), at a skill preset (`/balance sharp`) — and what this chat's own
+finished games say. The shipped tables answer at once; a custom list is estimated in a
+worker process, announced with how long it may take, and posted by the scheduler's next tick
+once done (the bot keeps answering meanwhile). After `/setroles` and `/option` the edited
+sign-up ends with the table's answer in a line, or with a pointer to `/balance` for a list the
+tables do not hold."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from core.balance.answer import from_table, instant
+from core.balance.history import history
+from core.balance.presets import DEFAULT, Preset
+from core.balance.render import (
+    ILLEGAL,
+    NO_ADVICE,
+    NOT_IN_TABLES,
+    PLAYERS,
+    USAGE,
+    WORKING,
+    advice_texts,
+    history_text,
+    summary_text,
+)
+from core.balance.setups import Setup, legal, setup_of
+from core.balance.tally import Players
+from core.balance.worker import SECONDS, Job
+from core.engine.messages import Text
+from core.engine.registry import load_ruleset
+from core.engine.ruleset import SetupError
+from core.storage.models import Chat, GameRecord, Identity, Seat
+from core.storage.states import GameStatus
+from core.storage.transaction import transaction
+from core.story.archive import story_of_row
+
+from ..messages import outbox, texts
+from ..messages.payloads import Part, PostPayload, text_part
+from ..ports.replies import Reply
+from ..telling.settings_view import current_options
+from .context import ServiceContext
+from .group_commands import GroupCommands
+
+log = logging.getLogger(__name__)
+TICK = 0.25  # how often a running estimate is looked at
+
+
+class BalanceRoom(GroupCommands):
+    """`/balance`; `lock`: the service's, taken to post a finished estimate; `seconds` and
+    `players_play`: what an on-demand estimate may take and who plays it (tests shorten it)."""
+
+    def __init__(self, service: ServiceContext, lock: asyncio.Lock,
+                 seconds: float = SECONDS, players_play: Players = Players.INFORMED) -> None:
+        super().__init__(service)
+        self.lock = lock
+        self.seconds = seconds
+        self.players_play = players_play
+        self.jobs: list[tuple[Job, int, int]] = []  # each with its chat's and game's ids
+
+    async def _cmd_balance(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
+        row = await self.service.current_game(chat)
+        if row is None:
+            raise Reply(texts.NO_GAME)
+        if row.status != GameStatus.LOBBY:
+            raise Reply(texts.NOT_IN_LOBBY)
+        count, preset = _read(rest)
+        setup = await lobby_setup(row, count)
+        advice = instant(setup, preset)
+        if advice is not None:
+            await outbox.to_group(chat, _payload([*advice_texts(advice),
+                                                  await _history(chat, setup)]), game=row)
+            return
+        await outbox.to_group(chat, _payload([Text(WORKING, {"seconds": int(self.seconds)})]),
+                              game=row)
+        self.jobs.append((Job(setup, preset, self.seconds, players_play=self.players_play),
+                          chat.id, row.id))
+
+    async def post_finished(self) -> None:
+        """Post the estimates whose workers are done, each in a transaction of its own (the
+        scheduler's tick calls it, outside any command)."""
+        for waiting in [w for w in self.jobs if w[0].poll()]:
+            self.jobs.remove(waiting)
+            job, chat_id, row_id = waiting
+            try:
+                async with self.lock, transaction():
+                    chat = await Chat.get(id=chat_id)
+                    row = await GameRecord.get_or_none(id=row_id)
+                    said = ([*advice_texts(job.advice), await _history(chat, job.setup)]
+                            if job.advice is not None else [Text(NO_ADVICE, {})])
+                    await outbox.to_group(chat, _payload(said), game=row)
+            except Exception:
+                log.exception("the balance estimate for game %s could not be posted", row_id)
+
+    async def settled(self) -> None:
+        """Until every running estimate's worker is done (tests: then the tick posts them)."""
+        while not all(job.poll() for job, _, _ in self.jobs):
+            await asyncio.sleep(TICK)
+
+
+async def balance_note(row: GameRecord) -> tuple[Part, ...]:
+    """After `/setroles` and `/option`, a line in the edited sign-up: the balance of the new
+    setup from the tables (or an earlier estimate), at once, or where they do not hold it a
+    pointer to `/balance`; nothing for a setup that cannot be dealt (its own refusal says
+    why at the start)."""
+    try:
+        setup = await lobby_setup(row, None)
+    except Reply:
+        return ()
+    advice = instant(setup, DEFAULT) or from_table(setup, DEFAULT)
+    said = summary_text(advice) if advice is not None else Text(NOT_IN_TABLES,
+                                                               {"seconds": int(SECONDS)})
+    return (text_part(said),)
+
+
+async def lobby_setup(row: GameRecord, count: int | None) -> Setup:
+    """The table the sign-up would start: the host's list (its length is the count), else
+    the rule set's deal for `count` or the players signed up (at least the fewest the game
+    takes)."""
+    ruleset = load_ruleset(row.ruleset)
+    roles: list[str] | None = (row.settings or {}).get("roles")
+    options: dict[str, Any] = current_options(row)
+    if count is None:
+        signed = await Seat.filter(game_id=row.id, active=True).count()
+        count = len(roles) if roles else max(signed, ruleset.min_players)
+    if not ruleset.min_players <= count <= ruleset.max_players:
+        raise Reply(PLAYERS, low=ruleset.min_players, high=ruleset.max_players)
+    try:
+        setup = setup_of(row.ruleset, count, roles, options)
+    except SetupError as err:
+        raise Reply.saying(err.text) from None
+    if not legal(setup):
+        raise Reply(ILLEGAL)
+    return setup
+
+
+def _read(rest: str) -> tuple[int | None, Preset]:
+    """`/balance [players] [new|regular|sharp]`, in any order."""
+    count, preset = None, DEFAULT
+    for word in rest.lower().split():
+        if word.isdigit():
+            count = int(word)
+        elif word in {p.value for p in Preset}:
+            preset = Preset(word)
+        else:
+            raise Reply(USAGE, presets=", ".join(p.value for p in Preset),
+                        example="/balance 12 sharp")  # the words typed, in no language
+    return count, preset
+
+
+async def _history(chat: Chat, setup: Setup) -> Text:
+    ruleset = load_ruleset(setup.ruleset)
+    side = ruleset.balance.headline if ruleset.balance is not None else ruleset.sides[0]
+    rows = await GameRecord.filter(chat_id=chat.id, status=GameStatus.ENDED,
+                                   ruleset=setup.ruleset).order_by("id")
+    return history_text(history([await story_of_row(r) for r in rows], setup.ruleset, side))
+
+
+def _payload(said: list[Text]) -> PostPayload:
+    return PostPayload(tuple(text_part(t) for t in said))
