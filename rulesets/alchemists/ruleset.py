@@ -15,16 +15,7 @@ from typing import Any
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import (
-    GROUP,
-    N_,
-    NOTED,
-    Purpose,
-    dealt,
-    player,
-    role,
-    to_player,
-)
+from core.engine.messages import GROUP, N_, NOTED, Purpose, dealt, player, role, to_player
 from core.engine.phase import Phase, PhaseKind
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat

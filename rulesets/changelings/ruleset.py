@@ -122,8 +122,7 @@ class Changelings(Ruleset):
     aliases = ("Changelinge",)  # German players' word: the side's name, not the game's title
     default_options: dict[str, Any] = {  # noqa: RUF012
         "random_lovers": True, "inactivity_hours": 0, "fanatic_uses": "night", "changelings": 0,
-        "early_close": True,
-    }
+        "early_close": True}
 
     def new_state(self) -> ChangelingsState:
         return ChangelingsState()
