@@ -17,6 +17,7 @@ from babel.units import format_unit
 
 from core.engine.messages import N_, Ref
 from core.engine.phase import Phase, PhaseKind, Stage
+from core.languages import choice_name, name_in
 
 # "Day 2 (vote)": the day or night's number, then the open window (none for a single stage);
 # a rule set names its own windows in its vocabulary's `stage` ("vote": "Day {number} (vote)")
@@ -31,13 +32,13 @@ NO_DEADLINE = N_("no time limit")
 
 # An option's value as the group reads it (numbers and names stay as they are): a yes/no
 # option's, the pace's and the role list's; a rule set names its options' own values in its
-# vocabulary's `option_value`
+# vocabulary's `option_value`; a language is said by its name (`LANGUAGES`)
 OPTION_VALUES = {
     "on": N_("on"), "off": N_("off"), "quick": N_("quick"), "forum": N_("forum"),
     "default": N_("the rules' deal"), "—": N_("none"),
-    # the bot's languages, as a setting's value
-    "en": N_("English"), "de": N_("German"), "ru": N_("Russian"),
 }
+# the values of the language setting (the bot's languages), said by their names
+LANGUAGES = ("en", "de", "ru")
 # the service's own settings, beside each rule set's options (its vocabulary's `option_name`)
 SETTING_NAMES = {"pace": N_("pace"), "roles": N_("roles"), "language": N_("language")}
 
@@ -122,6 +123,10 @@ def spoken(t: gettext.NullTranslations, ref: Ref, locale: str,
         return until_words(t, ref.value, locale)
     if ref.kind == "option_name" and ref.value in SETTING_NAMES:
         return t.gettext(SETTING_NAMES[ref.value])
+    if ref.kind == "language" or (ref.kind == "option_value" and ref.value in LANGUAGES):
+        return name_in(ref.value, locale)
+    if ref.kind == "language_choice":
+        return choice_name(ref.value, locale)
     if ref.kind == "option_value":
         msgid = OPTION_VALUES.get(ref.value) or vocabulary.get("option_value", {}).get(ref.value)
         return t.gettext(msgid) if msgid else ref.value

@@ -64,7 +64,7 @@ class Words:
         return self.renderer.word(Ref("player", pid))
 
     def names(self, pids: list[str] | tuple[str, ...]) -> str:
-        return ", ".join(self.name(pid) for pid in pids)
+        return self.renderer.listed([self.name(pid) for pid in pids])
 
     def title(self) -> str:
         return self.text(TITLE, ruleset=Ref("ruleset", self.story.ruleset))
@@ -91,4 +91,5 @@ class Words:
         if not self.story.winners:
             return self.text(DRAW)
         return self.text_n(WINNERS, len(self.story.winners),
-                           sides=", ".join(self.word("side", s) for s in self.story.winners))
+                           sides=self.renderer.listed(
+                               [self.word("side", s) for s in self.story.winners]))

@@ -9,7 +9,6 @@ from dataclasses import replace
 
 from core.engine.messages import Ref
 from core.engine.registry import available, load_ruleset
-from core.i18n import available_locales
 from core.storage.models import Chat, GameRecord, Identity, Seat
 from core.storage.states import GameStatus
 
@@ -34,7 +33,7 @@ from .remembered import (
     starting_settings,
 )
 from .timers import timers_overview
-from .typed_values import read_ruleset, read_value
+from .typed_values import language_choices, read_language, read_ruleset, read_value
 
 
 class HostSettings(GroupCommands):
@@ -64,9 +63,9 @@ class HostSettings(GroupCommands):
     async def _cmd_language(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         """The language; `--once` only for this game (needs one in its sign-up)."""
         rest, once = split_once(rest)
-        wanted = rest.strip().lower()
-        if wanted not in available_locales():
-            raise Reply(texts.UNKNOWN_LANGUAGE, names=", ".join(available_locales()))
+        wanted = read_language(rest)
+        if wanted is None:
+            raise Reply(texts.UNKNOWN_LANGUAGE, names=language_choices())
         row = await self._lobby_row(chat) if once else await self.service.current_game(chat)
         if row is not None and row.host_id != person.id and not admin:
             raise Reply(texts.NOT_HOST)
@@ -86,7 +85,7 @@ class HostSettings(GroupCommands):
         wanted = read_ruleset(rest.strip())
         if wanted is None:
             raise Reply(texts.UNKNOWN_RULESET, name=rest.strip(),
-                        names=", ".join(sorted(available())))
+                        names=tuple(Ref("ruleset", r) for r in sorted(available())))
         row.ruleset = wanted
         kept = await starting_settings(chat, wanted, "", "")
         row.settings = {**{k: v for k, v in row.settings.items() if k != "timers"},
