@@ -81,7 +81,7 @@ def _tie(game: Game, leaders: list[PlayerId]) -> None:
     tied = tuple(player(pid) for pid in leaders)
     if office is not None and pick is not None and pick in leaders:
         game.tell_n(GROUP, "The vote is tied between {count} pony: {names}. The mayor made "
-                    "the call before the vote closed.", "The vote is tied between {count} "
+                    "the call before the vote closed.", "The vote is tied between {count:w} "
                     "ponies: {names}. The mayor made the call before the vote closed.",
                     len(tied), names=tied)
         banish(game, pick)
@@ -90,7 +90,7 @@ def _tie(game: Game, leaders: list[PlayerId]) -> None:
     else:
         game.tell_n(GROUP, "The vote is tied between {count} pony: {names}. No mayor is "
                     "here to break the tie, so fate decides.", "The vote is tied between "
-                    "{count} ponies: {names}. No mayor is here to break the tie, so fate "
+                    "{count:w} ponies: {names}. No mayor is here to break the tie, so fate "
                     "decides.", len(tied), names=tied)
         banish(game, game.rng.choice(leaders))
 
