@@ -145,7 +145,7 @@ def _missed_votes(game: Game) -> list[PlayerId]:
     return penalised
 
 
-PENALTY_VOTES = n_("{count} penalty vote", "{count:w} penalty votes")
+PENALTY_VOTES = n_("{count:w} penalty vote", "{count:w} penalty votes")
 
 
 def _tell_penalties(game: Game, penalised: list[PlayerId]) -> None:

@@ -29,6 +29,6 @@ def announce(game: Game) -> None:
     # the queen and the liar are among the changelings, the confused one is not; `side`
     # carries the side counted as a plain fact (for `told`), which the sentence says in words
     hiding = sum(1 for p in players if is_changeling(p))
-    game.tell_n(GROUP, "Careful, everypony: {count} changeling is hiding among you!",
+    game.tell_n(GROUP, "Careful, everypony: {count:w} changeling is hiding among you!",
                 "Careful, everypony: {count:w} changelings are hiding among you!", hiding,
                 side=side(CHANGELINGS))

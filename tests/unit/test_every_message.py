@@ -95,6 +95,7 @@ def parameters(ruleset: str) -> dict[str, list[Any]]:
         "first": PLAYERS, "second": PLAYERS, "target": PLAYERS, "voter": PLAYERS,
         "partner": PLAYERS, "actor": PLAYERS, "choice": [*PLAYERS, *roles[:3], *actions[:3]],
         "names": [_names(1), _names(2), _names(5), _names(21),
+                  tuple(Ref("language_choice", code) for code in ("de", "en", "ru")),
                   (PLAYERS[0], WithRole(PLAYERS[1], roles[0])), (WithRole(PLAYERS[2], roles[1]),)],
         "targets": [_names(1), _names(2)],
         "role": [*roles, *vocabulary("role_was")],
@@ -110,6 +111,7 @@ def parameters(ruleset: str) -> dict[str, list[Any]]:
         "votes": [counted(("{count} penalty vote", "{count} penalty votes"), n) for n in COUNTS],
         "tally": [(Tally(PLAYERS[0], 3), Tally(PLAYERS[2], 1)), (Tally(PLAYERS[1], 21),)],
         "left": DURATIONS, "duration": DURATIONS,
+        "due": [Ref("due", "1796594400.0 Europe/Berlin"), Ref("due", "1796000000.0 Asia/Tokyo")],
         "phase": [Ref("phase", p) for p in ("day 1 election", "day 2 vote", "night 3 dusk",
                                             "night 2", "day 4 reactions", "ended")],
         "ruleset": refs("ruleset", list(RULESETS)),
@@ -130,13 +132,14 @@ def parameters(ruleset: str) -> dict[str, list[Any]]:
         "command": ["vote", "abduct", "stone_check"],
         "chat": ["Pony Club <3 & «Друзья» 🦄", "g"], "host": ["Ann", "Зоя 🦄"],
         "language": ["Deutsch", "Русский", "—",
-                     *(Ref("option_value", v) for v in ("en", "de", "ru"))],
+                     *(Ref("option_value", v) for v in ("en", "de", "ru")),
+                     *(Ref("language", v) for v in ("en", "de", "ru"))],
         "link": ["https://example.org/chat/+AbC_d-1?x=1&y=2"],
         "text": list(FREE_TEXTS), "new": ["Zoë"], "old": ["Ann"],
         "how": [howto(topic) for topic in HowTo],
         # the archive page's own sentences get their words from core/story/texts.py
         "when": ["Night 2", "Ночь 2"], "pairs": ["Ann ♥ Bob", "Ann ♥ Bob, Cid ♥ Dot"],
-        "date": ["Thursday, 3 December"], "time": ["20:00"],
+        "date": ["Thursday, 3 December"], "time": ["20:00"], "weekday": ["Tuesday", "вторника"],
         # the host's timers (/timer): a window of the rule set, an exact span
         "window": vocabulary("window"), "windows": [tuple(vocabulary("window"))],
         "window_id": ["vote", "night"],  # a window as the host types it (/timer vote 10m)
