@@ -10,16 +10,16 @@ from babel import Locale
 
 @cache
 def name_in(code: str, reader: str) -> str:
-    """The language `code` as a reader of `reader` calls it: „Englisch“ for a German reader,
-    «английский» for a Russian one (lower case, as Russian writes it in running text); its
-    own name, capitalized, when the reader reads that language ("English", "Deutsch")."""
-    said = Locale.parse(code).get_display_name(reader) or code
-    return said[:1].upper() + said[1:] if code == reader else said
+    """The language `code` as a reader of `reader` calls it in running text: „Englisch“ for a
+    German reader, «английский» (lower case, as Russian writes it) for a Russian one."""
+    return Locale.parse(code).get_display_name(reader) or code
 
 
 def own_name(code: str) -> str:
-    """The language as its own speakers call it: "English", "Deutsch", "Русский"."""
-    return name_in(code, code)
+    """The language as its own speakers call it, on a button or a heading: "English",
+    "Deutsch", "Русский"."""
+    said = name_in(code, code)
+    return said[:1].upper() + said[1:]
 
 
 def choice_name(code: str, reader: str) -> str:
