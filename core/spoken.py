@@ -122,7 +122,7 @@ def until_words(t: gettext.NullTranslations, value: str, locale: str) -> str:
         duration=duration_words(int(seconds), locale),
         date=format_date(when, "EEEE, d MMMM" if locale != "de" else "EEEE, d. MMMM",
                          locale=locale),
-        time=format_time(when, "HH:mm", locale=locale))
+        time=format_time(when, "short", locale=locale))
 
 
 def due_words(t: gettext.NullTranslations, value: str, locale: str) -> str:
