@@ -16,13 +16,13 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from typing import assert_never
+from typing import Literal, assert_never
 
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from core.engine.messages import ROLE_WAS, Param, Ref, Tally, Text, WithRole
+from core.engine.messages import ROLE_WAS, Either, Param, Ref, Tally, Text, WithRole
 from core.engine.registry import available, load_ruleset
 from core.engine.ruleset import Catalog
 from core.numbers import Number
@@ -167,6 +167,10 @@ class Renderer:
                 return f"{self.word(who)} ({votes})"
             case WithRole(who, role):
                 return f"{self.word(who)} ({self.word(role)})"
+            case Either(items):  # alternatives ("Abduct or Exchange"), before any tuple
+                return self.listed([str(self.value(v)) for v in items], "or")
+            case tuple() if value and all(isinstance(v, Tally) for v in value):
+                return ", ".join(str(self.value(v)) for v in value)  # a count: a table row
             case tuple():
                 return self.listed([str(self.value(v)) for v in value])
             case int():  # digits, or words where the template asks (see core/numbers.py)
@@ -176,11 +180,12 @@ class Renderer:
             case _:
                 assert_never(value)
 
-    def listed(self, items: Sequence[str]) -> str:
+    def listed(self, items: Sequence[str],
+               style: Literal["standard", "or"] = "standard") -> str:
         """A list as the language joins it: "Ann, Bob, and Cid" (English's serial comma, as
         CLDR writes it: a role's name may itself hold an "and"), „Ann, Bob und Cid“,
-        «Ann, Bob и Cid»."""
-        return format_list(list(items), locale=self.locale) if items else ""
+        «Ann, Bob и Cid»; with `style` "or" alternatives („Entführen oder Austauschen“)."""
+        return format_list(list(items), style, self.locale) if items else ""
 
     def text(self, key: str, params: Mapping[str, Param] | None = None) -> str:
         return self.render_parts(key, None, None, params or {})

@@ -215,7 +215,7 @@ LISTS_WITHOUT_COUNT = frozenset({
     "I speak {names}.", "There is no rule set called {name}. Available: {names}.",
     "“{name}” matches several players: {names}. Please write the full name.",
     "Links of {when}: {pairs}.",
-    "A game of Alchemists begins with {count} players. Roles in play: {roles}.",
+    "A game of Alchemists begins with {count:w} players. Roles in play: {roles}.",
 })
 LIST = re.compile(r"\{(names|roles|actions|pairs|sides)\}")
 

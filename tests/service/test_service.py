@@ -444,10 +444,11 @@ async def test_settings_a_host_can_see_and_that_are_checked_when_set(db_url):
 async def test_extend_stays_between_now_and_a_week(db_url):
     chat = await open_chat(db_url)
     await started_changelings(chat)
-    assert "Move the deadline by" in " ".join(await chat("Ann: /extend 99999999"))
-    assert "Move the deadline by" in " ".join(await chat("Ann: /extend -100"))
+    bounds = "The deadline can be extended by up to 10,080 minutes (7 days) or shortened by up to"
+    assert bounds in " ".join(await chat("Ann: /extend 99999999"))
+    assert bounds in " ".join(await chat("Ann: /extend -100"))
     accepted = " ".join(await chat("Ann: /extend 10"))
-    assert "changed the deadline by 10 minutes" in accepted
+    assert "extended the deadline by 10 minutes" in accepted
 
 
 async def test_the_game_begins_before_its_first_ballot(db_url):

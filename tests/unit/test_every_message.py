@@ -33,7 +33,7 @@ from adapters.telegram.adapter import TelegramAdapter
 from adapters.telegram.sending import split_text
 from core.engine.game import Game
 from core.engine.log_codec import encode
-from core.engine.messages import Ref, Tally, WithRole, counted
+from core.engine.messages import Either, Ref, Tally, WithRole, counted
 from core.engine.refusals import Refused
 from core.engine.registry import load_ruleset
 from core.engine.table import Table
@@ -101,7 +101,8 @@ def parameters(ruleset: str) -> dict[str, list[Any]]:
         "role": [*roles, *vocabulary("role_was")],
         "roles": [tuple(roles[:1]), tuple(roles[:5]), tuple(roles)],
         "card": [*vocabulary("card"), *vocabulary("about")], "dealt": vocabulary("dealt"),
-        "action": actions, "actions": [tuple(actions[:1]), tuple(actions[:3])],
+        "action": [*actions, Either(tuple(actions[:2]))],
+        "actions": [tuple(actions[:1]), tuple(actions[:3])],
         "side": [*vocabulary("side"), *vocabulary("check")], "sides": ["ponies, changelings"],
         "cause": vocabulary("cause"),
         "result": vocabulary("check") or ["—"],
@@ -123,10 +124,11 @@ def parameters(ruleset: str) -> dict[str, list[Any]]:
         "setting": [Ref("setting", "pace=quick"), Ref("setting", "random_lovers=off")],
         "settings": [(Ref("setting", "pace=forum"), Ref("setting", "roles=default"))],
         "values": ["majority, all", "0, 2–4",
-                   (Ref("option_value", "on"), Ref("option_value", "off"))],
+                   Either((Ref("option_value", "on"), Ref("option_value", "off")))],
         # a setting typed by the host, checked against the sign-up (issue 32)
-        "paces": [(Ref("option_value", "quick"), Ref("option_value", "forum"))],
-        "options": ["random_lovers, early_close"], "signed": ["Ann", "Ann, Bob, Zoë-Ann (♥)"],
+        "paces": [Either((Ref("option_value", "quick"), Ref("option_value", "forum")))],
+        "options": ["random_lovers, early_close"],
+        "signed": ["Ann", Either(("Ann", "Bob", "Zoë-Ann (♥)"))],
         "least": [6, 9], "most": [20, 30], "players": [6, 21],
         "tz": ["Europe/Berlin", "America/Argentina/Buenos_Aires"],
         "command": ["vote", "abduct", "stone_check"],

@@ -11,7 +11,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from core.engine import Extend
-from core.engine.messages import Ref, Text, ToHost, player
+from core.engine.log_codec import decode, encode
+from core.engine.messages import Either, Ref, Tally, Text, ToHost, player
 from core.engine.registry import load_ruleset
 from core.i18n import Renderer
 from core.languages import choice_name, name_in, own_name
@@ -43,6 +44,21 @@ def test_a_list_is_joined_with_the_languages_and(lang, three, two):
     assert said == three
     assert renderer(lang).text("{names}", {"names": (player("p1"), player("p2"))}) == two
     assert renderer(lang).text("{names}", {"names": (player("p3"),)}) == "Cid"
+
+
+def test_a_vote_count_stays_a_row_of_commas():
+    """A tally is a table, not prose: no "and" before its last entry."""
+    count = (Tally(player("p2"), 2), Tally(player("p1"), 1))
+    assert renderer("de").text("{tally}", {"tally": count}) == "Bob (2), Ann (1)"
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "Abduct or Exchange"), ("de", "Entführen oder Austauschen"),
+    ("ru", "Похищение или Подмена")])
+def test_alternatives_are_joined_with_or_and_survive_the_outbox(lang, said):
+    choices = Either((Ref("action", "abduct"), Ref("action", "exchange")))
+    assert decode(encode(choices)) == choices  # stored as alternatives, not as a list
+    assert renderer(lang, "changelings").text("{action}", {"action": choices}) == said
 
 
 def test_the_service_passes_its_lists_to_the_renderer_not_joined():

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.engine import SetupError
-from core.engine.messages import Ref
+from core.engine.messages import Either, Ref
 from core.engine.ruleset import Ruleset
 
 from ..messages import setting_texts as st
@@ -33,14 +33,14 @@ def read_option(ruleset: Ruleset, name: str, raw: str, players: Sequence[str]) -
             return ""
         named = next((p for p in players if folded(p) == folded(raw)), None)
         if named is None:
-            raise Reply(st.OPTION_PLAYER, title=title, name=name, signed=tuple(players))
+            raise Reply(st.OPTION_PLAYER, title=title, name=name, signed=Either(tuple(players)))
         return named
     if choices is not None or isinstance(default, bool):
         values = tuple(choices) if choices is not None else ON_OFF
         found = read_value(raw, values, ruleset.id)
         if found is None:
             raise Reply(st.OPTION_TAKES, title=title,
-                        values=tuple(Ref("option_value", v) for v in values))
+                        values=Either(tuple(Ref("option_value", v) for v in values)))
         return found if choices is not None else found == "on"
     if isinstance(default, int):
         if not raw.isdigit():
