@@ -429,7 +429,7 @@ async def test_settings_a_host_can_see_and_that_are_checked_when_set(db_url):
             "or never") in listing
     assert "/option missed_vote_votes — votes for a missed vote: 2." in listing
     refused = " ".join(await chat("Ann: /option stone_backfire иногда"))
-    assert "takes one of: random, always, never" in refused
+    assert "takes one of: random, always, or never" in refused
     await chat("Ann: /option stone_backfire never")
     assert "the Stone's backfire: never." in " ".join(await chat("Ann: /option"))
     assert "dealt by the rules" in " ".join(await chat("Ann: /setroles"))

@@ -167,7 +167,7 @@ async def test_the_stone_holder_is_chosen_among_those_signed_up(db_url):
     assert "[holder of the Stone: Cid]" in " ".join(await chat("Ann> [« Back]", "Ann> [Options]"))
     refused = await chat("Ann: /option stone_holder Xavier")
     assert refused == ["[to Ann] holder of the Stone takes the name of a player who has signed "
-                       "up (Ann, Bob, Cid, Dot, Eve, Fay, Gus, Hal, and Ivy); write /option "
+                       "up (Ann, Bob, Cid, Dot, Eve, Fay, Gus, Hal, or Ivy); write /option "
                        "stone_holder alone to have it drawn."]
     # the named player leaves: the sign-up says so, and the game does not start without him
     left = " ".join(await chat("Cid: /leave", "Jon: /join"))

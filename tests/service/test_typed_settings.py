@@ -49,9 +49,9 @@ async def test_each_refusal_names_the_allowed_values_in_the_hosts_language(db_ur
                                  "Zahl. Möglich: Stunden (0 = aus)")
     assert await chat("Ann: /option gibtsnicht 1") == [
         "[to Ann] Changelinge hat keine Option gibtsnicht. Die Optionen: random_lovers, "
-        "inactivity_hours, fanatic_uses, changelings, early_close."]
+        "inactivity_hours, fanatic_uses, changelings und early_close."]
     assert await chat("Ann: /pace gemütlich") == [
-        "[to Ann] Mögliche Tempi: schnell, Forum, jeweils optional gefolgt von einer Zeitzone "
+        "[to Ann] Mögliche Tempi: schnell oder Forum, jeweils optional gefolgt von einer Zeitzone "
         "wie Europe/Berlin."]
     assert (await the_game()).settings["options"] == {}
 
