@@ -98,7 +98,7 @@ async def test_an_ambiguous_name_is_refused_with_the_candidates(db_url):
     await chat("Ann: /startgame")
     before = await log_size()
     lines = await chat("Bob: /vote An")
-    assert "[to Bob] “An” matches several players: Ann, Anna. Please write the full name." \
+    assert "[to Bob] “An” matches several players: Ann and Anna. Please write the full name." \
         in lines
     assert await log_size() == before
     assert "Votes so far: Ann (1)." in " ".join(await chat("Bob: /vote ann"))
@@ -519,7 +519,7 @@ async def test_father_writes_to_one_homunculus_by_name(db_url):
     await chat("Ann: /newgame alchemists", *(f"{p}: /join" for p in nine[1:]),
                "Ann: /setroles father,lust,envy,pride,ishvalan,crimson,greed,xing,crystal")
     started = await chat("Ann: /startgame")
-    assert any("begins with 9 players" in line for line in started), started
+    assert any("begins with nine players" in line for line in started), started
     game = await chat.session.service.games.load(await the_game())
     by_role = {p.role: p.name for p in game.state.players.values()}
     father, lust, envy = by_role["father"], by_role["lust"], by_role["envy"]

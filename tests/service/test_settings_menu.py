@@ -143,7 +143,7 @@ async def test_the_menu_offers_this_game_only_and_the_next_game_forgets_it(db_ur
     assert row.settings["options"] == {"random_lovers": False, "early_close": False}
     assert set(row.settings["once"]) == {"early_close", "timer:vote"}
     status = " ".join(await chat("Ann: /status"))
-    assert "For this game only (the group keeps its own): early end of the night, vote." \
+    assert "For this game only (the group keeps its own): early end of the night and vote." \
         in status
     # the next game: the group's setting, not this game's own
     await chat("Ann: /endgame", "Ann> [End the game]")

@@ -40,7 +40,7 @@ async def test_each_refusal_names_the_allowed_values_in_the_hosts_language(db_ur
     chat = await open_chat(db_url, "de")
     await chat("Ann: /newgame changelings")
     assert await chat("Ann: /option random_lovers vielleicht") == [
-        "[to Ann] Zufällige Verliebte kennt nur diese Werte: an, aus."]
+        "[to Ann] Zufällige Verliebte kennt nur diese Werte: an oder aus."]
     assert await chat("Ann: /option fanatic_uses nie") == [
         "[to Ann] Schläge des Fanatikers kennt nur diese Werte: einmal pro Nacht, einmal pro "
         "Spiel."]
