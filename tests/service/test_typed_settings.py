@@ -42,7 +42,7 @@ async def test_each_refusal_names_the_allowed_values_in_the_hosts_language(db_ur
     assert await chat("Ann: /option random_lovers vielleicht") == [
         "[to Ann] Zufällige Verliebte kennt nur diese Werte: an oder aus."]
     assert await chat("Ann: /option fanatic_uses nie") == [
-        "[to Ann] Schläge des Fanatikers kennt nur diese Werte: einmal pro Nacht, einmal pro "
+        "[to Ann] Schläge des Fanatikers kennt nur diese Werte: einmal pro Nacht oder einmal pro "
         "Spiel."]
     refused = await chat("Ann: /option inactivity_hours bald")
     assert refused[0].startswith("[to Ann] Stunden bis zur Inaktivität erwartet eine ganze "
