@@ -13,18 +13,20 @@ from __future__ import annotations
 import gettext
 import io
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from typing import assert_never
+from typing import Literal, assert_never
 
+from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 from core.engine.forms import CONTEXTS, ROLE_FORMS, RoleForm
-from core.engine.messages import Param, Ref, Tally, Text, WithRole
+from core.engine.messages import Either, Param, Ref, Tally, Text, WithRole
 from core.engine.registry import available, load_ruleset
 from core.engine.ruleset import Catalog
+from core.numbers import Number
 from core.service import HowTo
 from core.service.ports.howto import KIND as HOWTO_KIND
 from core.spoken import spoken
@@ -176,12 +178,25 @@ class Renderer:
                 return f"{self.word(who)} ({votes})"
             case WithRole(who, role):
                 return f"{self.word(who)} ({self.word(role)})"
+            case Either(items):  # alternatives ("Abduct or Exchange"), before any tuple
+                return self.listed([str(self.value(v)) for v in items], "or")
+            case tuple() if value and all(isinstance(v, Tally) for v in value):
+                return ", ".join(str(self.value(v)) for v in value)  # a count: a table row
             case tuple():
-                return ", ".join(str(self.value(v)) for v in value)
-            case str() | int():
+                return self.listed([str(self.value(v)) for v in value])
+            case int():  # digits, or words where the template asks (see core/numbers.py)
+                return Number(value, self.locale)
+            case str():
                 return value
             case _:
                 assert_never(value)
+
+    def listed(self, items: Sequence[str],
+               style: Literal["standard", "or"] = "standard") -> str:
+        """A list as the language joins it: "Ann, Bob, and Cid" (English's serial comma, as
+        CLDR writes it: a role's name may itself hold an "and"), „Ann, Bob und Cid“,
+        «Ann, Bob и Cid»; with `style` "or" alternatives („Entführen oder Austauschen“)."""
+        return format_list(list(items), style, self.locale) if items else ""
 
     def text(self, key: str, params: Mapping[str, Param] | None = None) -> str:
         return self.render_parts(key, None, None, params or {})

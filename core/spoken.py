@@ -1,7 +1,8 @@
 """Values that read differently in every language: a phase's name, a duration with its units,
-a deadline as local date and clock time, an option's name and value. The service names them
-with `Ref`s (`phase`, `duration`, `until`, `option_name`, `option_value`), so they are put
-into words only at delivery, in the reader's language, like every other word of a text.
+a deadline as local date and clock time, an option's name and value, a language. The service
+names them with `Ref`s (`phase`, `duration`, `until`, `due`, `option_name`, `option_value`,
+`language`), so they are put into words only at delivery, in the reader's language, like
+every other word of a text.
 A rule set's own stages and option values are named by its vocabulary (`stage`,
 `option_value`); only the engine's and the service's own are named here."""
 
@@ -15,8 +16,9 @@ from zoneinfo import ZoneInfo
 from babel.dates import format_date, format_time, format_timedelta
 from babel.units import format_unit
 
-from core.engine.messages import N_, Ref
+from core.engine.messages import N_, NC_, Ref
 from core.engine.phase import Phase, PhaseKind, Stage
+from core.languages import choice_name, name_in
 
 # "Day 2 (vote)": the day or night's number, then the open window (none for a single stage);
 # a rule set names its own windows in its vocabulary's `stage` ("vote": "Day {number} (vote)")
@@ -27,17 +29,23 @@ PHASE_NAMES: dict[tuple[PhaseKind, str], str] = {
 }
 ENDED = N_("the game is over")
 UNTIL = N_("{duration}, until {date}, {time}")
+# when a forum-pace window closes, after "until": "Tuesday, 7:30 PM", „Dienstag, 19:30 Uhr“,
+# «вторника, 19:30» (a weekday as "until" wants it: Russian's «до» takes the genitive)
+DUE = N_("{weekday}, {time}")
+UNTIL_WEEKDAY = (NC_("until", "Monday"), NC_("until", "Tuesday"), NC_("until", "Wednesday"),
+                 NC_("until", "Thursday"), NC_("until", "Friday"), NC_("until", "Saturday"),
+                 NC_("until", "Sunday"))
 NO_DEADLINE = N_("no time limit")
 
 # An option's value as the group reads it (numbers and names stay as they are): a yes/no
 # option's, the pace's and the role list's; a rule set names its options' own values in its
-# vocabulary's `option_value`
+# vocabulary's `option_value`; a language is said by its name (`LANGUAGES`)
 OPTION_VALUES = {
     "on": N_("on"), "off": N_("off"), "quick": N_("quick"), "forum": N_("forum"),
     "default": N_("the rules' deal"), "—": N_("none"),
-    # the bot's languages, as a setting's value
-    "en": N_("English"), "de": N_("German"), "ru": N_("Russian"),
 }
+# the values of the language setting (the bot's languages), said by their names
+LANGUAGES = ("en", "de", "ru")
 # the service's own settings, beside each rule set's options (its vocabulary's `option_name`)
 SETTING_NAMES = {"pace": N_("pace"), "roles": N_("roles"), "language": N_("language")}
 
@@ -61,6 +69,11 @@ def until(seconds: float, due_at: float, tz: str) -> Ref:
     return Ref("until", f"{max(0, int(seconds))} {due_at} {tz}")
 
 
+def due(due_at: float, tz: str) -> Ref:
+    """When a window closes, as a clock in the game's time zone ("Tuesday, 7:30 PM")."""
+    return Ref("due", f"{due_at} {tz}")
+
+
 def phase_name(t: gettext.NullTranslations, value: str,
                stages: Mapping[str, str] | None = None) -> str:
     """"Day 2 (vote)" from "day 2 vote", in the translations' language; `stages` are the
@@ -74,7 +87,9 @@ def phase_name(t: gettext.NullTranslations, value: str,
 
 
 def duration_words(seconds: int, locale: str) -> str:
-    """"4 minutes", "1 Stunde 30 Minuten", "50 секунд": whole units, never a rounded hour."""
+    """"4 minutes", "1 Stunde 30 Minuten", "50 секунд", "1 day 10 hours": whole units, never
+    a rounded hour or day (Babel's `format_timedelta` alone says 30 hours as «1 день»); from
+    a day on, days and the hours to the nearest."""
     def unit(amount: float) -> str:
         return format_timedelta(timedelta(seconds=amount), locale=locale, threshold=1)
     if seconds < 60:
@@ -82,8 +97,10 @@ def duration_words(seconds: int, locale: str) -> str:
     minutes = round(seconds / 60)
     if minutes < 60:
         return unit(minutes * 60)
-    hours, minutes = divmod(minutes, 60)
-    return unit(hours * 3600) + (" " + unit(minutes * 60) if minutes else "")
+    if minutes < 24 * 60:
+        hours, minutes = divmod(minutes, 60)
+        return unit(hours * 3600) + (" " + unit(minutes * 60) if minutes else "")
+    return span_words(round(minutes / 60) * 3600, locale)
 
 
 def span_words(seconds: int, locale: str) -> str:
@@ -105,7 +122,16 @@ def until_words(t: gettext.NullTranslations, value: str, locale: str) -> str:
         duration=duration_words(int(seconds), locale),
         date=format_date(when, "EEEE, d MMMM" if locale != "de" else "EEEE, d. MMMM",
                          locale=locale),
-        time=format_time(when, "HH:mm", locale=locale))
+        time=format_time(when, "short", locale=locale))
+
+
+def due_words(t: gettext.NullTranslations, value: str, locale: str) -> str:
+    """"Dienstag, 19:30 Uhr": the weekday and the local clock time of a deadline (a forum
+    deadline is at most a week away, so the weekday names it)."""
+    due_at, tz = value.split(" ", 1)
+    when = datetime.fromtimestamp(float(due_at), ZoneInfo(tz))
+    return t.gettext(DUE).format(weekday=t.pgettext("until", UNTIL_WEEKDAY[when.weekday()]),
+                                 time=format_time(when, "short", locale=locale))
 
 
 def spoken(t: gettext.NullTranslations, ref: Ref, locale: str,
@@ -120,8 +146,14 @@ def spoken(t: gettext.NullTranslations, ref: Ref, locale: str,
         return span_words(int(ref.value), locale)
     if ref.kind == "until":
         return until_words(t, ref.value, locale)
+    if ref.kind == "due":
+        return due_words(t, ref.value, locale)
     if ref.kind == "option_name" and ref.value in SETTING_NAMES:
         return t.gettext(SETTING_NAMES[ref.value])
+    if ref.kind == "language" or (ref.kind == "option_value" and ref.value in LANGUAGES):
+        return name_in(ref.value, locale)
+    if ref.kind == "language_choice":
+        return choice_name(ref.value, locale)
     if ref.kind == "option_value":
         msgid = OPTION_VALUES.get(ref.value) or vocabulary.get("option_value", {}).get(ref.value)
         return t.gettext(msgid) if msgid else ref.value

@@ -43,8 +43,8 @@ def host_sentences(locale: str, ruleset: str, prefix: str = "/") -> dict[str, st
         "announce": group("Announcement from the host: {text}", text=ANNOUNCED),
         "pause": group("The host paused the game. Nothing counts until it resumes."),
         "resume": group("The host resumed the game."),
-        "extend": group("The host changed the deadline by {count} minute.",
-                        "The host changed the deadline by {count} minutes.", 5),
+        "extend": group("The host extended the deadline by {count} minute.",
+                        "The host extended the deadline by {count} minutes.", 5),
         "force": group("The host closes the current phase."),
     }
 

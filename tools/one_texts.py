@@ -14,6 +14,7 @@ this on every template it extracts, before merging it into the catalogs.
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -25,6 +26,9 @@ sys.path.insert(0, str(ROOT))
 
 from core.i18n import ONE  # noqa: E402
 
+# a singular that says its number: "{count}", or with a number's spec ("{count:w}", see
+# core/numbers.py)
+SAYS_COUNT = re.compile(r"\{count(?::\w*)?\}")
 COMMENT = ("The sentence for exactly one (no number needed); the plural message with this "
            "singular serves every other number.")
 
@@ -32,7 +36,7 @@ COMMENT = ("The sentence for exactly one (no number needed); the plural message 
 def one_texts(catalog: Catalog) -> list[str]:
     """The singulars of `catalog`'s plural messages that are sentences about exactly one."""
     return sorted({m.id[0] for m in catalog
-                   if m.id and isinstance(m.id, tuple) and "{count}" not in m.id[0]})
+                   if m.id and isinstance(m.id, tuple) and not SAYS_COUNT.search(m.id[0])})
 
 
 def add_one_texts(catalog: Catalog) -> None:

@@ -329,9 +329,12 @@ class Game(Table):
         elif isinstance(cmd, Resume):
             s.paused = False
             self.tell(GROUP, N_("The host resumed the game."))
+        elif isinstance(cmd, Extend) and cmd.minutes < 0:  # a length, never a negative one
+            self.tell_n(GROUP, "The host shortened the deadline by {count} minute.",
+                        "The host shortened the deadline by {count} minutes.", -cmd.minutes)
         elif isinstance(cmd, Extend):
-            self.tell_n(GROUP, "The host changed the deadline by {count} minute.",
-                        "The host changed the deadline by {count} minutes.", cmd.minutes)
+            self.tell_n(GROUP, "The host extended the deadline by {count} minute.",
+                        "The host extended the deadline by {count} minutes.", cmd.minutes)
         elif isinstance(cmd, Force):
             self.record(closed(s.phase))
             self.tell(GROUP, N_("The host closes the current phase."))

@@ -8,7 +8,7 @@ from dataclasses import asdict
 from typing import Any
 
 from core.engine import commands as c
-from core.engine.messages import Ref, Tally, Text, WithRole
+from core.engine.messages import Either, Ref, Tally, Text, WithRole
 from core.engine.outcome import GameSetup
 from core.engine.phase import Phase
 
@@ -74,8 +74,8 @@ def _old_host(fields: dict[str, Any]) -> c.Command:
 # `{placeholder}`), so a key starting with "$" can never be a parameter: a parameter named
 # `text`, `ref` or `list` (the host's announcement, the Mare Do Well's letter) is never taken
 # for an encoded value.
-REF, TEXT, LIST = "$ref", "$text", "$list"
-TAGS = frozenset((REF, TEXT, LIST))
+REF, TEXT, LIST, EITHER = "$ref", "$text", "$list", "$or"
+TAGS = frozenset((REF, TEXT, LIST, EITHER))
 
 
 def encode(value: Any) -> Any:
@@ -89,6 +89,8 @@ def encode(value: Any) -> Any:
         return {TEXT: [value.key, value.plural, value.count, encode(dict(value.params))]}
     if isinstance(value, Phase):
         return str(value)
+    if isinstance(value, Either):  # before any tuple: a named tuple of its own
+        return {EITHER: [encode(v) for v in value.items]}
     if isinstance(value, tuple):
         return {LIST: [encode(v) for v in value]}
     if isinstance(value, dict):
@@ -123,6 +125,8 @@ def _tagged(tag: str, inner: Any) -> Any:
     if tag == TEXT:
         key, plural, count, params = inner
         return Text(key, decode(params), plural, count)
+    if tag == EITHER:
+        return Either(tuple(decode(v) for v in inner))
     return _listed(tuple(decode(v) for v in inner))
 
 

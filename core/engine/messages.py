@@ -189,6 +189,13 @@ class WithRole(NamedTuple):
     role: Ref
 
 
+class Either(NamedTuple):
+    """A list of alternatives, said with the language's "or": "Abduct or Exchange"
+    („Entführen oder Austauschen“); a plain tuple is said with its "and"."""
+
+    items: tuple[Param, ...]
+
+
 # What fills a text's placeholder, told apart by type, never by its shape or its name (a
 # parameter named `text` is a plain `str`, never taken for a translated `Text`):
 # - `str`: words said as they are (a name the platform gave, the host's announcement, a link);
@@ -196,10 +203,11 @@ class WithRole(NamedTuple):
 # - `Ref`: a game object named in the reader's words (a player, a role, a side, a duration...);
 # - `Text`: a translated phrase inside the sentence ("2 penalty votes", see `counted`);
 # - `Tally`, `WithRole`: a name with its votes, a name with its role;
-# - a tuple of params: a list, said with commas.
+# - a tuple of params: a list, said with the language's "and" ("Ann, Bob und Cid");
+# - `Either`: alternatives, said with its "or".
 # (Named tuples all, so the log's codec and every reader that walks a list see what they saw
 # before these had names: a tuple, encoded as a list.)
-Param = str | int | Ref | Text | Tally | WithRole | tuple["Param", ...]
+Param = str | int | Ref | Text | Tally | WithRole | Either | tuple["Param", ...]
 
 
 class Purpose(StrEnum):

@@ -120,8 +120,8 @@ def _round(story: Story, words: Words, when: When, team_chats: bool) -> str:
         parts.append(f"<p>{e(bound)}</p>")
     left = story.left_in(when)
     if left:
-        names = ", ".join(f"{p.name} ({words.word('cause', p.fate.cause)})"
-                          for p in left if p.fate)
+        names = words.renderer.listed([f"{p.name} ({words.word('cause', p.fate.cause)})"
+                                        for p in left if p.fate])
         parts.append(f'<p class="left">{e(words.text_n(LEFT_THEN, len(left), names=names))}</p>')
     said = story.whispers_of(when) if team_chats else []
     if said:
@@ -133,7 +133,7 @@ def _round(story: Story, words: Words, when: When, team_chats: bool) -> str:
 
 def _action(story: Story, words: Words, actor: str, action: str, targets: tuple[str, ...],
             role: str | None) -> str:
-    aimed = ", ".join(words.name(t) for t in targets)
+    aimed = words.names(targets)
     if role:
         aimed = f"{aimed} ({words.word('role', role)})" if aimed else words.word("role", role)
     line = words.text(ACTION_LINE, actor=words.name(actor),

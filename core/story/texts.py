@@ -80,7 +80,7 @@ class Words:
         return self.renderer.word(Ref("player", pid))
 
     def names(self, pids: list[str] | tuple[str, ...]) -> str:
-        return ", ".join(self.name(pid) for pid in pids)
+        return self.renderer.listed([self.name(pid) for pid in pids])
 
     def title(self) -> str:
         return self.text(TITLE, ruleset=Ref("ruleset", self.story.ruleset))

@@ -165,7 +165,7 @@ def _missed_votes(game: Game) -> list[PlayerId]:
     return penalised
 
 
-PENALTY_VOTES = n_("{count} penalty vote", "{count} penalty votes")
+PENALTY_VOTES = n_("{count:w} penalty vote", "{count:w} penalty votes")
 
 
 def _tell_penalties(game: Game, penalised: list[PlayerId]) -> None:
@@ -175,7 +175,7 @@ def _tell_penalties(game: Game, penalised: list[PlayerId]) -> None:
         return
     votes = int(game.state.options.get("missed_vote_votes") or 0)
     game.tell_n(GROUP, "The count includes {votes} against {names}, who did not vote.",
-                "The count includes {votes} against each of the {count} players who did not "
+                "The count includes {votes} against each of the {count:w} players who did not "
                 "vote: {names}.", len(penalised), votes=counted(PENALTY_VOTES, votes),
                 names=tuple(player(pid) for pid in penalised))
 

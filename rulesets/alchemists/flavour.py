@@ -38,16 +38,16 @@ DAY_BEGINS = (
 # the night's dead, with their count (`narrate_n`): one body, or several
 MORNING_DEAD = (
     n_("The city wakes. One body lies on the cobbles: {names}.",
-       "The city wakes. {count} bodies lie on the cobbles: {names}."),
+       "The city wakes. {count:W} bodies lie on the cobbles: {names}."),
     n_("Dawn. One chalk outline on the pavement: {names}.",
-       "Dawn. {count} chalk outlines on the pavement: {names}."),
+       "Dawn. {count:W} chalk outlines on the pavement: {names}."),
     n_("The night's results: one victim, {names}.",
-       "The night's results: {count} victims, {names}."),
+       "The night's results: {count:w} victims, {names}."),
     n_("Fog over the cobbles. The night took one life: {names}.",
-       "Fog over the cobbles. The night took {count} lives: {names}."),
-    n_("Morning. Found dead: {names}.", "Morning. {count} found dead: {names}."),
+       "Fog over the cobbles. The night took {count:w} lives: {names}."),
+    n_("Morning. Found dead: {names}.", "Morning. {count:W} found dead: {names}."),
     n_("Blood in the gutters at first light. The city has paid its price: {names}.",
-       "Blood in the gutters at first light. The city has paid its price, {count} lives: "
+       "Blood in the gutters at first light. The city has paid its price, {count:w} lives: "
        "{names}."),
 )
 MORNING_QUIET = (

@@ -176,11 +176,11 @@ class Alchemists(Ruleset):
         state.stone.threshold = int(k)
         in_play = sorted({p.role for p in players.values()}, key=list(ROLE_SPECS).index)
         if game.state.options.get("roles_public"):
-            game.tell(GROUP, N_("A game of Alchemists begins with {count} players. Roles in "
+            game.tell(GROUP, N_("A game of Alchemists begins with {count:w} players. Roles in "
                                 "play: {roles}."), count=len(players),
                       roles=tuple(role(r) for r in in_play))
         else:
-            game.tell(GROUP, N_("A game of Alchemists begins with {count} players. The roles "
+            game.tell(GROUP, N_("A game of Alchemists begins with {count:w} players. The roles "
                                 "in play are secret."), count=len(players))
         game.tell(GROUP, N_("Play from your main account. No private talk outside the team "
                             "chats, no screenshots, no insults."))

@@ -82,7 +82,7 @@ def _tie(game: Game, leaders: list[PlayerId]) -> None:
     if office is not None and pick is not None and pick in leaders:
         state.tie_broken = "mayor"
         game.tell_n(GROUP, "The vote is tied between {count} pony: {names}. The mayor made "
-                    "the call before the vote closed.", "The vote is tied between {count} "
+                    "the call before the vote closed.", "The vote is tied between {count:w} "
                     "ponies: {names}. The mayor made the call before the vote closed.",
                     len(tied), names=tied)
         banish(game, pick)
@@ -91,7 +91,7 @@ def _tie(game: Game, leaders: list[PlayerId]) -> None:
     else:
         game.tell_n(GROUP, "The vote is tied between {count} pony: {names}. No mayor is "
                     "here to break the tie, so fate decides.", "The vote is tied between "
-                    "{count} ponies: {names}. No mayor is here to break the tie, so fate "
+                    "{count:w} ponies: {names}. No mayor is here to break the tie, so fate "
                     "decides.", len(tied), names=tied)
         state.tie_broken = "chance"
         banish(game, game.rng.choice(leaders))

@@ -18,17 +18,17 @@ def announce(game: Game) -> None:
     specials = sorted({p.role for p in players if ROLES[p.role].special}, key=listed.index)
     if specials:
         game.tell_n(GROUP, "A new game of Changelings begins with {count} player!",
-                    "A new game of Changelings begins with {count} players!", len(players))
+                    "A new game of Changelings begins with {count:w} players!", len(players))
         game.tell_n(GROUP, "One special role is in play: {roles}.",
-                    "{count} special roles are in play: {roles}.", len(specials),
+                    "{count:W} special roles are in play: {roles}.", len(specials),
                     roles=tuple(role(r) for r in specials))
     else:  # an empty list would print as a bare dot
         game.tell_n(GROUP, "A new game of Changelings begins with {count} player, and no "
                     "special roles are in play.", "A new game of Changelings begins with "
-                    "{count} players, and no special roles are in play.", len(players))
+                    "{count:w} players, and no special roles are in play.", len(players))
     # the queen and the liar are among the changelings, the confused one is not; `side`
     # carries the side counted as a plain fact (for `told`), which the sentence says in words
     hiding = sum(1 for p in players if is_changeling(p))
-    game.tell_n(GROUP, "Careful, everypony: {count} changeling is hiding among you!",
-                "Careful, everypony: {count} changelings are hiding among you!", hiding,
+    game.tell_n(GROUP, "Careful, everypony: {count:w} changeling is hiding among you!",
+                "Careful, everypony: {count:w} changelings are hiding among you!", hiding,
                 side=side(CHANGELINGS))

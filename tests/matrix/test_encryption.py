@@ -154,7 +154,7 @@ async def test_a_restarted_bot_reads_its_encrypted_rooms_with_the_same_key_store
         await table.settle()
         assert any(t.startswith("You are in!") for t in bodies(bob))
         assert any(t.startswith("Send me your night actions") for t in bodies(bob))
-        assert any("Signed up so far: Ann, Bob (2 players)." in t for t in table.group_texts())
+        assert any("Signed up so far: Ann and Bob (2 players)." in t for t in table.group_texts())
         assert table.adapter.crypto is not None and table.adapter.crypto.held == 0
     finally:
         await table.stop()

@@ -160,7 +160,7 @@ async def test_an_upgraded_game_room_takes_its_game_to_the_replacement_room(
 
         await eventually(table, lambda: any("Join" in t for t in signups()))  # posted anew
         await cid.say(new, "!join")
-        await eventually(table, lambda: any("Signed up so far: Ann, Bob, Cid (3 players)." in t
+        await eventually(table, lambda: any("Signed up so far: Ann, Bob, and Cid (3 players)." in t
                                             for t in signups()))
 
         await table.stop()  # a restart reads the tombstone again: the game stays moved

@@ -47,7 +47,7 @@ async def test_an_abducted_host_hosts_on_from_his_private_chat(db_url):
     announced = await chat("Ann> /announce Tea at noon")
     assert "[group] Announcement from the host: Tea at noon" in announced
     extended = await chat("Ann> /extend 10")
-    assert "[group] The host changed the deadline by 10 minutes." in extended
+    assert "[group] The host extended the deadline by 10 minutes." in extended
     assert "[group] Time left now: 14 minutes." in extended
     victim = next(name for name, role in roles.items() if role == "pony" and name != "Ann")
     removed = await chat(f"Ann> /modkill {victim}")

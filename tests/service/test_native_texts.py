@@ -21,7 +21,7 @@ from core.service.games.deadline_times import PACES
 
 WORD = re.compile(r"(?<![/@\w])[A-Za-z][A-Za-z']{3,}")
 LATIN = re.compile(r"(?<![/@\w.])[A-Za-z][A-Za-z']{2,}")  # a Russian text has no Latin words
-PLACEHOLDER = re.compile(r"\{\w*\}|%\(\w+\)[sd]|%[sd]\b")
+PLACEHOLDER = re.compile(r"\{\w*(?::\w*)?\}|%\(\w+\)[sd]|%[sd]\b")
 SNAKE = re.compile(r"(?<![/\w])[a-z]+_[a-z_]+\b")
 RAW_PID = re.compile(r"\bp\d+\b")
 RAW_PHASE = re.compile(r"\b(day|night) \d+\b")
@@ -215,7 +215,7 @@ LISTS_WITHOUT_COUNT = frozenset({
     "I speak {names}.", "There is no rule set called {name}. Available: {names}.",
     "“{name}” matches several players: {names}. Please write the full name.",
     "Links of {when}: {pairs}.",
-    "A game of Alchemists begins with {count} players. Roles in play: {roles}.",
+    "A game of Alchemists begins with {count:w} players. Roles in play: {roles}.",
 })
 LIST = re.compile(r"\{(names|roles|actions|pairs|sides)\}")
 

@@ -49,7 +49,7 @@ async def test_the_mayor_is_asked_once_to_break_a_tie(db_url):
                        ":wait 5m")
     asked = prompts_to("Ann", lines)
     assert len(asked) == 1 and OWN_QUESTION.fullmatch(asked[0]), lines
-    assert "Dot, Gus" in asked[0]  # CH-MAYOR: the tied are named
+    assert "Dot and Gus" in asked[0]  # CH-MAYOR: the tied are named
     assert lines[lines.index(f"[to Ann] {asked[0]}") + 1] == "[to Ann] buttons: [Dot] [Gus] [Pass]"
 
 

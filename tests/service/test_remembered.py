@@ -68,7 +68,7 @@ async def test_once_is_for_this_game_only_and_reset_forgets(db_url):
     await chat("Ann: /newgame alchemists", "Ann: /option stone_backfire never")
     once = await chat("Ann: /option stone_backfire always --once", "Ann: /pace forum --once",
                       "Ann: /language de --once")
-    assert "[group] For this game only (the group keeps its own): the Stone's backfire, pace." \
+    assert "[group] For this game only (the group keeps its own): the Stone's backfire and pace." \
         in once
     row = await the_game()
     assert row.settings["options"] == {"stone_backfire": "always"}

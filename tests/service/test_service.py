@@ -100,7 +100,7 @@ async def test_an_ambiguous_name_is_refused_with_the_candidates(db_url):
     await chat("Ann: /startgame")
     before = await log_size()
     lines = await chat("Bob: /vote An")
-    assert "[to Bob] “An” matches several players: Ann, Anna. Please write the full name." \
+    assert "[to Bob] “An” matches several players: Ann and Anna. Please write the full name." \
         in lines
     assert await log_size() == before
     assert "Votes so far: Ann (1)." in " ".join(await chat("Bob: /vote ann"))
@@ -431,7 +431,7 @@ async def test_settings_a_host_can_see_and_that_are_checked_when_set(db_url):
             "or never") in listing
     assert "/option missed_vote_votes — votes for a missed vote: 2." in listing
     refused = " ".join(await chat("Ann: /option stone_backfire иногда"))
-    assert "takes one of: random, always, never" in refused
+    assert "takes one of: random, always, or never" in refused
     await chat("Ann: /option stone_backfire never")
     assert "the Stone's backfire: never." in " ".join(await chat("Ann: /option"))
     assert "dealt by the rules" in " ".join(await chat("Ann: /setroles"))
@@ -446,10 +446,11 @@ async def test_settings_a_host_can_see_and_that_are_checked_when_set(db_url):
 async def test_extend_stays_between_now_and_a_week(db_url):
     chat = await open_chat(db_url)
     await started_changelings(chat)
-    assert "Move the deadline by" in " ".join(await chat("Ann: /extend 99999999"))
-    assert "Move the deadline by" in " ".join(await chat("Ann: /extend -100"))
+    bounds = "The deadline can be extended by up to 10,080 minutes (7 days) or shortened by up to"
+    assert bounds in " ".join(await chat("Ann: /extend 99999999"))
+    assert bounds in " ".join(await chat("Ann: /extend -100"))
     accepted = " ".join(await chat("Ann: /extend 10"))
-    assert "changed the deadline by 10 minutes" in accepted
+    assert "extended the deadline by 10 minutes" in accepted
 
 
 async def test_the_game_begins_before_its_first_ballot(db_url):
@@ -520,7 +521,7 @@ async def test_father_writes_to_one_homunculus_by_name(db_url):
     await chat("Ann: /newgame alchemists", *(f"{p}: /join" for p in nine[1:]),
                "Ann: /setroles father,lust,envy,pride,ishvalan,crimson,greed,xing,crystal")
     started = await chat("Ann: /startgame")
-    assert any("begins with 9 players" in line for line in started), started
+    assert any("begins with nine players" in line for line in started), started
     game = await chat.session.service.games.load(await the_game())
     by_role = {p.role: p.name for p in game.state.players.values()}
     father, lust, envy = by_role["father"], by_role["lust"], by_role["envy"]

@@ -143,7 +143,7 @@ async def test_the_menu_offers_this_game_only_and_the_next_game_forgets_it(db_ur
     assert row.settings["options"] == {"random_lovers": False, "early_close": False}
     assert set(row.settings["once"]) == {"early_close", "timer:vote"}
     status = " ".join(await chat("Ann: /status"))
-    assert "For this game only (the group keeps its own): early end of the night, vote." \
+    assert "For this game only (the group keeps its own): early end of the night and vote." \
         in status
     # the next game: the group's setting, not this game's own
     await chat("Ann: /endgame", "Ann> [End the game]")
@@ -167,7 +167,7 @@ async def test_the_stone_holder_is_chosen_among_those_signed_up(db_url):
     assert "[holder of the Stone: Cid]" in " ".join(await chat("Ann> [« Back]", "Ann> [Options]"))
     refused = await chat("Ann: /option stone_holder Xavier")
     assert refused == ["[to Ann] holder of the Stone takes the name of a player who has signed "
-                       "up (Ann, Bob, Cid, Dot, Eve, Fay, Gus, Hal, Ivy); write /option "
+                       "up (Ann, Bob, Cid, Dot, Eve, Fay, Gus, Hal, or Ivy); write /option "
                        "stone_holder alone to have it drawn."]
     # the named player leaves: the sign-up says so, and the game does not start without him
     left = " ".join(await chat("Cid: /leave", "Jon: /join"))

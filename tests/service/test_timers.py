@@ -85,9 +85,9 @@ async def test_a_window_is_named_by_its_id_or_its_name_in_any_language(db_url):
     ("ru", "Ann: /timer vote 20 сек",
      "[to Ann] голосование: таймер в пределах — минимум 30 секунд, максимум 7 дней."),
     ("en", "Ann: /timer lunch 10m", "[to Ann] This game has no window called “lunch”. Its "
-     "windows: mayor election, vote, after the verdict, dusk, dawn."),
+     "windows: mayor election, vote, after the verdict, dusk, and dawn."),
     ("ru", "Ann: /timer обед 10 минут", "[to Ann] Этапа «обед» в этой игре нет. Её этапы: "
-     "выборы мэра, голосование, после приговора, сумерки, рассвет."),
+     "выборы мэра, голосование, после приговора, сумерки и рассвет."),
     ("en", "Ann: /timer vote soon", "[to Ann] Write /timer WINDOW TIME: a duration like "
      "/timer vote 10m or 2m30s, or at the forum pace a clock time like /timer vote 21:00."),
     ("en", "Ann: /timer vote", "[to Ann] Write /timer WINDOW TIME: a duration like "

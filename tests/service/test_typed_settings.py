@@ -40,18 +40,18 @@ async def test_each_refusal_names_the_allowed_values_in_the_hosts_language(db_ur
     chat = await open_chat(db_url, "de")
     await chat("Ann: /newgame changelings")
     assert await chat("Ann: /option random_lovers vielleicht") == [
-        "[to Ann] Zufällige Verliebte kennt nur diese Werte: an, aus."]
+        "[to Ann] Zufällige Verliebte kennt nur diese Werte: an oder aus."]
     assert await chat("Ann: /option fanatic_uses nie") == [
-        "[to Ann] Schläge des Fanatikers kennt nur diese Werte: einmal pro Nacht, einmal pro "
+        "[to Ann] Schläge des Fanatikers kennt nur diese Werte: einmal pro Nacht oder einmal pro "
         "Spiel."]
     refused = await chat("Ann: /option inactivity_hours bald")
     assert refused[0].startswith("[to Ann] Stunden bis zur Inaktivität erwartet eine ganze "
                                  "Zahl. Möglich: Stunden (0 = aus)")
     assert await chat("Ann: /option gibtsnicht 1") == [
         "[to Ann] Changelings hat keine Option gibtsnicht. Die Optionen: random_lovers, "
-        "inactivity_hours, fanatic_uses, changelings, early_close."]
+        "inactivity_hours, fanatic_uses, changelings und early_close."]
     assert await chat("Ann: /pace gemütlich") == [
-        "[to Ann] Mögliche Tempi: schnell, Forum, jeweils optional gefolgt von einer Zeitzone "
+        "[to Ann] Mögliche Tempi: schnell oder Forum, jeweils optional gefolgt von einer Zeitzone "
         "wie Europe/Berlin."]
     assert (await the_game()).settings["options"] == {}
 

@@ -36,7 +36,7 @@ async def test_the_sign_up_is_edited_in_place_and_the_topic_remembers(api, tmp_p
         await table.settle()
         [signup] = sign_ups(games)  # still the one message, edited
         assert signup.edited
-        assert "Signed up so far: Ann, Bob, Cid, Dot, Eve, Fay, Gus, Hal (8 players)." \
+        assert "Signed up so far: Ann, Bob, Cid, Dot, Eve, Fay, Gus, and Hal (8 players)." \
             in signup.text
         assert "Pace: forum, time zone Europe/Moscow." in signup.text
         assert "Changed from the defaults: the Stone's backfire: never." in signup.text

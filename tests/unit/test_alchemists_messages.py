@@ -144,15 +144,15 @@ def test_the_final_count_says_who_carries_penalty_votes_and_how_many():
 
 
 @pytest.mark.parametrize(("locale", "one", "several"), [
-    ("en", "The count includes 3 penalty votes against P9, who did not vote.",
-     "The count includes 1 penalty vote against each of the 2 players who did not vote: P9, "
-     "P12."),
-    ("de", "P9 hat nicht abgestimmt und bekommt dafür 3 Strafstimmen angerechnet.",
-     "2 von euch haben nicht abgestimmt und bekommen dafür je eine Strafstimme angerechnet: "
-     "P9, P12."),
-    ("ru", "В подсчёте — 3 штрафных голоса против игрока, который не проголосовал: P9.",
-     "В подсчёте — 1 штрафной голос против каждого из 2 игроков, которые не проголосовали: "
-     "P9, P12."),
+    ("en", "The count includes three penalty votes against P9, who did not vote.",
+     "The count includes one penalty vote against each of the two players who did not vote: "
+     "P9 and P12."),
+    ("de", "P9 hat nicht abgestimmt und bekommt dafür drei Strafstimmen angerechnet.",
+     "Zwei von euch haben nicht abgestimmt und bekommen dafür je eine Strafstimme "
+     "angerechnet: P9 und P12."),
+    ("ru", "В подсчёте — три штрафных голоса против игрока, который не проголосовал: P9.",
+     "В подсчёте — один штрафной голос против каждого из 2 игроков, которые не "
+     "проголосовали: P9 и P12."),
 ])
 def test_the_penalty_sentence_counts_players_and_votes_apart(locale, one, several):
     def penalty_text(votes: int, missing: tuple[str, ...]) -> str:

@@ -17,6 +17,7 @@ from babel.messages.pofile import read_po
 from core.engine.messages import Text
 from core.engine.registry import available, load_ruleset
 from core.i18n import DOMAIN, LOCALES_DIR, ONE, Renderer
+from core.numbers import Number
 from tools.form_texts import add_form_texts
 from tools.one_texts import add_one_texts
 
@@ -24,7 +25,7 @@ from ..conftest import ROOT
 
 LANGUAGES = ["de", "ru"]
 PLURAL_FORMS = {"de": 2, "ru": 3}
-PLACEHOLDER = re.compile(r"\{(\w+)\}")
+PLACEHOLDER = re.compile(r"\{(\w+)(?::\w*)?\}")  # a name, and a number's spec (core/numbers.py)
 KEYWORDS = ["-k", "N_", "-k", "NC_:1c,2", "-k", "tell_n:2,3", "-k", "refused_n:1,2",
             "-k", "SetupError", "-k", "n_:1,2"]
 
@@ -125,7 +126,8 @@ def test_every_translation_formats_with_the_sources_parameters():
             if not message.id:
                 continue
             ids = message.id if isinstance(message.id, tuple) else (message.id,)
-            params = {name: "x" for name in PLACEHOLDER.findall(" ".join(ids))}
+            # a number, which every spec a template may give formats (words, digits)
+            params = {name: Number(2, lang) for name in PLACEHOLDER.findall(" ".join(ids))}
             strings = message.string if isinstance(message.string, tuple) else (message.string,)
             for text in strings:
                 text.format(**params)
@@ -147,9 +149,10 @@ def test_gnu_msgfmt_checks_the_catalog(domain, lang):
 
 def test_a_plural_message_says_exactly_one_in_its_own_sentence():
     """Russian's first plural form serves 1, 21, 31…: for exactly one the `ONE` entry speaks
-    ("Найдено тело"), for 21 the plural form with its number; English keeps its singular."""
+    ("Найдено тело"), for 21 the plural form with its number (in digits: only up to twelve are
+    words); English keeps its singular."""
     singular = "Morning. Found dead: {names}."
-    plural = "Morning. {count} found dead: {names}."
+    plural = "Morning. {count:W} found dead: {names}."
     assert any(key(m) == (ONE, singular) for m in catalog("alchemists", "ru"))
 
     def said(lang: str, count: int) -> str:
@@ -158,6 +161,6 @@ def test_a_plural_message_says_exactly_one_in_its_own_sentence():
 
     assert said("ru", 1) == "Утро. Найдено тело: Ann."
     assert said("ru", 21) == "Утро. Найдено 21 тело: Ann."
-    assert said("ru", 3) == "Утро. Найдено 3 тела: Ann."
+    assert said("ru", 3) == "Утро. Найдено три тела: Ann."  # a small count in words
     assert said("en", 1) == singular.format(names="Ann")
-    assert said("en", 2) == "Morning. 2 found dead: Ann."
+    assert said("en", 2) == "Morning. Two found dead: Ann."

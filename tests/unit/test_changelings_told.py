@@ -51,9 +51,9 @@ def start_count(lang: str) -> str:
 
 
 @pytest.mark.parametrize(("lang", "said"), [
-    ("en", "Careful, everypony: 3 changelings are hiding among you!"),
-    ("de", "Aufgepasst, liebe Ponys: 3 Changelinge verstecken sich unter euch!"),
-    ("ru", "Осторожно, всепони: среди вас прячутся 3 чейнджлинга!"),
+    ("en", "Careful, everypony: three changelings are hiding among you!"),
+    ("de", "Aufgepasst, liebe Ponys: drei Changelinge verstecken sich unter euch!"),
+    ("ru", "Осторожно, всепони: среди вас прячутся три чейнджлинга!"),
 ])
 def test_the_start_post_says_how_many_changelings_play(lang: str, said: str) -> None:
     """Rules §2 [revised]: the queen and the liar are counted, the confused changeling (on
@@ -62,19 +62,19 @@ def test_the_start_post_says_how_many_changelings_play(lang: str, said: str) -> 
 
 
 @pytest.mark.parametrize(("lang", "count", "said"), [
-    ("en", 1, "Careful, everypony: 1 changeling is hiding among you!"),
-    ("en", 4, "Careful, everypony: 4 changelings are hiding among you!"),
+    ("en", 1, "Careful, everypony: one changeling is hiding among you!"),
+    ("en", 4, "Careful, everypony: four changelings are hiding among you!"),
     ("de", 1, "Aufgepasst, liebe Ponys: Ein Changeling versteckt sich unter euch!"),
-    ("de", 2, "Aufgepasst, liebe Ponys: 2 Changelinge verstecken sich unter euch!"),
-    ("ru", 1, "Осторожно, всепони: среди вас прячется 1 чейнджлинг!"),
-    ("ru", 2, "Осторожно, всепони: среди вас прячутся 2 чейнджлинга!"),
-    ("ru", 4, "Осторожно, всепони: среди вас прячутся 4 чейнджлинга!"),
-    ("ru", 5, "Осторожно, всепони: среди вас прячутся 5 чейнджлингов!"),
+    ("de", 2, "Aufgepasst, liebe Ponys: zwei Changelinge verstecken sich unter euch!"),
+    ("ru", 1, "Осторожно, всепони: среди вас прячется один чейнджлинг!"),
+    ("ru", 2, "Осторожно, всепони: среди вас прячутся два чейнджлинга!"),
+    ("ru", 4, "Осторожно, всепони: среди вас прячутся четыре чейнджлинга!"),
+    ("ru", 5, "Осторожно, всепони: среди вас прячутся пять чейнджлингов!"),
     ("ru", 21, "Осторожно, всепони: среди вас прячется 21 чейнджлинг!"),
 ])
 def test_the_changelings_count_agrees_with_its_number(lang: str, count: int, said: str) -> None:
-    key = "Careful, everypony: {count} changeling is hiding among you!"
-    plural = "Careful, everypony: {count} changelings are hiding among you!"
+    key = "Careful, everypony: {count:w} changeling is hiding among you!"
+    plural = "Careful, everypony: {count:w} changelings are hiding among you!"
     text = Text(key, {"count": count}, plural, count)
     assert Renderer(lang, CHANGELINGS.vocabulary, str, ruleset="changelings"
                     ).render(text) == said

@@ -33,7 +33,7 @@ from adapters.telegram.adapter import TelegramAdapter
 from adapters.telegram.sending import split_text
 from core.engine.game import Game
 from core.engine.log_codec import encode
-from core.engine.messages import Ref, Tally, WithRole, counted
+from core.engine.messages import Either, Ref, Tally, WithRole, counted
 from core.engine.refusals import Refused
 from core.engine.registry import load_ruleset
 from core.engine.table import Table
@@ -96,6 +96,7 @@ def parameters(ruleset: str) -> dict[str, list[Any]]:
         "first": PLAYERS, "second": PLAYERS, "target": PLAYERS, "voter": PLAYERS,
         "partner": PLAYERS, "actor": PLAYERS, "choice": [*PLAYERS, *roles[:3], *actions[:3]],
         "names": [_names(1), _names(2), _names(5), _names(21),
+                  tuple(Ref("language_choice", code) for code in ("de", "en", "ru")),
                   (PLAYERS[0], WithRole(PLAYERS[1], roles[0])), (WithRole(PLAYERS[2], roles[1]),)],
         "targets": [_names(1), _names(2)],
         "role": [*roles, *vocabulary("role_was")],
@@ -105,7 +106,8 @@ def parameters(ruleset: str) -> dict[str, list[Any]]:
         "side_with": refs("side_with", sides),
         "roles": [tuple(roles[:1]), tuple(roles[:5]), tuple(roles)],
         "card": [*vocabulary("card"), *vocabulary("about")], "dealt": vocabulary("dealt"),
-        "action": actions, "actions": [tuple(actions[:1]), tuple(actions[:3])],
+        "action": [*actions, Either(tuple(actions[:2]))],
+        "actions": [tuple(actions[:1]), tuple(actions[:3])],
         "side": [*vocabulary("side"), *vocabulary("check"), *refs("side_label", sides)],
         "sides": ["ponies, changelings", tuple(refs("side_the", sides))],
         "cause": vocabulary("cause"),
@@ -116,6 +118,7 @@ def parameters(ruleset: str) -> dict[str, list[Any]]:
         "votes": [counted(("{count} penalty vote", "{count} penalty votes"), n) for n in COUNTS],
         "tally": [(Tally(PLAYERS[0], 3), Tally(PLAYERS[2], 1)), (Tally(PLAYERS[1], 21),)],
         "left": DURATIONS, "duration": DURATIONS,
+        "due": [Ref("due", "1796594400.0 Europe/Berlin"), Ref("due", "1796000000.0 Asia/Tokyo")],
         "phase": [Ref("phase", p) for p in ("day 1 election", "day 2 vote", "night 3 dusk",
                                             "night 2", "day 4 reactions", "ended")],
         "ruleset": refs("ruleset", list(RULESETS)),
@@ -127,22 +130,24 @@ def parameters(ruleset: str) -> dict[str, list[Any]]:
         "setting": [Ref("setting", "pace=quick"), Ref("setting", "random_lovers=off")],
         "settings": [(Ref("setting", "pace=forum"), Ref("setting", "roles=default"))],
         "values": ["majority, all", "0, 2–4",
-                   (Ref("option_value", "on"), Ref("option_value", "off"))],
+                   Either((Ref("option_value", "on"), Ref("option_value", "off")))],
         # a setting typed by the host, checked against the sign-up (issue 32)
-        "paces": [(Ref("option_value", "quick"), Ref("option_value", "forum"))],
-        "options": ["random_lovers, early_close"], "signed": ["Ann", "Ann, Bob, Zoë-Ann (♥)"],
+        "paces": [Either((Ref("option_value", "quick"), Ref("option_value", "forum")))],
+        "options": ["random_lovers, early_close"],
+        "signed": ["Ann", Either(("Ann", "Bob", "Zoë-Ann (♥)"))],
         "least": [6, 9], "most": [20, 30], "players": [6, 21],
         "tz": ["Europe/Berlin", "America/Argentina/Buenos_Aires"],
         "command": ["vote", "abduct", "stone_check"],
         "chat": ["Pony Club <3 & «Друзья» 🦄", "g"], "host": ["Ann", "Зоя 🦄"],
         "language": ["Deutsch", "Русский", "—",
-                     *(Ref("option_value", v) for v in ("en", "de", "ru"))],
+                     *(Ref("option_value", v) for v in ("en", "de", "ru")),
+                     *(Ref("language", v) for v in ("en", "de", "ru"))],
         "link": ["https://example.org/chat/+AbC_d-1?x=1&y=2"],
         "text": list(FREE_TEXTS), "new": ["Zoë"], "old": ["Ann"],
         "how": [howto(topic) for topic in HowTo],
         # the archive page's own sentences get their words from core/story/texts.py
         "when": ["Night 2", "Ночь 2"], "pairs": ["Ann ♥ Bob", "Ann ♥ Bob, Cid ♥ Dot"],
-        "date": ["Thursday, 3 December"], "time": ["20:00"],
+        "date": ["Thursday, 3 December"], "time": ["20:00"], "weekday": ["Tuesday", "вторника"],
         # the host's timers (/timer): a window of the rule set, an exact span
         "window": vocabulary("window"), "windows": [tuple(vocabulary("window"))],
         "window_id": ["vote", "night"],  # a window as the host types it (/timer vote 10m)

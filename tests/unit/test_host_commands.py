@@ -29,7 +29,7 @@ async def test_play_says_it_resumes_a_saved_game_and_how_to_start_fresh(tmp_path
     assert line.startswith("[console] resuming saved game 1 (changelings, its sign-up, "
                            "2 players)")
     assert f"delete {tmp_path / 'nightfall.sqlite3'}" in line and "another --db" in line
-    assert any("Ann, Bob, Cid" in later for later in rest)  # and it did go on with it
+    assert any("Ann, Bob, and Cid" in later for later in rest)  # and it did go on with it
 
 
 def test_the_databases_play_leaves_behind_are_ignored_by_git():

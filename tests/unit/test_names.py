@@ -27,7 +27,7 @@ def test_the_closest_match_wins(typed, pid):
 
 
 @pytest.mark.parametrize(("typed", "candidates"), [
-    ("BOB", "Bob, bob"), ("Do", "Dot, Dottie")])
+    ("BOB", ("Bob", "bob")), ("Do", ("Dot", "Dottie"))])
 def test_a_real_ambiguity_is_asked_back_with_the_candidates(typed, candidates):
     with pytest.raises(NameProblem) as asked:
         resolve(typed, PLAYERS)

@@ -54,4 +54,5 @@ def test_a_forum_deadline_shows_the_local_date_and_clock_time():
         "5 Stunden, bis Donnerstag, 3. Dezember, 20:00 Uhr"
     assert said("ru", until(5 * 3600, due, "Europe/Berlin")) == \
         "5 часов, до 20:00, четверг, 3 декабря"
-    assert said("en", until(3600, due, "Asia/Tokyo")) == "1 hour, until Friday, 4 December, 04:00"
+    assert said("en", until(3600, due, "Asia/Tokyo")) == \
+        "1 hour, until Friday, 4 December, 4:00\u202fAM"

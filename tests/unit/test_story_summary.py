@@ -5,6 +5,7 @@ and the Stone's holders, each in the game's own words where it has them."""
 from __future__ import annotations
 
 import pytest
+from babel.lists import format_list
 
 from core.engine.registry import load_ruleset
 from core.engine.story import Bond, Line, LineWords
@@ -63,7 +64,7 @@ def test_the_lovers_the_mayors_links_heirs_and_the_stone_are_told() -> None:
         mayors = holders(ch, MAYORS)
         if mayors:
             found["mayor"] = True
-            assert ", ".join(ch.player(pid).name for pid in mayors) in text
+            assert format_list([ch.player(pid).name for pid in mayors], locale="en") in text
             assert "mayor's sash" in text  # the pony game's words
         al = story_of(play_random_game(load_ruleset("alchemists"), 12, seed))
         text = "\n".join(told(al, "en"))
@@ -75,13 +76,13 @@ def test_the_lovers_the_mayors_links_heirs_and_the_stone_are_told() -> None:
         father = holders(al, SUCCESSIONS["father"])
         if len(father) > 1:
             found["heirs"] = True
-            assert ", ".join(al.player(pid).name for pid in father) in text
+            assert format_list([al.player(pid).name for pid in father], locale="en") in text
         else:  # the Father alone is told by his own line, with his role
             assert "mantle" not in text
         stone = holders(al, STONE)
         if stone:
             found["stone"] = True
-            assert ", ".join(al.player(pid).name for pid in stone) in text
+            assert format_list([al.player(pid).name for pid in stone], locale="en") in text
     assert all(found.values()), found
 
 

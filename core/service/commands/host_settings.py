@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from core.engine.messages import Ref
+from core.engine.messages import Either, Ref
 from core.engine.registry import available, load_ruleset
-from core.i18n import available_locales
 from core.storage.models import Chat, GameRecord, Identity, Seat
 from core.storage.states import GameStatus
 
@@ -35,7 +34,7 @@ from .remembered import (
     starting_settings,
 )
 from .timers import timers_overview
-from .typed_values import read_ruleset, read_value
+from .typed_values import language_choices, read_language, read_ruleset, read_value
 
 
 class HostSettings(GroupCommands):
@@ -67,9 +66,9 @@ class HostSettings(GroupCommands):
     async def _cmd_language(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
         """The language; `--once` only for this game (needs one in its sign-up)."""
         rest, once = split_once(rest)
-        wanted = rest.strip().lower()
-        if wanted not in available_locales():
-            raise Reply(texts.UNKNOWN_LANGUAGE, names=", ".join(available_locales()))
+        wanted = read_language(rest)
+        if wanted is None:
+            raise Reply(texts.UNKNOWN_LANGUAGE, names=language_choices())
         row = await self._lobby_row(chat) if once else await self.service.current_game(chat)
         if row is not None and row.host_id != person.id and not admin:
             raise Reply(texts.NOT_HOST)
@@ -89,7 +88,7 @@ class HostSettings(GroupCommands):
         wanted = read_ruleset(rest.strip())
         if wanted is None:
             raise Reply(texts.UNKNOWN_RULESET, name=rest.strip(),
-                        names=", ".join(sorted(available())))
+                        names=tuple(Ref("ruleset", r) for r in sorted(available())))
         row.ruleset = wanted
         kept = await starting_settings(chat, wanted, "", "")
         row.settings = {**{k: v for k, v in row.settings.items() if k != "timers"},
@@ -106,7 +105,7 @@ class HostSettings(GroupCommands):
         words = rest.split()
         pace = read_value(words[0], PACES) if words else None
         if pace is None or (len(words) > 1 and not valid_timezone(words[1])) or len(words) > 2:
-            raise Reply(st.BAD_PACE, paces=tuple(Ref("option_value", p) for p in PACES))
+            raise Reply(st.BAD_PACE, paces=Either(tuple(Ref("option_value", p) for p in PACES)))
         tz = words[1] if len(words) > 1 else row.settings.get("tz", DEFAULT_TZ)
         row.settings = {**row.settings, "pace": pace, "tz": tz}
         marked(row, "pace", once)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.engine import Announce, Extend, Force, Modkill, Pause, Replace, Resume
+from core.spoken import span
 from core.storage.models import GameRecord, Identity, Seat
 from core.storage.states import GameStatus
 
@@ -114,6 +115,10 @@ class HostPowers:
         pending = await pending_close(row.id)
         left = (pending.due_at - self.service.clock.now() if pending is not None
                 else row.paused_left or 0.0)
-        low = -int(max(0.0, left) // 60)
-        if not low <= minutes <= MAX_EXTEND_MINUTES:
-            raise Reply(texts.EXTEND_RANGE, low=low, high=MAX_EXTEND_MINUTES)
+        shortest = int(max(0.0, left) // 60)
+        if not -shortest <= minutes <= MAX_EXTEND_MINUTES:
+            longest = span(MAX_EXTEND_MINUTES * 60)
+            if shortest == 0:
+                raise Reply(texts.EXTEND_ONLY, high=MAX_EXTEND_MINUTES, longest=longest)
+            raise Reply(*texts.EXTEND_RANGE, count=shortest, high=MAX_EXTEND_MINUTES,
+                        longest=longest)

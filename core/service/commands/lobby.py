@@ -11,7 +11,6 @@ from core.engine import GameSetup, SetupError
 from core.engine.ids import PlayerId
 from core.engine.messages import Ref
 from core.engine.registry import available, load_ruleset
-from core.i18n import available_locales
 from core.storage.models import Chat, GameRecord, Identity, Outbox, Seat
 from core.storage.states import CURRENT, GameStatus, OutboxState
 
@@ -28,7 +27,7 @@ from .host_settings import HostSettings
 from .reach import chat_title
 from .remembered import remember_locale, starting_locale, starting_settings
 from .startable import check_start
-from .typed_values import read_ruleset
+from .typed_values import read_language, read_ruleset
 
 #: a private message in these states reached its reader, or is on its way to one who wrote
 REACHED = (OutboxState.SENT, OutboxState.PENDING, OutboxState.SENDING)
@@ -45,10 +44,11 @@ class Lobby(HostSettings):
         ruleset_id = read_ruleset(words[0]) if words else default_ruleset()
         if ruleset_id is None:
             raise Reply(texts.UNKNOWN_RULESET, name=words[0],
-                        names=", ".join(sorted(available())))
-        if len(words) > 1 and words[1] in available_locales():  # the group's from now on
-            await remember_locale(chat, words[1], once=False)
-            chat.locale = words[1]
+                        names=tuple(Ref("ruleset", r) for r in sorted(available())))
+        language = read_language(words[1]) if len(words) > 1 else None
+        if language is not None:  # the group's from now on
+            await remember_locale(chat, language, once=False)
+            chat.locale = language
             await chat.save(update_fields=["locale"])
         else:  # the group's own, after a game spoke another once
             await starting_locale(chat)

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.engine import SetupError
-from core.engine.messages import Ref
+from core.engine.messages import Either, Ref
 from core.engine.ruleset import Ruleset
 
 from ..messages import setting_texts as st
@@ -23,8 +23,8 @@ def read_option(ruleset: Ruleset, name: str, raw: str, players: Sequence[str]) -
     whose value names a player takes one of them, or nothing: drawn)."""
     if name not in ruleset.default_options:
         raise Reply(st.UNKNOWN_OPTION, ruleset=Ref("ruleset", ruleset.id), name=name,
-                    options=", ".join(n for n in ruleset.default_options
-                                    if n in ruleset.option_about))
+                    options=tuple(n for n in ruleset.default_options
+                                      if n in ruleset.option_about))
     title = Ref("option_name", name)
     default = ruleset.default_options[name]
     choices = ruleset.option_choices.get(name)
@@ -33,14 +33,14 @@ def read_option(ruleset: Ruleset, name: str, raw: str, players: Sequence[str]) -
             return ""
         named = next((p for p in players if folded(p) == folded(raw)), None)
         if named is None:
-            raise Reply(st.OPTION_PLAYER, title=title, name=name, signed=", ".join(players))
+            raise Reply(st.OPTION_PLAYER, title=title, name=name, signed=Either(tuple(players)))
         return named
     if choices is not None or isinstance(default, bool):
         values = tuple(choices) if choices is not None else ON_OFF
         found = read_value(raw, values, ruleset.id)
         if found is None:
             raise Reply(st.OPTION_TAKES, title=title,
-                        values=tuple(Ref("option_value", v) for v in values))
+                        values=Either(tuple(Ref("option_value", v) for v in values)))
         return found if choices is not None else found == "on"
     if isinstance(default, int):
         if not raw.isdigit():

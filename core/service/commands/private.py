@@ -11,7 +11,6 @@ from core import spoken
 from core.engine import Act, Whisper
 from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import Ref
-from core.i18n import available_locales
 from core.storage.models import GameRecord, Identity, Seat
 from core.storage.states import CURRENT, GameStatus
 
@@ -27,6 +26,7 @@ from ..telling.recap import recap
 from .context import ServiceContext
 from .guidance import welcome, wrong_place_in_private
 from .hosting import HOST_WORDS
+from .typed_values import language_choices, read_language
 
 
 class PrivateChats:
@@ -157,9 +157,9 @@ class PrivateChats:
         raise Reply(texts.UNKNOWN_ROLE, name=text.strip())
 
     async def _personal_language(self, rest: str, person: Identity) -> None:
-        wanted = rest.strip().lower()
-        if wanted not in available_locales():
-            raise Reply(texts.UNKNOWN_LANGUAGE, names=", ".join(available_locales()))
+        wanted = read_language(rest)
+        if wanted is None:
+            raise Reply(texts.UNKNOWN_LANGUAGE, names=language_choices())
         person.locale = wanted
         await person.save(update_fields=["locale"])
         await outbox.to_person(person, post(texts.LANGUAGE_SET))

@@ -26,6 +26,7 @@ from core.engine.log_codec import encode
 from core.engine.messages import Ref
 from core.engine.registry import available, load_ruleset
 from core.i18n import available_locales
+from core.languages import own_name
 from core.spoken import span
 from core.storage.models import Chat, GameRecord, Identity
 from core.storage.states import GameStatus
@@ -70,8 +71,6 @@ DURATIONS = (60, 120, 180, 300, 600, 900, 1800, 3600, 3 * 3600, 86400)
 CLOCK_TIMES = ("12:00", "18:00", "19:00", "20:00", "21:00", "22:00", "23:00")
 #: a count's page offers every value that fits the sign-up when there are no more than this
 FEW = 8
-#: the languages' own names, the way each is offered to a reader of any language
-LANGUAGE_NAMES = {"de": "Deutsch", "en": "English", "ru": "Русский"}
 #: after a change, the page the menu shows (several roles are added one after another)
 AFTER: dict[MenuChange, MenuPage] = {"ruleset": "main", "language": "main", "pace": "main",
                                      "zone": "main", "add": "roles", "remove": "roles",
@@ -229,7 +228,7 @@ class SettingsMenu:
                               ruleset=Ref("ruleset", row.ruleset),
                               pace=Ref("option_value", str(settings.get("pace") or "")),
                               tz=tz,
-                              language=LANGUAGE_NAMES.get(chat.locale or "", "—")),
+                              language=own_name(chat.locale) if chat.locale else "—"),
                          _roles_part(settings),
                          part(mt.MENU_SCOPE_ONCE if once else mt.MENU_SCOPE_GROUP)),
                         [(TextLabel(mt.BUTTON_SCOPE_GROUP if once else
@@ -249,7 +248,7 @@ class SettingsMenu:
                          for r in sorted(available())])
             case "language":
                 return ((part(mt.MENU_PICK_LANGUAGE),),
-                        [(WordsLabel(LANGUAGE_NAMES.get(code, code)), change("language", code))
+                        [(WordsLabel(own_name(code)), change("language", code))
                          for code in available_locales()])
             case "pace":
                 return ((part(mt.MENU_PICK_PACE, tz=tz),),

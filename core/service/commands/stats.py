@@ -89,5 +89,5 @@ async def group_payload(chat: Chat) -> PostPayload:
              if i in people and not people[i].ref.startswith("forgotten-")][:MOST_ACTIVE]
     if named:
         parts.append(part(*GROUP_ACTIVE, count=len(named),
-                          names=", ".join(f"{name} ({n})" for name, n in named)))
+                          names=tuple(f"{name} ({n})" for name, n in named)))
     return PostPayload(tuple(parts))

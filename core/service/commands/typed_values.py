@@ -1,6 +1,6 @@
 """What a host types for a setting's value, read in any of the bot's languages: an option's
 on/off (`an`, `aus`, `ja`, `да`, `выкл`), a choice ("zufällig", "никогда"), the pace
-("schnell", "быстрый"), a rule set's name ("Alchemisten", "алхимики").
+("schnell", "быстрый"), a rule set's name ("Alchemisten", "алхимики"), a language ("Deutsch").
 
 The words come from the catalogs, per value, so they follow the translations: a value's id,
 the word the bot shows for it in each language, and — for the few values a host types most —
@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from functools import cache
 
-from core.engine.messages import NC_
+from core.engine.messages import NC_, Ref
 from core.engine.registry import available, load_ruleset
 from core.i18n import available_locales, translations
+from core.languages import name_in
 from core.spoken import OPTION_VALUES
 
 TYPED = "typed"  # the gettext context of the words a host may type for a value
@@ -77,3 +78,24 @@ def _ruleset_words(ruleset_ids: tuple[str, ...]) -> Mapping[str, str]:
 def read_ruleset(typed: str) -> str | None:
     """The rule set a host names: its id or its title in any language ("Alchemisten")."""
     return _ruleset_words(tuple(sorted(available()))).get(folded(typed))
+
+
+@cache
+def _language_words(codes: tuple[str, ...]) -> Mapping[str, str]:
+    """Every language's code and its name in each of the bot's languages, folded -> code."""
+    words = {folded(code): code for code in codes}
+    for code in codes:
+        for reader in codes:
+            words.setdefault(folded(name_in(code, reader)), code)
+    return words
+
+
+def read_language(typed: str) -> str | None:
+    """The language a person names: its code ("de") or its name in any of the bot's
+    languages ("Deutsch", "German", "немецкий")."""
+    return _language_words(tuple(available_locales())).get(folded(typed))
+
+
+def language_choices() -> tuple[Ref, ...]:
+    """The bot's languages as a list to choose from (see `core.languages.choice_name`)."""
+    return tuple(Ref("language_choice", code) for code in available_locales())

@@ -25,14 +25,16 @@ class Deadlines:
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
 
-    async def window_opened(self, row: GameRecord, game: Game) -> None:
+    async def window_opened(self, row: GameRecord, game: Game) -> float | None:
         """The new window's deadline from the game's pace (none while paused, none for a
-        window the pace leaves open)."""
+        window the pace leaves open): when it is due, if it is."""
         settings = row.settings or {}
         preset = window_preset(game.ruleset, settings, window_key(game.state.phase.stage))
-        if preset is not None and not game.state.paused:
-            await self.schedule(row, due_at(preset, self.clock.now(),
-                                            settings.get("tz", "Europe/Berlin")))
+        if preset is None or game.state.paused:
+            return None
+        due = due_at(preset, self.clock.now(), settings.get("tz", "Europe/Berlin"))
+        await self.schedule(row, due)
+        return due
 
     async def host_timing(self, row: GameRecord, command: HostCommand) -> None:
         now = self.clock.now()

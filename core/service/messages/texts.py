@@ -119,6 +119,8 @@ KEPT = N_("All right: nothing has changed.")
 UNKNOWN_LANGUAGE = N_("I speak {names}.")
 UNKNOWN_ROLE = N_("There is no role called {name} in this game.")
 DEADLINE_NOW = N_("Time left now: {left}.")
+# a forum-pace window's close, told as it opens: "Day 2 lasts until Tuesday, 7:30 PM."
+WINDOW_DUE = N_("{phase} lasts until {due}.")
 NEED_MINUTES = N_("Write the number of minutes, for example /extend 10.")
 
 
@@ -183,7 +185,12 @@ ROLES_CURRENT = n_("The role to deal: {roles}. /setroles default goes back to th
 ROLES_BY_DEFAULT = N_("The roles are dealt by the rules for the number of players. Choose "
                       "them with /setroles role, role, …")
 STATUS_SETTINGS = N_("Changed from the defaults: {settings}.")
-EXTEND_RANGE = N_("Move the deadline by {low} to {high} minutes.")
+# /extend's bounds, said as two lengths (never "-420 to 10080"): shortened at most to now
+EXTEND_RANGE = n_("The deadline can be extended by up to {high:n} minutes ({longest}) or "
+                  "shortened by up to {count:n} minute, as much as is left.",
+                  "The deadline can be extended by up to {high:n} minutes ({longest}) or "
+                  "shortened by up to {count:n} minutes, as much as is left.")
+EXTEND_ONLY = N_("The deadline can only be extended, by up to {high:n} minutes ({longest}).")
 RECAP_SEAT = N_("You take over this seat. Here is everything it was told in this game:")
 NEWCOMER_UNKNOWN = N_("I don't know who {name} is. {how}")
 ALREADY_PLAYS = N_("{name} already plays in this game.")

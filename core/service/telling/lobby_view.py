@@ -30,7 +30,7 @@ async def show_lobby(row: GameRecord, chat: Chat, timers: tuple[Part, ...] = ())
     host = await Identity.get(id=row.host_id)
     names = [seat.identity.name for seat in await Seat.filter(game_id=row.id, active=True)
              .order_by("position").prefetch_related("identity")]
-    listed = (part(*texts.SIGNUP_LIST, count=len(names), names=", ".join(names)),) \
+    listed = (part(*texts.SIGNUP_LIST, count=len(names), names=tuple(names)),) \
         if names else ()  # an empty list would print as a bare dot (an anonymous host)
     await outbox.to_group(chat, KeyboardPayload(
         (part(texts.SIGNUP_OPEN, host=host.name, ruleset=Ref("ruleset", row.ruleset),

@@ -112,7 +112,7 @@ def resolve(name: str, players: Mapping[Pid, str],
             return found[0]
         if len(found) > 1:
             raise NameProblem(texts.SEVERAL_CALLED, name=typed,
-                              names=", ".join(sorted(players[pid] for pid in found)))
+                              names=tuple(sorted(players[pid] for pid in found)))
     raise NameProblem(texts.NOBODY_CALLED, name=typed.rstrip(TRAILING))
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from core.engine import Act, ActionSpec, Game, Message, Outcome
 from core.engine.ids import PlayerId
 from core.engine.log_codec import encode
-from core.engine.messages import Param, Ref, Text
+from core.engine.messages import Either, Param, Ref, Text
 from core.engine.registry import load_ruleset
 from core.engine.state import Player
 from core.engine.voice import Voiced
@@ -90,7 +90,7 @@ async def _keyboard(row: GameRecord, game: Game, p: Player, specs: Sequence[Acti
     if buttons:
         prompts.append(message_part(asked) if asked is not None else part(
             voiced(row, game, Voiced.ACTION_PROMPT, p.pid),
-            action=tuple(Ref("action", s.id) for s in pressable)))
+            action=Either(tuple(Ref("action", s.id) for s in pressable))))
     if buttons and len(buttons) + sum(len(b) for _, b in more) < MERGED_BUTTONS:
         for prompt, extra in more:
             prompts.append(prompt)

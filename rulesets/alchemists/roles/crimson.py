@@ -77,7 +77,7 @@ def explodes(game: Game, executed: list[Player]) -> None:
     game.rng.shuffle(victims)
     if victims:
         game.tell_n(GROUP, "The explosion takes {names} with him.",
-                    "The explosion takes {count} others with him: {names}.", len(victims),
+                    "The explosion takes {count:w} others with him: {names}.", len(victims),
                     names=tuple(player(v.pid) for v in victims))
     else:
         game.tell(GROUP, N_("The explosion takes nobody with him."))

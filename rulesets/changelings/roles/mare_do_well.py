@@ -61,8 +61,8 @@ def publish_letter(game: Game) -> None:
     letter = changelings_state(game).letter
     if letter is not None:
         target, weight, text = letter
-        game.tell_n(GROUP, "An anonymous letter names {name}: {count} vote against them today.",
-                    "An anonymous letter names {name}: {count} votes against them today.",
+        game.tell_n(GROUP, "An anonymous letter names {name}: {count:w} vote against them today.",
+                    "An anonymous letter names {name}: {count:w} votes against them today.",
                     weight, name=player(target))
         if text:
             game.tell(GROUP, N_("The letter reads: “{text}”"), text=text)

@@ -6,13 +6,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from core import spoken
 from core.engine import HOST_COMMANDS, Game, Message, Vote
 from core.engine.commands import MarkEarly
 from core.storage.models import GameRecord
 
+from ...messages import outbox, texts
+from ...messages.payloads import post
+from ...rows.game_rows import chat_of
 from ...telling.ballots import open_ballot, tally
 from ...telling.prompts import offer_keyboards
 from ..applied import Applied, Held
+from ..deadline_times import DEFAULT_TZ
 from ..deadlines import void
 from .ending import end_the_game
 
@@ -34,9 +39,16 @@ async def move_on(applied: Applied, held: Held) -> None:
 
 async def open_window(row: GameRecord, game: Game, held: Held,
                       asked: Sequence[Message] = ()) -> None:
-    """A new window: its deadline, then the group's ballot (if it has a vote) and each
-    actor's keyboards (under the game's own question, where it `asked` one)."""
-    await held.deadlines.window_opened(row, game)
+    """A new window: its deadline (at the forum pace told with its weekday and clock time,
+    where the rule set's texts said "until the deadline"), then the group's ballot (if it
+    has a vote) and each actor's keyboards (under the game's own question, where it `asked`
+    one)."""
+    due = await held.deadlines.window_opened(row, game)
+    settings = row.settings or {}
+    if due is not None and settings.get("pace") == "forum":  # the day's clock, as forums post it
+        await outbox.to_group(await chat_of(row), post(
+            texts.WINDOW_DUE, phase=spoken.phase(game.state.phase),
+            due=spoken.due(due, settings.get("tz") or DEFAULT_TZ)), game=row)
     if game.ruleset.voting_open(game):
         held.ballots[row.id, row.window] = await open_ballot(row, game)
     await offer_keyboards(row, game, asked)
