@@ -1,8 +1,8 @@
 """A Matrix configuration that is valid but makes the bot fail quietly is said aloud (issue 32,
 problem 5): `check-config` (and `nightfall run`, through the same `config_warnings`) prints one
 line naming the key when `allow` is empty (every invite would be declined) and when
-`[matrix.rates]` is too slow for the quick pace (a ballot held past a window, a full table's
-role cards later than its shortest window)."""
+`[matrix.rates]` is too slow for the quick pace (a ballot held past the shortest window, a
+full table's start later than the window the game opens with)."""
 
 from __future__ import annotations
 
@@ -53,12 +53,28 @@ def test_a_listed_host_and_unlimited_rates_warn_of_nothing(tmp_path):
 
 
 def test_synapses_default_rate_says_up_to_how_many_players_the_quick_pace_fits(tmp_path):
+    """At Synapse's default (0.2 a second, the bot's burst 8) a full pony table's start (34
+    messages) reaches everyone in 130 s, within the election it opens with (3 minutes): no
+    word of changelings. The alchemists open with a 90 s night, in which twenty players'
+    cards and the first prompts (34 messages) take 130 s: that one warning, with the largest
+    table that fits."""
     _, _, err = check(config(tmp_path, 'allow = [":example.org"]'))
     [line] = err.splitlines()
     assert line.startswith("WARNING: matrix.rates.overall = 0.2 messages/s (burst 8)")
-    assert "only up to 13 in alchemists" in line
-    assert "13 in changelings (30 take 130 s, the window 45 s)" in line
-    assert "ballot" in line and "docs/matrix.md" in line
+    assert "only up to 12 in alchemists (20 take 130 s, its first window, night, 90 s)" in line
+    assert "changelings" not in line and "ballot" not in line and "docs/matrix.md" in line
+
+
+def test_a_start_is_measured_against_the_window_the_game_opens_with():
+    from adapters.matrix.warnings import installed_tables, start_rows
+
+    tables = {t.ruleset: t for t in installed_tables()}
+    assert (tables["changelings"].first_window, tables["changelings"].first_quick) == \
+        ("election", 180.0)
+    assert (tables["alchemists"].first_window, tables["alchemists"].first_quick) == \
+        ("night", 90.0)
+    assert start_rows("changelings", 30) == 4 + 30  # the group's four, a card each
+    assert start_rows("alchemists", 20) > 4 + 20  # and the first night's prompts
 
 
 def test_rates_that_hold_a_ballot_past_the_shortest_window_are_named(tmp_path):
@@ -68,12 +84,17 @@ def test_rates_that_hold_a_ballot_past_the_shortest_window_are_named(tmp_path):
 
 
 def test_the_arithmetic_of_the_rates():
-    tables = [Table("big", 30, 45.0), Table("small", 9, 90.0)]
+    big = Table("big", 45.0, "day", 60.0, 5, 30, lambda n: n + 4)
+    small = Table("small", 90.0, "night", 90.0, 9, 9, lambda n: 2 * n)
+    tables = [big, small]
     assert rate_warnings(RateLimits(overall=0.0), tables) == []
-    # 45 s × 1/s + burst 8 = 53 messages: 49 role cards beside the start's four
+    # 60 s × 1/s + burst 8 = 68 messages: 64 role cards beside the start's four
     assert rate_warnings(RateLimits(overall=1.0, overall_burst=8), tables) == []
-    [line] = rate_warnings(RateLimits(overall=0.5, overall_burst=8), tables)
-    assert "up to 26 in big (30 take 52 s, the window 45 s)" in line and "small" not in line
+    # at 0.5/s: 30 players take (34 - 8) / 0.5 = 52 s < 60 s; at 0.4/s, 65 s: 28 fit (60 s)
+    assert rate_warnings(RateLimits(overall=0.5, overall_burst=8), tables) == []
+    [line] = rate_warnings(RateLimits(overall=0.4, overall_burst=8), tables)
+    assert "up to 28 in big (30 take 65 s, its first window, day, 60 s)" in line
+    assert "small" not in line
 
 
 def test_start_up_reads_the_same_warnings(tmp_path):
