@@ -35,7 +35,11 @@ def watch_closed(out: TextIO, closed: asyncio.Event) -> Callable[[], None]:
     loop = asyncio.get_running_loop()
     # epoll reports a pipe's write end in error (its reader closed) to any watcher of it
     loop.add_reader(fd, closed.set)
-    return lambda: loop.remove_reader(fd)
+
+    def undo() -> None:
+        loop.remove_reader(fd)
+
+    return undo
 
 
 async def lines_of(script: TextIO, closed: asyncio.Event) -> AsyncIterator[str]:

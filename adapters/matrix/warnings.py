@@ -17,6 +17,7 @@ does (issue 32): settings that are valid but make the bot fail quietly.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache, partial
@@ -122,18 +123,19 @@ def rate_warnings(limits: RateLimits, tables: list[Table]) -> list[str]:
         lines.append(f"{pace} holds a game's ballot {ballot:.0f} s, longer than the shortest "
                      f"quick window ({shortest.shortest_quick:.0f} s, {shortest.ruleset}): "
                      "raise matrix.rates.overall")
-    short = []
+    short, timers = [], []
     for table in tables:
         late = start_seconds(table.start_rows(table.max_players), limits)
         if late > table.first_quick:
             most = largest_fitting(table, limits)
             short.append(f"{most} in {table.ruleset} ({table.max_players} take {late:.0f} s, "
                          f"its first window, {table.first_window}, {table.first_quick:.0f} s)")
+            timers.append(f"!timer {table.first_window} {math.ceil(late / 60)}m")
     if short:
         lines.append(f"{pace} is too slow for a full table at the quick pace: a game's start "
                      "(a role card per player, the first prompts) reaches everyone within "
-                     f"the window it opens with only up to {', '.join(short)}. Lift the bot "
-                     "account's rate limit and raise matrix.rates.overall (docs/matrix.md), "
-                     "or play larger games at /pace forum or with a longer first window "
-                     "(/timer)")
+                     f"the window it opens with only up to {', '.join(short)}. Give larger "
+                     f"games a longer first window ({' / '.join(timers)}) or !pace forum, or "
+                     "lift the bot account's rate limit and raise matrix.rates.overall "
+                     "(docs/matrix.md)")
     return lines

@@ -62,6 +62,7 @@ def test_synapses_default_rate_says_up_to_how_many_players_the_quick_pace_fits(t
     [line] = err.splitlines()
     assert line.startswith("WARNING: matrix.rates.overall = 0.2 messages/s (burst 8)")
     assert "only up to 12 in alchemists (20 take 130 s, its first window, night, 90 s)" in line
+    assert "a longer first window (!timer night 3m) or !pace forum" in line
     assert "changelings" not in line and "ballot" not in line and "docs/matrix.md" in line
 
 
