@@ -8,16 +8,16 @@ does (issue 32): settings that are valid but make the bot fail quietly.
   - a window's ballot waits behind the group's own messages only (BALLOT_AHEAD of them), at
     worst with the budget spent: it must open well within the shortest quick window;
   - a game's start writes a message to every player at once (his role card; in a game that
-    opens with a night, the prompt of each who acts): they must reach everyone within the
-    window the game opens with (its first), not the shortest, which is never a start's
-    (the 45 s after a verdict, which asks one player for one choice). The start's messages
-    are counted from the rule set itself: a table is dealt and opened by the engine.
-  A later window's messages are a few prompts after a day or night that refilled the budget.
+    opens with a night, the prompt of each who acts). The first window waits for them
+    (core/service/games/deadlines.py: a window opens when its messages can have gone out),
+    so every player has all of it; but a start that waits longer than the longest quick
+    window is no quick game any more. The start's messages are counted from the rule set
+    itself: the engine deals and opens a table when asked.
+  At Synapse's default rate both fit every installed rule set: the defaults warn of nothing.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache, partial
@@ -34,8 +34,7 @@ class Table:
 
     ruleset: str
     shortest_quick: float  # seconds: its shortest window (a ballot must open within it)
-    first_window: str  # the window a game opens with
-    first_quick: float  # seconds: that window's length
+    longest_quick: float  # seconds: its longest window (a start may wait no longer)
     min_players: int
     max_players: int
     start_rows: Callable[[int], int]  # players -> the messages a start writes (group's too)
@@ -49,15 +48,10 @@ def installed_tables() -> list[Table]:
     tables = []
     for ruleset_id in sorted(available()):
         ruleset = load_ruleset(ruleset_id)
-        windows = ruleset.timed_windows()
-        if not windows:
-            continue
-        shortest = min(float(w.quick) for w in windows)
-        first = opening_window(ruleset_id, ruleset.min_players)
-        spec = ruleset.window(first)
-        tables.append(Table(ruleset_id, shortest, first,
-                            float(spec.quick) if spec else shortest, ruleset.min_players,
-                            ruleset.max_players, partial(start_rows, ruleset_id)))
+        quick = [float(w.quick) for w in ruleset.timed_windows()]
+        if quick:
+            tables.append(Table(ruleset_id, min(quick), max(quick), ruleset.min_players,
+                                ruleset.max_players, partial(start_rows, ruleset_id)))
     return tables
 
 
@@ -76,14 +70,6 @@ def start_rows(ruleset_id: str, players: int) -> int:
     return START_GROUP + len(told) + prompted
 
 
-def opening_window(ruleset_id: str, players: int) -> str:
-    """The window a game of this rule set opens with (the alchemists' night has no stage)."""
-    from core.engine.registry import load_ruleset
-    from core.simulate import new_game
-
-    return new_game(load_ruleset(ruleset_id), players, seed=0).state.phase.stage or "night"
-
-
 def allow_warning(allow: Iterable[str]) -> str | None:
     if list(allow):
         return None
@@ -98,12 +84,12 @@ def start_seconds(rows: int, limits: RateLimits) -> float:
 
 
 def largest_fitting(table: Table, limits: RateLimits) -> int:
-    """The largest table whose start reaches everyone within the first window (0: none),
+    """The largest table whose start goes out within the longest quick window (0: none),
     by halving: a start's messages grow with the table."""
     low, high = table.min_players - 1, table.max_players  # low fits (or is none), high not
     while high - low > 1:
         middle = (low + high) // 2
-        if start_seconds(table.start_rows(middle), limits) <= table.first_quick:
+        if start_seconds(table.start_rows(middle), limits) <= table.longest_quick:
             low = middle
         else:
             high = middle
@@ -123,19 +109,20 @@ def rate_warnings(limits: RateLimits, tables: list[Table]) -> list[str]:
         lines.append(f"{pace} holds a game's ballot {ballot:.0f} s, longer than the shortest "
                      f"quick window ({shortest.shortest_quick:.0f} s, {shortest.ruleset}): "
                      "raise matrix.rates.overall")
-    short, timers = [], []
+    short = []
     for table in tables:
         late = start_seconds(table.start_rows(table.max_players), limits)
-        if late > table.first_quick:
+        if late > table.longest_quick:
             most = largest_fitting(table, limits)
-            short.append(f"{most} in {table.ruleset} ({table.max_players} take {late:.0f} s, "
-                         f"its first window, {table.first_window}, {table.first_quick:.0f} s)")
-            timers.append(f"!timer {table.first_window} {math.ceil(late / 60)}m")
+            short.append(f"{table.ruleset} " + (f"up to {most} players" if most else
+                                                "at no size") +
+                         f" ({table.max_players} wait {late:.0f} s, its longest window "
+                         f"{table.longest_quick:.0f} s)")
     if short:
-        lines.append(f"{pace} is too slow for a full table at the quick pace: a game's start "
-                     "(a role card per player, the first prompts) reaches everyone within "
-                     f"the window it opens with only up to {', '.join(short)}. Give larger "
-                     f"games a longer first window ({' / '.join(timers)}) or !pace forum, or "
-                     "lift the bot account's rate limit and raise matrix.rates.overall "
-                     "(docs/matrix.md)")
+        lines.append(f"{pace} is too slow for a full table at the quick pace: a game's first "
+                     "window waits until its start (a role card per player, the first "
+                     "prompts) has gone out, and that wait stays within the longest quick "
+                     f"window only for {'; '.join(short)}. Play larger games at !pace "
+                     "forum, or lift the bot account's rate limit and raise "
+                     "matrix.rates.overall (docs/matrix.md)")
     return lines

@@ -34,9 +34,10 @@ async def move_on(applied: Applied, held: Held) -> None:
 
 async def open_window(row: GameRecord, game: Game, held: Held,
                       asked: Sequence[Message] = ()) -> None:
-    """A new window: its deadline, then the group's ballot (if it has a vote) and each
-    actor's keyboards (under the game's own question, where it `asked` one)."""
-    await held.deadlines.window_opened(row, game)
+    """A new window: the group's ballot (if it has a vote) and each actor's keyboards
+    (under the game's own question, where it `asked` one), then its deadline, which may
+    wait for them to go out (deadlines.py)."""
     if game.ruleset.voting_open(game):
         held.ballots[row.id, row.window] = await open_ballot(row, game)
     await offer_keyboards(row, game, asked)
+    await held.deadlines.window_opened(row, game)
