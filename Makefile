@@ -44,7 +44,8 @@ bench: install
 # Re-extract each gettext domain's template and merge it into its catalogs (see
 # docs/extending.md: adding a language): `nightfall` from core/ and adapters/ into locales/,
 # each rule set's own domain from its package into rulesets/<id>/locales/. Each template gets
-# the sentences for exactly one of its plural messages (tools/one_texts.py) before the merge.
+# the sentences for exactly one of its plural messages (tools/one_texts.py) before the merge,
+# a rule set's also its roles' running-text forms (tools/form_texts.py).
 RULESETS := changelings alchemists
 KEYWORDS := -k N_ -k NC_:1c,2 -k tell_n:2,3 -k refused_n:1,2 -k SetupError -k n_:1,2
 EXTRACT := $(VENV)/bin/pybabel extract -F babel.cfg $(KEYWORDS) --no-location --sort-output \
@@ -57,5 +58,6 @@ messages: install
 	for rs in $(RULESETS); do \
 		$(EXTRACT) -o rulesets/$$rs/locales/$$rs.pot rulesets/$$rs && \
 		$(PY) tools/one_texts.py rulesets/$$rs/locales/$$rs.pot && \
+		$(PY) tools/form_texts.py rulesets/$$rs/locales/$$rs.pot && \
 		$(UPDATE) -i rulesets/$$rs/locales/$$rs.pot -d rulesets/$$rs/locales -D $$rs || exit 1; \
 	done

@@ -96,7 +96,8 @@ def digest(ruleset_id: str, players: int, games: int, seed: int, early_close: bo
     Game.apply = recorded  # type: ignore[method-assign]
     new_game = simulate.new_game
     if early_close:
-        simulate.new_game = lambda rs, n, s: new_game(rs, n, s, early_close=True)
+        simulate.new_game = lambda rs, n, s, roles=None, **options: new_game(
+            rs, n, s, roles, **{**options, "early_close": True})
     try:
         for i in range(games):
             game = simulate.play_random_game(ruleset, players, seed + i)

@@ -50,19 +50,52 @@ def scenario(paths: tuple[str, ...], show: bool) -> None:
 @main.command()
 @click.option("--ruleset", "ruleset_id", default="changelings",
               type=click.Choice(sorted(available())), show_default=True)
-@players_option("How many players each game seats.", default=12)
+@players_option("How many players each game seats (with --roles: as many as roles).",
+                default=None)
 @click.option("--games", default=1000, show_default=True, type=click.IntRange(1))
 @click.option("--seed", default=0, show_default=True)
-def simulate(ruleset_id: str, players: int, games: int, seed: int) -> None:
-    """Play random legal games and report win rates, length and speed."""
-    from core.engine.ruleset import SetupError
-    from core.simulate import simulate as run
+@click.option("--roles", default=None, metavar="ROLE,ROLE,…",
+              help="The host's role list, one role id per seat (as /setroles); default: the "
+                   "rule set's deal.")
+@click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE",
+              help="A host option, as /option sets it (repeatable).")
+@click.option("--players-play", type=click.Choice(["random", "informed", "theory"]),
+              default="random", show_default=True,
+              help="random: blind legal moves; informed: agents that use what they are told "
+                   "(claims, checks, reads); theory: the random lynch, information off.")
+@click.option("--skill", type=click.FloatRange(0.0, 1.0), default=0.3, show_default=True,
+              help="The town's read skill r of informed players (0.15 new, 0.3 regular, "
+                   "0.45 sharp table).")
+def simulate(ruleset_id: str, players: int | None, games: int, seed: int, roles: str | None,
+             option_pairs: tuple[str, ...], players_play: str, skill: float) -> None:
+    """Play simulated games and report win rates, length and speed."""
+    import time
+    from collections import Counter
 
+    from core.balance import Players, parse_options, play_games
+    from core.engine.ids import RoleId
+    from core.engine.ruleset import SetupError
+    from core.simulate import Report
+
+    ruleset = load_ruleset(ruleset_id)
+    role_list = (tuple(RoleId(r.strip()) for r in roles.split(",") if r.strip())
+                 if roles else None)
+    if players is None:
+        players = len(role_list) if role_list else 12
     check_players(ruleset_id, players)
+    start = time.perf_counter()
     try:
-        report = run(load_ruleset(ruleset_id), players, games, seed)
+        options = parse_options(ruleset, option_pairs)
+        tally = play_games(ruleset_id, players, role_list, options, Players(players_play),
+                           skill, games, seed)
     except SetupError as err:
         raise click.UsageError(str(err)) from err
+    report = Report(ruleset_id, players, games, time.perf_counter() - start,
+                    Counter({side: won for side, won in tally.wins if won}), tally.draws,
+                    tally.days_total, tally.stuck)
+    if players_play != "random":
+        click.echo(f"{players_play} players" + (f", read skill {skill}"
+                                                 if players_play == "informed" else ""))
     for line in report.lines():
         click.echo(line)
 

@@ -21,7 +21,8 @@ from typing import assert_never
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from core.engine.messages import ROLE_WAS, Param, Ref, Tally, Text, WithRole
+from core.engine.forms import CONTEXTS, ROLE_FORMS, RoleForm
+from core.engine.messages import Param, Ref, Tally, Text, WithRole
 from core.engine.registry import available, load_ruleset
 from core.engine.ruleset import Catalog
 from core.service import HowTo
@@ -137,11 +138,21 @@ class Renderer:
         if ref.kind == "setting":  # "name=value": the option's name and value in words
             name, _, value = ref.value.partition("=")
             return f"{self.word(Ref('option_name', name))}: {self.word(Ref('option_value', value))}"
+        context = CONTEXTS.get(ref.kind)
+        if context is not None:
+            return self.form(ref, context)
         msgid = self.vocabulary.get(ref.kind, {}).get(ref.value)
-        if ref.kind == "role_was":  # a role in running text; without that form its bare name
-            return (self.t.pgettext(ROLE_WAS, msgid) if msgid
-                    else self.word(Ref("role", ref.value)))
         return self.t.gettext(msgid) if msgid else ref.value
+
+    def form(self, ref: Ref, context: str) -> str:
+        """A role's or a side's form in running text (core/engine/forms.py): a role's every
+        form is its running-text msgid under the form's context, a side's its own msgid; a
+        role or side without the form is said by its name."""
+        is_role = ref.kind in ROLE_FORMS
+        msgid = self.vocabulary.get(RoleForm.WAS if is_role else ref.kind, {}).get(ref.value)
+        if msgid is None:
+            return self.word(Ref("role" if is_role else "side", ref.value))
+        return self.t.pgettext(context, msgid)
 
     def how(self, topic: HowTo) -> str:
         """The platform's sentences for a how-to topic; a platform without them cannot say

@@ -11,12 +11,12 @@ import math
 import random
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from core.engine import Act, Close, Game, GameSetup, Refused, Vote
 from core.engine.events import PhaseBegan
-from core.engine.ids import PlayerId
+from core.engine.ids import PlayerId, RoleId
 from core.engine.phase import PhaseKind
 from core.engine.ruleset import Ruleset
 
@@ -66,11 +66,15 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - margin), min(1.0, centre + margin)
 
 
-def new_game(ruleset: Ruleset, players: int, seed: int, **options: object) -> Game:
+def new_game(ruleset: Ruleset, players: int, seed: int,
+             roles: tuple[RoleId, ...] | None = None, **options: object) -> Game:
+    """A game of `players` seats p1, p2, …: the host's `roles` (one per seat, in seat order) or
+    the rule set's deal; the windows run to their deadlines unless an option says otherwise."""
     setup = GameSetup(
         ruleset=ruleset.id,
         players=tuple((PlayerId(f"p{i}"), f"Player{i}") for i in range(1, players + 1)),
         seed=seed,
+        roles=roles,
         options=tuple({"early_close": False, **options}.items()),
     )
     return Game(ruleset, setup)
@@ -115,8 +119,10 @@ def drive_window(game: Game, rng: random.Random,
 
 
 def play_random_game(ruleset: Ruleset, players: int, seed: int,
-                     on_apply: Callable[[object], None] | None = None) -> Game:
-    game = new_game(ruleset, players, seed)
+                     on_apply: Callable[[object], None] | None = None,
+                     roles: tuple[RoleId, ...] | None = None,
+                     options: Mapping[str, object] | None = None) -> Game:
+    game = new_game(ruleset, players, seed, roles, **(options or {}))
     rng = random.Random(seed ^ 0x5EED)
     close = Close()  # commands are immutable: one deadline command serves every window
     for _ in range(MAX_WINDOWS):
@@ -143,12 +149,16 @@ def simulate(ruleset: Ruleset, players: int, games: int, seed: int = 0) -> Repor
             report.draws += 1
         else:
             report.wins.update(winners)
-        report.days_total += game.state.phase.number or _last_day(game)
+        report.days_total += days_played(game)
     report.seconds = time.perf_counter() - start
     return report
 
 
-def _last_day(game: Game) -> int:
+def days_played(game: Game) -> int:
+    """The number of the game's last day (its phase's, or the last one begun if it ended)."""
+    number = game.state.phase.number
+    if number:
+        return int(number)
     for _command, outcome in reversed(game.log):
         for event in outcome.events:
             if isinstance(event, PhaseBegan) and event.phase.kind != _ENDED:

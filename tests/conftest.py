@@ -11,12 +11,17 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests import fresh_schema
+
 # Property tests judge the code, not the machine: on a loaded CI machine (two cores, many
 # workers) a slow example or slow data generation is no failure. The example counts stay
 # each test's own.
 settings.register_profile("nightfall", deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("nightfall")
+
+# A new database is filled from a template migrated once per test process (tests/fresh_schema.py)
+fresh_schema.install()
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "tests" / "scenarios"

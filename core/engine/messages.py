@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache, lru_cache
+from functools import cache
 from typing import ClassVar, NamedTuple
 
 from .ids import PlayerId
@@ -83,11 +83,13 @@ class ToPlayer:
         return f"{self.kind}:{self.pid}"
 
 
-@lru_cache(maxsize=4096)
+@cache
 def to_player(pid: PlayerId) -> ToPlayer:
     """`ToPlayer(pid)`, found rather than built: a rule set tells the player "Noted" at every
     action he takes, and a frozen dataclass costs more to build than to look up. (The record is
-    immutable, so sharing it is safe; the bound keeps a long-running service's cache small.)"""
+    immutable, so sharing it is safe. Kept without a bound, as the player's `Ref` is: one
+    small record per player the process has seen, and an unbounded cache is found by a
+    shorter path than a bounded one, which keeps its entries in order of use.)"""
     return ToPlayer(pid)
 
 

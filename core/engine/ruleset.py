@@ -9,7 +9,7 @@ closes and who has won.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -20,7 +20,7 @@ from .messages import N_
 from .refusals import Refused
 from .specs import ActionSpec, RoleSpec, SetupError, TeamChat
 from .state import Player, Submission
-from .story import StoryExtension
+from .story import Heading, StoryExtension
 from .windows import WindowSpec, from_pace_table
 
 __all__ = ["ActionSpec", "Catalog", "RoleSpec", "Ruleset", "SetupError", "TeamChat", "WindowSpec"]
@@ -61,6 +61,9 @@ class Ruleset:
     pace_options: dict[str, dict[str, Any]] = {}  # noqa: RUF012
     summary: str = ""  # a short rules text (msgid) for /rules
     title: str = ""  # the game's name (msgid)
+    # other names a host may type for the game in /newgame, as typed (its title in every
+    # language is accepted anyway): a word players use that is not its title
+    aliases: tuple[str, ...] = ()
     # The rule set's own gettext catalogs, `<locales_dir>/<lang>/LC_MESSAGES/<domain>.po` (the
     # domain is the rule set's id unless it says otherwise); its texts are looked up there
     # first, then in the core catalogs. None: the rule set has no texts of its own.
@@ -76,6 +79,8 @@ class Ruleset:
     # the end-of-game summary's player lines in the rule set's voice (core/story/summary.py):
     # a line's name ("survived", "left_day", "left_night") -> its own msgid
     story_texts: dict[str, str] = {}  # noqa: RUF012
+    # the story's headings in the rule set's words (core/engine/story.py `Heading`)
+    story_headings: Mapping[Heading, str | tuple[str, str]] = {}
     min_players: int = 0
     max_players: int = 0
 

@@ -78,6 +78,8 @@ class GameState:
     host_log: list[tuple[str, int, str]] = field(default_factory=list)  # phase kind, n, command
     winners: list[str] | None = None
     rs: Any = None  # the rule set's own state (a dataclass)
+    # the flavour lists' shuffle bags, by each list's first msgid (`variety.draw`)
+    bags: dict[str, list[int]] = field(default_factory=dict)
 
     def next_seq(self) -> int:
         self.seq += 1

@@ -9,6 +9,7 @@ knowing what they are."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Generic, TypeVar
 
 from .events import Event
@@ -18,6 +19,18 @@ from .phase import Phase
 # The game the extension follows: the engine's `Game` (generic here, so that the rule set
 # contract can name the extension without this module importing the game)
 G = TypeVar("G", contravariant=True)
+
+
+class Heading(StrEnum):
+    """A text of the story (the picture, the archive page) that a rule set may say in its own
+    words (`Ruleset.story_headings`: a heading -> its msgid, a singular and plural pair for
+    `OUT_BY_VOTE`, with the core text's placeholders): a pony is banished, an alchemist
+    executed, and the team chat is the hive's."""
+
+    OUT_BY_VOTE = "out_by_vote"  # {names} ({count}): who left by a day's vote
+    NOBODY_OUT = "nobody_out"  # a day's vote removed nobody
+    NO_VOTES = "no_votes"  # nobody voted
+    TEAM_CHAT = "team_chat"  # the heading of a day's team-chat lines
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,8 +5,8 @@ commands; nothing here calls a rule set back."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Collection, Sequence
+from typing import Any, TypeVar
 
 from .events import (
     Counted,
@@ -21,6 +21,7 @@ from .messages import Audience, Message, Param, Purpose, Text
 from .outcome import Outcome
 from .phase import ENDED, Phase, Stage
 from .state import GameState, Owed, canonical
+from .variety import draw
 
 # `Message` and `Text` are named tuples, made here for every message of every game: built
 # with the tuple's own constructor, which skips the keyword-handling `__new__` of each
@@ -29,6 +30,13 @@ _new = tuple.__new__
 # more than ten times a global's read, and these are asked at every vote's count and at
 # every narration (named where `**params` is passed on: mypy cannot tell it holds no purpose)
 _REACTIONS, _PLAIN = Stage.REACTIONS, Purpose.PLAIN
+V = TypeVar("V", str, tuple[str, str])
+
+
+def _key(variants: Sequence[str] | Sequence[tuple[str, str]]) -> str:
+    """A flavour list's bag key: its first msgid."""
+    first = variants[0]
+    return first if isinstance(first, str) else first[0]
 
 
 class Table:
@@ -66,17 +74,31 @@ class Table:
 
     def narrate(self, audience: Audience, variants: Sequence[str], /,
                 **params: Param) -> None:
-        """Tell one of several flavour texts, picked by the game's own generator so that a
-        replay narrates the same way."""
-        key = variants[0] if len(variants) == 1 else self.state.rng.choice(variants)
+        """Tell one of several flavour texts, drawn from the game's shuffle bag for the list
+        (`variety.draw`: none again before the list is spent, the same on a replay)."""
+        key = variants[0] if len(variants) == 1 else \
+            variants[draw(self.state, variants[0], len(variants))]
         self.tell(audience, key, purpose=_PLAIN, **params)
 
     def narrate_n(self, audience: Audience, variants: Sequence[tuple[str, str]], count: int,
                   /, **params: Param) -> None:
         """`narrate` for texts with plural forms (`n_` pairs): a list told with its count, so
         that the sentence agrees with one name or several; the same draw as `narrate`."""
-        pair = variants[0] if len(variants) == 1 else self.state.rng.choice(variants)
+        pair = variants[0] if len(variants) == 1 else \
+            variants[draw(self.state, variants[0][0], len(variants))]
         self.tell_n(audience, pair[0], pair[1], count, purpose=_PLAIN, **params)
+
+    def variant(self, variants: Sequence[V], avoid: Collection[int] = ()) -> V:
+        """The next variant of a flavour list (of msgids, or of `n_` pairs), with what the
+        moment rules out (`avoid`, by index): for a text chosen knowing the outcome, or
+        drawn together with another."""
+        return variants[draw(self.state, _key(variants), len(variants), avoid)]
+
+    def last_variant(self, variants: Sequence[V]) -> V | None:
+        """The variant of this list drawn last (None before the first draw): what a text
+        drawn next must not echo."""
+        bag = self.state.bags.get(_key(variants))
+        return variants[bag[1]] if bag is not None and bag[1] >= 0 else None
 
     @property
     def rng(self) -> random.Random:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from html import escape
 
+from core.engine.forms import SideForm
 from core.engine.phase import PhaseKind
-from core.engine.story import Bond, BondWords, Line
+from core.engine.story import Bond, BondWords, Heading, Line
 
 from .model import Story, When
 from .picture import side_colour
@@ -17,14 +18,10 @@ from .style import CSS
 from .svg import vote_svg
 from .texts import (
     ACTION_LINE,
-    BANISHED,
     LEFT_THEN,
     NIGHT_ACTIONS,
     NO_ACTIONS,
-    NO_VOTES,
-    NOBODY_OUT,
     PLAYERS,
-    TEAM_CHAT,
     WON,
     Words,
 )
@@ -62,7 +59,7 @@ def _players(story: Story, words: Words) -> str:
         won = f' <span class="won">★ {e(words.text(WON))}</span>' if p.won else ""
         rows.append(f'<tr class="side-{e(p.side)}"><td class="name">{e(p.name)}{won}</td>'
                     f'<td>{e(words.word("role", p.role))}<br><small>'
-                    f'{e(words.word("side", p.side))}</small></td>'
+                    f'{e(words.word(SideForm.LABEL, p.side))}</small></td>'
                     f"<td>{e(words.fate(p.fate))}</td></tr>")
     return (f'<section id="players"><h2>{e(words.text(PLAYERS))}</h2>'
             f'<table>{"".join(rows)}</table></section>')
@@ -115,10 +112,8 @@ def _round(story: Story, words: Words, when: When, team_chats: bool) -> str:
                               for v, t in vote.ballots)
             parts.append(f'<ul class="ballots">{ballots}</ul>')
         else:
-            parts.append(f"<p>{e(words.text(NO_VOTES))}</p>")
-        out = (words.text_n(BANISHED, len(vote.removed), names=words.names(vote.removed))
-               if vote.removed
-               else words.text(NOBODY_OUT))
+            parts.append(f"<p>{e(words.heading(Heading.NO_VOTES))}</p>")
+        out = words.voted_out(vote.removed)
         parts.append(f'<p class="{"out" if vote.removed else "muted"}">{e(out)}</p>')
     for bond in story.bonds_of(when):
         bound = words.told(bond.words.heading, 1, when=words.when(when), pairs=_pair(words, bond))
@@ -131,7 +126,7 @@ def _round(story: Story, words: Words, when: When, team_chats: bool) -> str:
     said = story.whispers_of(when) if team_chats else []
     if said:
         lines = "".join(f"<li><b>{e(words.name(w.sender))}</b>: {e(w.text)}</li>" for w in said)
-        parts.append(f'<h3>{e(words.text(TEAM_CHAT))}</h3><ul class="chat">{lines}</ul>')
+        parts.append(f'<h3>{e(words.heading(Heading.TEAM_CHAT))}</h3><ul class="chat">{lines}</ul>')
     parts.append("</section>")
     return "".join(parts)
 

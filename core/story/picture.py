@@ -10,10 +10,11 @@ import io
 from PIL import Image, ImageDraw
 
 from core.engine.phase import PhaseKind
+from core.engine.story import Heading
 
 from .canvas import INK, MUTED, NIGHT_SHADE, OUT_RED, PAPER, SIDE_COLOURS, arrow, fitted, font
 from .model import Story, VoteRound
-from .texts import BANISHED, NO_VOTES, NOBODY_OUT, TIMELINE, Words
+from .texts import TIMELINE, Words
 
 WIDTH = 1080
 PAD = 28
@@ -110,13 +111,11 @@ def vote_graph(story: Story, words: Words, vote: VoteRound, width: int) -> Image
     title = words.vote_title(vote)
     draw.text((PAD, 14), fitted(draw, title, font(30, True), width - 2 * PAD), font=font(30, True),
               fill=INK)
-    out = (words.text_n(BANISHED, len(vote.removed), names=words.names(vote.removed))
-           if vote.removed
-           else words.text(NOBODY_OUT))
+    out = words.voted_out(vote.removed)
     draw.text((PAD, 54), fitted(draw, out, font(24), width - 2 * PAD), font=font(24),
               fill=OUT_RED if vote.removed else MUTED)
     if not voters:
-        draw.text((PAD, head), words.text(NO_VOTES), font=font(24), fill=MUTED)
+        draw.text((PAD, head), words.heading(Heading.NO_VOTES), font=font(24), fill=MUTED)
         return image
     left_w = int(width * 0.38)
     box_x = int(width * 0.58)

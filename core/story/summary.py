@@ -8,6 +8,7 @@ own words."""
 
 from __future__ import annotations
 
+from core.engine.forms import SideForm, side_form
 from core.engine.messages import N_, Ref, Text, player
 from core.engine.phase import PhaseKind
 from core.engine.registry import load_ruleset
@@ -33,7 +34,8 @@ def summary_texts(story: Story) -> list[list[Text]]:
 
 
 def _player_line(voice: dict[str, str], p: PlayerStory) -> Text:
-    said = {"name": player(p.pid), "role": Ref("role_was", p.role), "side": Ref("side", p.side)}
+    said = {"name": player(p.pid), "role": Ref("role_was", p.role),
+            "side": side_form(p.side, SideForm.LABEL)}
     if p.fate is None:
         return Text(voice.get("survived", TEXTS["survived"]), said)
     line = "left_day" if p.fate.when.kind == PhaseKind.DAY else "left_night"

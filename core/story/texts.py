@@ -4,9 +4,11 @@ archive page, and the rule set's names for roles, sides, causes, actions and its
 
 from __future__ import annotations
 
+from core.engine.forms import SideForm, side_form
 from core.engine.messages import N_, Param, Ref, n_
 from core.engine.phase import PhaseKind
 from core.engine.registry import load_ruleset
+from core.engine.story import Heading
 from core.i18n import Renderer
 
 from .model import Fate, Story, VoteRound, When
@@ -31,6 +33,10 @@ PLAYERS = N_("Players")
 TIMELINE = N_("Who left when")
 ARCHIVE_LINK = N_("The whole story, day by day: {link}")
 WON = N_("won")
+# the headings a rule set may say in its own words (`Ruleset.story_headings`)
+HEADINGS: dict[Heading, str | tuple[str, str]] = {
+    Heading.OUT_BY_VOTE: BANISHED, Heading.NOBODY_OUT: NOBODY_OUT, Heading.NO_VOTES: NO_VOTES,
+    Heading.TEAM_CHAT: TEAM_CHAT}
 
 
 class Words:
@@ -56,6 +62,16 @@ class Words:
         if isinstance(key, tuple):
             return self.text_n(key, count, **params)
         return self.text(key, **params)
+
+    def heading(self, which: Heading, count: int = 0, **params: Param) -> str:
+        """One of the story's headings, in the rule set's words where it has its own."""
+        return self.told(self.ruleset.story_headings.get(which, HEADINGS[which]), count, **params)
+
+    def voted_out(self, removed: tuple[str, ...]) -> str:
+        """Who left by a vote ("Out by the vote: Ann."), or that nobody did."""
+        if not removed:
+            return self.heading(Heading.NOBODY_OUT)
+        return self.heading(Heading.OUT_BY_VOTE, len(removed), names=self.names(removed))
 
     def word(self, kind: str, value: str) -> str:
         return self.renderer.word(Ref(kind, value))
@@ -91,4 +107,4 @@ class Words:
         if not self.story.winners:
             return self.text(DRAW)
         return self.text_n(WINNERS, len(self.story.winners),
-                           sides=", ".join(self.word("side", s) for s in self.story.winners))
+                           sides=tuple(side_form(s, SideForm.THE) for s in self.story.winners))

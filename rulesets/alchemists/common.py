@@ -9,9 +9,10 @@ from enum import StrEnum
 
 from core.engine.causes import OutOfStory
 from core.engine.events import Event, event_kind
+from core.engine.forms import SideForm
 from core.engine.game import Game
 from core.engine.ids import PlayerId
-from core.engine.messages import N_
+from core.engine.messages import N_, NC_
 from core.engine.phase import Stage as CoreStage
 from core.engine.state import Player
 
@@ -75,6 +76,21 @@ LONER = "loner"
 SIDE_NAMES = {TOWN: N_("the State Alchemists"), HOMUNCULI: N_("the homunculi"),
               ISHVALAN: N_("the Ishvalan"), CRIMSON: N_("the Crimson Alchemist"),
               GREED: N_("Greed"), LONER: N_("the loners")}
+# a side's forms in running text (core/engine/forms.py): with its article ("die Gier", the
+# winners' line), as a predicate ("auf der Seite der Homunculi"), and the label beside a
+# role, where a loner is a loner ("Gier (Einzelgänger)", never "Gier (Gier)")
+SIDE_FORMS: dict[str, dict[str, str]] = {
+    SideForm.THE: {TOWN: NC_("side the", "the State Alchemists"),
+                   HOMUNCULI: NC_("side the", "the homunculi"),
+                   ISHVALAN: NC_("side the", "the Ishvalan"),
+                   CRIMSON: NC_("side the", "the Crimson Alchemist"),
+                   GREED: NC_("side the", "Greed"), LONER: NC_("side the", "the loners")},
+    SideForm.WITH: {TOWN: NC_("side with", "on the State Alchemists' side"),
+                    HOMUNCULI: NC_("side with", "on the homunculi's side"),
+                    **dict.fromkeys((*LONERS, LONER),
+                                    NC_("side with", "on nobody's side but their own"))},
+    SideForm.LABEL: dict.fromkeys((*LONERS, LONER), NC_("side label", "loner")),
+}
 
 CAUSE_NAMES: dict[str, str] = {
     Cause.KILLED: N_("killed"), Cause.ABSORBED: N_("killed"), Cause.EXECUTED: N_("executed"),

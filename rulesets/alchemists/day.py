@@ -12,6 +12,7 @@ from core.engine.game import Game
 from core.engine.ids import PlayerId
 from core.engine.messages import GROUP, N_, Ref, counted, n_, player, side, to_player
 from core.engine.phase import Phase, PhaseKind
+from core.engine.variety import Openers
 
 from . import flavour
 from . import stone as stone_rules
@@ -41,9 +42,25 @@ def begin_day(game: Game, number: int) -> None:
     for p in game.state.players.values():
         p.statuses.discard("early")
     game.set_phase(Phase.of(_DAY, number, _VOTE))
-    game.narrate(GROUP, flavour.DAY_BEGINS, number=number)
+    game.tell(GROUP, _opener(game), number=number)
     for begun in DAY_BEGUN:
         begun(game)
+
+
+_OPENERS = Openers(flavour.DAY_BEGINS, flavour.MOTIFS)
+
+
+def _opener(game: Game) -> str:
+    """The day's opener, drawn knowing its dawn (the night's dead are kept until the next
+    night falls): no image the morning just showed, no loss mourned after a night without
+    deaths, no calm praised after one with them."""
+    died = bool(state_of(game).night_dead)
+    if died:
+        dead = game.last_variant(flavour.MORNING_DEAD)
+        dawn = dead[0] if dead is not None else None
+    else:
+        dawn = game.last_variant(flavour.MORNING_QUIET)
+    return game.variant(flavour.DAY_BEGINS, _OPENERS.ruled_out(dawn, "calm" if died else "loss"))
 
 
 def early_majority(game: Game) -> bool:
@@ -86,8 +103,11 @@ def close_day(game: Game) -> None:
             doomed = leaders
         elif living <= 6:
             doomed = [_first_to_reach(game, leaders, tally)]
+            game.narrate(GROUP, flavour.TIE_FIRST, name=player(doomed[0]))
         elif len(leaders) == 2:
             doomed = leaders
+            game.narrate(GROUP, flavour.TIE_BOTH, first=player(leaders[0]),
+                         second=player(leaders[1]))
     if not doomed:
         game.narrate(GROUP, flavour.NOBODY_EXECUTED)
     reveal = living > 10

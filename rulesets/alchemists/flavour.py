@@ -30,6 +30,10 @@ DAY_BEGINS = (
        "counts."),
     N_("Day {number}. Silence is no alibi. Everyone must vote with /vote NAME; the last vote "
        "counts."),
+    N_("Day {number}. The dead are cold by now, and their killers are among you. Everyone "
+       "must vote: /vote NAME. The last vote counts."),
+    N_("Day {number}. Everyone woke up. Someone made sure of it, or is only biding their time. "
+       "Everyone must vote: /vote NAME. The last vote counts."),
 )
 # the night's dead, with their count (`narrate_n`): one body, or several
 MORNING_DEAD = (
@@ -136,3 +140,33 @@ DRAW = (
     N_("The game is over. Only ash and chalk remain. Nobody is left alive; nobody wins."),
     N_("The game is over. The last circle closes on an empty city. Nobody wins."),
 )
+# AL-TIE: a tie of two with more than six alive executes both; with six or fewer, the one who
+# reached the final count first. Told before the executions, which would otherwise follow each
+# other (or one the other's tie) unexplained.
+TIE_BOTH = (
+    N_("A tie between {first} and {second}. The law does not choose: both are executed."),
+    N_("{first} and {second}, equal votes. The city will not pick one; it takes both."),
+    N_("The count is even: {first} and {second}. Two sentences, carried out together."),
+    N_("No majority, only a tie: {first} and {second}. Both go to the wall."),
+)
+TIE_FIRST = (
+    N_("A tie. The law names whoever reached the count first: {name}."),
+    N_("Equal votes, but not equal speed: {name} reached the count first and answers for "
+       "the tie."),
+    N_("The votes are tied. The first to reach the final count pays: {name}."),
+    N_("A tie, settled by the clock: {name} got there first."),
+)
+
+# What the openers and mornings show (`variety.Motifs`): a day's opener never repeats its
+# dawn's image (the city waking twice, a price paid and a price named); "loss" openers need a
+# night with deaths, "calm" ones a night without.
+MOTIFS: dict[str, frozenset[str]] = {
+    DAY_BEGINS[1]: frozenset({"wakes", "loss"}),
+    DAY_BEGINS[4]: frozenset({"price"}),
+    DAY_BEGINS[6]: frozenset({"loss"}),
+    DAY_BEGINS[7]: frozenset({"calm"}),
+    MORNING_DEAD[0][0]: frozenset({"wakes"}),
+    MORNING_DEAD[5][0]: frozenset({"price"}),
+    MORNING_QUIET[3]: frozenset({"wakes"}),
+    MORNING_QUIET[4]: frozenset({"price"}),
+}

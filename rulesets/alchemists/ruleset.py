@@ -40,6 +40,7 @@ from .common import (
     CAUSE_NAMES,
     CAUSES,
     CHECK_NAMES,
+    SIDE_FORMS,
     SIDE_NAMES,
     SIDES,
     STAGE_NAMES,
@@ -77,7 +78,7 @@ from .roles import (
 )
 from .state import AlchemistsState
 from .stone_actions import STONE_SPECS
-from .story import STORY_TEXTS, AlchemistsStory
+from .story import STORY_HEADINGS, STORY_TEXTS, AlchemistsStory
 from .voice import VOICE
 
 # read as a global: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
@@ -114,6 +115,7 @@ class Alchemists(Ruleset):
     role_catalogs = ROLE_CATALOGS
     voice = VOICE  # the core's prompts in this game's words (voice.py)
     story_texts = STORY_TEXTS  # the summary's lines in this game's words (story.py)
+    story_headings = STORY_HEADINGS  # the story's headings in this game's words (story.py)
     roles = ROLE_SPECS
     sides = SIDES
     causes = CAUSES
@@ -123,8 +125,8 @@ class Alchemists(Ruleset):
     option_about = options.ABOUT
     option_words = options.WORDS
     vocabulary: dict[str, dict[str, str]] = {  # noqa: RUF012
-        "role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES, "option": options.ABOUT,
-        "option_name": options.NAMES, "role_was": ROLE_IN_TEXT,
+        **SIDE_FORMS, "role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES,
+        "option": options.ABOUT, "option_name": options.NAMES, "role_was": ROLE_IN_TEXT,
         "card": ROLE_CARDS, "dealt": ROLE_CARDS, "about": ROLE_ABOUT, "check": CHECK_NAMES,
         "action": ACTION_NAMES,
         "stage": STAGE_NAMES, "option_value": options.VALUES,

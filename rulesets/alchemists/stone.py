@@ -88,12 +88,14 @@ def at_phase_end(game: Game) -> None:
 
 
 def appear(game: Game) -> None:
+    """The Stone appears, finished already if five or fewer are alive: its holder receives
+    it as it is, never warned of a backfire it can no longer have."""
     stone = state_of(game).stone
     stone.appeared = True
     stone.removals_at_appearance = len(game.state.removals)
     game.tell(GROUP, N_("The Philosopher's Stone has appeared. Someone among you holds it now."))
-    give_at_random(game)
     check_finished(game)
+    give_at_random(game)
 
 
 def check_finished(game: Game) -> None:
@@ -102,11 +104,10 @@ def check_finished(game: Game) -> None:
     stone = state_of(game).stone
     if stone.finished or len(game.state.living_ids()) > FINISHED_AT:
         return
+    stone.finished = True
     if not stone.appeared:
-        stone.finished = True
         appear(game)
         return
-    stone.finished = True
     game.record(StoneFinished())
 
 

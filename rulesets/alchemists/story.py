@@ -10,7 +10,7 @@ from core.engine.game import Game
 from core.engine.ids import PlayerId
 from core.engine.messages import N_, n_
 from core.engine.phase import Phase, PhaseKind
-from core.engine.story import Bond, BondWords, Extra, Line, LineWords, StoryExtension
+from core.engine.story import Bond, BondWords, Extra, Heading, Line, LineWords, StoryExtension
 
 from .common import Cause, Succession, state_of
 from .stone import StonePassed
@@ -19,6 +19,13 @@ STORY_TEXTS: dict[str, str] = {
     "survived": N_("{name} was {role} ({side}) and lived to see the end."),
     "left_day": N_("{name} was {role} ({side}): {cause} on day {number}."),
     "left_night": N_("{name} was {role} ({side}): {cause} on night {number}."),
+}
+
+# the story's headings in this game's words: the vote executes, the team chat is the homunculi's
+STORY_HEADINGS: dict[Heading, str | tuple[str, str]] = {
+    Heading.OUT_BY_VOTE: n_("Executed: {names}.", "Executed, {count} of them: {names}."),
+    Heading.NOBODY_OUT: N_("Nobody was executed."),
+    Heading.TEAM_CHAT: N_("The homunculi's whispers"),
 }
 
 LINKS = BondWords(

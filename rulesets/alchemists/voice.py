@@ -18,13 +18,13 @@ VOICE: dict[str, tuple[str, ...]] = {
         N_("{action} takes two. Name the first (or write /{command} NAME NAME)."),
         N_("Two names for one transmutation: {action}. The first? (Or write /{command} "
            "NAME NAME.)"),
-        N_("{action}: an exchange has two sides. Choose the first (or write /{command} "
+        N_("{action}: two names go into the circle. Chalk in the first (or write /{command} "
            "NAME NAME)."),
     ),
     "PICK_NEXT": (
         N_("{action}: the first name is {name}. Now the second."),
         N_("{name} stands in the circle. {action} needs one more: choose."),
-        N_("{action}. One side of the exchange: {name}. Name the other."),
+        N_("{action}. {name} is chalked into the circle. Name the other."),
     ),
     "PICK_ROLE": (
         N_("{action}: name the role you seek (or write /{command} ROLE)."),

@@ -9,10 +9,9 @@ from core.engine.messages import GROUP, N_, player
 from core.engine.phase import Phase, PhaseKind
 from core.engine.state import Owed
 
-from . import flavour
 from .end import check_end, winners
 from .hooks import ANSWER_OWED, DAY_BEGINS, PROMPT_OWED
-from .night import begin_night
+from .night import begin_night, day_opener
 from .removal import banish
 from .standing import mayor, take_office
 from .state import changelings_state
@@ -37,7 +36,7 @@ def begin_day(game: Game, number: int) -> None:
         prepare(game)
     changelings_state(game).tiebreak_pick = None
     game.set_phase(Phase.of(_DAY, number, _VOTE))
-    game.narrate(GROUP, flavour.DAY_BEGINS, number=number)
+    game.tell(GROUP, day_opener(game), number=number)
 
 
 def close_election(game: Game) -> None:
@@ -79,7 +78,9 @@ def _tie(game: Game, leaders: list[PlayerId]) -> None:
     office = mayor(game)
     pick = changelings_state(game).tiebreak_pick
     tied = tuple(player(pid) for pid in leaders)
+    state = changelings_state(game)
     if office is not None and pick is not None and pick in leaders:
+        state.tie_broken = "mayor"
         game.tell_n(GROUP, "The vote is tied between {count} pony: {names}. The mayor made "
                     "the call before the vote closed.", "The vote is tied between {count} "
                     "ponies: {names}. The mayor made the call before the vote closed.",
@@ -92,7 +93,9 @@ def _tie(game: Game, leaders: list[PlayerId]) -> None:
                     "here to break the tie, so fate decides.", "The vote is tied between "
                     "{count} ponies: {names}. No mayor is here to break the tie, so fate "
                     "decides.", len(tied), names=tied)
+        state.tie_broken = "chance"
         banish(game, game.rng.choice(leaders))
+    state.tie_broken = None
 
 
 def continue_reactions(game: Game, number: int) -> None:
@@ -104,7 +107,7 @@ def continue_reactions(game: Game, number: int) -> None:
     if owed is not None:
         if game.state.phase.stage != Stage.REACTIONS:
             game.set_phase(Phase.of(PhaseKind.DAY, number, Stage.REACTIONS))
-        PROMPT_OWED[owed.kind](game, owed)
+        PROMPT_OWED.handlers[owed.kind](game, owed)
         return
     if check_end(game):
         return
@@ -136,5 +139,5 @@ def answer(game: Game, owed: Owed, target: PlayerId | None) -> None:
     number = game.state.phase.number
     if target is not None and not game.state.players[target].alive:
         target = None  # the pick left while the prompt was open (a host removal): CH-GONE
-    ANSWER_OWED[owed.kind](game, owed, target)
+    ANSWER_OWED.handlers[owed.kind](game, owed, target)
     continue_reactions(game, number)

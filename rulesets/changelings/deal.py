@@ -54,7 +54,7 @@ def check_roles(roles: Sequence[RoleId], changelings_option: int) -> None:
     if team >= len(roles) - team:
         raise SetupError("There must be more ponies than changelings.")
     for role_id in dict.fromkeys(roles):  # each role once, in the order listed
-        role_check = SETUP_CHECKS.get(role_id)
+        role_check = SETUP_CHECKS.handlers.get(role_id)
         if role_check is not None:
             role_check(roles)
     if changelings_option and not 2 <= changelings_option <= 4:

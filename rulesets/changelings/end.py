@@ -53,7 +53,7 @@ def reversal_possible(game: Game) -> bool:
     for p in game.state.living():
         if not is_counted(p) or is_changeling(p):
             continue
-        reverses = REVERSES.get(p.role)
+        reverses = REVERSES.handlers.get(p.role)
         if reverses is not None and reverses(game, p):
             return True
     return False

@@ -2,7 +2,8 @@
 several variants; the engine picks one with the game's seeded generator (`Game.narrate`).
 
 Parameters: {number} the night or day, {name} the player, {role} his role as running text
-names it (`hooks.ROLE_IN_TEXT`), {side} a side.
+names it (`hooks.ROLE_IN_TEXT`), {role_whom} the same as a verb's object ("chases Bob, the
+Researcher, …", German "den Forscher": core/engine/forms.py), {side} a side.
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ DAY_BEGINS = (
        "last vote counts."),
     N_("Day {number}. The cupcakes are fresh and so are the suspicions. Vote with /vote NAME "
        "until the deadline; the last vote counts."),
+    N_("Day {number}. Ponyville wakes up one pony short, and somepony here knows why. Vote "
+       "with /vote NAME; the last vote counts."),
+    N_("Day {number}: everypony made it through the night! Let's keep it that way. Vote with "
+       "/vote NAME; the last vote counts."),
 )
 MORNING_QUIET = (
     N_("The sun rises over a quiet Ponyville. Nopony is missing."),
@@ -58,10 +63,10 @@ REMOVED: dict[str, tuple[str, ...]] = {
            "was {role}."),
         N_("Buzzing wings in the dark, and {name} is gone, carried off to the hive! Only now "
            "does Ponyville learn that {name} was {role}."),
-        N_("Oh no! In the night the changelings snatched {name}, {role}, right out of "
+        N_("Oh no! In the night the changelings snatched {name}, {role_whom}, right out of "
            "Ponyville."),
         N_("{name} went out for a midnight snack and never came back: the hive has abducted "
-           "{role}!"),
+           "{role_whom}!"),
         N_("The hive has a new guest: {name}, {role}, was abducted in the night."),
     ),
     Cause.BANISHED: (
@@ -101,22 +106,22 @@ REMOVED: dict[str, tuple[str, ...]] = {
            "{role}, leaves town."),
     ),
     Cause.CHASED: (
-        N_("A furious drama queen chases {name}, {role}, out of town."),
+        N_("A furious drama queen chases {name}, {role_whom}, out of town."),
         N_("“This is the worst. Possible. Thing!” A furious drama queen chases {name} out of "
            "Ponyville, and out comes the truth: {name} was {role}."),
         N_("A dramatic wail, a swoon onto the fainting couch, and then the chase: {name}, "
            "{role}, flees Ponyville!"),
         N_("Nopony crosses a drama queen twice. {name}, who was {role}, is chased all the way "
            "past Sweet Apple Acres."),
-        N_("With one last dramatic flourish, the drama queen sends {name}, {role}, running "
+        N_("With one last dramatic flourish, the drama queen sends {name}, {role_whom}, running "
            "out of town."),
     ),
     Cause.FANATIC: (
         N_("The fanatic struck: {name}, {role}, is gone."),
-        N_("Out of nowhere, the fanatic strikes and sweeps {name}, {role}, out of Ponyville!"),
+        N_("Out of nowhere, the fanatic strikes and sweeps {name}, {role_whom}, out of Ponyville!"),
         N_("Nopony saw it coming, least of all {name}, who was {role}: the fanatic has "
            "struck."),
-        N_("The fanatic pointed a hoof at random, and it landed on {name}, {role}. Gone!"),
+        N_("The fanatic pointed a hoof at random, and it landed on {name}, {role_whom}. Gone!"),
         N_("Too much zeal, too little aim: the fanatic has struck, and {name}, {role}, is "
            "gone."),
     ),
@@ -135,6 +140,7 @@ REMOVED: dict[str, tuple[str, ...]] = {
         N_("{name}, {role}, has left the game."),
         N_("{name} packs their saddlebags and trots out of the game; {name} was {role}."),
         N_("{name}, who was {role}, has had enough adventure for now and leaves the game."),
+        N_("A last wave of the hoof, and {name} is out of the game. {name} was {role}."),
     ),
     Cause.LEFT_CHAT: (
         N_("{name}, {role}, has left the group, and with it the game."),
@@ -142,6 +148,8 @@ REMOVED: dict[str, tuple[str, ...]] = {
            "{name}, who was {role}."),
         N_("The door of the group swings shut behind {name}. Whoever leaves Ponyville "
            "leaves the game too: {name} was {role}."),
+        N_("{name} slipped out of the group, so the game goes on without them. {name} was "
+           "{role}."),
     ),
     Cause.KICKED: (
         N_("{name}, {role}, was removed from the group, and so from the game."),
@@ -149,9 +157,11 @@ REMOVED: dict[str, tuple[str, ...]] = {
            "the door."),
         N_("{name} was put out of the group, and the game goes on without {name}, who was "
            "{role}."),
+        N_("No place in the group, no place in the game: {name} has to go. {name} was "
+           "{role}."),
     ),
     Cause.MODKILL: (
-        N_("The host has removed {name}, {role}, from the game."),
+        N_("The host has removed {name}, {role_whom}, from the game."),
         N_("By order of the host, {name}, {role}, leaves the game."),
         N_("A royal decree from the host: {name}, who was {role}, is out of the game."),
         N_("The host waves a hoof, and {name}, {role}, is gone from the game."),
@@ -179,6 +189,8 @@ EXCHANGED_IN_LOVE = (
        "changeling now, yet your heart still beats for {partner}."),
     N_("The hive has claimed you, but not your heart: you are a changeling now, and still "
        "head over hooves for {partner}."),
+    N_("Shh! In the night the changelings exchanged you. You are one of them now, but your "
+       "heart still belongs to {partner}…"),
 )
 WON = {
     "ponies": (
@@ -220,3 +232,41 @@ DRAW = (
     N_("The game is over: the last lantern goes out over an empty Ponyville. Nopony is left, "
        "nobody wins."),
 )
+
+# A banishment the vote did not decide (CH-MAYOR): the mayor broke the tie, or, with no mayor
+# to do it, chance did. The vote's own texts ("Ponyville has spoken!") would tell a wrong story.
+BANISHED_BY_MAYOR = (
+    N_("The mayor has the last word: {name} must leave Ponyville. Only now does everypony "
+       "learn that {name} was {role}."),
+    N_("One tap of the mayor's hoof, and the tie is broken: {name} packs the saddlebags. "
+       "{name} was {role}."),
+    N_("The mayor points a hoof at {name}: banished from Ponyville! As the gate closes, the "
+       "truth comes out: {name} was {role}."),
+    N_("A heavy choice for the mayor, but a choice it is: {name} leaves Ponyville, and "
+       "everypony learns that {name} was {role}."),
+)
+BANISHED_BY_CHANCE = (
+    N_("Fate has drawn the short straw for {name}, who must leave Ponyville. {name} was "
+       "{role}."),
+    N_("A coin spins, a coin falls, and {name} is banished. Too late, Ponyville learns that "
+       "{name} was {role}."),
+    N_("No mayor to decide, so the luck of the draw does: {name} leaves town. {name} was "
+       "{role}."),
+    N_("Eeny, meeny, miny, moe… it lands on {name}, who is banished from Ponyville. {name} "
+       "was {role}."),
+)
+
+# What the openers and quiet mornings show (`variety.Motifs`): a day's opener never repeats its
+# dawn's image (a sun raised twice, two good mornings); "loss" openers need a night with a
+# loss, "calm" ones a night without; "derpy" needs Derpy (the show's mare) still around: once
+# the player who was Derpy has left, the mail no longer comes.
+MOTIFS: dict[str, frozenset[str]] = {
+    DAY_BEGINS[1]: frozenset({"sun"}),
+    DAY_BEGINS[3]: frozenset({"good morning"}),
+    DAY_BEGINS[6]: frozenset({"loss"}),
+    DAY_BEGINS[7]: frozenset({"calm"}),
+    MORNING_QUIET[0]: frozenset({"sun"}),
+    MORNING_QUIET[1]: frozenset({"sun"}),
+    MORNING_QUIET[2]: frozenset({"derpy"}),
+    MORNING_QUIET[5]: frozenset({"good morning"}),
+}

@@ -10,7 +10,7 @@ filled once, when `roles/` is imported, and never changes during a game: game st
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
@@ -23,18 +23,26 @@ from .vocabulary import CHANGELINGS, Stage
 F = TypeVar("F", bound=Callable[..., object])
 
 
-class ByKey(dict[str, F]):
-    """One handler per key (a role id or an action id), attached with `@TABLE.at(key)`."""
+class ByKey(Generic[F]):
+    """One handler per key (a role id or an action id), attached with `@TABLE.at(key)` and
+    read from `TABLE.handlers`.
+
+    The handlers are a plain dict beside the table, not the table itself as a subclass of
+    dict: Python 3.11 looks a method up on such a subclass by its generic path and builds a
+    bound method at every `.get`, and the checks and the stage's extra abilities are asked
+    hundreds of times a game (valgrind: some two bound methods made and freed per command)."""
+
+    __slots__ = ("handlers", "what")
 
     def __init__(self, what: str) -> None:
-        super().__init__()
         self.what = what
+        self.handlers: dict[str, F] = {}
 
     def at(self, key: str) -> Callable[[F], F]:
         def attach(handler: F) -> F:
-            if key in self:
+            if key in self.handlers:
                 raise ValueError(f"a second {self.what} handler for {key!r}")
-            self[key] = handler
+            self.handlers[key] = handler
             return handler
 
         return attach
@@ -111,14 +119,20 @@ PROMPT_OWED: ByKey[Callable[[Game, Owed], None]] = ByKey("owed-prompt")
 ANSWER_OWED: ByKey[Callable[[Game, Owed, PlayerId | None], None]] = ByKey("owed-answer")
 
 
-class ByStage(dict[str, list[F]]):
+class ByStage(Generic[F]):
     """Handlers that run, in the order they were attached, only in the phase stages they name
-    (`@TABLE.during(Stage.DAWN)`): outside those stages they are never asked."""
+    (`@TABLE.during(Stage.DAWN)`): outside those stages they are never asked. Read from
+    `TABLE.handlers` (stage -> handlers), a plain dict for the reason `ByKey`'s is."""
+
+    __slots__ = ("handlers",)
+
+    def __init__(self) -> None:
+        self.handlers: dict[str, list[F]] = {}
 
     def during(self, *stages: str) -> Callable[[F], F]:
         def attach(handler: F) -> F:
             for stage in stages:
-                self.setdefault(stage, []).append(handler)
+                self.handlers.setdefault(stage, []).append(handler)
             return handler
 
         return attach

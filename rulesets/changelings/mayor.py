@@ -67,10 +67,14 @@ def ask_tiebreak(game: Game, owed: Owed) -> None:
 @ANSWER_OWED.at("tiebreak")
 def settle_tiebreak(game: Game, owed: Owed, target: PlayerId | None) -> None:
     tied = [pid for pid in owed.options if game.state.players[pid].alive]
+    state = changelings_state(game)
+    state.tie_broken = "mayor"
     if target is None and tied:
         target = game.rng.choice(tied)
+        state.tie_broken = "chance"
     if target is not None:
         banish(game, target)
+    state.tie_broken = None
 
 
 @PROMPT_OWED.at("successor")

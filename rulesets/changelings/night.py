@@ -18,6 +18,7 @@ from core.engine.messages import GROUP, N_, player
 from core.engine.night_order import NightOrder
 from core.engine.phase import Phase, PhaseKind
 from core.engine.state import Submission
+from core.engine.variety import Openers, tagged
 
 from . import flavour
 from .hooks import MORNING_NEWS, MORNING_NOTES
@@ -104,6 +105,25 @@ def resolve_dawn(game: Game) -> None:
     NIGHT.walk(game, _DAWN_STEPS[0], _DAWN_STEPS[1])
 
 
+_OPENERS = Openers(flavour.DAY_BEGINS, flavour.MOTIFS)
+_DERPYS_MAIL = tagged(flavour.MORNING_QUIET, "derpy", flavour.MOTIFS)
+
+
+def _without_derpy(game: Game) -> frozenset[int]:
+    """Derpy's morning mail stops once the player who was Derpy has left (his role told)."""
+    if any(p.role == "derpy" and not p.alive for p in game.state.players.values()):
+        return _DERPYS_MAIL
+    return frozenset()
+
+
+def day_opener(game: Game) -> str:
+    """The day's opener, drawn knowing its dawn: no image the quiet morning just showed, no
+    loss mourned after a night without one, no calm praised after one with a loss."""
+    night = changelings_state(game).night
+    return game.variant(flavour.DAY_BEGINS,
+                        _OPENERS.ruled_out(night.dawn, "calm" if night.gone else "loss"))
+
+
 def morning_post(game: Game) -> None:
     night = changelings_state(game).night
     for pid, why in night.gone:
@@ -112,7 +132,8 @@ def morning_post(game: Game) -> None:
     for news in MORNING_NEWS:
         told = news(game) or told
     if not told:
-        game.narrate(GROUP, flavour.MORNING_QUIET)
+        night.dawn = game.variant(flavour.MORNING_QUIET, _without_derpy(game))
+        game.tell(GROUP, night.dawn)
     heir = night.new_mayor
     if heir is not None and game.state.players[heir].alive and \
             "mayor" in game.state.players[heir].statuses:

@@ -30,4 +30,4 @@ def standing_in_stage(role_id: RoleId, mayor: bool,
                       stage: str) -> tuple[tuple[ActionSpec, ...], bool]:
     """`standing`, those of this stage, and whether any may be spent (has a check)."""
     found = tuple(spec for spec in standing(role_id, mayor) if stage in spec.stages)
-    return found, any(spec.id in ACTION_CHECKS for spec in found)
+    return found, any(spec.id in ACTION_CHECKS.handlers for spec in found)

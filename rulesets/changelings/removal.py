@@ -4,6 +4,7 @@ aside (`hooks.STRUCK`)."""
 
 from __future__ import annotations
 
+from core.engine.forms import RoleForm, role_form
 from core.engine.game import OUT_OF_STORY, Game
 from core.engine.ids import PlayerId
 from core.engine.messages import GROUP, player, role, role_was
@@ -38,7 +39,7 @@ def on_removed(game: Game, p: Player, why: str) -> None:
             game.remove(other, Cause.HEARTBREAK)
     if "mayor" in p.statuses:
         succeed(game, p, why)
-    role_follows = REMOVED.get(p.role)
+    role_follows = REMOVED.handlers.get(p.role)
     if role_follows is not None:
         role_follows(game, p, why)
 
@@ -64,7 +65,7 @@ def banish(game: Game, pid: PlayerId) -> None:
     """The vote's (or the tie-break's) banishment, unless the role turns it aside (the derpy's
     first escape, CH-DERPY)."""
     p = game.state.players[pid]
-    turned_aside = BANISHED.get(p.role)
+    turned_aside = BANISHED.handlers.get(p.role)
     if turned_aside is not None and turned_aside(game, p):
         return
     game.remove(p, _BANISHED)
@@ -72,17 +73,29 @@ def banish(game: Game, pid: PlayerId) -> None:
 
 def announce_removal(game: Game, pid: PlayerId, why: str) -> None:
     p = game.state.players[pid]
-    # the role inside the sentence ("Ann, the Researcher, …"), never a "Role: X." label;
+    # the role inside the sentence ("Ann, the Researcher, …"), never a "Role: X." label, in
+    # the form its variant asks: `role_whom` where the verb has her as its object ("chases
+    # Bob, the Researcher, out of town": German "den Forscher");
     # `revealed` carries it as the plain role fact too, which the texts do not print (the
     # scenario runner's `told` and audits read `role` refs)
-    game.narrate(GROUP, flavour.REMOVED[why], name=player(pid), role=role_was(p.role),
-                 revealed=role(p.role))
+    game.narrate(GROUP, _told_as(game, why), name=player(pid), role=role_was(p.role),
+                 role_whom=role_form(p.role, RoleForm.WHOM), revealed=role(p.role))
+
+
+def _told_as(game: Game, why: str) -> tuple[str, ...]:
+    """The texts a removal is told with: a banishment by the mayor's tie-break, or by chance
+    where no mayor could break it, has its own (the vote did not decide it)."""
+    if why == _BANISHED:
+        broken = changelings_state(game).tie_broken
+        if broken is not None:
+            return flavour.BANISHED_BY_MAYOR if broken == "mayor" else flavour.BANISHED_BY_CHANCE
+    return flavour.REMOVED[why]
 
 
 def strike(game: Game, target: Player, why: Cause, actor: PlayerId, *, hold: bool) -> None:
     """A prank, chase or fanatic hit removes the target unless his role turns it aside (the
     lucky, CH-LUCKY). At night a role that does so waits for its own step (`hold`)."""
-    turns_aside = STRUCK.get(target.role)
+    turns_aside = STRUCK.handlers.get(target.role)
     if turns_aside is not None and turns_aside(game, target, why, actor, hold):
         return
     game.remove(target, why)

@@ -55,12 +55,13 @@ from .standing import (
 )
 from .standing import team as changeling_team
 from .state import ChangelingsState, changelings_state
-from .story import STORY_TEXTS, VOTE_TITLES, ChangelingsStory
+from .story import STORY_HEADINGS, STORY_TEXTS, VOTE_TITLES, ChangelingsStory
 from .vocabulary import (
     CAUSE_NAMES,
     CAUSES,
     KIND_NAMES,
     RULES_SUMMARY,
+    SIDE_FORMS,
     SIDE_NAMES,
     SIDES,
     STAGE_NAMES,
@@ -98,6 +99,7 @@ class Changelings(Ruleset):
     role_catalogs = ROLE_CATALOGS  # filled by importing `roles/`
     voice = VOICE  # the core's prompts in this game's words (voice.py)
     story_texts = STORY_TEXTS  # the summary's lines in this game's words (story.py)
+    story_headings = STORY_HEADINGS  # the story's headings in this game's words (story.py)
     roles = ROLES  # filled by importing `roles/`
     sides = SIDES
     causes = CAUSES
@@ -107,18 +109,17 @@ class Changelings(Ruleset):
     option_about = options.ABOUT
     option_words = options.WORDS
     vocabulary: dict[str, dict[str, str]] = {  # noqa: RUF012
-        "role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES, "option": options.ABOUT,
-        "option_name": options.NAMES, "role_was": ROLE_IN_TEXT,
+        **SIDE_FORMS, "role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES,
+        "option": options.ABOUT, "option_name": options.NAMES, "role_was": ROLE_IN_TEXT,
         # a role as /roles and /role show it to the group (the core's ROLE_LINE "{card}"): the
         # third-person ROLE_ABOUT; the card a player is dealt ("You are …") is `dealt`
-        "card": ROLE_ABOUT, "dealt": ROLE_CARDS, "kind": KIND_NAMES,
+        "card": ROLE_ABOUT, "dealt": ROLE_CARDS, "kind": KIND_NAMES, "window": WINDOW_NAMES,
         "action": {**ACTION_NAMES, PASS.id: N_("Pass")},
-        "vote_title": VOTE_TITLES, "stage": STAGE_NAMES, "option_value": options.VALUES,
-        "window": WINDOW_NAMES}
+        "vote_title": VOTE_TITLES, "stage": STAGE_NAMES, "option_value": options.VALUES}
     windows, pace = WINDOWS, pace_table(WINDOWS)
     pace_options = {"forum": {"inactivity_hours": 24}}  # noqa: RUF012 - CH-INACT's default
-    summary = RULES_SUMMARY
-    title = N_("Changelings")
+    summary, title = RULES_SUMMARY, N_("Changelings")
+    aliases = ("Changelinge",)  # German players' word: the side's name, not the game's title
     default_options: dict[str, Any] = {  # noqa: RUF012
         "random_lovers": True, "inactivity_hours": 0, "fanatic_uses": "night", "changelings": 0,
         "early_close": True,
@@ -161,7 +162,7 @@ class Changelings(Ruleset):
                 for other in fellows:
                     game.learn(p.pid, other.pid, other.role)
                 tell_fellows(game, p, fellows)
-            started = STARTED.get(p.role)
+            started = STARTED.handlers.get(p.role)
             if started is not None:
                 started(game, p)
         if lovers is not None:  # after the cards: a mixed pair's new goal follows its card
@@ -200,7 +201,7 @@ class Changelings(Ruleset):
         a role adds (the drama queen's chase at dawn), and `pass`, in this order."""
         s = game.state
         reactions = s.reactions  # the first is `game.current_owed()`
-        extras = EXTRA_ABILITIES.get(s.phase.stage, ())
+        extras = EXTRA_ABILITIES.handlers.get(s.phase.stage, ())
         if not reactions and not extras:  # most players, most of the time
             return standing(p.role, "mayor" in p.statuses) if p.alive else ONLY_PASS
         found = list(standing(p.role, "mayor" in p.statuses)[:-1]) if p.alive else []
@@ -218,10 +219,10 @@ class Changelings(Ruleset):
         nor waited for."""
         s = game.state
         stage = s.phase.stage
-        checks = ACTION_CHECKS
+        checks = ACTION_CHECKS.handlers
         common = p.alive and not s.reactions
         if common:
-            for more in EXTRA_ABILITIES.get(stage, ()):  # a loop, not any(): no generator
+            for more in EXTRA_ABILITIES.handlers.get(stage, ()):  # a loop, not any(): no generator
                 if more(game, p):
                     common = False
                     break
@@ -266,7 +267,7 @@ class Changelings(Ruleset):
         if partner is not None and partner in targets:
             raise Refused(N_("You cannot act against {name}: you are in love."),
                           name=player(partner))
-        check = ACTION_CHECKS.get(spec.id)
+        check = ACTION_CHECKS.handlers.get(spec.id)
         if check is not None:
             refusal = check(game, p, targets, role_id)
             if refusal is not None:
@@ -283,8 +284,8 @@ class Changelings(Ruleset):
         elif sub.action == "pass":
             for key in [k for k in game.state.subs if k[0] == p.pid and k[1] != "pass"]:
                 del game.state.subs[key]
-        elif sub.action in AFTER_ACT:
-            AFTER_ACT[sub.action](game, p, sub)
+        elif sub.action in AFTER_ACT.handlers:
+            AFTER_ACT.handlers[sub.action](game, p, sub)
         game.tell(to_player(p.pid), told(self.voice, "NOTED", NOTED, game.state.phase, p.pid),
                   purpose=_NOTED)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.engine.events import Event, event_kind
+from core.engine.forms import SideForm, side_form
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import (
@@ -152,15 +153,18 @@ def tell_lovers_goal(game: Game) -> None:
         for x, y in ((a, b), (b, a)):
             game.tell(to_player(x), N_("Love changes everything! You and {partner} play on "
                                        "different sides, so your goal has changed: from now on "
-                                       "you two are {side}, and you win only if you are the "
+                                       "you two play {side_with}, and you win only if you are the "
                                        "last two left in the game."),
-                      partner=player(y), side=side(LOVERS))
+                      partner=player(y), side=side(LOVERS),
+                      side_with=side_form(LOVERS, SideForm.WITH))
         return
-    for x, y in ((a, b), (b, a)):
+    for x, y in ((a, b), (b, a)):  # `side`: the plain fact for `told`, as the words say it
+        now = side_of(game, game.state.players[x])
         game.tell(to_player(x), N_("Now you and {partner} are both changelings, heart and hive "
-                                   "as one. Your goal has changed again: you play for {side} "
+                                   "as one. Your goal has changed again: you play {side_with} "
                                    "and no longer need to be the last two."),
-                  partner=player(y), side=side(side_of(game, game.state.players[x])))
+                  partner=player(y), side=side(now),
+                  side_with=side_form(now, SideForm.WITH))
 
 
 def mayor(game: Game) -> Player | None:

@@ -24,6 +24,7 @@ class Night:
     gone: list[tuple[PlayerId, str]] = field(default_factory=list)  # removals for the morning post
     released: list[PlayerId] = field(default_factory=list)  # derpy released voiceless
     new_mayor: PlayerId | None = None  # took office tonight: announced after the night's losses
+    dawn: str | None = None  # the quiet morning told (the day's opener does not echo it)
 
 
 @dataclass(slots=True)
@@ -32,6 +33,8 @@ class ChangelingsState:
     lovers_chosen: bool = False  # night 1's pairing happened (or came from the setup)
     successor: PlayerId | None = None  # named by the current mayor
     tiebreak_pick: PlayerId | None = None  # named by the mayor before the vote closes
+    # who decides the banishment being told, when the vote did not: "mayor" or "chance"
+    tie_broken: str | None = None
     exchange_used: bool = False
     letter: tuple[PlayerId, int, str | None] | None = None  # target, weight, text for the next day
     night: Night = field(default_factory=Night)

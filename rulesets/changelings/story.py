@@ -8,7 +8,7 @@ from core.engine.events import Event
 from core.engine.game import Game
 from core.engine.ids import PlayerId
 from core.engine.messages import N_, n_
-from core.engine.story import Bond, BondWords, Extra, Line, LineWords, StoryExtension
+from core.engine.story import Bond, BondWords, Extra, Heading, Line, LineWords, StoryExtension
 
 from .standing import Lovers, Mayor
 from .vocabulary import Cause
@@ -29,6 +29,14 @@ MAYORS = LineWords(
             "The mayor's sash went from pony to pony: {names}."),
     heading=n_("The mayor: {names}.", "The mayors, in turn: {names}."),
     told_alone=True)
+# the story's headings in the pony game's words: a pony is banished, the team chat is the hive's
+STORY_HEADINGS: dict[Heading, str | tuple[str, str]] = {
+    Heading.OUT_BY_VOTE: n_("Banished from Ponyville: {names}.",
+                            "Banished from Ponyville, {count} of them: {names}."),
+    Heading.NOBODY_OUT: N_("Nopony was banished."),
+    Heading.NO_VOTES: N_("Nopony voted."),
+    Heading.TEAM_CHAT: N_("Whispers in the hive"),
+}
 # the archive's and the picture's title of a vote in a stage other than the day's vote
 VOTE_TITLES = {"election": N_("The mayor's election, {when}")}
 

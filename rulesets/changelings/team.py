@@ -145,7 +145,7 @@ def exchange(game: Game, target: Player) -> None:
     for key in [k for k in game.state.subs if k[0] == target.pid]:
         del game.state.subs[key]
     target.counters["exchanged_from"] = target.role
-    turned_aside = EXCHANGED.get(target.role)
+    turned_aside = EXCHANGED.handlers.get(target.role)
     if turned_aside is not None and turned_aside(game, target):
         return
     target.role = RoleId("changeling")
@@ -178,7 +178,7 @@ def abduction_takes_effect(game: Game) -> None:
     if not target.alive or is_changeling(target):
         night.chase_owed = None  # the abduction did not happen: no chase is owed
         return
-    turned_aside = ABDUCTED.get(target.role)
+    turned_aside = ABDUCTED.handlers.get(target.role)
     if turned_aside is not None and turned_aside(game, target):
         return
     game.remove(target, _ABDUCTED)

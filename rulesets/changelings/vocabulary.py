@@ -6,7 +6,8 @@ from __future__ import annotations
 from enum import StrEnum
 
 from core.engine.causes import OutOfStory
-from core.engine.messages import N_
+from core.engine.forms import SideForm
+from core.engine.messages import N_, NC_
 from core.engine.phase import Stage as CoreStage
 from core.engine.windows import WindowSpec
 
@@ -67,6 +68,16 @@ STAGE_NAMES: dict[str, str] = {
 
 SIDE_NAMES = {PONIES: N_("the ponies"), CHANGELINGS: N_("the changelings"),
               LOVERS: N_("the lovers")}
+# a side's forms in running text (core/engine/forms.py): with its article ("die Ponys", the
+# winners' line), and as a predicate ("you play on the lovers' side"); no side is a loner's
+SIDE_FORMS: dict[str, dict[str, str]] = {
+    SideForm.THE: {PONIES: NC_("side the", "the ponies"),
+                   CHANGELINGS: NC_("side the", "the changelings"),
+                   LOVERS: NC_("side the", "the lovers")},
+    SideForm.WITH: {PONIES: NC_("side with", "on the ponies' side"),
+                    CHANGELINGS: NC_("side with", "on the changelings' side"),
+                    LOVERS: NC_("side with", "on the lovers' side")},
+}
 
 CAUSE_NAMES: dict[str, str] = {
     Cause.ABDUCTED: N_("abducted"), Cause.BANISHED: N_("banished"),

@@ -97,6 +97,13 @@ OWN: dict[str, tuple[str, ...]] = {
         N_("Twitchy tail, fluttery ears: the changelings are after {name} tonight!"),
         N_("Doozy alert! Your Pinkie Sense says {name} will be abducted tonight."),
     ),
+    # the Pinkie Sense is the one to be abducted: told in the second person
+    "PINKIE_SELF": (
+        N_("Your Pinkie Sense goes wild: tonight the changelings are coming for you!"),
+        N_("Twitchy tail, fluttery ears, and this time they point at you: the changelings are "
+           "after you tonight!"),
+        N_("Doozy alert! Your Pinkie Sense says you will be abducted tonight."),
+    ),
     "PINKIE_QUIET": (
         N_("Your Pinkie Sense is quiet tonight."),
         N_("Not a twitch, not a flutter: your Pinkie Sense is quiet tonight."),

@@ -1,7 +1,7 @@
 """`nightfall run` with its database down at start: it waits `[database] start_timeout`
-seconds, then says in ONE line (after the version line it starts with), in the configured
-log format, what it could not reach and exits with 1 (no traceback). (A database that comes
-up within the wait is simply used: test_outage_game.py starts its bot so.)"""
+seconds, then says in ONE line (after the version line it starts with), in the configured log
+format, what it could not reach and exits with 1 (no traceback). (A database that comes up
+within the wait is simply used: test_outage_game.py starts its bot so.)"""
 
 from __future__ import annotations
 

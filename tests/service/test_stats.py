@@ -13,11 +13,11 @@ async def test_the_senders_record_after_a_finished_game(db_url):
     chat.new()
     said = "\n".join(await chat("Ann: /stats"))
     assert "Ann: 1 game finished, 0 won." in said
-    assert "Changelings, the changelings: won 0 of 1 game." in said
+    assert "Changelings, on the changelings' side: won 0 of 1 game." in said
     assert "Favourite role: Changeling (1 game)." in said
     said = "\n".join(await chat("Eve: /stats"))
     assert "Eve: 1 game finished, 1 won." in said
-    assert "Changelings, the ponies: won 1 of 1 game." in said
+    assert "Changelings, on the ponies' side: won 1 of 1 game." in said
     await chat.session.stop()
 
 
@@ -45,6 +45,8 @@ async def test_in_german_and_russian(db_url):
     await chat("Ann: /language de")
     said = "\n".join(await chat("Ann: /stats"))
     assert "Ann: 1 Spiel zu Ende gespielt, 0 gewonnen." in said
+    # the game's title and its side no longer collide ("Changelinge, Changelinge")
+    assert "Changelings, auf der Seite der Changelinge: 0 von 1 Spiel gewonnen." in said
     await chat.session.stop()
 
 

@@ -71,7 +71,7 @@ async def test_each_refusal_names_the_allowed_values_in_the_hosts_language(db_ur
     assert refused[0].startswith("[to Ann] Stunden bis zur Inaktivität erwartet eine ganze "
                                  "Zahl. Möglich: Stunden (0 = aus)")
     assert await chat("Ann: /option gibtsnicht 1") == [
-        "[to Ann] Changelinge hat keine Option gibtsnicht. Die Optionen: Zufällige "
+        "[to Ann] Changelings hat keine Option gibtsnicht. Die Optionen: Zufällige "
         "Verliebte, Stunden bis zur Inaktivität, Schläge des Fanatikers, Anzahl der "
         "Changelinge, Vorzeitiges Ende der Nacht."]
     assert await chat("Ann: /pace gemütlich") == [
@@ -122,13 +122,13 @@ async def test_a_role_list_of_the_wrong_length_is_refused_at_start_with_the_numb
 
 
 @pytest.mark.parametrize(("typed", "ruleset"), [
-    ("alchemisten", "alchemists"), ("Алхимики", "alchemists"), ("Changelinge", "changelings"),
+    ("alchemisten", "alchemists"), ("Алхимики", "alchemists"), ("Changelings", "changelings"),
     ("чейнджлинги", "changelings"), ("ALCHEMISTS", "alchemists")])
 async def test_rule_sets_by_their_names_in_any_language(db_url, typed, ruleset):
     chat = await open_chat(db_url, "de")
     await chat(f"Ann: /newgame {typed}")
     assert (await the_game()).ruleset == ruleset
-    await chat("Ann: /ruleset " + ("Alchemisten" if ruleset == "changelings" else "Changelinge"))
+    await chat("Ann: /ruleset " + ("Alchemisten" if ruleset == "changelings" else "Changelings"))
     assert (await the_game()).ruleset != ruleset
 
 

@@ -17,6 +17,7 @@ from babel.messages.pofile import read_po
 from core.engine.messages import Text
 from core.engine.registry import available, load_ruleset
 from core.i18n import DOMAIN, LOCALES_DIR, ONE, Renderer
+from tools.form_texts import add_form_texts
 from tools.one_texts import add_one_texts
 
 from ..conftest import ROOT
@@ -56,7 +57,8 @@ def key(message) -> tuple[str | None, str]:
 @pytest.fixture(scope="module")
 def extracted(tmp_path_factory) -> dict[str, set[tuple[str | None, str]]]:
     """The messages each domain's code holds now, extracted exactly as `make messages` does
-    (with the sentences for exactly one that tools/one_texts.py adds)."""
+    (with the sentences for exactly one that tools/one_texts.py adds, the role forms that
+    tools/form_texts.py adds)."""
     babel = Path(sys.executable).parent / "pybabel"
     found = {}
     for domain, (_, sources) in DOMAINS.items():
@@ -67,6 +69,7 @@ def extracted(tmp_path_factory) -> dict[str, set[tuple[str | None, str]]]:
         with pot.open("rb") as fh:
             template = read_po(fh)
         add_one_texts(template)
+        add_form_texts(template)
         found[domain] = {key(m) for m in template if m.id}
     return found
 

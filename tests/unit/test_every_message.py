@@ -90,6 +90,7 @@ def parameters(ruleset: str) -> dict[str, list[Any]]:
         return refs(kind, vocabulary_ids(ruleset, kind))
 
     roles, actions = vocabulary("role"), vocabulary("action")
+    sides = vocabulary_ids(ruleset, "side")
     return {
         "name": [*PLAYERS, "Zoë-Ann (♥)"],
         "first": PLAYERS, "second": PLAYERS, "target": PLAYERS, "voter": PLAYERS,
@@ -98,10 +99,15 @@ def parameters(ruleset: str) -> dict[str, list[Any]]:
                   (PLAYERS[0], WithRole(PLAYERS[1], roles[0])), (WithRole(PLAYERS[2], roles[1]),)],
         "targets": [_names(1), _names(2)],
         "role": [*roles, *vocabulary("role_was")],
+        # a role's and a side's other forms, each asked by its own placeholder
+        # (core/engine/forms.py): the code fills it with that form and no other
+        "role_whom": refs("role_whom", vocabulary_ids(ruleset, "role_was")),
+        "side_with": refs("side_with", sides),
         "roles": [tuple(roles[:1]), tuple(roles[:5]), tuple(roles)],
         "card": [*vocabulary("card"), *vocabulary("about")], "dealt": vocabulary("dealt"),
         "action": actions, "actions": [tuple(actions[:1]), tuple(actions[:3])],
-        "side": [*vocabulary("side"), *vocabulary("check")], "sides": ["ponies, changelings"],
+        "side": [*vocabulary("side"), *vocabulary("check"), *refs("side_label", sides)],
+        "sides": ["ponies, changelings", tuple(refs("side_the", sides))],
         "cause": vocabulary("cause"),
         "result": vocabulary("check") or ["—"],
         "kind": vocabulary("kind") or ["—"],

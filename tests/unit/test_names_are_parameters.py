@@ -27,21 +27,23 @@ NOT_A_ROLE_WORD = frozenset({"pony", "ponies"})
 # the role or side named is who struck, in the group's public narration, not the player
 # carried
 STRUCK_BY = {
-    "A furious drama queen chases {name}, {role}, out of town.",
+    "A furious drama queen chases {name}, {role_whom}, out of town.",
     "Nopony crosses a drama queen twice. {name}, who was {role}, is chased all the way past "
     "Sweet Apple Acres.",
-    "With one last dramatic flourish, the drama queen sends {name}, {role}, running out of town.",
+    "With one last dramatic flourish, the drama queen sends {name}, {role_whom}, running out of "
+    "town.",
     "“This is the worst. Possible. Thing!” A furious drama queen chases {name} out of "
     "Ponyville, and out comes the truth: {name} was {role}.",
     "Nopony saw it coming, least of all {name}, who was {role}: the fanatic has struck.",
-    "Out of nowhere, the fanatic strikes and sweeps {name}, {role}, out of Ponyville!",
-    "The fanatic pointed a hoof at random, and it landed on {name}, {role}. Gone!",
+    "Out of nowhere, the fanatic strikes and sweeps {name}, {role_whom}, out of Ponyville!",
+    "The fanatic pointed a hoof at random, and it landed on {name}, {role_whom}. Gone!",
     "The fanatic struck: {name}, {role}, is gone.",
     "Too much zeal, too little aim: the fanatic has struck, and {name}, {role}, is gone.",
     "Father is gone. {name} is a homunculus too ({role}); agree on one victim each night.",
     "An empty bed and a trail of green slime: the changelings have taken {name}, who was "
     "{role}.",
-    "Oh no! In the night the changelings snatched {name}, {role}, right out of Ponyville.",
+    "Oh no! In the night the changelings snatched {name}, {role_whom}, right out of "
+    "Ponyville.",
     "The changelings dragged {name} away in the night, but let them go again. {name} has lost "
     "their voice.",
     "Twitchy tail, fluttery ears: the changelings are after {name} tonight!",
@@ -55,12 +57,14 @@ HIS_OWN = {
     "to {partner}…",
     "The hive has claimed you, but not your heart: you are a changeling now, and still head "
     "over hooves for {partner}.",
+    "Shh! In the night the changelings exchanged you. You are one of them now, but your heart "
+    "still belongs to {partner}…",
     "You wake up with a strange buzzing in your head… You have been exchanged! You are a "
     "changeling now, yet your heart still beats for {partner}.",
     "You wake up: you were a changeling all along! The hive welcomes you, but your heart still "
     "belongs to {partner}.",
     "Now you and {partner} are both changelings, heart and hive as one. Your goal has changed "
-    "again: you play for {side} and no longer need to be the last two.",
+    "again: you play {side_with} and no longer need to be the last two.",
 }
 # still in words: open
 OPEN = {

@@ -43,7 +43,7 @@ def test_every_player_is_told_with_role_side_and_fate(ruleset: str, locale: str)
         lines = told(story, locale)
         for p, line in zip(story.players, lines, strict=False):  # by seat, first
             assert line.startswith(p.name)
-            assert words.word("side", p.side) in line
+            assert words.word("side_label", p.side) in line  # a loner is labelled a loner
             if p.fate is not None:
                 assert words.word("cause", p.fate.cause) in line
                 assert str(p.fate.when.number) in line

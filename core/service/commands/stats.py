@@ -4,6 +4,7 @@ person `nightfall forget` removed is no longer counted under a name, nor can be 
 
 from __future__ import annotations
 
+from core.engine.forms import SideForm, side_form
 from core.engine.messages import N_, Param, Ref, n_
 from core.storage.models import Chat, GameRecord, Identity, Seat
 from core.storage.states import GameStatus
@@ -17,8 +18,10 @@ MOST_ACTIVE = 5
 PERSON_NONE = N_("{name}, you have not finished a game yet.")
 PERSON_HEAD = n_("{name}: {count} game finished, {won} won.",
                  "{name}: {count} games finished, {won} won.")
-PERSON_SIDE = n_("{ruleset}, {side}: won {won} of {count} game.",
-                 "{ruleset}, {side}: won {won} of {count} games.")
+# the side as a predicate ("Changelings, auf der Seite der Changelinge"), so that a game named
+# like its side does not read "Changelings, Changelinge"
+PERSON_SIDE = n_("{ruleset}, {side_with}: won {won} of {count} game.",
+                 "{ruleset}, {side_with}: won {won} of {count} games.")
 PERSON_FAVOURITE = n_("Favourite role: {role} ({count} game).",
                       "Favourite role: {role} ({count} games).")
 PERSON_SURVIVED = n_("Survived {survived} of {count} game.",
@@ -52,7 +55,8 @@ async def person_payload(person: Identity) -> PostPayload:
     parts = [_rendered(PERSON_HEAD, stats.games, name=person.name, won=stats.won)]
     for (ruleset, side), count in sorted(stats.played.items()):
         parts.append(_rendered(PERSON_SIDE, count, ruleset=Ref("ruleset", ruleset),
-                               side=Ref("side", side), won=stats.wins[(ruleset, side)]))
+                               side_with=side_form(side, SideForm.WITH),
+                               won=stats.wins[(ruleset, side)]))
     favourite = stats.favourite()
     if favourite is not None:
         _, role, count = favourite

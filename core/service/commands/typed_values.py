@@ -93,11 +93,14 @@ def read_option_name(ruleset_id: str, typed: str) -> tuple[str, str] | None:
 
 @cache
 def _ruleset_words(ruleset_ids: tuple[str, ...]) -> Mapping[str, str]:
-    """Every rule set's id and its title in each language, folded -> the rule set's id."""
+    """Every rule set's id, its aliases and its title in each language, folded -> the rule
+    set's id."""
     words: dict[str, str] = {}
     for ruleset_id in ruleset_ids:
         words[folded(ruleset_id)] = ruleset_id
-        title = load_ruleset(ruleset_id).title
+        ruleset = load_ruleset(ruleset_id)
+        words.update(dict.fromkeys(map(folded, ruleset.aliases), ruleset_id))
+        title = ruleset.title
         for locale in available_locales():
             words.setdefault(folded(translations(locale, ruleset_id).gettext(title)),
                              ruleset_id)

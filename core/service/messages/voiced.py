@@ -24,11 +24,12 @@ CORE_TEXTS: Mapping[Voiced, str] = {
     Voiced.VOTE_CLOSED: texts.VOTE_CLOSED}
 
 
-def voiced(row: GameRecord, game: Game, prompt: Voiced, pid: str = "") -> str:
+def voiced(row: GameRecord, game: Game, prompt: Voiced, pid: str = "", nth: int = 0) -> str:
     """The variant of `prompt` for this game, phase and reader (`pid`; "" for the group):
-    the same for every version of one message, another on the next night or day."""
+    the same for every version of one message, another on the next night or day; `nth`
+    moves on by as many, for the reader's several prompts of one kind in one phase."""
     phase = game.state.phase
-    return pick(game.ruleset.voice, prompt, CORE_TEXTS[prompt], phase.number, row.id,
+    return pick(game.ruleset.voice, prompt, CORE_TEXTS[prompt], phase.number + nth, row.id,
                 phase.kind, phase.stage, pid)
 
 

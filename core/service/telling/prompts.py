@@ -82,8 +82,10 @@ async def _keyboard(row: GameRecord, game: Game, p: Player, specs: Sequence[Acti
             else:
                 label = TextLabel(texts.ACTION_ONLY, encode({"action": action}))
             buttons.append(await button(row, p.pid, label, ActOn(spec.id, tuple(targets))))
-    more = [k for spec in specs if spec.takes_role or spec.targets == 2
-            for k in [await _more_keyboard(row, game, p, spec, named=bool(buttons))] if k]
+    # each action's own prompt, told in the next variant (`nth`): a Stone holder's three
+    # two-name actions read three ways, not one template three times
+    more = [k for nth, spec in enumerate(s for s in specs if s.takes_role or s.targets == 2)
+            for k in [await _more_keyboard(row, game, p, spec, bool(buttons), nth)] if k]
     prompts: list[Part] = []
     if buttons:
         prompts.append(message_part(asked) if asked is not None else part(
@@ -104,7 +106,7 @@ async def _keyboard(row: GameRecord, game: Game, p: Player, specs: Sequence[Acti
 
 
 async def _more_keyboard(row: GameRecord, game: Game, p: Player, spec: ActionSpec,
-                         named: bool) -> tuple[Part, list[StoredButton]] | None:
+                         named: bool, nth: int = 0) -> tuple[Part, list[StoredButton]] | None:
     """An action that names a role (every role it may name) or two players (the players who
     can come first: some second one makes a valid choice with them; pressing one offers the
     second, `second_pick`): its prompt and buttons, the players' labelled "action: name" when
@@ -115,7 +117,7 @@ async def _more_keyboard(row: GameRecord, game: Game, p: Player, spec: ActionSpe
                               ActOn(spec.id, (), role_id))
                  for role_id in game.ruleset.roles
                  if game.check(Act(p.pid, spec.id, (), None, role_id)) is None]
-        return (part(voiced(row, game, Voiced.PICK_ROLE, p.pid), action=action,
+        return (part(voiced(row, game, Voiced.PICK_ROLE, p.pid, nth), action=action,
                      command=spec.id), roles) if roles else None
     players = list(game.state.players)
     firsts = []
@@ -126,7 +128,7 @@ async def _more_keyboard(row: GameRecord, game: Game, p: Player, spec: ActionSpe
             label: Label = NameLabel(name) if not named else TextLabel(
                 texts.ACTION_ON, encode({"action": action, "name": name}))
             firsts.append(await button(row, p.pid, label, PickFirst(spec.id, first)))
-    return (part(voiced(row, game, Voiced.PICK_FIRST, p.pid), action=action,
+    return (part(voiced(row, game, Voiced.PICK_FIRST, p.pid, nth), action=action,
                  command=spec.id), firsts) if firsts else None
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from core.engine.forms import SideForm, side_form
 from core.engine.ids import RoleId
 from core.engine.messages import Ref
 from core.engine.registry import load_ruleset
@@ -96,4 +97,5 @@ def role_line(ruleset: Ruleset, role_id: RoleId) -> Part:
     person (the rule set's `about`) where the rule set has it, else its card."""
     kind = "about" if role_id in ruleset.vocabulary.get("about", {}) else "card"
     return part(texts.ROLE_LINE, role=Ref("role", role_id),
-                side=Ref("side", ruleset.roles[role_id].side), card=Ref(kind, role_id))
+                side=side_form(ruleset.roles[role_id].side, SideForm.LABEL),
+                card=Ref(kind, role_id))

@@ -84,7 +84,9 @@ def foresee(game: Game) -> None:
     for p in game.state.living():
         if p.role == "pinkie_sense" and passive_works(p):
             night.foresight[p.pid] = pending
-            if pending:
+            if pending == p.pid:
+                game.tell(to_player(p.pid), said(game, "PINKIE_SELF", p.pid))
+            elif pending:
                 game.tell(to_player(p.pid), said(game, "PINKIE_TINGLES", p.pid),
                           name=player(pending))
             else:

@@ -35,11 +35,11 @@ def check_step(game: Game, checker_role: RoleId) -> None:
         if checker.role != checker_role or not target.alive:
             continue
         by_researcher = checker_role == "researcher"
-        seen_as = SEEN_AS.get(target.role)
+        seen_as = SEEN_AS.handlers.get(target.role)
         seen = seen_as(target, by_researcher) if seen_as is not None else target.role
         game.tell(to_player(checker.pid), said(game, "CHECK_RESULT", checker.pid),
                   name=player(target.pid), role=role_was(seen), seen=role(seen))
-        checked = CHECKED.get(target.role)
+        checked = CHECKED.handlers.get(target.role)
         if checked is not None:
             checked(game, target, by_researcher)
         # recorded after an awakening, which tells the team of its newcomer: the queen's

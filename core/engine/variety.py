@@ -1,0 +1,105 @@
+"""Flavour variants drawn from a per-game shuffle bag, so that a game never repeats one before
+its list is spent, and may be told what the moment rules out.
+
+Drawing with replacement told the same day opener on six of thirteen days; a bag per list
+tells each variant once per round. The bags live in the game state (`GameState.bags`, keyed by
+the list's first msgid) and each round is shuffled from the game's seed (`_round`), so that a
+replay draws the same way. A bag is a list: the round's number, the variant drawn last (-1
+before the first draw), then the round's variants still to come, drawn from the end; the
+variant that closed a round is never the one that opens the next.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Collection, Mapping, Sequence
+
+from .state import GameState
+
+
+def draw(state: GameState, key: str, count: int, avoid: Collection[int] = ()) -> int:
+    """The index of the next variant of a list of `count` known by `key`: the bag's next one
+    that is not in `avoid` (what the moment rules out: a motif just told, a character who has
+    left). When every variant left in this round is ruled out, one the moment allows is taken
+    from the whole list (context comes before variety) and the round goes on without it."""
+    bags = state.bags
+    bag = bags.get(key)
+    if bag is None:
+        bag = bags[key] = [0, -1]
+    if len(bag) == 2:
+        bag[0] += 1
+        bag.extend(_round(state.seed, key, bag[0], count, bag[1]))
+    at = len(bag) - 1
+    if avoid:
+        while at > 1 and bag[at] in avoid:
+            at -= 1
+        if at == 1:
+            allowed = [i for i in range(count) if i not in avoid]
+            if allowed:
+                bag[1] = allowed[bag[0] % len(allowed)]
+                return bag[1]
+            at = len(bag) - 1
+    bag[1] = bag.pop(at)
+    return bag[1]
+
+
+def _round(seed: int, key: str, number: int, count: int, last: int) -> list[int]:
+    """One round of a bag, in the order it is drawn from the end: the list's indices sorted
+    by a hash of the game's seed, the list and the round, a byte each. Never the game's
+    generator, whose draws decide the game: a text added to a list changes no game's outcome.
+    (A hash, not a `random.Random` seeded for the round: seeding one costs several times as
+    much, at the first draw of every list of every game.)"""
+    stream = hashlib.blake2b(f"{seed}\x1f{number}\x1f{key}".encode()).digest()
+    if count > len(stream):  # never for a list of flavour texts: shuffled in blocks of 64
+        stream *= count // len(stream) + 1
+    order = sorted(range(count), key=stream.__getitem__)
+    if count > 1 and order[-1] == last:
+        order[0], order[-1] = order[-1], order[0]
+    return order
+
+
+#: a flavour text's motifs, by its msgid: the images it shares with texts of other lists
+#: ("sun", "wakes"), or what it takes for granted ("loss": somebody died tonight)
+Motifs = Mapping[str, frozenset[str]]
+_NONE: frozenset[str] = frozenset()
+
+
+def clashing(variants: Sequence[str], told: str | None, motifs: Motifs) -> frozenset[int]:
+    """The indices of `variants` that share a motif with `told` (an untagged text shares
+    none): what an opener drawn after `told` must avoid."""
+    mine = motifs.get(told, _NONE) if told is not None else _NONE
+    if not mine:
+        return _NONE_INT
+    return frozenset(i for i, text in enumerate(variants) if mine & motifs.get(text, _NONE))
+
+
+def tagged(variants: Sequence[str], motif: str, motifs: Motifs) -> frozenset[int]:
+    """The indices of `variants` that carry `motif` (to rule a whole motif out: a loss
+    mourned after a night without deaths)."""
+    return frozenset(i for i, text in enumerate(variants) if motif in motifs.get(text, _NONE))
+
+
+_NONE_INT: frozenset[int] = frozenset()
+
+
+class Openers:
+    """A list of day openers drawn after a dawn's text: what each dawn and mood rules out
+    (`clashing` its motifs, `tagged` the mood that does not fit), worked out once per pair
+    and remembered, not at every day of every game."""
+
+    __slots__ = ("_motifs", "_ruled_out", "texts")
+
+    def __init__(self, texts: Sequence[str], motifs: Motifs) -> None:
+        self.texts = texts
+        self._motifs = motifs
+        self._ruled_out: dict[tuple[str | None, str], frozenset[int]] = {}
+
+    def ruled_out(self, dawn: str | None, unfit: str) -> frozenset[int]:
+        """The openers that must not follow `dawn` (None: no dawn text told) nor carry the
+        motif `unfit` ("loss" after a quiet night, "calm" after one with losses)."""
+        key = (dawn, unfit)
+        found = self._ruled_out.get(key)
+        if found is None:
+            found = self._ruled_out[key] = clashing(self.texts, dawn, self._motifs) | \
+                tagged(self.texts, unfit, self._motifs)
+        return found
