@@ -189,15 +189,26 @@ def check_config(config_path: Path) -> None:
               help="Matrix: who may invite the bot, comma-separated @user:server or :server.")
 @click.option("--database", default=None, help="sqlite://FILE (default) or postgres://...")
 @click.option("--api-url", default=None, hidden=True)  # another Bot API server (tests)
+@click.option("--user", "service_user", default=None,
+              help="Run as root: the service user who must read the files (default: the "
+                   "folder's group or owner, e.g. nightfall for /etc/nightfall).")
 @click.option("--force", is_flag=True, help="Overwrite an existing configuration.")
-def init(output: Path, force: bool, **given: str | None) -> None:
+def init(output: Path, force: bool, service_user: str | None, **given: str | None) -> None:
     """Ask the few questions a new host must answer, test the login, write nightfall.toml."""
     from core.config import load_settings
     from core.init import LoginFailed, ask, try_login, write_config
+    from core.init_owner import root_only, service_reader, share
     from core.sections import ConfigError
 
     if output.exists() and not force:
         raise click.ClickException(f"{output} exists: give --force to replace it, or -o FILE")
+    folder = output.resolve().parent
+    try:  # a folder init will create is judged by the one it goes into
+        reader = service_reader(next(p for p in (folder, *folder.parents) if p.is_dir()),
+                                service_user)
+    except KeyError:
+        raise click.ClickException(f"--user {service_user}: no such user") from None
+    recipe_secrets = root_only(folder / "secrets")
     answers = ask(dict(given))
     try:
         who = try_login(answers)
@@ -209,7 +220,8 @@ def init(output: Path, force: bool, **given: str | None) -> None:
         load_settings(output)
     except ConfigError as err:
         raise click.ClickException(f"configuration:\n{err}") from None
-    click.echo(f"wrote {output} and {secret} (0600); next: nightfall check-config {output}, "
+    shared = f"; {share(output, secret, reader, recipe_secrets)}" if reader else " (0600)"
+    click.echo(f"wrote {output} and {secret}{shared}; next: nightfall check-config {output}, "
                f"then nightfall run --config {output}")
 
 

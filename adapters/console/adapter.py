@@ -7,6 +7,7 @@ terminal has no polls. A picture is written to a file and its path printed."""
 
 from __future__ import annotations
 
+import asyncio
 import tempfile
 from pathlib import Path
 from typing import TextIO
@@ -55,6 +56,7 @@ class ConsoleAdapter:
         self.transcript: list[str] = []
         self.store: AdapterStore | None = None
         self.pictures: Path | None = None  # where pictures are written (a temporary folder)
+        self.closed = asyncio.Event()  # the output's reader is gone (pipe.py): stop writing
 
     async def start(self, handle: Handler, store: AdapterStore, catch_up: CatchUp) -> None:
         """The console reads its script itself (see session.py): only the keyboards shown
@@ -125,10 +127,23 @@ class ConsoleAdapter:
     def notice(self, who: str, text: str) -> None:
         self._print(f"[notice to {who}] {text}")
 
+    def notice_console(self, text: str) -> None:
+        """A line of the console's own (a script line it did not understand): printed, not
+        part of the chat's transcript."""
+        self._write(f"[console] {text}")
+
     def _print(self, line: str) -> None:
         self.transcript.append(line)
-        self.out.write(line + "\n")
-        self.out.flush()
+        self._write(line)
+
+    def _write(self, line: str) -> None:
+        if self.closed.is_set():
+            return
+        try:
+            self.out.write(line + "\n")
+            self.out.flush()
+        except BrokenPipeError:  # `nightfall play | head`: the program ends (pipe.py)
+            self.closed.set()
 
     def token_for(self, chat: str, label: str) -> str | None:
         """The token of the button with this label on the newest keyboard of that chat, or

@@ -20,7 +20,7 @@ DEMO_PLAYERS = {"changelings": 8, "alchemists": 15}
 @click.option("--ruleset", "ruleset_id", default="changelings",
               type=click.Choice(sorted(available())), show_default=True)
 @players_option("Default: 8 for changelings, 15 for alchemists, else the rule set's least; "
-                "the demo has 20 names.", default=None)
+                "the demo has 30 names.", default=None)
 @click.option("--locale", default="en", show_default=True)
 @click.option("--seed", default=None, type=int, help="Default: a random seed.")
 def demo(ruleset_id: str, players: int | None, locale: str, seed: int | None) -> None:
@@ -29,12 +29,14 @@ def demo(ruleset_id: str, players: int | None, locale: str, seed: int | None) ->
     import random
 
     from .demo import NAMES, run_demo
+    from .pipe import silence
 
     ruleset = load_ruleset(ruleset_id)
     count = players or max(ruleset.min_players, DEMO_PLAYERS.get(ruleset_id, 0))
     check_players(ruleset_id, count, most=len(NAMES))
     chosen = seed if seed is not None else random.randrange(1 << 30)
-    asyncio.run(run_demo(ruleset_id, count, locale, chosen, sys.stdout))
+    if asyncio.run(run_demo(ruleset_id, count, locale, chosen, sys.stdout)):
+        silence(sys.stdout)  # its reader is gone (`| head`): no error on the way out
 
 
 @click.command()

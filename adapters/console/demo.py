@@ -14,19 +14,21 @@ from core.service.commands.local import next_due, running, window_of
 from .adapter import CONSOLE_CHAT
 from .session import ConsoleSession
 
+# as many names as the largest table of the installed rule sets (changelings: 30)
 NAMES = ("Ann", "Bob", "Cid", "Dot", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lea",
-         "Max", "Ned", "Oda", "Pia", "Quin", "Rex", "Sue", "Tom")
+         "Max", "Ned", "Oda", "Pia", "Quin", "Rex", "Sue", "Tom", "Uma", "Vic", "Wes", "Xia",
+         "Yul", "Zoe", "Abe", "Bea", "Cal", "Dan")
 
 
 async def run_demo(ruleset: str, players: int, locale: str, seed: int, out: TextIO,
-                   db_url: str | None = None) -> None:
+                   db_url: str | None = None) -> bool:
     """Play one game; in a temporary SQLite file unless `db_url` keeps it (the benchmarks
-    count its messages afterwards)."""
+    count its messages afterwards). True if `out` lost its reader (`| head`) and the game
+    was left there."""
     if db_url is None:
         with tempfile.TemporaryDirectory() as folder:
-            await run_demo(ruleset, players, locale, seed, out,
-                           f"sqlite://{Path(folder) / 'demo.sqlite3'}")
-        return
+            return await run_demo(ruleset, players, locale, seed, out,
+                                  f"sqlite://{Path(folder) / 'demo.sqlite3'}")
     rng = random.Random(seed)
     names = list(NAMES[:players])
     session = ConsoleSession(db_url, out, locale, "manual", seed)
@@ -39,6 +41,7 @@ async def run_demo(ruleset: str, players: int, locale: str, seed: int, out: Text
         await _play(session, names, rng)
     finally:
         await session.stop()
+    return session.adapter.closed.is_set()
 
 
 async def _play(session: ConsoleSession, names: list[str], rng: random.Random) -> None:
@@ -47,6 +50,8 @@ async def _play(session: ConsoleSession, names: list[str], rng: random.Random) -
     answered: dict[str, object] = {"group": session.adapter.keyboards.get(str(CONSOLE_CHAT))}
     for _ in range(400):
         assert session.service is not None
+        if session.adapter.closed.is_set():  # `nightfall demo | head`: nobody reads on
+            return
         now = await running(session.service.games, session.adapter.platform,
                               str(CONSOLE_CHAT))
         if now is None:

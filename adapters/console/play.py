@@ -9,6 +9,7 @@ from typing import TextIO
 from core.service.commands.local import saved_game
 
 from .adapter import CONSOLE_CHAT, ConsoleAdapter
+from .pipe import lines_of, silence, watch_closed
 from .session import ConsoleSession, ScriptError
 
 TICK = 0.5  # seconds between deadline checks with the real clock
@@ -19,21 +20,22 @@ async def run_play(script: TextIO, db: str, locale: str, clock: str, seed: int |
     session = ConsoleSession(db, out, locale, clock, seed)
     await session.start(before_connect=lambda: _tell_resumed(db, out))
     ticker = None if clock == "manual" else asyncio.create_task(_tick(session))
-    loop = asyncio.get_running_loop()
+    closed = session.adapter.closed
+    unwatch = watch_closed(out, closed)
     try:
-        while True:
-            line = await loop.run_in_executor(None, script.readline)
-            if not line:
-                return 0
+        async for line in lines_of(script, closed):
             try:
                 await session.feed(line)
             except ScriptError as err:
-                out.write(f"[console] {err}\n")
-                out.flush()
+                session.adapter.notice_console(str(err))
+        return 0
     finally:
+        unwatch()
         if ticker is not None:
             ticker.cancel()
         await session.stop()
+        if closed.is_set():  # the reader went away (`| head`): end quietly
+            silence(out)
 
 
 async def _tell_resumed(db: str, out: TextIO) -> None:

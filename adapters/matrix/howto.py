@@ -36,10 +36,15 @@ HOWTO: dict[HowTo, str] = {
                             "@kim:example.org."),
     HowTo.REJOIN: N_("To come back, join the room again; if it is invite-only, ask someone "
                      "in it to invite you."),
+    # what protocol/power.py's `lacking` checks in the greeting: the power to change the
+    # room's power levels, above the players' (to mute); the bot redacts nobody's events
     HowTo.HOST_SETUP: N_("invite me to your room (I accept invitations from the people my "
-                         "operator allows) and give me a power level that may redact events "
-                         "and change the room's power levels, usually 100."),
-    HowTo.DELETE_RIGHTS: N_("For that my power level there must let me redact events."),
+                         "operator allows) and give me a power level that may change the "
+                         "room's power levels and is above the players', usually 100: with "
+                         "it I mute those who are out of the game."),
+    # a Matrix message is never split, and a sender may always redact his own events
+    HowTo.DELETE_RIGHTS: N_("On Matrix I may always delete my own messages: there is nothing "
+                            "to change."),
     HowTo.READ_RIGHTS: N_("On Matrix I read everything in the rooms I am in: there is nothing "
                           "to change."),
 }

@@ -47,6 +47,9 @@ class Ruleset:
     # names its values): `/option` alone shows them, a value outside is refused when set
     option_choices: dict[str, tuple[str, ...]] = {}  # noqa: RUF012
     option_about: dict[str, str] = {}  # noqa: RUF012
+    # further words a host may type for an option's name, beside its id and its shown name
+    # (`vocabulary["option_name"]`): a `typed` message each, its translation comma-separated
+    option_words: dict[str, str] = {}  # noqa: RUF012
     # kind ("role", "side", "cause") -> id -> English msgid, for rendering `Ref`s
     vocabulary: dict[str, dict[str, str]] = {}  # noqa: RUF012
     # the windows a host may time (`/timer`), with their defaults per pace and their bounds

@@ -74,7 +74,8 @@ class Runtime:
         (`DatabaseUnreachable` after that)."""
         await open_when_reachable(self.db_url, start_timeout)
         self.service = GameService(self.clock, self.seed, self.defaults,
-                                   {a.platform: a.wording for a in self.adapters})
+                                   {a.platform: a.wording for a in self.adapters},
+                                   {a.platform: a.limits for a in self.adapters})
         # on PostgreSQL several workers may share the games: one of them delivers at a time
         shared = self.db_url.startswith(("postgres://", "postgresql://"))
         self.deliverer = Deliverer({a.platform: a for a in self.adapters}, self.clock, shared,

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from core.engine.messages import N_
+from core.engine.messages import N_, NC_
 
 CHOICES = {"stone_backfire": ("random", "always", "never"),
            "early_votes_needed": ("majority", "all")}
@@ -32,4 +32,16 @@ NAMES = {
     "early_votes_needed": N_("early votes needed"),
     "early_close": N_("early end of the night"),
     "roles_public": N_("roles announced"),
+}
+# Short words a host may type for an option's name (`/option отдача всегда`), beside its id
+# and its shown name; each translation is a comma-separated list
+WORDS = {
+    "stone_backfire": NC_("typed", "backfire"),
+    "stone_after_deaths": NC_("typed", "deaths"),
+    "stone_holder": NC_("typed", "holder"),
+    "missed_vote_votes": NC_("typed", "penalty votes"),
+    "missed_votes_modkill": NC_("typed", "removal"),
+    "early_votes_needed": NC_("typed", "early votes"),
+    "early_close": NC_("typed", "early end, early close"),
+    "roles_public": NC_("typed", "announced, public roles"),
 }

@@ -116,6 +116,7 @@ class Alchemists(Ruleset):
     extra_actions = tuple(ACTION_NAMES)  # every action, the gained and owed ones included
     option_choices = options.CHOICES
     option_about = options.ABOUT
+    option_words = options.WORDS
     vocabulary: dict[str, dict[str, str]] = {  # noqa: RUF012
         **SIDE_FORMS, "role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES,
         "option": options.ABOUT, "option_name": options.NAMES, "role_was": ROLE_IN_TEXT,

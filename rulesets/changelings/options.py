@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from core.engine.messages import N_
+from core.engine.messages import N_, NC_
 
 CHOICES = {"fanatic_uses": ("night", "game")}
 VALUES = {"night": N_("once a night"), "game": N_("once a game")}  # as the group reads them
@@ -25,4 +25,13 @@ NAMES = {
     "fanatic_uses": N_("the fanatic's strikes"),
     "changelings": N_("number of changelings"),
     "early_close": N_("early end of the night"),
+}
+# Short words a host may type for an option's name (`/option wechselbälger 3`), beside its id
+# and its shown name; each translation is a comma-separated list
+WORDS = {
+    "random_lovers": NC_("typed", "lovers"),
+    "inactivity_hours": NC_("typed", "inactivity, inactive"),
+    "fanatic_uses": NC_("typed", "fanatic, strikes"),
+    "changelings": NC_("typed", "changelings"),
+    "early_close": NC_("typed", "early end, early close"),
 }

@@ -108,6 +108,7 @@ class Changelings(Ruleset):
     extra_actions = (*OWED_ACTIONS, PASS.id)
     option_choices: dict[str, tuple[str, ...]] = dict(options.CHOICES)  # noqa: RUF012
     option_about = options.ABOUT
+    option_words = options.WORDS
     vocabulary: dict[str, dict[str, str]] = {  # noqa: RUF012
         **SIDE_FORMS, "role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES,
         "option": options.ABOUT, "option_name": options.NAMES, "role_was": ROLE_IN_TEXT,

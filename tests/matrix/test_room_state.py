@@ -160,3 +160,17 @@ def test_a_room_is_known_by_its_name_on_one_line_until_the_name_is_removed() -> 
     assert state.title(ROOM) == "Game night at Ann's"
     state.apply(ROOM, {**event("room_name"), "content": {}})
     assert state.title(ROOM) is None
+
+
+def test_the_host_is_asked_for_what_the_greeting_checks_and_no_more() -> None:
+    """The welcome's setup line asks for the power to change the power levels, above the
+    players' (what `lacking` checks), and not for redacting: the bot redacts nobody's events,
+    so a level that may change the power levels but not redact lacks nothing."""
+    from adapters.matrix.howto import HOWTO
+    from core.service import HowTo
+
+    setup = HOWTO[HowTo.HOST_SETUP]
+    assert "redact" not in setup and "power levels" in setup and "above the players" in setup
+    assert "redact" not in HOWTO[HowTo.DELETE_RIGHTS]
+    levels = {"users_default": 0, "events": {"m.room.power_levels": 100}, "redact": 101}
+    assert lacking(levels, 100) == ()

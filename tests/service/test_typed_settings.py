@@ -36,6 +36,29 @@ async def test_a_choice_by_the_words_the_bot_shows(db_url):
     assert (await the_game()).settings["options"] == {"fanatic_uses": "game"}
 
 
+@pytest.mark.parametrize(("locale", "ruleset", "lines", "options"), [
+    ("de", "changelings", ("/option wechselbälger 2", "/option Anzahl der Changelinge 2",
+                           "/option Zufällige Verliebte aus", "/option fanatiker einmal pro "
+                           "Spiel"), {"changelings": 2, "random_lovers": False,
+                                      "fanatic_uses": "game"}),
+    ("ru", "changelings", ("/option подменыши 2", "/option случайные влюблённые нет",
+                           "/option часов до неактивности 5"),
+     {"changelings": 2, "random_lovers": False, "inactivity_hours": 5}),
+    ("ru", "alchemists", ("/option отдача всегда", "/option Смертей до появления Камня 4",
+                          "/option роли объявляются да"),
+     {"stone_backfire": "always", "stone_after_deaths": 4, "roles_public": True}),
+    ("de", "alchemists", ("/option rückschlag nie", "/option Träger des Steins Bob"),
+     {"stone_backfire": "never", "stone_holder": "Bob"}),
+])
+async def test_options_by_the_names_the_bot_shows_or_a_short_word(db_url, locale, ruleset,
+                                                                   lines, options):
+    chat = await open_chat(db_url, locale)
+    await chat(f"Ann: /newgame {ruleset}", "Bob: /join")
+    for line in lines:
+        assert not any(out.startswith("[to Ann]") for out in await chat(f"Ann: {line}")), line
+    assert (await the_game()).settings["options"] == options
+
+
 async def test_each_refusal_names_the_allowed_values_in_the_hosts_language(db_url):
     chat = await open_chat(db_url, "de")
     await chat("Ann: /newgame changelings")
@@ -48,8 +71,9 @@ async def test_each_refusal_names_the_allowed_values_in_the_hosts_language(db_ur
     assert refused[0].startswith("[to Ann] Stunden bis zur Inaktivität erwartet eine ganze "
                                  "Zahl. Möglich: Stunden (0 = aus)")
     assert await chat("Ann: /option gibtsnicht 1") == [
-        "[to Ann] Changelings hat keine Option gibtsnicht. Die Optionen: random_lovers, "
-        "inactivity_hours, fanatic_uses, changelings und early_close."]
+        "[to Ann] Changelings hat keine Option gibtsnicht. Die Optionen: Zufällige "
+        "Verliebte, Stunden bis zur Inaktivität, Schläge des Fanatikers, Anzahl der "
+        "Changelinge und Vorzeitiges Ende der Nacht."]
     assert await chat("Ann: /pace gemütlich") == [
         "[to Ann] Mögliche Tempi: schnell oder Forum, jeweils optional gefolgt von einer Zeitzone "
         "wie Europe/Berlin."]

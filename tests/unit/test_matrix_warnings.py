@@ -1,8 +1,8 @@
 """A Matrix configuration that is valid but makes the bot fail quietly is said aloud (issue 32,
 problem 5): `check-config` (and `nightfall run`, through the same `config_warnings`) prints one
 line naming the key when `allow` is empty (every invite would be declined) and when
-`[matrix.rates]` is too slow for the quick pace (a ballot held past a window, a full table's
-role cards later than its shortest window)."""
+`[matrix.rates]` is too slow for the quick pace (a ballot held past the shortest window, a
+full table's start waiting longer than the longest window); Synapse's default is not."""
 
 from __future__ import annotations
 
@@ -52,13 +52,31 @@ def test_a_listed_host_and_unlimited_rates_warn_of_nothing(tmp_path):
     assert code == 0 and "valid" in out and err == ""
 
 
-def test_synapses_default_rate_says_up_to_how_many_players_the_quick_pace_fits(tmp_path):
-    _, _, err = check(config(tmp_path, 'allow = [":example.org"]'))
+def test_synapses_default_rate_fits_the_quick_pace_and_warns_of_nothing(tmp_path):
+    """At Synapse's default (0.2 a second, the bot's burst 8) a full table's start (34
+    messages) goes out in 130 s, which the first window waits for (deadlines.py), within
+    the longest quick window (4 minutes), and a ballot waits 20 s at worst: nothing to say."""
+    code, out, err = check(config(tmp_path, 'allow = [":example.org"]'))
+    assert code == 0 and "valid" in out and err == ""
+
+
+def test_rates_too_slow_for_a_full_table_say_up_to_how_many_players_fit(tmp_path):
+    _, _, err = check(config(tmp_path, 'allow = [":example.org"]', "overall = 0.1"))
     [line] = err.splitlines()
-    assert line.startswith("WARNING: matrix.rates.overall = 0.2 messages/s (burst 8)")
-    assert "only up to 13 in alchemists" in line
-    assert "13 in changelings (30 take 130 s, the window 45 s)" in line
-    assert "ballot" in line and "docs/matrix.md" in line
+    assert line.startswith("WARNING: matrix.rates.overall = 0.1 messages/s (burst 8)")
+    assert "alchemists up to 18 players (20 wait 260 s, its longest window 240 s)" in line
+    assert "changelings up to 28 players (30 wait 260 s" in line
+    assert "!pace forum" in line and "docs/matrix.md" in line
+
+
+def test_a_start_is_counted_from_the_rule_set():
+    from adapters.matrix.warnings import installed_tables, start_rows
+
+    tables = {t.ruleset: t for t in installed_tables()}
+    assert (tables["changelings"].longest_quick, tables["alchemists"].longest_quick) == \
+        (240.0, 240.0)
+    assert start_rows("changelings", 30) == 4 + 30  # the group's four, a card each
+    assert start_rows("alchemists", 20) > 4 + 20  # and the first night's prompts
 
 
 def test_rates_that_hold_a_ballot_past_the_shortest_window_are_named(tmp_path):
@@ -68,12 +86,19 @@ def test_rates_that_hold_a_ballot_past_the_shortest_window_are_named(tmp_path):
 
 
 def test_the_arithmetic_of_the_rates():
-    tables = [Table("big", 30, 45.0), Table("small", 9, 90.0)]
+    big = Table("big", 45.0, 60.0, 5, 30, lambda n: n + 4)
+    small = Table("small", 90.0, 90.0, 9, 9, lambda n: 2 * n)
+    tables = [big, small]
     assert rate_warnings(RateLimits(overall=0.0), tables) == []
-    # 45 s × 1/s + burst 8 = 53 messages: 49 role cards beside the start's four
+    # 60 s × 1/s + burst 8 = 68 messages: 64 role cards beside the start's four
     assert rate_warnings(RateLimits(overall=1.0, overall_burst=8), tables) == []
-    [line] = rate_warnings(RateLimits(overall=0.5, overall_burst=8), tables)
-    assert "up to 26 in big (30 take 52 s, the window 45 s)" in line and "small" not in line
+    # at 0.5/s: 30 players wait (34 - 8) / 0.5 = 52 s < 60 s; at 0.4/s, 65 s: 28 fit (60 s)
+    assert rate_warnings(RateLimits(overall=0.5, overall_burst=8), tables) == []
+    [line] = rate_warnings(RateLimits(overall=0.4, overall_burst=8), tables)
+    assert "big up to 28 players (30 wait 65 s, its longest window 60 s)" in line
+    assert "small" not in line
+    [_, slow] = rate_warnings(RateLimits(overall=0.05, overall_burst=8), tables)
+    assert "small at no size (9 wait 200 s" in slow
 
 
 def test_start_up_reads_the_same_warnings(tmp_path):

@@ -32,7 +32,7 @@ from ..games.running import Games
 from ..messages import outbox, texts
 from ..messages.payloads import PostPayload, text_part
 from ..ports.clock import Clock
-from ..ports.contract import ChatEvent, Incoming, Mention, Notice, TeamKey
+from ..ports.contract import ChatEvent, Incoming, Mention, Notice, RateLimits, TeamKey
 from ..ports.howto import Wording
 from ..ports.membership import Membership
 from ..ports.refusals import VOTE_COUNTED
@@ -67,14 +67,16 @@ class GameService:
 
     def __init__(self, clock: Clock, seed: int | None = None,
                  defaults: GameDefaults | None = None,
-                 wordings: Mapping[str, Wording] | None = None) -> None:
+                 wordings: Mapping[str, Wording] | None = None,
+                 limits: Mapping[str, RateLimits] | None = None) -> None:
         self.clock = clock
         # each platform's wording (its command prefix, "!" on Matrix, and its how-to texts),
         # for the answers the service renders at once (a pressed button's notice); the
         # outbox asks the adapter
         self.wordings = dict(wordings or {})
         self.defaults = defaults or GameDefaults()
-        self.games = Games(clock, self.defaults.public_url)
+        # each platform's rates: a window waits for its messages to go out (deadlines.py)
+        self.games = Games(clock, self.defaults.public_url, limits)
         self.lobby = Lobby(self)
         self.information = Information(self)
         self.timers = Timers(self)

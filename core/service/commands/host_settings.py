@@ -22,7 +22,7 @@ from ..telling.lobby_view import group_settings_view, show_lobby
 from ..telling.settings_view import current_options, options_overview, role_id_named
 from .balance import balance_note
 from .group_commands import GroupCommands
-from .option_values import check_fits, read_option
+from .option_values import check_fits, named_option, read_option
 from .remembered import (
     forget,
     marked,
@@ -145,9 +145,8 @@ class HostSettings(GroupCommands):
             await outbox.to_group(chat, options_overview(row), game=row)
             return
         row = await self._host_lobby(chat, person, admin)
-        name, _, raw = rest.strip().partition(" ")
-        name = name.lower()
         ruleset = load_ruleset(row.ruleset)
+        name, raw = named_option(ruleset, rest.strip())
         players = await signed_up(row)
         value = read_option(ruleset, name, raw.strip(), players)
         check_fits(ruleset, current_options(row), name, value, len(players))

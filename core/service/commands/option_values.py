@@ -15,16 +15,26 @@ from ..messages import setting_texts as st
 from ..ports.replies import Reply
 from ..telling.settings_view import shown_value
 from ..telling.sign_up_fit import fitting_values, numbers, players_needed
-from .typed_values import ON_OFF, folded, read_value
+from .typed_values import ON_OFF, folded, read_option_name, read_value
+
+
+def named_option(ruleset: Ruleset, typed: str) -> tuple[str, str]:
+    """The option `/option` names (its id, or its name or a word for it in any of the bot's
+    languages) and the value typed after it; an unknown name is refused with the options'
+    names as the host reads them."""
+    found = read_option_name(ruleset.id, typed)
+    if found is None:
+        raise Reply(st.UNKNOWN_OPTION, ruleset=Ref("ruleset", ruleset.id),
+                    name=typed.split()[0] if typed.split() else typed,
+                    options=tuple(Ref("option_name", n) for n in ruleset.default_options
+                                  if n in ruleset.option_about))
+    return found
 
 
 def read_option(ruleset: Ruleset, name: str, raw: str, players: Sequence[str]) -> Any:
-    """The value the host typed for option `name`; `players`: the names signed up (an option
-    whose value names a player takes one of them, or nothing: drawn)."""
-    if name not in ruleset.default_options:
-        raise Reply(st.UNKNOWN_OPTION, ruleset=Ref("ruleset", ruleset.id), name=name,
-                    options=tuple(n for n in ruleset.default_options
-                                      if n in ruleset.option_about))
+    """The value the host typed for option `name` (one of the rule set's); `players`: the
+    names signed up (an option whose value names a player takes one of them, or nothing:
+    drawn)."""
     title = Ref("option_name", name)
     default = ruleset.default_options[name]
     choices = ruleset.option_choices.get(name)

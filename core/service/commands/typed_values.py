@@ -1,6 +1,7 @@
 """What a host types for a setting's value, read in any of the bot's languages: an option's
 on/off (`an`, `aus`, `ja`, `да`, `выкл`), a choice ("zufällig", "никогда"), the pace
-("schnell", "быстрый"), a rule set's name ("Alchemisten", "алхимики"), a language ("Deutsch").
+("schnell", "быстрый"), a rule set's name ("Alchemisten", "алхимики"), a language ("Deutsch"),
+an option's name ("Anzahl der Changelinge", "wechselbälger", "отдача").
 
 The words come from the catalogs, per value, so they follow the translations: a value's id,
 the word the bot shows for it in each language, and — for the few values a host types most —
@@ -57,6 +58,38 @@ def value_words(ruleset_id: str | None, values: tuple[str, ...]) -> Mapping[str,
 def read_value(typed: str, values: Iterable[str], ruleset_id: str | None = None) -> str | None:
     """The value among `values` the host means, or None."""
     return value_words(ruleset_id, tuple(values)).get(folded(typed))
+
+
+@cache
+def option_words(ruleset_id: str) -> Mapping[str, str]:
+    """Every name, folded, that means one of the rule set's options in some language -> the
+    option: its id, its name as the bot shows it, the further words the rule set lets a
+    host type for it."""
+    ruleset = load_ruleset(ruleset_id)
+    shown = ruleset.vocabulary.get("option_name", {})
+    words: dict[str, str] = {folded(name): name for name in ruleset.default_options}
+    for locale in available_locales():
+        t = translations(locale, ruleset_id)
+        for name in ruleset.default_options:
+            if name in shown:
+                words.setdefault(folded(t.gettext(shown[name])), name)
+            if name in ruleset.option_words:
+                for word in t.pgettext(TYPED, ruleset.option_words[name]).split(","):
+                    words.setdefault(folded(word), name)
+    words.pop("", None)
+    return words
+
+
+def read_option_name(ruleset_id: str, typed: str) -> tuple[str, str] | None:
+    """The option a host names at the start of `typed` — by the longest run of words that
+    names one ("Anzahl der Changelinge 3") — and the rest (the value), or None."""
+    words = typed.split()
+    known = option_words(ruleset_id)
+    for count in range(len(words), 0, -1):
+        name = known.get(folded(" ".join(words[:count])))
+        if name is not None:
+            return name, " ".join(words[count:])
+    return None
 
 
 @cache

@@ -4,6 +4,8 @@ ballot, muting, team rooms, the next window or the end), and firing a due deadli
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from core.engine import Close, Command, Game, GameSetup, Refused
 from core.engine.log_codec import command_to_json, encode, setup_to_json
 from core.engine.registry import load_ruleset
@@ -13,6 +15,7 @@ from core.storage.states import DeadlineKind, DeadlineState, GameStatus, moved
 from ..messages import outbox
 from ..messages.payloads import PostPayload, text_part
 from ..ports.clock import Clock
+from ..ports.contract import RateLimits
 from ..ports.replies import Reply
 from ..rows import pending
 from ..rows.build import build_of
@@ -28,9 +31,10 @@ from .reactions import react
 class Games:
     """The engine games this process holds, kept in step with the database."""
 
-    def __init__(self, clock: Clock, public_url: str = "") -> None:
+    def __init__(self, clock: Clock, public_url: str = "",
+                 limits: Mapping[str, RateLimits] | None = None) -> None:
         self.clock = clock
-        self.held = Held(Deadlines(clock), public_url)
+        self.held = Held(Deadlines(clock, limits), public_url)
         self.cache: dict[int, tuple[int, Game]] = {}
 
     async def load(self, row: GameRecord) -> Game:

@@ -39,16 +39,16 @@ async def move_on(applied: Applied, held: Held) -> None:
 
 async def open_window(row: GameRecord, game: Game, held: Held,
                       asked: Sequence[Message] = ()) -> None:
-    """A new window: its deadline (at the forum pace told with its weekday and clock time,
-    where the rule set's texts said "until the deadline"), then the group's ballot (if it
-    has a vote) and each actor's keyboards (under the game's own question, where it `asked`
-    one)."""
+    """A new window: the group's ballot (if it has a vote) and each actor's keyboards
+    (under the game's own question, where it `asked` one), then its deadline, which may
+    wait for them to go out (deadlines.py); at the forum pace the deadline is told with its
+    weekday and clock time, where the rule set's texts said "until the deadline"."""
+    if game.ruleset.voting_open(game):
+        held.ballots[row.id, row.window] = await open_ballot(row, game)
+    await offer_keyboards(row, game, asked)
     due = await held.deadlines.window_opened(row, game)
     settings = row.settings or {}
     if due is not None and settings.get("pace") == "forum":  # the day's clock, as forums post it
         await outbox.to_group(await chat_of(row), post(
             texts.WINDOW_DUE, phase=spoken.phase(game.state.phase),
             due=spoken.due(due, settings.get("tz") or DEFAULT_TZ)), game=row)
-    if game.ruleset.voting_open(game):
-        held.ballots[row.id, row.window] = await open_ballot(row, game)
-    await offer_keyboards(row, game, asked)
