@@ -107,8 +107,7 @@ class Changelings(Ruleset):
     balance, min_players, max_players = BALANCE, 6, 30  # BALANCE: the advisor's target
     extra_actions = (*OWED_ACTIONS, PASS.id)
     option_choices: dict[str, tuple[str, ...]] = dict(options.CHOICES)  # noqa: RUF012
-    option_about = options.ABOUT
-    option_words = options.WORDS
+    option_about, option_words = options.ABOUT, options.WORDS
     vocabulary: dict[str, dict[str, str]] = {  # noqa: RUF012
         **SIDE_FORMS, "role": ROLE_NAMES, "side": SIDE_NAMES, "cause": CAUSE_NAMES,
         "option": options.ABOUT, "option_name": options.NAMES, "role_was": ROLE_IN_TEXT,
