@@ -31,9 +31,11 @@ from adapters.matrix.adapter import MatrixAdapter
 from adapters.matrix.protocol import content
 from adapters.telegram.adapter import TelegramAdapter
 from adapters.telegram.sending import split_text
+from core.balance.presets import Preset
+from core.balance.render import FEWER, MORE, SHARE, SPREAD_ITEM, TITLES
 from core.engine.game import Game
 from core.engine.log_codec import encode
-from core.engine.messages import Either, Ref, Tally, WithRole, counted
+from core.engine.messages import Either, Ref, Tally, Text, WithRole, counted
 from core.engine.refusals import Refused
 from core.engine.registry import load_ruleset
 from core.engine.table import Table
@@ -153,6 +155,28 @@ def parameters(ruleset: str) -> dict[str, list[Any]]:
         "window_id": ["vote", "night"],  # a window as the host types it (/timer vote 10m)
         "shortest": [Ref("span", "30"), Ref("span", "150")],
         "longest": [Ref("span", "604800"), Ref("span", "90061")],
+        # the balance advisor (core/balance/render.py): the rule set's own verdicts
+        **balance_parameters(ruleset, sides, roles),
+    }
+
+
+def balance_parameters(ruleset: str, sides: list[str], roles: list[Ref]) -> dict[str, list[Any]]:
+    target = load_ruleset(ruleset).balance
+    assert target is not None
+    share = [Text(SHARE, {"side": Ref("side", s), "rate": r, "margin": m})
+             for s, r, m in zip(sides, (53, 46, 1), (2, 2, 1), strict=False)]
+    return {
+        "skill": [Text(TITLES[p], {}) for p in Preset],
+        "shares": [tuple(share[:1]), tuple(share)],
+        "verdict": [Text(target.fair, {}), Text(target.leans, {"side": Ref("side", sides[0])})],
+        "margin": [1, 2, 12],
+        "spread": [tuple(Text(SPREAD_ITEM, {"skill": Text(TITLES[p], {}), "rate": 41,
+                                            "margin": 3}) for p in Preset)],
+        "changes": [(Text(MORE, {"count": 1, "role": roles[0]}),),
+                    (Text(FEWER, {"count": 1, "role": roles[1]}),
+                     Text(MORE, {"count": 2, "role": roles[2]}))],
+        "days": ["6"], "seconds": [30],
+        "presets": [Either(tuple(p.value for p in Preset))], "example": ["/balance 12 sharp"],
     }
 
 # Latin words a German or Russian text may hold: what people type after a command, the

@@ -30,7 +30,7 @@ from core.balance.render import (
 from core.balance.setups import Setup, legal, setup_of
 from core.balance.tally import Players
 from core.balance.worker import SECONDS, Job
-from core.engine.messages import Text
+from core.engine.messages import Either, Text
 from core.engine.registry import load_ruleset
 from core.engine.ruleset import SetupError
 from core.storage.models import Chat, GameRecord, Identity, Seat
@@ -146,7 +146,7 @@ def _read(rest: str) -> tuple[int | None, Preset]:
         elif word in {p.value for p in Preset}:
             preset = Preset(word)
         else:
-            raise Reply(USAGE, presets=", ".join(p.value for p in Preset),
+            raise Reply(USAGE, presets=Either(tuple(p.value for p in Preset)),
                         example="/balance 12 sharp")  # the words typed, in no language
     return count, preset
 
