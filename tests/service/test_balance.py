@@ -45,11 +45,11 @@ async def test_the_tables_answer_at_once(db_url, table):
     chat = await signed_up(db_url)
     said = "\n".join(await chat("Bob: /balance"))
     assert "Balance of Changelings for 7 players: Researcher, Anti-Hate-Shield, " \
-           "2 × Changeling." in said
+           "and 2 × Changeling." in said
     assert "Informed play, regular table: the ponies 52 % (± 2), the changelings 47 % (± 2), " \
-           "the lovers 1 % (± 1) — a fair fight for the herd." in said
+           "and the lovers 1 % (± 1) — a fair fight for the herd." in said
     assert "Win rate of the ponies by the table's skill: new table 40 % (± 2), regular table " \
-           "52 % (± 2), sharp table 63 % (± 2)." in said
+           "52 % (± 2), and sharp table 63 % (± 2)." in said
     assert "From 3000 simulated games; on average a game ends on day 3." in said
     assert "This role list is within the target: no change needed." in said
     assert "This chat has not finished a game of Changelings yet." in said
@@ -94,7 +94,7 @@ async def test_a_custom_list_is_estimated_in_a_worker_and_posted_when_done(db_ur
     await service.balance.settled()
     await chat.session.pump()
     said = "\n".join(chat.new())
-    assert "Balance of Changelings for 7 players: Researcher, 2 × Changeling." in said
+    assert "Balance of Changelings for 7 players: Researcher and 2 × Changeling." in said
     assert "Informed play, regular table: the ponies" in said
     assert "This chat has not finished a game of Changelings yet." in said
     await chat.session.stop()
@@ -104,7 +104,7 @@ async def test_the_sign_up_shows_the_balance_after_a_change(db_url, table):
     chat = await signed_up(db_url)
     said = "\n".join(await chat("Ann: /option random_lovers true"))
     assert "Balance with 7 players, regular table: the ponies 52 % (± 2), the changelings " \
-           "47 % (± 2), the lovers 1 % (± 1) — a fair fight for the herd. More: /balance." \
+           "47 % (± 2), and the lovers 1 % (± 1) — a fair fight for the herd. More: /balance." \
            in said
     await chat.session.stop()
 

@@ -39,7 +39,9 @@ async def test_an_abducted_host_hosts_on_from_his_private_chat(db_url):
     hive = [name for name, role in roles.items() if role == "changeling"]
     await chat(":wait 3m")  # the election closes; night 1 falls
     lines = await chat(*(f"{name}> /abduct Ann" for name in hive), ":wait 1h")
-    assert any(line.startswith("[group] An empty bed") and "taken Ann" in line
+    # the morning tells of her abduction (in whichever of its variants the game's bag drew)
+    assert any(line.startswith("[group]") and "Ann" in line
+               and any(w in line for w in ("abduct", "taken", "snatched", "carried off"))
                for line in lines)
     assert await muted("Ann")  # dead players go silent in the group, the host too
     assert lines.count(OUT) == 1
@@ -51,7 +53,9 @@ async def test_an_abducted_host_hosts_on_from_his_private_chat(db_url):
     assert "[group] Time left now: 14 minutes." in extended
     victim = next(name for name, role in roles.items() if role == "pony" and name != "Ann")
     removed = await chat(f"Ann> /modkill {victim}")
-    assert f"[group] The host has removed {victim}, a pony, from the game." in removed
+    # told in whichever of the removal's variants the game's bag drew
+    assert any(line.startswith("[group]") and victim in line and "host" in line
+               and "a pony" in line for line in removed)
     forced = await chat("Ann> /force")
     assert "[group] The host closes the current phase." in forced
     game = await chat.session.service.games.load(await the_game())

@@ -64,7 +64,7 @@ async def test_the_menu_is_one_message_edited_in_place(api, db_url):
         await press(table, "Ann", "+ Researcher")
         row = await table.game_row()
         assert row is not None and row.settings["roles"] == ["changeling", "researcher"]
-        assert "The 2 roles to deal: Changeling, Researcher" in menu_of(table, "Ann").text
+        assert "The 2 roles to deal: Changeling and Researcher" in menu_of(table, "Ann").text
         # still one menu message in Ann's private chat
         assert sum(1 for m in api.sent_to(ann) if m.button(text="« Back")) == 1
         await press(table, "Ann", "« Back")

@@ -28,7 +28,7 @@ def test_a_custom_list_is_estimated_in_the_worker():
     assert result.exit_code == 0, result.output
     assert "estimating … done" in result.stderr
     assert "Balance of Changelings for 8 players: Researcher, Anti-Hate-Shield, " \
-           "2 × Changeling." in result.stdout
+           "and 2 × Changeling." in result.stdout
     assert "From " in result.stdout and "simulated games" in result.stdout
 
 
