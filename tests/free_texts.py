@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from core.engine.forms import RoleForm, role_form
 from core.engine.messages import Ref
 from core.engine.registry import load_ruleset
 from core.i18n import Renderer
@@ -57,7 +58,8 @@ def modkilled(locale: str, ruleset: str, name: str, role: str) -> set[str]:
     """The group's line on a player the host removed (the pony game has several)."""
     if ruleset == "alchemists":
         return {said(locale, ruleset, "{name} has been removed from the game.", name=name)}
-    return {said(locale, ruleset, variant, name=name, role=Ref("role_was", role))
+    return {said(locale, ruleset, variant, name=name, role=Ref("role_was", role),
+                 role_whom=role_form(role, RoleForm.WHOM))
             for variant in REMOVED["modkill"]}
 
 

@@ -123,10 +123,10 @@ def test_the_demo_plays_a_whole_game(ruleset):
 
 
 def test_the_last_nights_private_news_comes_before_the_groups_summary():
-    """Seed 1 ends in the night in which the changelings exchange a pony: the newcomer and
+    """Seed 2 ends in the night in which the changelings exchange a pony: the newcomer and
     the hive read their news (in private and in the team) before the group reads who was
     who, the game's last word."""
-    result = subprocess.run([NIGHTFALL, "demo", "--ruleset", "changelings", "--seed", "1",
+    result = subprocess.run([NIGHTFALL, "demo", "--ruleset", "changelings", "--seed", "2",
                              "--players", "8"], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-2000:]
     lines = result.stdout.splitlines()
