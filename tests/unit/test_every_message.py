@@ -184,7 +184,8 @@ def balance_parameters(ruleset: str, sides: list[str], roles: list[Ref]) -> dict
 TYPED = {"on", "off", "de", "ru", "en", "default", "group", "quick", "forum", "Europe",
          "Berlin", "researcher", "night", "game", "majority", "all", "random", "always",
          "never", "https", "Telegram", "Matrix", "Element", "ROLE", "NAME", "TEXT", "MINUTES",
-         "NEWCOMER", "LINK", "ACTION", "username", "once", "reset", "BotFather"}
+         "NEWCOMER", "LINK", "ACTION", "username", "once", "reset", "BotFather",
+         *(p.value for p in Preset)}
 ENGLISH = {"the", "you", "your", "is", "are", "has", "have", "with", "this", "that", "not",
            "they", "their", "which", "would", "could", "player", "players", "vote", "votes",
            "night", "day", "role", "roles", "when", "what", "who", "cannot", "already",

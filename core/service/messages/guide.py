@@ -39,7 +39,9 @@ HELP_SETTINGS = N_(
     "also during the game, for a window not open yet), /ruleset NAME (each kept for this "
     "group's next games; add --once for this game only), /config (all settings as a menu in "
     "your private chat), /settings (what this group keeps) and /settings reset, /spectators "
-    "LINK|off, /archivechats on|off (the team chats on the game's archive page).")
+    "LINK|off, /archivechats on|off (the team chats on the game's archive page); /balance "
+    "[players] [new|regular|sharp]: how even the sides' chances are, and role lists closer to "
+    "even.")
 HELP_POWERS = N_(
     "4 — Host powers during the game: /pause, /resume, /extend MINUTES, /force, /modkill "
     "NAME, /replace NAME NEWCOMER, /announce TEXT. {how}")
