@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from core.balance.agents import Keyboard
+from core.balance.reads import free_focus
 from core.balance.view import Claim, View
 from core.engine import Act, Command, Vote
 from core.engine.ids import PlayerId, RoleId
@@ -97,18 +98,9 @@ def _loner_claim(t: Table) -> None:
 
 
 def _focus(t: Table) -> PlayerId | None:
-    living = t.public.living
-    if not living:
-        return None
-    if t.policy.theory:
-        return t.rng.choice(living)
-    clear = cleared(t.public)
-    candidates = [pid for pid in living if pid not in clear] or list(living)
-    if t.r and t.rng.random() < t.r:
-        enemies = [pid for pid in t.oracle() if pid in candidates]
-        if enemies:
-            return t.rng.choice(enemies)
-    return t.rng.choice(candidates)
+    """The table's free bandwagon (core/balance/reads.py), by this game's clearing."""
+    return free_focus(t.rng, t.public.living, t.policy.theory, t.r,
+                      lambda: cleared(t.public), t.oracle)
 
 
 def votes(t: Table, keyboard: Keyboard) -> Iterator[Command]:

@@ -7,6 +7,7 @@ import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from core.balance.reads import free_focus
 from core.balance.view import Claim, View
 from core.engine import Act, Command, Vote
 from core.engine.ids import PlayerId, RoleId
@@ -115,20 +116,9 @@ def _pony(t: Table, view: View, among: list[PlayerId] | None = None) -> PlayerId
 
 
 def _focus(t: Table) -> PlayerId | None:
-    """The table's free bandwagon: with the skill r on a hidden changeling (a read), else on
-    a uniformly drawn player nobody has cleared. Information off: anybody living."""
-    living = t.public.living
-    if not living:
-        return None
-    if t.policy.theory:
-        return t.rng.choice(living)
-    clear = cleared(t.public)
-    candidates = [pid for pid in living if pid not in clear] or list(living)
-    if t.r and t.rng.random() < t.r:
-        enemies = [pid for pid in t.oracle() if pid in candidates]
-        if enemies:
-            return t.rng.choice(enemies)
-    return t.rng.choice(candidates)
+    """The table's free bandwagon (core/balance/reads.py), by this game's clearing."""
+    return free_focus(t.rng, t.public.living, t.policy.theory, t.r,
+                      lambda: cleared(t.public), t.oracle)
 
 
 # ---------------------------------------------------------------------- votes
