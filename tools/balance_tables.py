@@ -39,6 +39,8 @@ from core.balance.targets import distance  # noqa: E402
 from core.engine.balance_target import BalanceTarget  # noqa: E402
 from core.engine.registry import available, load_ruleset  # noqa: E402
 
+CONFIRMING = 10_000_000  # the confirmations' first seed: far from every table run's games
+
 
 def counts(text: str | None, low: int, high: int) -> list[int]:
     """"10-14" or "8,12" (within the rule set's bounds); all of them for None."""
@@ -113,6 +115,27 @@ def _refine_the_closest(target: BalanceTarget, current: Estimate, preset: Preset
             screened[key] = (setup, measured(setup, preset, wanted, False))
 
 
+def confirm(ruleset_id: str, args: argparse.Namespace) -> None:
+    """The rule set's deal at each count, at each preset asked for, played afresh (a seed no
+    table run uses) for `--confirm` games: is it within the target? Printed, not stored."""
+    ruleset = load_ruleset(ruleset_id)
+    target = ruleset.balance
+    if target is None:
+        return
+    play = player(Players(args.players_play))
+    presets = [Preset(p) for p in args.skill] if args.skill else [Preset.REGULAR]
+    for n in counts(args.players, ruleset.min_players, ruleset.max_players):
+        deal = setup_of(ruleset_id, n, None, {})
+        for preset in presets:
+            found = play(deal, preset.r, args.confirm, CONFIRMING)
+            rates = ", ".join(f"{side} {found.rate(side):.1%} ± {found.share(side).half_width:.1%}"
+                              for side in ruleset.sides)
+            verdict = "within" if distance(target, found) == 0 else \
+                f"{distance(target, found):.1%} outside"
+            print(f"{ruleset_id} {n:2} {preset.value:7} {found.games} games: {rates}; {verdict}",
+                  flush=True)
+
+
 def check() -> int:
     stale = [r for r in sorted(available()) if load_ruleset(r).balance is not None
              and shipped(r).stale()]
@@ -136,12 +159,17 @@ def main() -> int:
                         default=Players.INFORMED.value)
     parser.add_argument("--fresh", action="store_true", help="start from an empty table")
     parser.add_argument("--check", action="store_true", help="only report stale tables")
+    parser.add_argument("--confirm", type=int, metavar="GAMES",
+                        help="only play each deal afresh this many games and say if it is fair")
     parser.add_argument("--out", type=Path, help="write DIR/<rule set>.json instead (a trial)")
     args = parser.parse_args()
     if args.check:
         return check()
     for ruleset_id in args.ruleset or sorted(available()):
-        regenerate(ruleset_id, args)
+        if args.confirm:
+            confirm(ruleset_id, args)
+        else:
+            regenerate(ruleset_id, args)
     return 0
 
 

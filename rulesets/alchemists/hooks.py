@@ -25,7 +25,8 @@ class Role:
     """One role's data: the engine's `RoleSpec`, its name and card (msgids), and its place in a
     setup (AL-SIZE): `required` exactly once, `optional` at most once, the `filler` role makes
     up the count. `canonical` is how many the canonical fifteen hold; `left_out` is the order in
-    which an optional role is dropped from the default deal below 11 players (0 = never).
+    which an optional role is dropped from a default deal that still holds more roles than
+    players once the roles sitting out at its size (deal.py) are out (0 = never).
     `team` names the team chat the role shares (rules §8). `about` is the card told to the
     group (/roles, /role): the role in the third person, where the card says "you".
     `role_was` names the role in running text ("Ann was the Ishvalan", `NC_("role was", …)`:

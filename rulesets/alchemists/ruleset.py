@@ -28,6 +28,7 @@ from . import chats, day, night, options
 from . import stone as stone_rules
 from .actions import PASS
 from .balance import BALANCE
+from .deal import SITTING_OUT
 from .common import (
     CAUSE_NAMES,
     CAUSES,
@@ -145,11 +146,14 @@ class Alchemists(Ruleset):
 
     # ------------------------------------------------------------------ setup
     def deal(self, count: int, options: dict[str, Any], rng: random.Random) -> list[RoleId]:
-        """AL-SIZE: the canonical roles but the filler, fewer optional ones below 11 players
-        [decision], then plain alchemists up to the count."""
-        specials = [r for r in CANONICAL if r != FILLER]
+        """AL-SIZE: the canonical roles but the filler and those sitting out at this size
+        (deal.py) [decision], then plain alchemists up to the count; a deal that still holds
+        more roles than players (a role package's extra role) drops optional ones in their
+        `left_out` order."""
+        specials = [r for r in CANONICAL if r != FILLER and r not in SITTING_OUT.get(count, ())]
         for left_out in LEAVE_OUT[: max(0, len(specials) - count)]:
-            specials.remove(left_out)
+            if left_out in specials:
+                specials.remove(left_out)
         roles = specials + [FILLER] * (count - len(specials))
         rng.shuffle(roles)
         return roles

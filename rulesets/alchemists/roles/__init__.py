@@ -26,7 +26,7 @@ REQUIRED = tuple(r.id for r in ROLES.values() if r.setup == "required")
 OPTIONAL = tuple(r.id for r in ROLES.values() if r.setup == "optional")
 FILLER = next(r.id for r in ROLES.values() if r.setup == "filler")
 CANONICAL = tuple(r.id for r in ROLES.values() for _ in range(r.canonical))
-# optional roles left out of the default deal, in this order, when fewer than 11 play
+# optional roles dropped, in this order, from a default deal with more roles than players
 LEAVE_OUT = tuple(r.id for r in sorted((r for r in ROLES.values() if r.left_out),
                                        key=lambda r: r.left_out))
 
