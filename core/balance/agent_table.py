@@ -7,9 +7,10 @@ and its teams' memory (a `core.balance.agents.Strategy` is then the subclass its
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 
+from core.engine import Act, Command
 from core.engine.ids import PlayerId
 
 from .agents import Oracle, Policy
@@ -45,3 +46,10 @@ class AgentTable:
         """The table's free bandwagon (`reads.free_focus`), by the rule set's clearing."""
         return free_focus(self.rng, self.public.living, self.policy.theory, self.r,
                           lambda: cleared(self.public), self.oracle)
+
+
+def aimed(pid: PlayerId, action: str, target: PlayerId | None) -> Iterator[Command]:
+    """`pid`'s `action` at `target`, or nothing when he found nobody to aim at (he lets the
+    window pass, as a player would who cannot decide)."""
+    if target is not None:
+        yield Act(pid, action, (target,))

@@ -8,10 +8,11 @@ import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from core.balance.agent_table import aimed
 from core.balance.agents import Keyboard
 from core.balance.reads import pick
 from core.balance.view import Claim, View
-from core.engine import Act, Command, Vote
+from core.engine import Command, Vote
 from core.engine.ids import PlayerId, RoleId
 
 from .knowledge import (
@@ -158,9 +159,7 @@ def reactions(t: Table, keyboard: Keyboard) -> Iterator[Command]:
     """Pride's owed `take`: a claimed xing, else a drawn player."""
     for pid, view in t.views.items():
         if "take" in keyboard(pid):
-            target = take_target(t, view)
-            if target is not None:
-                yield Act(pid, "take", (target,))
+            yield from aimed(pid, "take", take_target(t, view))
 
 
 def take_target(t: Table, view: View) -> PlayerId | None:

@@ -7,9 +7,10 @@ import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from core.balance.agent_table import aimed
 from core.balance.reads import pick
 from core.balance.view import Claim, View
-from core.engine import Act, Command, Vote
+from core.engine import Command, Vote
 from core.engine.ids import PlayerId, RoleId
 
 from .knowledge import (
@@ -179,17 +180,11 @@ def reactions(t: Table, keyboard: object) -> Iterator[Command]:
     for pid, view in t.views.items():
         offered = keyboard(pid)  # type: ignore[operator]
         if "tiebreak" in offered:
-            target = _tiebreak(t, view)
-            if target is not None:
-                yield Act(pid, "tiebreak", (target,))
+            yield from aimed(pid, "tiebreak", _tiebreak(t, view))
         if "chase" in offered:
-            target = chase_target(t, view)
-            if target is not None:
-                yield Act(pid, "chase", (target,))
+            yield from aimed(pid, "chase", chase_target(t, view))
         if "successor" in offered:
-            target = _successor(t, view)
-            if target is not None:
-                yield Act(pid, "successor", (target,))
+            yield from aimed(pid, "successor", _successor(t, view))
 
 
 def _tiebreak(t: Table, view: View) -> PlayerId | None:
