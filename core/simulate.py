@@ -7,7 +7,6 @@ towards one shared target per window, so teams that must agree (CH-AGREE) often 
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections import Counter
@@ -19,6 +18,7 @@ from core.engine.events import PhaseBegan
 from core.engine.ids import PlayerId, RoleId
 from core.engine.phase import PhaseKind
 from core.engine.ruleset import Ruleset
+from core.interval import wilson
 
 MAX_WINDOWS = 400  # a game that has not ended by then is reported as stuck
 # read as a global: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
@@ -53,17 +53,6 @@ class Report:
         out.append(f"  average days: {self.days_total / self.games:.2f}")
         out.append(f"  {self.games_per_second:.0f} games per second")
         return out
-
-
-def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval for a proportion."""
-    if trials == 0:
-        return 0.0, 0.0
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    margin = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - margin), min(1.0, centre + margin)
 
 
 def new_game(ruleset: Ruleset, players: int, seed: int,

@@ -16,12 +16,12 @@ import sys
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from core.engine.forms import CONTEXTS, ROLE_FORMS_FROM_WAS, RoleForm  # noqa: E402
+from tools.templates import edit_templates  # noqa: E402
 
 COMMENTS = {RoleForm.WHOM: "The role as a verb's object, as in \"chases Bob, the Researcher, "
                            "out of town\" (German: accusative, with its article)."}
@@ -36,14 +36,5 @@ def add_form_texts(catalog: Catalog) -> None:
             catalog.add(msgid, context=CONTEXTS[form], auto_comments=[COMMENTS[form]])
 
 
-def main(paths: list[str]) -> None:
-    for path in map(Path, paths):
-        with path.open("rb") as fh:
-            catalog = read_po(fh)
-        add_form_texts(catalog)
-        with path.open("wb") as fh:
-            write_po(fh, catalog, sort_output=True, no_location=True)
-
-
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    edit_templates(sys.argv[1:], add_form_texts)

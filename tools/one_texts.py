@@ -19,12 +19,12 @@ import sys
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from core.i18n import ONE  # noqa: E402
+from tools.templates import edit_templates  # noqa: E402
 
 # a singular that says its number: "{count}", or with a number's spec ("{count:w}", see
 # core/numbers.py)
@@ -45,14 +45,5 @@ def add_one_texts(catalog: Catalog) -> None:
         catalog.add(singular, context=ONE, auto_comments=[COMMENT])
 
 
-def main(paths: list[str]) -> None:
-    for path in map(Path, paths):
-        with path.open("rb") as fh:
-            catalog = read_po(fh)
-        add_one_texts(catalog)
-        with path.open("wb") as fh:
-            write_po(fh, catalog, sort_output=True, no_location=True)
-
-
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    edit_templates(sys.argv[1:], add_one_texts)

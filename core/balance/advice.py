@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 from core.engine.balance_target import BalanceTarget
 from core.engine.registry import load_ruleset
+from core.interval import SHOWN
 
 from .candidates import neighbours
 from .estimate import Estimate, Play, estimate
-from .interval import SHOWN
 from .presets import Preset
 from .setups import Change, Setup, difference
 from .tables import Table

@@ -55,7 +55,8 @@ class Strategy(Protocol):
     receives into facts of its `View`; `moves` yields the commands for the open window, one
     at a time, so that each may depend on what the ones before it told."""
 
-    read: Reader
+    @property
+    def read(self) -> Reader: ...
 
     def moves(self, keyboard: Keyboard) -> Iterator[Command]: ...
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from core.engine.registry import load_ruleset
 from core.i18n import Renderer
+from core.interval import SHOWN
 
 from .advice import Advice, advise
-from .interval import SHOWN
 from .presets import Preset
 from .render import advice_texts
 from .setups import Setup

@@ -13,7 +13,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from .interval import SHOWN, games_needed, half_width, wilson
+from core.interval import SHOWN, games_needed, half_width, wilson
+
 from .setups import Setup
 
 FIRST_BATCH = 200  # enough to aim the next batch; a table's cheapest cell

@@ -1,6 +1,7 @@
 """The town's free vote, shared by every rule set's simulated players: with the table's read
 skill r it lands on a hidden enemy, else on a uniformly drawn player nobody has cleared
-(research: balance.md §3.3, one calibrated "read" for everything talk would tell)."""
+(research: balance.md §3.3, one calibrated "read" for everything talk would tell); and the
+day's shared coin that makes everybody who sees the same suspects name the same one."""
 
 from __future__ import annotations
 
@@ -27,3 +28,9 @@ def free_focus(rng: random.Random, living: Sequence[PlayerId], theory: bool, r: 
         if found:
             return rng.choice(found)
     return rng.choice(candidates)
+
+
+def pick(options: Sequence[PlayerId], coin: float) -> PlayerId:
+    """One of several, the same for everybody who sees the same options (the table's shared
+    coin of the day: the bandwagon everyone talked into)."""
+    return options[int(coin * len(options)) % len(options)]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from core.engine import Message, Outcome
 from core.engine.events import Learned
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import Group, ToPlayer, ToTeam
+from core.engine.messages import Group, Ref, ToPlayer, ToTeam, WithRole
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +83,15 @@ class View:
 
 # A rule set's reader: what one message tells one player (his view), or the table (view None).
 Reader = Callable[[View | None, Public, Message], None]
+
+
+def player_of(param: object) -> PlayerId | None:
+    """The player a message's parameter names (alone, or with his role), for a reader."""
+    if isinstance(param, WithRole):
+        param = param.who
+    if isinstance(param, Ref) and param.kind == "player":
+        return PlayerId(param.value)
+    return None
 
 
 def route(outcome: Outcome, views: Mapping[PlayerId, View], public: Public, read: Reader,

@@ -14,7 +14,7 @@ from .hooks import ANSWER_OWED, DAY_BEGINS, PROMPT_OWED
 from .night import begin_night, day_opener
 from .removal import banish
 from .standing import mayor, take_office
-from .state import changelings_state
+from .state import TieBroken, changelings_state
 from .vocabulary import RANK_TIEBREAK, Stage
 
 # read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
@@ -80,7 +80,7 @@ def _tie(game: Game, leaders: list[PlayerId]) -> None:
     tied = tuple(player(pid) for pid in leaders)
     state = changelings_state(game)
     if office is not None and pick is not None and pick in leaders:
-        state.tie_broken = "mayor"
+        state.tie_broken = TieBroken.MAYOR
         game.tell_n(GROUP, "The vote is tied between {count} pony: {names}. The mayor made "
                     "the call before the vote closed.", "The vote is tied between {count:w} "
                     "ponies: {names}. The mayor made the call before the vote closed.",
@@ -93,7 +93,7 @@ def _tie(game: Game, leaders: list[PlayerId]) -> None:
                     "here to break the tie, so fate decides.", "The vote is tied between "
                     "{count:w} ponies: {names}. No mayor is here to break the tie, so fate "
                     "decides.", len(tied), names=tied)
-        state.tie_broken = "chance"
+        state.tie_broken = TieBroken.CHANCE
         banish(game, game.rng.choice(leaders))
     state.tie_broken = None
 

@@ -13,7 +13,7 @@ from core.engine.state import Owed, Player, Submission
 from .hooks import ACTION_CHECKS, AFTER_ACT, ANSWER_OWED, PROMPT_OWED, owed_action
 from .removal import banish
 from .standing import take_office
-from .state import changelings_state
+from .state import TieBroken, changelings_state
 from .vocabulary import ALWAYS, ANY_DAY, Stage
 from .voice import said, said_n
 
@@ -68,10 +68,10 @@ def ask_tiebreak(game: Game, owed: Owed) -> None:
 def settle_tiebreak(game: Game, owed: Owed, target: PlayerId | None) -> None:
     tied = [pid for pid in owed.options if game.state.players[pid].alive]
     state = changelings_state(game)
-    state.tie_broken = "mayor"
+    state.tie_broken = TieBroken.MAYOR
     if target is None and tied:
         target = game.rng.choice(tied)
-        state.tie_broken = "chance"
+        state.tie_broken = TieBroken.CHANCE
     if target is not None:
         banish(game, target)
     state.tie_broken = None

@@ -14,7 +14,7 @@ from core.engine.state import Player
 from . import flavour
 from .hooks import BANISHED, REMOVED, STRUCK
 from .standing import partner_of, random_living, take_office
-from .state import changelings_state
+from .state import TieBroken, changelings_state
 from .vocabulary import HEARTBREAKING, RANK_SUCCESSOR, Cause
 
 # read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
@@ -23,6 +23,9 @@ _NIGHT, _BANISHED = PhaseKind.NIGHT, Cause.BANISHED
 
 # Removals by day after which the leaving mayor names his successor himself.
 DAY_EFFECTS = frozenset({Cause.BANISHED, Cause.HEARTBREAK, Cause.CHASED})
+# a tied banishment's own texts, by who broke the tie (the vote did not decide it)
+_TIE_TOLD = {TieBroken.MAYOR: flavour.BANISHED_BY_MAYOR,
+             TieBroken.CHANCE: flavour.BANISHED_BY_CHANCE}
 
 
 def on_removed(game: Game, p: Player, why: str) -> None:
@@ -88,7 +91,7 @@ def _told_as(game: Game, why: str) -> tuple[str, ...]:
     if why == _BANISHED:
         broken = changelings_state(game).tie_broken
         if broken is not None:
-            return flavour.BANISHED_BY_MAYOR if broken == "mayor" else flavour.BANISHED_BY_CHANCE
+            return _TIE_TOLD[broken]
     return flavour.REMOVED[why]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId
@@ -27,14 +28,20 @@ class Night:
     dawn: str | None = None  # the quiet morning told (the day's opener does not echo it)
 
 
+class TieBroken(StrEnum):
+    """Who decided a tied banishment, while it is being told (the vote itself did not)."""
+
+    MAYOR = "mayor"  # the mayor's pick (named before the vote closed, or owed after it)
+    CHANCE = "chance"  # fate: no mayor could, or the owed pick came to nothing
+
+
 @dataclass(slots=True)
 class ChangelingsState:
     lovers: tuple[PlayerId, PlayerId] | None = None
     lovers_chosen: bool = False  # night 1's pairing happened (or came from the setup)
     successor: PlayerId | None = None  # named by the current mayor
     tiebreak_pick: PlayerId | None = None  # named by the mayor before the vote closes
-    # who decides the banishment being told, when the vote did not: "mayor" or "chance"
-    tie_broken: str | None = None
+    tie_broken: TieBroken | None = None  # set only while a tie's banishment is told
     exchange_used: bool = False
     letter: tuple[PlayerId, int, str | None] | None = None  # target, weight, text for the next day
     night: Night = field(default_factory=Night)

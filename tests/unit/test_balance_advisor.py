@@ -20,7 +20,6 @@ from core.balance.advice import advise
 from core.balance.candidates import neighbours
 from core.balance.estimate import Estimate, estimate
 from core.balance.history import History
-from core.balance.interval import games_needed, half_width, wilson
 from core.balance.presets import Preset
 from core.balance.render import advice_texts, history_text
 from core.balance.runs import agent_version
@@ -30,6 +29,7 @@ from core.balance.targets import distance, favoured, within
 from core.engine.registry import load_ruleset
 from core.engine.ruleset import SetupError
 from core.i18n import Renderer
+from core.interval import games_needed, half_width, wilson
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -4,8 +4,10 @@ what its player was told. Found by `core.balance.agents.agents_for` through the
 
 from __future__ import annotations
 
-from .table import make_table
+from core.balance.agents import Agents
 
-AGENTS = make_table
+from .table import Table
+
+AGENTS: Agents = Table  # the class is the call: a game's views in, its `Strategy` out
 
 __all__ = ["AGENTS"]

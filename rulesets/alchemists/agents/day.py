@@ -8,10 +8,11 @@ import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from core.balance.agent_table import aimed
 from core.balance.agents import Keyboard
-from core.balance.reads import free_focus
+from core.balance.reads import pick
 from core.balance.view import Claim, View
-from core.engine import Act, Command, Vote
+from core.engine import Command, Vote
 from core.engine.ids import PlayerId, RoleId
 
 from .knowledge import (
@@ -25,7 +26,6 @@ from .knowledge import (
     cleared,
     known_false,
     mine,
-    pick,
 )
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def talk(t: Table) -> None:
             if mine(view) == TOWN:
                 _report(t, view)
         _fake_claim(t)
-    public.board.focus = _focus(t)
+    public.board.focus = t.focus(cleared)
     if t.policy.claims and not t.policy.theory:
         _loner_claim(t)
 
@@ -95,12 +95,6 @@ def _loner_claim(t: Table) -> None:
     if others:
         named = t.own(view).choice(others)
         board.post(Claim(focus, XING, ((named, RoleId(HOMUNCULI)),), public.day))
-
-
-def _focus(t: Table) -> PlayerId | None:
-    """The table's free bandwagon (core/balance/reads.py), by this game's clearing."""
-    return free_focus(t.rng, t.public.living, t.policy.theory, t.r,
-                      lambda: cleared(t.public), t.oracle)
 
 
 def votes(t: Table, keyboard: Keyboard) -> Iterator[Command]:
@@ -165,9 +159,7 @@ def reactions(t: Table, keyboard: Keyboard) -> Iterator[Command]:
     """Pride's owed `take`: a claimed xing, else a drawn player."""
     for pid, view in t.views.items():
         if "take" in keyboard(pid):
-            target = take_target(t, view)
-            if target is not None:
-                yield Act(pid, "take", (target,))
+            yield from aimed(pid, "take", take_target(t, view))
 
 
 def take_target(t: Table, view: View) -> PlayerId | None:

@@ -4,8 +4,6 @@ whom the claims he trusts accuse."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from core.balance.view import Claim, Public, View
 from core.engine.ids import PlayerId, RoleId
 
@@ -85,7 +83,3 @@ def cleared(public: Public) -> set[PlayerId]:
             out.add(claim.claimer)
             out.update(pid for pid, said in claim.results if category(said) == TOWN)
     return out
-
-
-def pick(options: Sequence[PlayerId], coin: float) -> PlayerId:
-    return options[int(coin * len(options)) % len(options)]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from core.balance.agent_table import aimed
 from core.balance.agents import Keyboard
 from core.balance.view import View
 from core.engine import Act, Command
@@ -47,9 +48,7 @@ def _theory(t: Table, keyboard: Keyboard) -> Iterator[Command]:
         offered = keyboard(pid)
         if "choose" in offered or ("kill" in offered and mine(t.views[pid]) == HOMUNCULI):
             view = t.views[pid]
-            target = _drawn(t, view, _others(t, view, t.band(view)))
-            if target is not None:
-                yield Act(pid, "kill", (target,))
+            yield from aimed(pid, "kill", _drawn(t, view, _others(t, view, t.band(view))))
             return
 
 
@@ -67,16 +66,12 @@ def _own_power(t: Table, view: View, offered: frozenset[str]) -> Iterator[Comman
     side = mine(view)
     band = t.band(view) if side == HOMUNCULI else {me}
     if "request" in offered:
-        target = (_first(any_claimers(view), band)
-                  or _drawn(t, view, _others(t, view, band)))
-        if target is not None:
-            yield Act(me, "request", (target,))
+        yield from aimed(me, "request", _first(any_claimers(view), band)
+                         or _drawn(t, view, _others(t, view, band)))
     if "check" in offered:
         unchecked = [pid for pid in _others(t, view) if known(view, pid) is None]
         claimers = [pid for pid in unchecked if pid in t.public.board.claims]
-        target = claimers[0] if claimers else _drawn(t, view, unchecked)
-        if target is not None:
-            yield Act(me, "check", (target,))
+        yield from aimed(me, "check", claimers[0] if claimers else _drawn(t, view, unchecked))
     if "heal" in offered:
         yield Act(me, "heal", ((_first(xing_claimers(view), set()) or me),))
     if "link" in offered:
@@ -84,9 +79,8 @@ def _own_power(t: Table, view: View, offered: frozenset[str]) -> Iterator[Comman
         if claimers:
             yield Act(me, "link", (me, claimers[0]))
     if "block" in offered:
-        target = _first(any_claimers(view), band) or _drawn(t, view, _others(t, view, band))
-        if target is not None:
-            yield Act(me, "block", (target,))
+        yield from aimed(me, "block", _first(any_claimers(view), band)
+                         or _drawn(t, view, _others(t, view, band)))
     if "copy" in offered:
         claimers = [pid for pid in any_claimers(view) if pid not in band]
         others = [pid for pid in _others(t, view, band) if pid not in claimers[:1]]
@@ -95,13 +89,9 @@ def _own_power(t: Table, view: View, offered: frozenset[str]) -> Iterator[Comman
     if "search" in offered:
         yield from _search(t, view, band)
     if "kill" in offered:
-        target = _kill_target(t, view, band)
-        if target is not None:
-            yield Act(me, "kill", (target,))
+        yield from aimed(me, "kill", _kill_target(t, view, band))
     if "take" in offered:
-        target = take_target(t, view)
-        if target is not None:
-            yield Act(me, "take", (target,))
+        yield from aimed(me, "take", take_target(t, view))
 
 
 def _first(options: list[PlayerId], spare: set[PlayerId]) -> PlayerId | None:
@@ -118,10 +108,8 @@ def _search(t: Table, view: View, band: set[PlayerId]) -> Iterator[Command]:
         target = _first(any_claimers(view), {view.me})
     else:
         target = None
-    target = target or _drawn(t, view, [pid for pid in _others(t, view, band)
-                                        if known(view, pid) is None])
-    if target is not None:
-        yield Act(view.me, "search", (target,))
+    yield from aimed(view.me, "search", target or _drawn(
+        t, view, [pid for pid in _others(t, view, band) if known(view, pid) is None]))
 
 
 def _kill_target(t: Table, view: View, band: set[PlayerId]) -> PlayerId | None:

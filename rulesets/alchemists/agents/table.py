@@ -6,52 +6,38 @@ backfire."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from core.balance.agents import Keyboard, Oracle, Policy
-from core.balance.view import Public, Reader, View
+from core.balance.agent_table import AgentTable
+from core.balance.agents import Keyboard
+from core.balance.view import Reader, View
 from core.engine import Command
 from core.engine.ids import PlayerId
 
+from ..common import Stage
 from . import day, night
 from .knowledge import HOMUNCULI, known, mine
 from .reading import read
 
 
 @dataclass(slots=True)
-class Table:
-    """One game's simulated players (a `core.balance.agents.Strategy`)."""
+class Table(AgentTable):
+    """One game's simulated players (a `core.balance.agents.Strategy`): the shared table with
+    the homunculus game's reader, its windows, and the Stone's last use by each holder."""
 
-    views: Mapping[PlayerId, View]
-    public: Public
-    rng: random.Random
-    r: float
-    policy: Policy
-    oracle: Oracle
     read: Reader = read
-    coin: float = 0.0
-    fake: bool = False
-    rngs: dict[PlayerId, random.Random] = field(default_factory=dict)
     stone_used: dict[PlayerId, tuple[str, int]] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self.rngs = {pid: random.Random(self.rng.getrandbits(64)) for pid in self.views}
-        self.fake = self.rng.random() < self.policy.fake
-
-    def own(self, view: View) -> random.Random:
-        return self.rngs.get(view.me, self.rng)
 
     def moves(self, keyboard: Keyboard) -> Iterator[Command]:
         stage = self.public.stage
-        if stage == "vote":
+        if stage == Stage.VOTE:
             self.coin = self.rng.random()
             day.talk(self)
             yield from day.votes(self, keyboard)
-        elif stage == "reactions":
+        elif stage == Stage.REACTIONS:
             yield from day.reactions(self, keyboard)
-        elif stage == "":
+        elif stage == Stage.NONE:
             self.public.links.clear()  # a link holds for one day
             yield from night.night(self, keyboard)
 
@@ -66,8 +52,3 @@ class Table:
         living = self.public.living
         band = [self.views[pid] for pid in living if mine(self.views[pid]) == HOMUNCULI]
         return max(band, key=lambda v: len(self.band(v)), default=None)
-
-
-def make_table(views: Mapping[PlayerId, View], public: Public, rng: random.Random, r: float,
-               policy: Policy, oracle: Oracle) -> Table:
-    return Table(views, public, rng, r, policy, oracle)

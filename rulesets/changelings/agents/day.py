@@ -7,9 +7,10 @@ import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from core.balance.reads import free_focus
+from core.balance.agent_table import aimed
+from core.balance.reads import pick
 from core.balance.view import Claim, View
-from core.engine import Act, Command, Vote
+from core.engine import Command, Vote
 from core.engine.ids import PlayerId, RoleId
 
 from .knowledge import (
@@ -20,7 +21,6 @@ from .knowledge import (
     known_false,
     liars,
     on_team,
-    pick,
     researcher_claimers,
     trusted,
 )
@@ -57,7 +57,7 @@ def talk(t: Table) -> None:
             if view.card == RESEARCHER or (pid in public.board.claims and on_team(view)):
                 _report(t, view)
         _fake_claim(t)
-    public.board.focus = _focus(t)
+    public.board.focus = t.focus(cleared)
 
 
 def _report(t: Table, view: View) -> None:
@@ -113,12 +113,6 @@ def _pony(t: Table, view: View, among: list[PlayerId] | None = None) -> PlayerId
     options = [pid for pid in (among if among is not None else t.public.living)
                if pid != view.me and pid not in view.fellows and pid != view.partner]
     return t.own(view).choice(options) if options else None
-
-
-def _focus(t: Table) -> PlayerId | None:
-    """The table's free bandwagon (core/balance/reads.py), by this game's clearing."""
-    return free_focus(t.rng, t.public.living, t.policy.theory, t.r,
-                      lambda: cleared(t.public), t.oracle)
 
 
 # ---------------------------------------------------------------------- votes
@@ -186,17 +180,11 @@ def reactions(t: Table, keyboard: object) -> Iterator[Command]:
     for pid, view in t.views.items():
         offered = keyboard(pid)  # type: ignore[operator]
         if "tiebreak" in offered:
-            target = _tiebreak(t, view)
-            if target is not None:
-                yield Act(pid, "tiebreak", (target,))
+            yield from aimed(pid, "tiebreak", _tiebreak(t, view))
         if "chase" in offered:
-            target = chase_target(t, view)
-            if target is not None:
-                yield Act(pid, "chase", (target,))
+            yield from aimed(pid, "chase", chase_target(t, view))
         if "successor" in offered:
-            target = _successor(t, view)
-            if target is not None:
-                yield Act(pid, "successor", (target,))
+            yield from aimed(pid, "successor", _successor(t, view))
 
 
 def _tiebreak(t: Table, view: View) -> PlayerId | None:

@@ -3,7 +3,7 @@ the board he knows to be false, whom the claims he trusts accuse or clear."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from core.balance.view import Claim, Public, View
 from core.engine.ids import PlayerId, RoleId
@@ -94,9 +94,3 @@ def researcher_claimers(view: View) -> list[PlayerId]:
     living = set(view.public.living)
     return [c.claimer for c in trusted(view) if c.role == RESEARCHER and c.claimer in living
             and c.claimer != view.me]
-
-
-def pick(options: Sequence[PlayerId], coin: float) -> PlayerId:
-    """One of several, the same for everybody who sees the same options (the table's shared
-    coin of the day: the bandwagon everyone talked into)."""
-    return options[int(coin * len(options)) % len(options)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from core.balance.agent_table import aimed
 from core.balance.agents import Exchange
 from core.balance.view import View
 from core.engine import Act, Command
@@ -45,9 +46,7 @@ def dusk(t: Table, keyboard: object) -> Iterator[Command]:
             continue
         card = view.card
         if "check" in offered:
-            target = _check_target(t, view)
-            if target is not None:
-                yield Act(pid, "check", (target,))
+            yield from aimed(pid, "check", _check_target(t, view))
         if "shield" in offered:
             yield Act(pid, "shield", (_shield_target(t, view),))
         if "fake" in offered and card == "liar":
@@ -57,9 +56,7 @@ def dusk(t: Table, keyboard: object) -> Iterator[Command]:
             if len(others) >= 2:
                 yield Act(pid, "love", tuple(t.own(view).sample(others, 2)))
         if "letter" in offered:
-            target = _suspect(t, view)
-            if target is not None:
-                yield Act(pid, "letter", (target,))
+            yield from aimed(pid, "letter", _suspect(t, view))
         if "fanatic" in offered and _fanatic_pays(t, view):
             yield Act(pid, "fanatic", ())
 
@@ -74,9 +71,7 @@ def dawn(t: Table, keyboard: object) -> Iterator[Command]:
             continue
         offered: frozenset[str] = keyboard(pid)  # type: ignore[operator]
         if "chase" in offered:
-            target = chase_target(t, view)
-            if target is not None:
-                yield Act(pid, "chase", (target,))
+            yield from aimed(pid, "chase", chase_target(t, view))
         if "prevent" in offered or "prank" in offered:
             seen = view.notes.get(FORESIGHT)
             guard = set(researcher_claimers(view)) | {pid}

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from core.balance.view import Public, View
+from core.balance.view import Public, View, player_of
 from core.engine import Message
-from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import Ref, WithRole
+from core.engine.ids import RoleId
+from core.engine.messages import Ref
 
 from .. import flavour
 from ..voice import OWN
@@ -26,25 +26,17 @@ _TURNED = (*flavour.EXCHANGED, *flavour.EXCHANGED_IN_LOVE,
 _STALKED = "{name} is the confused changeling."
 
 
-def _player(param: object) -> PlayerId | None:
-    if isinstance(param, WithRole):
-        param = param.who
-    if isinstance(param, Ref) and param.kind == "player":
-        return PlayerId(param.value)
-    return None
-
-
 def _fellows(view: View, message: Message) -> None:
     names = message.text.params.get("names", ())
     for name in names if isinstance(names, tuple) else (names,):
-        pid = _player(name)
+        pid = player_of(name)
         if pid is not None:
             view.fellows.add(pid)
     _turned(view, message)
 
 
 def _joined(view: View, message: Message) -> None:
-    pid = _player(message.text.params.get("name"))
+    pid = player_of(message.text.params.get("name"))
     if pid is not None:
         view.fellows.add(pid)
 
@@ -56,7 +48,7 @@ def _turned(view: View, message: Message) -> None:
 
 
 def _foresight(view: View, message: Message) -> None:
-    view.notes[FORESIGHT] = _player(message.text.params.get("name"))
+    view.notes[FORESIGHT] = player_of(message.text.params.get("name"))
 
 
 def _quiet(view: View, message: Message) -> None:
@@ -64,7 +56,7 @@ def _quiet(view: View, message: Message) -> None:
 
 
 def _stalked(view: View, message: Message) -> None:
-    view.notes[CONFUSED] = _player(message.text.params.get("name"))
+    view.notes[CONFUSED] = player_of(message.text.params.get("name"))
 
 
 _MAYOR = frozenset(OWN["NEW_MAYOR"])
@@ -82,11 +74,11 @@ def read(view: View | None, public: Public, message: Message) -> None:
     params = message.text.params
     if view is None:
         if message.text.key in _MAYOR:
-            public.mayor = _player(params.get("name"))
+            public.mayor = player_of(params.get("name"))
             return
         revealed = params.get("revealed")
         if isinstance(revealed, Ref):
-            pid = _player(params.get("name"))
+            pid = player_of(params.get("name"))
             if pid is not None:
                 public.revealed[pid] = RoleId(revealed.value)
         elif "roles" in params:
@@ -104,6 +96,6 @@ def read(view: View | None, public: Public, message: Message) -> None:
     dealt = params.get("dealt")
     if isinstance(dealt, Ref):
         view.card = RoleId(dealt.value)
-    partner = _player(params.get("partner"))
+    partner = player_of(params.get("partner"))
     if partner is not None:
         view.partner = partner

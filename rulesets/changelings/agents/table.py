@@ -8,59 +8,43 @@ the team leader's plan that every member follows (CH-AGREE needs one target).
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from core.balance.agents import Keyboard, Oracle, Policy
-from core.balance.view import Public, Reader, View
+from core.balance.agent_table import AgentTable
+from core.balance.agents import Keyboard
+from core.balance.view import Reader, View
 from core.engine import Command
 from core.engine.ids import PlayerId
 
+from ..vocabulary import Stage
 from . import day, night
 from .knowledge import on_team
 from .reading import read
 
 
 @dataclass(slots=True)
-class Table:
-    """One game's simulated players (a `core.balance.agents.Strategy`)."""
+class Table(AgentTable):
+    """One game's simulated players (a `core.balance.agents.Strategy`): the shared table with
+    the pony game's reader, its windows, and the shield's memory."""
 
-    views: Mapping[PlayerId, View]
-    public: Public
-    rng: random.Random
-    r: float
-    policy: Policy
-    oracle: Oracle
     read: Reader = read
-    coin: float = 0.0  # the day's shared coin: which of several the table goes after
-    fake: bool = False  # whether the changelings will fake-claim the researcher this game
     shielded: dict[PlayerId, PlayerId] = field(default_factory=dict)  # the shield's last night
-    rngs: dict[PlayerId, random.Random] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        # each player's own dice, so that what one decides never shifts another's draws
-        self.rngs = {pid: random.Random(self.rng.getrandbits(64)) for pid in self.views}
-        self.fake = self.rng.random() < self.policy.fake
-
-    def own(self, view: View) -> random.Random:
-        """The player's own dice (the table's for the table's talk)."""
-        return self.rngs.get(view.me, self.rng)
 
     def moves(self, keyboard: Keyboard) -> Iterator[Command]:
         stage = self.public.stage
-        if stage == "vote":
+        if stage == Stage.VOTE:
             self.coin = self.rng.random()
             day.talk(self)
             yield from day.votes(self)
-        elif stage == "election":
+        elif stage == Stage.ELECTION:
             self.coin = self.rng.random()
             yield from day.election(self)
-        elif stage == "reactions":
+        elif stage == Stage.REACTIONS:
             yield from day.reactions(self, keyboard)
-        elif stage == "dusk":
+        elif stage == Stage.DUSK:
             yield from night.dusk(self, keyboard)
-        elif stage == "dawn":
+        elif stage == Stage.DAWN:
             yield from night.dawn(self, keyboard)
 
     # ------------------------------------------------------------------ shared by the team
@@ -73,8 +57,3 @@ class Table:
         """Who speaks first in the team chat: the others follow his plan."""
         team = self.team()
         return team[0] if team else None
-
-
-def make_table(views: Mapping[PlayerId, View], public: Public, rng: random.Random, r: float,
-               policy: Policy, oracle: Oracle) -> Table:
-    return Table(views, public, rng, r, policy, oracle)

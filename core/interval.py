@@ -1,5 +1,6 @@
-"""The interval maths behind every number the advisor shows: the Wilson score interval of a
-win rate, its half-width, and how many games a wanted half-width takes.
+"""The interval maths behind every win rate shown, by the balance advisor and by `nightfall
+simulate` (`core/simulate.py`): the Wilson score interval of a win rate, its half-width, and
+how many games a wanted half-width takes.
 
 Wilson rather than the normal approximation because a table cell may hold a few hundred
 games and a side may win 3 % of them: the normal interval then reaches below zero, Wilson's
