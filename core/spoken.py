@@ -1,7 +1,7 @@
 """Values that read differently in every language: a phase's name, a duration with its units,
 a deadline as local date and clock time, an option's name and value, a language. The service
 names them with `Ref`s (`phase`, `duration`, `until`, `due`, `option_name`, `option_value`,
-`language`), so they are put into words only at delivery, in the reader's language, like
+`language`, `skill`), so they are put into words only at delivery, in the reader's language, like
 every other word of a text.
 A rule set's own stages and option values are named by its vocabulary (`stage`,
 `option_value`); only the engine's and the service's own are named here."""
@@ -44,6 +44,11 @@ OPTION_VALUES = {
     "on": N_("on"), "off": N_("off"), "quick": N_("quick"), "forum": N_("forum"),
     "default": N_("the rules' deal"), "—": N_("none"),
 }
+# a table's skill as a host types it after /balance (the balance advisor's presets,
+# core/balance/presets.py), said in the reader's words: its `Ref` kind is `skill`
+SKILL = "skill"
+SKILL_WORDS = {"new": NC_("skill", "new"), "regular": NC_("skill", "regular"),
+               "sharp": NC_("skill", "sharp")}
 # the values of the language setting (the bot's languages), said by their names
 LANGUAGES = ("en", "de", "ru")
 # the service's own settings, beside each rule set's options (its vocabulary's `option_name`)
@@ -154,6 +159,8 @@ def spoken(t: gettext.NullTranslations, ref: Ref, locale: str,
         return name_in(ref.value, locale)
     if ref.kind == "language_choice":
         return choice_name(ref.value, locale)
+    if ref.kind == SKILL:
+        return t.pgettext(SKILL, SKILL_WORDS[ref.value])
     if ref.kind == "option_value":
         msgid = OPTION_VALUES.get(ref.value) or vocabulary.get("option_value", {}).get(ref.value)
         return t.gettext(msgid) if msgid else ref.value

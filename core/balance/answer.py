@@ -1,37 +1,51 @@
 """The advice for a question as the lobby and the command line ask it: from the shipped
 table at once when it holds the table precisely enough, else from a worker (worker.py);
-and rendered as plain lines for the command line."""
+the skill a chat's own games fit against the same table; and the advice rendered as plain
+lines for the command line."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from core.engine.registry import load_ruleset
 from core.i18n import Renderer
 from core.interval import SHOWN
 
 from .advice import Advice, advise
-from .presets import Preset
+from .calibrate import Calibration, calibrate
+from .history import Finished
+from .presets import Assumed
 from .render import advice_texts
 from .setups import Setup
 from .tables import shipped
 from .worker import remembered
 
 
-def instant(setup: Setup, preset: Preset) -> Advice | None:
+def instant(setup: Setup, skill: Assumed) -> Advice | None:
     """The advice without playing a game: an earlier on-demand answer, or the shipped table
     if it holds this setup with a shown number's precision (None otherwise)."""
-    asked, answer = remembered(setup, preset)
+    asked, answer = remembered(setup, skill)
     if asked:
         return answer
-    advice = advise(setup, preset, shipped(setup.ruleset))
+    advice = advise(setup, skill, shipped(setup.ruleset))
     target = load_ruleset(setup.ruleset).balance
     if advice is None or target is None or advice.estimate.widest(target.sides()) > SHOWN:
         return None
     return advice
 
 
-def from_table(setup: Setup, preset: Preset) -> Advice | None:
+def from_table(setup: Setup, skill: Assumed) -> Advice | None:
     """Whatever the shipped table says, however few its games (its margins say so)."""
-    return advise(setup, preset, shipped(setup.ruleset))
+    return advise(setup, skill, shipped(setup.ruleset))
+
+
+def calibrated(games: Sequence[Finished], ruleset_id: str) -> Calibration | None:
+    """The town's skill a chat's finished games fit against the shipped table (None below
+    `calibrate.ENOUGH` games it can read, or for a rule set without a balance target)."""
+    target = load_ruleset(ruleset_id).balance
+    if target is None:
+        return None
+    return calibrate(games, shipped(ruleset_id), target.headline)
 
 
 def lines(advice: Advice, locale: str) -> list[str]:

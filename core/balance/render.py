@@ -10,9 +10,10 @@ from core.engine.messages import N_, Param, Ref, Text, n_
 from core.engine.registry import load_ruleset
 
 from .advice import Advice, Alternative
+from .calibrate import Calibration
 from .estimate import Estimate
 from .history import History
-from .presets import Preset
+from .presets import Assumed, Preset
 from .setups import Change, Setup
 
 HEAD = n_("Balance of {ruleset} for {count} player: {roles}.",
@@ -47,10 +48,15 @@ PLAYERS = N_("The balance advisor counts {low} to {high} players: write /balance
 ILLEGAL = N_("The rules do not allow this role list with these options, so there is no "
              "balance to estimate.")
 USAGE = N_("Write /balance, or /balance with a player count and a table's skill: {presets} "
-           "(for example {example}).")
+           "(for example /balance 12 {example}).")
 NO_ADVICE = N_("The balance advisor has no numbers for this table.")
 TITLES = {Preset.NEW: N_("new table"), Preset.REGULAR: N_("regular table"),
           Preset.SHARP: N_("sharp table")}
+FITTED_SKILL = N_("this chat's skill ({fitted} %)")
+FITTED = n_("This chat plays like a {preset}: fitted skill {fitted} % (95 % bounds "
+            "{low}–{high} %), from {count} finished game of {ruleset}.",
+            "This chat plays like a {preset}: fitted skill {fitted} % (95 % bounds "
+            "{low}–{high} %), from {count} finished games of {ruleset}.")
 
 
 def advice_texts(advice: Advice) -> list[Text]:
@@ -63,7 +69,7 @@ def advice_texts(advice: Advice) -> list[Text]:
     texts = [
         Text(HEAD[0], {"ruleset": Ref("ruleset", setup.ruleset), "count": setup.players,
                        "roles": _roles(setup, target.filler)}, HEAD[1], setup.players),
-        Text(RATES, {"skill": Text(TITLES[advice.preset], {}),
+        Text(RATES, {"skill": skill_title(advice.skill),
                      "shares": shares(setup.ruleset, advice.estimate), "verdict": verdict}),
     ]
     if len(advice.spread) > 1:
@@ -82,7 +88,7 @@ def advice_texts(advice: Advice) -> list[Text]:
 def summary_text(advice: Advice) -> Text:
     """The advice in one line (the sign-up's, after a change of roles or options)."""
     return Text(SUMMARY[0], {"count": advice.setup.players,
-                             "skill": Text(TITLES[advice.preset], {}),
+                             "skill": skill_title(advice.skill),
                              "shares": shares(advice.setup.ruleset, advice.estimate),
                              "verdict": _verdict(advice)}, SUMMARY[1], advice.setup.players)
 
@@ -154,3 +160,18 @@ def history_text(past: History) -> Text:
                              "side": Ref("side", past.side), "rate": _percent(past.rate)},
                 HISTORY[1], past.games)
 
+
+
+def skill_title(skill: Assumed) -> Text:
+    """The skill an advice assumed, in words: a preset's title, or the chat's own."""
+    if isinstance(skill, Preset):
+        return Text(TITLES[skill], {})
+    return Text(FITTED_SKILL, {"fitted": _percent(skill.r)})
+
+
+def calibration_text(fit: Calibration, ruleset: str) -> Text:
+    """Which preset the chat plays like, its fitted skill and how sure the fit is."""
+    return Text(FITTED[0], {"preset": Text(TITLES[fit.preset], {}),
+                            "fitted": _percent(fit.skill), "low": _percent(fit.low),
+                            "high": _percent(fit.high), "count": fit.games,
+                            "ruleset": Ref("ruleset", ruleset)}, FITTED[1], fit.games)

@@ -15,9 +15,9 @@ from .setups import Setup
 from .tally import Players
 
 #: the advisor's own modules: changing them changes no simulated game, so no table
-ADVISOR = frozenset({"advice.py", "answer.py", "balance_cli.py", "behaviour.py", "candidates.py",
-                     "estimate.py", "history.py", "interval.py", "presets.py", "render.py",
-                     "runs.py", "setups.py", "tables.py", "targets.py", "worker.py"})
+ADVISOR = frozenset({"advice.py", "answer.py", "balance_cli.py", "behaviour.py", "calibrate.py",
+                     "candidates.py", "estimate.py", "history.py", "interval.py", "presets.py",
+                     "render.py", "runs.py", "setups.py", "tables.py", "targets.py", "worker.py"})
 
 
 def player(players_play: Players = Players.INFORMED) -> Play:

@@ -7,6 +7,7 @@ marked stale, which the CLI says."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 from collections.abc import Iterator
@@ -19,7 +20,7 @@ from core.engine.registry import load_ruleset
 
 from .behaviour import behaviour_print
 from .estimate import Estimate
-from .presets import Preset
+from .presets import ORDERED, Assumed, Preset
 
 FILE = "balance_table.json"
 FORMAT = 1
@@ -74,6 +75,19 @@ class Table:
         cell = self.cells.get((setup_key, preset))
         return None if cell is None else cell.estimate
 
+    def at(self, setup_key: str, skill: Assumed) -> Estimate | None:
+        """The estimate at a preset, or at a skill between two presets interpolated linearly
+        from their cells (below the lowest preset or above the highest, that preset's own:
+        the tables hold no games beyond them). None where a cell it needs is missing."""
+        if isinstance(skill, Preset):
+            return self.get(setup_key, skill)
+        r = min(max(skill.r, ORDERED[0].r), ORDERED[-1].r)
+        low, high = next((a, b) for a, b in itertools.pairwise(ORDERED) if r <= b.r)
+        below, above = self.get(setup_key, low), self.get(setup_key, high)
+        if below is None or above is None:
+            return None
+        return between(below, above, (r - low.r) / (high.r - low.r))
+
     def add(self, cell: Cell) -> None:
         self.cells[(cell.setup, cell.preset)] = cell
 
@@ -100,6 +114,19 @@ class Table:
         for cell in data["cells"]:
             table.add(Cell.from_json(cell))
         return table
+
+
+def between(below: Estimate, above: Estimate, weight: float) -> Estimate:
+    """Two cells' rates mixed linearly (`weight` 0: `below`, 1: `above`), counted as the
+    fewer games of the two: a mix of two independent estimates is no less certain than the
+    less certain one, so its margins are honest, if a little wide."""
+    if weight <= 0.0 or weight >= 1.0:
+        return below if weight <= 0.0 else above
+    games = min(below.games, above.games)
+    sides = sorted(set(below.wins) | set(above.wins))
+    wins = {s: round(games * ((1 - weight) * below.rate(s) + weight * above.rate(s)))
+            for s in sides}
+    return Estimate(games, wins, (1 - weight) * below.mean_days + weight * above.mean_days)
 
 
 def table_path(ruleset_id: str) -> Path:

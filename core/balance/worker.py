@@ -1,7 +1,7 @@
 """A custom table estimated on demand in a worker process: the simulated games run beside
 the bot (or the command line) rather than in it, report their progress as they go, and are
 stopped if they overrun. A finished answer of the informed players is kept for the same
-question (rule set, roles, options, preset, agents' version), so a host who asks twice
+question (rule set, roles, options, skill, agents' version), so a host who asks twice
 waits once.
 
 The worker is started with `spawn`: a fork of a running bot would copy its event loop,
@@ -15,7 +15,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from .advice import Advice, advise
-from .presets import Preset
+from .presets import Assumed
 from .runs import agent_version, player
 from .setups import Setup
 from .tables import shipped
@@ -24,24 +24,24 @@ from .tally import Players
 SECONDS = 30.0  # a host waits this long at most (issue 34)
 MARGIN = 3.0  # of it, for the worker's start and the chunk that runs past the deadline
 GRACE = 15.0  # the worker's start and its last batch, before it is stopped from outside
-Question = tuple[str, str, Preset, str]
+Question = tuple[str, str, Assumed, str]
 _answers: dict[Question, Advice | None] = {}
 
 
-def _question(setup: Setup, preset: Preset) -> Question:
-    return setup.ruleset, setup.key(), preset, agent_version()
+def _question(setup: Setup, skill: Assumed) -> Question:
+    return setup.ruleset, setup.key(), skill, agent_version()
 
 
-def remembered(setup: Setup, preset: Preset) -> tuple[bool, Advice | None]:
+def remembered(setup: Setup, skill: Assumed) -> tuple[bool, Advice | None]:
     """(whether this question was answered before, its answer)."""
-    key = _question(setup, preset)
+    key = _question(setup, skill)
     return key in _answers, _answers.get(key)
 
 
-def _run(conn: Connection, setup: Setup, preset: Preset, seconds: float, seed: int,
+def _run(conn: Connection, setup: Setup, skill: Assumed, seconds: float, seed: int,
          players_play: Players) -> None:
     """In the worker: the advice, its progress sent as fractions, then the answer."""
-    advice = advise(setup, preset, shipped(setup.ruleset), player(players_play),
+    advice = advise(setup, skill, shipped(setup.ruleset), player(players_play),
                     seconds=max(1.0, seconds - MARGIN), seed=seed,
                     stage=lambda done: conn.send(("progress", done)))
     conn.send(("done", advice))
@@ -51,9 +51,9 @@ def _run(conn: Connection, setup: Setup, preset: Preset, seconds: float, seed: i
 class Job:
     """One on-demand estimate in its own process; `poll` it (never blocks) until `done`."""
 
-    def __init__(self, setup: Setup, preset: Preset, seconds: float = SECONDS,
+    def __init__(self, setup: Setup, skill: Assumed, seconds: float = SECONDS,
                  seed: int = 0, players_play: Players = Players.INFORMED) -> None:
-        self.setup, self.preset, self.players_play = setup, preset, players_play
+        self.setup, self.skill, self.players_play = setup, skill, players_play
         self.progress = 0.0
         self.done = False
         self.advice: Advice | None = None
@@ -61,7 +61,7 @@ class Job:
         context = multiprocessing.get_context("spawn")
         self._conn, child = context.Pipe(duplex=False)
         self._process = context.Process(target=_run, daemon=True, args=(
-            child, setup, preset, seconds, seed, players_play))
+            child, setup, skill, seconds, seed, players_play))
         self._process.start()
         child.close()
 
@@ -83,7 +83,7 @@ class Job:
             return
         self._finish(value)
         if self.players_play is Players.INFORMED:
-            _answers[_question(self.setup, self.preset)] = value
+            _answers[_question(self.setup, self.skill)] = value
 
     def _finish(self, advice: Advice | None) -> None:
         self.done, self.advice = True, advice

@@ -15,7 +15,6 @@ from babel.messages.pofile import read_po
 
 from adapters.console.demo import NAMES, _play
 from adapters.console.session import ConsoleSession
-from core.balance.presets import Preset
 from core.engine.registry import load_ruleset
 from core.i18n import LOCALES_DIR, ONE
 from core.service.games.deadline_times import PACES
@@ -103,7 +102,6 @@ def typed_words() -> frozenset[str]:
     values and paces, on/off, the languages' codes."""
     words = {n.casefold() for n in NAMES} | set(PACES) | {"on", "off", "de", "ru", "en"}
     words.add("element")  # the Matrix client's name, whose menus a how-to names
-    words.update(p.value for p in Preset)  # a table's skill typed after /balance
     for ruleset_id in PLAYER_COUNT:
         for values in load_ruleset(ruleset_id).option_choices.values():
             words.update(v.casefold() for v in values)

@@ -32,7 +32,7 @@ from adapters.matrix.protocol import content
 from adapters.telegram.adapter import TelegramAdapter
 from adapters.telegram.sending import split_text
 from core.balance.presets import Preset
-from core.balance.render import FEWER, MORE, SHARE, SPREAD_ITEM, TITLES
+from core.balance.render import FEWER, FITTED_SKILL, MORE, SHARE, SPREAD_ITEM, TITLES
 from core.engine.game import Game
 from core.engine.log_codec import encode
 from core.engine.messages import Either, Ref, Tally, Text, WithRole, counted
@@ -166,7 +166,9 @@ def balance_parameters(ruleset: str, sides: list[str], roles: list[Ref]) -> dict
     share = [Text(SHARE, {"side": Ref("side", s), "rate": r, "margin": m})
              for s, r, m in zip(sides, (53, 46, 1), (2, 2, 1), strict=False)]
     return {
-        "skill": [Text(TITLES[p], {}) for p in Preset],
+        # a preset's title, or the skill a chat's own games fit (core/balance/calibrate.py)
+        "skill": [*(Text(TITLES[p], {}) for p in Preset), Text(FITTED_SKILL, {"fitted": 32})],
+        "preset": [Text(TITLES[p], {}) for p in Preset], "fitted": [5, 32, 60],
         "shares": [tuple(share[:1]), tuple(share)],
         "verdict": [Text(target.fair, {}), Text(target.leans, {"side": Ref("side", sides[0])})],
         "margin": [1, 2, 12],
@@ -176,7 +178,9 @@ def balance_parameters(ruleset: str, sides: list[str], roles: list[Ref]) -> dict
                     (Text(FEWER, {"count": 1, "role": roles[1]}),
                      Text(MORE, {"count": 2, "role": roles[2]}))],
         "days": ["6"], "seconds": [30],
-        "presets": [Either(tuple(p.value for p in Preset))], "example": ["/balance 12 sharp"],
+        # the skills as a host types them after /balance, in the reader's words
+        "presets": [Either(tuple(Ref("skill", p.value) for p in Preset))],
+        "example": [Ref("skill", p.value) for p in Preset],
     }
 
 # Latin words a German or Russian text may hold: what people type after a command, the
@@ -184,8 +188,7 @@ def balance_parameters(ruleset: str, sides: list[str], roles: list[Ref]) -> dict
 TYPED = {"on", "off", "de", "ru", "en", "default", "group", "quick", "forum", "Europe",
          "Berlin", "researcher", "night", "game", "majority", "all", "random", "always",
          "never", "https", "Telegram", "Matrix", "Element", "ROLE", "NAME", "TEXT", "MINUTES",
-         "NEWCOMER", "LINK", "ACTION", "username", "once", "reset", "BotFather",
-         *(p.value for p in Preset)}
+         "NEWCOMER", "LINK", "ACTION", "username", "once", "reset", "BotFather"}
 ENGLISH = {"the", "you", "your", "is", "are", "has", "have", "with", "this", "that", "not",
            "they", "their", "which", "would", "could", "player", "players", "vote", "votes",
            "night", "day", "role", "roles", "when", "what", "who", "cannot", "already",

@@ -1,11 +1,12 @@
 """`/balance` in the lobby: the balance advisor (core/balance) for the table as it is set up
 — the role list or the rule set's deal, the options, the players signed up (or a count
-given: `/balance 12`), at a skill preset (`/balance sharp`) — and what this chat's own
-finished games say. The shipped tables answer at once; a custom list is estimated in a
-worker process, announced with how long it may take, and posted by the scheduler's next tick
-once done (the bot keeps answering meanwhile). After `/setroles` and `/option` the edited
-sign-up ends with the table's answer in a line, or with a pointer to `/balance` for a list the
-tables do not hold."""
+given: `/balance 12`), at a skill preset (`/balance sharp`, `/balance scharfsinnig`) or, once
+this chat has finished enough games, at the skill they fit — and what those games say. The
+shipped tables answer at once; a custom list is estimated in a worker process, announced
+with how long it may take, and posted by the scheduler's next tick once done (the bot keeps
+answering meanwhile). After `/setroles` and `/option` the edited sign-up ends with the
+table's answer in a line, or with a pointer to `/balance` for a list the tables do not
+hold."""
 
 from __future__ import annotations
 
@@ -14,8 +15,7 @@ import logging
 from typing import Any
 
 from core.balance.answer import from_table, instant
-from core.balance.history import history
-from core.balance.presets import DEFAULT, Preset
+from core.balance.presets import DEFAULT, Assumed, Preset
 from core.balance.render import (
     ILLEGAL,
     NO_ADVICE,
@@ -24,7 +24,6 @@ from core.balance.render import (
     USAGE,
     WORKING,
     advice_texts,
-    history_text,
     summary_text,
 )
 from core.balance.setups import Setup, legal, setup_of
@@ -36,14 +35,15 @@ from core.engine.ruleset import SetupError
 from core.storage.models import Chat, GameRecord, Identity, Seat
 from core.storage.states import GameStatus
 from core.storage.transaction import transaction
-from core.story.archive import story_of_row
 
 from ..messages import outbox, texts
 from ..messages.payloads import Part, PostPayload, text_part
 from ..ports.replies import Reply
 from ..telling.settings_view import current_options
+from .balance_record import chat_record, record_texts
 from .context import ServiceContext
 from .group_commands import GroupCommands
+from .typed_values import read_skill, skill_choices
 
 log = logging.getLogger(__name__)
 TICK = 0.25  # how often a running estimate is looked at
@@ -67,16 +67,18 @@ class BalanceRoom(GroupCommands):
             raise Reply(texts.NO_GAME)
         if row.status != GameStatus.LOBBY:
             raise Reply(texts.NOT_IN_LOBBY)
-        count, preset = _read(rest)
+        count, asked = _read(rest)
         setup = await lobby_setup(row, count)
-        advice = instant(setup, preset)
+        games, fit = await chat_record(chat.id, setup.ruleset)
+        skill: Assumed = asked or (fit.assumed if fit is not None else DEFAULT)
+        advice = instant(setup, skill)
         if advice is not None:
-            await outbox.to_group(chat, _payload([*advice_texts(advice),
-                                                  await _history(chat, setup)]), game=row)
+            await outbox.to_group(chat, _payload([*advice_texts(advice), *record_texts(
+                setup.ruleset, games, fit)]), game=row)
             return
         await outbox.to_group(chat, _payload([Text(WORKING, {"seconds": int(self.seconds)})]),
                               game=row)
-        self.jobs.append((Job(setup, preset, self.seconds, players_play=self.players_play),
+        self.jobs.append((Job(setup, skill, self.seconds, players_play=self.players_play),
                           chat.id, row.id))
 
     async def post_finished(self) -> None:
@@ -89,8 +91,9 @@ class BalanceRoom(GroupCommands):
                 async with self.lock, transaction():
                     chat = await Chat.get(id=chat_id)
                     row = await GameRecord.get_or_none(id=row_id)
-                    said = ([*advice_texts(job.advice), await _history(chat, job.setup)]
-                            if job.advice is not None else [Text(NO_ADVICE, {})])
+                    said = ([*advice_texts(job.advice), *record_texts(
+                        job.setup.ruleset, *await chat_record(chat.id, job.setup.ruleset))]
+                        if job.advice is not None else [Text(NO_ADVICE, {})])
                     await outbox.to_group(chat, _payload(said), game=row)
             except Exception:
                 log.exception("the balance estimate for game %s could not be posted", row_id)
@@ -103,14 +106,16 @@ class BalanceRoom(GroupCommands):
 
 async def balance_note(row: GameRecord) -> tuple[Part, ...]:
     """After `/setroles` and `/option`, a line in the edited sign-up: the balance of the new
-    setup from the tables (or an earlier estimate), at once, or where they do not hold it a
-    pointer to `/balance`; nothing for a setup that cannot be dealt (its own refusal says
-    why at the start)."""
+    setup from the tables (or an earlier estimate), at once, at the skill the chat's games fit
+    or else the default preset, or where they do not hold it a pointer to `/balance`;
+    nothing for a setup that cannot be dealt (its own refusal says why at the start)."""
     try:
         setup = await lobby_setup(row, None)
     except Reply:
         return ()
-    advice = instant(setup, DEFAULT) or from_table(setup, DEFAULT)
+    _, fit = await chat_record(row.chat_id, setup.ruleset)
+    skill: Assumed = fit.assumed if fit is not None else DEFAULT
+    advice = instant(setup, skill) or from_table(setup, skill)
     said = summary_text(advice) if advice is not None else Text(NOT_IN_TABLES,
                                                                {"seconds": int(SECONDS)})
     return (text_part(said),)
@@ -137,26 +142,17 @@ async def lobby_setup(row: GameRecord, count: int | None) -> Setup:
     return setup
 
 
-def _read(rest: str) -> tuple[int | None, Preset]:
-    """`/balance [players] [new|regular|sharp]`, in any order."""
-    count, preset = None, DEFAULT
-    for word in rest.lower().split():
-        if word.isdigit():
-            count = int(word)
-        elif word in {p.value for p in Preset}:
-            preset = Preset(word)
-        else:
-            raise Reply(USAGE, presets=Either(tuple(p.value for p in Preset)),
-                        example="/balance 12 sharp")  # the words typed, in no language
-    return count, preset
-
-
-async def _history(chat: Chat, setup: Setup) -> Text:
-    ruleset = load_ruleset(setup.ruleset)
-    side = ruleset.balance.headline if ruleset.balance is not None else ruleset.sides[0]
-    rows = await GameRecord.filter(chat_id=chat.id, status=GameStatus.ENDED,
-                                   ruleset=setup.ruleset).order_by("id")
-    return history_text(history([await story_of_row(r) for r in rows], setup.ruleset, side))
+def _read(rest: str) -> tuple[int | None, Preset | None]:
+    """`/balance [players] [skill]`, in any order, the skill in any of the bot's languages
+    and of one word or more ("neue Runde"); no skill named: None. Anything else is refused
+    with the skills in the reader's words."""
+    words = rest.split()
+    counts = [int(w) for w in words if w.isdigit()]
+    named = " ".join(w for w in words if not w.isdigit())
+    skill = read_skill(named) if named else None
+    if len(counts) > 1 or (named and skill is None):
+        raise Reply(USAGE, presets=Either(skill_choices()), example=skill_choices()[-1])
+    return (counts[0] if counts else None), (Preset(skill) if skill else None)
 
 
 def _payload(said: list[Text]) -> PostPayload:

@@ -1,7 +1,8 @@
 """What a host types for a setting's value, read in any of the bot's languages: an option's
 on/off (`an`, `aus`, `ja`, `да`, `выкл`), a choice ("zufällig", "никогда"), the pace
 ("schnell", "быстрый"), a rule set's name ("Alchemisten", "алхимики"), a language ("Deutsch"),
-an option's name ("Anzahl der Changelinge", "wechselbälger", "отдача").
+an option's name ("Anzahl der Changelinge", "wechselbälger", "отдача"), a table's skill for
+the balance advisor ("scharfsinnig", "новички").
 
 The words come from the catalogs, per value, so they follow the translations: a value's id,
 the word the bot shows for it in each language, and — for the few values a host types most —
@@ -17,7 +18,7 @@ from core.engine.messages import NC_, Ref
 from core.engine.registry import available, load_ruleset
 from core.i18n import available_locales, translations
 from core.languages import name_in
-from core.spoken import OPTION_VALUES
+from core.spoken import OPTION_VALUES, SKILL, SKILL_WORDS
 
 TYPED = "typed"  # the gettext context of the words a host may type for a value
 #: further words per value, each message's translation a comma-separated list
@@ -28,6 +29,12 @@ TYPED_WORDS: Mapping[str, str] = {
     "forum": NC_("typed", "forum, slow"),
 }
 ON_OFF = ("on", "off")
+#: further words for a table's skill (`/balance 12 sharp`), as `TYPED_WORDS`
+SKILL_TYPED: Mapping[str, str] = {
+    "new": NC_("typed", "new, beginners, novices, new table"),
+    "regular": NC_("typed", "regular, normal, practised, regular table"),
+    "sharp": NC_("typed", "sharp, experienced, experts, sharp table"),
+}
 
 
 def folded(text: str) -> str:
@@ -58,6 +65,32 @@ def value_words(ruleset_id: str | None, values: tuple[str, ...]) -> Mapping[str,
 def read_value(typed: str, values: Iterable[str], ruleset_id: str | None = None) -> str | None:
     """The value among `values` the host means, or None."""
     return value_words(ruleset_id, tuple(values)).get(folded(typed))
+
+
+@cache
+def _skill_words() -> Mapping[str, str]:
+    """Every word, folded, that names a table's skill in some language -> the skill: its
+    id, the word the bot shows for it, and the further words its `typed` message lists."""
+    words: dict[str, str] = {folded(value): value for value in SKILL_WORDS}
+    for locale in available_locales():
+        t = translations(locale)
+        for value, msgid in SKILL_WORDS.items():
+            words.setdefault(folded(t.pgettext(SKILL, msgid)), value)
+            for word in t.pgettext(TYPED, SKILL_TYPED[value]).split(","):
+                words.setdefault(folded(word), value)
+    words.pop("", None)
+    return words
+
+
+def read_skill(typed: str) -> str | None:
+    """The skill a host names after /balance, in any language ("scharfsinnig", "новички",
+    "neue Runde"), or None."""
+    return _skill_words().get(folded(typed))
+
+
+def skill_choices() -> tuple[Ref, ...]:
+    """The skills to choose from, each said in the reader's words."""
+    return tuple(Ref(SKILL, value) for value in SKILL_WORDS)
 
 
 @cache
