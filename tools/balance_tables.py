@@ -2,10 +2,13 @@
 for every legal player count, the rule set's default deal and its legal neighbours (one role
 more or fewer) at the three skill presets, played by the informed simulated players.
 
-Each cell starts with `--games` games; with `--wanted` it plays on (sequential stopping)
-until the target sides' 95 % half-width is at most that. The file records the first batch's
-size, each cell's games, the rule set's fingerprint and the agents' version; a table with
-another fingerprint is still read, but `nightfall balance` says it is stale.
+Each cell starts with `--games` games. With `--wanted` (a full run) the cells a host can be
+shown are played on (sequential stopping) until the target sides' 95 % half-width is at most
+that: the deal at every preset, and per preset the neighbours the advisor would recommend (the
+closest to the target, found from the others screened to the advisor's screening precision).
+The file records the first batch's size, each cell's games and the fingerprint of how the
+games are played (core/balance/behaviour.py); a table with another fingerprint is still read,
+but `nightfall balance` says it is stale.
 
     .venv/bin/python tools/balance_tables.py                               # everything, 200 games
     .venv/bin/python tools/balance_tables.py --ruleset changelings --players 10-14 \\
@@ -18,18 +21,22 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from core.balance.advice import ALTERNATIVES, SCREEN  # noqa: E402
 from core.balance.candidates import neighbours  # noqa: E402
-from core.balance.estimate import estimate  # noqa: E402
+from core.balance.estimate import Estimate, estimate  # noqa: E402
 from core.balance.presets import Preset  # noqa: E402
 from core.balance.runs import agent_version, player  # noqa: E402
-from core.balance.setups import setup_of  # noqa: E402
+from core.balance.setups import Setup, setup_of  # noqa: E402
 from core.balance.tables import Cell, Table, fingerprint, shipped, table_path, write  # noqa: E402
 from core.balance.tally import Players  # noqa: E402
+from core.balance.targets import distance  # noqa: E402
+from core.engine.balance_target import BalanceTarget  # noqa: E402
 from core.engine.registry import available, load_ruleset  # noqa: E402
 
 
@@ -50,39 +57,67 @@ def regenerate(ruleset_id: str, args: argparse.Namespace) -> None:
     if target is None:
         print(f"{ruleset_id}: no balance target, no table")
         return
-    version = agent_version()
-    print_ = fingerprint(ruleset_id, version)
+    print_ = fingerprint(ruleset_id)
     old = shipped(ruleset_id)
     table = (old if old.fingerprint == print_ and not (args.fresh or args.out)
              else Table(ruleset_id))
-    table.fingerprint, table.agent_version, table.first_games = print_, version, args.games
+    table.fingerprint, table.agent_version, table.first_games = (print_, agent_version(),
+                                                                 args.games)
     play = player(Players(args.players_play))
     presets = [Preset(p) for p in args.skill] if args.skill else list(Preset)
     path = args.out / f"{ruleset_id}.json" if args.out else table_path(ruleset_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sides = target.sides()
+
+    def measured(setup: Setup, preset: Preset, wanted: float, default: bool) -> Estimate:
+        """The cell played on to `wanted` (0: the first batch only), kept in the table."""
+        known = table.get(setup.key(), preset)
+        found = estimate(setup, preset.r, sides, play, wanted=wanted, first=args.games,
+                         most=args.most if wanted else args.games, start=known)
+        table.add(Cell(setup.players, setup.key(), preset, found, default))
+        return found
+
     for n in counts(args.players, ruleset.min_players, ruleset.max_players):
-        started, played = time.monotonic(), 0
+        started, before = time.monotonic(), table.games()
         deal = setup_of(ruleset_id, n, None, {})
-        setups = [deal, *(neighbours(deal) if args.neighbours else [])]
-        for setup in setups:
-            for preset in presets:
-                known = table.get(setup.key(), preset)
-                found = estimate(setup, preset.r, target.sides(), play, wanted=args.wanted,
-                                 first=args.games,
-                                 most=args.most if args.wanted else args.games, start=known)
-                played += found.games - (known.games if known else 0)
-                table.add(Cell(n, setup.key(), preset, found, setup == deal))
+        others = neighbours(deal) if args.neighbours else []
+        for preset in presets:
+            current = measured(deal, preset, args.wanted, True)
+            screened = {o.key(): (o, measured(o, preset, SCREEN if args.wanted else 0, False))
+                        for o in others}
+            if args.wanted:
+                _refine_the_closest(target, current, preset, screened, measured, args.wanted)
         write(table, path)  # after each count: an interrupted run keeps what it made
-        seconds = time.monotonic() - started
-        print(f"{ruleset_id} {n:2} players: {len(setups)} setups × {len(presets)} presets, "
+        seconds, played = time.monotonic() - started, table.games() - before
+        print(f"{ruleset_id} {n:2} players: {1 + len(others)} setups × {len(presets)} presets, "
               f"{played} games in {seconds:.0f} s ({played / max(seconds, 1e-9):.0f}/s)",
               flush=True)
 
 
+def _refine_the_closest(target: BalanceTarget, current: Estimate, preset: Preset,
+                        screened: dict[str, tuple[Setup, Estimate]],
+                        measured: Callable[[Setup, Preset, float, bool], Estimate],
+                        wanted: float) -> None:
+    """The candidates the advisor would recommend (the closest to the target, closer than the
+    deal), played on to a shown number's precision; refining may reorder them, so until the
+    best ones are all refined."""
+    now = distance(target, current)
+    while True:
+        ranked = sorted((distance(target, e), key) for key, (_, e) in screened.items())
+        best = [key for d, key in ranked if d < now][:ALTERNATIVES]
+        rough = [key for key in best if screened[key][1].widest(target.sides()) > wanted]
+        if not rough:
+            return
+        for key in rough:
+            setup, _ = screened[key]
+            screened[key] = (setup, measured(setup, preset, wanted, False))
+
+
 def check() -> int:
     stale = [r for r in sorted(available()) if load_ruleset(r).balance is not None
-             and shipped(r).stale(agent_version())]
+             and shipped(r).stale()]
     for ruleset_id in stale:
-        print(f"{ruleset_id}: the table is stale (other rules or agents)")
+        print(f"{ruleset_id}: the table is stale (its games are played otherwise now)")
     return 1 if stale else 0
 
 

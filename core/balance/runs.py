@@ -15,7 +15,7 @@ from .setups import Setup
 from .tally import Players
 
 #: the advisor's own modules: changing them changes no simulated game, so no table
-ADVISOR = frozenset({"advice.py", "answer.py", "balance_cli.py", "candidates.py",
+ADVISOR = frozenset({"advice.py", "answer.py", "balance_cli.py", "behaviour.py", "candidates.py",
                      "estimate.py", "history.py", "interval.py", "presets.py", "render.py",
                      "runs.py", "setups.py", "tables.py", "targets.py", "worker.py"})
 

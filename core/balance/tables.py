@@ -1,13 +1,12 @@
 """The precomputed tables shipped with each rule set (`rulesets/<id>/balance_table.json`):
 win rates of the default deal and of its legal neighbours at every player count and skill
-preset, so that the lobby answers at once. A table is versioned by a fingerprint of the rule
-set's code and the agents' version: `tools/balance_tables.py` regenerates it, and a table
-whose fingerprint differs is still read (better a slightly old number than none) but marked
-stale, which the CLI says."""
+preset, so that the lobby answers at once. A table is versioned by a fingerprint of the
+simulated games' behaviour (`behaviour.py`): `tools/balance_tables.py` regenerates it, and a
+table whose fingerprint differs is still read (better a slightly old number than none) but
+marked stale, which the CLI says."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from collections.abc import Iterator
@@ -18,6 +17,7 @@ from typing import Any
 
 from core.engine.registry import load_ruleset
 
+from .behaviour import behaviour_print
 from .estimate import Estimate
 from .presets import Preset
 
@@ -31,15 +31,9 @@ def ruleset_dir(ruleset_id: str) -> Path:
     return Path(str(module.__file__)).parent
 
 
-def fingerprint(ruleset_id: str, agent_version: str) -> str:
-    """A hash of the rule set's Python sources and the agents' version: a table made from
-    other rules or other agents answers another question."""
-    digest = hashlib.sha256(agent_version.encode())
-    root = ruleset_dir(ruleset_id)
-    for path in sorted(root.rglob("*.py")):
-        digest.update(str(path.relative_to(root)).encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+def fingerprint(ruleset_id: str) -> str:
+    """What the table's numbers depend on: how the rule set's simulated games are played."""
+    return behaviour_print(ruleset_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +77,12 @@ class Table:
     def add(self, cell: Cell) -> None:
         self.cells[(cell.setup, cell.preset)] = cell
 
-    def stale(self, agent_version: str) -> bool:
-        return self.fingerprint != fingerprint(self.ruleset, agent_version)
+    def stale(self) -> bool:
+        return self.fingerprint != fingerprint(self.ruleset)
+
+    def games(self) -> int:
+        """Every game behind the table's cells."""
+        return sum(cell.estimate.games for cell in self.cells.values())
 
     def __iter__(self) -> Iterator[Cell]:
         return iter(sorted(self.cells.values(),
