@@ -59,6 +59,13 @@ EXTRA_PROMPTS = (Voiced.PROMPT_TAKEN, Voiced.CHOICES_CLOSED, Voiced.VOTE_CLOSED)
 Voice = Mapping[str, Sequence[str]]
 
 
+def for_action(prompt: Voiced, action: str) -> str:
+    """The key of a prompt's variants for one action: a two-name action whose names play
+    different parts (envy's copy: whose ability, then on whom) says which name is which,
+    where the prompt's own variants can only say "the first" and "the second"."""
+    return f"{prompt}/{action}"
+
+
 def pick(voice: Voice, name: str, default: str, turn: int, *reader: object) -> str:
     """One variant of the prompt `name` in this voice (`default`, the core's text, where the
     voice has none): the reader (a game, a player, a stage …) fixes where the rotation

@@ -113,8 +113,9 @@ def _round(story: Story, words: Words, when: When, team_chats: bool) -> str:
             parts.append(f'<ul class="ballots">{ballots}</ul>')
         else:
             parts.append(f"<p>{e(words.heading(Heading.NO_VOTES))}</p>")
-        out = words.voted_out(vote.removed)
-        parts.append(f'<p class="{"out" if vote.removed else "muted"}">{e(out)}</p>')
+        out = words.voted_out(vote)
+        if out:
+            parts.append(f'<p class="{"out" if vote.removed else "muted"}">{e(out)}</p>')
     for bond in story.bonds_of(when):
         bound = words.told(bond.words.heading, 1, when=words.when(when), pairs=_pair(words, bond))
         parts.append(f"<p>{e(bound)}</p>")

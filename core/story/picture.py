@@ -111,7 +111,7 @@ def vote_graph(story: Story, words: Words, vote: VoteRound, width: int) -> Image
     title = words.vote_title(vote)
     draw.text((PAD, 14), fitted(draw, title, font(30, True), width - 2 * PAD), font=font(30, True),
               fill=INK)
-    out = words.voted_out(vote.removed)
+    out = words.voted_out(vote)
     draw.text((PAD, 54), fitted(draw, out, font(24), width - 2 * PAD), font=font(24),
               fill=OUT_RED if vote.removed else MUTED)
     if not voters:

@@ -67,11 +67,15 @@ class Words:
         """One of the story's headings, in the rule set's words where it has its own."""
         return self.told(self.ruleset.story_headings.get(which, HEADINGS[which]), count, **params)
 
-    def voted_out(self, removed: tuple[str, ...]) -> str:
-        """Who left by a vote ("Out by the vote: Ann."), or that nobody did."""
-        if not removed:
-            return self.heading(Heading.NOBODY_OUT)
-        return self.heading(Heading.OUT_BY_VOTE, len(removed), names=self.names(removed))
+    def voted_out(self, vote: VoteRound) -> str:
+        """Who left by a vote ("Out by the vote: Ann."), or that nobody did; nothing for a vote
+        that removes nobody by its nature (one the rule set titles itself: an election)."""
+        if vote.removed:
+            return self.heading(Heading.OUT_BY_VOTE, len(vote.removed),
+                                names=self.names(vote.removed))
+        if vote.when.stage in self.ruleset.vocabulary.get("vote_title", {}):
+            return ""
+        return self.heading(Heading.NOBODY_OUT)
 
     def word(self, kind: str, value: str) -> str:
         return self.renderer.word(Ref(kind, value))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from core.engine.game import Game
 from core.engine.messages import N_
-from core.engine.voice import pick
+from core.engine.voice import Voiced, for_action, pick
 
 VOICE: dict[str, tuple[str, ...]] = {
     "ACTION_PROMPT": (
@@ -94,6 +94,30 @@ VOICE: dict[str, tuple[str, ...]] = {
         N_("The ballot box is sealed. Now the votes are counted."),
     ),
 }
+
+# Copy (envy's, and the Stone's) takes a source and a target: its prompts say which is which.
+_COPY: dict[Voiced, tuple[str, ...]] = {
+    Voiced.PICK_FIRST: (
+        N_("{action}: whose craft do you take? The source first, the target next (or write "
+           "/{command} SOURCE TARGET)."),
+        N_("{action}. First the one whose craft you steal, then the one you turn it on. "
+           "Whose craft? (Or write /{command} SOURCE TARGET.)"),
+        N_("{action}: chalk in the source, the one whose ability you copy; the target follows "
+           "(or write /{command} SOURCE TARGET)."),
+    ),
+    Voiced.PICK_NEXT: (
+        N_("{action}: you take {name}'s craft. Now the target: on whom do you use it?"),
+        N_("{name}'s craft is in your hands. {action} needs its target: on whom?"),
+        N_("{action}. Source: {name}. Now name the target."),
+    ),
+    Voiced.CHOICE_PAIR: (
+        N_("So be it: {action}. {first}'s craft, used on {second}."),
+        N_("Recorded: {action}. Source: {first}; target: {second}."),
+        N_("Your choice stands: {action}. The craft of {first}, turned on {second}."),
+    ),
+}
+VOICE.update({for_action(prompt, action): variants for prompt, variants in _COPY.items()
+              for action in ("copy", "stone_copy")})
 
 #: the rule set's own texts that a player reads night after night, three ways each
 OWN: dict[str, tuple[str, ...]] = {

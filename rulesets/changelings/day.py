@@ -48,6 +48,13 @@ def close_election(game: Game) -> None:
     best = max(tally.values())
     leaders = [pid for pid, n in tally.items() if n == best]
     chosen = leaders[0] if len(leaders) == 1 else game.rng.choice(leaders)
+    if best == 0:  # the group is told why the sash went to whom it went (by lot)
+        game.tell(GROUP, N_("Nopony voted for a mayor, so the sash goes by lot."))
+    elif len(leaders) > 1:
+        game.tell_n(GROUP, "The election is tied between {count} pony: {names}. The sash "
+                    "goes by lot.", "The election is tied between {count:w} ponies: {names}. "
+                    "The sash goes by lot.", len(leaders),
+                    names=tuple(player(pid) for pid in leaders))
     game.state.votes = {}
     take_office(game, game.state.players[chosen])
     begin_night(game, 1)

@@ -21,7 +21,7 @@ STORY_TEXTS: dict[str, str] = {
 
 LOVERS = BondWords(
     line=N_("{first} and {second} were lovers, heart to heart and hoof in hoof."),
-    heading=n_("The lovers: {pairs}.", "{count} pairs of lovers: {pairs}."),
+    heading=n_("The lovers: {pairs}.", "{count:W} pairs of lovers: {pairs}."),
     mark="♥")
 # the mayor is elected, which is news even if nopony took the sash after him
 MAYORS = LineWords(

@@ -149,20 +149,20 @@ OWN: dict[str, tuple[str, ...]] = {
 COUNTED: dict[str, tuple[tuple[str, str], ...]] = {
     "TIE_PICK": (
         n_("The vote is tied between {count} pony: {names}. As mayor, pick who is banished.",
-           "The vote is tied between {count} ponies: {names}. As mayor, pick who is "
+           "The vote is tied between {count:w} ponies: {names}. As mayor, pick who is "
            "banished."),
         n_("A tie! Equal votes for {count} pony: {names}. The mayor's sash gives you the "
            "last word: who is banished?",
-           "A tie! Equal votes for {count} ponies: {names}. The mayor's sash gives you the "
+           "A tie! Equal votes for {count:w} ponies: {names}. The mayor's sash gives you the "
            "last word: who is banished?"),
         n_("Hoof to hoof, the votes are even for {count} pony: {names}. Mayor, it is up to "
            "you: who must leave?",
-           "Hoof to hoof, the votes are even for {count} ponies: {names}. Mayor, it is up to "
+           "Hoof to hoof, the votes are even for {count:w} ponies: {names}. Mayor, it is up to "
            "you: who must leave?"),
     ),
     "TIE_GROUP": (
         n_("The vote is tied between {count} pony: {names}. The mayor decides.",
-           "The vote is tied between {count} ponies: {names}. The mayor decides."),
+           "The vote is tied between {count:w} ponies: {names}. The mayor decides."),
         n_("Neck and neck: {names}! Now the mayor has the last word.",
            "Neck and neck: {names}! Now the mayor has the last word."),
         n_("A tie in the town square: {names}! All eyes on the mayor: who has to go?",

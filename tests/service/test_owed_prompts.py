@@ -10,7 +10,7 @@ from rulesets.changelings.voice import COUNTED, OWN, VOICE
 
 from .helpers import PLAYERS, open_chat, started_changelings, the_game
 
-PLACEHOLDER = re.compile(r"\\\{\w+\\\}")
+PLACEHOLDER = re.compile(r"\\\{\w+(?::\w+)?\\\}")  # "{count:w}" too
 
 
 def any_of(texts) -> re.Pattern[str]:

@@ -492,7 +492,7 @@ async def test_a_players_own_view_in_private(db_url):
     assert "Your role and what I told you last" in status
     await chat("Cid: /vote Ann", ":wait 400s")  # the election closes: night falls
     status = " ".join(await chat("Cid> /status"))
-    assert "One thing is still open for you: Check" in status
+    assert "Still open for you: Check" in status
     checked = " ".join(await chat("Cid> /check Ann"))
     # his typed choice is confirmed once, with its action and target
     chose = voiced("CHOICE_ACTION_ON", action="Check", name="Ann")

@@ -58,7 +58,7 @@ def test_every_variant_is_translated_with_the_core_texts_placeholders(ruleset_id
     with (ruleset.locales_dir / lang / "LC_MESSAGES" / f"{ruleset.id}.po").open("rb") as fh:
         catalog = read_po(fh, locale=lang)
     for name, variants in ruleset.voice.items():
-        wanted = placeholders(CORE[name])
+        wanted = placeholders(CORE[name.split("/")[0]])  # "PICK_FIRST/copy": one action's
         for variant in variants:
             assert placeholders(variant) == wanted, variant
             message = catalog.get(variant)

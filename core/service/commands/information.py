@@ -59,8 +59,8 @@ class Information(GroupCommands):
         """/role NAME: what a role does, from its role card (a name in any language)."""
         row = await self.service.current_game(chat)
         ruleset = load_ruleset(row.ruleset if row else default_ruleset())
-        if not rest.strip():
-            raise Reply(texts.ROLE_NEEDED)
+        if not rest.strip():  # the example is a role of this game, named in the reader's words
+            raise Reply(texts.ROLE_NEEDED, role=Ref("role", next(iter(ruleset.roles))))
         line = role_line(ruleset, role_id_named(ruleset, rest))
         await outbox.to_group(chat, PostPayload((line,)), game=row)
 

@@ -122,9 +122,10 @@ class Lobby(HostSettings):
         copy of the sign-up that outlived its game (one posted twice, see docs/telegram.md,
         "Never twice") is told the game is over."""
         await relock(row)
+        if row.status == GameStatus.RUNNING:
+            raise Reply(texts.LEAVE_RUNNING if what == "leave" else texts.NOT_IN_LOBBY)
         if row.status != GameStatus.LOBBY:
-            raise Reply(texts.NOT_IN_LOBBY if row.status == GameStatus.RUNNING
-                        else texts.SIGNUP_OVER)
+            raise Reply(texts.SIGNUP_OVER)
         chat = await row.chat
         seat = await Seat.filter(game_id=row.id, identity_id=person.id, active=True).first()
         if what == "join":

@@ -128,8 +128,7 @@ class PrivateChats:
             left=left), game=row)
         if open_now:
             await outbox.to_person(person, post(
-                *texts.OPEN_FOR_YOU, count=len(open_now),
-                actions=tuple(Ref("action", a) for a in open_now)),
+                texts.OPEN_FOR_YOU, actions=tuple(Ref("action", a) for a in open_now)),
                 game=row)
         elif voting:
             await outbox.to_person(person, post(texts.VOTE_OPEN_FOR_YOU), game=row)

@@ -92,6 +92,8 @@ IN_OTHER_GAME = N_("You are already playing in another game.")
 ALREADY_JOINED = N_("You have already joined.")
 NOT_JOINED = N_("You have not joined this game.")
 NOT_IN_LOBBY = N_("Sign-up is closed: the game has already started.")
+# /leave once the game runs: a player leaves a running game with /flee
+LEAVE_RUNNING = N_("The game has already started: to leave it, write /flee.")
 SIGNUP_OVER = N_("This sign-up belongs to a game that is over. To play, join the game open "
                  "in the group now, or ask to be told of the next one with /nextgame.")
 NOT_STARTED = N_("The game has not started yet.")
@@ -131,8 +133,7 @@ STATUS_WAITING = n_("{count} player has not voted yet: {names}.",
                     "{count} players have not voted yet: {names}.")
 ROLES_IN_RULESET = n_("{ruleset} has {count} role: {roles}.",
                       "{ruleset} has {count} roles: {roles}.")
-OPEN_FOR_YOU = n_("One thing is still open for you: {actions}.",
-                  "{count} things are still open for you: {actions}.")
+OPEN_FOR_YOU = N_("Still open for you: {actions}.")  # one or several, no count
 
 # The bot and the group it plays in (sent privately to the host, with the group's title)
 LOST_REMOVED = n_(
@@ -196,7 +197,7 @@ NEWCOMER_UNKNOWN = N_("I don't know who {name} is. {how}")
 ALREADY_PLAYS = N_("{name} already plays in this game.")
 ROLES_IN_PLAY = N_("The roles in this game:")
 ROLE_LINE = N_("{role} ({side}): {card}")
-ROLE_NEEDED = N_("Which role? For example /role researcher.")
+ROLE_NEEDED = N_("Which role? For example /role {role}.")
 ROLES_SECRET = N_("The roles in play are secret in this game.")
 ROLES_REVEALED = N_("Who was who:")
 PLAYER_WAS = N_("{name} was {role}.")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from core.engine import Game
-from core.engine.voice import Voice, Voiced, pick
+from core.engine.voice import Voice, Voiced, for_action, pick
 from core.storage.models import GameRecord
 
 from . import texts
@@ -24,12 +24,17 @@ CORE_TEXTS: Mapping[Voiced, str] = {
     Voiced.VOTE_CLOSED: texts.VOTE_CLOSED}
 
 
-def voiced(row: GameRecord, game: Game, prompt: Voiced, pid: str = "", nth: int = 0) -> str:
+def voiced(row: GameRecord, game: Game, prompt: Voiced, pid: str = "", nth: int = 0,
+           action: str = "") -> str:
     """The variant of `prompt` for this game, phase and reader (`pid`; "" for the group):
     the same for every version of one message, another on the next night or day; `nth`
-    moves on by as many, for the reader's several prompts of one kind in one phase."""
+    moves on by as many, for the reader's several prompts of one kind in one phase. With an
+    `action`, the voice's own variants for that action where it has them (`for_action`)."""
     phase = game.state.phase
-    return pick(game.ruleset.voice, prompt, CORE_TEXTS[prompt], phase.number + nth, row.id,
+    name = for_action(prompt, action) if action else prompt
+    if name not in game.ruleset.voice:
+        name = prompt
+    return pick(game.ruleset.voice, name, CORE_TEXTS[prompt], phase.number + nth, row.id,
                 phase.kind, phase.stage, pid)
 
 

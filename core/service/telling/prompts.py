@@ -128,7 +128,7 @@ async def _more_keyboard(row: GameRecord, game: Game, p: Player, spec: ActionSpe
             label: Label = NameLabel(name) if not named else TextLabel(
                 texts.ACTION_ON, encode({"action": action, "name": name}))
             firsts.append(await button(row, p.pid, label, PickFirst(spec.id, first)))
-    return (part(voiced(row, game, Voiced.PICK_FIRST, p.pid, nth), action=action,
+    return (part(voiced(row, game, Voiced.PICK_FIRST, p.pid, nth, spec.id), action=action,
                  command=spec.id), firsts) if firsts else None
 
 
@@ -142,7 +142,8 @@ async def second_pick(row: GameRecord, game: Game, pid: PlayerId, action: str, f
                if second != first and game.check(Act(pid, action, (first, second))) is None]
     if not buttons:
         raise Reply(texts.PICK_NONE)
-    prompt = part(voiced(row, game, Voiced.PICK_NEXT, pid), action=Ref("action", action),
+    prompt = part(voiced(row, game, Voiced.PICK_NEXT, pid, action=action),
+                  action=Ref("action", action),
                   name=Ref("player", first))
     key = _second_key(row, person, action)
     earlier = await Prompt.get_or_none(game_id=row.id, window=row.window,
@@ -274,4 +275,5 @@ def chosen_text(row: GameRecord, game: Game, pid: str, command: ActOn | Act) -> 
                                                    "name": Ref("role", command.role)}
     else:
         prompt, params = Voiced.CHOICE_ACTION, {"action": action}
-    return Text(voiced(row, game, prompt, pid), params)
+    pair = command.action if prompt is Voiced.CHOICE_PAIR else ""
+    return Text(voiced(row, game, prompt, pid, action=pair), params)
