@@ -28,7 +28,6 @@ from . import chats, day, night, options
 from . import stone as stone_rules
 from .actions import PASS
 from .balance import BALANCE
-from .deal import SITTING_OUT
 from .common import (
     CAUSE_NAMES,
     CAUSES,
@@ -42,6 +41,7 @@ from .common import (
     side_of,
     state_of,
 )
+from .deal import SITTING_OUT
 from .end import check_end
 from .hooks import (
     ACCEPTED,

@@ -210,12 +210,14 @@ def test_no_translation_carries_an_english_word(path):
 
 #: lists whose length needs no agreement: the languages the bot speaks, the rule sets, the
 #: players a written name matches (always several), a day's link (one pair a line), the
-#: roles of an alchemists' game (nine players or more: always several)
+#: roles of an alchemists' game (nine players or more: always several), a label before a
+#: colon (no verb to agree: „Noch offen für dich: …“, «Тебе ещё осталось: …»)
 LISTS_WITHOUT_COUNT = frozenset({
     "I speak {names}.", "There is no rule set called {name}. Available: {names}.",
     "“{name}” matches several players: {names}. Please write the full name.",
     "Links of {when}: {pairs}.",
     "A game of Alchemists begins with {count:w} players. Roles in play: {roles}.",
+    "Still open for you: {actions}.",
 })
 LIST = re.compile(r"\{(names|roles|actions|pairs|sides)\}")
 

@@ -31,7 +31,8 @@ ACTION_NAMES["watch"] = N_("Watch")  # its button
 
 # 2. The role's data: side, actions, name, card, and its place in a setup (AL-SIZE):
 #    "required" (exactly once), "optional" (at most once) or "filler"; `canonical` copies in
-#    the canonical game; `left_out` > 0 drops it, in that order, from a default deal with more roles than players;
+#    the canonical game; `left_out` > 0 drops it, in that order, from a default deal that
+#    holds more roles than players;
 #    `team` shares a team chat (see `hooks.Team`, `bodyguard.py`).
 ROLE = register(Role(
     RoleSpec(RoleId("watcher"), TOWN, (WATCH,)),
