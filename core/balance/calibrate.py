@@ -1,5 +1,6 @@
-"""The town's skill fitted from a chat's own finished games against the shipped tables, by
-maximum likelihood: the skill under which the chat's results were most likely.
+"""The town's skill fitted from a chat's own finished games against the shipped tables: the
+skill under which the chat's results were most likely, weighed by a prior around a regular
+table.
 
 Each game's chance that the headline side (the town: the ponies, the alchemists' town) wins
 is read from the table as a function of skill: the cell of the game's exact setup (its
@@ -15,9 +16,14 @@ neighbours weighted by their games where noise turned them round (a sharper town
 worse is the cells' noise, not the game): so a won game never argues for a lower skill, and
 the fit rises with the town's wins.
 
-The likelihood is maximised over a grid (a hundredth apart; the lowest skill on a tie), and
-its 95 % interval is the grid's skills whose likelihood ratio to the best stays within the
-chi-squared quantile of one degree of freedom (3.84): the interval is honest for the table's
+A chat's games tell its skill slowly (see `ENOUGH`), so the fit starts from what a host
+assumes without them, a regular table: the likelihood is weighed by a normal prior around
+the regular preset (0.3, sd `PRIOR_SD`), which a few dozen games move only part of the way
+and a few hundred nearly all of it. So a prediction made at the fitted skill is never worse
+than the regular preset's by much while the games are few. The weighed likelihood is
+maximised over a grid (a hundredth apart; the lowest skill on a tie), and its 95 % interval
+is the grid's skills whose ratio to the best stays within the chi-squared quantile of one
+degree of freedom (3.84): the interval is honest for the table's
 numbers taken as exact, so it leaves out the tables' own uncertainty (±2 points a cell once
 regenerated, small beside that of a few dozen games). Below `ENOUGH` games nothing is
 fitted."""
@@ -29,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .history import Finished
-from .presets import ORDERED, Assumed, Preset, nearest
+from .presets import DEFAULT, ORDERED, Assumed, Preset, nearest
 from .tables import Table
 from .tally import Skill
 
@@ -41,6 +47,7 @@ from .tally import Skill
 #: 200), and shown beside it, so a host sees how sure it is (docs/balance.md has the table).
 ENOUGH = 30
 GRID = tuple(round(0.05 + 0.01 * i, 2) for i in range(56))  # 0.05 … 0.60
+PRIOR_SD = 0.15  # a preset's step: one step from regular is likely, two are not
 CHI2_95 = 3.841  # the 95 % quantile of chi-squared with one degree of freedom
 FLOOR = 0.01  # a predicted chance stays within [FLOOR, 1 − FLOOR]
 TIE = 1e-9  # log-likelihoods closer than this are equal (the lower skill is taken)
@@ -95,7 +102,7 @@ def calibrate(games: Sequence[Finished], table: Table, side: str) -> Calibration
     if len(read) < ENOUGH:
         return None
     likelihood = [sum(math.log(chance(c, r) if won else 1.0 - chance(c, r)) for c, won in read)
-                  for r in GRID]
+                  - (r - DEFAULT.r) ** 2 / (2 * PRIOR_SD ** 2) for r in GRID]
     best = max(likelihood)
     skill = next(r for r, ll in zip(GRID, likelihood, strict=True) if ll >= best - TIE)
     inside = [r for r, ll in zip(GRID, likelihood, strict=True) if 2 * (best - ll) <= CHI2_95]
