@@ -33,7 +33,7 @@ from core.balance.estimate import Estimate, estimate  # noqa: E402
 from core.balance.presets import Preset  # noqa: E402
 from core.balance.runs import agent_version, player  # noqa: E402
 from core.balance.setups import Setup, setup_of  # noqa: E402
-from core.balance.tables import Cell, Table, fingerprint, shipped, table_path, write  # noqa: E402
+from core.balance.tables import Cell, Table, fingerprint, read, shipped, table_path, write  # noqa: E402
 from core.balance.tally import Players  # noqa: E402
 from core.balance.targets import distance  # noqa: E402
 from core.engine.balance_target import BalanceTarget  # noqa: E402
@@ -60,14 +60,13 @@ def regenerate(ruleset_id: str, args: argparse.Namespace) -> None:
         print(f"{ruleset_id}: no balance target, no table")
         return
     print_ = fingerprint(ruleset_id)
-    old = shipped(ruleset_id)
-    table = (old if old.fingerprint == print_ and not (args.fresh or args.out)
-             else Table(ruleset_id))
+    path = args.out / f"{ruleset_id}.json" if args.out else table_path(ruleset_id)
+    old = read(path) if path.exists() else Table(ruleset_id)
+    table = old if old.fingerprint == print_ and not args.fresh else Table(ruleset_id)
     table.fingerprint, table.agent_version, table.first_games = (print_, agent_version(),
                                                                  args.games)
     play = player(Players(args.players_play))
     presets = [Preset(p) for p in args.skill] if args.skill else list(Preset)
-    path = args.out / f"{ruleset_id}.json" if args.out else table_path(ruleset_id)
     path.parent.mkdir(parents=True, exist_ok=True)
     sides = target.sides()
 
@@ -136,6 +135,23 @@ def confirm(ruleset_id: str, args: argparse.Namespace) -> None:
                   flush=True)
 
 
+def merge(ruleset_id: str, paths: list[Path]) -> int:
+    """Tables made in parallel (`--out`, each for some counts) as the shipped one: they must
+    have been played alike (one fingerprint)."""
+    tables = [read(path) for path in paths]
+    prints = {t.fingerprint for t in tables}
+    if len(prints) != 1 or any(t.ruleset != ruleset_id for t in tables):
+        print(f"{ruleset_id}: the tables were played otherwise or are another rule set's")
+        return 1
+    merged = Table(ruleset_id, prints.pop(), tables[0].agent_version, tables[0].first_games)
+    for table in tables:
+        for cell in table:
+            merged.add(cell)
+    write(merged, table_path(ruleset_id))
+    print(f"{ruleset_id}: {len(merged.cells)} cells, {merged.games()} games")
+    return 0
+
+
 def check() -> int:
     stale = [r for r in sorted(available()) if load_ruleset(r).balance is not None
              and shipped(r).stale()]
@@ -159,12 +175,16 @@ def main() -> int:
                         default=Players.INFORMED.value)
     parser.add_argument("--fresh", action="store_true", help="start from an empty table")
     parser.add_argument("--check", action="store_true", help="only report stale tables")
+    parser.add_argument("--merge", type=Path, nargs="+", metavar="FILE",
+                        help="only join tables made with --out into the shipped one")
     parser.add_argument("--confirm", type=int, metavar="GAMES",
                         help="only play each deal afresh this many games and say if it is fair")
     parser.add_argument("--out", type=Path, help="write DIR/<rule set>.json instead (a trial)")
     args = parser.parse_args()
     if args.check:
         return check()
+    if args.merge:
+        return merge((args.ruleset or [""])[0], args.merge)
     for ruleset_id in args.ruleset or sorted(available()):
         if args.confirm:
             confirm(ruleset_id, args)

@@ -137,8 +137,10 @@ def table_path(ruleset_id: str) -> Path:
 def shipped(ruleset_id: str) -> Table:
     """The rule set's shipped table, read once (an empty one if it ships none)."""
     path = table_path(ruleset_id)
-    if not path.exists():
-        return Table(ruleset_id)
+    return read(path) if path.exists() else Table(ruleset_id)
+
+
+def read(path: Path) -> Table:
     return Table.from_json(json.loads(path.read_text(encoding="utf-8")))
 
 

@@ -14,15 +14,16 @@ from collections.abc import Mapping
 from core.engine.ids import RoleId
 
 _FEWEST = (RoleId("linker"), RoleId("envy"), RoleId("lust"), RoleId("bodyguard"))
-_FEWER = (RoleId("lust"), RoleId("greed"))
+_FEWER = (RoleId("lust"), RoleId("greed"), RoleId("crimson"))
+_FEW_MORE = (RoleId("lust"), RoleId("greed"))
 _FEW = (RoleId("lust"),)
 _MORE = (RoleId("crimson"),)
 _MOST = (RoleId("bodyguard"),)
 
 #: the optional roles that sit out of the default deal, by the number of players: below 15
-#: a homunculus (and at 9–12 a loner, at 9–10 also two town roles), above 15 a loner or the
-#: bodyguard
+#: a homunculus (and at 9–12 one or two loners, at 9–10 also two town roles), above 15 a loner
+#: or the bodyguard
 SITTING_OUT: Mapping[int, tuple[RoleId, ...]] = {
-    9: _FEWEST, 10: _FEWEST, 11: _FEWER, 12: _FEWER, 13: _FEW, 14: _FEW,
+    9: _FEWEST, 10: _FEWEST, 11: _FEWER, 12: _FEW_MORE, 13: _FEW, 14: _FEW,
     16: _MORE, 17: _MORE, 18: _MOST, 19: _MOST, 20: _MOST,
 }
