@@ -33,6 +33,35 @@ def test_the_default_deal_is_a_valid_variant_for_9_to_20(count):
     assert sum(roles.values()) == count
 
 
+#: the default deal's homunculi, loners and town specials by table size (docs/alchemists-
+#: decisions.md: the roles sitting out keep the town and the homunculi within about five points)
+DEALT = {
+    9: ({"father", "pride"}, {"ishvalan", "crimson", "greed"}, {"xing", "crystal"}),
+    11: ({"father", "envy", "pride"}, {"ishvalan"}, {"xing", "crystal", "bodyguard", "linker"}),
+    12: ({"father", "envy", "pride"}, {"ishvalan", "crimson"},
+         {"xing", "crystal", "bodyguard", "linker"}),
+    13: ({"father", "envy", "pride"}, {"ishvalan", "crimson", "greed"},
+         {"xing", "crystal", "bodyguard", "linker"}),
+    15: ({"father", "envy", "lust", "pride"}, {"ishvalan", "crimson", "greed"},
+         {"xing", "crystal", "bodyguard", "linker"}),
+    16: ({"father", "envy", "lust", "pride"}, {"ishvalan", "greed"},
+         {"xing", "crystal", "bodyguard", "linker"}),
+    18: ({"father", "envy", "lust", "pride"}, {"ishvalan", "crimson", "greed"},
+         {"xing", "crystal", "linker"}),
+}
+HOMUNCULI, LONERS = {"father", "envy", "lust", "pride"}, {"ishvalan", "crimson", "greed"}
+
+
+@pytest.mark.parametrize("count", sorted(DEALT))
+def test_the_default_deal_seats_fewer_homunculi_below_fifteen_and_fewer_specials_above(count):
+    roles = Counter(RULESET.deal(count, {}, random.Random(1)))
+    homunculi, loners, town = DEALT[count]
+    assert {r for r in roles if r in HOMUNCULI} == homunculi
+    assert {r for r in roles if r in LONERS} == loners
+    assert {r for r in roles if r not in HOMUNCULI | LONERS | {"alchemist"}} == town
+    assert roles["alchemist"] == count - len(homunculi | loners | town)
+
+
 def test_a_variant_may_leave_out_every_optional_role():
     Game(RULESET, setup_with([*REQUIRED, *["alchemist"] * 5]))
 
