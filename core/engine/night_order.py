@@ -48,13 +48,18 @@ class NightOrder(Generic[Step, Ctx]):
 
     def walk(self, ctx: Ctx, first: Step, last: Step) -> None:
         """Run the steps from `first` to `last` (both included), in order."""
+        for handler in self._plans.get((first, last)) or self.plan(first, last):
+            handler(ctx)
+
+    def plan(self, first: Step, last: Step) -> tuple[Callable[[Ctx], None], ...]:
+        """What `walk` runs for these steps, in order: worked out once, and the same tuple
+        until a handler is attached (a rule set may keep what it derives from it)."""
         plan = self._plans.get((first, last))
         if plan is None:
             plan = self._plans[first, last] = tuple(
                 handler for step in self.steps if first <= step <= last
                 for handler in self._handlers[step])
-        for handler in plan:
-            handler(ctx)
+        return plan
 
     def handlers(self, step: Step) -> tuple[Callable[[Ctx], None], ...]:
         """What runs at `step` (for tests and for the rule set's own documentation)."""

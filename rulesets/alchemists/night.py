@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntEnum
 from operator import attrgetter
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId
@@ -218,6 +218,23 @@ def collect(night: Night) -> None:
                                   aim_from=AIMS_FROM.get(sub.action, 0)))
 
 
+# the plan `_guarded_plan` was made from, and its handlers each with the `Night.due` key of
+# the intents it resolves (None: a handler that runs every night)
+_GUARDED: list[Any] = [None, ()]
+
+
+def _guarded_plan() -> tuple[tuple[tuple[int, str] | None, Callable[[Night], None]], ...]:
+    """The night's handlers in order, each a `Resolution`'s with its key: made again only
+    when a handler has been attached since (`NightOrder.plan` is then a new tuple)."""
+    plan = NIGHT.plan(_FIRST, _LAST)
+    if _GUARDED[0] is not plan:
+        _GUARDED[:] = [plan, tuple(
+            (owner.due if isinstance(owner := getattr(handler, "__self__", None), Resolution)
+             else None, handler) for handler in plan)]
+    guarded: tuple[tuple[tuple[int, str] | None, Callable[[Night], None]], ...] = _GUARDED[1]
+    return guarded
+
+
 def begin_night(game: Game, number: int) -> None:
     state = state_of(game)
     game.state.subs = {}
@@ -230,8 +247,13 @@ def begin_night(game: Game, number: int) -> None:
 
 
 def resolve_night(game: Game) -> None:
+    """`NIGHT.walk`, written out: a resolution with nothing due at its step is not called
+    (it would only find so and return: some twenty steps a night, most nights)."""
     night = Night(game)
-    NIGHT.walk(night, _FIRST, _LAST)
+    due = night.due  # the night's own dict, filled as the steps schedule what follows
+    for key, handler in _guarded_plan():
+        if key is None or key in due:
+            handler(night)
     night.settle()
     stone_rules.settle_after_night(game)
 
