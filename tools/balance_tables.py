@@ -137,14 +137,16 @@ def confirm(ruleset_id: str, args: argparse.Namespace) -> None:
 
 def merge(ruleset_id: str, paths: list[Path]) -> int:
     """Tables made in parallel (`--out`, each for some counts) as the shipped one: they must
-    have been played alike (one fingerprint)."""
+    have been played alike (one fingerprint); a count held by several comes from the last."""
     tables = [read(path) for path in paths]
     prints = {t.fingerprint for t in tables}
     if len(prints) != 1 or any(t.ruleset != ruleset_id for t in tables):
         print(f"{ruleset_id}: the tables were played otherwise or are another rule set's")
         return 1
     merged = Table(ruleset_id, prints.pop(), tables[0].agent_version, tables[0].first_games)
-    for table in tables:
+    for table in tables:  # a count's cells come from the last table holding it (a rerun's)
+        counts_here = {cell.players for cell in table}
+        merged.cells = {k: c for k, c in merged.cells.items() if c.players not in counts_here}
         for cell in table:
             merged.add(cell)
     write(merged, table_path(ruleset_id))

@@ -69,7 +69,7 @@ async def test_each_refusal_names_the_allowed_values_in_the_hosts_language(db_ur
         "Spiel."]
     refused = await chat("Ann: /option inactivity_hours bald")
     assert refused[0].startswith("[to Ann] Stunden bis zur Inaktivität erwartet eine ganze "
-                                 "Zahl. Möglich: Stunden (0 = aus)")
+                                 "Zahl. Stunden (0 = aus): ")
     assert await chat("Ann: /option gibtsnicht 1") == [
         "[to Ann] Changelings hat keine Option gibtsnicht. Die Optionen: Zufällige "
         "Verliebte, Stunden bis zur Inaktivität, Schläge des Fanatikers, Anzahl der "

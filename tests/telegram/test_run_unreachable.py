@@ -42,7 +42,7 @@ async def test_an_unreachable_telegram_is_retried_and_shown_down(tmp_path):
     api = None
     try:
         seen = None
-        for _ in range(100):
+        for _ in range(600):  # a minute: the process starts slowly on a loaded machine
             seen = await health_of(port)
             if seen is not None:
                 break
