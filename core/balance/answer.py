@@ -23,13 +23,17 @@ from .worker import remembered
 
 def instant(setup: Setup, skill: Assumed) -> Advice | None:
     """The advice without playing a game: an earlier on-demand answer, or the shipped table
-    if it holds this setup with a shown number's precision (None otherwise)."""
+    if it holds every number the advice shows — this setup's and the role sets it
+    recommends — with a shown number's precision (None otherwise: games are played)."""
     asked, answer = remembered(setup, skill)
     if asked:
         return answer
     advice = advise(setup, skill, shipped(setup.ruleset))
     target = load_ruleset(setup.ruleset).balance
-    if advice is None or target is None or advice.estimate.widest(target.sides()) > SHOWN:
+    if advice is None or target is None:
+        return None
+    shown = [advice.estimate, *(a.estimate for a in advice.alternatives)]
+    if any(e.widest(target.sides()) > SHOWN for e in shown):
         return None
     return advice
 

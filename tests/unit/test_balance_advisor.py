@@ -193,9 +193,10 @@ def test_the_shipped_tables_hold_every_default_deal(ruleset_id):
             assert found is not None and found.games >= 100, (n, preset)
 
 
-#: the counts whose tables were played to two points (changelings above 20: the deal only, at
-#: 600 games a cell; a host asking there gets games played on demand)
-PRECISE = {"changelings": range(6, 21), "alchemists": range(9, 21)}
+#: the counts whose tables were played to two points (changelings at 19-20: the deal to two
+#: points, the role sets near it screened; above 20: the deal only, at 600 games a cell; a
+#: host asking there gets games played on demand, `answer.instant` declining)
+PRECISE = {"changelings": range(6, 19), "alchemists": range(9, 21)}
 
 
 @pytest.mark.parametrize("ruleset_id", sorted(PRECISE))
@@ -268,3 +269,24 @@ def test_the_advice_in_words(locale):
                 "ru": ["Баланс", "игроков", "сыгранный стол", "сильнее"]}[locale]
     for words in expected:
         assert words in text, (words, text)
+
+
+def test_the_instant_answer_declines_while_a_recommended_set_is_only_screened(monkeypatch):
+    """A role set the advice would recommend but the table holds only at screening precision
+    (±7) is not shown at once: the answer is left to games played on demand."""
+    from core.balance import answer
+
+    deal = setup_of("changelings", 8, None, {})  # the fake game: the ponies 72 %
+    closer = one_more_changeling(deal)  # 52 %: within the target
+    made = Table("changelings")
+    for preset in Preset:
+        made.add(Cell(8, deal.key(), preset, fake_play(deal, preset.r, 3000, 0), True))
+        made.add(Cell(8, closer.key(), preset, fake_play(closer, preset.r, 200, 0)))
+    monkeypatch.setattr(answer, "shipped", lambda ruleset_id: made)
+    monkeypatch.setattr(answer, "remembered", lambda setup, skill: (False, None))
+    advice = answer.from_table(deal, Preset.REGULAR)
+    assert advice is not None and closer in [a.setup for a in advice.alternatives]
+    assert answer.instant(deal, Preset.REGULAR) is None
+    for preset in Preset:  # played on to two points, it is shown at once
+        made.add(Cell(8, closer.key(), preset, fake_play(closer, preset.r, 3000, 0)))
+    assert answer.instant(deal, Preset.REGULAR) is not None
