@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from core.balance.advice import ALTERNATIVES, SCREEN  # noqa: E402
+from core.balance.advice import ALTERNATIVES, SCREEN, advise  # noqa: E402
 from core.balance.candidates import neighbours  # noqa: E402
 from core.balance.estimate import Estimate, estimate  # noqa: E402
 from core.balance.presets import Preset  # noqa: E402
@@ -115,24 +115,31 @@ def _refine_the_closest(target: BalanceTarget, current: Estimate, preset: Preset
 
 
 def confirm(ruleset_id: str, args: argparse.Namespace) -> None:
-    """The rule set's deal at each count, at each preset asked for, played afresh (a seed no
-    table run uses) for `--confirm` games: is it within the target? Printed, not stored."""
+    """The rule set's deal at each count, and each role set the shipped table recommends for
+    it as within the target, at each preset asked for, played afresh (a seed no table run
+    uses) for `--confirm` games: is it within the target? Printed, not stored."""
     ruleset = load_ruleset(ruleset_id)
     target = ruleset.balance
     if target is None:
         return
     play = player(Players(args.players_play))
     presets = [Preset(p) for p in args.skill] if args.skill else [Preset.REGULAR]
+    table = shipped(ruleset_id)
     for n in counts(args.players, ruleset.min_players, ruleset.max_players):
         deal = setup_of(ruleset_id, n, None, {})
         for preset in presets:
-            found = play(deal, preset.r, args.confirm, CONFIRMING)
-            rates = ", ".join(f"{side} {found.rate(side):.1%} ± {found.share(side).half_width:.1%}"
-                              for side in ruleset.sides)
-            verdict = "within" if distance(target, found) == 0 else \
-                f"{distance(target, found):.1%} outside"
-            print(f"{ruleset_id} {n:2} {preset.value:7} {found.games} games: {rates}; {verdict}",
-                  flush=True)
+            advice = advise(deal, preset, table)
+            recommended = [] if advice is None or advice.none_within else [
+                (" ".join(f"{c.count:+d} {c.role}" for c in a.changes), a.setup)
+                for a in advice.alternatives]
+            for name, setup in [("deal", deal), *recommended]:
+                found = play(setup, preset.r, args.confirm, CONFIRMING)
+                rates = ", ".join(f"{side} {found.rate(side):.1%} ± "
+                                  f"{found.share(side).half_width:.1%}" for side in ruleset.sides)
+                verdict = "within" if distance(target, found) == 0 else \
+                    f"{distance(target, found):.1%} outside"
+                print(f"{ruleset_id} {n:2} {preset.value:7} {name}, {found.games} games: "
+                      f"{rates}; {verdict}", flush=True)
 
 
 def merge(ruleset_id: str, paths: list[Path]) -> int:
