@@ -109,6 +109,42 @@ _STARTS: dict[tuple[str, str, str, str, int], int] = {}
 _STARTS_MAX = 8192
 
 
+class Prompt:
+    """One prompt of a voice, told to many players: `told`'s variant with what every call
+    shares worked out once (the variants and their number) and each reader's start kept in
+    nested plain dicts by kind, stage and player. Asked at every "Noted" and every word of a
+    team's proposal: three subscripts with the phase's own strings, where `told` builds,
+    hashes and compares a key of five at each call (seen in valgrind beside f94fd2b, whose
+    "Noted" had a single text)."""
+
+    __slots__ = ("_count", "_name", "_size", "_starts", "_variants")
+
+    def __init__(self, voice: Voice, name: str, default: str) -> None:
+        self._name = name
+        self._variants = tuple(voice.get(name) or ()) or (default,)
+        self._count = len(self._variants)
+        self._starts: dict[str, dict[str, dict[str, int]]] = {}
+        self._size = 0
+
+    def told(self, phase: Phase, pid: str) -> str:
+        """The variant `pid` is told in `phase`: `told(voice, name, default, phase, pid)`."""
+        try:
+            start = self._starts[phase.kind][phase.stage][pid]
+        except KeyError:
+            start = self._start(phase, pid)
+        return self._variants[(start + phase.number) % self._count]
+
+    def _start(self, phase: Phase, pid: str) -> int:
+        if self._size >= _STARTS_MAX:  # bounded as `_start` is (a service's many players)
+            self._starts.clear()
+            self._size = 0
+        self._size += 1
+        start = _start(self._name, (pid, phase.kind, phase.stage)) % self._count
+        by_stage = self._starts.setdefault(phase.kind, {}).setdefault(phase.stage, {})
+        by_stage[pid] = start
+        return start
+
+
 def variants_of(voice: Voice, name: str, default: str) -> frozenset[str]:
     """Every text the prompt may be told as (to recognise any variant as that prompt)."""
     return frozenset((default, *voice.get(name, ())))

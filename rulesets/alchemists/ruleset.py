@@ -21,7 +21,7 @@ from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
 from core.engine.state import Player, Submission
 from core.engine.story import StoryExtension
-from core.engine.voice import told
+from core.engine.voice import Prompt
 from core.engine.windows import WindowSpec, pace_table
 
 from . import chats, day, night, options
@@ -78,6 +78,8 @@ from .voice import VOICE
 # more than ten times a global's read, and these are asked at every vote and action
 _VOTE, _NIGHT, _NOTED = Stage.VOTE, PhaseKind.NIGHT, Purpose.NOTED
 _REACTIONS = Stage.REACTIONS  # and at every window's close
+# the "Noted" every action is answered with, in this game's voice (`Prompt`: made once)
+_NOTED_TOLD = Prompt(VOICE, "NOTED", NOTED)
 
 
 @cache
@@ -288,7 +290,7 @@ class Alchemists(Ruleset):
                 del game.state.subs[key]
         accepted = ACCEPTED.get(sub.action)
         if accepted is None or accepted(game, p, sub):
-            game.tell(to_player(p.pid), told(self.voice, "NOTED", NOTED, game.state.phase, p.pid),
+            game.tell(to_player(p.pid), _NOTED_TOLD.told(game.state.phase, p.pid),
                       purpose=_NOTED)
 
     def voting_open(self, game: Game) -> bool:

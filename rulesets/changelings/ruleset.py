@@ -19,7 +19,7 @@ from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
 from core.engine.state import Player, Submission
 from core.engine.story import StoryExtension
-from core.engine.voice import told
+from core.engine.voice import Prompt
 from core.engine.windows import pace_table
 
 from . import day, night, opening, options
@@ -76,6 +76,8 @@ from .voice import VOICE
 # globals: in Python 3.11 `Enum.MEMBER` costs ten global reads; asked at every vote and close
 _VOTE, _REACTIONS, _NOTED, _NIGHT = Stage.VOTE, Stage.REACTIONS, Purpose.NOTED, PhaseKind.NIGHT
 _ELECTION, _DUSK, _DAWN = Stage.ELECTION, Stage.DUSK, Stage.DAWN
+# the "Noted" every action is answered with, in this game's voice (`Prompt`: made once)
+_NOTED_TOLD = Prompt(VOICE, "NOTED", NOTED)
 
 
 @event_kind("active")
@@ -285,8 +287,7 @@ class Changelings(Ruleset):
                 del game.state.subs[key]
         elif sub.action in AFTER_ACT.handlers:
             AFTER_ACT.handlers[sub.action](game, p, sub)
-        game.tell(to_player(p.pid), told(self.voice, "NOTED", NOTED, game.state.phase, p.pid),
-                  purpose=_NOTED)
+        game.tell(to_player(p.pid), _NOTED_TOLD.told(game.state.phase, p.pid), purpose=_NOTED)
 
     def voting_open(self, game: Game) -> bool:
         return game.state.phase.stage in VOTING

@@ -13,7 +13,6 @@ from core.engine.messages import N_, player, side, to_player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec
 from core.engine.state import Player, Submission
-from core.engine.voice import told
 
 from . import flavour
 from .hooks import ABDUCTED, ACTION_CHECKS, AFTER_ACT, EXCHANGED, duty
@@ -21,7 +20,7 @@ from .night import NIGHT, NightStep
 from .standing import is_changeling, is_mixed_pair, join_team, partner_of, team, tell_team
 from .state import ChangelingsState, Night, changelings_state
 from .vocabulary import CHANGELINGS, DUSK, Cause, Stage
-from .voice import OWN, said
+from .voice import TOLD, said
 
 # read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
 # more than ten times a global's read, and this is asked at every abduction
@@ -91,13 +90,13 @@ def tell_the_others(game: Game, p: Player, sub: Submission) -> None:
     """Every other member hears of the proposal, each in his own variant (`said`, written out
     with what all of them share read once: each member of the team tells each other member,
     every night)."""
-    prompt = "WANTS_ABDUCT" if sub.action == "abduct" else "WANTS_EXCHANGE"
-    variants, phase = OWN[prompt], game.state.phase
+    prompt = TOLD["WANTS_ABDUCT" if sub.action == "abduct" else "WANTS_EXCHANGE"]
+    phase = game.state.phase
     name, target = player(p.pid), player(sub.targets[0])
     for member in team(game):
         if member.pid != p.pid:
-            game.tell(to_player(member.pid), told(OWN, prompt, variants[0], phase, member.pid),
-                      name=name, target=target)
+            game.tell(to_player(member.pid), prompt.told(phase, member.pid), name=name,
+                      target=target)
 
 
 @NIGHT.at(NightStep.CHANGELINGS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.engine.game import Game
 from core.engine.messages import N_, n_
-from core.engine.voice import told
+from core.engine.voice import Prompt, told
 
 VOICE: dict[str, tuple[str, ...]] = {
     "ACTION_PROMPT": (
@@ -171,10 +171,13 @@ COUNTED: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 
+#: each of `OWN` as told to players (`Prompt`: its variants and each reader's start, kept)
+TOLD = {name: Prompt(OWN, name, variants[0]) for name, variants in OWN.items()}
+
+
 def said(game: Game, name: str, pid: str) -> str:
     """The variant of one of the game's own prompts a player reads in this phase."""
-    variants = OWN[name]
-    return told(OWN, name, variants[0], game.state.phase, pid)
+    return TOLD[name].told(game.state.phase, pid)
 
 
 def said_n(game: Game, name: str, pid: str) -> tuple[str, str]:
