@@ -9,7 +9,7 @@ from functools import cache
 from core.engine.ids import RoleId
 from core.engine.ruleset import ActionSpec
 
-from .hooks import ACTION_CHECKS, ROLES
+from .hooks import ACTION_CHECKS, ROLES, ActionCheck
 from .mayor import POWERS
 from .vocabulary import ALWAYS
 
@@ -25,9 +25,27 @@ def standing(role_id: RoleId, mayor: bool) -> tuple[ActionSpec, ...]:
     return (*ROLES[role_id].actions, *(POWERS if mayor else ()), PASS)
 
 
-@cache
-def standing_in_stage(role_id: RoleId, mayor: bool,
-                      stage: str) -> tuple[tuple[ActionSpec, ...], bool]:
-    """`standing`, those of this stage, and whether any may be spent (has a check)."""
+#: `standing`'s powers of one stage, and each with its check (None: no power of them has one,
+#: none may be spent)
+InStage = tuple[tuple[ActionSpec, ...], tuple[tuple[ActionSpec, ActionCheck | None], ...] | None]
+
+#: `in_stage` by stage, then role, then whether the player is the mayor (False, True): read by
+#: subscripts of the phase's and the player's own strings and a bool, for every player at every
+#: window (a `functools.cache` of the three built, hashed and compared a key tuple each time)
+IN_STAGE: dict[str, dict[str, tuple[InStage, InStage]]] = {}
+
+
+def in_stage(role_id: RoleId, mayor: bool, stage: str) -> InStage:
+    """`standing`, those of this stage, each with its check: worked out for both values of
+    `mayor` and kept in `IN_STAGE`."""
+    both = (_in_stage(role_id, False, stage), _in_stage(role_id, True, stage))
+    IN_STAGE.setdefault(stage, {})[role_id] = both
+    return both[mayor]
+
+
+def _in_stage(role_id: RoleId, mayor: bool, stage: str) -> InStage:
+    checks = ACTION_CHECKS.handlers
     found = tuple(spec for spec in standing(role_id, mayor) if stage in spec.stages)
-    return found, any(spec.id in ACTION_CHECKS.handlers for spec in found)
+    if not any(spec.id in checks for spec in found):
+        return found, None
+    return found, tuple((spec, checks.get(spec.id)) for spec in found)

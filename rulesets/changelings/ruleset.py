@@ -43,7 +43,7 @@ from .hooks import (
     STAGE_DUTIES,
     STARTED,
 )
-from .powers import ONLY_PASS, PASS, standing, standing_in_stage
+from .powers import IN_STAGE, ONLY_PASS, PASS, in_stage, standing
 from .removal import on_removed
 from .standing import (
     is_changeling,
@@ -220,7 +220,6 @@ class Changelings(Ruleset):
         nor waited for."""
         s = game.state
         stage = s.phase.stage
-        checks = ACTION_CHECKS.handlers
         common = p.alive and not s.reactions
         if common:
             for more in EXTRA_ABILITIES.handlers.get(stage, ()):  # a loop, not any(): no generator
@@ -230,16 +229,19 @@ class Changelings(Ruleset):
         if common:
             # the common case of `abilities` (nothing owed, no role adds a power now; the
             # drama queen's chase is asked of every player at dawn), from the table made for it
-            found, spendable = standing_in_stage(p.role, "mayor" in p.statuses, stage)
+            try:
+                found, checked = IN_STAGE[stage][p.role]["mayor" in p.statuses]
+            except KeyError:
+                found, checked = in_stage(p.role, "mayor" in p.statuses, stage)
+            if checked is None:  # no power of them may be spent
+                return found
         else:
-            found = tuple(spec for spec in self.abilities(game, p) if stage in spec.stages)
-            spendable = True
-        if not spendable:
-            return found
+            checks = ACTION_CHECKS.handlers
+            checked = tuple((spec, checks.get(spec.id)) for spec in self.abilities(game, p)
+                            if stage in spec.stages)
         usable_now = []
-        for spec in found:  # a power not spent: its check, asked without targets, allows it
-            check = checks.get(spec.id)
-            if check is None or check(game, p, (), None) is None:
+        for spec, check in checked:  # a power not spent: its check, asked without targets,
+            if check is None or check(game, p, (), None) is None:  # allows it
                 usable_now.append(spec)
         return usable_now
 
