@@ -42,6 +42,7 @@ from .hooks import (
     SHOWN_AS,
     STAGE_DUTIES,
     STARTED,
+    ActionCheck,
 )
 from .powers import IN_STAGE, ONLY_PASS, PASS, in_stage, standing
 from .removal import on_removed
@@ -221,6 +222,7 @@ class Changelings(Ruleset):
         s = game.state
         stage = s.phase.stage
         common = p.alive and not s.reactions
+        checked: Sequence[tuple[ActionSpec, ActionCheck | None]] | None
         if common:
             for more in EXTRA_ABILITIES.handlers.get(stage, ()):  # a loop, not any(): no generator
                 if more(game, p):
@@ -237,8 +239,8 @@ class Changelings(Ruleset):
                 return found
         else:
             checks = ACTION_CHECKS.handlers
-            checked = tuple((spec, checks.get(spec.id)) for spec in self.abilities(game, p)
-                            if stage in spec.stages)
+            checked = [(spec, checks.get(spec.id)) for spec in self.abilities(game, p)
+                       if stage in spec.stages]
         usable_now = []
         for spec, check in checked:  # a power not spent: its check, asked without targets,
             if check is None or check(game, p, (), None) is None:  # allows it
