@@ -21,24 +21,38 @@ def draw(state: GameState, key: str, count: int, avoid: Collection[int] = ()) ->
     """The index of the next variant of a list of `count` known by `key`: the bag's next one
     that is not in `avoid` (what the moment rules out: a motif just told, a character who has
     left). When every variant left in this round is ruled out, one the moment allows is taken
-    from the whole list (context comes before variety) and the round goes on without it."""
-    bags = state.bags
-    bag = bags.get(key)
-    if bag is None:
-        bag = bags[key] = [0, -1]
-    if len(bag) == 2:
-        bag[0] += 1
-        bag.extend(_round(state.seed, key, bag[0], count, bag[1]))
-    at = len(bag) - 1
+    from the whole list (context comes before variety) and the round goes on without it.
+    (The common case, a round under way and nothing ruled out, is the few steps here: every
+    narration of every game draws.)"""
+    bag = state.bags.get(key)
+    if bag is None or len(bag) == 2:
+        bag = _next_round(state, key, count, bag)
     if avoid:
-        while at > 1 and bag[at] in avoid:
-            at -= 1
-        if at == 1:
-            allowed = [i for i in range(count) if i not in avoid]
-            if allowed:
-                bag[1] = allowed[bag[0] % len(allowed)]
-                return bag[1]
-            at = len(bag) - 1
+        return _avoiding(bag, count, avoid)
+    drawn = bag[1] = bag.pop()
+    return drawn
+
+
+def _next_round(state: GameState, key: str, count: int, bag: list[int] | None) -> list[int]:
+    """The bag with its next round put in (a new bag before the list's first draw)."""
+    if bag is None:
+        bag = state.bags[key] = [0, -1]
+    bag[0] += 1
+    bag.extend(_round(state.seed, key, bag[0], count, bag[1]))
+    return bag
+
+
+def _avoiding(bag: list[int], count: int, avoid: Collection[int]) -> int:
+    """`draw` with variants ruled out: the last of the round's left that is not."""
+    at = len(bag) - 1
+    while at > 1 and bag[at] in avoid:
+        at -= 1
+    if at == 1:
+        allowed = [i for i in range(count) if i not in avoid]
+        if allowed:
+            bag[1] = allowed[bag[0] % len(allowed)]
+            return bag[1]
+        at = len(bag) - 1
     bag[1] = bag.pop(at)
     return bag[1]
 
