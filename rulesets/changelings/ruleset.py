@@ -79,6 +79,7 @@ _VOTE, _REACTIONS, _NOTED, _NIGHT = Stage.VOTE, Stage.REACTIONS, Purpose.NOTED, 
 _ELECTION, _DUSK, _DAWN = Stage.ELECTION, Stage.DUSK, Stage.DAWN
 # the "Noted" every action is answered with, in this game's voice (`Prompt`: made once)
 _NOTED_TOLD = Prompt(VOICE, "NOTED", NOTED)
+_EXTRAS = EXTRA_ABILITIES.handlers  # by stage: what a role adds (asked in every `offers`)
 
 
 @event_kind("active")
@@ -223,8 +224,8 @@ class Changelings(Ruleset):
         stage = s.phase.stage
         common = p.alive and not s.reactions
         checked: Sequence[tuple[ActionSpec, ActionCheck | None]] | None
-        if common:
-            for more in EXTRA_ABILITIES.handlers.get(stage, ()):  # a loop, not any(): no generator
+        if common and stage in _EXTRAS:  # most stages have none: no loop to start
+            for more in _EXTRAS[stage]:  # a loop, not any(): no generator
                 if more(game, p):
                     common = False
                     break

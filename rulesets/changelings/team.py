@@ -15,7 +15,7 @@ from core.engine.ruleset import ActionSpec
 from core.engine.state import Player, Submission
 
 from . import flavour
-from .hooks import ABDUCTED, ACTION_CHECKS, AFTER_ACT, EXCHANGED, duty
+from .hooks import ABDUCTED, ACTION_CHECKS, AFTER_ACT, CHANGELING_ROLES, EXCHANGED, duty
 from .night import NIGHT, NightStep
 from .standing import is_changeling, is_mixed_pair, join_team, partner_of, team, tell_team
 from .state import ChangelingsState, Night, changelings_state
@@ -89,12 +89,12 @@ EXCHANGE_USED = Refused(N_("Your team has already used its exchange."))
 def tell_the_others(game: Game, p: Player, sub: Submission) -> None:
     """Every other member hears of the proposal, each in his own variant (`said`, written out
     with what all of them share read once: each member of the team tells each other member,
-    every night)."""
+    every night; and `team`, written out as one pass over the players)."""
     prompt = TOLD["WANTS_ABDUCT" if sub.action == "abduct" else "WANTS_EXCHANGE"]
     phase = game.state.phase
     name, target = player(p.pid), player(sub.targets[0])
-    for member in team(game):
-        if member.pid != p.pid:
+    for member in game.state.players.values():
+        if member.alive and member.role in CHANGELING_ROLES and member.pid != p.pid:
             game.tell(to_player(member.pid), prompt.told(phase, member.pid), name=name,
                       target=target)
 
