@@ -110,10 +110,15 @@ _DERPYS_MAIL = tagged(flavour.MORNING_QUIET, "derpy", flavour.MOTIFS)
 
 
 def _without_derpy(game: Game) -> frozenset[int]:
-    """Derpy's morning mail stops once the player who was Derpy has left (his role told)."""
-    if any(p.role == "derpy" and not p.alive for p in game.state.players.values()):
-        return _DERPYS_MAIL
-    return frozenset()
+    """Derpy's morning mail stops once the player who was Derpy has left (his role told).
+    (A loop, not any() over a generator: asked at every quiet dawn.)"""
+    for p in game.state.players.values():
+        if p.role == "derpy" and not p.alive:
+            return _DERPYS_MAIL
+    return _NOTHING_RULED_OUT
+
+
+_NOTHING_RULED_OUT: frozenset[int] = frozenset()
 
 
 def day_opener(game: Game) -> str:

@@ -81,7 +81,7 @@ def foresee(game: Game) -> None:
     pending = night.abduction
     if pending is not None and is_changeling(game.state.players[pending]):
         pending = None
-    for p in game.state.living():
+    for p in game.state.players.values():  # (no list of the living: `passive_works` asks)
         if p.role == "pinkie_sense" and passive_works(p):
             night.foresight[p.pid] = pending
             if pending == p.pid:
@@ -96,8 +96,10 @@ def foresee(game: Game) -> None:
 @NIGHT.at(NightStep.PINKIE)
 def prevent_or_prank(game: Game) -> None:
     night = changelings_state(game).night
-    for sub in sorted((s for s in game.state.subs.values() if s.action in ("prevent", "prank")),
-                      key=lambda s: game.state.players[s.actor].seat):
+    sent = [s for s in game.state.subs.values() if s.action in ("prevent", "prank")]
+    if len(sent) > 1:  # most nights one or none: nothing to sort
+        sent.sort(key=lambda s: game.state.players[s.actor].seat)
+    for sub in sent:
         pinkie = game.state.players[sub.actor]
         if not pinkie.alive:
             continue
