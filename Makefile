@@ -34,6 +34,7 @@ lint: install
 
 bench: install
 	$(PY) bench/engine.py
+	$(PY) bench/engine_cycles.py
 	$(PY) bench/service.py
 	$(PY) bench/workers.py
 	$(PY) bench/messages.py
