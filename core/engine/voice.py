@@ -84,50 +84,29 @@ def _start(name: str, reader: tuple[object, ...]) -> int:
     return int.from_bytes(hashlib.blake2b(seed, digest_size=4).digest(), "big")
 
 
-def told(voice: Voice, name: str, default: str, phase: Phase, pid: str) -> str:
-    """The variant of an engine prompt a player is told in this phase (`pick`, written out:
-    every "Noted" of every game asks it)."""
-    variants = voice.get(name)
-    if not variants:
-        return default
-    count = len(variants)
-    # remembered in a plain dict by one flat key: cheaper to ask than `_start`'s own cache.
-    # What is kept is the start already reduced by the number of variants (the same turn:
-    # (start + n) % count == (start % count + n) % count), so that the sum below stays a
-    # small integer: `_start` is a 32-bit hash, and Python adds and divides such an int
-    # through its slower multi-digit path (seen in valgrind at every "Noted").
-    key = (name, pid, phase.kind, phase.stage, count)
-    start = _STARTS.get(key)
-    if start is None:
-        if len(_STARTS) >= _STARTS_MAX:  # bounded as `_start` is (a service's many players)
-            _STARTS.clear()
-        start = _STARTS[key] = _start(name, (pid, phase.kind, phase.stage)) % count
-    return variants[(start + phase.number) % count]
-
-
-_STARTS: dict[tuple[str, str, str, str, int], int] = {}
-_STARTS_MAX = 8192
-
-
 class Prompt:
-    """One prompt of a voice, told to many players: `told`'s variant with what every call
-    shares worked out once (the variants and their number) and each reader's start kept in
-    nested plain dicts by kind, stage and player. Asked at every "Noted" and every word of a
-    team's proposal: three subscripts with the phase's own strings, where `told` builds,
-    hashes and compares a key of five at each call (seen in valgrind beside f94fd2b, whose
-    "Noted" had a single text)."""
+    """One prompt of a voice as the engine tells it to each player: the variant `pick` would
+    give for the reader (player, phase kind, stage) and the phase's number, with what every
+    call shares worked out once: the variants and their number, and each reader's start kept
+    in nested plain dicts by kind, stage and player. Asked at every "Noted" of every game and
+    for every word of a team's proposal, so it is three subscripts with the phase's own
+    strings (a flat key of five, built, hashed and compared at every call, cost some 1 % of a
+    changelings game in valgrind). The start kept is already reduced by the number of
+    variants (the same turn: (start + n) % count == (start % count + n) % count), so that the
+    sum stays a small integer: `_start` is a 32-bit hash, and Python adds and divides such an
+    int through its slower multi-digit path."""
 
     __slots__ = ("_count", "_name", "_size", "_starts", "_variants")
 
     def __init__(self, voice: Voice, name: str, default: str) -> None:
         self._name = name
-        self._variants = tuple(voice.get(name) or ()) or (default,)
+        self._variants = tuple(voice.get(name) or ()) or (default,)  # the core's text if none
         self._count = len(self._variants)
         self._starts: dict[str, dict[str, dict[str, int]]] = {}
         self._size = 0
 
     def told(self, phase: Phase, pid: str) -> str:
-        """The variant `pid` is told in `phase`: `told(voice, name, default, phase, pid)`."""
+        """The variant `pid` is told in `phase`."""
         try:
             start = self._starts[phase.kind][phase.stage][pid]
         except KeyError:
@@ -140,9 +119,11 @@ class Prompt:
             self._size = 0
         self._size += 1
         start = _start(self._name, (pid, phase.kind, phase.stage)) % self._count
-        by_stage = self._starts.setdefault(phase.kind, {}).setdefault(phase.stage, {})
-        by_stage[pid] = start
+        self._starts.setdefault(phase.kind, {}).setdefault(phase.stage, {})[pid] = start
         return start
+
+
+_STARTS_MAX = 8192
 
 
 def variants_of(voice: Voice, name: str, default: str) -> frozenset[str]:

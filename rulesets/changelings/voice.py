@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.engine.game import Game
 from core.engine.messages import N_, n_
-from core.engine.voice import Prompt, told
+from core.engine.voice import Prompt
 
 VOICE: dict[str, tuple[str, ...]] = {
     "ACTION_PROMPT": (
@@ -180,8 +180,12 @@ def said(game: Game, name: str, pid: str) -> str:
     return TOLD[name].told(game.state.phase, pid)
 
 
+#: each of `COUNTED`'s n_ pairs by its singular, and the singulars as told (`Prompt`)
+PAIRS = {name: {pair[0]: pair for pair in pairs} for name, pairs in COUNTED.items()}
+TOLD_COUNTED = {name: Prompt({name: tuple(by_singular)}, name, COUNTED[name][0][0])
+                for name, by_singular in PAIRS.items()}
+
+
 def said_n(game: Game, name: str, pid: str) -> tuple[str, str]:
     """`said` for the texts told with a count (`COUNTED`): the variant's n_ pair."""
-    pairs = {pair[0]: pair for pair in COUNTED[name]}
-    first = told({name: tuple(pairs)}, name, COUNTED[name][0][0], game.state.phase, pid)
-    return pairs[first]
+    return PAIRS[name][TOLD_COUNTED[name].told(game.state.phase, pid)]
