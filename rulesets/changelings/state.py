@@ -58,5 +58,5 @@ def changelings_state(game: Game) -> ChangelingsState:
 # the role he held when the team exchanged him (CH-EXCH): a love poison exchanged in the
 # first night still counts as dealt, her lapsed pair not replaced by a random one
 EXCHANGED_FROM: Slot[RoleId | None] = Slot("exchanged_from", None)
-# the kind of pony a pony-shown player is told at the start
+# the kind of pony a player shown as a pony is told at the start (kept, read by no rule)
 PONY_KIND: Slot[str | None] = Slot("kind", None)

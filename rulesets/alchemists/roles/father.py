@@ -37,7 +37,7 @@ ROLE = register(Role(
 ))
 # Pride become father keeps his search (AL-FATHER).
 FATHER_WAS_PRIDE = (CHOOSE, FATHER_KILL, actions.SEARCH)
-WAS_PRIDE: Slot[bool] = Slot("was_pride", False)
+WAS_PRIDE: Slot[bool] = Slot("was_pride", False)  # he is pride become father
 # Who else learns about a father when he is introduced (greed, rules §2).
 FATHER_MEETS: list[Callable[[Game, Player], None]] = []
 
