@@ -67,10 +67,11 @@ class Worker:
         self.process.wait()
 
 
-def extract_floor(into: Path) -> str | None:
-    """Put the floor's `core` and `rulesets` into `into`; the reason why not, if it fails."""
+def extract_floor(into: Path, commit: str = FLOOR) -> str | None:
+    """Put the floor's (or another commit's) `core` and `rulesets` into `into`; the reason why
+    not, if it fails."""
     try:
-        archive = subprocess.run(["git", "-C", str(HERE), "archive", FLOOR, "core", "rulesets"],
+        archive = subprocess.run(["git", "-C", str(HERE), "archive", commit, "core", "rulesets"],
                                  capture_output=True, check=True).stdout
         subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True,
                        capture_output=True)

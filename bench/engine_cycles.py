@@ -12,11 +12,13 @@ game (seed 999) alone, and the warm-up game followed by N seeded random games
 (`core.simulate.simulate(ruleset, players, N, seed=7)`). Their difference is the cost of the N
 games, start-up and first-time costs left out. Estimated cycles are Ir + 10 × L1 misses + 100 ×
 last-level misses + 10 × branch mispredictions. The speed ratio is floor cost / this cost:
-at least 1.0 keeps the promise. Per day divides by the days the N games lasted (since issue 33's
-flavour bags the trees play different games from one seed, so per day is the fairer figure).
-Slow (some minutes: one callgrind run at a time); prints figures only.
+at least 1.0 keeps the promise (`--floor main` compares with another commit the same way).
+Per day divides by the days the N games lasted: since issue 33's flavour bags the trees play
+different games from one seed, and 20 games are too few to fix a game's mean length, so per
+day is the fairer figure. Repeated runs of one tree differ by some 0.1 to 0.3 % (the runs are
+not quite deterministic). Slow (some minutes: one callgrind run at a time); figures only.
 
-    .venv/bin/python bench/engine_cycles.py [--games 20] [--players 12 15]
+    .venv/bin/python bench/engine_cycles.py [--games 20] [--players 12 15] [--floor COMMIT]
 """
 
 from __future__ import annotations
@@ -101,17 +103,19 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--players", type=int, nargs="*", default=[12, 15])
     parser.add_argument("--rulesets", nargs="*", default=list(RULESETS))
+    parser.add_argument("--floor", default=FLOOR, help="the commit to compare with")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="nightfall-floor-") as tmp:
         floor = Path(tmp)
-        why_not = extract_floor(floor)
+        why_not = extract_floor(floor, args.floor)
         if why_not is not None:
-            sys.exit(f"floor {FLOOR} not extracted: {why_not}")
-        trees = {"this": HERE, FLOOR: floor}
+            sys.exit(f"floor {args.floor} not extracted: {why_not}")
+        trees = {"this": HERE, args.floor: floor}
         for root in trees.values():
             compile_tree(root)
         print(f"{args.games} games each (seed 7) after a warm-up game (seed 999), per game and"
-              f" per day in millions; speed = {FLOOR} cost / this cost", flush=True)
+              f" per day in millions, this / {args.floor}; speed = {args.floor} cost / this"
+              " cost", flush=True)
         print(f"{'ruleset':<12}{'pl':>3}{'days':>9}{'cycles/game':>16}{'cycles/day':>16}"
               f"{'speed game':>11}{'speed day':>10}{'instr/game':>16}", flush=True)
         for ruleset_id in args.rulesets:
