@@ -78,10 +78,13 @@ def pick(voice: Voice, name: str, default: str, turn: int, *reader: object) -> s
 
 @lru_cache(maxsize=8192)
 def _start(name: str, reader: tuple[object, ...]) -> int:
-    """Where the rotation of this prompt starts for this reader: a stable hash, asked for
-    every "Noted" of every game and so remembered (readers are ids, kinds and stages)."""
-    seed = "\x1f".join(str(part) for part in (name, *reader)).encode()
-    return int.from_bytes(hashlib.blake2b(seed, digest_size=4).digest(), "big")
+    """Where the rotation of this prompt starts for this reader: a stable hash of the parts'
+    words (`_hashed`), remembered (readers are ids, kinds and stages)."""
+    return _hashed("\x1f".join(str(part) for part in (name, *reader)))
+
+
+def _hashed(words: str) -> int:
+    return int.from_bytes(hashlib.blake2b(words.encode(), digest_size=4).digest(), "big")
 
 
 class Prompt:
@@ -118,7 +121,9 @@ class Prompt:
             self._starts.clear()
             self._size = 0
         self._size += 1
-        start = _start(self._name, (pid, phase.kind, phase.stage)) % self._count
+        # `_start(name, (pid, kind, stage))`, its words joined as they are: all are strings
+        # (a kind or a stage a `StrEnum`, whose text is its value, as `str` gives it)
+        start = _hashed("\x1f".join((self._name, pid, phase.kind, phase.stage))) % self._count
         self._starts.setdefault(phase.kind, {}).setdefault(phase.stage, {})[pid] = start
         return start
 
