@@ -35,7 +35,7 @@ from .commands import (
 from .dealing import options_and_roles
 from .events import Event, HostActed, Left, closed, closed_early, removed, voted
 from .hooks_heard import hooks_heard
-from .ids import PlayerId
+from .ids import ActionId, PlayerId
 from .messages import GROUP, N_, Ref, player, to_player
 from .outcome import GameSetup, Outcome
 from .phase import Phase, PhaseKind, Stage
@@ -198,7 +198,7 @@ class Game(Table):
             raise _no_such_player(pid)
         return p
 
-    def _spec(self, p: Player, action: str) -> ActionSpec:
+    def _spec(self, p: Player, action: ActionId) -> ActionSpec:
         for spec in self.ruleset.abilities(self, p):
             if spec.id == action:
                 return spec

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from core.engine import Act, ActionSpec, Game, Message, Outcome
-from core.engine.ids import PlayerId
+from core.engine.ids import PASS, ActionId, PlayerId
 from core.engine.log_codec import encode
 from core.engine.messages import Either, Param, Ref, Text
 from core.engine.registry import load_ruleset
@@ -98,7 +98,7 @@ async def _keyboard(row: GameRecord, game: Game, p: Player, specs: Sequence[Acti
         more = []
     if buttons:
         buttons.append(await button(row, p.pid, TextLabel(texts.PASS_BUTTON),
-                                    ActOn("pass", ())))
+                                    ActOn(PASS, ())))
         await _offer(row, person, tuple(prompts), buttons)
     for prompt, extra in more:
         await _offer(row, person, (prompt,), extra)
@@ -132,7 +132,7 @@ async def _more_keyboard(row: GameRecord, game: Game, p: Player, spec: ActionSpe
                  command=spec.id), firsts) if firsts else None
 
 
-async def second_pick(row: GameRecord, game: Game, pid: PlayerId, action: str, first: PlayerId,
+async def second_pick(row: GameRecord, game: Game, pid: PlayerId, action: ActionId, first: PlayerId,
                       person: Identity) -> None:
     """The first target was pressed: the valid second ones, as a keyboard of their own (a
     first target pressed again, another or the same, edits it: one keyboard per action)."""
@@ -158,7 +158,7 @@ async def second_pick(row: GameRecord, game: Game, pid: PlayerId, action: str, f
     await earlier.save(update_fields=["payload"])
 
 
-def _second_key(row: GameRecord, person: Identity, action: str) -> str:
+def _second_key(row: GameRecord, person: Identity, action: ActionId) -> str:
     """The message key of the keyboard of second targets offered to `person` for `action`
     in this window: found again by its key, never by its words."""
     return f"second-{row.id}-{row.window}-{person.id}-{action}"
@@ -261,7 +261,7 @@ def chosen_text(row: GameRecord, game: Game, pid: str, command: ActOn | Act) -> 
     action and its target (a player, both of a two-name action, a role)."""
     action = Ref("action", command.action)
     params: dict[str, Param]
-    if command.action == "pass":
+    if command.action == PASS:
         prompt, params = Voiced.CHOICE_PASS, {}
     elif len(command.targets) == 2:
         first, second = command.targets
@@ -275,5 +275,5 @@ def chosen_text(row: GameRecord, game: Game, pid: str, command: ActOn | Act) -> 
                                                    "name": Ref("role", command.role)}
     else:
         prompt, params = Voiced.CHOICE_ACTION, {"action": action}
-    pair = command.action if prompt is Voiced.CHOICE_PAIR else ""
+    pair = command.action if prompt is Voiced.CHOICE_PAIR else None
     return Text(voiced(row, game, prompt, pid, action=pair), params)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from core.engine.game import Game
-from core.engine.ids import PlayerId
+from core.engine.ids import ActionId, PlayerId
 from core.engine.messages import N_, Ref, player, to_player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
@@ -18,7 +18,7 @@ from ..common import AT_NIGHT, father
 from ..hooks import ACCEPTED, ACTION_NAMES, CHECKS
 from ..voice import said
 
-REQUEST = ActionSpec("request", AT_NIGHT, harmful=True)
+REQUEST = ActionSpec(ActionId("request"), AT_NIGHT, harmful=True)
 ACTION_NAMES["request"] = N_("Request a kill")
 
 

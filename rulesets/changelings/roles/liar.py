@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
-from core.engine.ids import PlayerId, RoleId
+from core.engine.ids import ActionId, PlayerId, RoleId
 from core.engine.messages import N_, NC_, Ref, role, to_player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
@@ -28,7 +28,7 @@ class Faked(Event):
     liar: PlayerId
     role: RoleId | None
 
-FAKE = ActionSpec("fake", DUSK, targets=0, takes_role=True)
+FAKE = ActionSpec(ActionId("fake"), DUSK, targets=0, takes_role=True)
 duty(Stage.DUSK, FAKE)
 
 ROLE = define_role(
@@ -62,7 +62,7 @@ def check_fake(game: Game, p: Player, targets: tuple[PlayerId, ...],
 
 @NIGHT.at(NightStep.LIAR)
 def fake_a_role(game: Game) -> None:
-    for sub in subs_for(game, "fake"):
+    for sub in subs_for(game, FAKE.id):
         liar = game.state.players[sub.actor]
         liar.counters["fake"] = sub.role
         liar.counters["fake_night"] = changelings_state(game).night.number
