@@ -29,7 +29,7 @@ from core.engine.ruleset import Catalog
 from core.numbers import Number
 from core.service import HowTo
 from core.service.ports.howto import KIND as HOWTO_KIND
-from core.spoken import spoken
+from core.spoken import SpokenKind, spoken
 
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 DOMAIN = "nightfall"
@@ -139,7 +139,8 @@ class Renderer:
             return said
         if ref.kind == "setting":  # "name=value": the option's name and value in words
             name, _, value = ref.value.partition("=")
-            return f"{self.word(Ref('option_name', name))}: {self.word(Ref('option_value', value))}"
+            said_name = self.word(Ref(SpokenKind.OPTION_NAME, name))
+            return f"{said_name}: {self.word(Ref(SpokenKind.OPTION_VALUE, value))}"
         context = CONTEXTS.get(ref.kind)
         if context is not None:
             return self.form(ref, context)

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from core.engine.messages import Either, Ref
 from core.engine.registry import available, load_ruleset
+from core.spoken import SpokenKind
 from core.storage.models import Chat, GameRecord, Identity, Seat
 from core.storage.states import GameStatus
 
@@ -105,7 +106,8 @@ class HostSettings(GroupCommands):
         words = rest.split()
         pace = read_value(words[0], PACES) if words else None
         if pace is None or (len(words) > 1 and not valid_timezone(words[1])) or len(words) > 2:
-            raise Reply(st.BAD_PACE, paces=Either(tuple(Ref("option_value", p) for p in PACES)))
+            raise Reply(st.BAD_PACE,
+                        paces=Either(tuple(Ref(SpokenKind.OPTION_VALUE, p) for p in PACES)))
         tz = words[1] if len(words) > 1 else row.settings.get("tz", DEFAULT_TZ)
         row.settings = {**row.settings, "pace": pace, "tz": tz}
         marked(row, "pace", once)

@@ -12,6 +12,7 @@ from typing import Any
 
 from core.engine.messages import Ref
 from core.engine.registry import load_ruleset
+from core.spoken import SpokenKind
 from core.storage.models import Chat, GameRecord, Identity, Seat
 
 from ..messages import outbox, texts
@@ -48,7 +49,8 @@ def set_up(row: GameRecord, names: list[str]) -> tuple[Part, ...]:
     lines = [part(*texts.GLANCE_ROLES, count=len(roles),
                   roles=tuple(Ref("role", r) for r in roles)) if roles
              else part(*texts.GLANCE_DEAL, count=players),
-             part(texts.GLANCE_PACE, pace=Ref("option_value", settings.get("pace") or "quick"),
+             part(texts.GLANCE_PACE,
+                  pace=Ref(SpokenKind.OPTION_VALUE, settings.get("pace") or "quick"),
                   tz=str(settings.get("tz") or ""))]
     changed = changed_options(row)
     if changed:
@@ -73,7 +75,9 @@ def _once_named(name: str) -> Ref:
     """A setting made for this game only: an option, the pace or the language, or a
     window's timer ("timer:vote")."""
     kind, _, window = name.partition(":")
-    return Ref("window", window) if kind == "timer" and window else Ref("option_name", name)
+    if kind == "timer" and window:
+        return Ref("window", window)
+    return Ref(SpokenKind.OPTION_NAME, name)
 
 
 def changed_options(row: GameRecord) -> tuple[Ref, ...]:
@@ -94,8 +98,9 @@ def group_settings_view(place: PlaceSettings, locale: str, pace: str, tz: str,
     and `tz` stand where the group keeps none."""
     if place.empty():
         return PostPayload((part(texts.GROUP_SETTINGS_NONE),))
-    lines = [part(texts.GROUP_SETTINGS, language=Ref("option_value", place.locale or locale),
-                  pace=Ref("option_value", place.pace or pace), tz=place.tz or tz)]
+    lines = [part(texts.GROUP_SETTINGS,
+                  language=Ref(SpokenKind.OPTION_VALUE, place.locale or locale),
+                  pace=Ref(SpokenKind.OPTION_VALUE, place.pace or pace), tz=place.tz or tz)]
     for ruleset in rulesets:
         choices = place.for_ruleset(ruleset)
         if choices.roles:

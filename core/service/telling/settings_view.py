@@ -12,6 +12,7 @@ from core.engine.messages import Ref
 from core.engine.registry import load_ruleset
 from core.engine.ruleset import Ruleset
 from core.i18n import available_locales, translations
+from core.spoken import SpokenKind
 from core.storage.models import GameRecord
 
 from ..messages import setting_texts as st
@@ -43,8 +44,8 @@ def current_options(row: GameRecord) -> dict[str, Any]:
 def options_overview(row: GameRecord) -> PostPayload:
     """`/option` alone: one line per option (name = value: what it does and may be)."""
     ruleset = load_ruleset(row.ruleset)
-    lines = [part(texts.OPTION_LINE, name=name, title=Ref("option_name", name),
-                  value=Ref("option_value", shown_value(value)), about=Ref("option", name))
+    lines = [part(texts.OPTION_LINE, name=name, title=Ref(SpokenKind.OPTION_NAME, name),
+                  value=Ref(SpokenKind.OPTION_VALUE, shown_value(value)), about=Ref("option", name))
              for name, value in current_options(row).items() if name in ruleset.option_about]
     return PostPayload((part(texts.OPTIONS_HEAD, ruleset=Ref("ruleset", ruleset.id)), *lines))
 
