@@ -23,7 +23,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 from core.engine.forms import CONTEXTS, ROLE_FORMS, RoleForm
-from core.engine.messages import Either, Param, Ref, Tally, Text, WithRole
+from core.engine.messages import Either, Param, Ref, RefKind, Tally, Text, WithRole
 from core.engine.registry import available, load_ruleset
 from core.engine.ruleset import Catalog
 from core.numbers import Number
@@ -128,11 +128,11 @@ class Renderer:
         self.howto_catalog = howto_catalog
 
     def word(self, ref: Ref) -> str:
-        if ref.kind == "player":
+        if ref.kind == RefKind.PLAYER:
             return self.names(ref.value)
         if ref.kind == HOWTO_KIND:
             return self.how(HowTo(ref.value))
-        if ref.kind == "ruleset":
+        if ref.kind == RefKind.RULESET:
             return translations(self.locale, ref.value).gettext(load_ruleset(ref.value).title)
         said = spoken(self.t, ref, self.locale, self.vocabulary)
         if said is not None:
@@ -154,7 +154,7 @@ class Renderer:
         is_role = ref.kind in ROLE_FORMS
         msgid = self.vocabulary.get(RoleForm.WAS if is_role else ref.kind, {}).get(ref.value)
         if msgid is None:
-            return self.word(Ref("role" if is_role else "side", ref.value))
+            return self.word(Ref(RefKind.ROLE if is_role else RefKind.SIDE, ref.value))
         return self.t.pgettext(context, msgid)
 
     def how(self, topic: HowTo) -> str:

@@ -9,7 +9,7 @@ import random
 
 from core.engine import GameSetup, SetupError
 from core.engine.ids import PlayerId
-from core.engine.messages import Ref
+from core.engine.messages import Ref, RefKind
 from core.engine.registry import available, load_ruleset
 from core.storage.models import Chat, GameRecord, Identity, Outbox, Seat
 from core.storage.states import CURRENT, GameStatus, OutboxState
@@ -44,7 +44,7 @@ class Lobby(HostSettings):
         ruleset_id = read_ruleset(words[0]) if words else default_ruleset()
         if ruleset_id is None:
             raise Reply(texts.UNKNOWN_RULESET, name=words[0],
-                        names=tuple(Ref("ruleset", r) for r in sorted(available())))
+                        names=tuple(Ref(RefKind.RULESET, r) for r in sorted(available())))
         language = read_language(words[1]) if len(words) > 1 else None
         if language is not None:  # the group's from now on
             await remember_locale(chat, language, once=False)
@@ -100,7 +100,8 @@ class Lobby(HostSettings):
             return
         for person in await Identity.filter(id__in=waiting):
             await outbox.to_person(person, post(
-                texts.NEXTGAME_OPEN, chat=chat_title(chat), ruleset=Ref("ruleset", row.ruleset)),
+                texts.NEXTGAME_OPEN, chat=chat_title(chat),
+                ruleset=Ref(RefKind.RULESET, row.ruleset)),
                 game=row)
         chat.settings = {k: v for k, v in chat.settings.items() if k != "waiting"}
         await chat.save(update_fields=["settings"])
@@ -232,7 +233,8 @@ class Lobby(HostSettings):
         if row.setup is not None:  # the roles are no secret any more
             game = await self.service.games.load(row)
             await outbox.to_group(chat, PostPayload((part(texts.ROLES_REVEALED), *(
-                part(texts.PLAYER_WAS, name=Ref("player", p.pid), role=Ref("role_was", p.role))
+                part(texts.PLAYER_WAS, name=Ref(RefKind.PLAYER, p.pid),
+                     role=Ref(RefKind.ROLE_WAS, p.role))
                 for p in game.state.players.values()))), game=row)
 
     async def move_seat(self, row: GameRecord, pid: str, newcomer: Identity) -> Identity:

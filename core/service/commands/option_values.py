@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.engine import SetupError
-from core.engine.messages import Either, Ref
+from core.engine.messages import Either, Ref, RefKind
 from core.engine.ruleset import Ruleset
 from core.spoken import SpokenKind
 
@@ -25,7 +25,7 @@ def named_option(ruleset: Ruleset, typed: str) -> tuple[str, str]:
     names as the host reads them."""
     found = read_option_name(ruleset.id, typed)
     if found is None:
-        raise Reply(st.UNKNOWN_OPTION, ruleset=Ref("ruleset", ruleset.id),
+        raise Reply(st.UNKNOWN_OPTION, ruleset=Ref(RefKind.RULESET, ruleset.id),
                     name=typed.split()[0] if typed.split() else typed,
                     options=tuple(Ref(SpokenKind.OPTION_NAME, n) for n in ruleset.default_options
                                   if n in ruleset.option_about))

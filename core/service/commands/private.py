@@ -10,7 +10,7 @@ from typing import Any
 from core import spoken
 from core.engine import Act, Whisper
 from core.engine.ids import ActionId, PlayerId, RoleId
-from core.engine.messages import Ref
+from core.engine.messages import Ref, RefKind
 from core.storage.models import GameRecord, Identity, Seat
 from core.storage.states import CURRENT, GameStatus
 
@@ -124,11 +124,11 @@ class PrivateChats:
         voting = player.alive and game.ruleset.voting_open(game) and \
             pid not in game.state.votes
         await outbox.to_person(person, post(
-            texts.STATUS, ruleset=Ref("ruleset", row.ruleset), phase=spoken.phase(game.state.phase),
-            left=left), game=row)
+            texts.STATUS, ruleset=Ref(RefKind.RULESET, row.ruleset),
+            phase=spoken.phase(game.state.phase), left=left), game=row)
         if open_now:
             await outbox.to_person(person, post(
-                texts.OPEN_FOR_YOU, actions=tuple(Ref("action", a) for a in open_now)),
+                texts.OPEN_FOR_YOU, actions=tuple(Ref(RefKind.ACTION, a) for a in open_now)),
                 game=row)
         elif voting:
             await outbox.to_person(person, post(texts.VOTE_OPEN_FOR_YOU), game=row)

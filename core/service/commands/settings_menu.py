@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any, assert_never
 
 from core.engine.log_codec import encode
-from core.engine.messages import Ref
+from core.engine.messages import Ref, RefKind
 from core.engine.registry import available, load_ruleset
 from core.i18n import available_locales
 from core.languages import own_name
@@ -225,7 +225,7 @@ class SettingsMenu:
         match at.page:
             case "main" | "closed":
                 return ((part(mt.MENU_HEAD, chat=chat_title(chat),
-                              ruleset=Ref("ruleset", row.ruleset),
+                              ruleset=Ref(RefKind.RULESET, row.ruleset),
                               pace=Ref(SpokenKind.OPTION_VALUE, str(settings.get("pace") or "")),
                               tz=tz,
                               language=own_name(chat.locale) if chat.locale else "—"),
@@ -244,7 +244,7 @@ class SettingsMenu:
                          (TextLabel(mt.BUTTON_OPTIONS), show("options"))])
             case "ruleset":
                 return ((part(mt.MENU_PICK_RULESET),),
-                        [(NameLabel(Ref("ruleset", r)), change("ruleset", r))
+                        [(NameLabel(Ref(RefKind.RULESET, r)), change("ruleset", r))
                          for r in sorted(available())])
             case "language":
                 return ((part(mt.MENU_PICK_LANGUAGE),),
@@ -324,7 +324,7 @@ def _roles_part(settings: dict[str, Any]) -> Part:
     if not roles:
         return part(texts.ROLES_BY_DEFAULT)
     return part(*texts.ROLES_CURRENT, count=len(roles),
-                roles=tuple(Ref("role", r) for r in roles))
+                roles=tuple(Ref(RefKind.ROLE, r) for r in roles))
 
 
 def _line_label(line: Part) -> TextLabel:
@@ -333,7 +333,7 @@ def _line_label(line: Part) -> TextLabel:
 
 
 def _role_label(key: str, role: str) -> TextLabel:
-    return TextLabel(key, encode({"role": Ref("role", role)}))
+    return TextLabel(key, encode({"role": Ref(RefKind.ROLE, role)}))
 
 
 def _menu_options(row: GameRecord) -> list[str]:

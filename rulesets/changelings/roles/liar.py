@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import ActionId, PlayerId, RoleId
-from core.engine.messages import N_, NC_, Ref, role, to_player
+from core.engine.messages import N_, NC_, Ref, RefKind, role, to_player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
@@ -71,7 +71,7 @@ def fake_a_role(game: Game) -> None:
         # `fake` carries it as the plain role fact, which the text does not print
         fake = sub.role or ""
         game.tell(to_player(liar.pid), N_("From now on, the Researcher sees you as {role}."),
-                  role=Ref("role_was", fake), fake=role(fake))
+                  role=Ref(RefKind.ROLE_WAS, fake), fake=role(fake))
 
 
 @SEEN_AS.at("liar")
