@@ -4,9 +4,10 @@ refactor that plays every game the same way (the engine's speed work, a renamed 
 new flavour text), and turns stale the moment any decision or outcome changes. So the
 fingerprint is a hash of a fixed sample of informed games: every command each one applied
 (every decision of every simulated player, in order) and who won, at the smallest, a middle
-and the largest table of the rule set, at every skill preset. A change that alters play only
-in a rare situation can miss the sample; `tools/balance_tables.py --check` is a guard, not a
-proof."""
+and the largest table of the rule set, at every skill preset; and the default deal at every
+player count, which the sample's three sizes would not see change elsewhere (the table marks
+which cell is the deal). A change that alters play only in a rare situation can miss the
+sample; `tools/balance_tables.py --check` is a guard, not a proof."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from core.engine.registry import load_ruleset
 
 from .play import play_one
 from .presets import Preset
+from .setups import setup_of
 from .tally import Players
 
 SEEDS = (1, 2)  # games per table size and preset
@@ -35,4 +37,6 @@ def behaviour_print(ruleset_id: str) -> str:
                 for command, _ in game.log:
                     digest.update(repr(command).encode())
                 digest.update(repr(sorted(game.state.winners or ())).encode())
+    for players in range(low, high + 1):
+        digest.update(f"{players}:{setup_of(ruleset_id, players, None, {}).key()}".encode())
     return digest.hexdigest()[:16]

@@ -182,6 +182,21 @@ def test_the_fingerprint_is_the_games_behaviour_not_their_sources():
     assert prints == {fingerprint("alchemists")}
 
 
+def test_a_deal_changed_at_a_size_the_sample_does_not_play_changes_the_fingerprint(monkeypatch):
+    """The sample plays the smallest, a middle and the largest table; a default deal changed at
+    any other size (11 players here) still marks the shipped table stale."""
+    from core.balance import behaviour
+
+    shipped_print, real = fingerprint("changelings"), behaviour.setup_of
+
+    def changed_at_eleven(ruleset_id, players, roles, options):
+        setup = real(ruleset_id, players, roles, options)
+        return one_more_changeling(setup) if players == 11 else setup
+
+    monkeypatch.setattr(behaviour, "setup_of", changed_at_eleven)
+    assert behaviour.behaviour_print.__wrapped__("changelings") != shipped_print
+
+
 @pytest.mark.parametrize("ruleset_id", ["changelings", "alchemists"])
 def test_the_shipped_tables_hold_every_default_deal(ruleset_id):
     table = shipped(ruleset_id)
@@ -193,10 +208,8 @@ def test_the_shipped_tables_hold_every_default_deal(ruleset_id):
             assert found is not None and found.games >= 100, (n, preset)
 
 
-#: the counts whose tables were played to two points (changelings above 24: the deal only, at
-#: 600 games a cell; a host asking there gets games played on demand, `answer.instant`
-#: declining)
-PRECISE = {"changelings": range(6, 25), "alchemists": range(9, 21)}
+#: every count a rule set allows: its table was played to two points at each
+PRECISE = {"changelings": range(6, 31), "alchemists": range(9, 21)}
 
 
 @pytest.mark.parametrize("ruleset_id", sorted(PRECISE))
