@@ -27,7 +27,8 @@ class Player:
     cause: str | None = None
     statuses: set[str] = field(default_factory=set)
     last_active: float = 0.0
-    counters: dict[str, Any] = field(default_factory=dict)
+    # the roles' facts about him, each read and written through its `role_state.Slot`
+    counters: dict[str, object] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

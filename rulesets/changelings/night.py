@@ -41,7 +41,7 @@ class NightStep(IntEnum):
     fields of `state.Night`). Dusk walks LIAR … CHASE_OWED, dawn PINKIE … LOVE_POISON."""
 
     # dusk: rules steps 1–6, then what dusk tells at once
-    LIAR = 1  # 1: sets the liar's fake role (counters fake, fake_night); used by RESEARCHER
+    LIAR = 1  # 1: sets the liar's fake role (liar.FAKED_ROLE, FAKED_NIGHT); used by RESEARCHER
     RESEARCHER = 2  # 2: uses the fake; turning the confused changeling sets night.turned_now
     # and night.team_fails (used by CHANGELINGS)
     SHIELD = 3  # 3: sets night.shielded (used by CHANGELINGS and LUCKY_VS_CHANGELINGS) and the

@@ -55,7 +55,7 @@ from .standing import (
     tell_fellows,
 )
 from .standing import team as changeling_team
-from .state import ChangelingsState, changelings_state
+from .state import PONY_KIND, ChangelingsState, changelings_state
 from .story import STORY_HEADINGS, STORY_TEXTS, VOTE_TITLES, ChangelingsStory
 from .vocabulary import (
     CAUSE_NAMES,
@@ -149,7 +149,7 @@ class Changelings(Ruleset):
             # reference for the told and secrecy checks; a pony's kind in the same message
             if shown == "pony":
                 kind = game.rng.choice(PONY_KINDS)
-                p.counters["kind"] = kind
+                PONY_KIND.set(p, kind)
                 game.tell(to_player(p.pid), N_("{dealt}\n\nYour kind: {kind}."),
                           kind=Ref("kind", kind), dealt=dealt(shown))
             else:

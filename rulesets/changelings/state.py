@@ -1,4 +1,5 @@
-"""The pony game's own part of the game state (per-player counters live on the players)."""
+"""The pony game's own part of the game state; per-player facts live on the players, each
+declared by its role's module as a `Slot` (those of no single role here)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from core.engine.game import Game
-from core.engine.ids import PlayerId
+from core.engine.ids import PlayerId, RoleId
+from core.engine.role_state import Slot
 
 
 @dataclass(slots=True)
@@ -51,3 +53,10 @@ def changelings_state(game: Game) -> ChangelingsState:
     """The pony game's part of a game's state."""
     state: ChangelingsState = game.state.rs
     return state
+
+
+# the role he held when the team exchanged him (CH-EXCH): a love poison exchanged in the
+# first night still counts as dealt, her lapsed pair not replaced by a random one
+EXCHANGED_FROM: Slot[RoleId | None] = Slot("exchanged_from", None)
+# the kind of pony a player shown as a pony is told at the start (kept, read by no rule)
+PONY_KIND: Slot[str | None] = Slot("kind", None)

@@ -19,7 +19,7 @@ from . import flavour
 from .hooks import ABDUCTED, ACTION_CHECKS, AFTER_ACT, EXCHANGED, duty
 from .night import NIGHT, NightStep
 from .standing import is_changeling, is_mixed_pair, join_team, partner_of, team, tell_team
-from .state import ChangelingsState, Night, changelings_state
+from .state import EXCHANGED_FROM, ChangelingsState, Night, changelings_state
 from .vocabulary import CHANGELINGS, DUSK, Cause, Stage
 from .voice import OWN, said
 
@@ -144,7 +144,7 @@ def exchange(game: Game, target: Player) -> None:
     changelings_state(game).exchange_used = True
     for key in [k for k in game.state.subs if k[0] == target.pid]:
         del game.state.subs[key]
-    target.counters["exchanged_from"] = target.role
+    EXCHANGED_FROM.set(target, target.role)
     turned_aside = EXCHANGED.handlers.get(target.role)
     if turned_aside is not None and turned_aside(game, target):
         return

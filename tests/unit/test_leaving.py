@@ -9,9 +9,11 @@ import pytest
 
 from core.engine import Leave, Pause, Refused, Vote
 from core.engine.game import Game, GameSetup
+from core.engine.ids import PlayerId
 from core.engine.messages import GROUP
 from rulesets.alchemists import RULESET as ALCHEMISTS
 from rulesets.alchemists.roles import CANONICAL
+from rulesets.alchemists.roles.pride import HAS_TAKE, TAKE_TARGET
 from rulesets.changelings import RULESET as CHANGELINGS
 from rulesets.changelings.flavour import REMOVED
 
@@ -64,7 +66,8 @@ def test_a_paused_game_still_lets_a_player_go():
 def test_pride_named_for_a_take_is_not_taken_along_by_leaving():
     game = alchemist_game()
     pride = game.state.players["p3"]
-    pride.counters.update({"take": True, "take_target": "p7"})  # his search found crimson
+    HAS_TAKE.set(pride, True)  # his search found crimson
+    TAKE_TARGET.set(pride, PlayerId("p7"))
     out = game.apply(Leave("p3", at=2))
     assert game.state.players["p3"].cause == "left"
     assert all(p.alive for pid, p in game.state.players.items() if pid != "p3")

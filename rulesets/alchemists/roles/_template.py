@@ -74,5 +74,16 @@ resolves(NightStep.XING_CHECK, "watch", watch, place=1)
 #    (`CHECKS`), replies to a submission (`ACCEPTED`), what happens at the start
 #    (`AT_START`), at a removal (`ON_REMOVED`), after the day's executions
 #    (`AFTER_EXECUTIONS`), when a day begins or closes, shields against night deaths
-#    (`night.SHIELDS`), owed reactions (`REACTIONS`, `OWED_ACTIONS`). Per-player facts live in
-#    `Player.counters` (state is saved and replayed; never keep it in module globals).
+#    (`night.SHIELDS`), owed reactions (`REACTIONS`, `OWED_ACTIONS`).
+
+
+# 7. What the role remembers about a player during a game (a power spent, a choice) is kept on
+#    him, never in module globals (a state is saved and replayed): declare each fact once,
+#    here, as a typed `Slot` -- its stored key, unique in the rule set, and what it reads as
+#    while unset -- and read and write it only through it (`core/engine/role_state.py`):
+#
+# from core.engine.role_state import Slot
+# WATCHED_LAST: Slot[PlayerId | None] = Slot("watched_last", None)
+#
+#     if WATCHED_LAST.get(p) == targets[0]: ...       # in a check (`CHECKS`)
+#     WATCHED_LAST.set(watcher, reached)              # when the action resolves

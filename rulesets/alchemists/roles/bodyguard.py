@@ -6,6 +6,7 @@ from __future__ import annotations
 from core.engine.game import Game
 from core.engine.ids import RoleId
 from core.engine.messages import N_, NC_, Ref, RefKind, player, to_player
+from core.engine.role_state import Slot
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
 from rulesets.alchemists.common import Cause, Succession
@@ -32,6 +33,8 @@ ROLE = register(Role(
     setup="optional",
     team=GUARD.key,
 ))
+# he took the fallen xing's place (his role is `xing` since)
+WAS_BODYGUARD: Slot[bool] = Slot("was_bodyguard", False)
 
 
 @AT_START.append
@@ -55,7 +58,7 @@ def steps_up(game: Game, p: Player, cause: str) -> None:
     for guard in game.state.players.values():
         if guard.alive and guard.role == "bodyguard":
             guard.role = RoleId("xing")
-            guard.counters["was_bodyguard"] = True
+            WAS_BODYGUARD.set(guard, True)
             game.record(Succession(role="xing", player=guard.pid))
             game.tell(to_player(guard.pid), N_("The Xing Alchemist has fallen. You take his "
                                                "place: each night you may check one player."))

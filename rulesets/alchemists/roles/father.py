@@ -11,6 +11,7 @@ from core.engine.ids import ActionId, PlayerId, RoleId
 from core.engine.messages import N_, NC_, player, role, to_player
 from core.engine.refusals import Refused
 from core.engine.resolution import Intent
+from core.engine.role_state import Slot
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
 from rulesets.alchemists.common import Succession
@@ -36,12 +37,13 @@ ROLE = register(Role(
 ))
 # Pride become father keeps his search (AL-FATHER).
 FATHER_WAS_PRIDE = (CHOOSE, FATHER_KILL, actions.SEARCH)
+WAS_PRIDE: Slot[bool] = Slot("was_pride", False)  # he is pride become father
 # Who else learns about a father when he is introduced (greed, rules §2).
 FATHER_MEETS: list[Callable[[Game, Player], None]] = []
 
 
 def own_actions(game: Game, p: Player) -> Sequence[ActionSpec]:
-    return FATHER_WAS_PRIDE if p.counters.get("was_pride") else ROLE.spec.actions
+    return FATHER_WAS_PRIDE if WAS_PRIDE.get(p) else ROLE.spec.actions
 
 
 def check_choose(game: Game, p: Player, spec: ActionSpec, targets: tuple[PlayerId, ...]) -> None:
@@ -92,7 +94,7 @@ def father_falls(game: Game, p: Player, cause: str) -> None:
     heir = next((h for h in homunculi(game) if h.role == "pride"), None)
     if heir is not None:
         heir.role = RoleId("father")
-        heir.counters["was_pride"] = True
+        WAS_PRIDE.set(heir, True)
         game.record(Succession(role="father", player=heir.pid))
         game.tell(to_player(heir.pid), N_("{role} is dead. You are {role} now: choose the "
                                           "homunculi's victim each night."), role=role(heir.role))

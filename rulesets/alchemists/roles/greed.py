@@ -10,6 +10,7 @@ from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import N_, NC_, Ref, RefKind, player, role, to_player
 from core.engine.resolution import Intent
+from core.engine.role_state import Slot
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
 
@@ -35,12 +36,14 @@ ROLE = register(Role(
 ))
 ROLE_ACTS["greed", "search"] = NightStep.GREED_SEARCH
 ROLE_ACTS["greed", "check"] = NightStep.GREED_CHECK
+# the night from which he checks, having absorbed xing (never, as long as he has not)
+CHECK_FROM: Slot[int] = Slot("check_from", 1 << 30)
 
 
 @GAINED_ACTIONS.append
 def check_after_absorbing(game: Game, p: Player) -> Sequence[ActionSpec]:
     """From the night after he absorbed xing, greed also checks [decision]."""
-    gained = p.role == "greed" and p.counters.get("check_from", 1 << 30) <= game.state.phase.number
+    gained = p.role == "greed" and CHECK_FROM.get(p) <= game.state.phase.number
     return (actions.CHECK,) if gained else ()
 
 
@@ -83,7 +86,7 @@ def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     found = actions.search(night, it, targets, _XING, _ABSORBED)
     if found is not None:
         hunter = night.players[it.actor]
-        hunter.counters["check_from"] = night.number + 1
+        CHECK_FROM.set(hunter, night.number + 1)
         night.game.learn(hunter.pid, found.pid, found.role)
         night.game.tell(to_player(hunter.pid), N_("You absorbed {name}, {role}. From the next "
                                                   "night you also check one player each "

@@ -14,6 +14,7 @@ from core.engine.messages import GROUP, N_, NC_, player, to_player
 from core.engine.phase import PhaseKind
 from core.engine.refusals import Refused
 from core.engine.resolution import Intent
+from core.engine.role_state import Slot
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player, Submission
 
@@ -46,6 +47,9 @@ _CRIMSON, _ABSORBED = RoleId("crimson"), Cause.ABSORBED
 TAKE = ActionSpec(ActionId("take"), ANY_TIME, self_ok=False, harmful=True)
 ACTION_NAMES["take"] = N_("Take")
 RANK_TAKE = 1  # its place among owed reactions
+# he has absorbed crimson, so holds the take, and whom he has named for it so far
+HAS_TAKE: Slot[bool] = Slot("take", False)
+TAKE_TARGET: Slot[PlayerId | None] = Slot("take_target", None)
 
 ROLE = register(Role(
     RoleSpec(RoleId("pride"), HOMUNCULI, (REQUEST, actions.SEARCH)),
@@ -69,7 +73,7 @@ def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     found = actions.search(night, it, targets, _CRIMSON, _ABSORBED)
     if found is not None:
         hunter = night.players[it.actor]
-        hunter.counters["take"] = True
+        HAS_TAKE.set(hunter, True)
         night.game.tell(to_player(hunter.pid), N_("You absorbed the Crimson Alchemist. Name "
                                                   "whoever shall fall with you."))
         actions.absorbed(night, found, hunter)
@@ -101,7 +105,7 @@ for _stage in (_REACTIONS, _VOTE):  # the stages in which it can be owed
 
 @GAINED_ACTIONS.append
 def standing_take(game: Game, p: Player) -> Sequence[ActionSpec]:
-    return (TAKE,) if p.counters.get("take") else ()
+    return (TAKE,) if HAS_TAKE.get(p) else ()
 
 
 def prompt_take(game: Game, p: Player) -> bool:
@@ -127,7 +131,7 @@ def accept_take(game: Game, p: Player, sub: Submission) -> bool:
         settle_take(game, p.pid, sub.targets[0])
         close_if_early(game)
         return False
-    p.counters["take_target"] = sub.targets[0]
+    TAKE_TARGET.set(p, sub.targets[0])
     return True
 
 
@@ -154,9 +158,9 @@ REACTIONS["take"] = Reaction(N_("You have fallen. Name the one who falls with yo
 @ON_REMOVED.append
 def falls_with_him(game: Game, p: Player, cause: str) -> None:
     """A modkill is a penalty, not a death in the story (§10): no take follows it."""
-    if not p.counters.get("take") or cause in OUT_OF_STORY:
+    if not HAS_TAKE.get(p) or cause in OUT_OF_STORY:
         return
-    target = p.counters.get("take_target")
+    target = TAKE_TARGET.get(p)
     if target is not None:
         settle_take(game, p.pid, target)
     elif game.state.phase.kind == PhaseKind.NIGHT:

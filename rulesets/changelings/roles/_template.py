@@ -106,5 +106,16 @@ def watch(game: Game) -> None:
 # @AFTER_ACT.at("watch")        # (game, p, sub): after an accepted submission
 #
 # and hooks that run for every game: EXTRA_ABILITIES, REVERSAL_OWED, DAY_BEGINS,
-# MORNING_NEWS, MORNING_NOTES (`@TABLE.add`). Keep per-game state on the players
-# (`p.counters`), never in module globals.
+# MORNING_NEWS, MORNING_NOTES (`@TABLE.add`).
+
+
+# 6. What the role remembers about a player during a game (a power spent, a choice) is kept on
+#    him, never in module globals (a state is snapshotted and replayed): declare each fact
+#    once, here, as a typed `Slot` -- its stored key, unique in the rule set, and what it reads
+#    as while unset -- and read and write it only through it (`core/engine/role_state.py`):
+#
+# from core.engine.role_state import Slot
+# WATCHED_LAST: Slot[PlayerId | None] = Slot("watched_last", None)
+#
+#     if WATCHED_LAST.get(p) == targets[0]: ...       # in a check
+#     WATCHED_LAST.set(owl, target.pid)              # in the night step

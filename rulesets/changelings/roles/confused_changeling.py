@@ -11,6 +11,7 @@ from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import N_, NC_, player, side, to_player
+from core.engine.role_state import Slot
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
 
@@ -45,6 +46,8 @@ ROLE = define_role(
              "check, an exchange or an abduction wakes it up as a changeling."),
 )
 SHOWN_AS[RoleId("confused_changeling")] = RoleId("pony")
+# the researcher checked him first: he stays a pony for good
+TURNED: Slot[bool] = Slot("turned", False)
 
 
 def awaken(game: Game, p: Player) -> None:
@@ -71,10 +74,10 @@ def checked(game: Game, target: Player, by_researcher: bool) -> None:
         if not by_researcher:
             game.remove(target, Cause.FLED)
         return
-    if target.counters.get("turned"):
+    if TURNED.get(target):
         return
     if by_researcher:
-        target.counters["turned"] = True
+        TURNED.set(target, True)
         night.turned_now.add(target.pid)
         night.team_fails = True
         game.record(Turned(player=target.pid))
@@ -85,7 +88,7 @@ def checked(game: Game, target: Player, by_researcher: bool) -> None:
 @EXCHANGED.at("confused_changeling")
 @ABDUCTED.at("confused_changeling")
 def awakens_unless_turned(game: Game, p: Player) -> bool:
-    if p.counters.get("turned"):
+    if TURNED.get(p):
         return False
     awaken(game, p)
     return True

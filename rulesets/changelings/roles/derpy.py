@@ -9,6 +9,7 @@ from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import GROUP, N_, NC_, Ref, RefKind, player, role
+from core.engine.role_state import Slot
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
 
@@ -42,13 +43,15 @@ ROLE = define_role(
     about=N_("The first time Derpy would be banished or abducted, Derpy gets away, but loses "
              "the right to vote."),
 )
+# the one escape is used
+ESCAPED: Slot[bool] = Slot("escaped", False)
 
 
 def escapes(p: Player) -> bool:
     """The escape works once per game [decision], and not while inactive (CH-INACT)."""
-    if not passive_works(p) or p.counters.get("escaped"):
+    if not passive_works(p) or ESCAPED.get(p):
         return False
-    p.counters["escaped"] = True
+    ESCAPED.set(p, True)
     if "mayor" not in p.statuses:
         p.statuses.add("voiceless")
     return True

@@ -7,6 +7,7 @@ from core.engine.game import Game
 from core.engine.ids import ActionId, PlayerId, RoleId
 from core.engine.messages import N_, NC_
 from core.engine.refusals import Refused
+from core.engine.role_state import Slot
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
 
@@ -28,6 +29,8 @@ ROLE = define_role(
     about=N_("The Fanatic may strike at night: a random other player leaves the game."),
     actions={"fanatic": N_("Strike")},
 )
+# he has struck (counts only with the option `fanatic_uses` = "game")
+FANATIC_USED: Slot[bool] = Slot("fanatic_used", False)
 
 
 def strikes_once_a_game(game: Game) -> bool:
@@ -37,7 +40,7 @@ def strikes_once_a_game(game: Game) -> bool:
 @ACTION_CHECKS.at("fanatic")
 def check_fanatic(game: Game, p: Player, targets: tuple[PlayerId, ...],
                   _: str | None) -> Refused | None:
-    if strikes_once_a_game(game) and p.counters.get("fanatic_used"):
+    if strikes_once_a_game(game) and FANATIC_USED.get(p):
         return Refused(N_("You have already struck in this game."))
     return None
 
@@ -46,7 +49,7 @@ def check_fanatic(game: Game, p: Player, targets: tuple[PlayerId, ...],
 def fanatic_strikes(game: Game) -> None:
     for sub in subs_for(game, FANATIC.id):
         fanatic = game.state.players[sub.actor]
-        fanatic.counters["fanatic_used"] = True
+        FANATIC_USED.set(fanatic, True)
         pool = [p for p in game.state.living() if p.pid != fanatic.pid]
         if pool:
             strike(game, game.rng.choice(pool), Cause.FANATIC, fanatic.pid, hold=True)
@@ -54,4 +57,4 @@ def fanatic_strikes(game: Game) -> None:
 
 @REVERSES.at("fanatic")
 def may_still_strike(game: Game, p: Player) -> bool:
-    return not (strikes_once_a_game(game) and p.counters.get("fanatic_used"))
+    return not (strikes_once_a_game(game) and FANATIC_USED.get(p))

@@ -10,6 +10,7 @@ from core.engine.game import Game
 from core.engine.ids import ActionId, PlayerId, RoleId
 from core.engine.messages import N_, NC_, Ref, RefKind, role, to_player
 from core.engine.refusals import Refused
+from core.engine.role_state import Slot
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
 
@@ -41,6 +42,10 @@ ROLE = define_role(
              "Researcher will see when checking them."),
     actions={"fake": N_("Fake a role")},
 )
+# the role the researcher sees him as (his last choice that night; none: his own) and the
+# night he chose it, after which he fakes no more
+FAKED_ROLE: Slot[RoleId | None] = Slot("fake", None)
+FAKED_NIGHT: Slot[int | None] = Slot("fake_night", None)
 
 
 def fakeable(role_id: RoleId) -> bool:
@@ -52,7 +57,7 @@ def fakeable(role_id: RoleId) -> bool:
 @ACTION_CHECKS.at("fake")
 def check_fake(game: Game, p: Player, targets: tuple[PlayerId, ...],
                role_id: RoleId | None) -> Refused | None:
-    used = p.counters.get("fake_night")
+    used = FAKED_NIGHT.get(p)
     if used is not None and used != game.state.phase.number:
         return Refused(N_("You can fake a role only once per game."))
     if role_id is not None and not fakeable(role_id):
@@ -64,8 +69,8 @@ def check_fake(game: Game, p: Player, targets: tuple[PlayerId, ...],
 def fake_a_role(game: Game) -> None:
     for sub in subs_for(game, FAKE.id):
         liar = game.state.players[sub.actor]
-        liar.counters["fake"] = sub.role
-        liar.counters["fake_night"] = changelings_state(game).night.number
+        FAKED_ROLE.set(liar, sub.role)
+        FAKED_NIGHT.set(liar, changelings_state(game).night.number)
         game.record(Faked(liar=liar.pid, role=sub.role))
         # the role inside the sentence, in its running-text form ("as the Stalker");
         # `fake` carries it as the plain role fact, which the text does not print
@@ -78,5 +83,5 @@ def fake_a_role(game: Game) -> None:
 def seen_by_a_check(target: Player, by_researcher: bool) -> str:
     """The fake only to the researcher, once faked."""
     if by_researcher:
-        return str(target.counters.get("fake") or "liar")
+        return FAKED_ROLE.get(target) or "liar"
     return target.role

@@ -13,7 +13,7 @@ from core.engine.state import Player
 from ..hooks import ACTION_CHECKS, define_role, duty
 from ..night import NIGHT, NightStep, subs_for
 from ..standing import make_lovers
-from ..state import changelings_state
+from ..state import EXCHANGED_FROM, changelings_state
 from ..vocabulary import NIGHT as WHOLE_NIGHT
 from ..vocabulary import PONIES, Stage
 
@@ -53,7 +53,7 @@ def love_step(game: Game) -> None:
     if state.night.number != 1 or state.lovers_chosen:
         return
     poisons = [p for p in game.state.players.values()
-               if "love_poison" in (p.role, p.counters.get("exchanged_from"))]
+               if "love_poison" in (p.role, EXCHANGED_FROM.get(p))]
     if poisons:
         state.lovers_chosen = True
         for sub in subs_for(game, LOVE.id):

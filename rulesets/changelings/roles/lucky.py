@@ -9,6 +9,7 @@ from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import N_, NC_, to_player
+from core.engine.role_state import Slot
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
 
@@ -36,10 +37,12 @@ ROLE = define_role(
     about=N_("The first time Lucky would be abducted, pranked, chased or struck by the "
              "fanatic, somepony else suffers it instead."),
 )
+# his luck has struck somebody else (it works once)
+LUCK_SPENT: Slot[bool] = Slot("luck_spent", False)
 
 
 def has_luck(p: Player) -> bool:
-    return p.role == "lucky" and passive_works(p) and not p.counters.get("luck_spent")
+    return p.role == "lucky" and passive_works(p) and not LUCK_SPENT.get(p)
 
 
 def redirect_luck(game: Game, lucky: Player, why: str, actor: PlayerId,
@@ -50,7 +53,7 @@ def redirect_luck(game: Game, lucky: Player, why: str, actor: PlayerId,
     if not pool:
         return None
     victim = game.rng.choice(pool)
-    lucky.counters["luck_spent"] = True
+    LUCK_SPENT.set(lucky, True)
     game.record(Luck(lucky=lucky.pid, victim=victim.pid))
     game.tell(to_player(lucky.pid), N_("Luck is on your side: someone else suffered your fate."))
     if why != Cause.ABDUCTED:
@@ -93,7 +96,7 @@ def luck_against_the_rest(game: Game) -> None:
         lucky = game.state.players[lucky_id]
         if not lucky.alive:
             continue
-        if lucky.counters.get("luck_spent"):
+        if LUCK_SPENT.get(lucky):
             game.remove(lucky, why)
         else:
             redirect_luck(game, lucky, why, actor)

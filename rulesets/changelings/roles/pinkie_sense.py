@@ -10,6 +10,7 @@ from core.engine.game import Game
 from core.engine.ids import ActionId, PlayerId, RoleId
 from core.engine.messages import N_, NC_, player, to_player
 from core.engine.refusals import Refused
+from core.engine.role_state import Slot
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
 
@@ -46,12 +47,15 @@ ROLE = define_role(
              "such abduction per game, and may prank one player out of the game once per game."),
     actions={"prevent": N_("Prevent"), "prank": N_("Prank")},
 )
+# each power once per game: an abduction stopped, a prank played
+PREVENT_SPENT: Slot[bool] = Slot("prevent_used", False)
+PRANK_SPENT: Slot[bool] = Slot("prank_used", False)
 
 
 @ACTION_CHECKS.at("prevent")
 def check_prevent(game: Game, p: Player, targets: tuple[PlayerId, ...],
                   _: str | None) -> Refused | None:
-    if p.counters.get("prevent_used"):
+    if PREVENT_SPENT.get(p):
         return PREVENT_USED
     if not changelings_state(game).night.foresight.get(p.pid):
         return NOTHING_TO_PREVENT
@@ -68,7 +72,7 @@ PRANK_USED = Refused(N_("You have already played your prank in this game."))
 @ACTION_CHECKS.at("prank")
 def check_prank(game: Game, p: Player, targets: tuple[PlayerId, ...],
                 _: str | None) -> Refused | None:
-    if p.counters.get("prank_used"):
+    if PRANK_SPENT.get(p):
         return PRANK_USED
     return None
 
@@ -104,12 +108,12 @@ def prevent_or_prank(game: Game) -> None:
         if sub.action == "prevent":  # used up only when it stopped an abduction
             if night.abduction is not None and not is_changeling(
                     game.state.players[night.abduction]):
-                pinkie.counters["prevent_used"] = True
+                PREVENT_SPENT.set(pinkie, True)
                 game.record(Prevented(target=night.abduction))
                 call_off_abduction(night)
                 game.tell(to_player(pinkie.pid), N_("You stopped the abduction in time!"))
         else:
-            pinkie.counters["prank_used"] = True
+            PRANK_SPENT.set(pinkie, True)
             target = game.state.players[sub.targets[0]]
             if target.alive:
                 strike(game, target, Cause.PRANKED, pinkie.pid, hold=True)
@@ -117,4 +121,4 @@ def prevent_or_prank(game: Game) -> None:
 
 @REVERSES.at("pinkie_sense")
 def may_still_prank_or_prevent(game: Game, p: Player) -> bool:
-    return not (p.counters.get("prank_used") and p.counters.get("prevent_used"))
+    return not (PRANK_SPENT.get(p) and PREVENT_SPENT.get(p))

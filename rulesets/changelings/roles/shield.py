@@ -7,6 +7,7 @@ from core.engine.game import Game
 from core.engine.ids import ActionId, PlayerId, RoleId
 from core.engine.messages import N_, NC_
 from core.engine.refusals import Refused
+from core.engine.role_state import Slot
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
 
@@ -28,12 +29,14 @@ ROLE = define_role(
              "and exchange, but never the same player two nights in a row."),
     actions={"shield": N_("Shield")},
 )
+# whom he shielded last and in which night, [player, night] (None: nobody that night)
+SHIELD_LAST: Slot[list[PlayerId | int] | None] = Slot("shield_last", None)
 
 
 @ACTION_CHECKS.at("shield")
 def check_shield(game: Game, p: Player, targets: tuple[PlayerId, ...],
                  _: str | None) -> Refused | None:
-    last = p.counters.get("shield_last")
+    last = SHIELD_LAST.get(p)
     if targets and last and last[0] == targets[0] and last[1] == game.state.phase.number - 1:
         return Refused(N_("You cannot shield the same player two nights in a row."))
     return None
@@ -46,6 +49,6 @@ def shield_step(game: Game) -> None:
     for p in game.state.living():
         if p.role == "shield":
             target = by_shield.get(p.pid)
-            p.counters["shield_last"] = [target, night.number] if target else None
+            SHIELD_LAST.set(p, [target, night.number] if target else None)
             if target and game.state.players[target].alive:
                 night.shielded.add(target)
