@@ -15,6 +15,7 @@ from core.storage.models import Chat, GameRecord, Identity, Outbox, Seat
 from core.storage.states import CURRENT, GameStatus, OutboxState
 
 from ..games.deadlines import void_all
+from ..messages import button_commands as pressed
 from ..messages import guide, outbox, texts
 from ..messages.payloads import KeyboardPayload, PostPayload, part, post
 from ..ports.howto import HowTo, howto
@@ -113,23 +114,25 @@ class Lobby(HostSettings):
             raise Reply(texts.IN_OTHER_GAME)
 
     async def _cmd_join(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
-        await self.press("join", await self._lobby_row(chat), person)
+        await self.press(pressed.Join(), await self._lobby_row(chat), person)
 
     async def _cmd_leave(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
-        await self.press("leave", await self._lobby_row(chat), person)
+        await self.press(pressed.Leave(), await self._lobby_row(chat), person)
 
-    async def press(self, what: str, row: GameRecord, person: Identity) -> None:
+    async def press(self, what: pressed.Join | pressed.Leave, row: GameRecord,
+                    person: Identity) -> None:
         """Join or Leave, from the sign-up's buttons or the group's commands. A press on a
         copy of the sign-up that outlived its game (one posted twice, see docs/telegram.md,
         "Never twice") is told the game is over."""
         await relock(row)
         if row.status == GameStatus.RUNNING:
-            raise Reply(texts.LEAVE_RUNNING if what == "leave" else texts.NOT_IN_LOBBY)
+            raise Reply(texts.LEAVE_RUNNING if isinstance(what, pressed.Leave)
+                        else texts.NOT_IN_LOBBY)
         if row.status != GameStatus.LOBBY:
             raise Reply(texts.SIGNUP_OVER)
         chat = await row.chat
         seat = await Seat.filter(game_id=row.id, identity_id=person.id, active=True).first()
-        if what == "join":
+        if isinstance(what, pressed.Join):
             if person.anonymous:
                 raise Reply(texts.ANONYMOUS_CANNOT_PLAY)
             if seat is not None:
