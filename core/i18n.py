@@ -23,13 +23,13 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 from core.engine.forms import CONTEXTS, ROLE_FORMS, RoleForm
-from core.engine.messages import Either, Param, Ref, Tally, Text, WithRole
+from core.engine.messages import Either, Param, Ref, RefKind, Tally, Text, WithRole
 from core.engine.registry import available, load_ruleset
 from core.engine.ruleset import Catalog
 from core.numbers import Number
 from core.service import HowTo
 from core.service.ports.howto import KIND as HOWTO_KIND
-from core.spoken import spoken
+from core.spoken import SpokenKind, spoken
 
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 DOMAIN = "nightfall"
@@ -128,18 +128,19 @@ class Renderer:
         self.howto_catalog = howto_catalog
 
     def word(self, ref: Ref) -> str:
-        if ref.kind == "player":
+        if ref.kind == RefKind.PLAYER:
             return self.names(ref.value)
         if ref.kind == HOWTO_KIND:
             return self.how(HowTo(ref.value))
-        if ref.kind == "ruleset":
+        if ref.kind == RefKind.RULESET:
             return translations(self.locale, ref.value).gettext(load_ruleset(ref.value).title)
         said = spoken(self.t, ref, self.locale, self.vocabulary)
         if said is not None:
             return said
         if ref.kind == "setting":  # "name=value": the option's name and value in words
             name, _, value = ref.value.partition("=")
-            return f"{self.word(Ref('option_name', name))}: {self.word(Ref('option_value', value))}"
+            said_name = self.word(Ref(SpokenKind.OPTION_NAME, name))
+            return f"{said_name}: {self.word(Ref(SpokenKind.OPTION_VALUE, value))}"
         context = CONTEXTS.get(ref.kind)
         if context is not None:
             return self.form(ref, context)
@@ -153,7 +154,7 @@ class Renderer:
         is_role = ref.kind in ROLE_FORMS
         msgid = self.vocabulary.get(RoleForm.WAS if is_role else ref.kind, {}).get(ref.value)
         if msgid is None:
-            return self.word(Ref("role" if is_role else "side", ref.value))
+            return self.word(Ref(RefKind.ROLE if is_role else RefKind.SIDE, ref.value))
         return self.t.pgettext(context, msgid)
 
     def how(self, topic: HowTo) -> str:

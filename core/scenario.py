@@ -36,7 +36,7 @@ from core.engine import (
 )
 from core.engine.causes import OutOfStory
 from core.engine.events import Voted
-from core.engine.ids import PlayerId
+from core.engine.ids import ActionId, PlayerId
 from core.engine.messages import Audience, Group, ToHost, ToPlayer, ToTeam
 from core.engine.registry import available, load_ruleset
 from core.engine.ruleset import SetupError
@@ -247,7 +247,7 @@ class _Runner(Expectations):
         unknown = set(body) - ACT_KEYS
         if unknown:
             raise self._invalid(f"unknown act key {sorted(unknown)[0]!r}")
-        action = body["action"]
+        action = ActionId(body["action"])
         if action not in self.ruleset.action_ids():
             raise self._invalid(f"unknown action id {action!r}")
         raw = body.get("target")

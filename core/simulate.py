@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from core.engine import Act, Close, Game, GameSetup, Refused, Vote
 from core.engine.events import PhaseBegan
-from core.engine.ids import PlayerId, RoleId
+from core.engine.ids import PASS, PlayerId, RoleId
 from core.engine.phase import PhaseKind
 from core.engine.ruleset import Ruleset
 from core.interval import wilson
@@ -95,7 +95,7 @@ def drive_window(game: Game, rng: random.Random,
     actors += [state.players[o.player] for o in state.reactions[:1]]
     for p in actors:
         for spec in ruleset.offers(game, p):
-            if spec.id == "pass" or chance() < 0.25:
+            if spec.id == PASS or chance() < 0.25:
                 continue
             if spec.targets > len(living):
                 continue

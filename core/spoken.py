@@ -1,8 +1,7 @@
 """Values that read differently in every language: a phase's name, a duration with its units,
 a deadline as local date and clock time, an option's name and value, a language. The service
-names them with `Ref`s (`phase`, `duration`, `until`, `due`, `option_name`, `option_value`,
-`language`, `skill`), so they are put into words only at delivery, in the reader's language, like
-every other word of a text.
+names them with `Ref`s of a `SpokenKind`, so they are put into words only at delivery, in the
+reader's language, like every other word of a text.
 A rule set's own stages and option values are named by its vocabulary (`stage`,
 `option_value`); only the engine's and the service's own are named here."""
 
@@ -11,6 +10,8 @@ from __future__ import annotations
 import gettext
 from collections.abc import Mapping
 from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import assert_never
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_date, format_time, format_timedelta
@@ -19,6 +20,26 @@ from babel.units import format_unit
 from core.engine.messages import N_, NC_, Ref
 from core.engine.phase import Phase, PhaseKind, Stage
 from core.languages import choice_name, name_in
+
+
+class SpokenKind(StrEnum):
+    """The kinds of `Ref` this module puts into words. A `Ref`'s kind is stored with it (the
+    outbox's rows, the buttons' labels), so each keeps its string; a `Ref` read back holds the
+    plain string, which `spoken` finds its kind by."""
+
+    PHASE = "phase"  # a phase ("day 2 vote")
+    DURATION = "duration"  # what is left, in seconds ("": no deadline)
+    SPAN = "span"  # a timer's length, in seconds
+    UNTIL = "until"  # what is left and when: "seconds due_at zone"
+    DUE = "due"  # when a window closes: "due_at zone"
+    OPTION_NAME = "option_name"  # a setting's name (the service's own; a rule set's elsewhere)
+    OPTION_VALUE = "option_value"  # a setting's value
+    LANGUAGE = "language"  # a language, by its code
+    LANGUAGE_CHOICE = "language_choice"  # a language as the choice of the language setting
+    SKILL = "skill"  # a table's skill, as the balance advisor's presets name it
+
+
+_KINDS: dict[str, SpokenKind] = {kind.value: kind for kind in SpokenKind}
 
 # "Day 2 (vote)": the day or night's number, then the open window (none for a single stage);
 # a rule set names its own windows in its vocabulary's `stage` ("vote": "Day {number} (vote)")
@@ -45,8 +66,8 @@ OPTION_VALUES = {
     "default": N_("the rules' deal"), "—": N_("none"),
 }
 # a table's skill as a host types it after /balance (the balance advisor's presets,
-# core/balance/presets.py), said in the reader's words: its `Ref` kind is `skill`
-SKILL = "skill"
+# core/balance/presets.py), said in the reader's words (its gettext context: `SKILL`)
+SKILL = SpokenKind.SKILL.value
 SKILL_WORDS = {"new": NC_("skill", "new"), "regular": NC_("skill", "regular"),
                "sharp": NC_("skill", "sharp")}
 # the values of the language setting (the bot's languages), said by their names
@@ -56,27 +77,27 @@ SETTING_NAMES = {"pace": N_("pace"), "roles": N_("roles"), "language": N_("langu
 
 
 def phase(value: Phase) -> Ref:
-    return Ref("phase", str(value))
+    return Ref(SpokenKind.PHASE, str(value))
 
 
 def duration(seconds: float | None) -> Ref:
     """A span of time (None: no deadline at all)."""
-    return Ref("duration", "" if seconds is None else str(max(0, int(seconds))))
+    return Ref(SpokenKind.DURATION, "" if seconds is None else str(max(0, int(seconds))))
 
 
 def span(seconds: float) -> Ref:
     """A timer's length as the host set it, said exactly ("2 minutes 30 seconds", "2 days")."""
-    return Ref("span", str(max(0, int(seconds))))
+    return Ref(SpokenKind.SPAN, str(max(0, int(seconds))))
 
 
 def until(seconds: float, due_at: float, tz: str) -> Ref:
     """How long is left and when that is, for a deadline on the clock (the forum pace)."""
-    return Ref("until", f"{max(0, int(seconds))} {due_at} {tz}")
+    return Ref(SpokenKind.UNTIL, f"{max(0, int(seconds))} {due_at} {tz}")
 
 
 def due(due_at: float, tz: str) -> Ref:
     """When a window closes, as a clock in the game's time zone ("Tuesday, 7:30 PM")."""
-    return Ref("due", f"{due_at} {tz}")
+    return Ref(SpokenKind.DUE, f"{due_at} {tz}")
 
 
 def phase_name(t: gettext.NullTranslations, value: str,
@@ -141,27 +162,36 @@ def due_words(t: gettext.NullTranslations, value: str, locale: str) -> str:
 
 def spoken(t: gettext.NullTranslations, ref: Ref, locale: str,
            vocabulary: Mapping[str, Mapping[str, str]]) -> str | None:
-    """The words for a `Ref` of one of this module's kinds (None for any other kind), with
-    the rule set's `vocabulary` for its own stages and option values."""
-    if ref.kind == "phase":
-        return phase_name(t, ref.value, vocabulary.get("stage"))
-    if ref.kind == "duration":
-        return duration_words(int(ref.value), locale) if ref.value else t.gettext(NO_DEADLINE)
-    if ref.kind == "span":
-        return span_words(int(ref.value), locale)
-    if ref.kind == "until":
-        return until_words(t, ref.value, locale)
-    if ref.kind == "due":
-        return due_words(t, ref.value, locale)
-    if ref.kind == "option_name" and ref.value in SETTING_NAMES:
-        return t.gettext(SETTING_NAMES[ref.value])
-    if ref.kind == "language" or (ref.kind == "option_value" and ref.value in LANGUAGES):
-        return name_in(ref.value, locale)
-    if ref.kind == "language_choice":
-        return choice_name(ref.value, locale)
-    if ref.kind == SKILL:
-        return t.pgettext(SKILL, SKILL_WORDS[ref.value])
-    if ref.kind == "option_value":
-        msgid = OPTION_VALUES.get(ref.value) or vocabulary.get("option_value", {}).get(ref.value)
-        return t.gettext(msgid) if msgid else ref.value
-    return None
+    """The words for a `Ref` of a `SpokenKind` (None for any other kind, and for the name of
+    an option that is not the service's own), with the rule set's `vocabulary` for its own
+    stages and option values."""
+    kind = _KINDS.get(ref.kind)
+    if kind is None:
+        return None
+    value = ref.value
+    match kind:
+        case SpokenKind.PHASE:
+            return phase_name(t, value, vocabulary.get("stage"))
+        case SpokenKind.DURATION:
+            return duration_words(int(value), locale) if value else t.gettext(NO_DEADLINE)
+        case SpokenKind.SPAN:
+            return span_words(int(value), locale)
+        case SpokenKind.UNTIL:
+            return until_words(t, value, locale)
+        case SpokenKind.DUE:
+            return due_words(t, value, locale)
+        case SpokenKind.OPTION_NAME:
+            return t.gettext(SETTING_NAMES[value]) if value in SETTING_NAMES else None
+        case SpokenKind.LANGUAGE:
+            return name_in(value, locale)
+        case SpokenKind.LANGUAGE_CHOICE:
+            return choice_name(value, locale)
+        case SpokenKind.SKILL:
+            return t.pgettext(SKILL, SKILL_WORDS[value])
+        case SpokenKind.OPTION_VALUE:
+            if value in LANGUAGES:
+                return name_in(value, locale)
+            msgid = OPTION_VALUES.get(value) or vocabulary.get("option_value", {}).get(value)
+            return t.gettext(msgid) if msgid else value
+        case _:
+            assert_never(kind)

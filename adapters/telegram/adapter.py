@@ -24,6 +24,7 @@ from core.service import (
     AdapterStore,
     Ballot,
     CatchUp,
+    ChatChange,
     ChatRef,
     Handler,
     Keyboard,
@@ -258,7 +259,7 @@ class TelegramAdapter:
             await self._handle(news)
         event = service_event(message)
         if event is not None:
-            if event.kind == "moved":  # the old chat's message ids mean nothing in the new
+            if event.kind == ChatChange.MOVED:  # the old chat's message ids mean nothing in the new
                 assert self.store is not None
                 await self.store.drop_messages(str(event.chat))
             await self._handle(event)

@@ -10,6 +10,7 @@ from telegram import Chat, ChatMember, ChatMemberUpdated, Message, MessageEntity
 from telegram.constants import ChatMemberStatus
 
 from core.service import (
+    ChatChange,
     ChatEvent,
     ChatRef,
     Command,
@@ -177,16 +178,16 @@ def service_event(message: Message) -> ChatEvent | None:
     forum topic was closed or reopened."""
     chat_id = message.chat.id
     if message.migrate_to_chat_id:
-        return ChatEvent(PLATFORM, chat_ref(chat_id), "moved",
+        return ChatEvent(PLATFORM, chat_ref(chat_id), ChatChange.MOVED,
                          new_ref=chat_ref(message.migrate_to_chat_id))
     if message.migrate_from_chat_id:
-        return ChatEvent(PLATFORM, chat_ref(message.migrate_from_chat_id), "moved",
+        return ChatEvent(PLATFORM, chat_ref(message.migrate_from_chat_id), ChatChange.MOVED,
                          new_ref=chat_ref(chat_id))
     if message.forum_topic_closed is not None:
-        return ChatEvent(PLATFORM, message_chat(message), "lost", reason=LostReason.TOPIC_CLOSED,
-                         whole=False)
+        return ChatEvent(PLATFORM, message_chat(message), ChatChange.LOST,
+                         reason=LostReason.TOPIC_CLOSED, whole=False)
     if message.forum_topic_reopened is not None:
-        return ChatEvent(PLATFORM, message_chat(message), "restored", whole=False)
+        return ChatEvent(PLATFORM, message_chat(message), ChatChange.RESTORED, whole=False)
     return None
 
 
@@ -201,14 +202,15 @@ def member_events(update: ChatMemberUpdated, reads_all: bool = False) -> list[Ch
     ref = chat_ref(chat.id)
     member = update.new_chat_member
     if member.status in GONE:
-        return [ChatEvent(PLATFORM, ref, "lost", reason=LostReason.REMOVED)]
+        return [ChatEvent(PLATFORM, ref, ChatChange.LOST, reason=LostReason.REMOVED)]
     if member.status == ChatMemberStatus.RESTRICTED and not (
             getattr(member, "is_member", True) and getattr(member, "can_send_messages", True)):
-        return [ChatEvent(PLATFORM, ref, "lost", reason=LostReason.SILENCED)]
-    events = [ChatEvent(PLATFORM, ref, "restored"),
-              ChatEvent(PLATFORM, ref, "rights", can_restrict=may_restrict(member))]
+        return [ChatEvent(PLATFORM, ref, ChatChange.LOST, reason=LostReason.SILENCED)]
+    events = [ChatEvent(PLATFORM, ref, ChatChange.RESTORED),
+              ChatEvent(PLATFORM, ref, ChatChange.RIGHTS, can_restrict=may_restrict(member))]
     if not in_chat(update.old_chat_member):
-        events.append(ChatEvent(PLATFORM, ref, "arrived", lacks=lacking(member, reads_all)))
+        events.append(ChatEvent(PLATFORM, ref, ChatChange.ARRIVED,
+                                lacks=lacking(member, reads_all)))
     return events
 
 

@@ -19,7 +19,7 @@ from .estimate import Estimate, Play, estimate
 from .presets import Assumed, Preset
 from .setups import Change, Setup, difference
 from .tables import Table
-from .targets import distance, favoured, within
+from .targets import distance, favoured, surely_within, within
 
 ALTERNATIVES = 3  # the most role sets recommended
 SCREEN = 0.07  # a candidate's half-width when screened (a first batch); the best are refined
@@ -36,7 +36,7 @@ class Alternative:
     setup: Setup
     estimate: Estimate
     changes: tuple[Change, ...]
-    within: bool
+    within: bool  # at both ends of its intervals (`targets.surely_within`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +138,7 @@ def _refined(setup: Setup, target: BalanceTarget, current: Estimate, skill: Assu
         if refined is not None and refined.games:
             chosen.append(Alternative(candidate, refined,
                                       difference(setup, candidate, target.filler),
-                                      within(target, refined)))
+                                      surely_within(target, refined)))
     return tuple(sorted(chosen, key=lambda a: (distance(target, a.estimate), a.setup.key())))
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from core.engine import Act, Command
-from core.engine.ids import PlayerId
+from core.engine.ids import ActionId, PlayerId
 
 from .agents import Oracle, Policy
 from .reads import free_focus
@@ -48,7 +48,7 @@ class AgentTable:
                           lambda: cleared(self.public), self.oracle)
 
 
-def aimed(pid: PlayerId, action: str, target: PlayerId | None) -> Iterator[Command]:
+def aimed(pid: PlayerId, action: ActionId, target: PlayerId | None) -> Iterator[Command]:
     """`pid`'s `action` at `target`, or nothing when he found nobody to aim at (he lets the
     window pass, as a player would who cannot decide)."""
     if target is not None:

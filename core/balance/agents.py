@@ -13,14 +13,14 @@ from importlib.metadata import entry_points
 from typing import Protocol
 
 from core.engine import Command
-from core.engine.ids import PlayerId
+from core.engine.ids import ActionId, PlayerId
 
 from .view import Public, Reader, View
 
 AGENT_ENTRY_POINTS = "nightfall.agents"
 
 # the action ids a player's own keyboard offers him now (what the bot would show him)
-Keyboard = Callable[[PlayerId], frozenset[str]]
+Keyboard = Callable[[PlayerId], frozenset[ActionId]]
 # the town's read (the skill r): the living hidden enemies, asked only to draw a correct read
 Oracle = Callable[[], Sequence[PlayerId]]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from core.engine import Close, Command, Game, Outcome, Refused
-from core.engine.ids import PlayerId
+from core.engine.ids import ActionId, PlayerId
 from core.engine.phase import PhaseKind
 
 from .agents import INFORMED, Policy, agents_for
@@ -48,7 +48,7 @@ class Session:
         route(outcome, self.views, self.public, self.strategy.read,
               lambda team: game.ruleset.team_members(game, team))
 
-    def keyboard(self, pid: PlayerId) -> frozenset[str]:
+    def keyboard(self, pid: PlayerId) -> frozenset[ActionId]:
         game = self.game
         return frozenset(spec.id for spec in game.ruleset.offers(game, game.state.players[pid]))
 

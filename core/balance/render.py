@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from core.engine.messages import N_, Param, Ref, Text, n_
+from core.engine.messages import N_, Param, Ref, RefKind, Text, n_
 from core.engine.registry import load_ruleset
 
 from .advice import Advice, Alternative
@@ -67,13 +67,13 @@ def advice_texts(advice: Advice) -> list[Text]:
     assert target is not None  # an advice exists only for a rule set with a target
     verdict = _verdict(advice)
     texts = [
-        Text(HEAD[0], {"ruleset": Ref("ruleset", setup.ruleset), "count": setup.players,
+        Text(HEAD[0], {"ruleset": Ref(RefKind.RULESET, setup.ruleset), "count": setup.players,
                        "roles": _roles(setup, target.filler)}, HEAD[1], setup.players),
         Text(RATES, {"skill": skill_title(advice.skill),
                      "shares": shares(setup.ruleset, advice.estimate), "verdict": verdict}),
     ]
     if len(advice.spread) > 1:
-        texts.append(Text(SPREAD, {"side": Ref("side", target.headline), "spread": tuple(
+        texts.append(Text(SPREAD, {"side": Ref(RefKind.SIDE, target.headline), "spread": tuple(
             Text(SPREAD_ITEM, {"skill": Text(TITLES[p], {}),
                                "rate": _percent(e.rate(target.headline)),
                                "margin": _margin(e, target.headline)})
@@ -98,7 +98,7 @@ def _verdict(advice: Advice) -> Text:
     target = load_ruleset(advice.setup.ruleset).balance
     assert target is not None  # an advice exists only for a rule set with a target
     return (Text(target.fair, {}) if advice.fair
-            else Text(target.leans, {"side": Ref("side", advice.leans)}))
+            else Text(target.leans, {"side": Ref(RefKind.SIDE, advice.leans)}))
 
 
 def _alternatives(advice: Advice) -> list[Text]:
@@ -119,7 +119,7 @@ def _alternatives(advice: Advice) -> list[Text]:
 
 def shares(ruleset_id: str, estimate: Estimate) -> tuple[Param, ...]:
     """Every side that won a game, in the rule set's order, with its rate and margin."""
-    return tuple(Text(SHARE, {"side": Ref("side", side), "rate": _percent(share.rate),
+    return tuple(Text(SHARE, {"side": Ref(RefKind.SIDE, side), "rate": _percent(share.rate),
                               "margin": _margin(estimate, side)})
                  for side in load_ruleset(ruleset_id).sides
                  if (share := estimate.share(side)).won)
@@ -131,7 +131,7 @@ def changes(alternative: Alternative) -> tuple[Param, ...]:
 
 def _change(change: Change) -> Text:
     return Text(MORE if change.count > 0 else FEWER,
-                {"count": abs(change.count), "role": Ref("role", change.role)})
+                {"count": abs(change.count), "role": Ref(RefKind.ROLE, change.role)})
 
 
 def _roles(setup: Setup, filler: str) -> tuple[Param, ...]:
@@ -139,8 +139,8 @@ def _roles(setup: Setup, filler: str) -> tuple[Param, ...]:
     are what is left)."""
     order = [str(r) for r in load_ruleset(setup.ruleset).roles]
     counts = Counter(r for r in setup.roles if r != filler)
-    return tuple(Ref("role", r) if counts[r] == 1
-                 else Text(TIMES, {"count": counts[r], "role": Ref("role", r)})
+    return tuple(Ref(RefKind.ROLE, r) if counts[r] == 1
+                 else Text(TIMES, {"count": counts[r], "role": Ref(RefKind.ROLE, r)})
                  for r in sorted(counts, key=lambda r: order.index(r) if r in order else 99))
 
 
@@ -155,9 +155,9 @@ def _percent(rate: float) -> int:
 
 def history_text(past: History) -> Text:
     if not past.games:
-        return Text(NO_HISTORY, {"ruleset": Ref("ruleset", past.ruleset)})
-    return Text(HISTORY[0], {"ruleset": Ref("ruleset", past.ruleset), "count": past.games,
-                             "side": Ref("side", past.side), "rate": _percent(past.rate)},
+        return Text(NO_HISTORY, {"ruleset": Ref(RefKind.RULESET, past.ruleset)})
+    return Text(HISTORY[0], {"ruleset": Ref(RefKind.RULESET, past.ruleset), "count": past.games,
+                             "side": Ref(RefKind.SIDE, past.side), "rate": _percent(past.rate)},
                 HISTORY[1], past.games)
 
 
@@ -174,4 +174,4 @@ def calibration_text(fit: Calibration, ruleset: str) -> Text:
     return Text(FITTED[0], {"preset": Text(TITLES[fit.preset], {}),
                             "fitted": _percent(fit.skill), "low": _percent(fit.low),
                             "high": _percent(fit.high), "count": fit.games,
-                            "ruleset": Ref("ruleset", ruleset)}, FITTED[1], fit.games)
+                            "ruleset": Ref(RefKind.RULESET, ruleset)}, FITTED[1], fit.games)

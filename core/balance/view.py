@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from core.engine import Message, Outcome
 from core.engine.events import Learned
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import Group, Ref, ToPlayer, ToTeam, WithRole
+from core.engine.messages import Group, Ref, RefKind, ToPlayer, ToTeam, WithRole
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +89,7 @@ def player_of(param: object) -> PlayerId | None:
     """The player a message's parameter names (alone, or with his role), for a reader."""
     if isinstance(param, WithRole):
         param = param.who
-    if isinstance(param, Ref) and param.kind == "player":
+    if isinstance(param, Ref) and param.kind == RefKind.PLAYER:
         return PlayerId(param.value)
     return None
 

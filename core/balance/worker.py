@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import multiprocessing
 import time
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import assert_never
 
 from .advice import Advice, advise
 from .presets import Assumed
@@ -26,6 +27,23 @@ MARGIN = 3.0  # of it, for the worker's start and the chunk that runs past the d
 GRACE = 15.0  # the worker's start and its last batch, before it is stopped from outside
 Question = tuple[str, str, Assumed, str]
 _answers: dict[Question, Advice | None] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """The worker's word on the way: the share of the work done."""
+
+    done: float
+
+
+@dataclass(frozen=True, slots=True)
+class Answered:
+    """The worker's last word: its advice (None: none could be given)."""
+
+    advice: Advice | None
+
+
+Said = Progress | Answered  # what the worker sends through its pipe
 
 
 def _question(setup: Setup, skill: Assumed) -> Question:
@@ -43,8 +61,8 @@ def _run(conn: Connection, setup: Setup, skill: Assumed, seconds: float, seed: i
     """In the worker: the advice, its progress sent as fractions, then the answer."""
     advice = advise(setup, skill, shipped(setup.ruleset), player(players_play),
                     seconds=max(1.0, seconds - MARGIN), seed=seed,
-                    stage=lambda done: conn.send(("progress", done)))
-    conn.send(("done", advice))
+                    stage=lambda done: conn.send(Progress(done)))
+    conn.send(Answered(advice))
     conn.close()
 
 
@@ -76,14 +94,16 @@ class Job:
             self._finish(None)
         return self.done
 
-    def _take(self, said: tuple[str, Any]) -> None:
-        kind, value = said
-        if kind == "progress":
-            self.progress = float(value)
-            return
-        self._finish(value)
-        if self.players_play is Players.INFORMED:
-            _answers[_question(self.setup, self.skill)] = value
+    def _take(self, said: Said) -> None:
+        match said:
+            case Progress(done):
+                self.progress = float(done)
+            case Answered(advice):
+                self._finish(advice)
+                if self.players_play is Players.INFORMED:
+                    _answers[_question(self.setup, self.skill)] = advice
+            case _:
+                assert_never(said)
 
     def _finish(self, advice: Advice | None) -> None:
         self.done, self.advice = True, advice

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from .causes import OutOfStory
-from .ids import PlayerId, RoleId
+from .ids import ActionId, PlayerId, RoleId
 from .quick_init import quick_init
 
 
@@ -20,7 +20,7 @@ class Act:
     """A private night action, a reaction, or a day-time power (tie-break, successor)."""
 
     by: PlayerId
-    action: str
+    action: ActionId
     targets: tuple[PlayerId, ...] = ()
     text: str | None = None
     role: RoleId | None = None

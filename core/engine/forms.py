@@ -20,21 +20,22 @@ from __future__ import annotations
 from enum import StrEnum
 from functools import cache
 
-from .messages import ROLE_WAS, Ref
+from .messages import ROLE_WAS, Ref, RefKind
 
 
 class RoleForm(StrEnum):
     """A role's form, by the kind of `Ref` that carries it (and the placeholder that asks)."""
 
-    NAME = "role"  # its name, as a list or a label shows it: "Researcher", «Исследователь»
-    WAS = "role_was"  # running text, the subject's or after "was": "der Forscher"
+    # its name, as a list or a label shows it: "Researcher", «Исследователь»
+    NAME = RefKind.ROLE.value
+    WAS = RefKind.ROLE_WAS.value  # running text, the subject's or after "was": "der Forscher"
     WHOM = "role_whom"  # running text, a verb's object: "jagt Bob, den Forscher, …"
 
 
 class SideForm(StrEnum):
     """A side's form, by the kind of `Ref` that carries it (and the placeholder that asks)."""
 
-    NAME = "side"  # its name, as a heading or a list shows it: "Ponys"
+    NAME = RefKind.SIDE.value  # its name, as a heading or a list shows it: "Ponys"
     THE = "side_the"  # running text, with its article: "die Ponys", «пони»
     WITH = "side_with"  # a predicate: "stood {side_with}": "auf der Seite der Homunculi", "allein"
     LABEL = "side_label"  # beside a role ("Gier (Einzelgänger)"): a loner is labelled a loner

@@ -35,8 +35,8 @@ from .commands import (
 from .dealing import options_and_roles
 from .events import Event, HostActed, Left, closed, closed_early, removed, voted
 from .hooks_heard import hooks_heard
-from .ids import PlayerId
-from .messages import GROUP, N_, Ref, player, to_player
+from .ids import ActionId, PlayerId
+from .messages import GROUP, N_, Ref, RefKind, player, to_player
 from .outcome import GameSetup, Outcome
 from .phase import Phase, PhaseKind, Stage
 from .refusals import Refused, refused_n
@@ -198,11 +198,11 @@ class Game(Table):
             raise _no_such_player(pid)
         return p
 
-    def _spec(self, p: Player, action: str) -> ActionSpec:
+    def _spec(self, p: Player, action: ActionId) -> ActionSpec:
         for spec in self.ruleset.abilities(self, p):
             if spec.id == action:
                 return spec
-        raise Refused(N_("You cannot use “{action}” now."), action=Ref("action", action))
+        raise Refused(N_("You cannot use “{action}” now."), action=Ref(RefKind.ACTION, action))
 
     def _validate_act(self, cmd: Act) -> ActionSpec:
         # Players are looked up here rather than through `player_or_refuse`: every action and
@@ -216,7 +216,7 @@ class Game(Table):
         spec = self._spec(p, cmd.action)
         if self.state.phase.stage not in spec.stages:
             raise Refused(N_("You cannot use “{action}” in this phase."),
-                          action=Ref("action", cmd.action))
+                          action=Ref(RefKind.ACTION, cmd.action))
         if len(cmd.targets) != spec.targets:
             raise refused_n("This action needs {count} target.",
                             "This action needs {count} targets.", spec.targets)

@@ -1,5 +1,6 @@
 """Typed ids: a player's seat id and a role's id are both strings at run time, but never the
-same thing, so the type checker keeps them apart (and apart from display names)."""
+same thing, so the type checker keeps them apart (and apart from display names); so is an
+action's id, which every command, submission and prompt carries."""
 
 from __future__ import annotations
 
@@ -7,3 +8,7 @@ from typing import NewType
 
 PlayerId = NewType("PlayerId", str)  # stable for a whole game: "p1", "p2" ... in seat order
 RoleId = NewType("RoleId", str)  # a rule set's role id: "pony", "changeling" ...
+ActionId = NewType("ActionId", str)  # as a role's `ActionSpec` declares it: "check", "pass" ...
+
+# the action every rule set declares and every keyboard carries: letting the window pass
+PASS = ActionId("pass")

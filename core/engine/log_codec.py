@@ -8,7 +8,7 @@ from dataclasses import asdict
 from typing import Any
 
 from core.engine import commands as c
-from core.engine.messages import Either, Ref, Tally, Text, WithRole
+from core.engine.messages import Either, Ref, RefKind, Tally, Text, WithRole
 from core.engine.outcome import GameSetup
 from core.engine.phase import Phase
 
@@ -155,6 +155,6 @@ def _listed(items: tuple[Any, ...]) -> Any:
         first, second = items
         if isinstance(second, int):
             return Tally(first, second)
-        if isinstance(second, Ref) and first.kind == "player" and second.kind == "role":
+        if isinstance(second, Ref) and first.kind == RefKind.PLAYER and second.kind == RefKind.ROLE:
             return WithRole(first, second)
     return items

@@ -130,11 +130,26 @@ HOST = ToHost()
 NOTED = N_("Noted. You can change your choice until the phase closes.")
 
 
+class RefKind(StrEnum):
+    """The kinds of `Ref` the core names by itself. A `Ref`'s kind is stored with it (the
+    event log, the outbox, the buttons' labels), so each keeps its string, and a `Ref` read
+    back holds the plain string (equal to its member). Beside these, a rule set names more
+    in its vocabulary (any of its keys: `check`, `window` …), the forms of roles and sides
+    are core/engine/forms.py's, and the service's own words core/spoken.py's."""
+
+    PLAYER = "player"  # a player id: his display name
+    ROLE = "role"  # a role id: its name
+    SIDE = "side"  # a side id: its name
+    CAUSE = "cause"  # why a player left
+    ACTION = "action"  # an action id: its name
+    ROLE_WAS = "role_was"  # a role in running text (see `role_was`)
+    DEALT = "dealt"  # a dealt role's card (see `dealt`)
+    RULESET = "ruleset"  # a rule set's id: its title
+
+
 class Ref(NamedTuple):
     """A parameter that names a game object; the renderer turns it into a (translated) word.
-
-    kinds: `player` (a player id), `role`, `side`, `cause`, `action`, `status`.
-    """
+    `kind` is a `RefKind` when the core names it, or a rule set's vocabulary key."""
 
     kind: str
     value: str
@@ -144,35 +159,35 @@ class Ref(NamedTuple):
 # each is made once and shared.
 @cache
 def player(pid: str) -> Ref:
-    return Ref("player", pid)
+    return Ref(RefKind.PLAYER, pid)
 
 
 @cache
 def role(role_id: str) -> Ref:
-    return Ref("role", role_id)
+    return Ref(RefKind.ROLE, role_id)
 
 
 @cache
 def side(side_id: str) -> Ref:
-    return Ref("side", side_id)
+    return Ref(RefKind.SIDE, side_id)
 
 
 @cache
 def cause(cause_id: str) -> Ref:
-    return Ref("cause", cause_id)
+    return Ref(RefKind.CAUSE, cause_id)
 
 
 @cache
 def role_was(role_id: str) -> Ref:
     """A role in running text ("the Researcher", gettext context `ROLE_WAS`): every removal
     and check names one."""
-    return Ref("role_was", role_id)
+    return Ref(RefKind.ROLE_WAS, role_id)
 
 
 @cache
 def dealt(role_id: str) -> Ref:
     """The card of a dealt role: every player's opening message shows his."""
-    return Ref("dealt", role_id)
+    return Ref(RefKind.DEALT, role_id)
 
 
 class Tally(NamedTuple):

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from .balance_target import BalanceTarget
 from .commands import Vote
 from .game import Game
-from .ids import PlayerId, RoleId
+from .ids import PASS, ActionId, PlayerId, RoleId
 from .messages import N_
 from .refusals import Refused
 from .specs import ActionSpec, RoleSpec, SetupError, TeamChat
@@ -94,11 +94,11 @@ class Ruleset:
     def window(self, window_id: str) -> WindowSpec | None:
         return next((w for w in self.timed_windows() if w.id == window_id), None)
 
-    def action_ids(self) -> set[str]:
+    def action_ids(self) -> set[ActionId]:
         """Every action id this rule set knows (for validating scenario files)."""
         return {a.id for r in self.roles.values() for a in r.actions} | set(self.extra_actions)
 
-    extra_actions: tuple[str, ...] = ()
+    extra_actions: tuple[ActionId, ...] = ()
     player_options: tuple[str, ...] = ()  # options whose value names a player
 
     # --- setup -------------------------------------------------------------------------
@@ -146,9 +146,9 @@ class Ruleset:
     def prompted(self, game: Game, player: Player) -> Sequence[ActionSpec]:
         """The actions to put in front of the player when a window opens (a keyboard):
         by default everything offered but `pass` (which every keyboard carries)."""
-        return [spec for spec in self.offers(game, player) if spec.id != "pass"]
+        return [spec for spec in self.offers(game, player) if spec.id != PASS]
 
-    def may_act_removed(self, game: Game, player: Player, action: str) -> bool:
+    def may_act_removed(self, game: Game, player: Player, action: ActionId) -> bool:
         """Whether a player who has left may still send this action (a choice owed to him)."""
         return False
 

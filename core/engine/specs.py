@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .ids import PlayerId, RoleId
+from .ids import ActionId, PlayerId, RoleId
 from .messages import Param, Text
 
 
@@ -22,7 +22,7 @@ class ActionSpec:
     """What one action accepts. `stages` are the phase stages in which it may be submitted;
     actions sharing a `slot` replace each other (last submission wins)."""
 
-    id: str
+    id: ActionId
     stages: frozenset[str]
     targets: int = 1
     self_ok: bool = True

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from enum import StrEnum
 from typing import Any
 
-from .ids import PlayerId, RoleId
+from .ids import ActionId, PlayerId, RoleId
 from .phase import Phase
 
 
@@ -37,7 +37,7 @@ class Submission:
     (`Game._perform_act` fills the slots one by one: a new field must be set there too.)"""
 
     actor: PlayerId
-    action: str
+    action: ActionId
     targets: tuple[PlayerId, ...] = ()
     text: str | None = None
     role: RoleId | None = None
@@ -48,7 +48,7 @@ class Submission:
 class Owed:
     """A choice the game waits for in a reactions window (tie-break, chase, successor, take)."""
 
-    kind: str
+    kind: ActionId  # the action that answers it
     player: PlayerId
     options: tuple[PlayerId, ...]
     rank: int

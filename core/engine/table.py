@@ -16,7 +16,7 @@ from .events import (
     make_event,
     phase_began,
 )
-from .ids import PlayerId
+from .ids import ActionId, PlayerId
 from .messages import Audience, Message, Param, Purpose, Text
 from .outcome import Outcome
 from .phase import ENDED, Phase, Stage
@@ -143,7 +143,7 @@ class Table:
         self.state.closed_count = dict(votes)
         return votes
 
-    def owe(self, kind: str, pid: PlayerId, options: Sequence[PlayerId], rank: int) -> None:
+    def owe(self, kind: ActionId, pid: PlayerId, options: Sequence[PlayerId], rank: int) -> None:
         s = self.state
         s.reactions.append(Owed(kind, pid, tuple(options), rank, s.next_seq()))
         s.reactions.sort(key=lambda o: (o.rank, o.seq))

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from functools import lru_cache
 
+from .ids import ActionId
 from .phase import Phase
 
 
@@ -59,7 +60,7 @@ EXTRA_PROMPTS = (Voiced.PROMPT_TAKEN, Voiced.CHOICES_CLOSED, Voiced.VOTE_CLOSED)
 Voice = Mapping[str, Sequence[str]]
 
 
-def for_action(prompt: Voiced, action: str) -> str:
+def for_action(prompt: Voiced, action: ActionId) -> str:
     """The key of a prompt's variants for one action: a two-name action whose names play
     different parts (envy's copy: whose ability, then on whom) says which name is which,
     where the prompt's own variants can only say "the first" and "the second"."""

@@ -41,6 +41,7 @@ from .ports.catchup import CatchUp
 from .ports.contract import (
     Ballot,
     ButtonOut,
+    ChatChange,
     ChatEvent,
     ChatLost,
     ChatMoved,
@@ -83,6 +84,7 @@ __all__ = [
     "Catalog",
     "CatchUp",
     "CatchesUp",
+    "ChatChange",
     "ChatEvent",
     "ChatLost",
     "ChatMoved",

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from core.engine import Game, GameSetup
 from core.engine.commands import Act, Command, Whisper
 from core.engine.events import Counted, Event, PhaseBegan, Removed, Voted
+from core.engine.ids import PASS, ActionId
 from core.engine.phase import Phase, PhaseKind
 from core.engine.rules import Rules
 
@@ -38,7 +39,7 @@ class _Reader:
         self.rounds: list[When] = []
         self.votes: dict[str, str] = {}
         self.tallies: list[_Tally] = []
-        self.actions: dict[tuple[str, int, str, str], Action] = {}
+        self.actions: dict[tuple[str, int, str, ActionId], Action] = {}
         self.whispers: list[Said] = []
         self.fates: dict[str, Fate] = {}
         self._enter(self.phase)
@@ -55,7 +56,7 @@ class _Reader:
 
     def before(self, command: Command) -> None:
         when = When.of(self.game.state.phase)
-        if isinstance(command, Act) and command.action != "pass":
+        if isinstance(command, Act) and command.action != PASS:
             key = (when.kind, when.number, command.by, command.action)
             self.actions.pop(key, None)  # re-insert: the order of the last choice
             self.actions[key] = Action(when, command.by, command.action, command.targets,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from core.engine.ids import ActionId
 from core.engine.phase import Phase, PhaseKind
 from core.engine.story import Bond, Extra
 
@@ -63,7 +64,7 @@ class Action:
 
     when: When
     actor: str
-    action: str
+    action: ActionId
     targets: tuple[str, ...] = ()
     role: str | None = None
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from html import escape
 
 from core.engine.forms import SideForm
+from core.engine.ids import ActionId
 from core.engine.phase import PhaseKind
 from core.engine.story import Bond, BondWords, Heading, Line
 
@@ -132,7 +133,7 @@ def _round(story: Story, words: Words, when: When, team_chats: bool) -> str:
     return "".join(parts)
 
 
-def _action(story: Story, words: Words, actor: str, action: str, targets: tuple[str, ...],
+def _action(story: Story, words: Words, actor: str, action: ActionId, targets: tuple[str, ...],
             role: str | None) -> str:
     aimed = words.names(targets)
     if role:

@@ -9,7 +9,7 @@ own words."""
 from __future__ import annotations
 
 from core.engine.forms import SideForm, side_form
-from core.engine.messages import N_, Ref, Text, player
+from core.engine.messages import N_, Ref, RefKind, Text, player
 from core.engine.phase import PhaseKind
 from core.engine.registry import load_ruleset
 from core.engine.story import Bond, Extra, Line
@@ -34,13 +34,13 @@ def summary_texts(story: Story) -> list[list[Text]]:
 
 
 def _player_line(voice: dict[str, str], p: PlayerStory) -> Text:
-    said = {"name": player(p.pid), "role": Ref("role_was", p.role),
+    said = {"name": player(p.pid), "role": Ref(RefKind.ROLE_WAS, p.role),
             "side": side_form(p.side, SideForm.LABEL)}
     if p.fate is None:
         return Text(voice.get("survived", TEXTS["survived"]), said)
     line = "left_day" if p.fate.when.kind == PhaseKind.DAY else "left_night"
     return Text(voice.get(line, TEXTS[line]),
-                {"cause": Ref("cause", p.fate.cause), "number": p.fate.when.number, **said})
+                {"cause": Ref(RefKind.CAUSE, p.fate.cause), "number": p.fate.when.number, **said})
 
 
 def _extra_lines(extra: Extra) -> list[Text]:

@@ -5,7 +5,7 @@ archive page, and the rule set's names for roles, sides, causes, actions and its
 from __future__ import annotations
 
 from core.engine.forms import SideForm, side_form
-from core.engine.messages import N_, Param, Ref, n_
+from core.engine.messages import N_, Param, Ref, RefKind, n_
 from core.engine.phase import PhaseKind
 from core.engine.registry import load_ruleset
 from core.engine.story import Heading
@@ -81,13 +81,13 @@ class Words:
         return self.renderer.word(Ref(kind, value))
 
     def name(self, pid: str) -> str:
-        return self.renderer.word(Ref("player", pid))
+        return self.renderer.word(Ref(RefKind.PLAYER, pid))
 
     def names(self, pids: list[str] | tuple[str, ...]) -> str:
         return self.renderer.listed([self.name(pid) for pid in pids])
 
     def title(self) -> str:
-        return self.text(TITLE, ruleset=Ref("ruleset", self.story.ruleset))
+        return self.text(TITLE, ruleset=Ref(RefKind.RULESET, self.story.ruleset))
 
     def when(self, when: When) -> str:
         return self.text(DAY if when.kind == PhaseKind.DAY else NIGHT, number=when.number)

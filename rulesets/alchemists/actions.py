@@ -4,7 +4,7 @@ resolves — block, check, heal, search, kill, link, copy."""
 
 from __future__ import annotations
 
-from core.engine.ids import PlayerId, RoleId
+from core.engine.ids import ActionId, PlayerId, RoleId
 from core.engine.messages import N_, player, to_player
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec
@@ -18,12 +18,12 @@ from .night import COPYABLE, Night
 # more than ten times a global's read, and this is asked at every kill
 _KILLED = Cause.KILLED
 
-KILL = ActionSpec("kill", AT_NIGHT, self_ok=False, harmful=True)
-SEARCH = ActionSpec("search", AT_NIGHT, self_ok=False, harmful=True)
-CHECK = ActionSpec("check", AT_NIGHT, self_ok=False)
-HEAL = ActionSpec("heal", AT_NIGHT)
-LINK = ActionSpec("link", AT_NIGHT, targets=2)
-PASS = ActionSpec("pass", ANY_TIME, targets=0)
+KILL = ActionSpec(ActionId("kill"), AT_NIGHT, self_ok=False, harmful=True)
+SEARCH = ActionSpec(ActionId("search"), AT_NIGHT, self_ok=False, harmful=True)
+CHECK = ActionSpec(ActionId("check"), AT_NIGHT, self_ok=False)
+HEAL = ActionSpec(ActionId("heal"), AT_NIGHT)
+LINK = ActionSpec(ActionId("link"), AT_NIGHT, targets=2)
+PASS = ActionSpec(ActionId("pass"), ANY_TIME, targets=0)
 
 ACTION_NAMES.update({"kill": N_("Kill"), "search": N_("Search"), "check": N_("Check"),
                      "link": N_("Link"), "heal": N_("Heal"), "pass": N_("Pass")})

@@ -17,7 +17,7 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 
 from core.engine.game import Game
-from core.engine.ids import PlayerId
+from core.engine.ids import ActionId, PlayerId
 from core.engine.messages import GROUP, N_, Ref, player, to_player
 from core.engine.night_order import NightOrder
 from core.engine.phase import Phase, PhaseKind
@@ -72,7 +72,7 @@ class Copyable(NamedTuple):
     """AL-COPY: a role's main ability that envy (or the Stone) may copy, and its step; a copied
     two-player ability (the link) joins the copier with the target."""
 
-    ability: str
+    ability: ActionId
     step: NightStep
     with_copier: bool = False
 

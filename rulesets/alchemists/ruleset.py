@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from core.engine.game import Game
-from core.engine.ids import PlayerId, RoleId
+from core.engine.ids import ActionId, PlayerId, RoleId
 from core.engine.messages import GROUP, N_, NOTED, Purpose, dealt, player, role, to_player
 from core.engine.phase import Phase, PhaseKind
 from core.engine.refusals import Refused
@@ -116,7 +116,7 @@ class Alchemists(Ruleset):
     causes = CAUSES
     balance = BALANCE  # what the balance advisor aims at (balance.py)
     min_players, max_players = 9, 20
-    extra_actions = tuple(ACTION_NAMES)  # every action, the gained and owed ones included
+    extra_actions = tuple(map(ActionId, ACTION_NAMES))  # every action, gained and owed too
     option_choices = options.CHOICES
     option_about = options.ABOUT
     option_words = options.WORDS
@@ -246,7 +246,7 @@ class Alchemists(Ruleset):
     def prompted(self, game: Game, p: Player) -> Sequence[ActionSpec]:
         """A standing action (pride's `take`) is put in front of him only when its role says
         so (an owed one is; by night it is not)."""
-        return [spec for spec in self.offers(game, p) if spec.id != "pass" and (
+        return [spec for spec in self.offers(game, p) if spec.id != PASS.id and (
             spec.id not in STANDING or STANDING[spec.id](game, p))]
 
     def _night_slots(self, game: Game, p: Player) -> set[str]:
@@ -255,7 +255,7 @@ class Alchemists(Ruleset):
         father: his answer, `choose` or `kill`), and the Stone's, one for all its powers.
         A standing action may be sent at any time and is not waited for."""
         return {spec.slot_id for spec in self.offers(game, p)
-                if spec.id != "pass" and spec.id not in STANDING}
+                if spec.id != PASS.id and spec.id not in STANDING}
 
     def _outstanding(self, game: Game, p: Player) -> set[str]:
         """The night actions this player has neither sent nor passed."""
@@ -271,13 +271,13 @@ class Alchemists(Ruleset):
             return super().waiting_for(game)
         return [p.pid for p in game.state.living() if self._outstanding(game, p)]
 
-    def may_act_removed(self, game: Game, p: Player, action: str) -> bool:
+    def may_act_removed(self, game: Game, p: Player, action: ActionId) -> bool:
         """What is owed to a player who has left (pride's `take`)."""
         return any(spec.id == action for spec in self.abilities(game, p))
 
     def check_act(self, game: Game, p: Player, spec: ActionSpec, targets: tuple[PlayerId, ...],
                   text: str | None, role_id: RoleId | None) -> None:
-        if spec.id == "pass" and not [s for s in self.offers(game, p) if s.id != "pass"]:
+        if spec.id == PASS.id and not [s for s in self.offers(game, p) if s.id != PASS.id]:
             raise Refused(N_("There is nothing for you to pass now."))
         check = CHECKS.get(spec.id)
         if check is not None:
@@ -285,7 +285,7 @@ class Alchemists(Ruleset):
 
     def after_act(self, game: Game, sub: Submission) -> None:
         p = game.state.players[sub.actor]
-        if sub.action == "pass":
+        if sub.action == PASS.id:
             for key in [k for k in game.state.subs if k[0] == p.pid and k[1] != "pass"]:
                 del game.state.subs[key]
         accepted = ACCEPTED.get(sub.action)

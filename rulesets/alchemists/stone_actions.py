@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
-from core.engine.ids import PlayerId
+from core.engine.ids import ActionId, PlayerId
 from core.engine.messages import N_, Ref, player, role, to_player
 from core.engine.refusals import Refused
 from core.engine.resolution import Intent
@@ -30,21 +30,21 @@ class Backfire(Event):
     """The Stone turned against its holder."""
 
     holder: PlayerId
-    action: str
+    action: str  # the power turned (`check`: the Stone's check)
 
 
 def _spec(action: str, targets: int = 1, self_ok: bool = True) -> ActionSpec:
-    return ActionSpec(f"stone_{action}", AT_NIGHT, targets=targets, self_ok=self_ok,
+    return ActionSpec(ActionId(f"stone_{action}"), AT_NIGHT, targets=targets, self_ok=self_ok,
                       slot="stone")
 
 
-STONE_ACTIONS: dict[str, ActionSpec] = {
+STONE_ACTIONS: dict[ActionId, ActionSpec] = {
     spec.id: spec
     for spec in (
         _spec("check", self_ok=False), _spec("kill", self_ok=False), _spec("block"),
         _spec("heal"), _spec("link", 2), _spec("copy", 2), _spec("mirror"), _spec("dome"),
         _spec("vote_minus"), _spec("vote_plus"), _spec("dodge"), _spec("compare", 2),
-        ActionSpec("stone_autopsy", AT_NIGHT, slot="stone", removed_targets=True),
+        ActionSpec(ActionId("stone_autopsy"), AT_NIGHT, slot="stone", removed_targets=True),
     )
 }
 STONE_SPECS = tuple(STONE_ACTIONS.values())

@@ -5,6 +5,7 @@ own texts told every night, varied the same way (`said`)."""
 from __future__ import annotations
 
 from core.engine.game import Game
+from core.engine.ids import ActionId
 from core.engine.messages import N_
 from core.engine.voice import Voiced, for_action, pick
 
@@ -117,7 +118,7 @@ _COPY: dict[Voiced, tuple[str, ...]] = {
     ),
 }
 VOICE.update({for_action(prompt, action): variants for prompt, variants in _COPY.items()
-              for action in ("copy", "stone_copy")})
+              for action in (ActionId("copy"), ActionId("stone_copy"))})
 
 #: the rule set's own texts that a player reads night after night, three ways each
 OWN: dict[str, tuple[str, ...]] = {

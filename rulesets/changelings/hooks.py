@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
 from core.engine.game import Game
-from core.engine.ids import PlayerId, RoleId
+from core.engine.ids import ActionId, PlayerId, RoleId
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Catalog, RoleSpec
 from core.engine.state import Owed, Player, Submission
@@ -112,7 +112,7 @@ AFTER_ACT: ByKey[Callable[[Game, Player, Submission], None]] = ByKey("after-act"
 # (CH-EARLY), by stage.
 STAGE_DUTIES: dict[str, set[str]] = {Stage.DUSK: set(), Stage.DAWN: set()}
 # Owed choices of the reactions window (CH-REACT): kind -> the action that answers it.
-OWED_ACTIONS: dict[str, ActionSpec] = {}
+OWED_ACTIONS: dict[ActionId, ActionSpec] = {}
 # How an owed choice is asked for, and settled (target None: no answer before the prompt
 # closed, or a pass; a target who has left meanwhile is None too).
 PROMPT_OWED: ByKey[Callable[[Game, Owed], None]] = ByKey("owed-prompt")

@@ -10,6 +10,7 @@ from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec
 from core.engine.state import Owed, Player, Submission
 
+from . import vocabulary
 from .hooks import ACTION_CHECKS, AFTER_ACT, ANSWER_OWED, PROMPT_OWED, owed_action
 from .removal import banish
 from .standing import take_office
@@ -17,8 +18,8 @@ from .state import TieBroken, changelings_state
 from .vocabulary import ALWAYS, ANY_DAY, Stage
 from .voice import said, said_n
 
-TIEBREAK = owed_action(ActionSpec("tiebreak", ANY_DAY, harmful=True), N_("Break the tie"))
-SUCCESSOR = owed_action(ActionSpec("successor", ALWAYS, self_ok=False), N_("Successor"))
+TIEBREAK = owed_action(ActionSpec(vocabulary.TIEBREAK, ANY_DAY, harmful=True), N_("Break the tie"))
+SUCCESSOR = owed_action(ActionSpec(vocabulary.SUCCESSOR, ALWAYS, self_ok=False), N_("Successor"))
 POWERS = (TIEBREAK, SUCCESSOR)  # the mayor's standing powers, after his role's
 
 

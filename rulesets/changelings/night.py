@@ -13,7 +13,7 @@ from enum import IntEnum
 
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
-from core.engine.ids import PlayerId
+from core.engine.ids import ActionId, PlayerId
 from core.engine.messages import GROUP, N_, player
 from core.engine.night_order import NightOrder
 from core.engine.phase import Phase, PhaseKind
@@ -72,7 +72,7 @@ _DUSK_STEPS = (NightStep.LIAR, NightStep.CHASE_OWED)
 _DAWN_STEPS = (NightStep.PINKIE, NightStep.LOVE_POISON)
 
 
-def subs_for(game: Game, action: str) -> list[Submission]:
+def subs_for(game: Game, action: ActionId) -> list[Submission]:
     """Submissions of an action by actors still in the game, in seat order."""
     players = game.state.players
     found = [s for s in game.state.subs.values() if s.action == action and players[s.actor].alive]

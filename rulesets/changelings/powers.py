@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from functools import cache
 
-from core.engine.ids import RoleId
+from core.engine.ids import ActionId, RoleId
 from core.engine.ruleset import ActionSpec
 
 from .hooks import ACTION_CHECKS, ROLES, ActionCheck
 from .mayor import POWERS
 from .vocabulary import ALWAYS
 
-PASS = ActionSpec("pass", ALWAYS, targets=0)
+PASS = ActionSpec(ActionId("pass"), ALWAYS, targets=0)
 
 ONLY_PASS = (PASS,)
 

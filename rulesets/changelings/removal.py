@@ -15,7 +15,7 @@ from . import flavour
 from .hooks import BANISHED, REMOVED, STRUCK
 from .standing import partner_of, random_living, take_office
 from .state import TieBroken, changelings_state
-from .vocabulary import HEARTBREAKING, RANK_SUCCESSOR, Cause
+from .vocabulary import HEARTBREAKING, RANK_SUCCESSOR, SUCCESSOR, Cause
 
 # read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
 # more than ten times a global's read, and these are asked at every removal and banishment
@@ -57,7 +57,7 @@ def succeed(game: Game, old: Player, why: str) -> None:
     if named is not None and game.state.players[named].alive:
         take_office(game, game.state.players[named])
     elif game.state.phase.kind == PhaseKind.DAY and why in DAY_EFFECTS:
-        game.owe("successor", old.pid, [], RANK_SUCCESSOR)
+        game.owe(SUCCESSOR, old.pid, [], RANK_SUCCESSOR)
     else:
         heir = random_living(game)
         if heir is not None:

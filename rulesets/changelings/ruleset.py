@@ -12,7 +12,7 @@ from typing import Any
 
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
-from core.engine.ids import PlayerId, RoleId
+from core.engine.ids import ActionId, PlayerId, RoleId
 from core.engine.messages import N_, NOTED, Purpose, Ref, dealt, player, to_player
 from core.engine.phase import Phase, PhaseKind
 from core.engine.refusals import Refused
@@ -254,20 +254,20 @@ class Changelings(Ruleset):
         dawn."""
         owed = game.current_owed()
         sent = game.state.subs
-        return [spec for spec in self.offers(game, p) if spec.id != "pass" and (
+        return [spec for spec in self.offers(game, p) if spec.id != PASS.id and (
             p.pid, spec.id) not in sent and (
             spec.id not in ("tiebreak", "successor")
             or (owed is not None and owed.player == p.pid and owed.kind == spec.id))]
 
-    def may_act_removed(self, game: Game, p: Player, action: str) -> bool:
+    def may_act_removed(self, game: Game, p: Player, action: ActionId) -> bool:
         owed = game.current_owed()
         return (owed is not None and owed.player == p.pid and owed.kind == action) or (
-            action == "pass" and owed is not None and owed.player == p.pid)
+            action == PASS.id and owed is not None and owed.player == p.pid)
 
     def check_act(self, game: Game, p: Player, spec: ActionSpec, targets: tuple[PlayerId, ...],
                   text: str | None, role_id: RoleId | None) -> None:
-        if spec.id == "pass" and not self.may_act_removed(game, p, "pass") and not [
-                s for s in self.offers(game, p) if s.id != "pass"]:
+        if spec.id == PASS.id and not self.may_act_removed(game, p, PASS.id) and not [
+                s for s in self.offers(game, p) if s.id != PASS.id]:
             raise Refused(N_("There is nothing for you to pass now."))
         partner = partner_of(game, p.pid) if spec.harmful else None
         if partner is not None and partner in targets:
@@ -285,9 +285,9 @@ class Changelings(Ruleset):
         p = game.state.players[sub.actor]
         reactions = game.state.reactions  # the first is `game.current_owed()`
         if (game.state.phase.stage == _REACTIONS and reactions
-                and reactions[0].player == p.pid and sub.action in (reactions[0].kind, "pass")):
+                and reactions[0].player == p.pid and sub.action in (reactions[0].kind, PASS.id)):
             pass  # an answer to the owed choice counts when the prompt closes (CH-REACT)
-        elif sub.action == "pass":
+        elif sub.action == PASS.id:
             for key in [k for k in game.state.subs if k[0] == p.pid and k[1] != "pass"]:
                 del game.state.subs[key]
         elif sub.action in AFTER_ACT.handlers:
@@ -331,7 +331,7 @@ class Changelings(Ruleset):
         # acted in the stage: sent one of its actions, or passed in it (naming a successor
         # or a pass from the other stage does not count)
         submitted = {sub.actor for sub in state.subs.values() if sub.action in duties}
-        passed = {sub.actor for sub in state.subs.values() if sub.action == "pass"} & state.acted
+        passed = {sub.actor for sub in state.subs.values() if sub.action == PASS.id} & state.acted
         for p in state.living():
             if "inactive" in p.statuses or p.pid in submitted or p.pid in passed:
                 continue

@@ -7,6 +7,7 @@ from enum import StrEnum
 
 from core.engine.causes import OutOfStory
 from core.engine.forms import SideForm
+from core.engine.ids import ActionId
 from core.engine.messages import N_, NC_
 from core.engine.phase import Stage as CoreStage
 from core.engine.windows import WindowSpec
@@ -113,3 +114,5 @@ RULES_SUMMARY = N_(
 # Ranks order the owed choices of a reactions window (CH-REACT): the tie-break, then the
 # drama queen's chase, then the successor.
 RANK_TIEBREAK, RANK_CHASE, RANK_SUCCESSOR = 1, 2, 3
+# Each is answered by the action of its own id (mayor.py's, the drama queen's).
+TIEBREAK, CHASE, SUCCESSOR = (ActionId(kind) for kind in ("tiebreak", "chase", "successor"))

@@ -25,7 +25,7 @@ from core.balance.render import advice_texts, history_text
 from core.balance.runs import agent_version
 from core.balance.setups import Change, Setup, default_roles, difference, legal, setup_of
 from core.balance.tables import Cell, Table, fingerprint, shipped, write
-from core.balance.targets import distance, favoured, within
+from core.balance.targets import distance, favoured, surely_within, within
 from core.engine.registry import load_ruleset
 from core.engine.ruleset import SetupError
 from core.i18n import Renderer
@@ -140,6 +140,23 @@ def test_the_changelings_target_is_ponies_fifty_give_or_take_five():
     assert distance(TARGET, Estimate(100, {"ponies": 40, "changelings": 60})) == \
         pytest.approx(0.05)
     assert favoured(TARGET, Estimate(100, {"ponies": 40, "changelings": 60})) == "changelings"
+
+
+def test_a_set_is_recommended_only_if_its_whole_interval_reaches_the_target():
+    """Fresh games must confirm a recommendation: a set at the band's edge (45 % ±2, as the
+    changelings' 18-player table without the Researcher) is within it but not surely, and
+    is shown as the closest instead."""
+    edge = Estimate(2400, {"ponies": 1092, "changelings": 1300})  # 45.5 % ± 2
+    assert within(TARGET, edge) and not surely_within(TARGET, edge)
+    inside = Estimate(2400, {"ponies": 1248, "changelings": 1150})  # 52 % ± 2
+    assert surely_within(TARGET, inside)
+    assert not surely_within(TARGET, Estimate(0, {}))
+    target = load_ruleset("alchemists").balance
+    assert target is not None
+    close = Estimate(2400, {"town": 1056, "homunculi": 1080, "ishvalan": 360})  # 1 point apart
+    apart = Estimate(2400, {"town": 1008, "homunculi": 1104, "ishvalan": 360})  # 4 apart
+    assert surely_within(target, close)
+    assert within(target, apart) and not surely_within(target, apart)
 
 
 def test_the_alchemists_target_has_three_sides():

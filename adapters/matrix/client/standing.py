@@ -22,7 +22,7 @@ import logging
 
 from nio import AsyncClient, ErrorResponse
 
-from core.service import ChatEvent, ChatRef, Lack, LostReason
+from core.service import ChatChange, ChatEvent, ChatRef, Lack, LostReason
 
 from ..protocol.directory import Directory
 from ..protocol.incoming import PLATFORM
@@ -78,7 +78,8 @@ class Standings:
         """The bot is out of a room it was in (kicked or banned: it never leaves a game room
         by itself)."""
         self._known.pop(room_id, None)
-        await self._tell(ChatEvent(PLATFORM, ChatRef(room_id), "lost", reason=LostReason.REMOVED))
+        await self._tell(ChatEvent(PLATFORM, ChatRef(room_id), ChatChange.LOST,
+                                   reason=LostReason.REMOVED))
 
     async def joined(self, room_id: str, lacks: tuple[Lack, ...] | None = None) -> None:
         """The bot accepted an invite into a group room: back, if it had been removed; and
@@ -88,9 +89,9 @@ class Standings:
         old = next((o for o, new in self.successors.items() if new == room_id), None)
         if old is not None:
             await self._moved(old, room_id)
-        await self._tell(ChatEvent(PLATFORM, ChatRef(room_id), "restored"))
+        await self._tell(ChatEvent(PLATFORM, ChatRef(room_id), ChatChange.RESTORED))
         if lacks is not None:
-            await self._tell(ChatEvent(PLATFORM, ChatRef(room_id), "arrived", lacks=lacks))
+            await self._tell(ChatEvent(PLATFORM, ChatRef(room_id), ChatChange.ARRIVED, lacks=lacks))
 
     def is_replacement(self, room_id: str) -> bool:
         return room_id in self.successors.values()
@@ -103,12 +104,13 @@ class Standings:
         self._known[room_id] = now
         if not now.can_write and (before is None or before.can_write):
             log.warning("matrix: the bot may no longer write in %s", room_id)
-            await self._tell(ChatEvent(PLATFORM, ChatRef(room_id), "lost",
+            await self._tell(ChatEvent(PLATFORM, ChatRef(room_id), ChatChange.LOST,
                                        reason=LostReason.SILENCED))
         elif now.can_write and before is not None and not before.can_write:
-            await self._tell(ChatEvent(PLATFORM, ChatRef(room_id), "restored"))
+            await self._tell(ChatEvent(PLATFORM, ChatRef(room_id), ChatChange.RESTORED))
         if now.can_mute and (before is None or not before.can_mute):
-            await self._tell(ChatEvent(PLATFORM, ChatRef(room_id), "rights", can_restrict=True))
+            await self._tell(ChatEvent(PLATFORM, ChatRef(room_id), ChatChange.RIGHTS,
+                                       can_restrict=True))
 
     async def _follow(self, old: str, new: str) -> None:
         """Join the replacement room; if the bot may not yet (not invited), it joins on the
@@ -128,7 +130,7 @@ class Standings:
         self._followed.add(new)
         if await self.store.load("upgraded", old) == new:
             return
-        await self._tell(ChatEvent(PLATFORM, ChatRef(old), "moved", new_ref=ChatRef(new)))
+        await self._tell(ChatEvent(PLATFORM, ChatRef(old), ChatChange.MOVED, new_ref=ChatRef(new)))
         await self.store.save(new, "upgraded", old)
 
     async def _tell(self, event: ChatEvent) -> None:

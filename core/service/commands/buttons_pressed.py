@@ -101,10 +101,8 @@ class ButtonPresses:
         row = await locked_game(button.game_id)
         command = pressed.from_json(button.command)
         match command:
-            case pressed.Join():
-                await self.lobby.press("join", row, person)
-            case pressed.Leave():
-                await self.lobby.press("leave", row, person)
+            case pressed.Join() | pressed.Leave():
+                await self.lobby.press(command, row, person)
             case pressed.Hello():  # "open the private chat": what waited is sent
                 if in_private:  # (a Matrix keycap presses it without a private message first)
                     await outbox.reopen(person)

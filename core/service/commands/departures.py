@@ -19,6 +19,7 @@ from core.engine.ids import PlayerId
 from core.storage.models import Deadline, GameRecord, Identity, Seat
 from core.storage.states import CURRENT, DeadlineKind, DeadlineState, GameStatus, moved
 
+from ..messages import button_commands as pressed
 from ..messages import outbox, texts
 from ..messages.payloads import post
 from ..ports.howto import HowTo, howto
@@ -56,7 +57,7 @@ class Departures:
         """The sign-up goes at once (the lobby's own Leave: the list in the group shrinks,
         he is told privately)."""
         try:
-            await self.service.lobby.press("leave", row, person)
+            await self.service.lobby.press(pressed.Leave(), row, person)
         except Reply:  # the sign-up changed meanwhile: nothing to drop
             return
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from core.engine.messages import Either, Ref
+from core.engine.messages import Either, Ref, RefKind
 from core.engine.registry import available, load_ruleset
+from core.spoken import SpokenKind
 from core.storage.models import Chat, GameRecord, Identity, Seat
 from core.storage.states import GameStatus
 
@@ -88,7 +89,7 @@ class HostSettings(GroupCommands):
         wanted = read_ruleset(rest.strip())
         if wanted is None:
             raise Reply(texts.UNKNOWN_RULESET, name=rest.strip(),
-                        names=tuple(Ref("ruleset", r) for r in sorted(available())))
+                        names=tuple(Ref(RefKind.RULESET, r) for r in sorted(available())))
         row.ruleset = wanted
         kept = await starting_settings(chat, wanted, "", "")
         row.settings = {**{k: v for k, v in row.settings.items() if k != "timers"},
@@ -96,7 +97,7 @@ class HostSettings(GroupCommands):
                         **({"timers": kept["timers"]} if "timers" in kept else {})}
         await row.save(update_fields=["ruleset", "settings"])
         await outbox.to_group(chat, post(texts.RULESET_CHANGED,
-                                         ruleset=Ref("ruleset", wanted)), game=row)
+                                         ruleset=Ref(RefKind.RULESET, wanted)), game=row)
         await self.show(row, chat)
 
     async def _cmd_pace(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
@@ -105,7 +106,8 @@ class HostSettings(GroupCommands):
         words = rest.split()
         pace = read_value(words[0], PACES) if words else None
         if pace is None or (len(words) > 1 and not valid_timezone(words[1])) or len(words) > 2:
-            raise Reply(st.BAD_PACE, paces=Either(tuple(Ref("option_value", p) for p in PACES)))
+            raise Reply(st.BAD_PACE,
+                        paces=Either(tuple(Ref(SpokenKind.OPTION_VALUE, p) for p in PACES)))
         tz = words[1] if len(words) > 1 else row.settings.get("tz", DEFAULT_TZ)
         row.settings = {**row.settings, "pace": pace, "tz": tz}
         marked(row, "pace", once)
@@ -121,7 +123,7 @@ class HostSettings(GroupCommands):
             roles = (row.settings or {}).get("roles")
             await outbox.to_group(chat, post(
                 *texts.ROLES_CURRENT, count=len(roles),
-                roles=tuple(Ref("role", r) for r in roles))
+                roles=tuple(Ref(RefKind.ROLE, r) for r in roles))
                 if roles else post(texts.ROLES_BY_DEFAULT), game=row)
             return
         row = await self._host_lobby(chat, person, admin)

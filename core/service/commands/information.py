@@ -5,7 +5,7 @@ the vote still waits for)."""
 from __future__ import annotations
 
 from core import spoken
-from core.engine.messages import Ref
+from core.engine.messages import Ref, RefKind
 from core.engine.registry import load_ruleset
 from core.storage.models import Chat, Identity, Seat
 from core.storage.states import GameStatus
@@ -44,8 +44,8 @@ class Information(GroupCommands):
         if row is None or row.status != GameStatus.RUNNING:
             await outbox.to_group(chat, post(
                 *texts.ROLES_IN_RULESET, count=len(ruleset.roles),
-                ruleset=Ref("ruleset", ruleset.id),
-                roles=tuple(Ref("role", r) for r in ruleset.roles)), game=row)
+                ruleset=Ref(RefKind.RULESET, ruleset.id),
+                roles=tuple(Ref(RefKind.ROLE, r) for r in ruleset.roles)), game=row)
             return
         game = await self.service.games.load(row)
         if not game.state.options.get("roles_public", True):
@@ -60,7 +60,7 @@ class Information(GroupCommands):
         row = await self.service.current_game(chat)
         ruleset = load_ruleset(row.ruleset if row else default_ruleset())
         if not rest.strip():  # the example is a role of this game, named in the reader's words
-            raise Reply(texts.ROLE_NEEDED, role=Ref("role", next(iter(ruleset.roles))))
+            raise Reply(texts.ROLE_NEEDED, role=Ref(RefKind.ROLE, next(iter(ruleset.roles))))
         line = role_line(ruleset, role_id_named(ruleset, rest))
         await outbox.to_group(chat, PostPayload((line,)), game=row)
 
@@ -71,7 +71,7 @@ class Information(GroupCommands):
         if row.status == GameStatus.LOBBY:
             seats = await Seat.filter(game_id=row.id, active=True).count()
             await outbox.to_group(chat, post(
-                texts.STATUS_LOBBY, ruleset=Ref("ruleset", row.ruleset), count=seats,
+                texts.STATUS_LOBBY, ruleset=Ref(RefKind.RULESET, row.ruleset), count=seats,
                 needed=load_ruleset(row.ruleset).min_players), game=row)
             changed = changed_settings(row, self.service.defaults.pace)
             if changed:
@@ -86,20 +86,20 @@ class Information(GroupCommands):
             if roles:
                 await outbox.to_group(chat, post(
                     *texts.ROLES_CURRENT, count=len(roles),
-                    roles=tuple(Ref("role", r) for r in roles)), game=row)
+                    roles=tuple(Ref(RefKind.ROLE, r) for r in roles)), game=row)
             await outbox.to_group(chat, await self.service.lobby.group_settings(chat, row),
                                   game=row)
             return
         game = await self.service.games.load(row)
         deadline = await pending_close(row.id)
         left = status_left(row, deadline, self.service.clock.now())
-        await outbox.to_group(chat, post(texts.STATUS, ruleset=Ref("ruleset", row.ruleset),
+        await outbox.to_group(chat, post(texts.STATUS, ruleset=Ref(RefKind.RULESET, row.ruleset),
                                                  phase=spoken.phase(game.state.phase), left=left),
                               game=row)
         if game.state.paused:
             await outbox.to_group(chat, post(texts.STATUS_PAUSED), game=row)
         if game.ruleset.voting_open(game):
-            waiting = tuple(Ref("player", p.pid) for p in game.state.living()
+            waiting = tuple(Ref(RefKind.PLAYER, p.pid) for p in game.state.living()
                             if p.pid not in game.state.votes)
             await outbox.to_group(chat, post(*texts.STATUS_WAITING, count=len(waiting),
                                              names=waiting) if waiting

@@ -9,12 +9,13 @@ import random
 
 from core.engine import GameSetup, SetupError
 from core.engine.ids import PlayerId
-from core.engine.messages import Ref
+from core.engine.messages import Ref, RefKind
 from core.engine.registry import available, load_ruleset
 from core.storage.models import Chat, GameRecord, Identity, Outbox, Seat
 from core.storage.states import CURRENT, GameStatus, OutboxState
 
 from ..games.deadlines import void_all
+from ..messages import button_commands as pressed
 from ..messages import guide, outbox, texts
 from ..messages.payloads import KeyboardPayload, PostPayload, part, post
 from ..ports.howto import HowTo, howto
@@ -44,7 +45,7 @@ class Lobby(HostSettings):
         ruleset_id = read_ruleset(words[0]) if words else default_ruleset()
         if ruleset_id is None:
             raise Reply(texts.UNKNOWN_RULESET, name=words[0],
-                        names=tuple(Ref("ruleset", r) for r in sorted(available())))
+                        names=tuple(Ref(RefKind.RULESET, r) for r in sorted(available())))
         language = read_language(words[1]) if len(words) > 1 else None
         if language is not None:  # the group's from now on
             await remember_locale(chat, language, once=False)
@@ -100,7 +101,8 @@ class Lobby(HostSettings):
             return
         for person in await Identity.filter(id__in=waiting):
             await outbox.to_person(person, post(
-                texts.NEXTGAME_OPEN, chat=chat_title(chat), ruleset=Ref("ruleset", row.ruleset)),
+                texts.NEXTGAME_OPEN, chat=chat_title(chat),
+                ruleset=Ref(RefKind.RULESET, row.ruleset)),
                 game=row)
         chat.settings = {k: v for k, v in chat.settings.items() if k != "waiting"}
         await chat.save(update_fields=["settings"])
@@ -112,23 +114,25 @@ class Lobby(HostSettings):
             raise Reply(texts.IN_OTHER_GAME)
 
     async def _cmd_join(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
-        await self.press("join", await self._lobby_row(chat), person)
+        await self.press(pressed.Join(), await self._lobby_row(chat), person)
 
     async def _cmd_leave(self, rest: str, chat: Chat, person: Identity, admin: bool) -> None:
-        await self.press("leave", await self._lobby_row(chat), person)
+        await self.press(pressed.Leave(), await self._lobby_row(chat), person)
 
-    async def press(self, what: str, row: GameRecord, person: Identity) -> None:
+    async def press(self, what: pressed.Join | pressed.Leave, row: GameRecord,
+                    person: Identity) -> None:
         """Join or Leave, from the sign-up's buttons or the group's commands. A press on a
         copy of the sign-up that outlived its game (one posted twice, see docs/telegram.md,
         "Never twice") is told the game is over."""
         await relock(row)
         if row.status == GameStatus.RUNNING:
-            raise Reply(texts.LEAVE_RUNNING if what == "leave" else texts.NOT_IN_LOBBY)
+            raise Reply(texts.LEAVE_RUNNING if isinstance(what, pressed.Leave)
+                        else texts.NOT_IN_LOBBY)
         if row.status != GameStatus.LOBBY:
             raise Reply(texts.SIGNUP_OVER)
         chat = await row.chat
         seat = await Seat.filter(game_id=row.id, identity_id=person.id, active=True).first()
-        if what == "join":
+        if isinstance(what, pressed.Join):
             if person.anonymous:
                 raise Reply(texts.ANONYMOUS_CANNOT_PLAY)
             if seat is not None:
@@ -232,7 +236,8 @@ class Lobby(HostSettings):
         if row.setup is not None:  # the roles are no secret any more
             game = await self.service.games.load(row)
             await outbox.to_group(chat, PostPayload((part(texts.ROLES_REVEALED), *(
-                part(texts.PLAYER_WAS, name=Ref("player", p.pid), role=Ref("role_was", p.role))
+                part(texts.PLAYER_WAS, name=Ref(RefKind.PLAYER, p.pid),
+                     role=Ref(RefKind.ROLE_WAS, p.role))
                 for p in game.state.players.values()))), game=row)
 
     async def move_seat(self, row: GameRecord, pid: str, newcomer: Identity) -> Identity:

@@ -8,8 +8,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.engine import SetupError
-from core.engine.messages import Either, Ref
+from core.engine.messages import Either, Ref, RefKind
 from core.engine.ruleset import Ruleset
+from core.spoken import SpokenKind
 
 from ..messages import setting_texts as st
 from ..ports.replies import Reply
@@ -24,9 +25,9 @@ def named_option(ruleset: Ruleset, typed: str) -> tuple[str, str]:
     names as the host reads them."""
     found = read_option_name(ruleset.id, typed)
     if found is None:
-        raise Reply(st.UNKNOWN_OPTION, ruleset=Ref("ruleset", ruleset.id),
+        raise Reply(st.UNKNOWN_OPTION, ruleset=Ref(RefKind.RULESET, ruleset.id),
                     name=typed.split()[0] if typed.split() else typed,
-                    options=tuple(Ref("option_name", n) for n in ruleset.default_options
+                    options=tuple(Ref(SpokenKind.OPTION_NAME, n) for n in ruleset.default_options
                                   if n in ruleset.option_about))
     return found
 
@@ -35,7 +36,7 @@ def read_option(ruleset: Ruleset, name: str, raw: str, players: Sequence[str]) -
     """The value the host typed for option `name` (one of the rule set's); `players`: the
     names signed up (an option whose value names a player takes one of them, or nothing:
     drawn)."""
-    title = Ref("option_name", name)
+    title = Ref(SpokenKind.OPTION_NAME, name)
     default = ruleset.default_options[name]
     choices = ruleset.option_choices.get(name)
     if name in ruleset.player_options:
@@ -50,7 +51,7 @@ def read_option(ruleset: Ruleset, name: str, raw: str, players: Sequence[str]) -
         found = read_value(raw, values, ruleset.id)
         if found is None:
             raise Reply(st.OPTION_TAKES, title=title,
-                        values=Either(tuple(Ref("option_value", v) for v in values)))
+                        values=Either(tuple(Ref(SpokenKind.OPTION_VALUE, v) for v in values)))
         return found if choices is not None else found == "on"
     if isinstance(default, int):
         if not raw.isdigit():
@@ -77,8 +78,8 @@ def check_fits(ruleset: Ruleset, options: Mapping[str, Any], name: str, value: A
                              else list(range(ruleset.max_players + 1))
                              if isinstance(default, int) else [])
     fitting = fitting_values(ruleset, options, name, candidates, signed)
-    raise Reply(st.OPTION_FITS_NO_GAME, title=Ref("option_name", name),
-                value=Ref("option_value", shown_value(value)),
+    raise Reply(st.OPTION_FITS_NO_GAME, title=Ref(SpokenKind.OPTION_NAME, name),
+                value=Ref(SpokenKind.OPTION_VALUE, shown_value(value)),
                 least=max(signed, ruleset.min_players), most=ruleset.max_players,
                 values=_shown(fitting))
 
@@ -87,4 +88,4 @@ def _shown(values: list[Any]) -> str | tuple[Ref, ...]:
     """The values that fit, as the host reads them: numbers as runs ("0, 2–4")."""
     if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
         return numbers(values)
-    return tuple(Ref("option_value", shown_value(v)) for v in values) or "—"
+    return tuple(Ref(SpokenKind.OPTION_VALUE, shown_value(v)) for v in values) or "—"

@@ -9,8 +9,8 @@ from typing import Any
 
 from core import spoken
 from core.engine import Act, Whisper
-from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import Ref
+from core.engine.ids import ActionId, PlayerId, RoleId
+from core.engine.messages import Ref, RefKind
 from core.storage.models import GameRecord, Identity, Seat
 from core.storage.states import CURRENT, GameStatus
 
@@ -87,7 +87,7 @@ class PrivateChats:
             return
         if word not in game.ruleset.action_ids():
             raise Reply(texts.UNKNOWN_COMMAND, command=word)
-        await self.service.games.apply(row, self._act(game, pid, word, rest,
+        await self.service.games.apply(row, self._act(game, pid, ActionId(word), rest,
                                               await self.service.roster(row, mentioned),
                                               now), person)
 
@@ -124,11 +124,11 @@ class PrivateChats:
         voting = player.alive and game.ruleset.voting_open(game) and \
             pid not in game.state.votes
         await outbox.to_person(person, post(
-            texts.STATUS, ruleset=Ref("ruleset", row.ruleset), phase=spoken.phase(game.state.phase),
-            left=left), game=row)
+            texts.STATUS, ruleset=Ref(RefKind.RULESET, row.ruleset),
+            phase=spoken.phase(game.state.phase), left=left), game=row)
         if open_now:
             await outbox.to_person(person, post(
-                texts.OPEN_FOR_YOU, actions=tuple(Ref("action", a) for a in open_now)),
+                texts.OPEN_FOR_YOU, actions=tuple(Ref(RefKind.ACTION, a) for a in open_now)),
                 game=row)
         elif voting:
             await outbox.to_person(person, post(texts.VOTE_OPEN_FOR_YOU), game=row)
@@ -136,7 +136,7 @@ class PrivateChats:
             await outbox.to_person(person, post(texts.NOTHING_OPEN), game=row)
         await recap(row, person)
 
-    def _act(self, game: Any, pid: PlayerId, action: str, rest: str, roster: Roster,
+    def _act(self, game: Any, pid: PlayerId, action: ActionId, rest: str, roster: Roster,
              now: float) -> Act:
         player = game.state.players[pid]
         spec = next((s for s in game.ruleset.abilities(game, player) if s.id == action), None)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import Any
+from typing import Any, assert_never
 
 from core.engine import Pause
 from core.engine.messages import Param
@@ -28,7 +28,7 @@ from core.storage.states import CURRENT, WAITING, DeadlineKind, GameStatus, Outb
 from ..games.deadlines import void_all
 from ..messages import outbox, texts
 from ..messages.payloads import SilencePayload, post, to_json
-from ..ports.contract import ChatEvent, ChatRef
+from ..ports.contract import ChatChange, ChatEvent, ChatRef
 from ..ports.howto import HowTo, howto
 from ..ports.standing import LostReason
 from ..rows import pending
@@ -70,16 +70,22 @@ class Reach:
 
     async def apply(self, event: ChatEvent) -> None:
         ref = str(event.chat)  # as the chats are stored
-        if event.kind == "moved" and event.new_ref:
-            await self.moved(event.platform, ref, str(event.new_ref))
-        elif event.kind == "lost":
-            await self.lost(event.platform, ref, event.reason or LostReason.REMOVED, event.whole)
-        elif event.kind == "restored":
-            await self.restored(event.platform, ref, event.whole)
-        elif event.kind == "rights" and event.can_restrict:
-            await self.may_restrict(event.platform, ref)
-        elif event.kind == "arrived":
-            await self.arrived(event.platform, ref, event)
+        match event.kind:
+            case ChatChange.MOVED:
+                if event.new_ref:
+                    await self.moved(event.platform, ref, str(event.new_ref))
+            case ChatChange.LOST:
+                await self.lost(event.platform, ref, event.reason or LostReason.REMOVED,
+                                event.whole)
+            case ChatChange.RESTORED:
+                await self.restored(event.platform, ref, event.whole)
+            case ChatChange.RIGHTS:
+                if event.can_restrict:
+                    await self.may_restrict(event.platform, ref)
+            case ChatChange.ARRIVED:
+                await self.arrived(event.platform, ref, event)
+            case _:
+                assert_never(event.kind)
 
     async def arrived(self, platform: str, ref: str, event: ChatEvent) -> None:
         """The bot was added to a group: it greets it, naming each right it misses and what

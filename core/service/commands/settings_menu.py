@@ -23,11 +23,11 @@ from collections.abc import Callable
 from typing import Any, assert_never
 
 from core.engine.log_codec import encode
-from core.engine.messages import Ref
+from core.engine.messages import Ref, RefKind
 from core.engine.registry import available, load_ruleset
 from core.i18n import available_locales
 from core.languages import own_name
-from core.spoken import span
+from core.spoken import SpokenKind, span
 from core.storage.models import Chat, GameRecord, Identity
 from core.storage.states import GameStatus
 
@@ -225,8 +225,8 @@ class SettingsMenu:
         match at.page:
             case "main" | "closed":
                 return ((part(mt.MENU_HEAD, chat=chat_title(chat),
-                              ruleset=Ref("ruleset", row.ruleset),
-                              pace=Ref("option_value", str(settings.get("pace") or "")),
+                              ruleset=Ref(RefKind.RULESET, row.ruleset),
+                              pace=Ref(SpokenKind.OPTION_VALUE, str(settings.get("pace") or "")),
                               tz=tz,
                               language=own_name(chat.locale) if chat.locale else "—"),
                          _roles_part(settings),
@@ -244,7 +244,7 @@ class SettingsMenu:
                          (TextLabel(mt.BUTTON_OPTIONS), show("options"))])
             case "ruleset":
                 return ((part(mt.MENU_PICK_RULESET),),
-                        [(NameLabel(Ref("ruleset", r)), change("ruleset", r))
+                        [(NameLabel(Ref(RefKind.RULESET, r)), change("ruleset", r))
                          for r in sorted(available())])
             case "language":
                 return ((part(mt.MENU_PICK_LANGUAGE),),
@@ -252,7 +252,7 @@ class SettingsMenu:
                          for code in available_locales()])
             case "pace":
                 return ((part(mt.MENU_PICK_PACE, tz=tz),),
-                        [(NameLabel(Ref("option_value", p)), change("pace", p))
+                        [(NameLabel(Ref(SpokenKind.OPTION_VALUE, p)), change("pace", p))
                          for p in PACES])
             case "zone":
                 zones = (tz, *(z for z in ZONES if z != tz))
@@ -270,24 +270,24 @@ class SettingsMenu:
                 values = current_options(row)
                 return ((*options_overview(row).parts, part(mt.MENU_PICK_OPTION)),
                         [(TextLabel(mt.BUTTON_OPTION, encode({
-                            "title": Ref("option_name", name),
-                            "value": Ref("option_value", shown_value(values[name]))})),
+                            "title": Ref(SpokenKind.OPTION_NAME, name),
+                            "value": Ref(SpokenKind.OPTION_VALUE, shown_value(values[name]))})),
                           show("option", name))
                          for name in _menu_options(row)])
             case "option" if at.option in ruleset.player_options:
                 name = at.option
-                return ((part(mt.MENU_PICK_PLAYER, title=Ref("option_name", name),
-                              value=Ref("option_value", shown_value(
+                return ((part(mt.MENU_PICK_PLAYER, title=Ref(SpokenKind.OPTION_NAME, name),
+                              value=Ref(SpokenKind.OPTION_VALUE, shown_value(
                                   current_options(row).get(name)))),),
                         [*((WordsLabel(p), change("option", p, name)) for p in players),
                          (TextLabel(st.DRAWN), change("option", "", name))])
             case "option":
                 name = at.option
                 value = current_options(row).get(name)
-                return ((part(mt.MENU_PICK_VALUE, title=Ref("option_name", name),
-                              value=Ref("option_value", shown_value(value)),
+                return ((part(mt.MENU_PICK_VALUE, title=Ref(SpokenKind.OPTION_NAME, name),
+                              value=Ref(SpokenKind.OPTION_VALUE, shown_value(value)),
                               about=Ref("option", name)),),
-                        [(NameLabel(Ref("option_value", v)), change("option", v, name))
+                        [(NameLabel(Ref(SpokenKind.OPTION_VALUE, v)), change("option", v, name))
                          for v in allowed_values(row, name, value, len(players))])
             case "timers":
                 return ((*timers_overview(ruleset, row).parts, part(mt.MENU_PICK_TIMER)),
@@ -324,7 +324,7 @@ def _roles_part(settings: dict[str, Any]) -> Part:
     if not roles:
         return part(texts.ROLES_BY_DEFAULT)
     return part(*texts.ROLES_CURRENT, count=len(roles),
-                roles=tuple(Ref("role", r) for r in roles))
+                roles=tuple(Ref(RefKind.ROLE, r) for r in roles))
 
 
 def _line_label(line: Part) -> TextLabel:
@@ -333,7 +333,7 @@ def _line_label(line: Part) -> TextLabel:
 
 
 def _role_label(key: str, role: str) -> TextLabel:
-    return TextLabel(key, encode({"role": Ref("role", role)}))
+    return TextLabel(key, encode({"role": Ref(RefKind.ROLE, role)}))
 
 
 def _menu_options(row: GameRecord) -> list[str]:

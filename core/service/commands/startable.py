@@ -9,6 +9,7 @@ from typing import Any
 
 from core.engine.messages import Ref
 from core.engine.ruleset import Ruleset
+from core.spoken import SpokenKind
 
 from ..messages import setting_texts as st
 from ..ports.replies import Reply
@@ -25,14 +26,14 @@ def check_start(ruleset: Ruleset, settings: Mapping[str, Any], names: Sequence[s
     found = misfit(ruleset, {**ruleset.default_options, **options}, chosen, len(names))
     if found is not None:
         name, needed = found
-        raise Reply(st.START_OPTION_NEEDS_PLAYERS, title=Ref("option_name", name),
-                    value=Ref("option_value", shown_value(chosen[name])), needed=needed,
+        raise Reply(st.START_OPTION_NEEDS_PLAYERS, title=Ref(SpokenKind.OPTION_NAME, name),
+                    value=Ref(SpokenKind.OPTION_VALUE, shown_value(chosen[name])), needed=needed,
                     count=len(names), name=name)
     roles = settings.get("roles")
     if roles is not None and len(roles) != len(names):
         raise Reply(*st.START_ROLES_COUNT, count=len(roles), players=len(names))
     left = gone(ruleset, options, names)
     if left is not None:
-        raise Reply(st.START_PLAYER_GONE, title=Ref("option_name", left[0]), name=left[1],
+        raise Reply(st.START_PLAYER_GONE, title=Ref(SpokenKind.OPTION_NAME, left[0]), name=left[1],
                     option=left[0])
     return options

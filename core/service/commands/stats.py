@@ -5,7 +5,7 @@ person `nightfall forget` removed is no longer counted under a name, nor can be 
 from __future__ import annotations
 
 from core.engine.forms import SideForm, side_form
-from core.engine.messages import N_, Param, Ref, n_
+from core.engine.messages import N_, Param, Ref, RefKind, n_
 from core.storage.models import Chat, GameRecord, Identity, Seat
 from core.storage.states import GameStatus
 from core.story.archive import story_of_row
@@ -54,13 +54,13 @@ async def person_payload(person: Identity) -> PostPayload:
         return PostPayload((part(PERSON_NONE, name=person.name),))
     parts = [_rendered(PERSON_HEAD, stats.games, name=person.name, won=stats.won)]
     for (ruleset, side), count in sorted(stats.played.items()):
-        parts.append(_rendered(PERSON_SIDE, count, ruleset=Ref("ruleset", ruleset),
+        parts.append(_rendered(PERSON_SIDE, count, ruleset=Ref(RefKind.RULESET, ruleset),
                                side_with=side_form(side, SideForm.WITH),
                                won=stats.wins[(ruleset, side)]))
     favourite = stats.favourite()
     if favourite is not None:
         _, role, count = favourite
-        parts.append(_rendered(PERSON_FAVOURITE, count, role=Ref("role", role)))
+        parts.append(_rendered(PERSON_FAVOURITE, count, role=Ref(RefKind.ROLE, role)))
     parts.append(_rendered(PERSON_SURVIVED, stats.games, survived=stats.survived))
     return PostPayload(tuple(parts))
 
@@ -78,11 +78,11 @@ async def group_payload(chat: Chat) -> PostPayload:
         return PostPayload((part(GROUP_NONE),))
     parts = [_rendered(GROUP_HEAD, total)]
     for ruleset, count in sorted(stats.games.items()):
-        parts.append(_rendered(GROUP_RULESET, count, ruleset=Ref("ruleset", ruleset)))
+        parts.append(_rendered(GROUP_RULESET, count, ruleset=Ref(RefKind.RULESET, ruleset)))
         for (r, side), n in sorted(stats.played.items()):
             if r == ruleset:
                 won = stats.wins[(r, side)]
-                parts.append(_rendered(GROUP_SIDE, n, side=Ref("side", side), won=won,
+                parts.append(_rendered(GROUP_SIDE, n, side=Ref(RefKind.SIDE, side), won=won,
                                        rate=round(100 * won / n)))
     people = {i.id: i for i in await Identity.filter(id__in=list(stats.active))}
     named = [(people[i].name, n) for i, n in stats.active.most_common()

@@ -18,7 +18,7 @@ from core.engine.ruleset import Ruleset
 from core.engine.windows import Preset, WindowSpec
 from core.i18n import available_locales, translations
 from core.spans import Clock, read_span
-from core.spoken import span
+from core.spoken import SpokenKind, span
 from core.storage.models import Chat, GameRecord, Identity
 from core.storage.states import CURRENT, GameStatus
 
@@ -169,6 +169,7 @@ def timer_line(spec: WindowSpec, preset: Preset, tz: str) -> Part:
 def timers_overview(ruleset: Ruleset, row: GameRecord) -> PostPayload:
     """Every window's timer at the game's pace, one line each (/timer alone, /status)."""
     settings = row.settings or {}
-    return PostPayload((part(texts.TIMERS_HEAD, pace=Ref("option_value", pace_of(settings))),
+    pace = Ref(SpokenKind.OPTION_VALUE, pace_of(settings))
+    return PostPayload((part(texts.TIMERS_HEAD, pace=pace),
                         *(timer_line(spec, preset, _tz(row))
                           for spec, preset in shown_timers(ruleset, settings))))

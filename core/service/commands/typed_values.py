@@ -18,7 +18,7 @@ from core.engine.messages import NC_, Ref
 from core.engine.registry import available, load_ruleset
 from core.i18n import available_locales, translations
 from core.languages import name_in
-from core.spoken import OPTION_VALUES, SKILL, SKILL_WORDS
+from core.spoken import OPTION_VALUES, SKILL, SKILL_WORDS, SpokenKind
 
 TYPED = "typed"  # the gettext context of the words a host may type for a value
 #: further words per value, each message's translation a comma-separated list
@@ -90,7 +90,7 @@ def read_skill(typed: str) -> str | None:
 
 def skill_choices() -> tuple[Ref, ...]:
     """The skills to choose from, each said in the reader's words."""
-    return tuple(Ref(SKILL, value) for value in SKILL_WORDS)
+    return tuple(Ref(SpokenKind.SKILL, value) for value in SKILL_WORDS)
 
 
 @cache
@@ -164,4 +164,4 @@ def read_language(typed: str) -> str | None:
 
 def language_choices() -> tuple[Ref, ...]:
     """The bot's languages as a list to choose from (see `core.languages.choice_name`)."""
-    return tuple(Ref("language_choice", code) for code in available_locales())
+    return tuple(Ref(SpokenKind.LANGUAGE_CHOICE, code) for code in available_locales())

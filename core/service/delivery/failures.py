@@ -20,6 +20,7 @@ from core.storage.states import OutboxState
 
 from ..messages.outbox import tell_group_unreachable
 from ..ports.contract import (
+    ChatChange,
     ChatEvent,
     ChatLost,
     ChatMoved,
@@ -49,13 +50,13 @@ Hear = Callable[[Watcher, Outbox, Exception], Awaitable[None]]
 
 async def chat_moved(watcher: Watcher, row: Outbox, err: Exception) -> None:
     assert isinstance(err, ChatMoved)
-    await watcher.chat_event(ChatEvent(row.platform, ChatRef.parse(row.chat_ref), "moved",
+    await watcher.chat_event(ChatEvent(row.platform, ChatRef.parse(row.chat_ref), ChatChange.MOVED,
                                        new_ref=err.new_ref))
 
 
 async def chat_lost(watcher: Watcher, row: Outbox, err: Exception) -> None:
     assert isinstance(err, ChatLost)
-    await watcher.chat_event(ChatEvent(row.platform, ChatRef.parse(row.chat_ref), "lost",
+    await watcher.chat_event(ChatEvent(row.platform, ChatRef.parse(row.chat_ref), ChatChange.LOST,
                                        reason=err.reason, whole=err.reason.whole))
 
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, assert_never
 
-from core.engine.ids import PlayerId, RoleId
+from core.engine.ids import ActionId, PlayerId, RoleId
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +31,7 @@ class ActOn:
     """A private keyboard's button: the action on its targets (none: a pass or an action
     without a target); `role`, the role an action names (a guess)."""
 
-    action: str
+    action: ActionId
     targets: tuple[PlayerId, ...]
     role: RoleId | None = None
 
@@ -40,7 +40,7 @@ class ActOn:
 class PickFirst:
     """The first target of an action on two: the keyboard for the second is offered."""
 
-    action: str
+    action: ActionId
     first: PlayerId
 
 
@@ -159,10 +159,10 @@ def from_json(data: Mapping[str, Any]) -> ButtonCommand:
         return MarkEarly()
     if kind == "act":
         role = data.get("role")
-        return ActOn(str(data["action"]), tuple(PlayerId(t) for t in data["targets"]),
+        return ActOn(ActionId(str(data["action"])), tuple(PlayerId(t) for t in data["targets"]),
                      None if role is None else RoleId(role))
     if kind == "pick":
-        return PickFirst(str(data["action"]), PlayerId(data["targets"][0]))
+        return PickFirst(ActionId(str(data["action"])), PlayerId(data["targets"][0]))
     if kind == "join":
         return Join()
     if kind == "leave":

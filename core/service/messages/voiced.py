@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from core.engine import Game
+from core.engine.ids import ActionId
 from core.engine.voice import Voice, Voiced, for_action, pick
 from core.storage.models import GameRecord
 
@@ -25,7 +26,7 @@ CORE_TEXTS: Mapping[Voiced, str] = {
 
 
 def voiced(row: GameRecord, game: Game, prompt: Voiced, pid: str = "", nth: int = 0,
-           action: str = "") -> str:
+           action: ActionId | None = None) -> str:
     """The variant of `prompt` for this game, phase and reader (`pid`; "" for the group):
     the same for every version of one message, another on the next night or day; `nth`
     moves on by as many, for the reader's several prompts of one kind in one phase. With an

@@ -13,6 +13,7 @@ The adapter itself, what every one has and what only some can do, is adapter.py.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import ClassVar, Literal, NamedTuple
 
 from .standing import Lack, LostReason
@@ -311,22 +312,28 @@ class RateLimits:
     overall_burst: int = 1  # messages back to back across all chats
 
 
+class ChatChange(StrEnum):
+    """What happened to a group chat itself (a `ChatEvent`'s kind; an adapter package that
+    still says it by its string is understood the same)."""
+
+    # the chat has a new ref (`new_ref`; a Telegram group upgraded to a supergroup, a Matrix
+    # room upgraded): its games, settings and waiting messages follow it
+    MOVED = "moved"
+    # the bot can no longer write there (`reason`: removed, silenced, closed or deleted
+    # topic): its games pause and the host is told
+    LOST = "lost"
+    RESTORED = "restored"  # the bot can write there again
+    RIGHTS = "rights"  # the bot's right to mute members changed (`can_restrict`)
+    ARRIVED = "arrived"  # the bot was added to the chat; `lacks`, the rights it misses there
+
+
 @dataclass(frozen=True, slots=True)
 class ChatEvent:
-    """Something happened to a group chat itself rather than in it.
-
-    - `moved`: the chat has a new ref (`new_ref`; a Telegram group upgraded to a supergroup,
-      a Matrix room upgraded): its games, settings and waiting messages follow it.
-    - `lost`: the bot can no longer write there (`reason`: removed, silenced, closed or
-      deleted topic): its games pause and the host is told.
-    - `restored`: the bot can write there again.
-    - `rights`: the bot's right to mute members changed (`can_restrict`).
-    - `arrived`: the bot was added to the chat; `lacks`, the rights it misses there.
-    """
+    """Something happened to a group chat itself rather than in it (see `ChatChange`)."""
 
     platform: str
     chat: ChatRef
-    kind: Literal["moved", "lost", "restored", "rights", "arrived"]
+    kind: ChatChange
     new_ref: ChatRef | None = None
     lacks: tuple[Lack, ...] = ()
     reason: LostReason | None = None
@@ -352,7 +359,7 @@ class UnknownOutcome(Exception):
 
 
 class ChatMoved(TransientError):
-    """The chat has a new ref (see `ChatEvent` "moved"); the message is to be sent there."""
+    """The chat has a new ref (see `ChatChange.MOVED`); the message is to be sent there."""
 
     def __init__(self, message: str, new_ref: ChatRef) -> None:
         super().__init__(message, retry_after=None)
@@ -360,7 +367,7 @@ class ChatMoved(TransientError):
 
 
 class ChatLost(PermanentError):
-    """The bot may no longer write in this group chat (see `ChatEvent` "lost")."""
+    """The bot may no longer write in this group chat (see `ChatChange.LOST`)."""
 
     def __init__(self, message: str, reason: LostReason) -> None:
         super().__init__(message)

@@ -8,7 +8,7 @@ from typing import Any
 from core.engine import Game, Outcome
 from core.engine.events import Counted
 from core.engine.ids import PlayerId
-from core.engine.messages import Ref, Tally
+from core.engine.messages import Ref, RefKind, Tally
 from core.engine.voice import Voiced
 from core.storage.models import Ballot, GameRecord
 
@@ -37,7 +37,7 @@ async def open_ballot(row: GameRecord, game: Game) -> tuple[StoredButton, ...]:
     """The vote's buttons: every living player, early (where the rules have it), withdraw
     (stored, and returned for the tallies to come)."""
     living = [p for p in game.state.players.values() if p.alive]
-    buttons = [await button(row, None, NameLabel(Ref("player", p.pid)),
+    buttons = [await button(row, None, NameLabel(Ref(RefKind.PLAYER, p.pid)),
                             VoteFor(p.pid)) for p in living]
     if game.ruleset.early_votes_open(game):
         buttons.append(await button(row, None, TextLabel(texts.EARLY_BUTTON), MarkEarly()))
@@ -102,4 +102,4 @@ def tally_part(game: Game, votes: dict[PlayerId, int], final: bool = False) -> P
     if not counts:
         return part(texts.TALLY_FINAL_EMPTY if final else texts.TALLY_EMPTY)
     return part(texts.TALLY_FINAL if final else texts.TALLY,
-                        tally=tuple(Tally(Ref("player", pid), n) for n, pid in counts))
+                        tally=tuple(Tally(Ref(RefKind.PLAYER, pid), n) for n, pid in counts))

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from core.engine.messages import Ref
+from core.engine.messages import Ref, RefKind
 from core.engine.registry import load_ruleset
+from core.spoken import SpokenKind
 from core.storage.models import Chat, GameRecord, Identity, Seat
 
 from ..messages import outbox, texts
@@ -33,7 +34,7 @@ async def show_lobby(row: GameRecord, chat: Chat, timers: tuple[Part, ...] = ())
     listed = (part(*texts.SIGNUP_LIST, count=len(names), names=tuple(names)),) \
         if names else ()  # an empty list would print as a bare dot (an anonymous host)
     await outbox.to_group(chat, KeyboardPayload(
-        (part(texts.SIGNUP_OPEN, host=host.name, ruleset=Ref("ruleset", row.ruleset),
+        (part(texts.SIGNUP_OPEN, host=host.name, ruleset=Ref(RefKind.RULESET, row.ruleset),
               how=howto(HowTo.JOIN)),
          *listed, *set_up(row, names), *timers), await signup_buttons(row),
         f"signup-{row.id}"), game=row)
@@ -46,9 +47,10 @@ def set_up(row: GameRecord, names: list[str]) -> tuple[Part, ...]:
     settings = row.settings or {}
     roles = settings.get("roles")
     lines = [part(*texts.GLANCE_ROLES, count=len(roles),
-                  roles=tuple(Ref("role", r) for r in roles)) if roles
+                  roles=tuple(Ref(RefKind.ROLE, r) for r in roles)) if roles
              else part(*texts.GLANCE_DEAL, count=players),
-             part(texts.GLANCE_PACE, pace=Ref("option_value", settings.get("pace") or "quick"),
+             part(texts.GLANCE_PACE,
+                  pace=Ref(SpokenKind.OPTION_VALUE, settings.get("pace") or "quick"),
                   tz=str(settings.get("tz") or ""))]
     changed = changed_options(row)
     if changed:
@@ -73,7 +75,9 @@ def _once_named(name: str) -> Ref:
     """A setting made for this game only: an option, the pace or the language, or a
     window's timer ("timer:vote")."""
     kind, _, window = name.partition(":")
-    return Ref("window", window) if kind == "timer" and window else Ref("option_name", name)
+    if kind == "timer" and window:
+        return Ref("window", window)
+    return Ref(SpokenKind.OPTION_NAME, name)
 
 
 def changed_options(row: GameRecord) -> tuple[Ref, ...]:
@@ -94,16 +98,17 @@ def group_settings_view(place: PlaceSettings, locale: str, pace: str, tz: str,
     and `tz` stand where the group keeps none."""
     if place.empty():
         return PostPayload((part(texts.GROUP_SETTINGS_NONE),))
-    lines = [part(texts.GROUP_SETTINGS, language=Ref("option_value", place.locale or locale),
-                  pace=Ref("option_value", place.pace or pace), tz=place.tz or tz)]
+    lines = [part(texts.GROUP_SETTINGS,
+                  language=Ref(SpokenKind.OPTION_VALUE, place.locale or locale),
+                  pace=Ref(SpokenKind.OPTION_VALUE, place.pace or pace), tz=place.tz or tz)]
     for ruleset in rulesets:
         choices = place.for_ruleset(ruleset)
         if choices.roles:
             lines.append(part(*texts.GROUP_ROLES, count=len(choices.roles),
-                              ruleset=Ref("ruleset", ruleset),
-                              roles=tuple(Ref("role", r) for r in choices.roles)))
+                              ruleset=Ref(RefKind.RULESET, ruleset),
+                              roles=tuple(Ref(RefKind.ROLE, r) for r in choices.roles)))
         if choices.options:
-            lines.append(part(texts.GROUP_OPTIONS, ruleset=Ref("ruleset", ruleset),
+            lines.append(part(texts.GROUP_OPTIONS, ruleset=Ref(RefKind.RULESET, ruleset),
                               settings=_settings(choices.options)))
     return PostPayload(tuple(lines))
 

@@ -9,9 +9,9 @@ from dataclasses import replace
 from typing import Any
 
 from core.engine import Act, ActionSpec, Game, Message, Outcome
-from core.engine.ids import PlayerId
+from core.engine.ids import PASS, ActionId, PlayerId
 from core.engine.log_codec import encode
-from core.engine.messages import Either, Param, Ref, Text
+from core.engine.messages import Either, Param, Ref, RefKind, Text
 from core.engine.registry import load_ruleset
 from core.engine.state import Player
 from core.engine.voice import Voiced
@@ -69,14 +69,14 @@ async def _keyboard(row: GameRecord, game: Game, p: Player, specs: Sequence[Acti
     several = len(pressable) > 1
     buttons = []
     for spec in pressable:
-        action = Ref("action", spec.id)
+        action = Ref(RefKind.ACTION, spec.id)
         choices: list[tuple[PlayerId, ...]] = [()] if spec.targets == 0 else [
             (t.pid,) for t in game.state.players.values()]
         for targets in choices:
             if game.check(Act(p.pid, spec.id, targets)) is not None:
                 continue
             if targets:
-                name = Ref("player", targets[0])
+                name = Ref(RefKind.PLAYER, targets[0])
                 label: Label = NameLabel(name) if not several else TextLabel(
                     texts.ACTION_ON, encode({"action": action, "name": name}))
             else:
@@ -90,7 +90,7 @@ async def _keyboard(row: GameRecord, game: Game, p: Player, specs: Sequence[Acti
     if buttons:
         prompts.append(message_part(asked) if asked is not None else part(
             voiced(row, game, Voiced.ACTION_PROMPT, p.pid),
-            action=Either(tuple(Ref("action", s.id) for s in pressable))))
+            action=Either(tuple(Ref(RefKind.ACTION, s.id) for s in pressable))))
     if buttons and len(buttons) + sum(len(b) for _, b in more) < MERGED_BUTTONS:
         for prompt, extra in more:
             prompts.append(prompt)
@@ -98,7 +98,7 @@ async def _keyboard(row: GameRecord, game: Game, p: Player, specs: Sequence[Acti
         more = []
     if buttons:
         buttons.append(await button(row, p.pid, TextLabel(texts.PASS_BUTTON),
-                                    ActOn("pass", ())))
+                                    ActOn(PASS, ())))
         await _offer(row, person, tuple(prompts), buttons)
     for prompt, extra in more:
         await _offer(row, person, (prompt,), extra)
@@ -111,9 +111,9 @@ async def _more_keyboard(row: GameRecord, game: Game, p: Player, spec: ActionSpe
     can come first: some second one makes a valid choice with them; pressing one offers the
     second, `second_pick`): its prompt and buttons, the players' labelled "action: name" when
     they share a message with other buttons (`named`)."""
-    action = Ref("action", spec.id)
+    action = Ref(RefKind.ACTION, spec.id)
     if spec.takes_role:
-        roles = [await button(row, p.pid, NameLabel(Ref("role", role_id)),
+        roles = [await button(row, p.pid, NameLabel(Ref(RefKind.ROLE, role_id)),
                               ActOn(spec.id, (), role_id))
                  for role_id in game.ruleset.roles
                  if game.check(Act(p.pid, spec.id, (), None, role_id)) is None]
@@ -124,7 +124,7 @@ async def _more_keyboard(row: GameRecord, game: Game, p: Player, spec: ActionSpe
     for first in players:
         if any(game.check(Act(p.pid, spec.id, (first, second))) is None
                for second in players if second != first):
-            name = Ref("player", first)
+            name = Ref(RefKind.PLAYER, first)
             label: Label = NameLabel(name) if not named else TextLabel(
                 texts.ACTION_ON, encode({"action": action, "name": name}))
             firsts.append(await button(row, p.pid, label, PickFirst(spec.id, first)))
@@ -132,19 +132,19 @@ async def _more_keyboard(row: GameRecord, game: Game, p: Player, spec: ActionSpe
                  command=spec.id), firsts) if firsts else None
 
 
-async def second_pick(row: GameRecord, game: Game, pid: PlayerId, action: str, first: PlayerId,
+async def second_pick(row: GameRecord, game: Game, pid: PlayerId, action: ActionId, first: PlayerId,
                       person: Identity) -> None:
     """The first target was pressed: the valid second ones, as a keyboard of their own (a
     first target pressed again, another or the same, edits it: one keyboard per action)."""
-    buttons = [await button(row, pid, NameLabel(Ref("player", second)),
+    buttons = [await button(row, pid, NameLabel(Ref(RefKind.PLAYER, second)),
                             ActOn(action, (first, second)))
                for second in game.state.players
                if second != first and game.check(Act(pid, action, (first, second))) is None]
     if not buttons:
         raise Reply(texts.PICK_NONE)
     prompt = part(voiced(row, game, Voiced.PICK_NEXT, pid, action=action),
-                  action=Ref("action", action),
-                  name=Ref("player", first))
+                  action=Ref(RefKind.ACTION, action),
+                  name=Ref(RefKind.PLAYER, first))
     key = _second_key(row, person, action)
     earlier = await Prompt.get_or_none(game_id=row.id, window=row.window,
                                        identity_id=person.id, message_key=key)
@@ -158,7 +158,7 @@ async def second_pick(row: GameRecord, game: Game, pid: PlayerId, action: str, f
     await earlier.save(update_fields=["payload"])
 
 
-def _second_key(row: GameRecord, person: Identity, action: str) -> str:
+def _second_key(row: GameRecord, person: Identity, action: ActionId) -> str:
     """The message key of the keyboard of second targets offered to `person` for `action`
     in this window: found again by its key, never by its words."""
     return f"second-{row.id}-{row.window}-{person.id}-{action}"
@@ -259,21 +259,21 @@ def choice_part(row: GameRecord, game: Game, pid: str, command: ActOn) -> Part:
 def chosen_text(row: GameRecord, game: Game, pid: str, command: ActOn | Act) -> Text:
     """A choice (pressed or typed) in the game's voice: which text says it, with the
     action and its target (a player, both of a two-name action, a role)."""
-    action = Ref("action", command.action)
+    action = Ref(RefKind.ACTION, command.action)
     params: dict[str, Param]
-    if command.action == "pass":
+    if command.action == PASS:
         prompt, params = Voiced.CHOICE_PASS, {}
     elif len(command.targets) == 2:
         first, second = command.targets
-        prompt, params = Voiced.CHOICE_PAIR, {"action": action, "first": Ref("player", first),
-                                              "second": Ref("player", second)}
+        prompt, params = Voiced.CHOICE_PAIR, {"action": action, "first": Ref(RefKind.PLAYER, first),
+                                              "second": Ref(RefKind.PLAYER, second)}
     elif command.targets:
         prompt, params = Voiced.CHOICE_ACTION_ON, {
-            "action": action, "name": Ref("player", command.targets[0])}
+            "action": action, "name": Ref(RefKind.PLAYER, command.targets[0])}
     elif command.role is not None:
         prompt, params = Voiced.CHOICE_ACTION_ON, {"action": action,
-                                                   "name": Ref("role", command.role)}
+                                                   "name": Ref(RefKind.ROLE, command.role)}
     else:
         prompt, params = Voiced.CHOICE_ACTION, {"action": action}
-    pair = command.action if prompt is Voiced.CHOICE_PAIR else ""
+    pair = command.action if prompt is Voiced.CHOICE_PAIR else None
     return Text(voiced(row, game, prompt, pid, action=pair), params)

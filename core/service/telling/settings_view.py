@@ -8,10 +8,11 @@ from typing import Any
 
 from core.engine.forms import SideForm, side_form
 from core.engine.ids import RoleId
-from core.engine.messages import Ref
+from core.engine.messages import Ref, RefKind
 from core.engine.registry import load_ruleset
 from core.engine.ruleset import Ruleset
 from core.i18n import available_locales, translations
+from core.spoken import SpokenKind
 from core.storage.models import GameRecord
 
 from ..messages import setting_texts as st
@@ -43,10 +44,10 @@ def current_options(row: GameRecord) -> dict[str, Any]:
 def options_overview(row: GameRecord) -> PostPayload:
     """`/option` alone: one line per option (name = value: what it does and may be)."""
     ruleset = load_ruleset(row.ruleset)
-    lines = [part(texts.OPTION_LINE, name=name, title=Ref("option_name", name),
-                  value=Ref("option_value", shown_value(value)), about=Ref("option", name))
+    lines = [part(texts.OPTION_LINE, name=name, title=Ref(SpokenKind.OPTION_NAME, name),
+                  value=Ref(SpokenKind.OPTION_VALUE, shown_value(value)), about=Ref("option", name))
              for name, value in current_options(row).items() if name in ruleset.option_about]
-    return PostPayload((part(texts.OPTIONS_HEAD, ruleset=Ref("ruleset", ruleset.id)), *lines))
+    return PostPayload((part(texts.OPTIONS_HEAD, ruleset=Ref(RefKind.RULESET, ruleset.id)), *lines))
 
 
 def changed_settings(row: GameRecord, default_pace: str) -> tuple[Any, ...]:
@@ -88,7 +89,7 @@ def role_id_named(ruleset: Ruleset, text: str) -> RoleId:
     found = _role_words(ruleset.id).get(_folded(text))
     if found is None:
         raise Reply(*st.UNKNOWN_ROLE, count=len(ruleset.roles), name=text.strip(),
-                    roles=tuple(Ref("role", r) for r in ruleset.roles))
+                    roles=tuple(Ref(RefKind.ROLE, r) for r in ruleset.roles))
     return found
 
 
@@ -96,6 +97,6 @@ def role_line(ruleset: Ruleset, role_id: RoleId) -> Part:
     """One role explained to the group: its name, its side, what it does, in the third
     person (the rule set's `about`) where the rule set has it, else its card."""
     kind = "about" if role_id in ruleset.vocabulary.get("about", {}) else "card"
-    return part(texts.ROLE_LINE, role=Ref("role", role_id),
+    return part(texts.ROLE_LINE, role=Ref(RefKind.ROLE, role_id),
                 side=side_form(ruleset.roles[role_id].side, SideForm.LABEL),
                 card=Ref(kind, role_id))

@@ -18,6 +18,7 @@ from typing import Any
 from core.engine import SetupError
 from core.engine.messages import Ref
 from core.engine.ruleset import Ruleset
+from core.spoken import SpokenKind
 
 from ..messages import setting_texts as st
 from ..messages.payloads import Part, part
@@ -88,11 +89,11 @@ def misfit_lines(ruleset: Ruleset, options: Mapping[str, Any], chosen: Mapping[s
     found = misfit(ruleset, options, chosen, len(names))
     if found is not None:
         name, needed = found
-        lines.append(part(st.OPTION_NEEDS_PLAYERS, title=Ref("option_name", name),
-                          value=Ref("option_value", shown_value(chosen[name])),
+        lines.append(part(st.OPTION_NEEDS_PLAYERS, title=Ref(SpokenKind.OPTION_NAME, name),
+                          value=Ref(SpokenKind.OPTION_VALUE, shown_value(chosen[name])),
                           needed=needed, count=len(names)))
     left = gone(ruleset, chosen, names)
     if left is not None:
-        lines.append(part(st.OPTION_PLAYER_GONE, title=Ref("option_name", left[0]),
+        lines.append(part(st.OPTION_PLAYER_GONE, title=Ref(SpokenKind.OPTION_NAME, left[0]),
                           name=left[1]))
     return tuple(lines)

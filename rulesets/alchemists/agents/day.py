@@ -15,6 +15,7 @@ from core.balance.view import Claim, View
 from core.engine import Command, Vote
 from core.engine.ids import PlayerId, RoleId
 
+from ..roles.pride import TAKE
 from .knowledge import (
     HOMUNCULI,
     LONER,
@@ -158,8 +159,8 @@ def _scapegoat(t: Table, view: View, spare: set[PlayerId]) -> PlayerId | None:
 def reactions(t: Table, keyboard: Keyboard) -> Iterator[Command]:
     """Pride's owed `take`: a claimed xing, else a drawn player."""
     for pid, view in t.views.items():
-        if "take" in keyboard(pid):
-            yield from aimed(pid, "take", take_target(t, view))
+        if TAKE.id in keyboard(pid):
+            yield from aimed(pid, TAKE.id, take_target(t, view))
 
 
 def take_target(t: Table, view: View) -> PlayerId | None:

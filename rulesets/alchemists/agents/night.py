@@ -11,8 +11,15 @@ from core.balance.agent_table import aimed
 from core.balance.agents import Keyboard
 from core.balance.view import View
 from core.engine import Act, Command
-from core.engine.ids import PlayerId
+from core.engine.ids import ActionId, PlayerId
 
+from ..actions import CHECK, HEAL, KILL, LINK, SEARCH
+from ..roles._homunculi import REQUEST as REQUEST_KILL
+from ..roles.envy import COPY
+from ..roles.father import CHOOSE, FATHER_KILL
+from ..roles.lust import BLOCK
+from ..roles.pride import TAKE
+from ..stone_actions import STONE_ACTIONS
 from .day import take_target
 from .knowledge import HOMUNCULI, LONER, TOWN, accused, any_claimers, known, mine, xing_claimers
 from .reading import FINISHED, REQUEST, STONE
@@ -21,6 +28,9 @@ if TYPE_CHECKING:
     from .table import Table
 
 BACKFIRE_BEARABLE = 0.35  # the Stone's holder risks a roll up to this chance
+# the Stone's powers the agents use, as stone_actions.py declares them
+STONE_CHECK, STONE_HEAL, STONE_KILL = (STONE_ACTIONS[ActionId(f"stone_{power}")].id
+                                       for power in ("check", "heal", "kill"))
 
 
 def night(t: Table, keyboard: Keyboard) -> Iterator[Command]:
@@ -31,7 +41,7 @@ def night(t: Table, keyboard: Keyboard) -> Iterator[Command]:
     for pid in list(t.public.living):
         view = t.views[pid]
         offered = keyboard(pid)
-        if "choose" in offered:
+        if CHOOSE.id in offered:
             fathers.append(view)
             continue
         yield from _own_power(t, view, offered)
@@ -46,9 +56,9 @@ def night(t: Table, keyboard: Keyboard) -> Iterator[Command]:
 def _theory(t: Table, keyboard: Keyboard) -> Iterator[Command]:
     for pid in t.public.living:
         offered = keyboard(pid)
-        if "choose" in offered or ("kill" in offered and mine(t.views[pid]) == HOMUNCULI):
+        if CHOOSE.id in offered or (KILL.id in offered and mine(t.views[pid]) == HOMUNCULI):
             view = t.views[pid]
-            yield from aimed(pid, "kill", _drawn(t, view, _others(t, view, t.band(view))))
+            yield from aimed(pid, KILL.id, _drawn(t, view, _others(t, view, t.band(view))))
             return
 
 
@@ -61,37 +71,37 @@ def _drawn(t: Table, view: View, options: list[PlayerId]) -> PlayerId | None:
     return t.own(view).choice(options) if options else None
 
 
-def _own_power(t: Table, view: View, offered: frozenset[str]) -> Iterator[Command]:
+def _own_power(t: Table, view: View, offered: frozenset[ActionId]) -> Iterator[Command]:
     me = view.me
     side = mine(view)
     band = t.band(view) if side == HOMUNCULI else {me}
-    if "request" in offered:
-        yield from aimed(me, "request", _first(any_claimers(view), band)
+    if REQUEST_KILL.id in offered:
+        yield from aimed(me, REQUEST_KILL.id, _first(any_claimers(view), band)
                          or _drawn(t, view, _others(t, view, band)))
-    if "check" in offered:
+    if CHECK.id in offered:
         unchecked = [pid for pid in _others(t, view) if known(view, pid) is None]
         claimers = [pid for pid in unchecked if pid in t.public.board.claims]
-        yield from aimed(me, "check", claimers[0] if claimers else _drawn(t, view, unchecked))
-    if "heal" in offered:
-        yield Act(me, "heal", ((_first(xing_claimers(view), set()) or me),))
-    if "link" in offered:
+        yield from aimed(me, CHECK.id, claimers[0] if claimers else _drawn(t, view, unchecked))
+    if HEAL.id in offered:
+        yield Act(me, HEAL.id, ((_first(xing_claimers(view), set()) or me),))
+    if LINK.id in offered:
         claimers = xing_claimers(view)
         if claimers:
-            yield Act(me, "link", (me, claimers[0]))
-    if "block" in offered:
-        yield from aimed(me, "block", _first(any_claimers(view), band)
+            yield Act(me, LINK.id, (me, claimers[0]))
+    if BLOCK.id in offered:
+        yield from aimed(me, BLOCK.id, _first(any_claimers(view), band)
                          or _drawn(t, view, _others(t, view, band)))
-    if "copy" in offered:
+    if COPY.id in offered:
         claimers = [pid for pid in any_claimers(view) if pid not in band]
         others = [pid for pid in _others(t, view, band) if pid not in claimers[:1]]
         if claimers and others:  # envy borrows xing's check
-            yield Act(me, "copy", (claimers[0], t.own(view).choice(others)))
-    if "search" in offered:
+            yield Act(me, COPY.id, (claimers[0], t.own(view).choice(others)))
+    if SEARCH.id in offered:
         yield from _search(t, view, band)
-    if "kill" in offered:
-        yield from aimed(me, "kill", _kill_target(t, view, band))
-    if "take" in offered:
-        yield from aimed(me, "take", take_target(t, view))
+    if KILL.id in offered:
+        yield from aimed(me, KILL.id, _kill_target(t, view, band))
+    if TAKE.id in offered:
+        yield from aimed(me, TAKE.id, take_target(t, view))
 
 
 def _first(options: list[PlayerId], spare: set[PlayerId]) -> PlayerId | None:
@@ -108,7 +118,7 @@ def _search(t: Table, view: View, band: set[PlayerId]) -> Iterator[Command]:
         target = _first(any_claimers(view), {view.me})
     else:
         target = None
-    yield from aimed(view.me, "search", target or _drawn(
+    yield from aimed(view.me, SEARCH.id, target or _drawn(
         t, view, [pid for pid in _others(t, view, band) if known(view, pid) is None]))
 
 
@@ -131,25 +141,25 @@ def _father(t: Table, view: View) -> Iterator[Command]:
     claimers = [pid for pid in any_claimers(view) if pid not in spare]
     for sender, target in requests.items():
         if target in claimers:
-            yield Act(view.me, "choose", (PlayerId(sender),))
+            yield Act(view.me, CHOOSE.id, (PlayerId(sender),))
             return
     if claimers:
-        yield Act(view.me, "kill", (claimers[0],))
+        yield Act(view.me, FATHER_KILL.id, (claimers[0],))
         return
     for sender, target in requests.items():
         if target not in spare:
-            yield Act(view.me, "choose", (PlayerId(sender),))
+            yield Act(view.me, CHOOSE.id, (PlayerId(sender),))
             return
     own = _drawn(t, view, _others(t, view, spare))
     if own is not None:
-        yield Act(view.me, "kill", (own,))
+        yield Act(view.me, FATHER_KILL.id, (own,))
 
 
-def _stone(t: Table, view: View, offered: frozenset[str]) -> Iterator[Command]:
+def _stone(t: Table, view: View, offered: frozenset[ActionId]) -> Iterator[Command]:
     """The Stone's holder weighs its backfire (25 % + 10 points a death since it came to
     him): while it is bearable or finished, the town checks and heals the claimed xing, a
     hostile holder kills a claimer; never the same power two nights in a row (AL-REPEAT)."""
-    if "stone_check" not in offered:
+    if STONE_CHECK not in offered:
         return
     finished = view.notes.get(FINISHED) == view.me
     deaths = max(view.counts.get(STONE, len(t.public.living)) - len(t.public.living), 0)
@@ -158,19 +168,19 @@ def _stone(t: Table, view: View, offered: frozenset[str]) -> Iterator[Command]:
     last = t.stone_used.get(view.me)
     night_no = t.public.day
     side = mine(view)
-    choice: tuple[str, tuple[PlayerId, ...]] | None = None
+    choice: tuple[ActionId, tuple[PlayerId, ...]] | None = None
     claimers = xing_claimers(view)
     if side == TOWN:
         unchecked = [pid for pid in _others(t, view) if known(view, pid) is None]
-        if claimers and (last is None or last[0] != "stone_heal"):
-            choice = ("stone_heal", (claimers[0],))
+        if claimers and (last is None or last[0] != STONE_HEAL):
+            choice = (STONE_HEAL, (claimers[0],))
         elif unchecked:
-            choice = ("stone_check", (t.own(view).choice(unchecked),))
+            choice = (STONE_CHECK, (t.own(view).choice(unchecked),))
     else:
         spare = t.band(view) if side == HOMUNCULI else {view.me}
         target = _first(any_claimers(view), spare) or _drawn(t, view, _others(t, view, spare))
         if target is not None:
-            choice = ("stone_kill", (target,))
+            choice = (STONE_KILL, (target,))
     if choice is None or (last is not None and last[0] == choice[0]):
         return
     t.stone_used[view.me] = (choice[0], night_no)

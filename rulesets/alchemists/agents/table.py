@@ -13,7 +13,7 @@ from core.balance.agent_table import AgentTable
 from core.balance.agents import Keyboard
 from core.balance.view import Reader, View
 from core.engine import Command
-from core.engine.ids import PlayerId
+from core.engine.ids import ActionId, PlayerId
 
 from ..common import Stage
 from . import day, night
@@ -27,7 +27,7 @@ class Table(AgentTable):
     the homunculus game's reader, its windows, and the Stone's last use by each holder."""
 
     read: Reader = read
-    stone_used: dict[PlayerId, tuple[str, int]] = field(default_factory=dict)
+    stone_used: dict[PlayerId, tuple[ActionId, int]] = field(default_factory=dict)
 
     def moves(self, keyboard: Keyboard) -> Iterator[Command]:
         stage = self.public.stage

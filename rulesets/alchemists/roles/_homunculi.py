@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from core.engine.game import Game
-from core.engine.ids import PlayerId
-from core.engine.messages import N_, Ref, player, to_player
+from core.engine.ids import ActionId, PlayerId
+from core.engine.messages import N_, Ref, RefKind, player, to_player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player, Submission
@@ -18,7 +18,7 @@ from ..common import AT_NIGHT, father
 from ..hooks import ACCEPTED, ACTION_NAMES, CHECKS
 from ..voice import said
 
-REQUEST = ActionSpec("request", AT_NIGHT, harmful=True)
+REQUEST = ActionSpec(ActionId("request"), AT_NIGHT, harmful=True)
 ACTION_NAMES["request"] = N_("Request a kill")
 
 
@@ -38,7 +38,7 @@ def check_request(game: Game, p: Player, spec: ActionSpec, targets: tuple[Player
     is refused, and so is asking for one's own death."""
     if targets and targets[0] == p.pid:
         raise Refused(N_("You cannot name yourself for “{action}”."),
-                      action=Ref("action", spec.id))
+                      action=Ref(RefKind.ACTION, spec.id))
 
 
 def forward_request(game: Game, p: Player, sub: Submission) -> bool:

@@ -16,7 +16,7 @@ Below, a made-up town role, the "watcher", who each night learns whether his tar
 
 from __future__ import annotations
 
-from core.engine.ids import PlayerId, RoleId
+from core.engine.ids import ActionId, PlayerId, RoleId
 from core.engine.messages import N_, NC_, player, to_player
 from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec, RoleSpec
@@ -26,7 +26,7 @@ from ..hooks import ACTION_NAMES, Role, register
 from ..night import ROLE_ACTS, Night, NightStep, resolves
 
 # 1. The role's actions: the engine checks targets, stages and slots from these.
-WATCH = ActionSpec("watch", AT_NIGHT, self_ok=False)
+WATCH = ActionSpec(ActionId("watch"), AT_NIGHT, self_ok=False)
 ACTION_NAMES["watch"] = N_("Watch")  # its button
 
 # 2. The role's data: side, actions, name, card, and its place in a setup (AL-SIZE):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.engine.game import Game
 from core.engine.ids import RoleId
-from core.engine.messages import N_, NC_, Ref, player, to_player
+from core.engine.messages import N_, NC_, Ref, RefKind, player, to_player
 from core.engine.role_state import Slot
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
@@ -48,7 +48,7 @@ def introductions(game: Game) -> None:
         game.learn(guard.pid, xing.pid, xing.role)
         game.tell(to_player(xing.pid), N_("{name} is your bodyguard."), name=player(guard.pid))
         game.tell(to_player(guard.pid), N_("{name} is {role} you guard."),
-                  name=player(xing.pid), role=Ref("role_was", xing.role))
+                  name=player(xing.pid), role=Ref(RefKind.ROLE_WAS, xing.role))
 
 
 @ON_REMOVED.append

@@ -31,7 +31,7 @@ ROLE = register(Role(
     setup="optional",
 ))
 ROLE_ACTS["crimson", "search"] = NightStep.CRIMSON_SEARCH
-COPYABLE["crimson"] = Copyable("search", NightStep.CRIMSON_SEARCH)
+COPYABLE["crimson"] = Copyable(actions.SEARCH.id, NightStep.CRIMSON_SEARCH)
 
 EXPLOSION = (
     N_("The Crimson Alchemist explodes!"),

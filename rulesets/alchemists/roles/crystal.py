@@ -22,7 +22,7 @@ ROLE = register(Role(
     setup="required",
 ))
 ROLE_ACTS["crystal", "heal"] = NightStep.CRYSTAL_HEAL
-COPYABLE["crystal"] = Copyable("heal", NightStep.CRYSTAL_HEAL)
+COPYABLE["crystal"] = Copyable(actions.HEAL.id, NightStep.CRYSTAL_HEAL)
 
 
 resolves(NightStep.CRYSTAL_HEAL, "heal", actions.heal)

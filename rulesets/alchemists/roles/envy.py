@@ -3,7 +3,7 @@ on a target, in that ability's own step."""
 
 from __future__ import annotations
 
-from core.engine.ids import RoleId
+from core.engine.ids import ActionId, RoleId
 from core.engine.messages import N_, NC_
 from core.engine.ruleset import ActionSpec, RoleSpec
 
@@ -13,7 +13,7 @@ from ..hooks import ACTION_NAMES, OWN_ACTIONS, Role, register
 from ..night import ROLE_ACTS, NightStep, resolves
 from ._homunculi import REQUEST, leaderless_or_own
 
-COPY = ActionSpec("copy", AT_NIGHT, targets=2)
+COPY = ActionSpec(ActionId("copy"), AT_NIGHT, targets=2)
 ACTION_NAMES["copy"] = N_("Copy")
 
 ROLE = register(Role(

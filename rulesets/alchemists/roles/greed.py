@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, NC_, Ref, player, role, to_player
+from core.engine.messages import N_, NC_, Ref, RefKind, player, role, to_player
 from core.engine.resolution import Intent
 from core.engine.role_state import Slot
 from core.engine.ruleset import ActionSpec, RoleSpec
@@ -91,7 +91,7 @@ def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
         night.game.tell(to_player(hunter.pid), N_("You absorbed {name}, {role}. From the next "
                                                   "night you also check one player each "
                                                   "night: homunculus, town or loner."),
-                        name=player(found.pid), role=Ref("role_was", found.role),
+                        name=player(found.pid), role=Ref(RefKind.ROLE_WAS, found.role),
                         absorbed=role(found.role))
         actions.absorbed(night, found, hunter)
 

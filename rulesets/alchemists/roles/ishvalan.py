@@ -21,7 +21,7 @@ ROLE = register(Role(
     setup="required",
 ))
 ROLE_ACTS["ishvalan", "kill"] = NightStep.ISHVALAN_KILL
-COPYABLE["ishvalan"] = Copyable("kill", NightStep.ISHVALAN_KILL)
+COPYABLE["ishvalan"] = Copyable(actions.KILL.id, NightStep.ISHVALAN_KILL)
 
 
 resolves(NightStep.ISHVALAN_KILL, "kill", actions.kill)

@@ -24,7 +24,7 @@ ROLE = register(Role(
     left_out=1,
 ))
 ROLE_ACTS["linker", "link"] = NightStep.LINKER_LINK
-COPYABLE["linker"] = Copyable("link", NightStep.LINKER_LINK, with_copier=True)
+COPYABLE["linker"] = Copyable(actions.LINK.id, NightStep.LINKER_LINK, with_copier=True)
 
 
 resolves(NightStep.LINKER_LINK, "link", actions.link)

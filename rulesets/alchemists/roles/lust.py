@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.engine.ids import RoleId
+from core.engine.ids import ActionId, RoleId
 from core.engine.messages import N_, NC_
 from core.engine.ruleset import ActionSpec, RoleSpec
 
@@ -12,7 +12,7 @@ from ..hooks import ACTION_NAMES, OWN_ACTIONS, Role, register
 from ..night import ROLE_ACTS, NightStep, resolves
 from ._homunculi import REQUEST, leaderless_or_own
 
-BLOCK = ActionSpec("block", AT_NIGHT, self_ok=False, harmful=True)
+BLOCK = ActionSpec(ActionId("block"), AT_NIGHT, self_ok=False, harmful=True)
 ACTION_NAMES["block"] = N_("Block")
 
 ROLE = register(Role(

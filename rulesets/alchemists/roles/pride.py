@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.engine.game import OUT_OF_STORY, Game
-from core.engine.ids import PlayerId, RoleId
+from core.engine.ids import ActionId, PlayerId, RoleId
 from core.engine.messages import GROUP, N_, NC_, player, to_player
 from core.engine.phase import PhaseKind
 from core.engine.refusals import Refused
@@ -44,7 +44,7 @@ from ._homunculi import REQUEST, leaderless_or_own
 # more than ten times a global's read, and this is asked at every search (and `RoleId` is a call)
 _CRIMSON, _ABSORBED = RoleId("crimson"), Cause.ABSORBED
 
-TAKE = ActionSpec("take", ANY_TIME, self_ok=False, harmful=True)
+TAKE = ActionSpec(ActionId("take"), ANY_TIME, self_ok=False, harmful=True)
 ACTION_NAMES["take"] = N_("Take")
 RANK_TAKE = 1  # its place among owed reactions
 # he has absorbed crimson, so holds the take, and whom he has named for it so far
@@ -166,7 +166,7 @@ def falls_with_him(game: Game, p: Player, cause: str) -> None:
     elif game.state.phase.kind == PhaseKind.NIGHT:
         state_of(game).take_owed_next_day = p.pid
     else:
-        game.owe("take", p.pid, [], RANK_TAKE)
+        game.owe(TAKE.id, p.pid, [], RANK_TAKE)
 
 
 @DAY_BEGUN.append

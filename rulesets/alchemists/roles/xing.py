@@ -24,7 +24,7 @@ ROLE = register(Role(
     team="guard",
 ))
 ROLE_ACTS["xing", "check"] = NightStep.XING_CHECK
-COPYABLE["xing"] = Copyable("check", NightStep.XING_CHECK)
+COPYABLE["xing"] = Copyable(actions.CHECK.id, NightStep.XING_CHECK)
 
 
 @AT_START.append

@@ -8,11 +8,14 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from core.balance.agent_table import aimed
+from core.balance.agents import Keyboard
 from core.balance.reads import pick
 from core.balance.view import Claim, View
 from core.engine import Command, Vote
 from core.engine.ids import PlayerId, RoleId
 
+from ..mayor import SUCCESSOR, TIEBREAK
+from ..roles.drama_queen import CHASE
 from .knowledge import (
     RESEARCHER,
     accused,
@@ -175,16 +178,16 @@ def _townsman(t: Table) -> View:
 
 
 # ---------------------------------------------------------------------- after the verdict
-def reactions(t: Table, keyboard: object) -> Iterator[Command]:
+def reactions(t: Table, keyboard: Keyboard) -> Iterator[Command]:
     """The owed choices, each answered by whoever owes it."""
     for pid, view in t.views.items():
-        offered = keyboard(pid)  # type: ignore[operator]
-        if "tiebreak" in offered:
-            yield from aimed(pid, "tiebreak", _tiebreak(t, view))
-        if "chase" in offered:
-            yield from aimed(pid, "chase", chase_target(t, view))
-        if "successor" in offered:
-            yield from aimed(pid, "successor", _successor(t, view))
+        offered = keyboard(pid)
+        if TIEBREAK.id in offered:
+            yield from aimed(pid, TIEBREAK.id, _tiebreak(t, view))
+        if CHASE.id in offered:
+            yield from aimed(pid, CHASE.id, chase_target(t, view))
+        if SUCCESSOR.id in offered:
+            yield from aimed(pid, SUCCESSOR.id, _successor(t, view))
 
 
 def _tiebreak(t: Table, view: View) -> PlayerId | None:

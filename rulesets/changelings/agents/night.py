@@ -7,11 +7,20 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from core.balance.agent_table import aimed
-from core.balance.agents import Exchange
+from core.balance.agents import Exchange, Keyboard
 from core.balance.view import View
 from core.engine import Act, Command
-from core.engine.ids import PlayerId, RoleId
+from core.engine.ids import ActionId, PlayerId, RoleId
 
+from ..roles.drama_queen import CHASE
+from ..roles.fanatic import FANATIC
+from ..roles.liar import FAKE
+from ..roles.love_poison import LOVE
+from ..roles.mare_do_well import LETTER
+from ..roles.pinkie_sense import PRANK, PREVENT
+from ..roles.researcher import CHECK
+from ..roles.shield import SHIELD
+from ..team import ABDUCT, EXCHANGE
 from .day import chase_target
 from .knowledge import RESEARCHER, accused, hostile, liars, on_team, researcher_claimers, trusted
 from .reading import FORESIGHT
@@ -33,7 +42,7 @@ DUSK_CARDS = frozenset(RoleId(r) for r in ("researcher", "queen", "shield", "lia
 DAWN_CARDS = frozenset(RoleId(r) for r in ("pinkie_sense", "drama_queen"))
 
 
-def dusk(t: Table, keyboard: object) -> Iterator[Command]:
+def dusk(t: Table, keyboard: Keyboard) -> Iterator[Command]:
     yield from _hive(t, keyboard)
     if t.policy.theory:
         return
@@ -41,27 +50,27 @@ def dusk(t: Table, keyboard: object) -> Iterator[Command]:
         view = t.views[pid]
         if view.card not in DUSK_CARDS:
             continue
-        offered: frozenset[str] = keyboard(pid)  # type: ignore[operator]
+        offered = keyboard(pid)
         if not offered:
             continue
         card = view.card
-        if "check" in offered:
-            yield from aimed(pid, "check", _check_target(t, view))
-        if "shield" in offered:
-            yield Act(pid, "shield", (_shield_target(t, view),))
-        if "fake" in offered and card == "liar":
-            yield Act(pid, "fake", (), None, _fake_role(t, view))
-        if "love" in offered:
+        if CHECK.id in offered:
+            yield from aimed(pid, CHECK.id, _check_target(t, view))
+        if SHIELD.id in offered:
+            yield Act(pid, SHIELD.id, (_shield_target(t, view),))
+        if FAKE.id in offered and card == "liar":
+            yield Act(pid, FAKE.id, (), None, _fake_role(t, view))
+        if LOVE.id in offered:
             others = [p for p in t.public.living if p != pid]
             if len(others) >= 2:
-                yield Act(pid, "love", tuple(t.own(view).sample(others, 2)))
-        if "letter" in offered:
-            yield from aimed(pid, "letter", _suspect(t, view))
-        if "fanatic" in offered and _fanatic_pays(t, view):
-            yield Act(pid, "fanatic", ())
+                yield Act(pid, LOVE.id, tuple(t.own(view).sample(others, 2)))
+        if LETTER.id in offered:
+            yield from aimed(pid, LETTER.id, _suspect(t, view))
+        if FANATIC.id in offered and _fanatic_pays(t, view):
+            yield Act(pid, FANATIC.id, ())
 
 
-def dawn(t: Table, keyboard: object) -> Iterator[Command]:
+def dawn(t: Table, keyboard: Keyboard) -> Iterator[Command]:
     """Pinkie guards a claimer she foresaw taken (or herself), else pranks an accused; the
     abducted drama queen chases."""
     if t.policy.theory:
@@ -69,29 +78,29 @@ def dawn(t: Table, keyboard: object) -> Iterator[Command]:
     for pid, view in t.views.items():
         if view.card not in DAWN_CARDS:
             continue
-        offered: frozenset[str] = keyboard(pid)  # type: ignore[operator]
-        if "chase" in offered:
-            yield from aimed(pid, "chase", chase_target(t, view))
-        if "prevent" in offered or "prank" in offered:
+        offered = keyboard(pid)
+        if CHASE.id in offered:
+            yield from aimed(pid, CHASE.id, chase_target(t, view))
+        if PREVENT.id in offered or PRANK.id in offered:
             seen = view.notes.get(FORESIGHT)
             guard = set(researcher_claimers(view)) | {pid}
-            if "prevent" in offered and seen is not None and seen in guard:
-                yield Act(pid, "prevent", ())
-            elif "prank" in offered:
+            if PREVENT.id in offered and seen is not None and seen in guard:
+                yield Act(pid, PREVENT.id, ())
+            elif PRANK.id in offered:
                 target = _suspect(t, view)
                 if target is not None and target != pid:
-                    yield Act(pid, "prank", (target,))
+                    yield Act(pid, PRANK.id, (target,))
             view.notes[FORESIGHT] = None
 
 
 # ---------------------------------------------------------------------- the hive
-def _hive(t: Table, keyboard: object) -> Iterator[Command]:
+def _hive(t: Table, keyboard: Keyboard) -> Iterator[Command]:
     """CH-AGREE: the leader plans, every member sends the same (action, target)."""
     lead = t.leader()
     if lead is None:
         return
-    offered: frozenset[str] = keyboard(lead.me)  # type: ignore[operator]
-    if "abduct" not in offered:
+    offered = keyboard(lead.me)
+    if ABDUCT.id not in offered:
         return
     team = t.team()
     known = {pid for v in team for pid in (v.me, *v.fellows)}
@@ -99,16 +108,16 @@ def _hive(t: Table, keyboard: object) -> Iterator[Command]:
     if not ponies:
         return
     if t.policy.theory:
-        action, target = "abduct", t.rng.choice(ponies)
+        action, target = ABDUCT.id, t.rng.choice(ponies)
     else:
-        action, target = _plan(t, lead, team, ponies, "exchange" in offered)
+        action, target = _plan(t, lead, team, ponies, EXCHANGE.id in offered)
     for member in team:
         if target != member.partner:
             yield Act(member.me, action, (target,))
 
 
 def _plan(t: Table, lead: View, team: list[View], ponies: list[PlayerId],
-          may_exchange: bool) -> tuple[str, PlayerId]:
+          may_exchange: bool) -> tuple[ActionId, PlayerId]:
     """A claimed researcher first, then the most dangerous role a fellow's check found, else
     a drawn pony; the exchange when the policy says (night 1, or a found researcher)."""
     learned: dict[PlayerId, str] = {}
@@ -121,14 +130,14 @@ def _plan(t: Table, lead: View, team: list[View], ponies: list[PlayerId],
     if may_exchange and exchange is not Exchange.NEVER:
         researcher = [pid for pid in ponies if learned.get(pid) == RESEARCHER]
         if researcher:
-            return "exchange", researcher[0]
+            return EXCHANGE.id, researcher[0]
         if exchange is Exchange.NIGHT_ONE:
-            return "exchange", (claimers or found or [t.own(lead).choice(ponies)])[0]
+            return EXCHANGE.id, (claimers or found or [t.own(lead).choice(ponies)])[0]
     if claimers:
-        return "abduct", claimers[0]
+        return ABDUCT.id, claimers[0]
     if found:
-        return "abduct", found[0]
-    return "abduct", t.own(lead).choice(ponies)
+        return ABDUCT.id, found[0]
+    return ABDUCT.id, t.own(lead).choice(ponies)
 
 
 # ---------------------------------------------------------------------- pony-side powers

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
-from core.engine.ids import PlayerId, RoleId
+from core.engine.ids import ActionId, PlayerId, RoleId
 from core.engine.messages import N_, NC_, player, to_player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
@@ -46,7 +46,7 @@ class Watched(Event):
 
 # 1. The role's actions: the id, the window stages it may be sent in (vocabulary.py), and
 #    what it accepts (`ActionSpec`: targets, self_ok, harmful, slot, text_max, takes_role).
-WATCH = ActionSpec("watch", DUSK, self_ok=False)
+WATCH = ActionSpec(ActionId("watch"), DUSK, self_ok=False)
 # An early close (CH-EARLY) waits until the role has sent it (or passed) in this stage.
 duty(Stage.DUSK, WATCH)
 
@@ -81,7 +81,7 @@ def check_watch(game: Game, p: Player, targets: tuple[PlayerId, ...],
 #    Read the night's submissions with `subs_for` (living actors, seat order).
 @NIGHT.at(NightStep.LOVE_POISON, place=1)
 def watch(game: Game) -> None:
-    for sub in subs_for(game, "watch"):
+    for sub in subs_for(game, WATCH.id):
         target = game.state.players[sub.targets[0]]
         busy = any(other.actor == target.pid and other.action != "pass"
                    for other in game.state.subs.values())

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import GROUP, N_, NC_, Ref, player, role
+from core.engine.messages import GROUP, N_, NC_, Ref, RefKind, player, role
 from core.engine.role_state import Slot
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
@@ -64,7 +64,7 @@ def escape_banishment(game: Game, p: Player) -> bool:
     game.record(Escaped(player=p.pid))
     game.tell(GROUP, N_("{name} trips over their own hooves and escapes the banishment! "
                         "{name} is revealed as {role} and has lost their voice."),
-              name=player(p.pid), role=Ref("role_was", "derpy"), revealed=role("derpy"))
+              name=player(p.pid), role=Ref(RefKind.ROLE_WAS, "derpy"), revealed=role("derpy"))
     return True
 
 

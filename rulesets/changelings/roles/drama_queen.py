@@ -12,6 +12,7 @@ from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Owed, Player
 
+from .. import vocabulary
 from ..hooks import (
     ACTION_CHECKS,
     ANSWER_OWED,
@@ -31,8 +32,8 @@ from ..state import ChangelingsState, changelings_state
 from ..vocabulary import PONIES, RANK_CHASE, Cause, Stage
 from ..voice import said
 
-CHASE = owed_action(ActionSpec("chase", frozenset({Stage.DAWN, Stage.REACTIONS}), self_ok=False,
-                               harmful=True), N_("Chase"))
+CHASE = owed_action(ActionSpec(vocabulary.CHASE, frozenset({Stage.DAWN, Stage.REACTIONS}),
+                               self_ok=False, harmful=True), N_("Chase"))
 duty(Stage.DAWN, CHASE)
 
 ROLE = define_role(
@@ -103,7 +104,7 @@ def chase_at_night(game: Game) -> None:
 @REMOVED.at("drama_queen")
 def banished_owes_chase(game: Game, p: Player, why: str) -> None:
     if why == Cause.BANISHED and "inactive" not in p.statuses:
-        game.owe("chase", p.pid, [], RANK_CHASE)
+        game.owe(CHASE.id, p.pid, [], RANK_CHASE)
 
 
 @PROMPT_OWED.at("chase")

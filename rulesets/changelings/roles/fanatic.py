@@ -4,7 +4,7 @@ or once a game (option `fanatic_uses`)."""
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.ids import PlayerId, RoleId
+from core.engine.ids import ActionId, PlayerId, RoleId
 from core.engine.messages import N_, NC_
 from core.engine.refusals import Refused
 from core.engine.role_state import Slot
@@ -17,7 +17,7 @@ from ..removal import strike
 from ..vocabulary import NIGHT as WHOLE_NIGHT
 from ..vocabulary import PONIES, Cause, Stage
 
-FANATIC = ActionSpec("fanatic", WHOLE_NIGHT, targets=0)
+FANATIC = ActionSpec(ActionId("fanatic"), WHOLE_NIGHT, targets=0)
 duty(Stage.DAWN, FANATIC)
 
 ROLE = define_role(
@@ -47,7 +47,7 @@ def check_fanatic(game: Game, p: Player, targets: tuple[PlayerId, ...],
 
 @NIGHT.at(NightStep.FANATIC)
 def fanatic_strikes(game: Game) -> None:
-    for sub in subs_for(game, "fanatic"):
+    for sub in subs_for(game, FANATIC.id):
         fanatic = game.state.players[sub.actor]
         FANATIC_USED.set(fanatic, True)
         pool = [p for p in game.state.living() if p.pid != fanatic.pid]

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
-from core.engine.ids import PlayerId, RoleId
-from core.engine.messages import N_, NC_, Ref, role, to_player
+from core.engine.ids import ActionId, PlayerId, RoleId
+from core.engine.messages import N_, NC_, Ref, RefKind, role, to_player
 from core.engine.refusals import Refused
 from core.engine.role_state import Slot
 from core.engine.ruleset import ActionSpec, RoleSpec
@@ -29,7 +29,7 @@ class Faked(Event):
     liar: PlayerId
     role: RoleId | None
 
-FAKE = ActionSpec("fake", DUSK, targets=0, takes_role=True)
+FAKE = ActionSpec(ActionId("fake"), DUSK, targets=0, takes_role=True)
 duty(Stage.DUSK, FAKE)
 
 ROLE = define_role(
@@ -67,7 +67,7 @@ def check_fake(game: Game, p: Player, targets: tuple[PlayerId, ...],
 
 @NIGHT.at(NightStep.LIAR)
 def fake_a_role(game: Game) -> None:
-    for sub in subs_for(game, "fake"):
+    for sub in subs_for(game, FAKE.id):
         liar = game.state.players[sub.actor]
         FAKED_ROLE.set(liar, sub.role)
         FAKED_NIGHT.set(liar, changelings_state(game).night.number)
@@ -76,7 +76,7 @@ def fake_a_role(game: Game) -> None:
         # `fake` carries it as the plain role fact, which the text does not print
         fake = sub.role or ""
         game.tell(to_player(liar.pid), N_("From now on, the Researcher sees you as {role}."),
-                  role=Ref("role_was", fake), fake=role(fake))
+                  role=Ref(RefKind.ROLE_WAS, fake), fake=role(fake))
 
 
 @SEEN_AS.at("liar")

@@ -4,7 +4,7 @@ without a love poison dealt, the option `random_lovers` pairs two random players
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.ids import PlayerId, RoleId
+from core.engine.ids import ActionId, PlayerId, RoleId
 from core.engine.messages import N_, NC_
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, RoleSpec
@@ -17,7 +17,7 @@ from ..state import EXCHANGED_FROM, changelings_state
 from ..vocabulary import NIGHT as WHOLE_NIGHT
 from ..vocabulary import PONIES, Stage
 
-LOVE = ActionSpec("love", WHOLE_NIGHT, targets=2)
+LOVE = ActionSpec(ActionId("love"), WHOLE_NIGHT, targets=2)
 duty(Stage.DAWN, LOVE)
 
 ROLE = define_role(
@@ -56,7 +56,7 @@ def love_step(game: Game) -> None:
                if "love_poison" in (p.role, EXCHANGED_FROM.get(p))]
     if poisons:
         state.lovers_chosen = True
-        for sub in subs_for(game, "love"):
+        for sub in subs_for(game, LOVE.id):
             a, b = (game.state.players[t] for t in sub.targets)
             if a.alive and b.alive:
                 make_lovers(game, a.pid, b.pid)

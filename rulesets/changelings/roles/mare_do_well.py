@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
-from core.engine.ids import PlayerId, RoleId
+from core.engine.ids import ActionId, PlayerId, RoleId
 from core.engine.messages import GROUP, N_, NC_, player
 from core.engine.ruleset import ActionSpec, RoleSpec
 
@@ -27,7 +27,7 @@ class Letter(Event):
     target: PlayerId
     weight: int
 
-LETTER = ActionSpec("letter", WHOLE_NIGHT, harmful=True, text_max=500)
+LETTER = ActionSpec(ActionId("letter"), WHOLE_NIGHT, harmful=True, text_max=500)
 duty(Stage.DAWN, LETTER)
 
 ROLE = define_role(
@@ -46,7 +46,7 @@ ROLE = define_role(
 def write_letter(game: Game) -> None:
     state = changelings_state(game)
     state.letter = None
-    for sub in subs_for(game, "letter"):
+    for sub in subs_for(game, LETTER.id):
         target = game.state.players[sub.targets[0]]
         if not target.alive:
             continue

@@ -4,7 +4,7 @@ checks the same way at step 5, so the check itself lives here."""
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.ids import RoleId
+from core.engine.ids import ActionId, RoleId
 from core.engine.messages import N_, NC_, player, role, role_was, to_player
 from core.engine.ruleset import ActionSpec, RoleSpec
 
@@ -13,7 +13,7 @@ from ..night import NIGHT, NightStep, subs_for
 from ..vocabulary import DUSK, PONIES, Stage
 from ..voice import said
 
-CHECK = ActionSpec("check", DUSK, self_ok=False)
+CHECK = ActionSpec(ActionId("check"), DUSK, self_ok=False)
 duty(Stage.DUSK, CHECK)
 
 ROLE = define_role(
@@ -29,7 +29,7 @@ ROLE = define_role(
 
 def check_step(game: Game, checker_role: RoleId) -> None:
     """Every check sent by a living player of `checker_role`, in seat order."""
-    for sub in subs_for(game, "check"):
+    for sub in subs_for(game, CHECK.id):
         checker = game.state.players[sub.actor]
         target = game.state.players[sub.targets[0]]
         if checker.role != checker_role or not target.alive:

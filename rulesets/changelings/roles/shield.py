@@ -4,7 +4,7 @@ same player two nights in a row (step 3)."""
 from __future__ import annotations
 
 from core.engine.game import Game
-from core.engine.ids import PlayerId, RoleId
+from core.engine.ids import ActionId, PlayerId, RoleId
 from core.engine.messages import N_, NC_
 from core.engine.refusals import Refused
 from core.engine.role_state import Slot
@@ -16,7 +16,7 @@ from ..night import NIGHT, NightStep, subs_for
 from ..state import changelings_state
 from ..vocabulary import DUSK, PONIES, Stage
 
-SHIELD = ActionSpec("shield", DUSK)
+SHIELD = ActionSpec(ActionId("shield"), DUSK)
 duty(Stage.DUSK, SHIELD)
 
 ROLE = define_role(
@@ -45,7 +45,7 @@ def check_shield(game: Game, p: Player, targets: tuple[PlayerId, ...],
 @NIGHT.at(NightStep.SHIELD)
 def shield_step(game: Game) -> None:
     night = changelings_state(game).night
-    by_shield = {s.actor: s.targets[0] for s in subs_for(game, "shield")}
+    by_shield = {s.actor: s.targets[0] for s in subs_for(game, SHIELD.id)}
     for p in game.state.living():
         if p.role == "shield":
             target = by_shield.get(p.pid)

@@ -4,7 +4,7 @@ archive is public, the link to its whole story."""
 
 from __future__ import annotations
 
-from core.engine.messages import Ref
+from core.engine.messages import Ref, RefKind
 from core.storage.states import GameStatus
 from core.story.archive import new_archive_token, page_link
 from core.story.texts import ARCHIVE_LINK
@@ -25,7 +25,7 @@ async def end_the_game(applied: Applied, held: Held) -> None:
     await unmute_the_dead(row, applied.game)
     await close_teams(row)
     await outbox.to_group(await chat_of(row), PicturePayload((part(
-        STORY_TITLE, ruleset=Ref("ruleset", row.ruleset)),)), game=row)
+        STORY_TITLE, ruleset=Ref(RefKind.RULESET, row.ruleset)),)), game=row)
     if held.public_url:  # the whole story, once the game is over
         await outbox.to_group(await chat_of(row), post(
             ARCHIVE_LINK, link=page_link(held.public_url, row.archive_token)), game=row)
