@@ -98,6 +98,11 @@ def per_games(root: Path, ruleset_id: str, players: int, games: int) -> Cost:
     return callgrind(root, ruleset_id, players, games) - warm
 
 
+def pair(a: float, b: float) -> str:
+    """Two costs in millions, this tree's first."""
+    return f"{a / 1e6:.3f}/{b / 1e6:.3f}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=20)
@@ -123,14 +128,10 @@ def main() -> None:
                 this, base = (per_games(root, ruleset_id, players, args.games)
                               for root in trees.values())
                 n = args.games
-
-                def pair(a: float, b: float) -> str:
-                    return f"{a / 1e6:.3f}/{b / 1e6:.3f}"
-
                 print(f"{ruleset_id:<12}{players:>3}{f'{this.days}/{base.days}':>9}"
                       f"{pair(this.cycles / n, base.cycles / n):>16}"
                       f"{pair(this.cycles / this.days, base.cycles / base.days):>16}"
-                      f"{(base.cycles / n) / (this.cycles / n):>11.3f}"
+                      f"{base.cycles / this.cycles:>11.3f}"
                       f"{(base.cycles / base.days) / (this.cycles / this.days):>10.3f}"
                       f"{pair(this.instructions / n, base.instructions / n):>16}", flush=True)
 
