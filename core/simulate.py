@@ -18,6 +18,7 @@ from core.engine.events import PhaseBegan
 from core.engine.ids import PASS, PlayerId, RoleId
 from core.engine.phase import PhaseKind
 from core.engine.ruleset import Ruleset
+from core.heap import freeze_long_lived
 from core.interval import wilson
 
 MAX_WINDOWS = 400  # a game that has not ended by then is reported as stuck
@@ -127,6 +128,7 @@ def play_random_game(ruleset: Ruleset, players: int, seed: int,
 
 
 def simulate(ruleset: Ruleset, players: int, games: int, seed: int = 0) -> Report:
+    freeze_long_lived()
     report = Report(ruleset.id, players, games, 0.0)
     start = time.perf_counter()
     for i in range(games):

@@ -12,6 +12,7 @@ from core.engine import Close, Game
 from core.engine.ids import RoleId
 from core.engine.phase import PhaseKind
 from core.engine.registry import load_ruleset
+from core.heap import freeze_long_lived
 from core.simulate import MAX_WINDOWS, days_played, drive_window, new_game
 
 from .agents import INFORMED, THEORY, Policy
@@ -31,6 +32,7 @@ def play_games(ruleset_id: str, players: int, roles: tuple[RoleId, ...] | None,
     matters only to informed players, `policy` (the informed agents' knobs) only to them too.
     Raises `SetupError` for a table the rules refuse."""
     ruleset = load_ruleset(ruleset_id)
+    freeze_long_lived()
     r = skill.r if isinstance(skill, Skill) else Skill(skill).r
     wins: Counter[str] = Counter()
     draws = stuck = days = 0
