@@ -22,7 +22,7 @@ from core.engine.story import StoryExtension
 from core.engine.voice import Prompt
 from core.engine.windows import pace_table
 
-from . import day, night, opening, options
+from . import day, night, opening, options, team
 from . import roles as _roles  # noqa: F401 - importing it registers every role
 from .balance import BALANCE
 from .deal import check_roles, deal_roles
@@ -89,13 +89,8 @@ class Active(Event):
 
     player: PlayerId
 
+
 PONY_KINDS = tuple(KIND_NAMES)
-TEAM_TITLE = N_("The changelings' hive")
-TEAM_ABOUT = N_("Only the changelings of this game can read this room. Plot away: what "
-                "you agree on here, send to me in private.")
-SPECTATORS_TITLE = N_("The ponies' cloud (spectators)")
-SPECTATORS_ABOUT = N_("Everypony who has left the game watches from here. Please don't tell "
-                      "the living anything until the game is over.")
 
 
 class Changelings(Ruleset):
@@ -386,25 +381,10 @@ class Changelings(Ruleset):
         raise KeyError(key)
 
     def whisper_recipients(self, game: Game, p: Player, to: PlayerId | None) -> list[PlayerId]:
-        """The changelings' team chat: every other living changeling hears it."""
-        if not p.alive or not is_changeling(p):
-            raise Refused(N_("Only the changelings have a team chat."))
-        mates = [m.pid for m in changeling_team(game) if m.pid != p.pid]
-        if to is not None and to not in mates:
-            raise Refused(N_("{name} is not in your team chat."), name=player(to))
-        if not mates:
-            raise Refused(N_("Nobody else is left in your team chat."))
-        return [to] if to is not None else mates
+        return team.whisper_recipients(game, p, to)
 
     def team_members(self, game: Game, team: str) -> list[PlayerId]:
         return [p.pid for p in changeling_team(game)] if team == "changelings" else []
 
     def team_chats(self, game: Game) -> list[TeamChat]:
-        """The changelings' team chat (the living changelings: a newcomer by exchange or
-        awakening joins, the removed leave) and one spectators' chat for everybody who has
-        left the game [decision: the rules are silent on the dead; one room for all of them,
-        as they can no longer change anything and are muted in the group]."""
-        dead = tuple(p.pid for p in game.state.players.values() if not p.alive)
-        return [TeamChat("changelings", TEAM_TITLE, TEAM_ABOUT,
-                         tuple(p.pid for p in changeling_team(game))),
-                TeamChat("spectators", SPECTATORS_TITLE, SPECTATORS_ABOUT, dead)]
+        return team.team_chats(game)

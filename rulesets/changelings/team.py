@@ -11,7 +11,7 @@ from core.engine.game import Game
 from core.engine.ids import ActionId, PlayerId, RoleId
 from core.engine.messages import N_, player, side, to_player
 from core.engine.refusals import Refused
-from core.engine.ruleset import ActionSpec
+from core.engine.ruleset import ActionSpec, TeamChat
 from core.engine.state import Player, Submission
 
 from . import flavour
@@ -181,3 +181,33 @@ def abduction_takes_effect(game: Game) -> None:
     if turned_aside is not None and turned_aside(game, target):
         return
     game.remove(target, _ABDUCTED)
+
+
+TEAM_TITLE = N_("The changelings' hive")
+TEAM_ABOUT = N_("Only the changelings of this game can read this room. Plot away: what "
+                "you agree on here, send to me in private.")
+SPECTATORS_TITLE = N_("The ponies' cloud (spectators)")
+SPECTATORS_ABOUT = N_("Everypony who has left the game watches from here. Please don't tell "
+                      "the living anything until the game is over.")
+
+
+def whisper_recipients(game: Game, p: Player, to: PlayerId | None) -> list[PlayerId]:
+    """The changelings' team chat: every other living changeling hears it."""
+    if not p.alive or not is_changeling(p):
+        raise Refused(N_("Only the changelings have a team chat."))
+    mates = [m.pid for m in team(game) if m.pid != p.pid]
+    if to is not None and to not in mates:
+        raise Refused(N_("{name} is not in your team chat."), name=player(to))
+    if not mates:
+        raise Refused(N_("Nobody else is left in your team chat."))
+    return [to] if to is not None else mates
+
+
+def team_chats(game: Game) -> list[TeamChat]:
+    """The changelings' team chat (the living changelings: a newcomer by exchange or
+    awakening joins, the removed leave) and one spectators' chat for everybody who has
+    left the game [decision: the rules are silent on the dead; one room for all of them,
+    as they can no longer change anything and are muted in the group]."""
+    dead = tuple(p.pid for p in game.state.players.values() if not p.alive)
+    return [TeamChat("changelings", TEAM_TITLE, TEAM_ABOUT, tuple(p.pid for p in team(game))),
+            TeamChat("spectators", SPECTATORS_TITLE, SPECTATORS_ABOUT, dead)]
