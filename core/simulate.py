@@ -128,7 +128,7 @@ def play_random_game(ruleset: Ruleset, players: int, seed: int,
 
 
 def simulate(ruleset: Ruleset, players: int, games: int, seed: int = 0) -> Report:
-    freeze_long_lived()
+    freeze_long_lived(ruleset.id)
     report = Report(ruleset.id, players, games, 0.0)
     start = time.perf_counter()
     for i in range(games):

@@ -32,7 +32,7 @@ def play_games(ruleset_id: str, players: int, roles: tuple[RoleId, ...] | None,
     matters only to informed players, `policy` (the informed agents' knobs) only to them too.
     Raises `SetupError` for a table the rules refuse."""
     ruleset = load_ruleset(ruleset_id)
-    freeze_long_lived()
+    freeze_long_lived(ruleset_id)
     r = skill.r if isinstance(skill, Skill) else Skill(skill).r
     wins: Counter[str] = Counter()
     draws = stuck = days = 0
