@@ -10,9 +10,9 @@ becomes garbage, and the games themselves make no reference cycles for the colle
 53 ms of their 553). `gc.freeze` moves what is alive into a generation the collector skips;
 done once per rule set and process (a rule set's modules are loaded when it is first played:
 a process playing both must freeze again for the second), after a collection, so that no
-garbage is frozen with it. What is
-frozen is still freed by reference counting as ever; only a cycle among frozen objects that
-later becomes unreachable would stay (there are none among code and tables)."""
+garbage is frozen with it. What is frozen is still freed by reference counting as ever; only
+a cycle among frozen objects that later becomes unreachable would stay (there are none among
+code and tables)."""
 
 from __future__ import annotations
 

@@ -84,3 +84,23 @@ def test_a_player_reads_another_variant_each_night_and_the_same_on_replay():
 def test_a_voice_without_the_prompt_tells_the_core_text():
     assert pick({}, "ACTION_PROMPT", "Your choice: {action}.", 2, 7, "p3") == \
         "Your choice: {action}."
+
+
+def test_the_engine_tells_a_player_the_variant_pick_gives_him():
+    """`Prompt` (the engine's "Noted" and the changelings' proposals) works its starts out on
+    its own for speed; it must tell each reader in each phase what `pick` gives for him, with
+    the rule set's own stages (a `StrEnum`) as well as the core's."""
+    from core.engine.phase import Phase, PhaseKind, Stage
+    from core.engine.voice import Prompt
+    from rulesets.changelings.vocabulary import Stage as PonyStage
+
+    voice = {"NOTED": ("a", "b", "c", "d")}
+    prompt = Prompt(voice, "NOTED", NOTED)
+    for kind, stage in [(PhaseKind.NIGHT, Stage.NONE), (PhaseKind.DAY, PonyStage.VOTE),
+                        (PhaseKind.NIGHT, PonyStage.DUSK)]:
+        for number in range(1, 6):
+            phase = Phase(kind, number, stage)
+            for pid in ("p1", "p2", "p11"):
+                assert prompt.told(phase, pid) == pick(voice, "NOTED", NOTED, number, pid,
+                                                       kind, stage), (phase, pid)
+    assert Prompt({}, "NOTED", NOTED).told(Phase(PhaseKind.DAY, 2), "p1") == NOTED
