@@ -29,7 +29,7 @@ from core.engine.ruleset import Catalog
 from core.numbers import Number
 from core.service import HowTo
 from core.service.ports.howto import KIND as HOWTO_KIND
-from core.spoken import SpokenKind, spoken
+from core.spoken import spoken
 
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 DOMAIN = "nightfall"
@@ -137,10 +137,6 @@ class Renderer:
         said = spoken(self.t, ref, self.locale, self.vocabulary)
         if said is not None:
             return said
-        if ref.kind == "setting":  # "name=value": the option's name and value in words
-            name, _, value = ref.value.partition("=")
-            said_name = self.word(Ref(SpokenKind.OPTION_NAME, name))
-            return f"{said_name}: {self.word(Ref(SpokenKind.OPTION_VALUE, value))}"
         context = CONTEXTS.get(ref.kind)
         if context is not None:
             return self.form(ref, context)

@@ -45,6 +45,7 @@ from core.service import ChatRef, HowTo, Post
 from core.service.delivery.rendering import PLAIN, render_text
 from core.service.messages.payloads import Part, PostPayload, from_json, to_json
 from core.service.ports.howto import Wording, howto
+from core.service.telling.settings_view import setting
 from core.simulate import play_random_game
 from rulesets.alchemists import RULESET as ALCHEMISTS
 from rulesets.changelings import RULESET as CHANGELINGS
@@ -129,8 +130,8 @@ def parameters(ruleset: str) -> dict[str, list[Any]]:
         "about": vocabulary("option"),
         "value": [Ref("option_value", v) for v in ("on", "off", "random", "3", "—")],
         "pace": [Ref("option_value", v) for v in ("quick", "forum")],
-        "setting": [Ref("setting", "pace=quick"), Ref("setting", "random_lovers=off")],
-        "settings": [(Ref("setting", "pace=forum"), Ref("setting", "roles=default"))],
+        "setting": [setting("pace", "quick"), setting("random_lovers", False)],
+        "settings": [(setting("pace", "forum"), setting("roles", "default"))],
         "values": ["majority, all", "0, 2–4",
                    Either((Ref("option_value", "on"), Ref("option_value", "off")))],
         # a setting typed by the host, checked against the sign-up (issue 32)

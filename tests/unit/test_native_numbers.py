@@ -19,6 +19,7 @@ from core.languages import choice_name, name_in, own_name
 from core.numbers import number_words
 from core.service.commands.typed_values import read_language
 from core.service.messages import texts
+from core.service.telling.settings_view import setting
 from core.simulate import new_game
 from core.spoken import due, duration, span
 
@@ -146,9 +147,9 @@ def test_a_language_is_read_by_its_code_or_any_of_its_names():
 
 
 def test_the_language_setting_shows_a_name():
-    setting = Ref("setting", "language=ru")
-    assert renderer("de").word(setting) == "Sprache: Russisch"
-    assert renderer("ru").word(setting).endswith("русский")
+    language = setting("language", "ru")
+    assert renderer("de").value(language) == "Sprache: Russisch"
+    assert renderer("ru").value(language).endswith("русский")
 
 
 # 5. number words ---------------------------------------------------------------------------

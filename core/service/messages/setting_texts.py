@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from core.engine.messages import N_, n_
 
+# an option with its value, inside another sentence ("Setting changed: {setting}.")
+SETTING = N_("{option}: {value}")
 UNKNOWN_OPTION = N_("{ruleset} has no option {name}. Its options: {options}.")
 OPTION_TAKES = N_("{title} takes one of: {values}.")
 OPTION_NUMBER = N_("{title} takes a whole number: {about}")

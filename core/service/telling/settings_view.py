@@ -8,7 +8,7 @@ from typing import Any
 
 from core.engine.forms import SideForm, side_form
 from core.engine.ids import RoleId
-from core.engine.messages import Ref, RefKind
+from core.engine.messages import Ref, RefKind, Text
 from core.engine.registry import load_ruleset
 from core.engine.ruleset import Ruleset
 from core.i18n import available_locales, translations
@@ -28,9 +28,11 @@ def shown_value(value: Any) -> str:
     return str(value) if value not in ("", None) else "—"
 
 
-def setting(name: str, value: Any) -> Ref:
-    """An option and its value, named in the reader's words ("Zufällige Verliebte: aus")."""
-    return Ref("setting", f"{name}={shown_value(value)}")
+def setting(name: str, value: Any) -> Text:
+    """An option and its value, named in the reader's words ("Zufällige Verliebte: aus"): a
+    phrase of its own with the two as references, so the reader's language joins them."""
+    return Text(st.SETTING, {"option": Ref(SpokenKind.OPTION_NAME, name),
+                             "value": Ref(SpokenKind.OPTION_VALUE, shown_value(value))})
 
 
 def current_options(row: GameRecord) -> dict[str, Any]:
