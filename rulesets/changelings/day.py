@@ -10,8 +10,8 @@ from core.engine.phase import Phase, PhaseKind
 from core.engine.state import Owed
 
 from .end import check_end, winners
-from .hooks import ANSWER_OWED, DAY_BEGINS, PROMPT_OWED
-from .night import begin_night, day_opener
+from .hooks import ANSWER_OWED, PROMPT_OWED
+from .night import begin_night, day_opener, in_play
 from .removal import banish
 from .standing import mayor, take_office
 from .state import TieBroken, changelings_state
@@ -32,7 +32,7 @@ def begin_election(game: Game) -> None:
 def begin_day(game: Game, number: int) -> None:
     game.state.votes = {}
     game.state.vote_extra = {}
-    for prepare in DAY_BEGINS:
+    for prepare in in_play(game).day_begins:
         prepare(game)
     changelings_state(game).tiebreak_pick = None
     game.set_phase(Phase.of(_DAY, number, _VOTE))

@@ -7,7 +7,8 @@ from core.engine.messages import GROUP, N_
 from core.engine.phase import PhaseKind
 
 from . import flavour
-from .hooks import CHANGELING_ROLES, REVERSAL_OWED, REVERSES
+from .hooks import CHANGELING_ROLES, REVERSES
+from .night import in_play
 from .standing import is_changeling, is_counted, is_mixed_pair
 from .state import ChangelingsState
 from .vocabulary import CHANGELINGS, LOVERS, PONIES
@@ -48,8 +49,9 @@ def winners(game: Game) -> list[str] | None:
 
 def reversal_possible(game: Game) -> bool:
     """A counted non-changeling still holds a power that could turn the numbers."""
-    if any(owed(game) for owed in REVERSAL_OWED):
-        return True
+    for owed in in_play(game).reversal_owed:  # a loop, not any(): no generator
+        if owed(game):
+            return True
     for p in game.state.living():
         if not is_counted(p) or is_changeling(p):
             continue

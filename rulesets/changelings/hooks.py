@@ -173,6 +173,22 @@ SETUP_CHECKS: ByKey[Callable[[Sequence[RoleId]], None]] = ByKey("setup-check")
 # at the start, after every player has his card and the team knows itself
 STARTED: ByKey[Callable[[Game, Player], None]] = ByKey("started")
 
+# --------------------------------------------------------------------------- one role's hooks
+# The role a night step's, a morning's, a day's or the end's handler acts for alone: in a game
+# where that role was not dealt it has nothing to do, and is not run (`night.in_play`).
+ROLE_OF: dict[Callable[..., object], RoleId] = {}
+
+
+def for_role(role_id: str) -> Callable[[F], F]:
+    """Mark a handler as acting for players of `role_id` alone (see `ROLE_OF`)."""
+
+    def mark(handler: F) -> F:
+        ROLE_OF[handler] = RoleId(role_id)
+        return handler
+
+    return mark
+
+
 # --------------------------------------------------------------------------- the end (CH-END)
 # A living counted non-changeling of this role could still turn the numbers.
 REVERSES: ByKey[Callable[[Game, Player], bool]] = ByKey("reverses")

@@ -8,8 +8,10 @@ an earlier step (CH-LAPSE), with the two exceptions the rules name.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Any
 
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
@@ -21,9 +23,9 @@ from core.engine.state import Submission
 from core.engine.variety import Openers, tagged
 
 from . import flavour
-from .hooks import MORNING_NEWS, MORNING_NOTES
+from .hooks import DAY_BEGINS, MORNING_NEWS, MORNING_NOTES, REVERSAL_OWED, ROLE_OF
 from .removal import announce_removal
-from .state import Night, changelings_state
+from .state import EXCHANGED_FROM, Night, changelings_state
 from .vocabulary import Cause, Stage
 from .voice import said
 
@@ -97,12 +99,56 @@ def begin_night(game: Game, number: int) -> None:
     game.narrate(GROUP, flavour.NIGHT_FALLS, number=number)
 
 
+@dataclass(frozen=True, slots=True)
+class InPlay:
+    """What a game runs of the handlers, in their order: those of the roles it was dealt and
+    those of no single role (`hooks.ROLE_OF`). A role's handlers find nothing to do in a game
+    without it, and most games deal few of the special roles."""
+
+    dusk: tuple[Callable[[Game], None], ...]
+    dawn: tuple[Callable[[Game], None], ...]
+    morning_news: tuple[Callable[[Game], bool], ...]
+    morning_notes: tuple[Callable[[Game], None], ...]
+    day_begins: tuple[Callable[[Game], None], ...]
+    reversal_owed: tuple[Callable[[Game], bool], ...]
+
+
+# by the roles a game was dealt: all the handlers, and those it runs
+_IN_PLAY: dict[frozenset[str], tuple[tuple[tuple[Callable[..., object], ...], ...], InPlay]] = {}
+# the players of the game asked last, and its `InPlay`: a game asks at every night and day
+_LAST: list[Any] = [None, None]
+
+
+def in_play(game: Game) -> InPlay:
+    """The handlers this game runs. A player's role changes only into the changeling's
+    (exchange, awakening), so the roles it has, and those the exchanged had, are all the
+    roles of its deal that may still act (worked out once a game)."""
+    players = game.state.players
+    if _LAST[0] is players:
+        found: InPlay = _LAST[1]
+        return found
+    roles = frozenset(p.role for p in players.values()) | frozenset(
+        role for role in (EXCHANGED_FROM.get(p) for p in players.values()) if role is not None)
+    every = (NIGHT.plan(*_DUSK_STEPS), NIGHT.plan(*_DAWN_STEPS), tuple(MORNING_NEWS),
+             tuple(MORNING_NOTES), tuple(DAY_BEGINS), tuple(REVERSAL_OWED))
+    kept = _IN_PLAY.get(roles)
+    if kept is None or kept[0] != every:  # (a handler attached since: a test's own role)
+        kept = _IN_PLAY[roles] = every, InPlay(
+            *(tuple(h for h in handlers if h not in ROLE_OF or ROLE_OF[h] in roles)
+              for handlers in every))
+    found = kept[1]
+    _LAST[0], _LAST[1] = players, found
+    return found
+
+
 def resolve_dusk(game: Game) -> None:
-    NIGHT.walk(game, _DUSK_STEPS[0], _DUSK_STEPS[1])
+    for step in in_play(game).dusk:
+        step(game)
 
 
 def resolve_dawn(game: Game) -> None:
-    NIGHT.walk(game, _DAWN_STEPS[0], _DAWN_STEPS[1])
+    for step in in_play(game).dawn:
+        step(game)
 
 
 _OPENERS = Openers(flavour.DAY_BEGINS, flavour.MOTIFS)
@@ -134,7 +180,7 @@ def morning_post(game: Game) -> None:
     for pid, why in night.gone:
         announce_removal(game, pid, why)
     told = bool(night.gone)
-    for news in MORNING_NEWS:
+    for news in in_play(game).morning_news:
         told = news(game) or told
     if not told:
         night.dawn = game.variant(flavour.MORNING_QUIET, _without_derpy(game))
@@ -145,5 +191,5 @@ def morning_post(game: Game) -> None:
         game.tell(GROUP, said(game, "NEW_MAYOR", "group"), name=player(heir))
     if night.abduction_text and any(w == Cause.ABDUCTED for _, w in night.gone):
         game.tell(GROUP, N_("A witness reports: “{text}”"), text=night.abduction_text)
-    for note in MORNING_NOTES:
+    for note in in_play(game).morning_notes:
         note(game)

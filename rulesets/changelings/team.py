@@ -102,13 +102,20 @@ def tell_the_others(game: Game, p: Player, sub: Submission) -> None:
 @NIGHT.at(NightStep.CHANGELINGS)
 def agree(game: Game) -> None:
     """CH-AGREE: exactly one distinct (action, target) among the team's last submissions."""
-    night = changelings_state(game).night
-    members = {p.pid for p in team(game)}
-    subs = [sub for (actor, slot), sub in game.state.subs.items()
-            if slot == "team" and actor in members]
-    choices = {(s.action, s.targets[0]) for s in subs}
-    if not choices:
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: every night
+    night = state.night
+    # the team's last submissions: one pass over the night's submissions, a sender looked up
+    # as `team` would find him (no list of the team, nor a set of its members, to make)
+    players = game.state.players
+    subs = []
+    for (actor, slot), sub in game.state.subs.items():
+        if slot == "team":
+            sender = players[actor]
+            if sender.alive and sender.role in CHANGELING_ROLES:
+                subs.append(sub)
+    if not subs:
         return
+    choices = {(s.action, s.targets[0]) for s in subs}
     if len(choices) > 1:
         tell_team(game, said(game, "NO_AGREEMENT", "team"))
         game.record(Disagreed())

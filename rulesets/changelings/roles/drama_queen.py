@@ -23,6 +23,7 @@ from ..hooks import (
     REVERSES,
     define_role,
     duty,
+    for_role,
     owed_action,
 )
 from ..night import NIGHT, NightStep
@@ -76,6 +77,7 @@ def check_chase(game: Game, p: Player, targets: tuple[PlayerId, ...],
 
 
 @NIGHT.at(NightStep.CHASE_OWED)
+@for_role("drama_queen")
 def warn_the_abducted(game: Game) -> None:
     night = changelings_state(game).night
     if night.abduction:
@@ -87,6 +89,7 @@ def warn_the_abducted(game: Game) -> None:
 
 
 @NIGHT.at(NightStep.DRAMA_QUEEN)
+@for_role("drama_queen")
 def chase_at_night(game: Game) -> None:
     night = changelings_state(game).night
     queen_id = night.chase_owed
@@ -120,6 +123,7 @@ def settle_chase(game: Game, owed: Owed, target: PlayerId | None) -> None:
 
 
 @REVERSAL_OWED.add
+@for_role("drama_queen")
 def chase_still_owed(game: Game) -> bool:
     owed_at_night = changelings_state(game).night.chase_owed
     # a drama queen modkilled before her abduction takes effect is owed nothing (CH-GONE)

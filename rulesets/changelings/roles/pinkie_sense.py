@@ -14,7 +14,7 @@ from core.engine.role_state import Slot
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
 
-from ..hooks import ACTION_CHECKS, REVERSES, define_role, duty
+from ..hooks import ACTION_CHECKS, REVERSES, define_role, duty, for_role
 from ..night import NIGHT, NightStep
 from ..removal import strike
 from ..standing import is_changeling, passive_works
@@ -78,6 +78,7 @@ def check_prank(game: Game, p: Player, targets: tuple[PlayerId, ...],
 
 
 @NIGHT.at(NightStep.FORESIGHT)
+@for_role("pinkie_sense")
 def foresee(game: Game) -> None:
     # pinkie foresees only an abduction that will take effect: not one on a changeling (the
     # team's target awakened by the queen this very night is one now)
@@ -98,6 +99,7 @@ def foresee(game: Game) -> None:
 
 
 @NIGHT.at(NightStep.PINKIE)
+@for_role("pinkie_sense")
 def prevent_or_prank(game: Game) -> None:
     night = changelings_state(game).night
     sent = [s for s in game.state.subs.values() if s.action in ("prevent", "prank")]

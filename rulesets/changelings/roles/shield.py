@@ -11,7 +11,7 @@ from core.engine.role_state import Slot
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
 
-from ..hooks import ACTION_CHECKS, define_role, duty
+from ..hooks import ACTION_CHECKS, define_role, duty, for_role
 from ..night import NIGHT, NightStep, subs_for
 from ..state import changelings_state
 from ..vocabulary import DUSK, PONIES, Stage
@@ -43,6 +43,7 @@ def check_shield(game: Game, p: Player, targets: tuple[PlayerId, ...],
 
 
 @NIGHT.at(NightStep.SHIELD)
+@for_role("shield")
 def shield_step(game: Game) -> None:
     night = changelings_state(game).night
     by_shield = {s.actor: s.targets[0] for s in subs_for(game, SHIELD.id)}
