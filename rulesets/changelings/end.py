@@ -21,24 +21,22 @@ def winners(game: Game) -> list[str] | None:
     """
     state: ChangelingsState = game.state.rs  # `changelings_state`, inlined
     lovers = state.lovers
-    mixed = set(lovers) if lovers and is_mixed_pair(game) else set()
-    anybody_left = team_left = False
+    mixed = lovers if lovers is not None and is_mixed_pair(game) else ()
+    anybody_left = team_left = False  # (anybody: set only for an uncounted pony)
     changelings = others = 0  # the counted ones (CH-COUNT)
     for p in game.state.players.values():
-        if not p.alive:
-            continue
-        anybody_left = True
-        counted = not p.statuses or is_counted(p)
-        if p.role not in CHANGELING_ROLES:
-            if counted:
+        if p.alive:
+            if p.role in CHANGELING_ROLES:
+                team_left = True
+                if (not p.statuses or is_counted(p)) and p.pid not in mixed:
+                    changelings += 1
+            elif not p.statuses or is_counted(p):
                 others += 1
-        else:
-            team_left = True
-            if counted and p.pid not in mixed:
-                changelings += 1
-    if not anybody_left:
+            else:
+                anybody_left = True
+    if not (team_left or others or anybody_left):
         return []
-    if mixed and set(game.state.living_ids()) == mixed:
+    if mixed and set(game.state.living_ids()) == set(mixed):
         return [LOVERS]
     if not team_left:
         return [PONIES]

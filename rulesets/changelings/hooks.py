@@ -106,6 +106,10 @@ def define_role(spec: RoleSpec, *, name: str, card: str, role_was: str | None = 
 # with its text (`Refused.saying`), never the one returned.
 ActionCheck = Callable[[Game, Player, tuple[PlayerId, ...], RoleId | None], Refused | None]
 ACTION_CHECKS: ByKey[ActionCheck] = ByKey("check")
+# Actions whose check refuses a living holder of the power nothing while no target is named
+# (it looks at the targets alone, or at what holding the power already says): `offers` does
+# not ask it (`powers.in_stage`).
+UNASKED_BY_OFFERS: set[str] = set()
 # What follows an accepted submission besides the engine's "Noted" (action id -> handler).
 AFTER_ACT: ByKey[Callable[[Game, Player, Submission], None]] = ByKey("after-act")
 # Actions whose actor must still send something before a night stage may close early
@@ -121,18 +125,20 @@ ANSWER_OWED: ByKey[Callable[[Game, Owed, PlayerId | None], None]] = ByKey("owed-
 
 class ByStage(Generic[F]):
     """Handlers that run, in the order they were attached, only in the phase stages they name
-    (`@TABLE.during(Stage.DAWN)`): outside those stages they are never asked. Read from
-    `TABLE.handlers` (stage -> handlers), a plain dict for the reason `ByKey`'s is."""
+    (`@TABLE.during(Stage.DAWN)`): outside those stages they are never asked; a handler for
+    the players of one role alone names it (`role="drama_queen"`), and is not asked for the
+    others. Read from `TABLE.handlers` (stage -> (role or None, handler) pairs), a plain dict
+    for the reason `ByKey`'s is."""
 
     __slots__ = ("handlers",)
 
     def __init__(self) -> None:
-        self.handlers: dict[str, list[F]] = {}
+        self.handlers: dict[str, list[tuple[str | None, F]]] = {}
 
-    def during(self, *stages: str) -> Callable[[F], F]:
+    def during(self, *stages: str, role: str | None = None) -> Callable[[F], F]:
         def attach(handler: F) -> F:
             for stage in stages:
-                self.handlers.setdefault(stage, []).append(handler)
+                self.handlers.setdefault(stage, []).append((role, handler))
             return handler
 
         return attach

@@ -11,7 +11,14 @@ from core.engine.ruleset import ActionSpec
 from core.engine.state import Owed, Player, Submission
 
 from . import vocabulary
-from .hooks import ACTION_CHECKS, AFTER_ACT, ANSWER_OWED, PROMPT_OWED, owed_action
+from .hooks import (
+    ACTION_CHECKS,
+    AFTER_ACT,
+    ANSWER_OWED,
+    PROMPT_OWED,
+    UNASKED_BY_OFFERS,
+    owed_action,
+)
 from .removal import banish
 from .standing import take_office
 from .state import TieBroken, changelings_state
@@ -45,6 +52,9 @@ def check_successor(game: Game, p: Player, targets: tuple[PlayerId, ...],
     if not p.alive or "mayor" not in p.statuses:
         return Refused(N_("Only the mayor names a successor."))
     return None
+
+
+UNASKED_BY_OFFERS.add("successor")  # a mayor in the game may always name his successor
 
 
 @AFTER_ACT.at("tiebreak")

@@ -105,6 +105,7 @@ class InPlay:
     those of no single role (`hooks.ROLE_OF`). A role's handlers find nothing to do in a game
     without it, and most games deal few of the special roles."""
 
+    roles: frozenset[str]
     dusk: tuple[Callable[[Game], None], ...]
     dawn: tuple[Callable[[Game], None], ...]
     morning_news: tuple[Callable[[Game], bool], ...]
@@ -133,9 +134,9 @@ def in_play(game: Game) -> InPlay:
              tuple(MORNING_NOTES), tuple(DAY_BEGINS), tuple(REVERSAL_OWED))
     kept = _IN_PLAY.get(roles)
     if kept is None or kept[0] != every:  # (a handler attached since: a test's own role)
-        kept = _IN_PLAY[roles] = every, InPlay(
-            *(tuple(h for h in handlers if h not in ROLE_OF or ROLE_OF[h] in roles)
-              for handlers in every))
+        kept = _IN_PLAY[roles] = every, InPlay(roles, *(
+            tuple(h for h in handlers if h not in ROLE_OF or ROLE_OF[h] in roles)
+            for handlers in every))
     found = kept[1]
     _LAST[0], _LAST[1] = players, found
     return found
@@ -158,6 +159,8 @@ _DERPYS_MAIL = tagged(flavour.MORNING_QUIET, "derpy", flavour.MOTIFS)
 def _without_derpy(game: Game) -> frozenset[int]:
     """Derpy's morning mail stops once the player who was Derpy has left (his role told).
     (A loop, not any() over a generator: asked at every quiet dawn.)"""
+    if "derpy" not in in_play(game).roles:
+        return _NOTHING_RULED_OUT
     for p in game.state.players.values():
         if p.role == "derpy" and not p.alive:
             return _DERPYS_MAIL

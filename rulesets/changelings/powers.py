@@ -9,7 +9,7 @@ from functools import cache
 from core.engine.ids import ActionId, RoleId
 from core.engine.ruleset import ActionSpec
 
-from .hooks import ACTION_CHECKS, ROLES, ActionCheck
+from .hooks import ACTION_CHECKS, ROLES, UNASKED_BY_OFFERS, ActionCheck
 from .mayor import POWERS
 from .vocabulary import ALWAYS
 
@@ -44,7 +44,10 @@ def in_stage(role_id: RoleId, mayor: bool, stage: str) -> InStage:
 
 
 def _in_stage(role_id: RoleId, mayor: bool, stage: str) -> InStage:
-    checks = ACTION_CHECKS.handlers
+    """(Read only where the player is in the game and holds these powers: a check that then
+    refuses nothing without targets is not asked, `UNASKED_BY_OFFERS`.)"""
+    checks = {action: check for action, check in ACTION_CHECKS.handlers.items()
+              if action not in UNASKED_BY_OFFERS}
     found = tuple(spec for spec in standing(role_id, mayor) if stage in spec.stages)
     if not any(spec.id in checks for spec in found):
         return found, None

@@ -5,6 +5,7 @@ team (`roles/changeling.py`, `roles/queen.py`, `roles/liar.py`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
@@ -15,7 +16,15 @@ from core.engine.ruleset import ActionSpec, TeamChat
 from core.engine.state import Player, Submission
 
 from . import flavour
-from .hooks import ABDUCTED, ACTION_CHECKS, AFTER_ACT, CHANGELING_ROLES, EXCHANGED, duty
+from .hooks import (
+    ABDUCTED,
+    ACTION_CHECKS,
+    AFTER_ACT,
+    CHANGELING_ROLES,
+    EXCHANGED,
+    UNASKED_BY_OFFERS,
+    duty,
+)
 from .night import NIGHT, NightStep
 from .standing import is_changeling, is_mixed_pair, join_team, partner_of, team, tell_team
 from .state import EXCHANGED_FROM, ChangelingsState, Night, changelings_state
@@ -71,6 +80,9 @@ def check_team_target(game: Game, p: Player, targets: tuple[PlayerId, ...],
     return None
 
 
+UNASKED_BY_OFFERS.add("abduct")  # it looks at the target alone
+
+
 @ACTION_CHECKS.at("exchange")
 def check_exchange(game: Game, p: Player, targets: tuple[PlayerId, ...],
                    role_id: RoleId | None) -> Refused | None:
@@ -93,10 +105,27 @@ def tell_the_others(game: Game, p: Player, sub: Submission) -> None:
     prompt = TOLD["WANTS_ABDUCT" if sub.action == "abduct" else "WANTS_EXCHANGE"]
     phase = game.state.phase
     name, target = player(p.pid), player(sub.targets[0])
-    for member in game.state.players.values():
-        if member.alive and member.role in CHANGELING_ROLES and member.pid != p.pid:
+    for member in _dusk_team(game):
+        if member.alive and member.pid != p.pid:
             game.tell(to_player(member.pid), prompt.told(phase, member.pid), name=name,
                       target=target)
+
+
+# the players of the game whose dusk was asked last, that dusk, and its team's members
+_DUSK_TEAM: list[Any] = [None, None, ()]
+
+
+def _dusk_team(game: Game) -> tuple[Player, ...]:
+    """The players of the team's roles in the window open now, worked out once a dusk (each
+    member's proposal is told to the others): a role changes only while a night is resolved,
+    after its dusk (whoever has left meanwhile is left out by the caller)."""
+    s = game.state
+    if _DUSK_TEAM[0] is s.players and _DUSK_TEAM[1] is s.phase:
+        members: tuple[Player, ...] = _DUSK_TEAM[2]
+        return members
+    members = tuple(m for m in s.players.values() if m.role in CHANGELING_ROLES)
+    _DUSK_TEAM[:] = s.players, s.phase, members
+    return members
 
 
 @NIGHT.at(NightStep.CHANGELINGS)

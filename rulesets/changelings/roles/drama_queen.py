@@ -58,10 +58,10 @@ def chase_owed_tonight(game: Game, p: Player) -> bool:
     return state.night.chase_owed == p.pid and game.state.phase.stage == _DAWN
 
 
-@EXTRA_ABILITIES.during(Stage.DAWN)
+@EXTRA_ABILITIES.during(Stage.DAWN, role="drama_queen")
 def chase_at_dawn(game: Game, p: Player) -> Sequence[ActionSpec]:
-    # `chase_owed_tonight`, written out: asked of every player offered his actions at dawn,
-    # and only then (the table asks a stage's hooks in that stage alone)
+    # `chase_owed_tonight`, written out: asked of every drama queen offered her actions at
+    # dawn, and only then (the table asks a stage's hooks in that stage alone)
     state: ChangelingsState = game.state.rs
     return (CHASE,) if state.night.chase_owed == p.pid else ()
 

@@ -11,7 +11,7 @@ from core.engine.role_state import Slot
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
 
-from ..hooks import ACTION_CHECKS, define_role, duty, for_role
+from ..hooks import ACTION_CHECKS, UNASKED_BY_OFFERS, define_role, duty, for_role
 from ..night import NIGHT, NightStep, subs_for
 from ..state import changelings_state
 from ..vocabulary import DUSK, PONIES, Stage
@@ -40,6 +40,9 @@ def check_shield(game: Game, p: Player, targets: tuple[PlayerId, ...],
     if targets and last and last[0] == targets[0] and last[1] == game.state.phase.number - 1:
         return Refused(N_("You cannot shield the same player two nights in a row."))
     return None
+
+
+UNASKED_BY_OFFERS.add("shield")  # it looks at the target alone
 
 
 @NIGHT.at(NightStep.SHIELD)
