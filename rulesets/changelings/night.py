@@ -8,10 +8,10 @@ an earlier step (CH-LAPSE), with the two exceptions the rules name.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
@@ -19,13 +19,13 @@ from core.engine.ids import ActionId, PlayerId
 from core.engine.messages import GROUP, N_, player
 from core.engine.night_order import NightOrder
 from core.engine.phase import Phase, PhaseKind
-from core.engine.state import Submission
+from core.engine.state import Player, Submission
 from core.engine.variety import Openers, tagged
 
 from . import flavour
 from .hooks import DAY_BEGINS, MORNING_NEWS, MORNING_NOTES, REVERSAL_OWED, ROLE_OF
 from .removal import announce_removal
-from .state import EXCHANGED_FROM, Night, changelings_state
+from .state import EXCHANGED_FROM, ChangelingsState, Night, changelings_state
 from .vocabulary import Cause, Stage
 from .voice import said
 
@@ -116,8 +116,10 @@ class InPlay:
 
 # by the roles a game was dealt: all the handlers, and those it runs
 _IN_PLAY: dict[frozenset[str], tuple[tuple[tuple[Callable[..., object], ...], ...], InPlay]] = {}
-# the players of the game asked last, and its `InPlay`: a game asks at every night and day
-_LAST: list[Any] = [None, None]
+# the players of the game asked last, its `InPlay`, and its players by the role each had
+# then (`holders`): a game asks at every night and day
+_LAST: list[Any] = [None, None, {}]
+H = TypeVar("H", bound=Callable[..., object])
 
 
 def in_play(game: Game) -> InPlay:
@@ -128,18 +130,41 @@ def in_play(game: Game) -> InPlay:
     if _LAST[0] is players:
         found: InPlay = _LAST[1]
         return found
-    roles = frozenset(p.role for p in players.values()) | frozenset(
-        role for role in (EXCHANGED_FROM.get(p) for p in players.values()) if role is not None)
-    every = (NIGHT.plan(*_DUSK_STEPS), NIGHT.plan(*_DAWN_STEPS), tuple(MORNING_NEWS),
-             tuple(MORNING_NOTES), tuple(DAY_BEGINS), tuple(REVERSAL_OWED))
+    by_role: dict[str, list[Player]] = {}
+    for p in players.values():
+        by_role.setdefault(p.role, []).append(p)
+    dealt = set(by_role)
+    for p in players.values():
+        if p.counters:  # (most have none: no `Slot` to ask)
+            was = EXCHANGED_FROM.get(p)
+            if was is not None:
+                dealt.add(was)
+    roles = frozenset(dealt)
+    dusk, dawn = NIGHT.plan(*_DUSK_STEPS), NIGHT.plan(*_DAWN_STEPS)
+    every = (dusk, dawn, tuple(MORNING_NEWS), tuple(MORNING_NOTES), tuple(DAY_BEGINS),
+             tuple(REVERSAL_OWED))
     kept = _IN_PLAY.get(roles)
     if kept is None or kept[0] != every:  # (a handler attached since: a test's own role)
-        kept = _IN_PLAY[roles] = every, InPlay(roles, *(
-            tuple(h for h in handlers if h not in ROLE_OF or ROLE_OF[h] in roles)
-            for handlers in every))
+        kept = _IN_PLAY[roles] = every, InPlay(
+            roles, _run(dusk, roles), _run(dawn, roles), _run(MORNING_NEWS, roles),
+            _run(MORNING_NOTES, roles), _run(DAY_BEGINS, roles), _run(REVERSAL_OWED, roles))
     found = kept[1]
-    _LAST[0], _LAST[1] = players, found
+    _LAST[:] = players, found, by_role
     return found
+
+
+def holders(game: Game, role: str) -> list[Player]:
+    """The players, in seat order, who had `role` when the game was first asked: a role
+    changes only into the changeling's, so all who have it now (a role's step asks every
+    night, without a pass over all the players)."""
+    in_play(game)
+    found: list[Player] = _LAST[2].get(role, [])
+    return found
+
+
+def _run(handlers: Sequence[H], roles: frozenset[str]) -> tuple[H, ...]:
+    """Those of the handlers a game with these roles runs."""
+    return tuple(h for h in handlers if h not in ROLE_OF or ROLE_OF[h] in roles)
 
 
 def resolve_dusk(game: Game) -> None:
@@ -173,13 +198,15 @@ _NOTHING_RULED_OUT: frozenset[int] = frozenset()
 def day_opener(game: Game) -> str:
     """The day's opener, drawn knowing its dawn: no image the quiet morning just showed, no
     loss mourned after a night without one, no calm praised after one with a loss."""
-    night = changelings_state(game).night
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: every day
+    night = state.night
     return game.variant(flavour.DAY_BEGINS,
                         _OPENERS.ruled_out(night.dawn, "calm" if night.gone else "loss"))
 
 
 def morning_post(game: Game) -> None:
-    night = changelings_state(game).night
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: every day
+    night = state.night
     for pid, why in night.gone:
         announce_removal(game, pid, why)
     told = bool(night.gone)

@@ -31,6 +31,7 @@ from .hooks import (
     ACTION_CHECKS,
     ACTION_NAMES,
     AFTER_ACT,
+    CHANGELING_ROLES,
     EXTRA_ABILITIES,
     OWED_ACTIONS,
     ROLE_ABOUT,
@@ -47,7 +48,6 @@ from .hooks import (
 from .powers import IN_STAGE, ONLY_PASS, PASS, in_stage, standing
 from .removal import on_removed
 from .standing import (
-    is_changeling,
     make_lovers,
     mayor,
     partner_of,
@@ -93,6 +93,15 @@ class Active(Event):
 
 
 PONY_KINDS = tuple(KIND_NAMES)
+
+
+def _for_role(extras: Sequence[tuple[str | None, object]], role: str) -> bool:
+    """Whether a stage's extra abilities have a hook for players of this role (a loop, not
+    any(): asked for every action at dawn, and a generator costs more than the loop)."""
+    for only, _ in extras:  # noqa: SIM110
+        if only is None or only == role:
+            return True
+    return False
 
 
 class Changelings(Ruleset):
@@ -157,7 +166,7 @@ class Changelings(Ruleset):
                 game.tell(to_player(p.pid), N_("{dealt}"), dealt=dealt(shown))
         members = changeling_team(game)
         for p in players.values():
-            if is_changeling(p):
+            if p.role in CHANGELING_ROLES:  # `is_changeling`, inlined: each player at the start
                 fellows = [other for other in members if other.pid != p.pid]
                 for other in fellows:
                     game.learn(p.pid, other.pid, other.role)
@@ -202,7 +211,8 @@ class Changelings(Ruleset):
         s = game.state
         reactions = s.reactions  # the first is `game.current_owed()`
         extras = _EXTRAS.get(s.phase.stage)
-        if not reactions and extras is None:  # most players, most of the time
+        if not reactions and (extras is None or not _for_role(extras, p.role)):
+            # most players, most of the time
             return standing(p.role, "mayor" in p.statuses) if p.alive else ONLY_PASS
         found = list(standing(p.role, "mayor" in p.statuses)[:-1]) if p.alive else []
         if reactions and reactions[0].player == p.pid:

@@ -115,15 +115,15 @@ def tell_the_others(game: Game, p: Player, sub: Submission) -> None:
 _DUSK_TEAM: list[Any] = [None, None, ()]
 
 
-def _dusk_team(game: Game) -> tuple[Player, ...]:
+def _dusk_team(game: Game) -> list[Player]:
     """The players of the team's roles in the window open now, worked out once a dusk (each
     member's proposal is told to the others): a role changes only while a night is resolved,
     after its dusk (whoever has left meanwhile is left out by the caller)."""
     s = game.state
     if _DUSK_TEAM[0] is s.players and _DUSK_TEAM[1] is s.phase:
-        members: tuple[Player, ...] = _DUSK_TEAM[2]
+        members: list[Player] = _DUSK_TEAM[2]
         return members
-    members = tuple(m for m in s.players.values() if m.role in CHANGELING_ROLES)
+    members = [m for m in s.players.values() if m.role in CHANGELING_ROLES]
     _DUSK_TEAM[:] = s.players, s.phase, members
     return members
 
@@ -206,7 +206,8 @@ def call_off_abduction(night: Night) -> None:
 @NIGHT.at(NightStep.ABDUCTION)
 def abduction_takes_effect(game: Game) -> None:
     """CH-ABDUCT: the pending abduction's target leaves, unless his role turns it aside."""
-    night = changelings_state(game).night
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: every night
+    night = state.night
     if night.abduction is None:
         return
     target = game.state.players[night.abduction]

@@ -79,7 +79,8 @@ def check_chase(game: Game, p: Player, targets: tuple[PlayerId, ...],
 @NIGHT.at(NightStep.CHASE_OWED)
 @for_role("drama_queen")
 def warn_the_abducted(game: Game) -> None:
-    night = changelings_state(game).night
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: every night
+    night = state.night
     if night.abduction:
         target = game.state.players[night.abduction]
         if target.role == "drama_queen" and passive_works(target):
@@ -91,7 +92,8 @@ def warn_the_abducted(game: Game) -> None:
 @NIGHT.at(NightStep.DRAMA_QUEEN)
 @for_role("drama_queen")
 def chase_at_night(game: Game) -> None:
-    night = changelings_state(game).night
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: every night
+    night = state.night
     queen_id = night.chase_owed
     night.chase_owed = None  # settled at step 8: no longer owed (CH-END)
     if queen_id is None or game.state.players[queen_id].alive:
