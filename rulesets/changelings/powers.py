@@ -4,6 +4,7 @@ command, so these are cached tables rather than walks over the roles)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 from core.engine.ids import ActionId, RoleId
@@ -52,3 +53,12 @@ def _in_stage(role_id: RoleId, mayor: bool, stage: str) -> InStage:
     if not any(spec.id in checks for spec in found):
         return found, None
     return found, tuple((spec, checks.get(spec.id)) for spec in found)
+
+
+def extras_for(extras: Sequence[tuple[str | None, object]], role: str) -> bool:
+    """Whether a stage's extra abilities have a hook for players of this role (a loop, not
+    any(): asked for every action at dawn, and a generator costs more than the loop)."""
+    for only, _ in extras:  # noqa: SIM110
+        if only is None or only == role:
+            return True
+    return False

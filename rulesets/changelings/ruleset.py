@@ -45,7 +45,7 @@ from .hooks import (
     STARTED,
     ActionCheck,
 )
-from .powers import IN_STAGE, ONLY_PASS, PASS, in_stage, standing
+from .powers import IN_STAGE, ONLY_PASS, PASS, extras_for, in_stage, standing
 from .removal import on_removed
 from .standing import (
     make_lovers,
@@ -93,15 +93,6 @@ class Active(Event):
 
 
 PONY_KINDS = tuple(KIND_NAMES)
-
-
-def _for_role(extras: Sequence[tuple[str | None, object]], role: str) -> bool:
-    """Whether a stage's extra abilities have a hook for players of this role (a loop, not
-    any(): asked for every action at dawn, and a generator costs more than the loop)."""
-    for only, _ in extras:  # noqa: SIM110
-        if only is None or only == role:
-            return True
-    return False
 
 
 class Changelings(Ruleset):
@@ -211,7 +202,7 @@ class Changelings(Ruleset):
         s = game.state
         reactions = s.reactions  # the first is `game.current_owed()`
         extras = _EXTRAS.get(s.phase.stage)
-        if not reactions and (extras is None or not _for_role(extras, p.role)):
+        if not reactions and (extras is None or not extras_for(extras, p.role)):
             # most players, most of the time
             return standing(p.role, "mayor" in p.statuses) if p.alive else ONLY_PASS
         found = list(standing(p.role, "mayor" in p.statuses)[:-1]) if p.alive else []
