@@ -303,14 +303,15 @@ class Changelings(Ruleset):
     def check_vote(self, game: Game, voter: Player, target: Player | None) -> None:
         if "voiceless" in voter.statuses:
             raise Refused(N_("You have lost your voice and cannot vote."))
-        if target is not None and game.state.phase.stage == _VOTE:
-            # `partner_of`, written out: asked at every vote of every day
-            state: ChangelingsState = game.state.rs
-            lovers, pid = state.lovers, voter.pid
-            if lovers is not None and pid in lovers and (
-                    lovers[1] if lovers[0] == pid else lovers[0]) == target.pid:
-                raise Refused(N_("You cannot vote against {name}: you are in love."),
-                              name=player(target.pid))
+        # `partner_of`, written out, the pair asked before the stage: at every vote of every
+        # day, and most voters are in none
+        state: ChangelingsState = game.state.rs
+        lovers, pid = state.lovers, voter.pid
+        if target is not None and lovers is not None and pid in lovers and (
+                lovers[1] if lovers[0] == pid else lovers[0]) == target.pid and \
+                game.state.phase.stage == _VOTE:
+            raise Refused(N_("You cannot vote against {name}: you are in love."),
+                          name=player(target.pid))
 
     def on_activity(self, game: Game, p: Player) -> None:
         if "inactive" in p.statuses:
