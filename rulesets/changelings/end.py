@@ -9,7 +9,7 @@ from core.engine.phase import PhaseKind
 from . import flavour
 from .hooks import CHANGELING_ROLES, REVERSES
 from .night import in_play
-from .standing import is_changeling, is_counted, is_mixed_pair
+from .standing import is_changeling, is_counted
 from .state import ChangelingsState
 from .vocabulary import CHANGELINGS, LOVERS, PONIES
 
@@ -21,7 +21,12 @@ def winners(game: Game) -> list[str] | None:
     """
     state: ChangelingsState = game.state.rs  # `changelings_state`, inlined
     lovers = state.lovers
-    mixed = lovers if lovers is not None and is_mixed_pair(game) else ()
+    mixed: tuple[str, ...] = ()
+    if lovers is not None:  # `is_mixed_pair`, written out
+        players = game.state.players
+        if (players[lovers[0]].role in CHANGELING_ROLES) != (
+                players[lovers[1]].role in CHANGELING_ROLES):
+            mixed = lovers
     anybody_left = team_left = False  # (anybody: set only for an uncounted pony)
     changelings = others = 0  # the counted ones (CH-COUNT)
     for p in game.state.players.values():

@@ -75,7 +75,8 @@ duty(Stage.DUSK, ABDUCT, EXCHANGE)
 @ACTION_CHECKS.at("abduct")
 def check_team_target(game: Game, p: Player, targets: tuple[PlayerId, ...],
                       _: str | None) -> Refused | None:
-    if targets and is_changeling(game.state.players[targets[0]]):
+    # (`is_changeling`, written out: asked at every abduction sent)
+    if targets and game.state.players[targets[0]].role in CHANGELING_ROLES:
         return Refused(N_("{name} is one of your own."), name=player(targets[0]))
     return None
 
