@@ -21,7 +21,7 @@ from .hooks import (
 )
 from .removal import banish
 from .standing import take_office
-from .state import TieBroken, changelings_state
+from .state import ChangelingsState, TieBroken, changelings_state
 from .vocabulary import ALWAYS, ANY_DAY, Stage
 from .voice import said, said_n
 
@@ -64,7 +64,8 @@ def tiebreak_picked(game: Game, p: Player, sub: Submission) -> None:
 
 @AFTER_ACT.at("successor")
 def successor_named(game: Game, p: Player, sub: Submission) -> None:
-    changelings_state(game).successor = sub.targets[0]
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: often sent
+    state.successor = sub.targets[0]
 
 
 @PROMPT_OWED.at("tiebreak")

@@ -4,17 +4,20 @@ command, so these are cached tables rather than walks over the roles)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 
+from core.engine.game import Game
 from core.engine.ids import ActionId, RoleId
 from core.engine.ruleset import ActionSpec
+from core.engine.state import Player
 
 from .hooks import ACTION_CHECKS, ROLES, UNASKED_BY_OFFERS, ActionCheck
 from .mayor import POWERS
 from .vocabulary import ALWAYS
 
 PASS = ActionSpec(ActionId("pass"), ALWAYS, targets=0)
+Extra = Callable[[Game, Player], Sequence[ActionSpec]]  # `hooks.EXTRA_ABILITIES`' handlers
 
 ONLY_PASS = (PASS,)
 
@@ -62,3 +65,20 @@ def extras_for(extras: Sequence[tuple[str | None, object]], role: str) -> bool:
         if only is None or only == role:
             return True
     return False
+
+
+def extra_now(game: Game, p: Player, extras: Sequence[tuple[str | None, Extra]]) -> bool:
+    """Whether a stage's extra abilities add one for this player now (a loop, not any(): no
+    generator, asked of every player offered his actions in such a stage)."""
+    role = p.role
+    for only, more in extras:  # noqa: SIM110
+        if (only is None or only == role) and more(game, p):
+            return True
+    return False
+
+
+def with_checks(abilities: Sequence[ActionSpec],
+                stage: str) -> list[tuple[ActionSpec, ActionCheck | None]]:
+    """The abilities of this stage, each with its check (where `offers` has no table)."""
+    checks = ACTION_CHECKS.handlers
+    return [(spec, checks.get(spec.id)) for spec in abilities if stage in spec.stages]

@@ -14,7 +14,7 @@ from core.engine.state import Player
 from . import flavour
 from .hooks import BANISHED, REMOVED, STRUCK
 from .standing import partner_of, random_living, take_office
-from .state import TieBroken, changelings_state
+from .state import ChangelingsState, TieBroken, changelings_state
 from .vocabulary import HEARTBREAKING, RANK_SUCCESSOR, SUCCESSOR, Cause
 
 # read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
@@ -29,7 +29,7 @@ _TIE_TOLD = {TieBroken.MAYOR: flavour.BANISHED_BY_MAYOR,
 
 
 def on_removed(game: Game, p: Player, why: str) -> None:
-    state = changelings_state(game)
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: every removal
     at_night = game.state.phase.kind == _NIGHT and why not in OUT_OF_STORY
     if at_night:
         state.night.gone.append((p.pid, why))

@@ -45,7 +45,16 @@ from .hooks import (
     STARTED,
     ActionCheck,
 )
-from .powers import IN_STAGE, ONLY_PASS, PASS, extras_for, in_stage, standing
+from .powers import (
+    IN_STAGE,
+    ONLY_PASS,
+    PASS,
+    extra_now,
+    extras_for,
+    in_stage,
+    standing,
+    with_checks,
+)
 from .removal import on_removed
 from .standing import (
     make_lovers,
@@ -202,8 +211,7 @@ class Changelings(Ruleset):
         s = game.state
         reactions = s.reactions  # the first is `game.current_owed()`
         extras = _EXTRAS.get(s.phase.stage)
-        if not reactions and (extras is None or not extras_for(extras, p.role)):
-            # most players, most of the time
+        if not reactions and (extras is None or not extras_for(extras, p.role)):  # most often
             return standing(p.role, "mayor" in p.statuses) if p.alive else ONLY_PASS
         found = list(standing(p.role, "mayor" in p.statuses)[:-1]) if p.alive else []
         if reactions and reactions[0].player == p.pid:
@@ -221,17 +229,11 @@ class Changelings(Ruleset):
         nor waited for."""
         s = game.state
         stage = s.phase.stage
-        common = p.alive and not s.reactions
         checked: Sequence[tuple[ActionSpec, ActionCheck | None]] | None
-        if common and stage in _EXTRAS:  # most stages have none: no loop to start
-            role = p.role
-            for only, more in _EXTRAS[stage]:  # a loop, not any(): no generator
-                if (only is None or only == role) and more(game, p):
-                    common = False
-                    break
-        if common:
+        if p.alive and not s.reactions and (
+                stage not in _EXTRAS or not extra_now(game, p, _EXTRAS[stage])):
             # the common case of `abilities` (nothing owed, no role adds a power now; the
-            # drama queen's chase is asked of every player at dawn), from the table made for it
+            # drama queen's chase is asked of her at dawn), from the table made for it
             try:
                 found, checked = IN_STAGE[stage][p.role]["mayor" in p.statuses]
             except KeyError:
@@ -239,8 +241,7 @@ class Changelings(Ruleset):
             if checked is None:  # no power of them may be spent
                 return found
         else:
-            checked = [(spec, _CHECKS.get(spec.id)) for spec in self.abilities(game, p)
-                       if stage in spec.stages]
+            checked = with_checks(self.abilities(game, p), stage)
         usable_now = []
         for spec, check in checked:  # a power not spent: its check, asked without targets,
             if check is None or check(game, p, (), None) is None:  # allows it

@@ -90,7 +90,7 @@ def check_exchange(game: Game, p: Player, targets: tuple[PlayerId, ...],
     state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: offers ask it
     if state.exchange_used:
         return EXCHANGE_USED
-    return check_team_target(game, p, targets, role_id)
+    return check_team_target(game, p, targets, role_id) if targets else None
 
 
 # made once (see hooks.ActionCheck): `offers` asks this check for every changeling every night
