@@ -28,4 +28,4 @@ ROLE = define_role(
 @NIGHT.at(NightStep.QUEEN)
 @for_role("queen")
 def queen_checks(game: Game) -> None:
-    check_step(game, RoleId("queen"))
+    check_step(game, ROLE.id)

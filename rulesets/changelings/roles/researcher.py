@@ -50,4 +50,4 @@ def check_step(game: Game, checker_role: RoleId) -> None:
 @NIGHT.at(NightStep.RESEARCHER)
 @for_role("researcher")
 def researcher_checks(game: Game) -> None:
-    check_step(game, RoleId("researcher"))
+    check_step(game, ROLE.id)
