@@ -29,6 +29,18 @@ def standing(role_id: RoleId, mayor: bool) -> tuple[ActionSpec, ...]:
     return (*ROLES[role_id].actions, *(POWERS if mayor else ()), PASS)
 
 
+class _ByRole(dict[str, tuple[tuple[ActionSpec, ...], tuple[ActionSpec, ...]]]):
+    """`standing` by role, then whether the player is the mayor (False, True): two subscripts
+    where the engine asks at every action (a `functools.cache` call builds and hashes a key
+    tuple each time); a role is worked out when first asked."""
+
+    def __missing__(self, role_id: str) -> tuple[tuple[ActionSpec, ...], tuple[ActionSpec, ...]]:
+        both = self[role_id] = (standing(RoleId(role_id), False), standing(RoleId(role_id), True))
+        return both
+
+
+STANDING = _ByRole()
+
 #: `standing`'s powers of one stage, and each with its check (None: no power of them has one,
 #: none may be spent)
 InStage = tuple[tuple[ActionSpec, ...], tuple[tuple[ActionSpec, ActionCheck | None], ...] | None]

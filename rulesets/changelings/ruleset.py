@@ -49,10 +49,10 @@ from .powers import (
     IN_STAGE,
     ONLY_PASS,
     PASS,
+    STANDING,
     extra_now,
     extras_for,
     in_stage,
-    standing,
     with_checks,
 )
 from .removal import on_removed
@@ -212,8 +212,8 @@ class Changelings(Ruleset):
         reactions = s.reactions  # the first is `game.current_owed()`
         extras = _EXTRAS.get(s.phase.stage)
         if not reactions and (extras is None or not extras_for(extras, p.role)):  # most often
-            return standing(p.role, "mayor" in p.statuses) if p.alive else ONLY_PASS
-        found = list(standing(p.role, "mayor" in p.statuses)[:-1]) if p.alive else []
+            return STANDING[p.role]["mayor" in p.statuses] if p.alive else ONLY_PASS
+        found = list(STANDING[p.role]["mayor" in p.statuses][:-1]) if p.alive else []
         if reactions and reactions[0].player == p.pid:
             spec = OWED_ACTIONS[reactions[0].kind]
             if spec not in found:
