@@ -117,8 +117,9 @@ class InPlay:
 # by the roles a game was dealt: all the handlers, and those it runs
 _IN_PLAY: dict[frozenset[str], tuple[tuple[tuple[Callable[..., object], ...], ...], InPlay]] = {}
 # the players of the game asked last, its `InPlay`, and its players by the role each had
-# then (`holders`): a game asks at every night and day
-_LAST: list[Any] = [None, None, {}]
+# then (`holders`): a game asks at every night and day (one tuple, replaced whole, so that a
+# reader never mixes two games)
+_LAST: list[tuple[Any, Any, dict[str, list[Player]]]] = [(None, None, {})]
 H = TypeVar("H", bound=Callable[..., object])
 
 
@@ -127,8 +128,9 @@ def in_play(game: Game) -> InPlay:
     (exchange, awakening), so the roles it has, and those the exchanged had, are all the
     roles of its deal that may still act (worked out once a game)."""
     players = game.state.players
-    if _LAST[0] is players:
-        found: InPlay = _LAST[1]
+    last = _LAST[0]
+    if last[0] is players:
+        found: InPlay = last[1]
         return found
     by_role: dict[str, list[Player]] = {}
     for p in players.values():
@@ -149,7 +151,7 @@ def in_play(game: Game) -> InPlay:
             roles, _run(dusk, roles), _run(dawn, roles), _run(MORNING_NEWS, roles),
             _run(MORNING_NOTES, roles), _run(DAY_BEGINS, roles), _run(REVERSAL_OWED, roles))
     found = kept[1]
-    _LAST[:] = players, found, by_role
+    _LAST[0] = players, found, by_role
     return found
 
 
@@ -158,8 +160,7 @@ def holders(game: Game, role: str) -> list[Player]:
     changes only into the changeling's, so all who have it now (a role's step asks every
     night, without a pass over all the players)."""
     in_play(game)
-    found: list[Player] = _LAST[2].get(role, [])
-    return found
+    return _LAST[0][2].get(role, [])
 
 
 def _run(handlers: Sequence[H], roles: frozenset[str]) -> tuple[H, ...]:

@@ -112,8 +112,9 @@ def tell_the_others(game: Game, p: Player, sub: Submission) -> None:
                       target=target)
 
 
-# the players of the game whose dusk was asked last, that dusk, and its team's members
-_DUSK_TEAM: list[Any] = [None, None, ()]
+# the players of the game whose dusk was asked last, that dusk, and its team's members (one
+# tuple, replaced whole, so that a reader never mixes two games)
+_DUSK_TEAM: list[tuple[Any, Any, list[Player]]] = [(None, None, [])]
 
 
 def _dusk_team(game: Game) -> list[Player]:
@@ -121,11 +122,11 @@ def _dusk_team(game: Game) -> list[Player]:
     member's proposal is told to the others): a role changes only while a night is resolved,
     after its dusk (whoever has left meanwhile is left out by the caller)."""
     s = game.state
-    if _DUSK_TEAM[0] is s.players and _DUSK_TEAM[1] is s.phase:
-        members: list[Player] = _DUSK_TEAM[2]
-        return members
+    last = _DUSK_TEAM[0]
+    if last[0] is s.players and last[1] is s.phase:
+        return last[2]
     members = [m for m in s.players.values() if m.role in CHANGELING_ROLES]
-    _DUSK_TEAM[:] = s.players, s.phase, members
+    _DUSK_TEAM[0] = s.players, s.phase, members
     return members
 
 
