@@ -10,8 +10,8 @@ from core.engine.phase import Phase, PhaseKind
 from core.engine.state import Owed
 
 from .end import check_end, winners
-from .hooks import ANSWER_OWED, DAY_BEGINS, PROMPT_OWED
-from .night import begin_night, day_opener
+from .hooks import ANSWER_OWED, PROMPT_OWED
+from .night import begin_night, day_opener, in_play
 from .removal import banish
 from .standing import mayor, take_office
 from .state import TieBroken, changelings_state
@@ -19,7 +19,7 @@ from .vocabulary import RANK_TIEBREAK, TIEBREAK, Stage
 
 # read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
 # more than ten times a global's read, and these are asked every day
-_DAY, _VOTE = PhaseKind.DAY, Stage.VOTE
+_DAY, _VOTE, _REACTIONS = PhaseKind.DAY, Stage.VOTE, Stage.REACTIONS
 
 
 def begin_election(game: Game) -> None:
@@ -32,7 +32,7 @@ def begin_election(game: Game) -> None:
 def begin_day(game: Game, number: int) -> None:
     game.state.votes = {}
     game.state.vote_extra = {}
-    for prepare in DAY_BEGINS:
+    for prepare in in_play(game).day_begins:
         prepare(game)
     changelings_state(game).tiebreak_pick = None
     game.set_phase(Phase.of(_DAY, number, _VOTE))
@@ -66,13 +66,13 @@ def close_vote(game: Game) -> None:
     game.state.votes = {}
     game.state.subs = {}
     game.state.vote_extra = {}
-    best = max(tally.values(), default=0)
+    counts = list(tally.values())
+    best = max(counts, default=0)
     if best > 0:
-        leaders = [pid for pid, n in tally.items() if n == best]
-        if len(leaders) == 1:
-            banish(game, leaders[0])
+        if counts.count(best) == 1:  # one leader, the first with most (no list of leaders)
+            banish(game, max(tally, key=tally.__getitem__))
         else:
-            _tie(game, leaders)
+            _tie(game, [pid for pid, n in tally.items() if n == best])
     else:
         game.tell(GROUP, N_("Nopony voted today, so nopony is banished."))
     changelings_state(game).tiebreak_pick = None
@@ -112,8 +112,8 @@ def continue_reactions(game: Game, number: int) -> None:
         game.state.reactions.clear()  # naming a mayor can no longer change who won
         owed = None
     if owed is not None:
-        if game.state.phase.stage != Stage.REACTIONS:
-            game.set_phase(Phase.of(PhaseKind.DAY, number, Stage.REACTIONS))
+        if game.state.phase.stage != _REACTIONS:
+            game.set_phase(Phase.of(_DAY, number, _REACTIONS))
         PROMPT_OWED.handlers[owed.kind](game, owed)
         return
     if check_end(game):

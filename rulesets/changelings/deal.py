@@ -15,6 +15,11 @@ WALK: tuple[str | tuple[str, str], ...] = (
     "mare_do_well", "lucky", "liar", "fanatic", ("confused_changeling", "stalker"))
 
 
+# the walk's entries as groups of role ids, made once (every game is dealt from them)
+_GROUPS = tuple(tuple(RoleId(r) for r in (entry if isinstance(entry, tuple) else (entry,)))
+                for entry in WALK)
+
+
 def default_changelings(count: int) -> int:
     return 2 if count <= 9 else 3 if count <= 14 else 4
 
@@ -27,8 +32,7 @@ def deal_roles(count: int, changelings: int, rng: random.Random) -> list[RoleId]
     pony_seats = count - changelings
     pony_specials: list[RoleId] = []
     changeling_specials: list[RoleId] = []
-    for entry in WALK:
-        group = tuple(RoleId(r) for r in (entry if isinstance(entry, tuple) else (entry,)))
+    for group in _GROUPS:
         if group[0] in CHANGELING_ROLES:
             if plain_changelings < 1:
                 break

@@ -7,8 +7,9 @@ from core.engine.messages import GROUP, N_
 from core.engine.phase import PhaseKind
 
 from . import flavour
-from .hooks import CHANGELING_ROLES, REVERSAL_OWED, REVERSES
-from .standing import is_changeling, is_counted, is_mixed_pair
+from .hooks import CHANGELING_ROLES, REVERSES
+from .night import in_play
+from .standing import is_changeling, is_counted
 from .state import ChangelingsState
 from .vocabulary import CHANGELINGS, LOVERS, PONIES
 
@@ -20,24 +21,27 @@ def winners(game: Game) -> list[str] | None:
     """
     state: ChangelingsState = game.state.rs  # `changelings_state`, inlined
     lovers = state.lovers
-    mixed = set(lovers) if lovers and is_mixed_pair(game) else set()
-    anybody_left = team_left = False
+    mixed: tuple[str, ...] = ()
+    if lovers is not None:  # `is_mixed_pair`, written out
+        players = game.state.players
+        if (players[lovers[0]].role in CHANGELING_ROLES) != (
+                players[lovers[1]].role in CHANGELING_ROLES):
+            mixed = lovers
+    anybody_left = team_left = False  # (anybody: set only for an uncounted pony)
     changelings = others = 0  # the counted ones (CH-COUNT)
     for p in game.state.players.values():
-        if not p.alive:
-            continue
-        anybody_left = True
-        counted = not p.statuses or is_counted(p)
-        if p.role not in CHANGELING_ROLES:
-            if counted:
+        if p.alive:
+            if p.role in CHANGELING_ROLES:
+                team_left = True
+                if (not p.statuses or is_counted(p)) and p.pid not in mixed:
+                    changelings += 1
+            elif not p.statuses or is_counted(p):
                 others += 1
-        else:
-            team_left = True
-            if counted and p.pid not in mixed:
-                changelings += 1
-    if not anybody_left:
+            else:
+                anybody_left = True
+    if not (team_left or others or anybody_left):
         return []
-    if mixed and set(game.state.living_ids()) == mixed:
+    if mixed and set(game.state.living_ids()) == set(mixed):
         return [LOVERS]
     if not team_left:
         return [PONIES]
@@ -48,8 +52,9 @@ def winners(game: Game) -> list[str] | None:
 
 def reversal_possible(game: Game) -> bool:
     """A counted non-changeling still holds a power that could turn the numbers."""
-    if any(owed(game) for owed in REVERSAL_OWED):
-        return True
+    for owed in in_play(game).reversal_owed:  # a loop, not any(): no generator
+        if owed(game):
+            return True
     for p in game.state.living():
         if not is_counted(p) or is_changeling(p):
             continue

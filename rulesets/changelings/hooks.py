@@ -106,6 +106,10 @@ def define_role(spec: RoleSpec, *, name: str, card: str, role_was: str | None = 
 # with its text (`Refused.saying`), never the one returned.
 ActionCheck = Callable[[Game, Player, tuple[PlayerId, ...], RoleId | None], Refused | None]
 ACTION_CHECKS: ByKey[ActionCheck] = ByKey("check")
+# Actions whose check refuses a living holder of the power nothing while no target is named
+# (it looks at the targets alone, or at what holding the power already says): `offers` does
+# not ask it (`powers.in_stage`).
+UNASKED_BY_OFFERS: set[str] = set()
 # What follows an accepted submission besides the engine's "Noted" (action id -> handler).
 AFTER_ACT: ByKey[Callable[[Game, Player, Submission], None]] = ByKey("after-act")
 # Actions whose actor must still send something before a night stage may close early
@@ -121,18 +125,20 @@ ANSWER_OWED: ByKey[Callable[[Game, Owed, PlayerId | None], None]] = ByKey("owed-
 
 class ByStage(Generic[F]):
     """Handlers that run, in the order they were attached, only in the phase stages they name
-    (`@TABLE.during(Stage.DAWN)`): outside those stages they are never asked. Read from
-    `TABLE.handlers` (stage -> handlers), a plain dict for the reason `ByKey`'s is."""
+    (`@TABLE.during(Stage.DAWN)`): outside those stages they are never asked; a handler for
+    the players of one role alone names it (`role="drama_queen"`), and is not asked for the
+    others. Read from `TABLE.handlers` (stage -> (role or None, handler) pairs), a plain dict
+    for the reason `ByKey`'s is."""
 
     __slots__ = ("handlers",)
 
     def __init__(self) -> None:
-        self.handlers: dict[str, list[F]] = {}
+        self.handlers: dict[str, list[tuple[str | None, F]]] = {}
 
-    def during(self, *stages: str) -> Callable[[F], F]:
+    def during(self, *stages: str, role: str | None = None) -> Callable[[F], F]:
         def attach(handler: F) -> F:
             for stage in stages:
-                self.handlers.setdefault(stage, []).append(handler)
+                self.handlers.setdefault(stage, []).append((role, handler))
             return handler
 
         return attach
@@ -172,6 +178,22 @@ SEEN_AS: ByKey[Callable[[Player, bool], str]] = ByKey("seen-as")
 SETUP_CHECKS: ByKey[Callable[[Sequence[RoleId]], None]] = ByKey("setup-check")
 # at the start, after every player has his card and the team knows itself
 STARTED: ByKey[Callable[[Game, Player], None]] = ByKey("started")
+
+# --------------------------------------------------------------------------- one role's hooks
+# The role a night step's, a morning's, a day's or the end's handler acts for alone: in a game
+# where that role was not dealt it has nothing to do, and is not run (`night.in_play`).
+ROLE_OF: dict[Callable[..., object], RoleId] = {}
+
+
+def for_role(role_id: str) -> Callable[[F], F]:
+    """Mark a handler as acting for players of `role_id` alone (see `ROLE_OF`)."""
+
+    def mark(handler: F) -> F:
+        ROLE_OF[handler] = RoleId(role_id)
+        return handler
+
+    return mark
+
 
 # --------------------------------------------------------------------------- the end (CH-END)
 # A living counted non-changeling of this role could still turn the numbers.

@@ -11,10 +11,17 @@ from core.engine.ruleset import ActionSpec
 from core.engine.state import Owed, Player, Submission
 
 from . import vocabulary
-from .hooks import ACTION_CHECKS, AFTER_ACT, ANSWER_OWED, PROMPT_OWED, owed_action
+from .hooks import (
+    ACTION_CHECKS,
+    AFTER_ACT,
+    ANSWER_OWED,
+    PROMPT_OWED,
+    UNASKED_BY_OFFERS,
+    owed_action,
+)
 from .removal import banish
 from .standing import take_office
-from .state import TieBroken, changelings_state
+from .state import ChangelingsState, TieBroken, changelings_state
 from .vocabulary import ALWAYS, ANY_DAY, Stage
 from .voice import said, said_n
 
@@ -47,6 +54,9 @@ def check_successor(game: Game, p: Player, targets: tuple[PlayerId, ...],
     return None
 
 
+UNASKED_BY_OFFERS.add("successor")  # a mayor in the game may always name his successor
+
+
 @AFTER_ACT.at("tiebreak")
 def tiebreak_picked(game: Game, p: Player, sub: Submission) -> None:
     changelings_state(game).tiebreak_pick = sub.targets[0]
@@ -54,7 +64,8 @@ def tiebreak_picked(game: Game, p: Player, sub: Submission) -> None:
 
 @AFTER_ACT.at("successor")
 def successor_named(game: Game, p: Player, sub: Submission) -> None:
-    changelings_state(game).successor = sub.targets[0]
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: often sent
+    state.successor = sub.targets[0]
 
 
 @PROMPT_OWED.at("tiebreak")

@@ -8,8 +8,10 @@ an earlier step (CH-LAPSE), with the two exceptions the rules name.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Any, TypeVar
 
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
@@ -17,13 +19,13 @@ from core.engine.ids import ActionId, PlayerId
 from core.engine.messages import GROUP, N_, player
 from core.engine.night_order import NightOrder
 from core.engine.phase import Phase, PhaseKind
-from core.engine.state import Submission
+from core.engine.state import Player, Submission
 from core.engine.variety import Openers, tagged
 
 from . import flavour
-from .hooks import MORNING_NEWS, MORNING_NOTES
+from .hooks import DAY_BEGINS, MORNING_NEWS, MORNING_NOTES, REVERSAL_OWED, ROLE_OF
 from .removal import announce_removal
-from .state import Night, changelings_state
+from .state import EXCHANGED_FROM, ChangelingsState, Night, changelings_state
 from .vocabulary import Cause, Stage
 from .voice import said
 
@@ -97,12 +99,83 @@ def begin_night(game: Game, number: int) -> None:
     game.narrate(GROUP, flavour.NIGHT_FALLS, number=number)
 
 
+@dataclass(frozen=True, slots=True)
+class InPlay:
+    """What a game runs of the handlers, in their order: those of the roles it was dealt and
+    those of no single role (`hooks.ROLE_OF`). A role's handlers find nothing to do in a game
+    without it, and most games deal few of the special roles."""
+
+    roles: frozenset[str]
+    dusk: tuple[Callable[[Game], None], ...]
+    dawn: tuple[Callable[[Game], None], ...]
+    morning_news: tuple[Callable[[Game], bool], ...]
+    morning_notes: tuple[Callable[[Game], None], ...]
+    day_begins: tuple[Callable[[Game], None], ...]
+    reversal_owed: tuple[Callable[[Game], bool], ...]
+
+
+# by the roles a game was dealt: all the handlers, and those it runs
+_IN_PLAY: dict[frozenset[str], tuple[tuple[tuple[Callable[..., object], ...], ...], InPlay]] = {}
+# the players of the game asked last, its `InPlay`, and its players by the role each had
+# then (`holders`): a game asks at every night and day (one tuple, replaced whole, so that a
+# reader never mixes two games)
+_LAST: list[tuple[Any, Any, dict[str, list[Player]]]] = [(None, None, {})]
+H = TypeVar("H", bound=Callable[..., object])
+
+
+def in_play(game: Game) -> InPlay:
+    """The handlers this game runs. A player's role changes only into the changeling's
+    (exchange, awakening), so the roles it has, and those the exchanged had, are all the
+    roles of its deal that may still act (worked out once a game)."""
+    players = game.state.players
+    last = _LAST[0]
+    if last[0] is players:
+        found: InPlay = last[1]
+        return found
+    by_role: dict[str, list[Player]] = {}
+    for p in players.values():
+        by_role.setdefault(p.role, []).append(p)
+    dealt = set(by_role)
+    for p in players.values():
+        if p.counters:  # (most have none: no `Slot` to ask)
+            was = EXCHANGED_FROM.get(p)
+            if was is not None:
+                dealt.add(was)
+    roles = frozenset(dealt)
+    dusk, dawn = NIGHT.plan(*_DUSK_STEPS), NIGHT.plan(*_DAWN_STEPS)
+    every = (dusk, dawn, tuple(MORNING_NEWS), tuple(MORNING_NOTES), tuple(DAY_BEGINS),
+             tuple(REVERSAL_OWED))
+    kept = _IN_PLAY.get(roles)
+    if kept is None or kept[0] != every:  # (a handler attached since: a test's own role)
+        kept = _IN_PLAY[roles] = every, InPlay(
+            roles, _run(dusk, roles), _run(dawn, roles), _run(MORNING_NEWS, roles),
+            _run(MORNING_NOTES, roles), _run(DAY_BEGINS, roles), _run(REVERSAL_OWED, roles))
+    found = kept[1]
+    _LAST[0] = players, found, by_role
+    return found
+
+
+def holders(game: Game, role: str) -> list[Player]:
+    """The players, in seat order, who had `role` when the game was first asked: a role
+    changes only into the changeling's, so all who have it now (a role's step asks every
+    night, without a pass over all the players)."""
+    in_play(game)
+    return _LAST[0][2].get(role, [])
+
+
+def _run(handlers: Sequence[H], roles: frozenset[str]) -> tuple[H, ...]:
+    """Those of the handlers a game with these roles runs."""
+    return tuple(h for h in handlers if h not in ROLE_OF or ROLE_OF[h] in roles)
+
+
 def resolve_dusk(game: Game) -> None:
-    NIGHT.walk(game, _DUSK_STEPS[0], _DUSK_STEPS[1])
+    for step in in_play(game).dusk:
+        step(game)
 
 
 def resolve_dawn(game: Game) -> None:
-    NIGHT.walk(game, _DAWN_STEPS[0], _DAWN_STEPS[1])
+    for step in in_play(game).dawn:
+        step(game)
 
 
 _OPENERS = Openers(flavour.DAY_BEGINS, flavour.MOTIFS)
@@ -112,6 +185,8 @@ _DERPYS_MAIL = tagged(flavour.MORNING_QUIET, "derpy", flavour.MOTIFS)
 def _without_derpy(game: Game) -> frozenset[int]:
     """Derpy's morning mail stops once the player who was Derpy has left (his role told).
     (A loop, not any() over a generator: asked at every quiet dawn.)"""
+    if "derpy" not in in_play(game).roles:
+        return _NOTHING_RULED_OUT
     for p in game.state.players.values():
         if p.role == "derpy" and not p.alive:
             return _DERPYS_MAIL
@@ -124,17 +199,19 @@ _NOTHING_RULED_OUT: frozenset[int] = frozenset()
 def day_opener(game: Game) -> str:
     """The day's opener, drawn knowing its dawn: no image the quiet morning just showed, no
     loss mourned after a night without one, no calm praised after one with a loss."""
-    night = changelings_state(game).night
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: every day
+    night = state.night
     return game.variant(flavour.DAY_BEGINS,
                         _OPENERS.ruled_out(night.dawn, "calm" if night.gone else "loss"))
 
 
 def morning_post(game: Game) -> None:
-    night = changelings_state(game).night
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: every day
+    night = state.night
     for pid, why in night.gone:
         announce_removal(game, pid, why)
     told = bool(night.gone)
-    for news in MORNING_NEWS:
+    for news in in_play(game).morning_news:
         told = news(game) or told
     if not told:
         night.dawn = game.variant(flavour.MORNING_QUIET, _without_derpy(game))
@@ -145,5 +222,5 @@ def morning_post(game: Game) -> None:
         game.tell(GROUP, said(game, "NEW_MAYOR", "group"), name=player(heir))
     if night.abduction_text and any(w == Cause.ABDUCTED for _, w in night.gone):
         game.tell(GROUP, N_("A witness reports: “{text}”"), text=night.abduction_text)
-    for note in MORNING_NOTES:
+    for note in in_play(game).morning_notes:
         note(game)

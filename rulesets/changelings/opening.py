@@ -6,16 +6,15 @@ from __future__ import annotations
 from core.engine.game import Game
 from core.engine.messages import GROUP, role, side
 
-from .hooks import ROLES
-from .standing import is_changeling
+from .hooks import CHANGELING_ROLES, ROLES
 from .vocabulary import CHANGELINGS
 
 
 def announce(game: Game) -> None:
     """Each count has its own sentence, so that each agrees with its number (ru: 1, 2, 5)."""
     players = game.state.players.values()
-    listed = list(ROLES)
-    specials = sorted({p.role for p in players if ROLES[p.role].special}, key=listed.index)
+    dealt = [p.role for p in players]  # (one pass; the counts below read the list)
+    specials = sorted({r for r in dealt if ROLES[r].special}, key=list(ROLES).index)
     if specials:
         game.tell_n(GROUP, "A new game of Changelings begins with {count} player!",
                     "A new game of Changelings begins with {count:w} players!", len(players))
@@ -28,7 +27,7 @@ def announce(game: Game) -> None:
                     "{count:w} players, and no special roles are in play.", len(players))
     # the queen and the liar are among the changelings, the confused one is not; `side`
     # carries the side counted as a plain fact (for `told`), which the sentence says in words
-    hiding = sum(1 for p in players if is_changeling(p))
+    hiding = sum(map(CHANGELING_ROLES.__contains__, dealt))  # `is_changeling`, of each
     game.tell_n(GROUP, "Careful, everypony: {count:w} changeling is hiding among you!",
                 "Careful, everypony: {count:w} changelings are hiding among you!", hiding,
                 side=side(CHANGELINGS))

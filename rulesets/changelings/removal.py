@@ -14,12 +14,12 @@ from core.engine.state import Player
 from . import flavour
 from .hooks import BANISHED, REMOVED, STRUCK
 from .standing import partner_of, random_living, take_office
-from .state import TieBroken, changelings_state
+from .state import ChangelingsState, TieBroken, changelings_state
 from .vocabulary import HEARTBREAKING, RANK_SUCCESSOR, SUCCESSOR, Cause
 
 # read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
 # more than ten times a global's read, and these are asked at every removal and banishment
-_NIGHT, _BANISHED = PhaseKind.NIGHT, Cause.BANISHED
+_NIGHT, _BANISHED, _WHOM = PhaseKind.NIGHT, Cause.BANISHED, RoleForm.WHOM
 
 # Removals by day after which the leaving mayor names his successor himself.
 DAY_EFFECTS = frozenset({Cause.BANISHED, Cause.HEARTBREAK, Cause.CHASED})
@@ -29,7 +29,7 @@ _TIE_TOLD = {TieBroken.MAYOR: flavour.BANISHED_BY_MAYOR,
 
 
 def on_removed(game: Game, p: Player, why: str) -> None:
-    state = changelings_state(game)
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: every removal
     at_night = game.state.phase.kind == _NIGHT and why not in OUT_OF_STORY
     if at_night:
         state.night.gone.append((p.pid, why))
@@ -82,7 +82,7 @@ def announce_removal(game: Game, pid: PlayerId, why: str) -> None:
     # `revealed` carries it as the plain role fact too, which the texts do not print (the
     # scenario runner's `told` and audits read `role` refs)
     game.narrate(GROUP, _told_as(game, why), name=player(pid), role=role_was(p.role),
-                 role_whom=role_form(p.role, RoleForm.WHOM), revealed=role(p.role))
+                 role_whom=role_form(p.role, _WHOM), revealed=role(p.role))
 
 
 def _told_as(game: Game, why: str) -> tuple[str, ...]:

@@ -31,6 +31,7 @@ from .hooks import (
     ACTION_CHECKS,
     ACTION_NAMES,
     AFTER_ACT,
+    CHANGELING_ROLES,
     EXTRA_ABILITIES,
     OWED_ACTIONS,
     ROLE_ABOUT,
@@ -44,10 +45,18 @@ from .hooks import (
     STARTED,
     ActionCheck,
 )
-from .powers import IN_STAGE, ONLY_PASS, PASS, in_stage, standing
+from .powers import (
+    IN_STAGE,
+    ONLY_PASS,
+    PASS,
+    STANDING,
+    extra_now,
+    extras_for,
+    in_stage,
+    with_checks,
+)
 from .removal import on_removed
 from .standing import (
-    is_changeling,
     make_lovers,
     mayor,
     partner_of,
@@ -80,6 +89,8 @@ _ELECTION, _DUSK, _DAWN = Stage.ELECTION, Stage.DUSK, Stage.DAWN
 # the "Noted" every action is answered with, in this game's voice (`Prompt`: made once)
 _NOTED_TOLD = Prompt(VOICE, "NOTED", NOTED)
 _EXTRAS = EXTRA_ABILITIES.handlers  # by stage: what a role adds (asked in every `offers`)
+# read at every action: the engine's `pass`, each action's check and what follows it
+_PASS_ID, _CHECKS, _AFTER = PASS.id, ACTION_CHECKS.handlers, AFTER_ACT.handlers
 
 
 @event_kind("active")
@@ -155,7 +166,7 @@ class Changelings(Ruleset):
                 game.tell(to_player(p.pid), N_("{dealt}"), dealt=dealt(shown))
         members = changeling_team(game)
         for p in players.values():
-            if is_changeling(p):
+            if p.role in CHANGELING_ROLES:  # `is_changeling`, inlined: each player at the start
                 fellows = [other for other in members if other.pid != p.pid]
                 for other in fellows:
                     game.learn(p.pid, other.pid, other.role)
@@ -199,16 +210,17 @@ class Changelings(Ruleset):
         a role adds (the drama queen's chase at dawn), and `pass`, in this order."""
         s = game.state
         reactions = s.reactions  # the first is `game.current_owed()`
-        extras = EXTRA_ABILITIES.handlers.get(s.phase.stage, ())
-        if not reactions and not extras:  # most players, most of the time
-            return standing(p.role, "mayor" in p.statuses) if p.alive else ONLY_PASS
-        found = list(standing(p.role, "mayor" in p.statuses)[:-1]) if p.alive else []
+        extras = _EXTRAS.get(s.phase.stage)
+        if not reactions and (extras is None or not extras_for(extras, p.role)):  # most often
+            return STANDING[p.role]["mayor" in p.statuses] if p.alive else ONLY_PASS
+        found = list(STANDING[p.role]["mayor" in p.statuses][:-1]) if p.alive else []
         if reactions and reactions[0].player == p.pid:
             spec = OWED_ACTIONS[reactions[0].kind]
             if spec not in found:
                 found.append(spec)
-        for more in extras:
-            found += more(game, p)
+        for only, more in extras or ():
+            if only is None or only == p.role:
+                found += more(game, p)
         found.append(PASS)
         return found
 
@@ -217,16 +229,11 @@ class Changelings(Ruleset):
         nor waited for."""
         s = game.state
         stage = s.phase.stage
-        common = p.alive and not s.reactions
         checked: Sequence[tuple[ActionSpec, ActionCheck | None]] | None
-        if common and stage in _EXTRAS:  # most stages have none: no loop to start
-            for more in _EXTRAS[stage]:  # a loop, not any(): no generator
-                if more(game, p):
-                    common = False
-                    break
-        if common:
+        if p.alive and not s.reactions and (
+                stage not in _EXTRAS or not extra_now(game, p, _EXTRAS[stage])):
             # the common case of `abilities` (nothing owed, no role adds a power now; the
-            # drama queen's chase is asked of every player at dawn), from the table made for it
+            # drama queen's chase is asked of her at dawn), from the table made for it
             try:
                 found, checked = IN_STAGE[stage][p.role]["mayor" in p.statuses]
             except KeyError:
@@ -234,9 +241,7 @@ class Changelings(Ruleset):
             if checked is None:  # no power of them may be spent
                 return found
         else:
-            checks = ACTION_CHECKS.handlers
-            checked = [(spec, checks.get(spec.id)) for spec in self.abilities(game, p)
-                       if stage in spec.stages]
+            checked = with_checks(self.abilities(game, p), stage)
         usable_now = []
         for spec, check in checked:  # a power not spent: its check, asked without targets,
             if check is None or check(game, p, (), None) is None:  # allows it
@@ -261,14 +266,14 @@ class Changelings(Ruleset):
 
     def check_act(self, game: Game, p: Player, spec: ActionSpec, targets: tuple[PlayerId, ...],
                   text: str | None, role_id: RoleId | None) -> None:
-        if spec.id == PASS.id and not self.may_act_removed(game, p, PASS.id) and not [
-                s for s in self.offers(game, p) if s.id != PASS.id]:
+        if spec.id == _PASS_ID and not self.may_act_removed(game, p, _PASS_ID) and not [
+                s for s in self.offers(game, p) if s.id != _PASS_ID]:
             raise Refused(N_("There is nothing for you to pass now."))
         partner = partner_of(game, p.pid) if spec.harmful else None
         if partner is not None and partner in targets:
             raise Refused(N_("You cannot act against {name}: you are in love."),
                           name=player(partner))
-        check = ACTION_CHECKS.handlers.get(spec.id)
+        check = _CHECKS.get(spec.id)
         if check is not None:
             refusal = check(game, p, targets, role_id)
             if refusal is not None:
@@ -277,17 +282,21 @@ class Changelings(Ruleset):
                 raise Refused.saying(refusal.text)
 
     def after_act(self, game: Game, sub: Submission) -> None:
-        p = game.state.players[sub.actor]
-        reactions = game.state.reactions  # the first is `game.current_owed()`
-        if (game.state.phase.stage == _REACTIONS and reactions
-                and reactions[0].player == p.pid and sub.action in (reactions[0].kind, PASS.id)):
+        s = game.state
+        p = s.players[sub.actor]
+        action = sub.action
+        reactions = s.reactions  # the first is `game.current_owed()`
+        if (reactions and s.phase.stage == _REACTIONS
+                and reactions[0].player == p.pid and action in (reactions[0].kind, _PASS_ID)):
             pass  # an answer to the owed choice counts when the prompt closes (CH-REACT)
-        elif sub.action == PASS.id:
-            for key in [k for k in game.state.subs if k[0] == p.pid and k[1] != "pass"]:
-                del game.state.subs[key]
-        elif sub.action in AFTER_ACT.handlers:
-            AFTER_ACT.handlers[sub.action](game, p, sub)
-        game.tell(to_player(p.pid), _NOTED_TOLD.told(game.state.phase, p.pid), purpose=_NOTED)
+        elif action == _PASS_ID:
+            for key in [k for k in s.subs if k[0] == p.pid and k[1] != "pass"]:
+                del s.subs[key]
+        else:
+            follows = _AFTER.get(action)
+            if follows is not None:
+                follows(game, p, sub)
+        game.tell(to_player(p.pid), _NOTED_TOLD.told(s.phase, p.pid), purpose=_NOTED)
 
     def voting_open(self, game: Game) -> bool:
         return game.state.phase.stage in VOTING
@@ -295,14 +304,15 @@ class Changelings(Ruleset):
     def check_vote(self, game: Game, voter: Player, target: Player | None) -> None:
         if "voiceless" in voter.statuses:
             raise Refused(N_("You have lost your voice and cannot vote."))
-        if target is not None and game.state.phase.stage == _VOTE:
-            # `partner_of`, written out: asked at every vote of every day
-            state: ChangelingsState = game.state.rs
-            lovers, pid = state.lovers, voter.pid
-            if lovers is not None and pid in lovers and (
-                    lovers[1] if lovers[0] == pid else lovers[0]) == target.pid:
-                raise Refused(N_("You cannot vote against {name}: you are in love."),
-                              name=player(target.pid))
+        # `partner_of`, written out, the pair asked before the stage: at every vote of every
+        # day, and most voters are in none
+        state: ChangelingsState = game.state.rs
+        lovers, pid = state.lovers, voter.pid
+        if target is not None and lovers is not None and pid in lovers and (
+                lovers[1] if lovers[0] == pid else lovers[0]) == target.pid and \
+                game.state.phase.stage == _VOTE:
+            raise Refused(N_("You cannot vote against {name}: you are in love."),
+                          name=player(target.pid))
 
     def on_activity(self, game: Game, p: Player) -> None:
         if "inactive" in p.statuses:

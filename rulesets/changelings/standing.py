@@ -103,14 +103,13 @@ def tell_team(game: Game, key: str, /, **params: Param) -> None:
 def join_team(game: Game, newcomer: Player) -> None:
     """The newcomer and the team learn each other (exchange, awakening). A lover who joins
     turns his pair mixed, or a mixed pair same-side: both lovers learn their new goal."""
-    for member in team(game):
-        if member.pid == newcomer.pid:
-            continue
+    fellows = [m for m in team(game) if m.pid != newcomer.pid]
+    for member in fellows:
         game.learn(member.pid, newcomer.pid, newcomer.role)
         game.learn(newcomer.pid, member.pid, member.role)
         game.tell(to_player(member.pid), N_("{name} has joined the changelings."),
                   name=player(newcomer.pid))
-    tell_fellows(game, newcomer, [m for m in team(game) if m.pid != newcomer.pid])
+    tell_fellows(game, newcomer, fellows)
     if partner_of(game, newcomer.pid) is not None:
         tell_lovers_goal(game)
 

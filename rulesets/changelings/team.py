@@ -5,6 +5,7 @@ team (`roles/changeling.py`, `roles/queen.py`, `roles/liar.py`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
@@ -15,7 +16,15 @@ from core.engine.ruleset import ActionSpec, TeamChat
 from core.engine.state import Player, Submission
 
 from . import flavour
-from .hooks import ABDUCTED, ACTION_CHECKS, AFTER_ACT, CHANGELING_ROLES, EXCHANGED, duty
+from .hooks import (
+    ABDUCTED,
+    ACTION_CHECKS,
+    AFTER_ACT,
+    CHANGELING_ROLES,
+    EXCHANGED,
+    UNASKED_BY_OFFERS,
+    duty,
+)
 from .night import NIGHT, NightStep
 from .standing import is_changeling, is_mixed_pair, join_team, partner_of, team, tell_team
 from .state import EXCHANGED_FROM, ChangelingsState, Night, changelings_state
@@ -66,9 +75,13 @@ duty(Stage.DUSK, ABDUCT, EXCHANGE)
 @ACTION_CHECKS.at("abduct")
 def check_team_target(game: Game, p: Player, targets: tuple[PlayerId, ...],
                       _: str | None) -> Refused | None:
-    if targets and is_changeling(game.state.players[targets[0]]):
+    # (`is_changeling`, written out: asked at every abduction sent)
+    if targets and game.state.players[targets[0]].role in CHANGELING_ROLES:
         return Refused(N_("{name} is one of your own."), name=player(targets[0]))
     return None
+
+
+UNASKED_BY_OFFERS.add("abduct")  # it looks at the target alone
 
 
 @ACTION_CHECKS.at("exchange")
@@ -77,7 +90,7 @@ def check_exchange(game: Game, p: Player, targets: tuple[PlayerId, ...],
     state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: offers ask it
     if state.exchange_used:
         return EXCHANGE_USED
-    return check_team_target(game, p, targets, role_id)
+    return check_team_target(game, p, targets, role_id) if targets else None
 
 
 # made once (see hooks.ActionCheck): `offers` asks this check for every changeling every night
@@ -93,22 +106,47 @@ def tell_the_others(game: Game, p: Player, sub: Submission) -> None:
     prompt = TOLD["WANTS_ABDUCT" if sub.action == "abduct" else "WANTS_EXCHANGE"]
     phase = game.state.phase
     name, target = player(p.pid), player(sub.targets[0])
-    for member in game.state.players.values():
-        if member.alive and member.role in CHANGELING_ROLES and member.pid != p.pid:
+    for member in _dusk_team(game):
+        if member.alive and member.pid != p.pid:
             game.tell(to_player(member.pid), prompt.told(phase, member.pid), name=name,
                       target=target)
+
+
+# the players of the game whose dusk was asked last, that dusk, and its team's members (one
+# tuple, replaced whole, so that a reader never mixes two games)
+_DUSK_TEAM: list[tuple[Any, Any, list[Player]]] = [(None, None, [])]
+
+
+def _dusk_team(game: Game) -> list[Player]:
+    """The players of the team's roles in the window open now, worked out once a dusk (each
+    member's proposal is told to the others): a role changes only while a night is resolved,
+    after its dusk (whoever has left meanwhile is left out by the caller)."""
+    s = game.state
+    last = _DUSK_TEAM[0]
+    if last[0] is s.players and last[1] is s.phase:
+        return last[2]
+    members = [m for m in s.players.values() if m.role in CHANGELING_ROLES]
+    _DUSK_TEAM[0] = s.players, s.phase, members
+    return members
 
 
 @NIGHT.at(NightStep.CHANGELINGS)
 def agree(game: Game) -> None:
     """CH-AGREE: exactly one distinct (action, target) among the team's last submissions."""
-    night = changelings_state(game).night
-    members = {p.pid for p in team(game)}
-    subs = [sub for (actor, slot), sub in game.state.subs.items()
-            if slot == "team" and actor in members]
-    choices = {(s.action, s.targets[0]) for s in subs}
-    if not choices:
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: every night
+    night = state.night
+    # the team's last submissions: one pass over the night's submissions, a sender looked up
+    # as `team` would find him (no list of the team, nor a set of its members, to make)
+    players = game.state.players
+    subs = []
+    for (actor, slot), sub in game.state.subs.items():
+        if slot == "team":
+            sender = players[actor]
+            if sender.alive and sender.role in CHANGELING_ROLES:
+                subs.append(sub)
+    if not subs:
         return
+    choices = {(s.action, s.targets[0]) for s in subs}
     if len(choices) > 1:
         tell_team(game, said(game, "NO_AGREEMENT", "team"))
         game.record(Disagreed())
@@ -170,7 +208,8 @@ def call_off_abduction(night: Night) -> None:
 @NIGHT.at(NightStep.ABDUCTION)
 def abduction_takes_effect(game: Game) -> None:
     """CH-ABDUCT: the pending abduction's target leaves, unless his role turns it aside."""
-    night = changelings_state(game).night
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: every night
+    night = state.night
     if night.abduction is None:
         return
     target = game.state.players[night.abduction]

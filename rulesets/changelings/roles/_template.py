@@ -67,6 +67,8 @@ ROLE = define_role(
 
 # 3. Checks: raise `Refused` when the action may not be sent now (with these targets). Asked
 #    with no targets too, by `offers`: a spent power is then neither offered nor waited for.
+#    A check that looks at the targets alone says so (`UNASKED_BY_OFFERS.add("watch")`), and
+#    `offers` does not ask it.
 @ACTION_CHECKS.at("watch")
 def check_watch(game: Game, p: Player, targets: tuple[PlayerId, ...],
                 _: str | None) -> Refused | None:
@@ -78,7 +80,10 @@ def check_watch(game: Game, p: Player, targets: tuple[PlayerId, ...],
 # 4. Night steps: attach to the step the role acts at (`night.NightStep` says what each step
 #    sets and uses), in a place of its own at that step: the love poison's handler has place
 #    0, so the owl takes 1 (handlers of a step run by place; a place taken twice is refused).
-#    Read the night's submissions with `subs_for` (living actors, seat order).
+#    Read the night's submissions with `subs_for` (living actors, seat order), the players of
+#    a role with `holders`. A step that acts for the role's players alone says so
+#    (`@for_role("night_owl")` under `@NIGHT.at`, as for a morning's or a day's hook): a game
+#    without the role does not run it.
 @NIGHT.at(NightStep.LOVE_POISON, place=1)
 def watch(game: Game) -> None:
     for sub in subs_for(game, WATCH.id):
@@ -105,8 +110,9 @@ def watch(game: Game) -> None:
 # @REVERSES.at("new_role")      # (game, p) -> True: he could still turn the numbers (CH-END)
 # @AFTER_ACT.at("watch")        # (game, p, sub): after an accepted submission
 #
-# and hooks that run for every game: EXTRA_ABILITIES, REVERSAL_OWED, DAY_BEGINS,
-# MORNING_NEWS, MORNING_NOTES (`@TABLE.add`).
+# and hooks that run for every game: EXTRA_ABILITIES (`@TABLE.during(stage)`, with
+# `role="new_role"` when for his players alone), REVERSAL_OWED, DAY_BEGINS, MORNING_NEWS,
+# MORNING_NOTES (`@TABLE.add`, with `@for_role("new_role")` when for his players alone).
 
 
 # 6. What the role remembers about a player during a game (a power spent, a choice) is kept on

@@ -13,7 +13,7 @@ from core.engine.role_state import Slot
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
 
-from ..hooks import ABDUCTED, BANISHED, MORNING_NEWS, define_role
+from ..hooks import ABDUCTED, BANISHED, MORNING_NEWS, define_role, for_role
 from ..standing import passive_works
 from ..state import changelings_state
 from ..vocabulary import PONIES
@@ -78,6 +78,7 @@ def escape_abduction(game: Game, p: Player) -> bool:
 
 
 @MORNING_NEWS.add
+@for_role("derpy")
 def tell_the_released(game: Game) -> bool:
     released = changelings_state(game).night.released
     for pid in released:

@@ -23,6 +23,7 @@ from ..hooks import (
     REVERSES,
     define_role,
     duty,
+    for_role,
     owed_action,
 )
 from ..night import NIGHT, NightStep
@@ -57,10 +58,10 @@ def chase_owed_tonight(game: Game, p: Player) -> bool:
     return state.night.chase_owed == p.pid and game.state.phase.stage == _DAWN
 
 
-@EXTRA_ABILITIES.during(Stage.DAWN)
+@EXTRA_ABILITIES.during(Stage.DAWN, role="drama_queen")
 def chase_at_dawn(game: Game, p: Player) -> Sequence[ActionSpec]:
-    # `chase_owed_tonight`, written out: asked of every player offered his actions at dawn,
-    # and only then (the table asks a stage's hooks in that stage alone)
+    # `chase_owed_tonight`, written out: asked of every drama queen offered her actions at
+    # dawn, and only then (the table asks a stage's hooks in that stage alone)
     state: ChangelingsState = game.state.rs
     return (CHASE,) if state.night.chase_owed == p.pid else ()
 
@@ -76,8 +77,10 @@ def check_chase(game: Game, p: Player, targets: tuple[PlayerId, ...],
 
 
 @NIGHT.at(NightStep.CHASE_OWED)
+@for_role("drama_queen")
 def warn_the_abducted(game: Game) -> None:
-    night = changelings_state(game).night
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: every night
+    night = state.night
     if night.abduction:
         target = game.state.players[night.abduction]
         if target.role == "drama_queen" and passive_works(target):
@@ -87,8 +90,10 @@ def warn_the_abducted(game: Game) -> None:
 
 
 @NIGHT.at(NightStep.DRAMA_QUEEN)
+@for_role("drama_queen")
 def chase_at_night(game: Game) -> None:
-    night = changelings_state(game).night
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: every night
+    night = state.night
     queen_id = night.chase_owed
     night.chase_owed = None  # settled at step 8: no longer owed (CH-END)
     if queen_id is None or game.state.players[queen_id].alive:
@@ -120,6 +125,7 @@ def settle_chase(game: Game, owed: Owed, target: PlayerId | None) -> None:
 
 
 @REVERSAL_OWED.add
+@for_role("drama_queen")
 def chase_still_owed(game: Game) -> bool:
     owed_at_night = changelings_state(game).night.chase_owed
     # a drama queen modkilled before her abduction takes effect is owed nothing (CH-GONE)

@@ -11,7 +11,7 @@ from core.engine.role_state import Slot
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
 
-from ..hooks import ACTION_CHECKS, REVERSES, define_role, duty
+from ..hooks import ACTION_CHECKS, REVERSES, define_role, duty, for_role
 from ..night import NIGHT, NightStep, subs_for
 from ..removal import strike
 from ..vocabulary import NIGHT as WHOLE_NIGHT
@@ -46,6 +46,7 @@ def check_fanatic(game: Game, p: Player, targets: tuple[PlayerId, ...],
 
 
 @NIGHT.at(NightStep.FANATIC)
+@for_role("fanatic")
 def fanatic_strikes(game: Game) -> None:
     for sub in subs_for(game, FANATIC.id):
         fanatic = game.state.players[sub.actor]

@@ -14,7 +14,7 @@ from core.engine.role_state import Slot
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
 
-from ..hooks import ACTION_CHECKS, ROLES, SEEN_AS, define_role, duty
+from ..hooks import ACTION_CHECKS, ROLES, SEEN_AS, define_role, duty, for_role
 from ..night import NIGHT, NightStep, subs_for
 from ..state import changelings_state
 from ..team import ACTIONS
@@ -66,6 +66,7 @@ def check_fake(game: Game, p: Player, targets: tuple[PlayerId, ...],
 
 
 @NIGHT.at(NightStep.LIAR)
+@for_role("liar")
 def fake_a_role(game: Game) -> None:
     for sub in subs_for(game, FAKE.id):
         liar = game.state.players[sub.actor]

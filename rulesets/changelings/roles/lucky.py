@@ -13,7 +13,7 @@ from core.engine.role_state import Slot
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
 
-from ..hooks import STRUCK, define_role
+from ..hooks import STRUCK, define_role, for_role
 from ..night import NIGHT, NightStep
 from ..standing import partner_of, passive_works, team
 from ..state import changelings_state
@@ -73,6 +73,7 @@ def luck_against_strikes(game: Game, target: Player, why: str, actor: PlayerId, 
 
 
 @NIGHT.at(NightStep.LUCKY_VS_CHANGELINGS)
+@for_role("lucky")
 def luck_against_abduction(game: Game) -> None:
     night = changelings_state(game).night
     if not night.abduction:
@@ -91,6 +92,7 @@ def luck_against_abduction(game: Game) -> None:
 
 
 @NIGHT.at(NightStep.LUCKY_OTHER)
+@for_role("lucky")
 def luck_against_the_rest(game: Game) -> None:
     for lucky_id, why, actor in changelings_state(game).night.held:
         lucky = game.state.players[lucky_id]

@@ -11,7 +11,7 @@ from core.engine.ids import ActionId, PlayerId, RoleId
 from core.engine.messages import GROUP, N_, NC_, player
 from core.engine.ruleset import ActionSpec, RoleSpec
 
-from ..hooks import DAY_BEGINS, MORNING_NOTES, define_role, duty
+from ..hooks import DAY_BEGINS, MORNING_NOTES, define_role, duty, for_role
 from ..night import NIGHT, NightStep, subs_for
 from ..standing import is_counted
 from ..state import changelings_state
@@ -43,6 +43,7 @@ ROLE = define_role(
 
 
 @NIGHT.at(NightStep.MARE_DO_WELL)
+@for_role("mare_do_well")
 def write_letter(game: Game) -> None:
     state = changelings_state(game)
     state.letter = None
@@ -57,6 +58,7 @@ def write_letter(game: Game) -> None:
 
 
 @MORNING_NOTES.add
+@for_role("mare_do_well")
 def publish_letter(game: Game) -> None:
     letter = changelings_state(game).letter
     if letter is not None:
@@ -69,6 +71,7 @@ def publish_letter(game: Game) -> None:
 
 
 @DAY_BEGINS.add
+@for_role("mare_do_well")
 def letter_weighs(game: Game) -> None:
     state = changelings_state(game)
     if state.letter is not None:

@@ -14,11 +14,11 @@ from core.engine.role_state import Slot
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
 
-from ..hooks import ACTION_CHECKS, REVERSES, define_role, duty
-from ..night import NIGHT, NightStep
+from ..hooks import ACTION_CHECKS, REVERSES, define_role, duty, for_role
+from ..night import NIGHT, NightStep, holders
 from ..removal import strike
 from ..standing import is_changeling, passive_works
-from ..state import changelings_state
+from ..state import ChangelingsState, changelings_state
 from ..team import call_off_abduction
 from ..vocabulary import DAWN, PONIES, Cause, Stage
 from ..vocabulary import NIGHT as WHOLE_NIGHT
@@ -78,14 +78,16 @@ def check_prank(game: Game, p: Player, targets: tuple[PlayerId, ...],
 
 
 @NIGHT.at(NightStep.FORESIGHT)
+@for_role("pinkie_sense")
 def foresee(game: Game) -> None:
     # pinkie foresees only an abduction that will take effect: not one on a changeling (the
     # team's target awakened by the queen this very night is one now)
-    night = changelings_state(game).night
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: every night
+    night = state.night
     pending = night.abduction
     if pending is not None and is_changeling(game.state.players[pending]):
         pending = None
-    for p in game.state.players.values():  # (no list of the living: `passive_works` asks)
+    for p in holders(game, "pinkie_sense"):  # (`passive_works` asks whether still in)
         if p.role == "pinkie_sense" and passive_works(p):
             night.foresight[p.pid] = pending
             if pending == p.pid:
@@ -98,8 +100,10 @@ def foresee(game: Game) -> None:
 
 
 @NIGHT.at(NightStep.PINKIE)
+@for_role("pinkie_sense")
 def prevent_or_prank(game: Game) -> None:
-    night = changelings_state(game).night
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: every night
+    night = state.night
     sent = [s for s in game.state.subs.values() if s.action in ("prevent", "prank")]
     if len(sent) > 1:  # most nights one or none: nothing to sort
         sent.sort(key=lambda s: game.state.players[s.actor].seat)

@@ -8,7 +8,7 @@ from core.engine.ids import RoleId
 from core.engine.messages import N_, NC_
 from core.engine.ruleset import RoleSpec
 
-from ..hooks import define_role
+from ..hooks import define_role, for_role
 from ..night import NIGHT, NightStep
 from ..team import ACTIONS
 from ..vocabulary import CHANGELINGS
@@ -26,5 +26,6 @@ ROLE = define_role(
 
 
 @NIGHT.at(NightStep.QUEEN)
+@for_role("queen")
 def queen_checks(game: Game) -> None:
-    check_step(game, RoleId("queen"))
+    check_step(game, ROLE.id)

@@ -8,7 +8,7 @@ from core.engine.ids import ActionId, RoleId
 from core.engine.messages import N_, NC_, player, role, role_was, to_player
 from core.engine.ruleset import ActionSpec, RoleSpec
 
-from ..hooks import CHECKED, SEEN_AS, define_role, duty
+from ..hooks import CHECKED, SEEN_AS, define_role, duty, for_role
 from ..night import NIGHT, NightStep, subs_for
 from ..vocabulary import DUSK, PONIES, Stage
 from ..voice import said
@@ -48,5 +48,6 @@ def check_step(game: Game, checker_role: RoleId) -> None:
 
 
 @NIGHT.at(NightStep.RESEARCHER)
+@for_role("researcher")
 def researcher_checks(game: Game) -> None:
-    check_step(game, RoleId("researcher"))
+    check_step(game, ROLE.id)

@@ -11,9 +11,9 @@ from core.engine.role_state import Slot
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
 
-from ..hooks import ACTION_CHECKS, define_role, duty
-from ..night import NIGHT, NightStep, subs_for
-from ..state import changelings_state
+from ..hooks import ACTION_CHECKS, UNASKED_BY_OFFERS, define_role, duty, for_role
+from ..night import NIGHT, NightStep, holders, subs_for
+from ..state import ChangelingsState
 from ..vocabulary import DUSK, PONIES, Stage
 
 SHIELD = ActionSpec(ActionId("shield"), DUSK)
@@ -42,12 +42,17 @@ def check_shield(game: Game, p: Player, targets: tuple[PlayerId, ...],
     return None
 
 
+UNASKED_BY_OFFERS.add("shield")  # it looks at the target alone
+
+
 @NIGHT.at(NightStep.SHIELD)
+@for_role("shield")
 def shield_step(game: Game) -> None:
-    night = changelings_state(game).night
+    state: ChangelingsState = game.state.rs  # `changelings_state`, inlined: every night
+    night = state.night
     by_shield = {s.actor: s.targets[0] for s in subs_for(game, SHIELD.id)}
-    for p in game.state.living():
-        if p.role == "shield":
+    for p in holders(game, "shield"):
+        if p.role == "shield" and p.alive:
             target = by_shield.get(p.pid)
             SHIELD_LAST.set(p, [target, night.number] if target else None)
             if target and game.state.players[target].alive:
