@@ -141,12 +141,9 @@ def homunculi(game: Game) -> list[Player]:
     return [p for p in game.state.players.values() if p.alive and side_of(p) == HOMUNCULI]
 
 
-def linked_partners(game: Game, pid: PlayerId) -> set[PlayerId]:
-    found: set[PlayerId] = set()
-    state: AlchemistsState = game.state.rs  # `state_of`, inlined: asked at every vote
-    for a, b in state.links:
-        if a == pid:
-            found.add(b)
-        elif b == pid:
-            found.add(a)
-    return found
+def linked(game: Game, a: PlayerId, b: PlayerId) -> bool:
+    """Whether today's links join the two (they cannot vote against each other): asked at
+    every vote, and most days nobody is linked. A link never joins a player with himself."""
+    state: AlchemistsState = game.state.rs  # `state_of`, inlined
+    links = state.links
+    return bool(links) and ((a, b) in links or (b, a) in links)

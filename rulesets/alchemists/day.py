@@ -149,7 +149,7 @@ def _missed_votes(game: Game) -> list[PlayerId]:
     modkill_at = int(s.options.get("missed_votes_modkill") or 0)
     penalty = int(s.options.get("missed_vote_votes") or 0)
     penalised: list[PlayerId] = []
-    for p in list(s.living()):
+    for p in s.living():  # a list of its own: a removal below does not change it
         if p.pid in s.votes or not p.alive:
             continue
         misses = state.misses.get(p.pid, 0) + 1

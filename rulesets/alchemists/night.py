@@ -111,8 +111,9 @@ class Night:
         self.dodging: set[PlayerId] = set()
         self.void: set[PlayerId] = set()
         self.at_backfires: list[tuple[str, PlayerId]] = []  # (kind, holder) for step 10
-        self.poison_now = list(self.state.stone.poison)
-        self.state.stone.poison = []
+        stone = self.state.stone
+        self.poison_now = stone.poison  # last night's, to land at step 10; tonight's anew
+        stone.poison = []
 
     def schedule(self, intent: Intent) -> None:
         self.due.setdefault((intent.pos[0], intent.kind), []).append(intent)
@@ -144,13 +145,20 @@ class Night:
 
     def settle(self) -> None:
         """What the next day inherits: links, dodges, vote weights, the morning's notices."""
-        self.state.links = self.links
-        self.state.dodging = self.dodging
-        self.game.state.vote_weights = {**self.weights, **dict.fromkeys(self.void, 0)}
+        state = self.state
+        state.links = self.links
+        state.dodging = self.dodging
+        weights, void = self.weights, self.void
+        if not weights and not void:  # most nights: no vote weighs differently tomorrow
+            self.game.state.vote_weights = {}
+            state.voided_votes = []
+            state.changed_votes = []
+            return
+        self.game.state.vote_weights = {**weights, **dict.fromkeys(void, 0)}
         # for the morning post: a backfire's void vote is "no vote today", unlike the notice
         # of a vote_minus/vote_plus (which does not say which of the two it was)
-        self.state.voided_votes = self._living_by_seat(self.void)
-        self.state.changed_votes = self._living_by_seat(set(self.weights) - self.void)
+        state.voided_votes = self._living_by_seat(void)
+        state.changed_votes = self._living_by_seat(set(weights) - void)
 
     def _living_by_seat(self, pids: set[PlayerId]) -> list[PlayerId]:
         return sorted((pid for pid in pids if self.players[pid].alive),
@@ -199,8 +207,9 @@ def collect(night: Night) -> None:
     its holder, and its use counts for AL-REPEAT once the night resolves with it."""
     game = night.game
     holder = night.state.stone.holder
+    players, due = night.players, night.due
     for (actor, slot), sub in game.state.subs.items():
-        p = night.players[actor]
+        p = players[actor]
         if not p.alive:
             continue
         if slot == "stone":
@@ -211,11 +220,18 @@ def collect(night: Night) -> None:
                                       reaches=kind in REACHING, tag={"stone": True},
                                       aim_from=AIMS_FROM.get(kind, 0)))
             continue
-        step = ROLE_ACTS.get((p.role, sub.action))
+        action = sub.action
+        step = ROLE_ACTS.get((p.role, action))
         if step is not None:
-            night.schedule(Intent(actor, sub.action, sub.targets, (step, 0, p.seat),
-                                  reaches=sub.action in REACHING,
-                                  aim_from=AIMS_FROM.get(sub.action, 0)))
+            # `schedule`, written out, and the intent's fields given in their order (no
+            # keywords matched, no `tag` factory called): every action of every night
+            intent = Intent(actor, action, sub.targets, (step, 0, p.seat), action in REACHING,
+                            {}, AIMS_FROM.get(action, 0))
+            waiting = due.get((step, action))
+            if waiting is None:
+                due[step, action] = [intent]
+            else:
+                waiting.append(intent)
 
 
 # the plan `_guarded_plan` was made from, and its handlers each with the `Night.due` key of

@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ from core.engine.windows import WindowSpec, pace_table
 
 from . import chats, day, night, options
 from . import stone as stone_rules
+from .abilities import plain_abilities, with_pass
 from .actions import PASS
 from .balance import BALANCE
 from .common import (
@@ -37,7 +37,7 @@ from .common import (
     SIDES,
     STAGE_NAMES,
     Stage,
-    linked_partners,
+    linked,
     side_of,
     state_of,
 )
@@ -78,17 +78,10 @@ from .voice import VOICE
 # more than ten times a global's read, and these are asked at every vote and action
 _VOTE, _NIGHT, _NOTED = Stage.VOTE, PhaseKind.NIGHT, Purpose.NOTED
 _REACTIONS = Stage.REACTIONS  # and at every window's close
+_PASS_ID = PASS.id  # (an attribute's read, at every action)
 # the "Noted" every action is answered with, in this game's voice (`Prompt`: made once)
 _NOTED_TOLD = Prompt(VOICE, "NOTED", NOTED)
 
-
-@cache
-def _plain_abilities(role_id: RoleId) -> tuple[ActionSpec, ...]:
-    """A living player's abilities when nothing is owed to him, his role's actions are fixed
-    (no `OWN_ACTIONS`), he has gained nothing in play and does not hold the Stone: his role's
-    actions and `pass`, made once per role rather than a list per ask (every action is
-    validated against them, and every player is offered them every night)."""
-    return (*ROLE_SPECS[role_id].actions, PASS)
 
 # Deadlines per window (rules §3): seconds at the quick pace, a clock time in the game's time
 # zone at the forum pace; the host may set his own with /timer (within the default bounds).
@@ -218,22 +211,25 @@ class Alchemists(Ruleset):
     def abilities(self, game: Game, p: Player) -> Sequence[ActionSpec]:
         """What is owed to him (even dead), his role's actions (as they stand now), what he
         has gained in play, the Stone's powers if he holds it, and `pass`."""
+        s = game.state
+        owing = OWED_ACTIONS.get(s.phase.stage)  # None every night: nothing is owed then
         found: list[ActionSpec] = []
-        for owed in OWED_ACTIONS.get(game.state.phase.stage, ()):
-            found += owed(game, p)
+        if owing is not None:
+            for owed in owing:
+                found += owed(game, p)
         if not p.alive:
             return found
         own = OWN_ACTIONS.get(p.role)
-        if (own is None and not found and not p.counters
-                and game.state.rs.stone.holder != p.pid):
-            return _plain_abilities(p.role)  # most players, most of the time
+        if not found and not p.counters and s.rs.stone.holder != p.pid:
+            # most players, most of the time: a tuple made once
+            return plain_abilities(p.role) if own is None else with_pass(own(game, p))
         found += own(game, p) if own is not None else ROLE_SPECS[p.role].actions
         if p.counters:  # what is gained in play is kept there (GAINED_ACTIONS)
             for gained in GAINED_ACTIONS:
                 for spec in gained(game, p):
                     if spec not in found:
                         found.append(spec)
-        if game.state.rs.stone.holder == p.pid:
+        if s.rs.stone.holder == p.pid:
             found += STONE_SPECS
         found.append(PASS)
         return found
@@ -277,21 +273,26 @@ class Alchemists(Ruleset):
 
     def check_act(self, game: Game, p: Player, spec: ActionSpec, targets: tuple[PlayerId, ...],
                   text: str | None, role_id: RoleId | None) -> None:
-        if spec.id == PASS.id and not [s for s in self.offers(game, p) if s.id != PASS.id]:
-            raise Refused(N_("There is nothing for you to pass now."))
-        check = CHECKS.get(spec.id)
+        action = spec.id
+        if action == _PASS_ID:
+            for offered in self.offers(game, p):
+                if offered.id != _PASS_ID:
+                    break
+            else:
+                raise Refused(N_("There is nothing for you to pass now."))
+        check = CHECKS.get(action)
         if check is not None:
             check(game, p, spec, targets)
 
     def after_act(self, game: Game, sub: Submission) -> None:
-        p = game.state.players[sub.actor]
-        if sub.action == PASS.id:
-            for key in [k for k in game.state.subs if k[0] == p.pid and k[1] != "pass"]:
-                del game.state.subs[key]
+        s = game.state
+        pid = sub.actor
+        if sub.action == _PASS_ID:
+            for key in [k for k in s.subs if k[0] == pid and k[1] != "pass"]:
+                del s.subs[key]
         accepted = ACCEPTED.get(sub.action)
-        if accepted is None or accepted(game, p, sub):
-            game.tell(to_player(p.pid), _NOTED_TOLD.told(game.state.phase, p.pid),
-                      purpose=_NOTED)
+        if accepted is None or accepted(game, s.players[pid], sub):
+            game.tell(to_player(pid), _NOTED_TOLD.told(s.phase, pid), purpose=_NOTED)
 
     def voting_open(self, game: Game) -> bool:
         return game.state.phase.stage == _VOTE
@@ -299,7 +300,7 @@ class Alchemists(Ruleset):
     def check_vote(self, game: Game, voter: Player, target: Player | None) -> None:
         if "early" in voter.statuses:
             raise Refused(N_("Your vote is early and can no longer change."))
-        if target is not None and target.pid in linked_partners(game, voter.pid):
+        if target is not None and linked(game, voter.pid, target.pid):
             raise Refused(N_("You are linked with {name} today and cannot vote against them."),
                           name=player(target.pid))
 
