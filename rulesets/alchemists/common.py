@@ -139,11 +139,3 @@ def father(game: Game) -> Player | None:
 
 def homunculi(game: Game) -> list[Player]:
     return [p for p in game.state.players.values() if p.alive and side_of(p) == HOMUNCULI]
-
-
-def linked(game: Game, a: PlayerId, b: PlayerId) -> bool:
-    """Whether today's links join the two (they cannot vote against each other): asked at
-    every vote, and most days nobody is linked. A link never joins a player with himself."""
-    state: AlchemistsState = game.state.rs  # `state_of`, inlined
-    links = state.links
-    return bool(links) and ((a, b) in links or (b, a) in links)

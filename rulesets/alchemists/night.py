@@ -96,14 +96,18 @@ class Night:
     day inherits."""
 
     __slots__ = ("at_backfires", "board", "dodging", "due", "game", "links", "number", "players",
-                 "poison_now", "state", "void", "weights")
+                 "poison_now", "reach", "state", "void", "weights")
+    # Whom the intent really reaches at the target (`NightBoard.reach`): the board's own
+    # method, kept bound, so that every effect's ask is one call, not a call of a wrapper.
+    reach: Callable[[Intent, PlayerId], PlayerId | None]
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.players = game.state.players
         self.state = state_of(game)
         self.number = game.state.phase.number
-        self.board = NightBoard()
+        self.board = board = NightBoard()
+        self.reach = board.reach
         # the intents waiting, by step and kind: each handler takes exactly its own
         self.due: dict[tuple[int, str], list[Intent]] = {}
         self.weights: dict[PlayerId, int] = {}
@@ -117,9 +121,6 @@ class Night:
 
     def schedule(self, intent: Intent) -> None:
         self.due.setdefault((intent.pos[0], intent.kind), []).append(intent)
-
-    def reach(self, intent: Intent, target: PlayerId) -> PlayerId | None:
-        return self.board.reach(intent, target)
 
     def tell_check(self, observer: PlayerId, named: PlayerId, value: str) -> None:
         self.game.learn(observer, named, value)
@@ -190,7 +191,8 @@ class Resolution:
         board = night.board
         for intent in mine:
             if night.players[intent.actor].alive and board.runs(intent):
-                self.effect(night, intent, board.aim(intent))
+                # `board.aim` only when a redirection is in force: almost never
+                self.effect(night, intent, board.aim(intent) if board.redirect else intent.targets)
 
 
 def resolves(step: NightStep, kind: str, effect: Effect, place: int = 0) -> None:

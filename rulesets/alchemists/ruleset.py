@@ -7,7 +7,6 @@ the shared mechanics: the night (`night.py`, `actions.py`), the Stone (`stone.py
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,6 @@ from core.engine.windows import WindowSpec, pace_table
 
 from . import chats, day, night, options
 from . import stone as stone_rules
-from .abilities import plain_abilities, with_pass
 from .actions import PASS
 from .balance import BALANCE
 from .common import (
@@ -37,11 +35,10 @@ from .common import (
     SIDES,
     STAGE_NAMES,
     Stage,
-    linked,
     side_of,
     state_of,
 )
-from .deal import SITTING_OUT
+from .deal import check_setup, deal_roles
 from .end import check_end
 from .hooks import (
     ACCEPTED,
@@ -54,14 +51,8 @@ from .hooks import (
     REACTIONS,
     STANDING,
 )
-from .options import CHOICES
 from .removal import on_removed
 from .roles import (
-    CANONICAL,
-    FILLER,
-    LEAVE_OUT,
-    OPTIONAL,
-    REQUIRED,
     ROLE_ABOUT,
     ROLE_CARDS,
     ROLE_CATALOGS,
@@ -82,6 +73,14 @@ _PASS_ID = PASS.id  # (an attribute's read, at every action)
 # the "Noted" every action is answered with, in this game's voice (`Prompt`: made once)
 _NOTED_TOLD = Prompt(VOICE, "NOTED", NOTED)
 
+
+# A living player's abilities when nothing is owed to him, his role has no `OWN_ACTIONS` and he
+# has gained nothing in play nor holds the Stone — most players, most nights: made once per
+# role, not a list at every ask (every player is offered his every night, and every action
+# he sends is validated against them). Each role module registered its `OWN_ACTIONS` as the
+# role list was made.
+_PLAIN = {role_id: (*spec.actions, PASS) for role_id, spec in ROLE_SPECS.items()
+          if role_id not in OWN_ACTIONS}
 
 # Deadlines per window (rules §3): seconds at the quick pace, a clock time in the game's time
 # zone at the forum pace; the host may set his own with /timer (within the default bounds).
@@ -141,31 +140,10 @@ class Alchemists(Ruleset):
 
     # ------------------------------------------------------------------ setup
     def deal(self, count: int, options: dict[str, Any], rng: random.Random) -> list[RoleId]:
-        """AL-SIZE: the canonical roles but the filler and those sitting out at this size
-        (deal.py) [decision], then plain alchemists up to the count; a deal that still holds
-        more roles than players (a role package's extra role) drops optional ones in their
-        `left_out` order."""
-        specials = [r for r in CANONICAL if r != FILLER and r not in SITTING_OUT.get(count, ())]
-        for left_out in LEAVE_OUT[: max(0, len(specials) - count)]:
-            if left_out in specials:
-                specials.remove(left_out)
-        roles = specials + [FILLER] * (count - len(specials))
-        rng.shuffle(roles)
-        return roles
+        return deal_roles(count, rng)
 
     def check_setup(self, roles: Sequence[RoleId], options: dict[str, Any]) -> None:
-        counts = Counter(roles)
-        for needed in REQUIRED:
-            if counts[needed] != 1:
-                raise SetupError("Every game needs exactly one {role}.", role=role(needed))
-        for optional in OPTIONAL:
-            if counts[optional] > 1:
-                raise SetupError("There can be only one {role}.", role=role(optional))
-        for option in ("stone_backfire", "early_votes_needed"):
-            if options.get(option) not in CHOICES[option]:
-                raise SetupError("Option {option} has a wrong value.", option=option)
-        if options.get("stone_after_deaths") and options["stone_after_deaths"] < 1:
-            raise SetupError("Option {option} has a wrong value.", option="stone_after_deaths")
+        check_setup(roles, options)
 
     def start(self, game: Game, setup: dict[str, Any], start_phase: str | None) -> None:
         if setup:
@@ -213,16 +191,18 @@ class Alchemists(Ruleset):
         has gained in play, the Stone's powers if he holds it, and `pass`."""
         s = game.state
         owing = OWED_ACTIONS.get(s.phase.stage)  # None every night: nothing is owed then
+        if owing is None and p.alive and not p.counters:  # most players, most of the time
+            own = OWN_ACTIONS.get(p.role)
+            if s.rs.stone.holder != p.pid:
+                return _PLAIN[p.role] if own is None else (*own(game, p), PASS)
+            return (*(ROLE_SPECS[p.role].actions if own is None else own(game, p)),
+                    *STONE_SPECS, PASS)
         found: list[ActionSpec] = []
-        if owing is not None:
-            for owed in owing:
-                found += owed(game, p)
+        for owed in owing or ():
+            found += owed(game, p)
         if not p.alive:
             return found
         own = OWN_ACTIONS.get(p.role)
-        if not found and not p.counters and s.rs.stone.holder != p.pid:
-            # most players, most of the time: a tuple made once
-            return plain_abilities(p.role) if own is None else with_pass(own(game, p))
         found += own(game, p) if own is not None else ROLE_SPECS[p.role].actions
         if p.counters:  # what is gained in play is kept there (GAINED_ACTIONS)
             for gained in GAINED_ACTIONS:
@@ -300,7 +280,10 @@ class Alchemists(Ruleset):
     def check_vote(self, game: Game, voter: Player, target: Player | None) -> None:
         if "early" in voter.statuses:
             raise Refused(N_("Your vote is early and can no longer change."))
-        if target is not None and linked(game, voter.pid, target.pid):
+        if target is None:
+            return
+        links = game.state.rs.links  # today's (`state_of`, inlined: every vote; mostly none)
+        if links and ((voter.pid, target.pid) in links or (target.pid, voter.pid) in links):
             raise Refused(N_("You are linked with {name} today and cannot vote against them."),
                           name=player(target.pid))
 

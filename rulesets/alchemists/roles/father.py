@@ -43,7 +43,8 @@ FATHER_MEETS: list[Callable[[Game, Player], None]] = []
 
 
 def own_actions(game: Game, p: Player) -> Sequence[ActionSpec]:
-    return FATHER_WAS_PRIDE if WAS_PRIDE.get(p) else ROLE.spec.actions
+    # (`counters` asked first: most of the time they are empty, and `get` is a call)
+    return FATHER_WAS_PRIDE if p.counters and WAS_PRIDE.get(p) else ROLE.spec.actions
 
 
 def check_choose(game: Game, p: Player, spec: ActionSpec, targets: tuple[PlayerId, ...]) -> None:
