@@ -304,8 +304,9 @@ class Alchemists(Ruleset):
         if game.state.phase.stage == _VOTE:
             state: AlchemistsState = game.state.rs  # `state_of`, inlined: after every vote
             state.vote_log.append((voter, game.state.votes.get(voter)))
-            if game.state.phase.number >= 3:  # nobody is early before (`early_majority`)
-                day.close_if_early(game)
+            # `day.close_if_early`, its stage known: nobody is early before day 3
+            if game.state.phase.number >= 3 and day.early_majority(game):
+                day.close_early(game)
 
     def whisper_recipients(self, game: Game, p: Player, to: PlayerId | None) -> list[PlayerId]:
         return chats.whisper_recipients(game, p, to)
