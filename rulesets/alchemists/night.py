@@ -286,7 +286,7 @@ def morning_post(game: Game) -> None:
     game.rng.shuffle(dead)
     if dead:
         game.narrate_n(GROUP, flavour.MORNING_DEAD, len(dead),
-                       names=tuple(player(pid) for pid in dead))
+                       names=tuple(map(player, dead)))
     else:
         game.narrate(GROUP, flavour.MORNING_QUIET)
     for a, b in state.links:

@@ -156,7 +156,7 @@ class Alchemists(Ruleset):
         if game.state.options.get("roles_public"):
             game.tell(GROUP, N_("A game of Alchemists begins with {count:w} players. Roles in "
                                 "play: {roles}."), count=len(players),
-                      roles=tuple(role(r) for r in in_play))
+                      roles=tuple(map(role, in_play)))
         else:
             game.tell(GROUP, N_("A game of Alchemists begins with {count:w} players. The roles "
                                 "in play are secret."), count=len(players))
