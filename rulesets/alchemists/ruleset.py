@@ -215,8 +215,12 @@ class Alchemists(Ruleset):
         return found
 
     def offers(self, game: Game, p: Player) -> Sequence[ActionSpec]:
-        if game.state.phase.kind == _NIGHT:
-            return self.abilities(game, p)  # the night has one stage, and it allows them all
+        s = game.state
+        if s.phase.kind == _NIGHT:  # the night has one stage, and it allows them all
+            if (p.alive and not p.counters and p.role in _PLAIN and s.rs.stone.holder != p.pid
+                    and s.phase.stage not in OWED_ACTIONS):
+                return _PLAIN[p.role]  # `abilities`' most common answer (a call less)
+            return self.abilities(game, p)
         return Ruleset.offers(self, game, p)  # not super(): no proxy made per player
 
     def prompted(self, game: Game, p: Player) -> Sequence[ActionSpec]:

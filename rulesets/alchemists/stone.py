@@ -103,7 +103,13 @@ def check_finished(game: Game) -> None:
     """AL-FINISHED: with five or fewer alive the Stone is finished (appearing at once, and
     received as finished). Its holder is told at the close of the phase (`at_phase_end`)."""
     stone = state_of(game).stone
-    if stone.finished or len(game.state.living_ids()) > FINISHED_AT:
+    if stone.finished:
+        return
+    living = 0  # counted in place: asked after every removal
+    for p in game.state.players.values():
+        if p.alive:
+            living += 1
+    if living > FINISHED_AT:
         return
     stone.finished = True
     if not stone.appeared:
