@@ -132,8 +132,13 @@ def close_if_early(game: Game) -> None:
     """AL-EARLY: the day closes at once when more than half of the living hold early votes;
     a vote, or a removal by day that leaves fewer living players, can make it so."""
     if game.state.phase.stage == _VOTE and early_majority(game):
-        game.record(closed_early(game.state.phase))
-        close_day(game)
+        close_early(game)
+
+
+def close_early(game: Game) -> None:
+    """The day's vote closes before its deadline (AL-EARLY)."""
+    game.record(closed_early(game.state.phase))
+    close_day(game)
 
 
 def early_votes_allowed(game: Game) -> bool:
@@ -149,7 +154,7 @@ def _missed_votes(game: Game) -> list[PlayerId]:
     modkill_at = int(s.options.get("missed_votes_modkill") or 0)
     penalty = int(s.options.get("missed_vote_votes") or 0)
     penalised: list[PlayerId] = []
-    for p in list(s.living()):
+    for p in s.living():  # a list of its own: a removal below does not change it
         if p.pid in s.votes or not p.alive:
             continue
         misses = state.misses.get(p.pid, 0) + 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from core.engine.game import Game
 from core.engine.messages import GROUP
+from core.engine.state import Player
 
 from . import flavour
 from .common import CRIMSON, GREED, HOMUNCULI, ISHVALAN, TOWN, state_of
@@ -12,10 +13,14 @@ from .hooks import ROLES
 
 def winners(game: Game) -> list[str] | None:
     """The winning sides (co-winners included), [] for a draw, None while the game goes on."""
-    living = game.state.living()
+    living: list[Player] = []
+    sides: list[str] = []  # theirs (`side_of`, written out: one pass at every end check)
+    for p in game.state.players.values():
+        if p.alive:
+            living.append(p)
+            sides.append(ROLES[p.role].spec.side)
     if not living:
         return []
-    sides = [ROLES[p.role].spec.side for p in living]  # `side_of`, written out: every end check
     ishvalan = living[sides.index(ISHVALAN)] if ISHVALAN in sides else None  # the first
     main: list[str] | None = None
     if ishvalan is not None:

@@ -96,14 +96,18 @@ class Night:
     day inherits."""
 
     __slots__ = ("at_backfires", "board", "dodging", "due", "game", "links", "number", "players",
-                 "poison_now", "state", "void", "weights")
+                 "poison_now", "reach", "state", "void", "weights")
+    # Whom the intent really reaches at the target (`NightBoard.reach`): the board's own
+    # method, kept bound, so that every effect's ask is one call, not a call of a wrapper.
+    reach: Callable[[Intent, PlayerId], PlayerId | None]
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.players = game.state.players
         self.state = state_of(game)
         self.number = game.state.phase.number
-        self.board = NightBoard()
+        self.board = board = NightBoard()
+        self.reach = board.reach
         # the intents waiting, by step and kind: each handler takes exactly its own
         self.due: dict[tuple[int, str], list[Intent]] = {}
         self.weights: dict[PlayerId, int] = {}
@@ -111,14 +115,12 @@ class Night:
         self.dodging: set[PlayerId] = set()
         self.void: set[PlayerId] = set()
         self.at_backfires: list[tuple[str, PlayerId]] = []  # (kind, holder) for step 10
-        self.poison_now = list(self.state.stone.poison)
-        self.state.stone.poison = []
+        stone = self.state.stone
+        self.poison_now = stone.poison  # last night's, to land at step 10; tonight's anew
+        stone.poison = []
 
     def schedule(self, intent: Intent) -> None:
         self.due.setdefault((intent.pos[0], intent.kind), []).append(intent)
-
-    def reach(self, intent: Intent, target: PlayerId) -> PlayerId | None:
-        return self.board.reach(intent, target)
 
     def tell_check(self, observer: PlayerId, named: PlayerId, value: str) -> None:
         self.game.learn(observer, named, value)
@@ -127,7 +129,11 @@ class Night:
 
     def shielded(self, victim: Player, cause: str, intent: Intent | None,
                  by: PlayerId | None) -> bool:
-        return any(shield(self, victim, cause, intent, by) for shield in SHIELDS)
+        # a loop, not any() over a generator (which costs a frame more): at every death
+        for shield in SHIELDS:  # noqa: SIM110
+            if shield(self, victim, cause, intent, by):
+                return True
+        return False
 
     def dies(self, victim: Player, cause: str, it: Intent) -> bool:
         """A kill or absorption of steps 7–8: a heal saves, and so may a shield (greed's)."""
@@ -144,13 +150,20 @@ class Night:
 
     def settle(self) -> None:
         """What the next day inherits: links, dodges, vote weights, the morning's notices."""
-        self.state.links = self.links
-        self.state.dodging = self.dodging
-        self.game.state.vote_weights = {**self.weights, **dict.fromkeys(self.void, 0)}
+        state = self.state
+        state.links = self.links
+        state.dodging = self.dodging
+        weights, void = self.weights, self.void
+        if not weights and not void:  # most nights: no vote weighs differently tomorrow
+            self.game.state.vote_weights = {}
+            state.voided_votes = []
+            state.changed_votes = []
+            return
+        self.game.state.vote_weights = {**weights, **dict.fromkeys(void, 0)}
         # for the morning post: a backfire's void vote is "no vote today", unlike the notice
         # of a vote_minus/vote_plus (which does not say which of the two it was)
-        self.state.voided_votes = self._living_by_seat(self.void)
-        self.state.changed_votes = self._living_by_seat(set(self.weights) - self.void)
+        state.voided_votes = self._living_by_seat(void)
+        state.changed_votes = self._living_by_seat(set(weights) - void)
 
     def _living_by_seat(self, pids: set[PlayerId]) -> list[PlayerId]:
         return sorted((pid for pid in pids if self.players[pid].alive),
@@ -182,7 +195,8 @@ class Resolution:
         board = night.board
         for intent in mine:
             if night.players[intent.actor].alive and board.runs(intent):
-                self.effect(night, intent, board.aim(intent))
+                # `board.aim` only when a redirection is in force: almost never
+                self.effect(night, intent, board.aim(intent) if board.redirect else intent.targets)
 
 
 def resolves(step: NightStep, kind: str, effect: Effect, place: int = 0) -> None:
@@ -199,8 +213,9 @@ def collect(night: Night) -> None:
     its holder, and its use counts for AL-REPEAT once the night resolves with it."""
     game = night.game
     holder = night.state.stone.holder
+    players, due = night.players, night.due
     for (actor, slot), sub in game.state.subs.items():
-        p = night.players[actor]
+        p = players[actor]
         if not p.alive:
             continue
         if slot == "stone":
@@ -211,11 +226,18 @@ def collect(night: Night) -> None:
                                       reaches=kind in REACHING, tag={"stone": True},
                                       aim_from=AIMS_FROM.get(kind, 0)))
             continue
-        step = ROLE_ACTS.get((p.role, sub.action))
+        action = sub.action
+        step = ROLE_ACTS.get((p.role, action))
         if step is not None:
-            night.schedule(Intent(actor, sub.action, sub.targets, (step, 0, p.seat),
-                                  reaches=sub.action in REACHING,
-                                  aim_from=AIMS_FROM.get(sub.action, 0)))
+            # `schedule`, written out, and the intent's fields given in their order (no
+            # keywords matched, no `tag` factory called): every action of every night
+            intent = Intent(actor, action, sub.targets, (step, 0, p.seat), action in REACHING,
+                            {}, AIMS_FROM.get(action, 0))
+            waiting = due.get((step, action))
+            if waiting is None:
+                due[step, action] = [intent]
+            else:
+                waiting.append(intent)
 
 
 # the plan `_guarded_plan` was made from, and its handlers each with the `Night.due` key of
@@ -264,7 +286,7 @@ def morning_post(game: Game) -> None:
     game.rng.shuffle(dead)
     if dead:
         game.narrate_n(GROUP, flavour.MORNING_DEAD, len(dead),
-                       names=tuple(player(pid) for pid in dead))
+                       names=tuple(map(player, dead)))
     else:
         game.narrate(GROUP, flavour.MORNING_QUIET)
     for a, b in state.links:

@@ -7,9 +7,7 @@ the shared mechanics: the night (`night.py`, `actions.py`), the Stone (`stone.py
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -37,11 +35,10 @@ from .common import (
     SIDES,
     STAGE_NAMES,
     Stage,
-    linked_partners,
     side_of,
     state_of,
 )
-from .deal import SITTING_OUT
+from .deal import check_setup, deal_roles
 from .end import check_end
 from .hooks import (
     ACCEPTED,
@@ -54,14 +51,8 @@ from .hooks import (
     REACTIONS,
     STANDING,
 )
-from .options import CHOICES
 from .removal import on_removed
 from .roles import (
-    CANONICAL,
-    FILLER,
-    LEAVE_OUT,
-    OPTIONAL,
-    REQUIRED,
     ROLE_ABOUT,
     ROLE_CARDS,
     ROLE_CATALOGS,
@@ -78,17 +69,18 @@ from .voice import VOICE
 # more than ten times a global's read, and these are asked at every vote and action
 _VOTE, _NIGHT, _NOTED = Stage.VOTE, PhaseKind.NIGHT, Purpose.NOTED
 _REACTIONS = Stage.REACTIONS  # and at every window's close
+_PASS_ID = PASS.id  # (an attribute's read, at every action)
 # the "Noted" every action is answered with, in this game's voice (`Prompt`: made once)
 _NOTED_TOLD = Prompt(VOICE, "NOTED", NOTED)
 
 
-@cache
-def _plain_abilities(role_id: RoleId) -> tuple[ActionSpec, ...]:
-    """A living player's abilities when nothing is owed to him, his role's actions are fixed
-    (no `OWN_ACTIONS`), he has gained nothing in play and does not hold the Stone: his role's
-    actions and `pass`, made once per role rather than a list per ask (every action is
-    validated against them, and every player is offered them every night)."""
-    return (*ROLE_SPECS[role_id].actions, PASS)
+# A living player's abilities when nothing is owed to him, his role has no `OWN_ACTIONS` and he
+# has gained nothing in play nor holds the Stone — most players, most nights: made once per
+# role, not a list at every ask (every player is offered his every night, and every action
+# he sends is validated against them). Each role module registered its `OWN_ACTIONS` as the
+# role list was made.
+_PLAIN = {role_id: (*spec.actions, PASS) for role_id, spec in ROLE_SPECS.items()
+          if role_id not in OWN_ACTIONS}
 
 # Deadlines per window (rules §3): seconds at the quick pace, a clock time in the game's time
 # zone at the forum pace; the host may set his own with /timer (within the default bounds).
@@ -148,31 +140,10 @@ class Alchemists(Ruleset):
 
     # ------------------------------------------------------------------ setup
     def deal(self, count: int, options: dict[str, Any], rng: random.Random) -> list[RoleId]:
-        """AL-SIZE: the canonical roles but the filler and those sitting out at this size
-        (deal.py) [decision], then plain alchemists up to the count; a deal that still holds
-        more roles than players (a role package's extra role) drops optional ones in their
-        `left_out` order."""
-        specials = [r for r in CANONICAL if r != FILLER and r not in SITTING_OUT.get(count, ())]
-        for left_out in LEAVE_OUT[: max(0, len(specials) - count)]:
-            if left_out in specials:
-                specials.remove(left_out)
-        roles = specials + [FILLER] * (count - len(specials))
-        rng.shuffle(roles)
-        return roles
+        return deal_roles(count, rng)
 
     def check_setup(self, roles: Sequence[RoleId], options: dict[str, Any]) -> None:
-        counts = Counter(roles)
-        for needed in REQUIRED:
-            if counts[needed] != 1:
-                raise SetupError("Every game needs exactly one {role}.", role=role(needed))
-        for optional in OPTIONAL:
-            if counts[optional] > 1:
-                raise SetupError("There can be only one {role}.", role=role(optional))
-        for option in ("stone_backfire", "early_votes_needed"):
-            if options.get(option) not in CHOICES[option]:
-                raise SetupError("Option {option} has a wrong value.", option=option)
-        if options.get("stone_after_deaths") and options["stone_after_deaths"] < 1:
-            raise SetupError("Option {option} has a wrong value.", option="stone_after_deaths")
+        check_setup(roles, options)
 
     def start(self, game: Game, setup: dict[str, Any], start_phase: str | None) -> None:
         if setup:
@@ -185,7 +156,7 @@ class Alchemists(Ruleset):
         if game.state.options.get("roles_public"):
             game.tell(GROUP, N_("A game of Alchemists begins with {count:w} players. Roles in "
                                 "play: {roles}."), count=len(players),
-                      roles=tuple(role(r) for r in in_play))
+                      roles=tuple(map(role, in_play)))
         else:
             game.tell(GROUP, N_("A game of Alchemists begins with {count:w} players. The roles "
                                 "in play are secret."), count=len(players))
@@ -218,29 +189,38 @@ class Alchemists(Ruleset):
     def abilities(self, game: Game, p: Player) -> Sequence[ActionSpec]:
         """What is owed to him (even dead), his role's actions (as they stand now), what he
         has gained in play, the Stone's powers if he holds it, and `pass`."""
+        s = game.state
+        owing = OWED_ACTIONS.get(s.phase.stage)  # None every night: nothing is owed then
+        if owing is None and p.alive and not p.counters:  # most players, most of the time
+            own = OWN_ACTIONS.get(p.role)
+            if s.rs.stone.holder != p.pid:
+                return _PLAIN[p.role] if own is None else (*own(game, p), PASS)
+            return (*(ROLE_SPECS[p.role].actions if own is None else own(game, p)),
+                    *STONE_SPECS, PASS)
         found: list[ActionSpec] = []
-        for owed in OWED_ACTIONS.get(game.state.phase.stage, ()):
+        for owed in owing or ():
             found += owed(game, p)
         if not p.alive:
             return found
         own = OWN_ACTIONS.get(p.role)
-        if (own is None and not found and not p.counters
-                and game.state.rs.stone.holder != p.pid):
-            return _plain_abilities(p.role)  # most players, most of the time
         found += own(game, p) if own is not None else ROLE_SPECS[p.role].actions
         if p.counters:  # what is gained in play is kept there (GAINED_ACTIONS)
             for gained in GAINED_ACTIONS:
                 for spec in gained(game, p):
                     if spec not in found:
                         found.append(spec)
-        if game.state.rs.stone.holder == p.pid:
+        if s.rs.stone.holder == p.pid:
             found += STONE_SPECS
         found.append(PASS)
         return found
 
     def offers(self, game: Game, p: Player) -> Sequence[ActionSpec]:
-        if game.state.phase.kind == _NIGHT:
-            return self.abilities(game, p)  # the night has one stage, and it allows them all
+        s = game.state
+        if s.phase.kind == _NIGHT:  # the night has one stage, and it allows them all
+            if (p.alive and not p.counters and p.role in _PLAIN and s.rs.stone.holder != p.pid
+                    and s.phase.stage not in OWED_ACTIONS):
+                return _PLAIN[p.role]  # `abilities`' most common answer (a call less)
+            return self.abilities(game, p)
         return Ruleset.offers(self, game, p)  # not super(): no proxy made per player
 
     def prompted(self, game: Game, p: Player) -> Sequence[ActionSpec]:
@@ -277,21 +257,26 @@ class Alchemists(Ruleset):
 
     def check_act(self, game: Game, p: Player, spec: ActionSpec, targets: tuple[PlayerId, ...],
                   text: str | None, role_id: RoleId | None) -> None:
-        if spec.id == PASS.id and not [s for s in self.offers(game, p) if s.id != PASS.id]:
-            raise Refused(N_("There is nothing for you to pass now."))
-        check = CHECKS.get(spec.id)
+        action = spec.id
+        if action == _PASS_ID:
+            for offered in self.offers(game, p):
+                if offered.id != _PASS_ID:
+                    break
+            else:
+                raise Refused(N_("There is nothing for you to pass now."))
+        check = CHECKS.get(action)
         if check is not None:
             check(game, p, spec, targets)
 
     def after_act(self, game: Game, sub: Submission) -> None:
-        p = game.state.players[sub.actor]
-        if sub.action == PASS.id:
-            for key in [k for k in game.state.subs if k[0] == p.pid and k[1] != "pass"]:
-                del game.state.subs[key]
+        s = game.state
+        pid = sub.actor
+        if sub.action == _PASS_ID:
+            for key in [k for k in s.subs if k[0] == pid and k[1] != "pass"]:
+                del s.subs[key]
         accepted = ACCEPTED.get(sub.action)
-        if accepted is None or accepted(game, p, sub):
-            game.tell(to_player(p.pid), _NOTED_TOLD.told(game.state.phase, p.pid),
-                      purpose=_NOTED)
+        if accepted is None or accepted(game, s.players[pid], sub):
+            game.tell(to_player(pid), _NOTED_TOLD.told(s.phase, pid), purpose=_NOTED)
 
     def voting_open(self, game: Game) -> bool:
         return game.state.phase.stage == _VOTE
@@ -299,7 +284,10 @@ class Alchemists(Ruleset):
     def check_vote(self, game: Game, voter: Player, target: Player | None) -> None:
         if "early" in voter.statuses:
             raise Refused(N_("Your vote is early and can no longer change."))
-        if target is not None and target.pid in linked_partners(game, voter.pid):
+        if target is None:
+            return
+        links = game.state.rs.links  # today's (`state_of`, inlined: every vote; mostly none)
+        if links and ((voter.pid, target.pid) in links or (target.pid, voter.pid) in links):
             raise Refused(N_("You are linked with {name} today and cannot vote against them."),
                           name=player(target.pid))
 
@@ -320,8 +308,9 @@ class Alchemists(Ruleset):
         if game.state.phase.stage == _VOTE:
             state: AlchemistsState = game.state.rs  # `state_of`, inlined: after every vote
             state.vote_log.append((voter, game.state.votes.get(voter)))
-            if game.state.phase.number >= 3:  # nobody is early before (`early_majority`)
-                day.close_if_early(game)
+            # `day.close_if_early`, its stage known: nobody is early before day 3
+            if game.state.phase.number >= 3 and day.early_majority(game):
+                day.close_early(game)
 
     def whisper_recipients(self, game: Game, p: Player, to: PlayerId | None) -> list[PlayerId]:
         return chats.whisper_recipients(game, p, to)

@@ -11,8 +11,8 @@ from core.engine.messages import GROUP, N_, to_player
 from core.engine.phase import PhaseKind
 from core.engine.state import Player
 
-from .common import STONE_SIDES, Cause, side_of, state_of
-from .hooks import BACKFIRE_DISCOUNTS
+from .common import STONE_SIDES, Cause, state_of
+from .hooks import BACKFIRE_DISCOUNTS, ROLES
 
 # the night removals by another player's action (the Stone passes to him)
 BY_AN_ACTION = frozenset({Cause.KILLED, Cause.ABSORBED})
@@ -36,7 +36,8 @@ FINISHED_AT = 5  # AL-FINISHED: at this many living players or fewer
 
 def eligible(game: Game) -> list[Player]:
     """Living players of a side that may receive the Stone at random."""
-    return [p for p in game.state.living() if side_of(p) in STONE_SIDES]
+    # `side_of`, written out: a call per player
+    return [p for p in game.state.living() if ROLES[p.role].spec.side in STONE_SIDES]
 
 
 def give(game: Game, holder: Player | None) -> None:
@@ -102,7 +103,13 @@ def check_finished(game: Game) -> None:
     """AL-FINISHED: with five or fewer alive the Stone is finished (appearing at once, and
     received as finished). Its holder is told at the close of the phase (`at_phase_end`)."""
     stone = state_of(game).stone
-    if stone.finished or len(game.state.living_ids()) > FINISHED_AT:
+    if stone.finished:
+        return
+    living = 0  # counted in place: asked after every removal
+    for p in game.state.players.values():
+        if p.alive:
+            living += 1
+    if living > FINISHED_AT:
         return
     stone.finished = True
     if not stone.appeared:

@@ -63,7 +63,10 @@ def explodes(game: Game, executed: list[Player]) -> None:
     told their names, as of every death, but not their sides — and in random order, as the
     morning post lists its dead, since a fixed order would tell which body was father
     [revised]. They leave in that order too."""
-    if not any(p.role == "crimson" for p in executed):
+    for p in executed:  # a loop, not any() over a generator: asked every day
+        if p.role == "crimson":
+            break
+    else:
         return
     state = state_of(game)
     game.narrate(GROUP, EXPLOSION)

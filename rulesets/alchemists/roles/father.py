@@ -13,7 +13,7 @@ from core.engine.refusals import Refused
 from core.engine.resolution import Intent
 from core.engine.role_state import Slot
 from core.engine.ruleset import ActionSpec, RoleSpec
-from core.engine.state import Player
+from core.engine.state import Player, Submission
 from rulesets.alchemists.common import Succession
 
 from .. import actions
@@ -43,7 +43,8 @@ FATHER_MEETS: list[Callable[[Game, Player], None]] = []
 
 
 def own_actions(game: Game, p: Player) -> Sequence[ActionSpec]:
-    return FATHER_WAS_PRIDE if WAS_PRIDE.get(p) else ROLE.spec.actions
+    # (`counters` asked first: most of the time they are empty, and `get` is a call)
+    return FATHER_WAS_PRIDE if p.counters and WAS_PRIDE.get(p) else ROLE.spec.actions
 
 
 def check_choose(game: Game, p: Player, spec: ActionSpec, targets: tuple[PlayerId, ...]) -> None:
@@ -124,10 +125,16 @@ def homunculi_kill(night: Night) -> None:
     game = night.game
     subs = game.state.subs
     players = night.players
-    answers = [s for (_, slot), s in subs.items() if slot == "father"]
-    sub = max(answers, key=lambda s: s.seq) if answers else None
-    agreed = [s for (a, slot), s in subs.items() if slot == "kill"
-              and players[a].alive and side_of(players[a]) == HOMUNCULI]
+    sub: Submission | None = None  # father's answer: his last (or his successor's)
+    agreed: list[Submission] = []  # the leaderless band's kills
+    for (actor, slot), s in subs.items():  # one pass over the night's submissions
+        if slot == "father":
+            if sub is None or s.seq > sub.seq:
+                sub = s
+        elif slot == "kill":
+            p = players[actor]
+            if p.alive and side_of(p) == HOMUNCULI:
+                agreed.append(s)
     if father(game) is None and (agreed or sub is None):
         # AL-FATHER: father and pride dead, the rest kill by agreement
         if len({s.targets[0] for s in agreed}) != 1:

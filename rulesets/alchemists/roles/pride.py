@@ -158,7 +158,8 @@ REACTIONS["take"] = Reaction(N_("You have fallen. Name the one who falls with yo
 @ON_REMOVED.append
 def falls_with_him(game: Game, p: Player, cause: str) -> None:
     """A modkill is a penalty, not a death in the story (§10): no take follows it."""
-    if not HAS_TAKE.get(p) or cause in OUT_OF_STORY:
+    # (`counters` asked first: at most removals they are empty, and `get` is a call)
+    if not p.counters or not HAS_TAKE.get(p) or cause in OUT_OF_STORY:
         return
     target = TAKE_TARGET.get(p)
     if target is not None:
