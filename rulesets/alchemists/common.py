@@ -15,6 +15,7 @@ from core.engine.ids import PlayerId
 from core.engine.messages import N_, NC_
 from core.engine.phase import Stage as CoreStage
 from core.engine.state import Player
+from core.engine.statuses import PlayerStatus
 
 from .hooks import ROLES
 from .state import AlchemistsState
@@ -61,6 +62,16 @@ class Stage(StrEnum):
     NONE = CoreStage.NONE.value  # the single night stage (phase "night N")
     VOTE = "vote"
     REACTIONS = CoreStage.REACTIONS.value
+
+
+class Status(PlayerStatus):
+    """The statuses the homunculus game shows of a player (`statuses_of`, for scenario
+    files), worked out from its state rather than held; the early vote (AL-EARLY) is the
+    core's own `Status.EARLY`, which the players hold (the stored strings are the values)."""
+
+    LINKED = "linked"  # linked with another player today
+    VOTE_VOID = "vote_void"  # his vote counts for nothing today
+    STONE = "stone"  # holds the Stone
 
 
 AT_NIGHT = frozenset({Stage.NONE})
@@ -114,6 +125,19 @@ def state_of(game: Game) -> AlchemistsState:
 
 def side_of(p: Player) -> str:
     return ROLES[p.role].spec.side
+
+
+def statuses_of(game: Game, p: Player) -> set[PlayerStatus]:
+    """The statuses he holds, and those worked out from the game's state (`Status`)."""
+    found = set(p.statuses)
+    state = state_of(game)
+    if any(p.pid in pair for pair in state.links):
+        found.add(Status.LINKED)
+    if game.state.vote_weights.get(p.pid) == 0:
+        found.add(Status.VOTE_VOID)
+    if state.stone.holder == p.pid:
+        found.add(Status.STONE)
+    return found
 
 
 def check_result(p: Player) -> str:

@@ -15,7 +15,7 @@ from . import flavour
 from .hooks import BANISHED, REMOVED, STRUCK
 from .standing import partner_of, random_living, take_office
 from .state import TieBroken, changelings_state
-from .vocabulary import HEARTBREAKING, RANK_SUCCESSOR, SUCCESSOR, Cause
+from .vocabulary import HEARTBREAKING, RANK_SUCCESSOR, SUCCESSOR, Cause, Status
 
 # read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
 # more than ten times a global's read, and these are asked at every removal and banishment
@@ -40,7 +40,7 @@ def on_removed(game: Game, p: Player, why: str) -> None:
         other = game.state.players[partner]
         if other.alive:
             game.remove(other, Cause.HEARTBREAK)
-    if "mayor" in p.statuses:
+    if Status.MAYOR in p.statuses:
         succeed(game, p, why)
     role_follows = REMOVED.handlers.get(p.role)
     if role_follows is not None:
@@ -50,7 +50,7 @@ def on_removed(game: Game, p: Player, why: str) -> None:
 def succeed(game: Game, old: Player, why: str) -> None:
     """The mayor left: his named successor, else his own choice owed by day, else chance."""
     state = changelings_state(game)
-    old.statuses.discard("mayor")
+    old.statuses.discard(Status.MAYOR)
     named = state.successor
     state.successor = None
     state.tiebreak_pick = None

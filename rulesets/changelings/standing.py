@@ -25,13 +25,15 @@ from core.engine.state import Player
 
 from .hooks import CHANGELING_ROLES
 from .state import ChangelingsState, changelings_state
-from .vocabulary import CHANGELINGS, LOVERS, PONIES
+from .vocabulary import CHANGELINGS, LOVERS, PONIES, Status
 from .voice import said
 
 # read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
 # more than ten times a global's read, and these are asked whenever a mayor takes office and
 # the team is told something (a purpose named where `**params` is passed on, for mypy)
 _NIGHT, _PLAIN = PhaseKind.NIGHT, Purpose.PLAIN
+_MAYOR, _LOVER = Status.MAYOR, Status.LOVER
+_VOICELESS, _INACTIVE = Status.VOICELESS, Status.INACTIVE  # asked in every count
 
 PLAIN = RoleId("changeling")  # the plain changeling: his role needs no naming
 
@@ -82,12 +84,12 @@ def side_of(game: Game, p: Player) -> str:
 
 def is_counted(p: Player) -> bool:
     """CH-COUNT: living, not inactive, not voiceless."""
-    return p.alive and "inactive" not in p.statuses and "voiceless" not in p.statuses
+    return p.alive and _INACTIVE not in p.statuses and _VOICELESS not in p.statuses
 
 
 def passive_works(p: Player) -> bool:
     """An inactive player's special role does nothing (CH-INACT)."""
-    return p.alive and "inactive" not in p.statuses
+    return p.alive and _INACTIVE not in p.statuses
 
 
 def team(game: Game) -> list[Player]:
@@ -132,7 +134,7 @@ def make_lovers(game: Game, a: PlayerId, b: PlayerId) -> None:
     state.lovers = (a, b)
     state.lovers_chosen = True
     for x, y in ((a, b), (b, a)):
-        game.state.players[x].statuses.add("lover")
+        game.state.players[x].statuses.add(_LOVER)
         game.tell(to_player(x), N_("You have fallen in love with {partner}. If one of you "
                                    "leaves the game, the other follows."), partner=player(y))
     game.record(Lovers(pair=(a, b)))
@@ -169,7 +171,7 @@ def tell_lovers_goal(game: Game) -> None:
 
 def mayor(game: Game) -> Player | None:
     for p in game.state.players.values():
-        if p.alive and "mayor" in p.statuses:
+        if p.alive and _MAYOR in p.statuses:
             return p
     return None
 
@@ -178,9 +180,9 @@ def take_office(game: Game, p: Player) -> None:
     """p becomes mayor; a voiceless derpy regains his voice (CH-DERPY)."""
     state = changelings_state(game)
     for other in game.state.players.values():
-        other.statuses.discard("mayor")
-    p.statuses.add("mayor")
-    p.statuses.discard("voiceless")
+        other.statuses.discard(_MAYOR)
+    p.statuses.add(_MAYOR)
+    p.statuses.discard(_VOICELESS)
     state.successor = None
     state.tiebreak_pick = None
     game.record(Mayor(player=p.pid))

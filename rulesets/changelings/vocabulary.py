@@ -10,6 +10,7 @@ from core.engine.forms import SideForm
 from core.engine.ids import ActionId
 from core.engine.messages import N_, NC_
 from core.engine.phase import Stage as CoreStage
+from core.engine.statuses import PlayerStatus
 from core.engine.windows import WindowSpec
 
 PONIES, CHANGELINGS, LOVERS = "ponies", "changelings", "lovers"
@@ -37,6 +38,16 @@ CAUSES = tuple(Cause)
 # Removals by a game effect break the partner's heart (CH-LOVE); a host removal does not.
 HEARTBREAKING = frozenset({Cause.ABDUCTED, Cause.BANISHED, Cause.PRANKED, Cause.CHASED,
                            Cause.FANATIC, Cause.FLED})
+
+class Status(PlayerStatus):
+    """A pony's statuses (the stored strings are the values); code adds and asks these very
+    members (`core/engine/statuses.py` says why)."""
+
+    MAYOR = "mayor"  # holds the office (CH-MAYOR)
+    LOVER = "lover"  # one of the pair (CH-LOVE)
+    VOICELESS = "voiceless"  # may not vote (CH-DERPY)
+    INACTIVE = "inactive"  # not counted until he acts again (CH-INACT)
+
 
 # Action stages: `dusk` and `dawn` are the two night windows (rules §4), `election`, `vote` and
 # `reactions` the day windows. Dawn-step actions may already be sent at dusk (the source lets

@@ -29,7 +29,7 @@ from ..night import NIGHT, NightStep
 from ..removal import strike
 from ..standing import passive_works
 from ..state import ChangelingsState, changelings_state
-from ..vocabulary import PONIES, RANK_CHASE, Cause, Stage
+from ..vocabulary import PONIES, RANK_CHASE, Cause, Stage, Status
 from ..voice import said
 
 CHASE = owed_action(ActionSpec(vocabulary.CHASE, frozenset({Stage.DAWN, Stage.REACTIONS}),
@@ -103,7 +103,7 @@ def chase_at_night(game: Game) -> None:
 
 @REMOVED.at("drama_queen")
 def banished_owes_chase(game: Game, p: Player, why: str) -> None:
-    if why == Cause.BANISHED and "inactive" not in p.statuses:
+    if why == Cause.BANISHED and Status.INACTIVE not in p.statuses:
         game.owe(CHASE.id, p.pid, [], RANK_CHASE)
 
 
