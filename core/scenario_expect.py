@@ -170,9 +170,8 @@ class Expectations:
                 self._known("status", status, STATUSES)
             got = self.ruleset.statuses_of(self.game, p)
             missing = [s for s in (statuses or []) if s not in got]
-            if missing:  # the members named by their stored strings, as the file names them
-                raise self._fail(f"expected {name} to have {missing}, has "
-                                 f"{sorted(map(str, got))}")
+            if missing:
+                raise self._fail(f"expected {name} to have {missing}, has {sorted(got)}")
 
     def _fact(self, key: str) -> Any:
         try:

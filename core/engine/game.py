@@ -374,7 +374,7 @@ def _no_such_player(pid: PlayerId) -> Refused:
 _ANY_TIME = frozenset({*HOST_COMMANDS, Tick})
 _blank = object.__new__  # an instance with its slots still empty
 # globals: reading an enum's member costs ten times more (3.11)
-_ENDED, _EARLY = PhaseKind.ENDED, Status.EARLY
+_ENDED, _EARLY = PhaseKind.ENDED, Status.EARLY.value
 
 _HANDLERS: dict[type, tuple[Any, Any]] = {
     Act: (Game._validate_act, Game._perform_act),

@@ -21,7 +21,6 @@ from .messages import N_
 from .refusals import Refused
 from .specs import ActionSpec, RoleSpec, SetupError, TeamChat
 from .state import Player, Submission
-from .statuses import PlayerStatus
 from .story import Heading, StoryExtension
 from .windows import WindowSpec, from_pace_table
 
@@ -218,7 +217,7 @@ class Ruleset:
     def side_of(self, game: Game, player: Player) -> str:
         return self.roles[player.role].side
 
-    def statuses_of(self, game: Game, player: Player) -> set[PlayerStatus]:
+    def statuses_of(self, game: Game, player: Player) -> set[str]:
         return set(player.statuses)
 
     def fact(self, game: Game, key: str) -> Any:

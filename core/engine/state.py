@@ -14,7 +14,6 @@ from typing import Any
 from .commands import HostPower
 from .ids import ActionId, PlayerId, RoleId
 from .phase import Phase
-from .statuses import PlayerStatus
 
 
 @dataclass(slots=True)
@@ -27,7 +26,7 @@ class Player:
     role: RoleId
     alive: bool = True
     cause: str | None = None
-    statuses: set[PlayerStatus] = field(default_factory=set)
+    statuses: set[str] = field(default_factory=set)  # `Status` values (core/engine/statuses.py)
     last_active: float = 0.0
     # the roles' facts about him, each read and written through its `role_state.Slot`
     counters: dict[str, object] = field(default_factory=dict)

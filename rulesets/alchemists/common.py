@@ -15,7 +15,6 @@ from core.engine.ids import PlayerId
 from core.engine.messages import N_, NC_
 from core.engine.phase import Stage as CoreStage
 from core.engine.state import Player
-from core.engine.statuses import PlayerStatus
 
 from .hooks import ROLES
 from .state import AlchemistsState
@@ -64,7 +63,7 @@ class Stage(StrEnum):
     REACTIONS = CoreStage.REACTIONS.value
 
 
-class Status(PlayerStatus):
+class Status(StrEnum):
     """The statuses the homunculus game shows of a player (`statuses_of`, for scenario
     files), worked out from its state rather than held; the early vote (AL-EARLY) is the
     core's own `Status.EARLY`, which the players hold (the stored strings are the values)."""
@@ -127,16 +126,16 @@ def side_of(p: Player) -> str:
     return ROLES[p.role].spec.side
 
 
-def statuses_of(game: Game, p: Player) -> set[PlayerStatus]:
+def statuses_of(game: Game, p: Player) -> set[str]:
     """The statuses he holds, and those worked out from the game's state (`Status`)."""
     found = set(p.statuses)
     state = state_of(game)
     if any(p.pid in pair for pair in state.links):
-        found.add(Status.LINKED)
+        found.add(Status.LINKED.value)
     if game.state.vote_weights.get(p.pid) == 0:
-        found.add(Status.VOTE_VOID)
+        found.add(Status.VOTE_VOID.value)
     if state.stone.holder == p.pid:
-        found.add(Status.STONE)
+        found.add(Status.STONE.value)
     return found
 
 

@@ -25,7 +25,7 @@ from .night import begin_night
 # read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
 # more than ten times a global's read, and these are asked at every vote, day and execution
 _DAY, _VOTE, _EXECUTED = PhaseKind.DAY, Stage.VOTE, Cause.EXECUTED
-_EARLY = CoreStatus.EARLY
+_EARLY = CoreStatus.EARLY.value
 
 
 @event_kind("dodged")

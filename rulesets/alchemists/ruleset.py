@@ -20,7 +20,6 @@ from core.engine.phase import Phase, PhaseKind
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
 from core.engine.state import Player, Submission
-from core.engine.statuses import PlayerStatus
 from core.engine.statuses import Status as CoreStatus
 from core.engine.story import StoryExtension
 from core.engine.voice import Prompt
@@ -81,7 +80,7 @@ from .voice import VOICE
 # more than ten times a global's read, and these are asked at every vote and action
 _VOTE, _NIGHT, _NOTED = Stage.VOTE, PhaseKind.NIGHT, Purpose.NOTED
 _REACTIONS = Stage.REACTIONS  # and at every window's close
-_EARLY = CoreStatus.EARLY
+_EARLY = CoreStatus.EARLY.value
 # the "Noted" every action is answered with, in this game's voice (`Prompt`: made once)
 _NOTED_TOLD = Prompt(VOICE, "NOTED", NOTED)
 
@@ -380,7 +379,7 @@ class Alchemists(Ruleset):
     def side_of(self, game: Game, p: Player) -> str:
         return side_of(p)
 
-    def statuses_of(self, game: Game, p: Player) -> set[PlayerStatus]:
+    def statuses_of(self, game: Game, p: Player) -> set[str]:
         return statuses_of(game, p)
 
     def story(self, game: Game) -> StoryExtension[Game]:

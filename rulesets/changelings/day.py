@@ -93,7 +93,7 @@ def _tie(game: Game, leaders: list[PlayerId]) -> None:
                     "ponies: {names}. The mayor made the call before the vote closed.",
                     len(tied), names=tied)
         banish(game, pick)
-    elif office is not None and Status.INACTIVE not in office.statuses:
+    elif office is not None and Status.INACTIVE.value not in office.statuses:
         game.owe(TIEBREAK, office.pid, leaders, RANK_TIEBREAK)
     else:
         game.tell_n(GROUP, "The vote is tied between {count} pony: {names}. No mayor is "

@@ -22,7 +22,7 @@ TIEBREAK = owed_action(ActionSpec(vocabulary.TIEBREAK, ANY_DAY, harmful=True), N
 SUCCESSOR = owed_action(ActionSpec(vocabulary.SUCCESSOR, ALWAYS, self_ok=False), N_("Successor"))
 POWERS = (TIEBREAK, SUCCESSOR)  # the mayor's standing powers, after his role's
 # a global: reading an enum's member costs ten times more (3.11); asked in the mayor's offers
-_MAYOR = Status.MAYOR
+_MAYOR = Status.MAYOR.value
 
 
 @ACTION_CHECKS.at("tiebreak")

@@ -70,7 +70,7 @@ NIGHT: NightOrder[NightStep, Game] = NightOrder(NightStep)
 _NIGHT, _DUSK = PhaseKind.NIGHT, Stage.DUSK
 _DUSK_STEPS = (NightStep.LIAR, NightStep.CHASE_OWED)
 _DAWN_STEPS = (NightStep.PINKIE, NightStep.LOVE_POISON)
-_INACTIVE = Status.INACTIVE  # and each living player's, where inactivity counts
+_INACTIVE = Status.INACTIVE.value  # and each living player's, where inactivity counts
 
 
 def subs_for(game: Game, action: ActionId) -> list[Submission]:
@@ -142,7 +142,7 @@ def morning_post(game: Game) -> None:
         game.tell(GROUP, night.dawn)
     heir = night.new_mayor
     if heir is not None and game.state.players[heir].alive and \
-            Status.MAYOR in game.state.players[heir].statuses:
+            Status.MAYOR.value in game.state.players[heir].statuses:
         game.tell(GROUP, said(game, "NEW_MAYOR", "group"), name=player(heir))
     if night.abduction_text and any(w == Cause.ABDUCTED for _, w in night.gone):
         game.tell(GROUP, N_("A witness reports: “{text}”"), text=night.abduction_text)

@@ -40,7 +40,7 @@ def on_removed(game: Game, p: Player, why: str) -> None:
         other = game.state.players[partner]
         if other.alive:
             game.remove(other, Cause.HEARTBREAK)
-    if Status.MAYOR in p.statuses:
+    if Status.MAYOR.value in p.statuses:
         succeed(game, p, why)
     role_follows = REMOVED.handlers.get(p.role)
     if role_follows is not None:
@@ -50,7 +50,7 @@ def on_removed(game: Game, p: Player, why: str) -> None:
 def succeed(game: Game, old: Player, why: str) -> None:
     """The mayor left: his named successor, else his own choice owed by day, else chance."""
     state = changelings_state(game)
-    old.statuses.discard(Status.MAYOR)
+    old.statuses.discard(Status.MAYOR.value)
     named = state.successor
     state.successor = None
     state.tiebreak_pick = None

@@ -78,7 +78,8 @@ from .voice import VOICE
 # globals: in Python 3.11 `Enum.MEMBER` costs ten global reads; asked at every vote and close
 _VOTE, _REACTIONS, _NOTED, _NIGHT = Stage.VOTE, Stage.REACTIONS, Purpose.NOTED, PhaseKind.NIGHT
 _ELECTION, _DUSK, _DAWN = Stage.ELECTION, Stage.DUSK, Stage.DAWN
-_MAYOR, _VOICELESS, _INACTIVE = Status.MAYOR, Status.VOICELESS, Status.INACTIVE
+_MAYOR, _VOICELESS = Status.MAYOR.value, Status.VOICELESS.value  # statuses: their values
+_INACTIVE = Status.INACTIVE.value
 # the "Noted" every action is answered with, in this game's voice (`Prompt`: made once)
 _NOTED_TOLD = Prompt(VOICE, "NOTED", NOTED)
 _EXTRAS = EXTRA_ABILITIES.handlers  # by stage: what a role adds (asked in every `offers`)

@@ -32,8 +32,8 @@ from .voice import said
 # more than ten times a global's read, and these are asked whenever a mayor takes office and
 # the team is told something (a purpose named where `**params` is passed on, for mypy)
 _NIGHT, _PLAIN = PhaseKind.NIGHT, Purpose.PLAIN
-_MAYOR, _LOVER = Status.MAYOR, Status.LOVER
-_VOICELESS, _INACTIVE = Status.VOICELESS, Status.INACTIVE  # asked in every count
+_MAYOR, _LOVER = Status.MAYOR.value, Status.LOVER.value
+_VOICELESS, _INACTIVE = Status.VOICELESS.value, Status.INACTIVE.value  # in every count
 
 PLAIN = RoleId("changeling")  # the plain changeling: his role needs no naming
 

@@ -10,7 +10,6 @@ from core.engine.forms import SideForm
 from core.engine.ids import ActionId
 from core.engine.messages import N_, NC_
 from core.engine.phase import Stage as CoreStage
-from core.engine.statuses import PlayerStatus
 from core.engine.windows import WindowSpec
 
 PONIES, CHANGELINGS, LOVERS = "ponies", "changelings", "lovers"
@@ -39,9 +38,9 @@ CAUSES = tuple(Cause)
 HEARTBREAKING = frozenset({Cause.ABDUCTED, Cause.BANISHED, Cause.PRANKED, Cause.CHASED,
                            Cause.FANATIC, Cause.FLED})
 
-class Status(PlayerStatus):
-    """A pony's statuses (the stored strings are the values); code adds and asks these very
-    members (`core/engine/statuses.py` says why)."""
+class Status(StrEnum):
+    """A pony's statuses (the stored strings are the values); `Player.statuses` holds the
+    values, plain strings (`core/engine/statuses.py` says why)."""
 
     MAYOR = "mayor"  # holds the office (CH-MAYOR)
     LOVER = "lover"  # one of the pair (CH-LOVE)

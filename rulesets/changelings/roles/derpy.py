@@ -52,8 +52,8 @@ def escapes(p: Player) -> bool:
     if not passive_works(p) or ESCAPED.get(p):
         return False
     ESCAPED.set(p, True)
-    if Status.MAYOR not in p.statuses:
-        p.statuses.add(Status.VOICELESS)
+    if Status.MAYOR.value not in p.statuses:
+        p.statuses.add(Status.VOICELESS.value)
     return True
 
 

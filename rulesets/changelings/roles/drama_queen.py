@@ -103,7 +103,7 @@ def chase_at_night(game: Game) -> None:
 
 @REMOVED.at("drama_queen")
 def banished_owes_chase(game: Game, p: Player, why: str) -> None:
-    if why == Cause.BANISHED and Status.INACTIVE not in p.statuses:
+    if why == Cause.BANISHED and Status.INACTIVE.value not in p.statuses:
         game.owe(CHASE.id, p.pid, [], RANK_CHASE)
 
 
