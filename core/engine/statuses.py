@@ -4,9 +4,10 @@
 `Player.statuses` holds the values, plain strings, not the members: a status is asked at every
 vote and action, and a set lookup takes its fast path only for an exact `str` (a member, a
 `str` subclass, has its hash asked through the type, some ten nanoseconds more a lookup, which
-callgrind showed as 0.1 to 0.4 % of a game). So code adds and asks `Status.X.value`, read as a
-module global in hot code (in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER`
-cost more than ten times a global's read); the value is the very string object the literal
+callgrind showed as 0.1 to 0.4 % of a game). So code adds and asks `Status.X.value`, read
+once into a module global wherever it is asked more than once a game (in Python 3.11 an enum
+class's own `__getattr__` makes `X.MEMBER` cost more than ten times a global's read, and
+`.value` is a property written in Python); the value is the very string object the literal
 would be, so every check finds the object the set holds.
 """
 
