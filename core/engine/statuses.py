@@ -8,7 +8,9 @@ callgrind showed as 0.1 to 0.4 % of a game). So code adds and asks `Status.X.val
 once into a module global wherever it is asked more than once a game (in Python 3.11 an enum
 class's own `__getattr__` makes `X.MEMBER` cost more than ten times a global's read, and
 `.value` is a property written in Python); the value is the very string object the literal
-would be, so every check finds the object the set holds.
+would be, so every check finds the object the set holds. The hottest checks (the changelings'
+at every action and count) write the value as a literal: a constant loads faster than a
+global, some 0.15 % of a game.
 """
 
 from __future__ import annotations

@@ -15,14 +15,12 @@ from .hooks import ACTION_CHECKS, AFTER_ACT, ANSWER_OWED, PROMPT_OWED, owed_acti
 from .removal import banish
 from .standing import take_office
 from .state import TieBroken, changelings_state
-from .vocabulary import ALWAYS, ANY_DAY, Stage, Status
+from .vocabulary import ALWAYS, ANY_DAY, Stage
 from .voice import said, said_n
 
 TIEBREAK = owed_action(ActionSpec(vocabulary.TIEBREAK, ANY_DAY, harmful=True), N_("Break the tie"))
 SUCCESSOR = owed_action(ActionSpec(vocabulary.SUCCESSOR, ALWAYS, self_ok=False), N_("Successor"))
 POWERS = (TIEBREAK, SUCCESSOR)  # the mayor's standing powers, after his role's
-# a global: reading an enum's member costs ten times more (3.11); asked in the mayor's offers
-_MAYOR = Status.MAYOR.value
 
 
 @ACTION_CHECKS.at("tiebreak")
@@ -44,7 +42,7 @@ def check_successor(game: Game, p: Player, targets: tuple[PlayerId, ...],
     owed = game.current_owed()
     if owed is not None and owed.kind == "successor" and owed.player == p.pid:
         return None
-    if not p.alive or _MAYOR not in p.statuses:
+    if not p.alive or "mayor" not in p.statuses:
         return Refused(N_("Only the mayor names a successor."))
     return None
 
