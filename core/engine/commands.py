@@ -7,7 +7,7 @@ clock, the scenario runner's virtual one); the engine never reads a clock itself
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from .causes import OutOfStory
 from .ids import ActionId, PlayerId, RoleId
@@ -80,6 +80,7 @@ class Leave:
 # ---------------------------------------------------------------- the host's powers
 # One command per power, each with the fields it needs; `power` is its name in commands and
 # in the `host` event every one of them records.
+HostPower = Literal["pause", "resume", "extend", "force", "modkill", "replace", "announce"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,13 +90,13 @@ class Pause:
 
     unreachable: bool = False
     at: float = 0.0
-    power: ClassVar[str] = "pause"
+    power: ClassVar[HostPower] = "pause"
 
 
 @dataclass(frozen=True, slots=True)
 class Resume:
     at: float = 0.0
-    power: ClassVar[str] = "resume"
+    power: ClassVar[HostPower] = "resume"
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +106,7 @@ class Extend:
 
     minutes: int
     at: float = 0.0
-    power: ClassVar[str] = "extend"
+    power: ClassVar[HostPower] = "extend"
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +114,7 @@ class Force:
     """Close the open window now."""
 
     at: float = 0.0
-    power: ClassVar[str] = "force"
+    power: ClassVar[HostPower] = "force"
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +123,7 @@ class Modkill:
 
     target: PlayerId
     at: float = 0.0
-    power: ClassVar[str] = "modkill"
+    power: ClassVar[HostPower] = "modkill"
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +134,7 @@ class Replace:
     seat: PlayerId
     newcomer: str
     at: float = 0.0
-    power: ClassVar[str] = "replace"
+    power: ClassVar[HostPower] = "replace"
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +143,7 @@ class Announce:
 
     text: str
     at: float = 0.0
-    power: ClassVar[str] = "announce"
+    power: ClassVar[HostPower] = "announce"
 
 
 HostCommand = Pause | Resume | Extend | Force | Modkill | Replace | Announce

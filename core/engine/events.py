@@ -18,6 +18,7 @@ from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import Any, ClassVar, Protocol, TypeVar
 
+from .commands import HostPower
 from .ids import PlayerId
 from .phase import Phase
 from .quick_init import quick_init
@@ -199,7 +200,7 @@ learned = lru_cache(maxsize=4096)(Learned)
 class HostActed(Event):
     """The host used one of his powers."""
 
-    command: str
+    command: HostPower
     target: PlayerId | None
     by: str | None
     minutes: int

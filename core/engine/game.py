@@ -43,6 +43,7 @@ from .refusals import Refused, refused_n
 from .rules import Rules
 from .specs import ActionSpec
 from .state import GameState, Player, Submission
+from .statuses import Status
 from .table import Table
 
 WHISPER_MAX = 2000
@@ -135,7 +136,7 @@ class Game(Table):
     def _perform_early(self, command: MarkEarly, _: None) -> None:
         p = self.state.players[command.by]
         self._activity(p, command.at)
-        p.statuses.add("early")
+        p.statuses.add(_EARLY)
         self.tell(GROUP, N_("{voter} fixes the vote as early."), voter=player(p.pid))
         if self._hears_votes:
             self.ruleset.after_vote(self, p.pid)
@@ -372,7 +373,8 @@ def _no_such_player(pid: PlayerId) -> Refused:
 # what the end of a game and a pause do not refuse: the host's powers check for themselves
 _ANY_TIME = frozenset({*HOST_COMMANDS, Tick})
 _blank = object.__new__  # an instance with its slots still empty
-_ENDED = PhaseKind.ENDED  # a global: reading an enum's member costs ten times more (3.11)
+# globals: reading an enum's member costs ten times more (3.11)
+_ENDED, _EARLY = PhaseKind.ENDED, Status.EARLY.value
 
 _HANDLERS: dict[type, tuple[Any, Any]] = {
     Act: (Game._validate_act, Game._perform_act),

@@ -4,6 +4,7 @@ and the error for a setup the rules forbid. Plain values that know no game."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from .ids import ActionId, PlayerId, RoleId
 from .messages import Param, Text
@@ -19,11 +20,12 @@ class SetupError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class ActionSpec:
-    """What one action accepts. `stages` are the phase stages in which it may be submitted;
-    actions sharing a `slot` replace each other (last submission wins)."""
+    """What one action accepts. `stages` are the phase stages in which it may be submitted
+    (members of the rule set's stage enum); actions sharing a `slot` replace each other (last
+    submission wins)."""
 
     id: ActionId
-    stages: frozenset[str]
+    stages: frozenset[StrEnum]
     targets: int = 1
     self_ok: bool = True
     harmful: bool = False

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from enum import StrEnum
 from typing import Any
 
+from .commands import HostPower
 from .ids import ActionId, PlayerId, RoleId
 from .phase import Phase
 
@@ -25,7 +26,7 @@ class Player:
     role: RoleId
     alive: bool = True
     cause: str | None = None
-    statuses: set[str] = field(default_factory=set)
+    statuses: set[str] = field(default_factory=set)  # `Status` values (core/engine/statuses.py)
     last_active: float = 0.0
     # the roles' facts about him, each read and written through its `role_state.Slot`
     counters: dict[str, object] = field(default_factory=dict)
@@ -76,7 +77,7 @@ class GameState:
     reactions: list[Owed] = field(default_factory=list)
     learned: dict[PlayerId, dict[PlayerId, str]] = field(default_factory=dict)
     removals: list[tuple[PlayerId, str]] = field(default_factory=list)
-    host_log: list[tuple[str, int, str]] = field(default_factory=list)  # phase kind, n, command
+    host_log: list[tuple[str, int, HostPower]] = field(default_factory=list)  # phase kind, n, power
     winners: list[str] | None = None
     rs: Any = None  # the rule set's own state (a dataclass)
     # the flavour lists' shuffle bags, by each list's first msgid (`variety.draw`)

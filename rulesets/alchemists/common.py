@@ -65,6 +65,16 @@ class Stage(StrEnum):
     REACTIONS = CoreStage.REACTIONS.value
 
 
+class Status(StrEnum):
+    """The statuses the homunculus game shows of a player (`statuses_of`, for scenario
+    files), worked out from its state rather than held; the early vote (AL-EARLY) is the
+    core's own `Status.EARLY`, which the players hold (the stored strings are the values)."""
+
+    LINKED = "linked"  # linked with another player today
+    VOTE_VOID = "vote_void"  # his vote counts for nothing today
+    STONE = "stone"  # holds the Stone
+
+
 AT_NIGHT = frozenset({Stage.NONE})
 BY_DAY = frozenset({Stage.VOTE, Stage.REACTIONS})
 ANY_TIME = AT_NIGHT | BY_DAY
@@ -116,6 +126,19 @@ state_of: Callable[[Game], AlchemistsState] = attrgetter("state.rs")
 
 def side_of(p: Player) -> str:
     return ROLES[p.role].spec.side
+
+
+def statuses_of(game: Game, p: Player) -> set[str]:
+    """The statuses he holds, and those worked out from the game's state (`Status`)."""
+    found = set(p.statuses)
+    state = state_of(game)
+    if any(p.pid in pair for pair in state.links):
+        found.add(Status.LINKED.value)
+    if game.state.vote_weights.get(p.pid) == 0:
+        found.add(Status.VOTE_VOID.value)
+    if state.stone.holder == p.pid:
+        found.add(Status.STONE.value)
+    return found
 
 
 def check_result(p: Player) -> str:

@@ -12,6 +12,7 @@ from core.engine.game import Game
 from core.engine.ids import PlayerId
 from core.engine.messages import GROUP, N_, Ref, counted, n_, player, side, to_player
 from core.engine.phase import Phase, PhaseKind
+from core.engine.statuses import Status as CoreStatus
 from core.engine.variety import Openers
 
 from . import flavour
@@ -24,6 +25,7 @@ from .night import begin_night
 # read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
 # more than ten times a global's read, and these are asked at every vote, day and execution
 _DAY, _VOTE, _EXECUTED = PhaseKind.DAY, Stage.VOTE, Cause.EXECUTED
+_EARLY = CoreStatus.EARLY.value
 
 
 @event_kind("dodged")
@@ -40,7 +42,7 @@ def begin_day(game: Game, number: int) -> None:
     game.state.vote_extra = {}
     state.vote_log = []
     for p in game.state.players.values():
-        p.statuses.discard("early")
+        p.statuses.discard(_EARLY)
     game.set_phase(Phase.of(_DAY, number, _VOTE))
     game.tell(GROUP, _opener(game), number=number)
     for begun in DAY_BEGUN:
@@ -78,7 +80,7 @@ def early_majority(game: Game) -> bool:
     early = 0
     for pid in game.state.votes:  # a loop, not sum() over a generator: asked after every vote
         voter = players[pid]
-        if "early" in voter.statuses and voter.alive:
+        if _EARLY in voter.statuses and voter.alive:
             early += 1
     if not early:
         return False

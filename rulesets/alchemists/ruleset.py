@@ -18,6 +18,7 @@ from core.engine.phase import Phase, PhaseKind
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, Ruleset, SetupError, TeamChat
 from core.engine.state import Player, Submission
+from core.engine.statuses import Status as CoreStatus
 from core.engine.story import StoryExtension
 from core.engine.voice import Prompt
 from core.engine.windows import WindowSpec, pace_table
@@ -37,6 +38,7 @@ from .common import (
     Stage,
     side_of,
     state_of,
+    statuses_of,
 )
 from .deal import check_setup, deal_roles
 from .end import check_end
@@ -70,6 +72,7 @@ from .voice import VOICE
 _VOTE, _NIGHT, _NOTED = Stage.VOTE, PhaseKind.NIGHT, Purpose.NOTED
 _REACTIONS = Stage.REACTIONS  # and at every window's close
 _PASS_ID = PASS.id  # (an attribute's read, at every action)
+_EARLY = CoreStatus.EARLY.value
 # the "Noted" every action is answered with, in this game's voice (`Prompt`: made once)
 _NOTED_TOLD = Prompt(VOICE, "NOTED", NOTED)
 
@@ -282,7 +285,7 @@ class Alchemists(Ruleset):
         return game.state.phase.stage == _VOTE
 
     def check_vote(self, game: Game, voter: Player, target: Player | None) -> None:
-        if "early" in voter.statuses:
+        if _EARLY in voter.statuses:
             raise Refused(N_("Your vote is early and can no longer change."))
         if target is None:
             return
@@ -301,7 +304,7 @@ class Alchemists(Ruleset):
             raise Refused(N_("You are no longer in the game."))
         if voter.pid not in game.state.votes:
             raise Refused(N_("Vote first, then mark your vote as early."))
-        if "early" in voter.statuses:
+        if _EARLY in voter.statuses:
             raise Refused(N_("Your vote is already early."))
 
     def after_vote(self, game: Game, voter: PlayerId) -> None:
@@ -366,15 +369,7 @@ class Alchemists(Ruleset):
         return side_of(p)
 
     def statuses_of(self, game: Game, p: Player) -> set[str]:
-        found = set(p.statuses)
-        state = state_of(game)
-        if any(p.pid in pair for pair in state.links):
-            found.add("linked")
-        if game.state.vote_weights.get(p.pid) == 0:
-            found.add("vote_void")
-        if state.stone.holder == p.pid:
-            found.add("stone")
-        return found
+        return statuses_of(game, p)
 
     def story(self, game: Game) -> StoryExtension[Game]:
         return AlchemistsStory(game)

@@ -15,7 +15,7 @@ from .night import begin_night, day_opener, in_play
 from .removal import banish
 from .standing import mayor, take_office
 from .state import TieBroken, changelings_state
-from .vocabulary import RANK_TIEBREAK, TIEBREAK, Stage
+from .vocabulary import RANK_TIEBREAK, TIEBREAK, Stage, Status
 
 # read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
 # more than ten times a global's read, and these are asked every day
@@ -93,7 +93,7 @@ def _tie(game: Game, leaders: list[PlayerId]) -> None:
                     "ponies: {names}. The mayor made the call before the vote closed.",
                     len(tied), names=tied)
         banish(game, pick)
-    elif office is not None and "inactive" not in office.statuses:
+    elif office is not None and Status.INACTIVE.value not in office.statuses:
         game.owe(TIEBREAK, office.pid, leaders, RANK_TIEBREAK)
     else:
         game.tell_n(GROUP, "The vote is tied between {count} pony: {names}. No mayor is "

@@ -26,7 +26,7 @@ from . import flavour
 from .hooks import DAY_BEGINS, MORNING_NEWS, MORNING_NOTES, REVERSAL_OWED, ROLE_OF
 from .removal import announce_removal
 from .state import EXCHANGED_FROM, ChangelingsState, Night, changelings_state
-from .vocabulary import Cause, Stage
+from .vocabulary import Cause, Stage, Status
 from .voice import said
 
 
@@ -72,6 +72,7 @@ NIGHT: NightOrder[NightStep, Game] = NightOrder(NightStep)
 _NIGHT, _DUSK = PhaseKind.NIGHT, Stage.DUSK
 _DUSK_STEPS = (NightStep.LIAR, NightStep.CHASE_OWED)
 _DAWN_STEPS = (NightStep.PINKIE, NightStep.LOVE_POISON)
+_INACTIVE = Status.INACTIVE.value  # and each living player's, where inactivity counts
 
 
 def subs_for(game: Game, action: ActionId) -> list[Submission]:
@@ -91,8 +92,8 @@ def begin_night(game: Game, number: int) -> None:
     hours = game.state.options.get("inactivity_hours")
     if hours:
         for p in game.state.living():
-            if "inactive" not in p.statuses and game.state.clock - p.last_active >= hours * 3600:
-                p.statuses.add("inactive")
+            if _INACTIVE not in p.statuses and game.state.clock - p.last_active >= hours * 3600:
+                p.statuses.add(_INACTIVE)
                 game.record(Inactive(player=p.pid))
                 game.tell(GROUP, N_("{name} has been inactive too long and no longer counts "
                                     "until they act again."), name=player(p.pid))
@@ -218,7 +219,7 @@ def morning_post(game: Game) -> None:
         game.tell(GROUP, night.dawn)
     heir = night.new_mayor
     if heir is not None and game.state.players[heir].alive and \
-            "mayor" in game.state.players[heir].statuses:
+            Status.MAYOR.value in game.state.players[heir].statuses:
         game.tell(GROUP, said(game, "NEW_MAYOR", "group"), name=player(heir))
     if night.abduction_text and any(w == Cause.ABDUCTED for _, w in night.gone):
         game.tell(GROUP, N_("A witness reports: “{text}”"), text=night.abduction_text)

@@ -38,6 +38,16 @@ CAUSES = tuple(Cause)
 HEARTBREAKING = frozenset({Cause.ABDUCTED, Cause.BANISHED, Cause.PRANKED, Cause.CHASED,
                            Cause.FANATIC, Cause.FLED})
 
+class Status(StrEnum):
+    """A pony's statuses (the stored strings are the values); `Player.statuses` holds the
+    values, plain strings (`core/engine/statuses.py` says why)."""
+
+    MAYOR = "mayor"  # holds the office (CH-MAYOR)
+    LOVER = "lover"  # one of the pair (CH-LOVE)
+    VOICELESS = "voiceless"  # may not vote (CH-DERPY)
+    INACTIVE = "inactive"  # not counted until he acts again (CH-INACT)
+
+
 # Action stages: `dusk` and `dawn` are the two night windows (rules §4), `election`, `vote` and
 # `reactions` the day windows. Dawn-step actions may already be sent at dusk (the source lets
 # the night's actions arrive from its start), except those that need what dusk reveals.

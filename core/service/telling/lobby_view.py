@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from core.engine.messages import Ref, RefKind
+from core.engine.messages import Ref, RefKind, Text
 from core.engine.registry import load_ruleset
 from core.spoken import SpokenKind
 from core.storage.models import Chat, GameRecord, Identity, Seat
@@ -80,7 +80,7 @@ def _once_named(name: str) -> Ref:
     return Ref(SpokenKind.OPTION_NAME, name)
 
 
-def changed_options(row: GameRecord) -> tuple[Ref, ...]:
+def changed_options(row: GameRecord) -> tuple[Text, ...]:
     """The host's options that differ from what the game would have without them (the
     rule set's defaults and its pace's)."""
     ruleset = load_ruleset(row.ruleset)
@@ -113,5 +113,5 @@ def group_settings_view(place: PlaceSettings, locale: str, pace: str, tz: str,
     return PostPayload(tuple(lines))
 
 
-def _settings(options: Mapping[str, Any]) -> tuple[Ref, ...]:
+def _settings(options: Mapping[str, Any]) -> tuple[Text, ...]:
     return tuple(setting(name, value) for name, value in options.items())

@@ -16,7 +16,7 @@ from core.engine.state import Player
 from ..hooks import ABDUCTED, BANISHED, MORNING_NEWS, define_role, for_role
 from ..standing import passive_works
 from ..state import changelings_state
-from ..vocabulary import PONIES
+from ..vocabulary import PONIES, Status
 
 
 @event_kind("escaped")
@@ -52,8 +52,8 @@ def escapes(p: Player) -> bool:
     if not passive_works(p) or ESCAPED.get(p):
         return False
     ESCAPED.set(p, True)
-    if "mayor" not in p.statuses:
-        p.statuses.add("voiceless")
+    if Status.MAYOR.value not in p.statuses:
+        p.statuses.add(Status.VOICELESS.value)
     return True
 
 

@@ -30,7 +30,7 @@ from ..night import NIGHT, NightStep
 from ..removal import strike
 from ..standing import passive_works
 from ..state import ChangelingsState, changelings_state
-from ..vocabulary import PONIES, RANK_CHASE, Cause, Stage
+from ..vocabulary import PONIES, RANK_CHASE, Cause, Stage, Status
 from ..voice import said
 
 CHASE = owed_action(ActionSpec(vocabulary.CHASE, frozenset({Stage.DAWN, Stage.REACTIONS}),
@@ -51,6 +51,7 @@ ROLE = define_role(
 # read as a global: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
 # more than ten times a global's read, and this is asked of every player at dawn
 _DAWN = Stage.DAWN
+_INACTIVE = Status.INACTIVE.value  # `.value` is a property: read once, not at every removal
 
 
 def chase_owed_tonight(game: Game, p: Player) -> bool:
@@ -108,7 +109,7 @@ def chase_at_night(game: Game) -> None:
 
 @REMOVED.at("drama_queen")
 def banished_owes_chase(game: Game, p: Player, why: str) -> None:
-    if why == Cause.BANISHED and "inactive" not in p.statuses:
+    if why == Cause.BANISHED and _INACTIVE not in p.statuses:
         game.owe(CHASE.id, p.pid, [], RANK_CHASE)
 
 
