@@ -2,16 +2,24 @@
 with the floor (commit f94fd2b, the engine before the first redesign).
 
 Prints figures only (speed is never asserted in tests). Each code base plays in a worker process
-of its own (the floor's tree extracted with `git archive`, put first on the worker's path), and
-the rounds are interleaved — one round of this tree, then the same round of the floor — so that
-the shared machine's noise hits both alike. The ratio is this tree's games per second over the
-floor's (median of the per-round ratios); at least 1.0 is the promise. Beside it, each tree's mean
-days per game and the ratio per day: the two trees do not play the same games from one seed
-(flavour bags draw from the game's generator, rules were fixed since the floor: alchemists at 12
-last 4.75 days a game against the floor's 4.59 over 3,000 games), so per day is the fairer
-figure where their lengths differ. Without git or the floor's commit, the floor is skipped and
-said so.
-Run with `make bench` or `python bench/engine.py [--games N] [--rounds R]`.
+of its own (the floor's tree extracted with `git archive`, put first on the worker's path), timed
+in the worker's processor time. The games come in blocks (250 games from one seed, six blocks:
+1,500 different games); each block is played four times by each tree, interleaved — one tree,
+then the other, the order alternating — by a fresh pair of processes, and a block counts with
+its best time. On this shared
+2-core machine the noise only ever adds time (another process's cache and core, a frequency
+step), in bursts that can cost one round 10 %: the best of a few repeats of the same work is
+what the code costs, as `timeit` takes the minimum. The ratio is the floor's best time over this
+tree's for all blocks (games per second, this over the floor): at least 1.0 is the promise. The
+median of the repeats' paired ratios is printed beside it as a check.
+
+Each tree's mean days per game and the ratio per day are printed too: the two trees do not play
+the same games from one seed (flavour bags draw from the game's generator, and rules were fixed
+since the floor: alchemists at 12 last 4.75 days a game against the floor's 4.59 over 3,000
+games), so per day is the fairer figure where their lengths differ. Without git or the floor's
+commit, the floor is skipped and said so.
+Run with `make bench` or `python bench/engine.py [--games N] [--blocks B] [--repeats R]
+[--floor COMMIT]` (another commit in the floor's place: a change measured before and after).
 """
 
 from __future__ import annotations
@@ -86,57 +94,67 @@ def extract_floor(into: Path, commit: str = FLOOR) -> str | None:
     return None
 
 
-def measure(workers: dict[str, Worker], args: Any) -> None:
-    names = list(workers)
+def measure(roots: dict[str, Path], args: Any) -> None:
+    names = list(roots)
     pair = len(names) == 2
     header = f"{'ruleset':<13}{'players':>8}"
     header += "".join(f"{name + ' g/s':>14}{'days':>6}" for name in names)
-    print(header + (f"{'ratio':>8}{'per day':>9}" if pair else ""), flush=True)
+    print(header + (f"{'ratio':>8}{'per day':>9}{'median':>8}" if pair else ""), flush=True)
     for ruleset_id in RULESETS:
         for players in args.players:
-            rates: dict[str, list[float]] = {name: [] for name in names}
+            # per tree and block: the block's best time over its repeats, and its days
+            best: dict[str, list[float]] = {name: [] for name in names}
             days: dict[str, list[float]] = {name: [] for name in names}
-            for round_no in range(args.rounds):
-                seed = round_no * args.games
-                # alternate which goes first, so neither always follows the other
-                order = names if round_no % 2 == 0 else names[::-1]
-                for name in order:
-                    rate, played = workers[name].play(ruleset_id, players, args.games, seed)
-                    rates[name].append(rate)
-                    days[name].append(played)
+            paired: list[float] = []  # each repeat's ratio, for the median beside the best
+            for block in range(args.blocks):
+                seed = block * args.games
+                times: dict[str, list[float]] = {name: [] for name in names}
+                # fresh processes for every block: where a process's memory happens to lie
+                # moves its speed by a percent or two for as long as it lives, so each block
+                # is played by another pair of processes (as pyperf spawns many)
+                workers = {name: Worker(root) for name, root in roots.items()}
+                for repeat in range(args.repeats):
+                    # alternate which goes first, so neither always follows the other
+                    order = names if (block + repeat) % 2 == 0 else names[::-1]
+                    for name in order:
+                        rate, played = workers[name].play(ruleset_id, players, args.games, seed)
+                        times[name].append(args.games / rate)
+                        if repeat == 0:
+                            days[name].append(played * args.games)
+                    if pair:
+                        paired.append(times[names[1]][-1] / times[names[0]][-1])
+                for worker in workers.values():
+                    worker.close()
+                for name in names:
+                    best[name].append(min(times[name]))
+            games = args.games * args.blocks
             line = f"{ruleset_id:<13}{players:>8}"
-            line += "".join(f"{statistics.median(rates[name]):>14.0f}"
-                            f"{statistics.fmean(days[name]):>6.2f}" for name in names)
+            line += "".join(f"{games / sum(best[name]):>14.0f}{sum(days[name]) / games:>6.2f}"
+                            for name in names)
             if pair:
-                ratios = [a / b for a, b in zip(rates[names[0]], rates[names[1]], strict=True)]
-                # per day: the trees play different games from one seed (flavour bags draw
-                # from the game's generator; rules fixed since the floor), so a tree whose
-                # games last longer is slower per game for that alone
-                per_day = [a * da / (b * db) for a, b, da, db in zip(
-                    rates[names[0]], rates[names[1]], days[names[0]], days[names[1]],
-                    strict=True)]
-                line += f"{statistics.median(ratios):>8.2f}{statistics.median(per_day):>9.2f}"
+                ratio = sum(best[names[1]]) / sum(best[names[0]])
+                # per day: the trees do not play the same games from one seed (see above)
+                per_day = ratio * sum(days[names[0]]) / sum(days[names[1]])
+                line += f"{ratio:>8.2f}{per_day:>9.2f}{statistics.median(paired):>8.2f}"
             print(line, flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=500)
-    parser.add_argument("--rounds", type=int, default=11)
+    parser.add_argument("--games", type=int, default=250, help="games in a block")
+    parser.add_argument("--blocks", type=int, default=6, help="blocks of other games")
+    parser.add_argument("--repeats", type=int, default=4, help="times each block is played")
     parser.add_argument("--players", type=int, nargs="*", default=[12, 15])
+    parser.add_argument("--floor", default=FLOOR, help="the commit to compare with")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="nightfall-floor-") as tmp:
-        workers = {"this": Worker(HERE)}
-        why_not = extract_floor(Path(tmp))
+        roots = {"this": HERE}
+        why_not = extract_floor(Path(tmp), args.floor)
         if why_not is None:
-            workers[FLOOR] = Worker(Path(tmp))
+            roots[args.floor] = Path(tmp)
         else:
-            print(f"floor {FLOOR} skipped: {why_not}")
-        try:
-            measure(workers, args)
-        finally:
-            for worker in workers.values():
-                worker.close()
+            print(f"floor {args.floor} skipped: {why_not}")
+        measure(roots, args)
 
 
 if __name__ == "__main__":
