@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .ids import PlayerId
+from .ids import ActionId, PlayerId
 
 
 @dataclass(slots=True)
@@ -19,16 +19,16 @@ class Intent:
     """One action as it will resolve: who, what, on whom, and where in the night order.
 
     `pos` orders intents (step, place within the step, tie-breaker); `reaches` says whether the
-    intent counts as reaching its targets (for mirrors); `tag` carries rule-set details (the
-    copied ability, whether it is a Stone action...).
+    intent counts as reaching its targets (for mirrors). A rule set that needs more of an
+    intent subclasses it with typed fields of its own (the alchemists' `Rite`: a Stone's power,
+    the homunculi's kill, the name a copied check was sent under).
     """
 
     actor: PlayerId
-    kind: str
+    kind: ActionId  # the ability that resolves (a Stone's power by its own name: "kill")
     targets: tuple[PlayerId, ...]
     pos: tuple[int, ...]
     reaches: bool = True
-    tag: dict[str, object] = field(default_factory=dict)
     aim_from: int = 0  # a redirection replaces the targets from this index on
 
 

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from core.engine.ids import ActionId, PlayerId, RoleId
 from core.engine.messages import N_, player, to_player
-from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec
 from core.engine.state import Player
 
 from .common import ANY_TIME, AT_NIGHT, Cause, check_result
 from .hooks import ACTION_NAMES
-from .night import COPYABLE, Night
+from .night import COPYABLE, Night, Rite
 
 # read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
 # more than ten times a global's read, and this is asked at every kill
@@ -29,17 +28,17 @@ ACTION_NAMES.update({"kill": N_("Kill"), "search": N_("Search"), "check": N_("Ch
                      "link": N_("Link"), "heal": N_("Heal"), "pass": N_("Pass")})
 
 
-def block(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
+def block(night: Night, it: Rite, targets: tuple[PlayerId, ...]) -> None:
     """AL-BLOCK: stops the target's actions that resolve after this one."""
     reached = night.reach(it, targets[0])
     if reached is not None:
         night.board.block(reached, it.pos)
 
 
-def check(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
+def check(night: Night, it: Rite, targets: tuple[PlayerId, ...]) -> None:
     """Xing's check: homunculi, town or loner, told under the name the checker gave (a
     reflected or copied check reports under that name too)."""
-    named = PlayerId(str(it.tag.get("named", it.targets[0])))
+    named = it.named if it.named is not None else it.targets[0]
     reached = night.reach(it, targets[0])
     if reached is None:
         night.game.tell(to_player(it.actor), N_("Your check of {name} found nothing."),
@@ -48,20 +47,20 @@ def check(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     night.tell_check(it.actor, named, check_result(night.players[reached]))
 
 
-def heal(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
+def heal(night: Night, it: Rite, targets: tuple[PlayerId, ...]) -> None:
     """AL-HEAL: the target survives the kills and absorptions of steps 7–8."""
     reached = night.reach(it, targets[0])
     if reached is not None:
         night.board.protected.add(reached)
 
 
-def kill(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
+def kill(night: Night, it: Rite, targets: tuple[PlayerId, ...]) -> None:
     reached = night.reach(it, targets[0])
     if reached is not None and night.players[reached].alive:
         night.dies(night.players[reached], _KILLED, it)
 
 
-def search(night: Night, it: Intent, targets: tuple[PlayerId, ...], wanted: RoleId,
+def search(night: Night, it: Rite, targets: tuple[PlayerId, ...], wanted: RoleId,
            cause: str) -> Player | None:
     """A search for the role `wanted`: the found player leaves (`cause`) unless a heal or a
     shield saves him; returns him if he left."""
@@ -83,7 +82,7 @@ def absorbed(night: Night, victim: Player, absorber: Player) -> None:
                                              "through me."), name=player(absorber.pid))
 
 
-def link(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
+def link(night: Night, it: Rite, targets: tuple[PlayerId, ...]) -> None:
     """The linker's link: the two cannot vote against each other tomorrow; a reflected half
     links the sender with the other named player."""
     if len(targets) < 2:
@@ -103,7 +102,7 @@ def link(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
         night.links.append(pair)
 
 
-def copy(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
+def copy(night: Night, it: Rite, targets: tuple[PlayerId, ...]) -> None:
     """AL-COPY: the source's current main ability, used by the copier on the target at that
     ability's own step (after the role's own use of it)."""
     source, target = targets
@@ -117,9 +116,9 @@ def copy(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
     if copied.with_copier and reached == it.actor:
         return
     aim = (reached, it.actor) if copied.with_copier else (reached,)
-    order = 2 if it.tag.get("stone") else 1
+    order = 2 if it.stone else 1
     # a copy reflected onto its sender still reports under the name he gave (like any
     # reflected check: his own side under the checked name)
-    night.schedule(Intent(it.actor, copied.ability, aim,
-                          (copied.step, order, night.players[it.actor].seat),
-                          tag={"named": target}))
+    night.schedule(Rite(it.actor, copied.ability, aim,
+                        (copied.step, order, night.players[it.actor].seat),
+                        named=target))

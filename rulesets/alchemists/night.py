@@ -1,6 +1,6 @@
 """The night (rules §4): its named order of steps, and the resolution the steps share.
 
-At the first step every submission becomes an `Intent` placed at its step; then
+At the first step every submission becomes a `Rite` (an intent) placed at its step; then
 `NIGHT.walk` runs the steps one after another. Role modules attach a handler to the steps they
 act in (`resolves(NightStep.XING_CHECK, "check", check)`, or `@NIGHT.at` for more), and each
 handler resolves the intents due at its step with the engine's `NightBoard` (blocks, the
@@ -84,10 +84,21 @@ COPYABLE: dict[str, Copyable] = {}
 REACHING = frozenset({"block", "check", "heal", "search", "kill", "link", "copy"})
 AIMS_FROM = {"copy": 1}
 
-Effect = Callable[["Night", Intent, tuple[PlayerId, ...]], None]
+
+
+@dataclass(slots=True)
+class Rite(Intent):
+    """An intent of this game, with what its steps ask of it beside the core's fields."""
+
+    stone: bool = False  # a power of the Stone: its own step, and it may backfire (AL-STONE)
+    homunculi: bool = False  # the homunculi's kill on Father's order (Greed's shield asks)
+    named: PlayerId | None = None  # a copied check's: whom its sender named (reported so)
+
+
+Effect = Callable[["Night", Rite, tuple[PlayerId, ...]], None]
 _BY_POS = attrgetter("pos")  # intents resolve in the order of their place in the night
 # Whether a shield keeps this victim alive against this death (victim, cause, intent, by).
-Shield = Callable[["Night", Player, str, Intent | None, PlayerId | None], bool]
+Shield = Callable[["Night", Player, str, Rite | None, PlayerId | None], bool]
 SHIELDS: list[Shield] = []
 
 
@@ -99,7 +110,7 @@ class Night:
                  "poison_now", "reach", "state", "void", "weights")
     # Whom the intent really reaches at the target (`NightBoard.reach`): the board's own
     # method, kept bound, so that every effect's ask is one call, not a call of a wrapper.
-    reach: Callable[[Intent, PlayerId], PlayerId | None]
+    reach: Callable[[Rite, PlayerId], PlayerId | None]
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -109,7 +120,7 @@ class Night:
         self.board = board = NightBoard()
         self.reach = board.reach
         # the intents waiting, by step and kind: each handler takes exactly its own
-        self.due: dict[tuple[int, str], list[Intent]] = {}
+        self.due: dict[tuple[int, str], list[Rite]] = {}
         self.weights: dict[PlayerId, int] = {}
         self.links: list[tuple[PlayerId, PlayerId]] = []
         self.dodging: set[PlayerId] = set()
@@ -119,7 +130,7 @@ class Night:
         self.poison_now = stone.poison  # last night's, to land at step 10; tonight's anew
         stone.poison = []
 
-    def schedule(self, intent: Intent) -> None:
+    def schedule(self, intent: Rite) -> None:
         self.due.setdefault((intent.pos[0], intent.kind), []).append(intent)
 
     def tell_check(self, observer: PlayerId, named: PlayerId, value: str) -> None:
@@ -127,7 +138,7 @@ class Night:
         self.game.tell(to_player(observer), said(self.game, "CHECK", observer),
                        name=player(named), result=Ref("check", value))
 
-    def shielded(self, victim: Player, cause: str, intent: Intent | None,
+    def shielded(self, victim: Player, cause: str, intent: Rite | None,
                  by: PlayerId | None) -> bool:
         # a loop, not any() over a generator (which costs a frame more): at every death
         for shield in SHIELDS:  # noqa: SIM110
@@ -135,7 +146,7 @@ class Night:
                 return True
         return False
 
-    def dies(self, victim: Player, cause: str, it: Intent) -> bool:
+    def dies(self, victim: Player, cause: str, it: Rite) -> bool:
         """A kill or absorption of steps 7–8: a heal saves, and so may a shield (greed's)."""
         if victim.pid in self.board.protected or self.shielded(victim, cause, it, it.actor):
             return False
@@ -220,19 +231,19 @@ def collect(night: Night) -> None:
             continue
         if slot == "stone":
             if actor == holder:
-                kind = sub.action.removeprefix("stone_")
+                kind = ActionId(sub.action.removeprefix("stone_"))
                 night.state.stone.used[actor] = (sub.action, night.number)
-                night.schedule(Intent(actor, kind, sub.targets, (STONE_ACTS[kind], 0, p.seat),
-                                      reaches=kind in REACHING, tag={"stone": True},
-                                      aim_from=AIMS_FROM.get(kind, 0)))
+                night.schedule(Rite(actor, kind, sub.targets, (STONE_ACTS[kind], 0, p.seat),
+                                    reaches=kind in REACHING, aim_from=AIMS_FROM.get(kind, 0),
+                                    stone=True))
             continue
         action = sub.action
         step = ROLE_ACTS.get((p.role, action))
         if step is not None:
             # `schedule`, written out, and the intent's fields given in their order (no
-            # keywords matched, no `tag` factory called): every action of every night
-            intent = Intent(actor, action, sub.targets, (step, 0, p.seat), action in REACHING,
-                            {}, AIMS_FROM.get(action, 0))
+            # keywords matched): every action of every night
+            intent = Rite(actor, action, sub.targets, (step, 0, p.seat), action in REACHING,
+                          AIMS_FROM.get(action, 0))
             waiting = due.get((step, action))
             if waiting is None:
                 due[step, action] = [intent]

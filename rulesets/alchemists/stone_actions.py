@@ -12,7 +12,6 @@ from core.engine.game import Game
 from core.engine.ids import ActionId, PlayerId
 from core.engine.messages import N_, Ref, player, role, to_player
 from core.engine.refusals import Refused
-from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec
 from core.engine.state import Player
 
@@ -20,7 +19,7 @@ from . import actions
 from . import stone as stone_rules
 from .common import AT_NIGHT, Cause, check_result, side_of
 from .hooks import ACTION_NAMES, CHECKS
-from .night import NIGHT, STONE_ACTS, Effect, Night, NightStep, resolves
+from .night import NIGHT, STONE_ACTS, Effect, Night, NightStep, Rite, resolves
 from .state import AlchemistsState
 
 
@@ -30,7 +29,7 @@ class Backfire(Event):
     """The Stone turned against its holder."""
 
     holder: PlayerId
-    action: str  # the power turned (`check`: the Stone's check)
+    action: ActionId  # the power turned (`check`: the Stone's check)
 
 
 def _spec(action: str, targets: int = 1, self_ok: bool = True) -> ActionSpec:
@@ -72,31 +71,31 @@ CHECKS.update(dict.fromkeys(STONE_ACTIONS, not_twice_in_a_row))
 
 
 # -------------------------------------------------------------- the Stone-only powers
-def mirror(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
+def mirror(night: Night, it: Rite, targets: tuple[PlayerId, ...]) -> None:
     night.board.mirrors[targets[0]] = it.actor
 
 
-def dome(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
+def dome(night: Night, it: Rite, targets: tuple[PlayerId, ...]) -> None:
     night.board.immune.add(targets[0])
     night.board.silenced.add(targets[0])
 
 
-def vote_minus(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
+def vote_minus(night: Night, it: Rite, targets: tuple[PlayerId, ...]) -> None:
     if night.reach(it, targets[0]) is not None:
         night.weights[targets[0]] = 0
 
 
-def vote_plus(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
+def vote_plus(night: Night, it: Rite, targets: tuple[PlayerId, ...]) -> None:
     if night.reach(it, targets[0]) is not None:
         night.weights[targets[0]] = 2
 
 
-def dodge(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
+def dodge(night: Night, it: Rite, targets: tuple[PlayerId, ...]) -> None:
     if night.reach(it, targets[0]) is not None:
         night.dodging.add(targets[0])
 
 
-def compare(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
+def compare(night: Night, it: Rite, targets: tuple[PlayerId, ...]) -> None:
     a, b = targets
     if night.reach(it, a) is None or night.reach(it, b) is None:
         return
@@ -108,7 +107,7 @@ def compare(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
                     first=player(a), second=player(b), result=Ref("check", value))
 
 
-def autopsy(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
+def autopsy(night: Night, it: Rite, targets: tuple[PlayerId, ...]) -> None:
     dead = night.players[targets[0]]
     night.game.learn(it.actor, dead.pid, dead.role)
     night.game.tell(to_player(it.actor), N_("The autopsy shows: {name} was {role}."),
@@ -116,7 +115,7 @@ def autopsy(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
 
 
 # -------------------------------------------------------------- the Stone turning
-def backfire(night: Night, it: Intent) -> None:
+def backfire(night: Night, it: Rite) -> None:
     """AL-BACKFIRE: a backfired action never has its normal effect; instead…"""
     holder = it.actor
     game = night.game
@@ -141,7 +140,7 @@ def _rolled(effect: Effect) -> Effect:
     """The power's effect, or its backfire: the roll is made as the power would resolve (a
     holder who is blocked or domed makes none)."""
 
-    def run(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
+    def run(night: Night, it: Rite, targets: tuple[PlayerId, ...]) -> None:
         if stone_rules.backfires(night.game, night.players[it.actor],
                                  night.state.night_start_removals):
             backfire(night, it)

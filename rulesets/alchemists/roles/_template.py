@@ -18,12 +18,11 @@ from __future__ import annotations
 
 from core.engine.ids import ActionId, PlayerId, RoleId
 from core.engine.messages import N_, NC_, player, to_player
-from core.engine.resolution import Intent
 from core.engine.ruleset import ActionSpec, RoleSpec
 
 from ..common import AT_NIGHT, TOWN
 from ..hooks import ACTION_NAMES, Role, register
-from ..night import ROLE_ACTS, Night, NightStep, resolves
+from ..night import ROLE_ACTS, Night, NightStep, Rite, resolves
 
 # 1. The role's actions: the engine checks targets, stages and slots from these.
 WATCH = ActionSpec(ActionId("watch"), AT_NIGHT, self_ok=False)
@@ -53,7 +52,7 @@ ROLE_ACTS["watcher", "watch"] = NightStep.XING_CHECK
 
 # 4. What the action does when it resolves: `night.reach` applies the dome and the mirror;
 #    the board knows blocks, protection and redirection (`core.engine.resolution`).
-def watch(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
+def watch(night: Night, it: Rite, targets: tuple[PlayerId, ...]) -> None:
     reached = night.reach(it, targets[0])
     if reached is None:
         return

@@ -7,14 +7,13 @@ from __future__ import annotations
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import GROUP, N_, NC_, player
-from core.engine.resolution import Intent
 from core.engine.ruleset import RoleSpec
 from core.engine.state import Player
 
 from .. import actions
 from ..common import CRIMSON, Cause, state_of
 from ..hooks import AFTER_EXECUTIONS, BACKFIRE_DISCOUNTS, Role, register
-from ..night import COPYABLE, ROLE_ACTS, Copyable, Night, NightStep, resolves
+from ..night import COPYABLE, ROLE_ACTS, Copyable, Night, NightStep, Rite, resolves
 
 # read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
 # more than ten times a global's read, and this is asked at every search (and `RoleId` is a call)
@@ -42,7 +41,7 @@ EXPLOSION = (
 )
 
 
-def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
+def search(night: Night, it: Rite, targets: tuple[PlayerId, ...]) -> None:
     actions.search(night, it, targets, _ISHVALAN, _KILLED)
 
 

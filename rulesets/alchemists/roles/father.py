@@ -10,7 +10,6 @@ from core.engine.game import Game
 from core.engine.ids import ActionId, PlayerId, RoleId
 from core.engine.messages import N_, NC_, player, role, to_player
 from core.engine.refusals import Refused
-from core.engine.resolution import Intent
 from core.engine.role_state import Slot
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player, Submission
@@ -19,7 +18,7 @@ from rulesets.alchemists.common import Succession
 from .. import actions
 from ..common import AT_NIGHT, HOMUNCULI, father, homunculi, side_of, state_of
 from ..hooks import ACTION_NAMES, AT_START, CHECKS, ON_REMOVED, OWN_ACTIONS, Role, register
-from ..night import NIGHT, Night, NightStep, resolves
+from ..night import NIGHT, Night, NightStep, Rite, resolves
 
 CHOOSE = ActionSpec(ActionId("choose"), AT_NIGHT, slot="father")
 FATHER_KILL = ActionSpec(ActionId("kill"), AT_NIGHT, self_ok=False, harmful=True, slot="father")
@@ -151,8 +150,8 @@ def homunculi_kill(night: Night) -> None:
         if request is None or not players[executor].alive:
             return
         target = request.targets[0]
-    night.schedule(Intent(executor, "kill", (target,), (NightStep.HOMUNCULI_KILL, 0, 0),
-                          tag={"homunculi": True}))
+    night.schedule(Rite(executor, ActionId("kill"), (target,), (NightStep.HOMUNCULI_KILL, 0, 0),
+                        homunculi=True))
 
 
 resolves(NightStep.HOMUNCULI_KILL, "kill", actions.kill)

@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from core.engine.game import Game
 from core.engine.ids import PlayerId, RoleId
 from core.engine.messages import N_, NC_, Ref, RefKind, player, role, to_player
-from core.engine.resolution import Intent
 from core.engine.role_state import Slot
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player
@@ -17,7 +16,7 @@ from core.engine.state import Player
 from .. import actions
 from ..common import GREED, Cause
 from ..hooks import GAINED_ACTIONS, Role, register
-from ..night import ROLE_ACTS, SHIELDS, Night, NightStep, resolves
+from ..night import ROLE_ACTS, SHIELDS, Night, NightStep, Rite, resolves
 from .father import FATHER_MEETS
 
 # read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
@@ -61,7 +60,7 @@ def meets_father(game: Game, head: Player) -> None:
 
 
 @SHIELDS.append
-def shield(night: Night, victim: Player, cause: str, it: Intent | None,
+def shield(night: Night, victim: Player, cause: str, it: Rite | None,
            by: PlayerId | None) -> bool:
     """No night death by another hand touches greed but the homunculi kill executed by the
     original father. His own Stone backfire is not another hand (rules §5 [revised]): his
@@ -70,7 +69,7 @@ def shield(night: Night, victim: Player, cause: str, it: Intent | None,
         return False
     if cause == Cause.POISONED:
         return by != victim.pid
-    fathers_own = (it is not None and bool(it.tag.get("homunculi"))
+    fathers_own = (it is not None and it.homunculi
                    and by is not None and by == night.state.original_father
                    and night.players[by].role == "father")
     return not fathers_own
@@ -79,7 +78,7 @@ def shield(night: Night, victim: Player, cause: str, it: Intent | None,
 resolves(NightStep.GREED_CHECK, "check", actions.check)
 
 
-def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
+def search(night: Night, it: Rite, targets: tuple[PlayerId, ...]) -> None:
     """He absorbs whoever holds the role `xing` at that moment (a bodyguard become xing
     included) and checks from the next night on; he keeps his search. He is told whom he
     absorbed and that he now checks (rules §5 [revised]), and knows that player's role."""

@@ -13,7 +13,6 @@ from core.engine.ids import ActionId, PlayerId, RoleId
 from core.engine.messages import GROUP, N_, NC_, player, to_player
 from core.engine.phase import PhaseKind
 from core.engine.refusals import Refused
-from core.engine.resolution import Intent
 from core.engine.role_state import Slot
 from core.engine.ruleset import ActionSpec, RoleSpec
 from core.engine.state import Player, Submission
@@ -37,7 +36,7 @@ from ..hooks import (
     Role,
     register,
 )
-from ..night import ROLE_ACTS, Night, NightStep, resolves
+from ..night import ROLE_ACTS, Night, NightStep, Rite, resolves
 from ._homunculi import REQUEST, leaderless_or_own
 
 # read as globals: in Python 3.11 an enum class's own `__getattr__` makes `X.MEMBER` cost
@@ -69,7 +68,7 @@ ROLE_ACTS["pride", "search"] = NightStep.PRIDE_SEARCH
 ROLE_ACTS["father", "search"] = NightStep.PRIDE_SEARCH
 
 
-def search(night: Night, it: Intent, targets: tuple[PlayerId, ...]) -> None:
+def search(night: Night, it: Rite, targets: tuple[PlayerId, ...]) -> None:
     found = actions.search(night, it, targets, _CRIMSON, _ABSORBED)
     if found is not None:
         hunter = night.players[it.actor]
