@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .ids import ActionId, PlayerId, RoleId
+from .ids import ActionId, PlayerId, RoleId, SlotId
 from .messages import Param, Text
 
 
@@ -29,13 +29,13 @@ class ActionSpec:
     targets: int = 1
     self_ok: bool = True
     harmful: bool = False
-    slot: str = ""
+    slot: SlotId | None = None
     text_max: int = 0
     takes_role: bool = False
     removed_targets: bool = False  # targets must have left the game (an autopsy)
 
     @property
-    def slot_id(self) -> str:
+    def slot_id(self) -> ActionId | SlotId:
         return self.slot or self.id
 
 

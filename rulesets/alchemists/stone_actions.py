@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
-from core.engine.ids import ActionId, PlayerId
+from core.engine.ids import ActionId, PlayerId, SlotId
 from core.engine.messages import N_, Ref, player, role, to_player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec
@@ -34,7 +34,7 @@ class Backfire(Event):
 
 def _spec(action: str, targets: int = 1, self_ok: bool = True) -> ActionSpec:
     return ActionSpec(ActionId(f"stone_{action}"), AT_NIGHT, targets=targets, self_ok=self_ok,
-                      slot="stone")
+                      slot=SlotId("stone"))
 
 
 STONE_ACTIONS: dict[ActionId, ActionSpec] = {
@@ -43,7 +43,7 @@ STONE_ACTIONS: dict[ActionId, ActionSpec] = {
         _spec("check", self_ok=False), _spec("kill", self_ok=False), _spec("block"),
         _spec("heal"), _spec("link", 2), _spec("copy", 2), _spec("mirror"), _spec("dome"),
         _spec("vote_minus"), _spec("vote_plus"), _spec("dodge"), _spec("compare", 2),
-        ActionSpec(ActionId("stone_autopsy"), AT_NIGHT, slot="stone", removed_targets=True),
+        ActionSpec(ActionId("stone_autopsy"), AT_NIGHT, slot=SlotId("stone"), removed_targets=True),
     )
 }
 STONE_SPECS = tuple(STONE_ACTIONS.values())

@@ -9,7 +9,7 @@ from typing import Any
 
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
-from core.engine.ids import ActionId, PlayerId, RoleId
+from core.engine.ids import ActionId, PlayerId, RoleId, SlotId
 from core.engine.messages import N_, player, side, to_player
 from core.engine.refusals import Refused
 from core.engine.ruleset import ActionSpec, TeamChat
@@ -65,8 +65,8 @@ class Shielded(Event):
 
     target: PlayerId
 
-ABDUCT = ActionSpec(ActionId("abduct"), DUSK, harmful=True, slot="team", text_max=500)
-EXCHANGE = ActionSpec(ActionId("exchange"), DUSK, harmful=True, slot="team")
+ABDUCT = ActionSpec(ActionId("abduct"), DUSK, harmful=True, slot=SlotId("team"), text_max=500)
+EXCHANGE = ActionSpec(ActionId("exchange"), DUSK, harmful=True, slot=SlotId("team"))
 ACTIONS = (ABDUCT, EXCHANGE)
 ACTION_NAMES = {"abduct": N_("Abduct"), "exchange": N_("Exchange")}
 duty(Stage.DUSK, ABDUCT, EXCHANGE)

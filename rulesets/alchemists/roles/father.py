@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from core.engine.game import Game
-from core.engine.ids import ActionId, PlayerId, RoleId
+from core.engine.ids import ActionId, PlayerId, RoleId, SlotId
 from core.engine.messages import N_, NC_, player, role, to_player
 from core.engine.refusals import Refused
 from core.engine.role_state import Slot
@@ -20,8 +20,9 @@ from ..common import AT_NIGHT, HOMUNCULI, father, homunculi, side_of, state_of
 from ..hooks import ACTION_NAMES, AT_START, CHECKS, ON_REMOVED, OWN_ACTIONS, Role, register
 from ..night import NIGHT, Night, NightStep, Rite, resolves
 
-CHOOSE = ActionSpec(ActionId("choose"), AT_NIGHT, slot="father")
-FATHER_KILL = ActionSpec(ActionId("kill"), AT_NIGHT, self_ok=False, harmful=True, slot="father")
+CHOOSE = ActionSpec(ActionId("choose"), AT_NIGHT, slot=SlotId("father"))
+FATHER_KILL = ActionSpec(ActionId("kill"), AT_NIGHT, self_ok=False, harmful=True,
+                         slot=SlotId("father"))
 ACTION_NAMES["choose"] = N_("Choose the executor")
 
 ROLE = register(Role(

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from core.engine.events import Event, event_kind
 from core.engine.game import Game
-from core.engine.ids import ActionId, PlayerId, RoleId
+from core.engine.ids import ActionId, PlayerId, RoleId, SlotId
 from core.engine.messages import N_, NC_, player, to_player
 from core.engine.refusals import Refused
 from core.engine.role_state import Slot
@@ -32,8 +32,9 @@ class Prevented(Event):
 
     target: PlayerId
 
-PREVENT = ActionSpec(ActionId("prevent"), DAWN, targets=0, slot="pinkie")
-PRANK = ActionSpec(ActionId("prank"), WHOLE_NIGHT, self_ok=False, harmful=True, slot="pinkie")
+PREVENT = ActionSpec(ActionId("prevent"), DAWN, targets=0, slot=SlotId("pinkie"))
+PRANK = ActionSpec(ActionId("prank"), WHOLE_NIGHT, self_ok=False, harmful=True,
+                   slot=SlotId("pinkie"))
 duty(Stage.DAWN, PREVENT, PRANK)
 
 ROLE = define_role(
