@@ -56,14 +56,7 @@ from .powers import (
     with_checks,
 )
 from .removal import on_removed
-from .standing import (
-    make_lovers,
-    mayor,
-    partner_of,
-    side_of,
-    take_office,
-    tell_fellows,
-)
+from .standing import make_lovers, mayor, partner_of, side_of, take_office, tell_fellows
 from .standing import team as changeling_team
 from .state import PONY_KIND, ChangelingsState, changelings_state
 from .story import STORY_HEADINGS, STORY_TEXTS, VOTE_TITLES, ChangelingsStory
