@@ -52,12 +52,12 @@ def options_overview(row: GameRecord) -> PostPayload:
     return PostPayload((part(texts.OPTIONS_HEAD, ruleset=Ref(RefKind.RULESET, ruleset.id)), *lines))
 
 
-def changed_settings(row: GameRecord, default_pace: str) -> tuple[Any, ...]:
+def changed_settings(row: GameRecord, default_pace: str) -> tuple[Text, ...]:
     """The options and pace the host changed from the defaults, for the lobby's /status
     (empty for none)."""
     ruleset = load_ruleset(row.ruleset)
     settings = row.settings or {}
-    changed: list[Any] = [setting(name, value)
+    changed: list[Text] = [setting(name, value)
                           for name, value in settings.get("options", {}).items()
                           if ruleset.default_options.get(name) != value]
     if settings.get("pace") not in (None, default_pace):
